@@ -1,0 +1,208 @@
+"""Rule sets: every parameter on which the source documents disagree, loaded from
+`rules/rulesets/<name>.toml` into frozen dataclasses (see ../shared/RULES.md).
+
+Each section of the file is one dataclass below; the file's `[ruleset]` header names the
+document it follows. `load("sbr-mil")` is cached; `available()` lists the shipped sets.
+"""
+
+from __future__ import annotations
+
+import functools
+import tomllib
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from enum import Enum
+from importlib import resources
+from pathlib import Path
+
+from rules.schema import SchemaError, build
+from rules.tiles import TileSet
+
+DEFAULT = "sbr-mil"
+
+
+class Indent(Enum):
+    """How many stacks are counted off the broken wall: the smaller die or the dice sum."""
+
+    MIN = "min"
+    SUM = "sum"
+
+
+class ReplacementEnd(Enum):
+    """Where kong replacement tiles come from: the far end of the wall (tail) or the live end."""
+
+    TAIL = "tail"
+    HEAD = "head"
+
+
+class VoidDiscard(Enum):
+    """`strict`: a non-void discard while void tiles are held is rejected;
+    `lenient`: allowed, risking the void penalty at the end."""
+
+    STRICT = "strict"
+    LENIENT = "lenient"
+
+
+class ScoringMethod(Enum):
+    DOUBLING = "doubling"  # SBR/WMT: value = base * 2^min(fans, cap)
+    HIGHEST_PATTERN = "highest-pattern"  # Wellness: the single highest pattern's table value
+
+
+class WallEndValue(Enum):
+    """What a not-ready player pays a ready one at wall end."""
+
+    MAXIMUM = "maximum"  # the ready hand's theoretical maximum (004)
+    FLAT = "flat"  # a flat amount, no doubles (002, Chengdu 2016)
+
+
+class KongRefund(Enum):
+    """Which kong payments are returned when the deal ends on an exhausted wall."""
+
+    NOT_READY = "not-ready"  # only a declarer who is not ready (004)
+    ALL = "all"  # every kong declared this deal (000, literal reading)
+
+
+class Identity(Enum):
+    SICHUAN = "sichuan"
+    WELLNESS = "wellness"
+
+
+@dataclass(frozen=True, slots=True)
+class Header:
+    name: str
+    title: str
+    follows: str  # the seed document(s), e.g. "004"
+    notes: str = ""
+    game: Identity = Identity.SICHUAN
+
+
+@dataclass(frozen=True, slots=True)
+class TilesParams:
+    set: TileSet = TileSet.SUITED_108
+    # stacks per wall, E S W N, two tiles high
+    wall_stacks: tuple[int, ...] = field(
+        default=(14, 13, 14, 13), metadata={"length": 4, "range": (1, 40)}
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class WallParams:
+    indent: Indent = Indent.MIN
+    replacement: ReplacementEnd = ReplacementEnd.TAIL
+
+
+@dataclass(frozen=True, slots=True)
+class PlayParams:
+    void_suit: bool = True  # each player chooses a void (forbidden) suit, 定缺
+    void_discard: VoidDiscard = VoidDiscard.LENIENT
+    chow_claims: bool = False
+    claim_seconds: float = field(default=3.0, metadata={"range": (0.5, 60.0)})
+    move_seconds: float = field(default=0.0, metadata={"range": (0.0, 600.0)})  # 0 = no clock
+    skip_hu_lock: bool = True  # no Hu on a discard after letting a winning discard go by
+    skip_pung_lock: bool = False  # WMT: no pung on the same tile after passing it
+    winners_to_end: int = field(default=3, metadata={"range": (1, 3)})
+
+
+@dataclass(frozen=True, slots=True)
+class Situation:
+    """A winning situation: SBR adds `fan`; WMT multiplies the hand value A (A*multiplier)."""
+
+    fan: int = field(default=0, metadata={"range": (0, 13)})
+    multiplier: int = field(default=1, metadata={"range": (1, 16)})
+
+
+@dataclass(frozen=True, slots=True)
+class ScoringParams:
+    method: ScoringMethod = ScoringMethod.DOUBLING
+    fan_cap: int = field(default=3, metadata={"range": (0, 13)})
+    base_points: int = field(default=1, metadata={"range": (1, 10000)})
+    fans: Mapping[str, int] = field(default_factory=dict, metadata={"range": (0, 13)})
+    situations: Mapping[str, Situation] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
+class PaymentParams:
+    self_drawn_plus: int = field(default=1, metadata={"range": (0, 100)})
+    concealed_kong: int = field(default=2, metadata={"range": (0, 100)})
+    melded_kong: int = field(default=2, metadata={"range": (0, 100)})
+    promoted_kong: int = field(default=1, metadata={"range": (0, 100)})
+    postponed_kong: int = field(default=0, metadata={"range": (0, 100)})
+    void_penalty: int = field(default=48, metadata={"range": (0, 10000)})
+    void_penalty_waived_if_all_discards_void: bool = True
+    false_hu: int = field(default=8, metadata={"range": (0, 10000)})
+    false_hu_returns_kong_payments: bool = True
+    wall_end: WallEndValue = WallEndValue.MAXIMUM
+    wall_end_flat: int = field(default=1, metadata={"range": (0, 10000)})
+    kong_refund_on_draw: KongRefund = KongRefund.NOT_READY
+    flower_pig: int = field(default=0, metadata={"range": (0, 10000)})  # 0: no such rule
+
+
+@dataclass(frozen=True, slots=True)
+class SessionParams:
+    deals: int = field(default=0, metadata={"range": (0, 1000)})  # 0: no deal limit
+    minutes: int = field(default=0, metadata={"range": (0, 1440)})  # 0: no time limit
+    hands_per_round: int = field(default=0, metadata={"range": (0, 100)})  # WMT: 8
+    rank_points: tuple[int, ...] = field(default=(), metadata={"range": (-100, 100)})
+
+
+@dataclass(frozen=True, slots=True)
+class RuleSet:
+    ruleset: Header
+    tiles: TilesParams = TilesParams()
+    wall: WallParams = WallParams()
+    play: PlayParams = PlayParams()
+    scoring: ScoringParams = ScoringParams()
+    payments: PaymentParams = PaymentParams()
+    session: SessionParams = SessionParams()
+
+    @property
+    def name(self) -> str:
+        return self.ruleset.name
+
+    def fan(self, pattern: str) -> int:
+        """The fan of a pattern, 0 where this rule set does not score it."""
+        return self.scoring.fans.get(pattern, 0)
+
+
+class UnknownRuleSet(LookupError):
+    def __init__(self, name: str) -> None:
+        self.name = name
+        super().__init__(f"unknown rule set {name!r} (available: {', '.join(available())})")
+
+
+def _dir() -> resources.abc.Traversable:
+    return resources.files("rules") / "rulesets"
+
+
+def available() -> tuple[str, ...]:
+    return tuple(sorted(p.name[:-5] for p in _dir().iterdir() if p.name.endswith(".toml")))
+
+
+def parse(text: str, source: str) -> RuleSet:
+    """A rule set from TOML text; `source` names the file in errors."""
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as err:
+        raise SchemaError(source, "", None, f"not valid TOML: {err}") from None
+    rs = build(RuleSet, data, source)
+    tiles_needed = sum(rs.tiles.wall_stacks) * 2
+    if tiles_needed != rs.tiles.set.value:
+        raise SchemaError(
+            source,
+            "tiles",
+            "wall-stacks",
+            f"walls hold {tiles_needed} tiles, the set has {rs.tiles.set.value}",
+        )
+    return rs
+
+
+@functools.cache
+def load(name: str = DEFAULT) -> RuleSet:
+    """A shipped rule set by name, or a path to a TOML file."""
+    if name.endswith(".toml"):
+        path = Path(name)
+        return parse(path.read_text(encoding="utf-8"), str(path))
+    res = _dir() / f"{name}.toml"
+    if not res.is_file():
+        raise UnknownRuleSet(name)
+    return parse(res.read_text(encoding="utf-8"), f"rules/rulesets/{name}.toml")

@@ -1,0 +1,1 @@
+"""Benchmarks, run by `mjtable bench <target>`; each module has `add_arguments` and `run`."""
