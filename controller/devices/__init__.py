@@ -1,0 +1,2 @@
+"""Device layer: transports (serial, USB), codecs (bytes → frames) and drivers (frames →
+typed events). Knows nothing of mahjong."""
