@@ -1,0 +1,1 @@
+"""What people see: seat displays, the web scoreboard, the broadcast view, MQTT for the hub."""

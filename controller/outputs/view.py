@@ -1,0 +1,95 @@
+"""View models of a table, one per audience, as the daemon publishes them.
+
+`PublicView` is what anyone may see (hall TV, phone, MQTT): it never holds concealed tiles,
+void choices before they are revealed, or the wall order. `RefereeView` adds everything.
+`BroadcastView` adds hands, waits and values, and is only released after a delay.
+Every view is a frozen value with `to_json()` giving plain JSON types; tiles and melds in
+the notation of RULES.md (`5p`, `pung 5s`), seats as `E S W N`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+VIEW_VERSION = 1
+
+
+@dataclass(frozen=True, slots=True)
+class SeatView:
+    seat: str  # E S W N
+    player: str
+    score: int  # session total, after the last settlement
+    deal_delta: int  # this deal so far
+    discards: tuple[str, ...]  # the river, in order
+    melds: tuple[str, ...]  # declared sets, e.g. "pung 5s", "concealed-kong 2m"
+    standing: int  # number of standing (concealed) tiles: public, their faces are not
+    void: str | None = None  # only once revealed (the face-down tile turned up)
+    hu_order: int | None = None  # 1, 2, 3 once this seat has won
+    hu_tile: str | None = None  # the winning tile, public once declared
+
+
+@dataclass(frozen=True, slots=True)
+class PublicView:
+    table: str
+    session: int
+    deal: int
+    rules: str
+    dealer: str
+    phase: str  # the table machine's phase, e.g. "playing.claim_window"
+    turn: str | None
+    tiles_left: int
+    claim_remaining_s: float | None  # the open claim window's countdown, None when closed
+    last_discard: str | None
+    seats: tuple[SeatView, ...]
+    seq: int  # the journal sequence number this view reflects
+    kind: str = field(default="public", init=False)
+    version: int = field(default=VIEW_VERSION, init=False)
+
+    def to_json(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+@dataclass(frozen=True, slots=True)
+class HandView:
+    seat: str
+    standing: tuple[str, ...]
+    void: str | None
+    waits: tuple[str, ...] = ()
+    max_value: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class BroadcastView:
+    """Released `delay_s` after the moment it shows (streaming delay)."""
+
+    public: PublicView
+    hands: tuple[HandView, ...]
+    shown_at: float  # the monotonic time of the moment shown
+    kind: str = field(default="broadcast", init=False)
+    version: int = field(default=VIEW_VERSION, init=False)
+
+    def to_json(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+@dataclass(frozen=True, slots=True)
+class AlertView:
+    seq: int
+    t_wall: str
+    level: str  # "info" | "warning" | "error"
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class RefereeView:
+    public: PublicView
+    hands: tuple[HandView, ...]
+    wall_remaining: tuple[str, ...]  # in draw order, when the wall was scanned
+    alerts: tuple[AlertView, ...]
+    journal_tail: tuple[str, ...]  # readable lines of the last records
+    kind: str = field(default="referee", init=False)
+    version: int = field(default=VIEW_VERSION, init=False)
+
+    def to_json(self) -> dict[str, Any]:
+        return asdict(self)
