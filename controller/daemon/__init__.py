@@ -1,0 +1,1 @@
+"""The table daemon: the table state machine, recognition wiring, journal and outputs."""

@@ -1,0 +1,220 @@
+"""The table state machine: the phases of a table, built with `transitions`, and its timers.
+
+Phases (DESIGN.md): offline → idle → shuffling → walls_up → dice_rolled → dealing →
+choosing_void → playing{awaiting_draw, awaiting_discard, claim_window, robbing_window} →
+deal_over → settled → shuffling …, plus `degraded` (a device is lost) and `paused` (the
+referee stopped play); both return to the phase they interrupted.
+
+The machine decides *when* (phases, the claim window, the move clock); the deal judge
+(`rules`) decides *what is legal*. Timers run on the injected clock: `tick()` fires what is
+due, so tests move a fake clock instead of sleeping. While degraded or paused, timers are
+frozen and resume with the time they had left.
+
+`docs/STATE-MACHINE.md` is generated from this module (`python -m tools.gen_state_diagram`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from enum import Enum
+
+from transitions.extensions import HierarchicalGraphMachine
+from transitions.extensions.nesting import NestedState
+
+from controller.daemon.clock import Clock
+
+
+class _DotState(NestedState):
+    # transitions' default '_' separator breaks child names that contain '_'.
+    separator = "."
+
+
+class _Machine(HierarchicalGraphMachine):
+    state_cls = _DotState
+
+
+PLAY = "playing"
+AWAITING_DRAW = "playing.awaiting_draw"
+AWAITING_DISCARD = "playing.awaiting_discard"
+CLAIM_WINDOW = "playing.claim_window"
+ROBBING_WINDOW = "playing.robbing_window"
+INTERRUPTIONS = ("degraded", "paused")
+
+STATES: list[object] = [
+    "offline",
+    "idle",
+    "shuffling",
+    "walls_up",
+    "dice_rolled",
+    "dealing",
+    "choosing_void",
+    {
+        "name": PLAY,
+        "children": ["awaiting_draw", "awaiting_discard", "claim_window", "robbing_window"],
+        "initial": "awaiting_draw",
+    },
+    "deal_over",
+    "settled",
+    "degraded",
+    "paused",
+]
+
+# trigger, source(s), destination — events are past-tense facts from devices or the judge.
+TRANSITIONS: list[tuple[str, str | list[str], str]] = [
+    ("devices_ready", "offline", "idle"),
+    ("shuffle_started", ["idle", "settled", "deal_over"], "shuffling"),
+    ("walls_raised", ["idle", "shuffling"], "walls_up"),
+    ("dice_rolled", "walls_up", "dice_rolled"),
+    ("dealing_started", "dice_rolled", "dealing"),
+    ("deal_complete", "dealing", "choosing_void"),
+    # East's first turn starts with 14 tiles: a discard (or kong, or heavenly Hu) is due.
+    ("voids_chosen", "choosing_void", AWAITING_DISCARD),
+    ("drawn", [AWAITING_DRAW, CLAIM_WINDOW], AWAITING_DISCARD),
+    ("discarded", AWAITING_DISCARD, CLAIM_WINDOW),
+    ("claims_passed", CLAIM_WINDOW, AWAITING_DRAW),
+    ("pung_claimed", CLAIM_WINDOW, AWAITING_DISCARD),
+    ("kong_claimed", CLAIM_WINDOW, AWAITING_DRAW),  # the replacement draw is due
+    ("hu_claimed", CLAIM_WINDOW, AWAITING_DRAW),
+    ("concealed_kong_declared", AWAITING_DISCARD, AWAITING_DRAW),
+    ("added_kong_declared", AWAITING_DISCARD, ROBBING_WINDOW),  # promoted / postponed
+    ("robbing_closed", ROBBING_WINDOW, AWAITING_DRAW),
+    ("kong_robbed", ROBBING_WINDOW, AWAITING_DRAW),
+    ("self_drawn_hu", AWAITING_DISCARD, AWAITING_DRAW),
+    ("deal_ended", [PLAY, "choosing_void"], "deal_over"),
+    ("settlement_done", "deal_over", "settled"),
+]
+
+
+class Timer(Enum):
+    CLAIM = "claim"  # the claim window after a discard (rule set: play.claim_seconds)
+    ROBBING = "robbing"  # the window to rob a promoted/postponed kong
+    MOVE = "move"  # the per-move clock (rule set: play.move_seconds; 0 = none)
+
+
+@dataclass(frozen=True, slots=True)
+class TimerFired:
+    timer: Timer
+    phase: str
+    t: float
+
+
+class TableMachine:
+    """Phases and timers of one table.
+
+    `on_timer(TimerFired)` is called from `tick()` when a window closes on time or the move
+    clock runs out (once per move). The owner (the daemon) then asks the judge what follows
+    and triggers the next transition.
+    """
+
+    def __init__(
+        self,
+        clock: Clock,
+        claim_seconds: float,
+        move_seconds: float = 0.0,
+        on_timer: Callable[[TimerFired], None] | None = None,
+        initial: str = "offline",
+    ) -> None:
+        self.clock = clock
+        self.claim_seconds = claim_seconds
+        self.move_seconds = move_seconds
+        self.on_timer = on_timer or (lambda fired: None)
+        self._deadlines: dict[Timer, float] = {}
+        self._frozen: dict[Timer, float] = {}
+        self._resume: str | None = None
+        self.state: str = initial
+        self._machine = _Machine(
+            model=self,
+            states=STATES,
+            initial=initial,
+            auto_transitions=False,
+            graph_engine="mermaid",
+            title="mjtable table state machine",
+            show_conditions=False,
+        )
+        for trigger, source, dest in TRANSITIONS:
+            self._machine.add_transition(trigger, source, dest, after="_arm_timers")
+        interruptible = [s for s in _leaf_states() if s not in INTERRUPTIONS]
+        playing_phases = [s for s in interruptible if s != "offline"]
+        self._machine.add_transition("device_lost", playing_phases, "degraded", before="_interrupt")
+        self._machine.add_transition("device_back", "degraded", "=", after="_restore")
+        self._machine.add_transition(
+            "referee_paused", [*interruptible, "degraded"], "paused", before="_interrupt"
+        )
+        self._machine.add_transition("referee_resumed", "paused", "=", after="_restore")
+
+    # --- queries -------------------------------------------------------------------
+    @property
+    def phase(self) -> str:
+        return self.state
+
+    @property
+    def interrupted_phase(self) -> str | None:
+        """The phase a degraded/paused table returns to."""
+        return self._resume
+
+    def can(self, trigger: str) -> bool:
+        return bool(getattr(self, f"may_{trigger}")())
+
+    def remaining(self, timer: Timer) -> float | None:
+        """Seconds left on a running (or frozen) timer, None if it is not set."""
+        if timer in self._frozen:
+            return self._frozen[timer]
+        deadline = self._deadlines.get(timer)
+        if deadline is None:
+            return None
+        return max(0.0, deadline - self.clock.monotonic())
+
+    # --- time ----------------------------------------------------------------------
+    def tick(self) -> list[TimerFired]:
+        """Fire every timer that is due; returns what fired (also passed to on_timer)."""
+        now = self.clock.monotonic()
+        fired = []
+        for timer, deadline in sorted(self._deadlines.items(), key=lambda kv: kv[1]):
+            if now >= deadline:
+                del self._deadlines[timer]
+                event = TimerFired(timer, self.state, now)
+                fired.append(event)
+                self.on_timer(event)
+        return fired
+
+    def _arm_timers(self) -> None:
+        now = self.clock.monotonic()
+        self._deadlines.clear()
+        if self.state == CLAIM_WINDOW:
+            self._deadlines[Timer.CLAIM] = now + self.claim_seconds
+        elif self.state == ROBBING_WINDOW:
+            self._deadlines[Timer.ROBBING] = now + self.claim_seconds
+        elif self.state in (AWAITING_DRAW, AWAITING_DISCARD) and self.move_seconds > 0:
+            self._deadlines[Timer.MOVE] = now + self.move_seconds
+
+    # --- interruptions ---------------------------------------------------------------
+    def _interrupt(self) -> None:
+        if self.state not in INTERRUPTIONS:
+            self._resume = self.state
+            now = self.clock.monotonic()
+            self._frozen = {t: max(0.0, d - now) for t, d in self._deadlines.items()}
+            self._deadlines.clear()
+
+    def _restore(self) -> None:
+        target = self._resume or "idle"
+        self._resume = None
+        self._machine.set_state(target, model=self)
+        now = self.clock.monotonic()
+        self._deadlines = {t: now + left for t, left in self._frozen.items()}
+        self._frozen = {}
+
+    # --- documentation -----------------------------------------------------------------
+    def mermaid(self) -> str:
+        """The diagram of the machine, generated from its definition."""
+        return self._machine.get_graph().draw(None)
+
+
+def _leaf_states() -> list[str]:
+    names = []
+    for state in STATES:
+        if isinstance(state, dict):
+            names.extend(f"{state['name']}.{child}" for child in state["children"])
+        else:
+            names.append(str(state))
+    return names
