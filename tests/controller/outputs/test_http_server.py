@@ -1,0 +1,144 @@
+"""The generic web server: routes, static files, limits, server-sent events (real sockets)."""
+
+from __future__ import annotations
+
+import threading
+import time
+from http import HTTPStatus
+from pathlib import Path
+
+import pytest
+from outputs_client import SseReader, fetch
+
+from controller.outputs.http import (
+    MAX_BODY,
+    Event,
+    EventChannel,
+    EventStream,
+    Response,
+    WebServer,
+)
+
+
+@pytest.fixture
+def web(tmp_path: Path):
+    (tmp_path / "web").mkdir()
+    (tmp_path / "web" / "page.html").write_text("<p>hello</p>")
+    (tmp_path / "secret.txt").write_text("outside the web root")
+    server = WebServer()
+    server.static("/static/", tmp_path / "web")
+    yield server
+    server.close()
+
+
+def test_binds_loopback_by_default(web: WebServer):
+    web.start()
+    assert web.address[0] == "127.0.0.1"
+    assert web.port > 0
+
+
+def test_routes_methods_and_request_fields(web: WebServer):
+    seen = []
+
+    def echo(req):
+        seen.append(req)
+        return Response.json({"q": req.param("q"), "c": req.cookie("k"), "body": req.json()})
+
+    web.route("POST", "/api/echo", echo)
+    web.start()
+    r = fetch(
+        web.url,
+        "/api/echo?q=1",
+        method="POST",
+        body=b'{"a": 2}',
+        headers={"Cookie": "k=v", "Content-Type": "application/json"},
+    )
+    assert r.status == 200
+    assert r.json() == {"q": "1", "c": "v", "body": {"a": 2}}
+    assert seen[0].header("content-type") == "application/json"
+    assert "default-src 'self'" in r.headers["content-security-policy"]
+    assert r.headers["cache-control"] == "no-store"
+    assert fetch(web.url, "/api/echo").status == HTTPStatus.METHOD_NOT_ALLOWED
+    assert fetch(web.url, "/nothing").status == HTTPStatus.NOT_FOUND
+
+
+def test_static_files_and_no_escape(web: WebServer):
+    web.start()
+    r = fetch(web.url, "/static/page.html")
+    assert r.status == 200 and r.text == "<p>hello</p>"
+    assert r.headers["content-type"].startswith("text/html")
+    for path in ("/static/../secret.txt", "/static/%2e%2e/secret.txt", "/static/", "/static/x"):
+        r = fetch(web.url, path)
+        assert r.status == 404, path
+        assert b"outside" not in r.body
+
+
+def test_oversized_body_is_refused(web: WebServer):
+    web.route("POST", "/api/x", lambda req: Response.text("ok"))
+    web.start()
+    r = fetch(web.url, "/api/x", method="POST", body=b"x" * (MAX_BODY + 1))
+    assert r.status == HTTPStatus.REQUEST_ENTITY_TOO_LARGE
+
+
+def test_handler_exception_is_a_500_and_the_server_lives_on(web: WebServer):
+    def boom(req):
+        raise RuntimeError("bug in a handler")
+
+    web.route("GET", "/boom", boom)
+    web.route("GET", "/ok", lambda req: Response.text("ok"))
+    web.start()
+    assert fetch(web.url, "/boom").status == 500
+    assert fetch(web.url, "/ok").text == "ok"
+
+
+def test_event_encoding_multiline():
+    assert Event("view", "a\nb", 7).encode() == b"event: view\nid: 7\ndata: a\ndata: b\n\n"
+
+
+def test_sse_retained_then_live_then_closed_on_shutdown(web: WebServer):
+    channel = EventChannel()
+    web.route("GET", "/events", lambda req: EventStream(channel))
+    web.start()
+    channel.publish("view", "first")
+    channel.publish("view", "second")  # replaces "first" as the retained one
+    channel.publish("other", "x")
+    reader = SseReader(web.url, "/events")
+    assert reader.status == 200
+    assert reader.resp.getheader("Content-Type").startswith("text/event-stream")
+    assert reader.next_event() == ("view", "second")
+    assert reader.next_event() == ("other", "x")
+    channel.publish("view", "third")
+    assert reader.next_event() == ("view", "third")
+    web.close()
+    assert reader.next_event() is None  # shutdown ends the stream instead of hanging
+    reader.close()
+
+
+def test_sse_fans_out_to_many_clients_and_forgets_gone_ones(web: WebServer):
+    channel = EventChannel(retain=False)
+    web.route("GET", "/events", lambda req: EventStream(channel))
+    web.start()
+    readers = [SseReader(web.url, "/events") for _ in range(3)]
+    # The subscription is made before the headers are sent; wait for all three to be in.
+    for r in readers:
+        assert r.status == 200
+    assert channel.subscriber_count == 3
+    channel.publish("tick", "1")
+    for r in readers:
+        assert r.next_event() == ("tick", "1")
+    readers[0].resp.close()
+    readers[0].close()
+    # A gone client is noticed on a later write; publish until its thread has left.
+    deadline = time.monotonic() + 5
+    pause = threading.Event()
+    while channel.subscriber_count != 2 and time.monotonic() < deadline:
+        channel.publish("tick", "x")
+        pause.wait(0.01)
+    assert channel.subscriber_count == 2
+    for r in readers[1:]:
+        r.close()
+
+
+def test_static_prefix_must_end_with_slash(tmp_path: Path):
+    with pytest.raises(ValueError):
+        WebServer().static("/static", tmp_path)
