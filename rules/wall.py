@@ -1,0 +1,283 @@
+"""The physical wall: geometry, the dice and the break, dealing, live and replacement draws.
+
+Physical order of a wall (the `order` tuple given to `Wall`, as the simulator builds it and
+the wall-scan antenna reports it): the four walls **clockwise seen from above, starting at
+the right end of East's wall** — East, North, West, South — each wall's stacks from its
+owner's right end to the left end, each stack **top tile, then bottom tile**. So `order[0]`
+is the top tile of the stack at East's right end (beside South), `order[1]` the bottom tile
+under it, `order[2]` the top of East's second stack, ... and after East's last stack comes
+the stack at the right end of North's wall (beside East). Seats are those of the deal: East
+is the dealer, whichever physical side of the table that is.
+
+004 Lesson 2 and RULES.md "The physical table":
+- walls are `rs.tiles.wall_stacks` stacks (E S W N; 14/13/14/13 for 108 tiles), two high;
+- the dice **sum** picks the wall to break, counting players counter-clockwise from East
+  as 1 (5/9 East, 2/6/10 South, 3/7/11 West, 4/8/12 North);
+- the **indent** (the smaller die, or the sum: `rs.wall.indent`) is counted in stacks
+  clockwise from the right end of that wall; the wall breaks after it;
+- tiles are taken clockwise from the break: E, S, W, N take two stacks each, three times;
+  then East the tops of the 1st and 3rd stacks, South the bottom of the 1st, West the top of
+  the 2nd, North the bottom of the 2nd ("East's jump");
+- live draws continue clockwise, top before bottom; kong replacements come from the other
+  end (`tail`, the stack just before the break, counter-clockwise from there) or the live
+  end (`head`). At the tail the top tile is taken before the bottom one (004 does not say;
+  it is the tile a hand lifts off a stack).
+
+`Wall` is the only mutable object here; it never allows a tile to be taken twice.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import Enum
+
+from rules.ruleset import Indent, ReplacementEnd, RuleSet
+from rules.seats import SEATS, Seat
+from rules.tiles import Tile, TileSet, to_counts
+
+# Walls in physical (clockwise) order, see the module docstring.
+RING: tuple[Seat, ...] = (Seat.E, Seat.N, Seat.W, Seat.S)
+DEALT_TILES = 53  # 14 + 3 * 13
+
+
+class Layer(Enum):
+    TOP = "top"
+    BOTTOM = "bottom"
+
+
+@dataclass(frozen=True, slots=True)
+class WallPosition:
+    """Where a tile lies: whose wall, stack counted from that wall's right end (0-based,
+    clockwise), and top or bottom."""
+
+    wall: Seat
+    stack: int
+    layer: Layer
+
+    def __str__(self) -> str:
+        return f"{self.wall} wall stack {self.stack + 1} {self.layer.value}"
+
+
+@dataclass(frozen=True, slots=True)
+class Dice:
+    """East's single roll of two dice."""
+
+    a: int
+    b: int
+
+    def __post_init__(self) -> None:
+        if not (1 <= self.a <= 6 and 1 <= self.b <= 6):
+            raise ValueError(f"dice show 1-6, not {self.a}+{self.b}")
+
+    @property
+    def total(self) -> int:
+        return self.a + self.b
+
+    @property
+    def low(self) -> int:
+        return min(self.a, self.b)
+
+    def __str__(self) -> str:
+        return f"{self.a}+{self.b}"
+
+
+@dataclass(frozen=True, slots=True)
+class Break:
+    """The wall to break and the indent in stacks (004 Lesson 2)."""
+
+    wall: Seat
+    indent: int
+
+
+def wall_for(total: int) -> Seat:
+    """The wall picked by a dice sum: players counted counter-clockwise from East as 1."""
+    return SEATS[(total - 1) % 4]
+
+
+def break_for(dice: Dice, indent: Indent = Indent.MIN) -> Break:
+    """004 Lesson 2: the sum picks the wall, the smaller die (or the sum) is the indent."""
+    return Break(wall_for(dice.total), dice.low if indent is Indent.MIN else dice.total)
+
+
+@dataclass(frozen=True, slots=True)
+class Take:
+    """One tile taken from the wall: by whom, which tile, and from where."""
+
+    seat: Seat
+    tile: Tile
+    position: WallPosition
+    index: int  # index into the physical order
+
+
+class WallError(ValueError):
+    """A wall order that is not a full set, or a take from an empty wall."""
+
+
+class Geometry:
+    """Where every physical index lies, for given stacks per wall (E S W N)."""
+
+    __slots__ = ("_offset", "stacks", "total_stacks")
+
+    def __init__(self, stacks: tuple[int, ...]) -> None:
+        self.stacks = stacks  # E S W N
+        self._offset: dict[Seat, int] = {}
+        at = 0
+        for seat in RING:
+            self._offset[seat] = at
+            at += stacks[seat]
+        self.total_stacks = at
+
+    def first_stack(self, brk: Break) -> int:
+        """Ring index of the first stack after the break (the first one dealt)."""
+        return (self._offset[brk.wall] + brk.indent) % self.total_stacks
+
+    def position(self, index: int) -> WallPosition:
+        stack, layer = divmod(index, 2)
+        for seat in reversed(RING):
+            if stack >= self._offset[seat]:
+                return WallPosition(seat, stack - self._offset[seat], _LAYERS[layer])
+        raise WallError(f"no wall position {index}")  # pragma: no cover - offsets start at 0
+
+    def index(self, pos: WallPosition) -> int:
+        return 2 * (self._offset[pos.wall] + pos.stack) + (pos.layer is Layer.BOTTOM)
+
+
+_LAYERS = (Layer.TOP, Layer.BOTTOM)
+
+
+def check_order(order: tuple[Tile, ...], tileset: TileSet) -> None:
+    """A wall order must hold every tile of the set exactly four times."""
+    if len(order) != tileset.value:
+        raise WallError(f"a wall of a {tileset.value}-tile set has {len(order)} tiles")
+    counts = to_counts(order)
+    for tile in tileset.kinds:
+        if counts[tile] != 4:
+            raise WallError(f"the wall holds {counts[tile]} copies of {tile}, not 4")
+    extra = [t for t in order if not tileset.contains(t)]
+    if extra:
+        raise WallError(f"{extra[0]} is not in a {tileset.value}-tile set")
+
+
+class Wall:
+    """The wall of one deal: dealing, live draws and replacement draws.
+
+    `Wall(rs, dice, order)` checks the order and breaks the wall; `deal()` returns the 53
+    takes of the deal in the order they happen; then `draw()` and `replacement()` take one
+    tile each (a `Take`), and `tiles_left` counts what remains.
+    """
+
+    __slots__ = (
+        "_head",
+        "_live",
+        "_tail",
+        "_tail_at",
+        "_taken",
+        "brk",
+        "dice",
+        "geometry",
+        "last_take",
+        "order",
+        "replacement_end",
+        "tiles_left",
+    )
+
+    def __init__(self, rs: RuleSet, dice: Dice, order: tuple[Tile, ...]) -> None:
+        check_order(tuple(order), rs.tiles.set)
+        self.order = tuple(order)
+        self.dice = dice
+        self.geometry = Geometry(rs.tiles.wall_stacks)
+        self.brk = break_for(dice, rs.wall.indent)
+        self.replacement_end = rs.wall.replacement
+        n = len(self.order)
+        first = 2 * self.geometry.first_stack(self.brk)
+        self._live = [(first + i) % n for i in range(n)]
+        # tail: the stack before the break first, top then bottom, then counter-clockwise
+        last_stack = first // 2 - 1
+        nstacks = n // 2
+        self._tail = [2 * ((last_stack - j // 2) % nstacks) + j % 2 for j in range(n)]
+        self._taken = bytearray(n)
+        self._head = 0
+        self._tail_at = 0
+        self.tiles_left = n
+        self.last_take: Take | None = None
+
+    def _take(self, seat: Seat, index: int) -> Take:
+        self._taken[index] = 1
+        self.tiles_left -= 1
+        take = Take(seat, self.order[index], self.geometry.position(index), index)
+        self.last_take = take
+        return take
+
+    def deal(self) -> tuple[Take, ...]:
+        """The 53 takes of the deal (004 Lesson 2), East's jump included."""
+        if self._head:
+            raise WallError("the wall has already been dealt")
+        takes: list[Take] = []
+        for rnd in range(3):
+            for seat in SEATS:
+                base = 16 * rnd + 4 * seat
+                takes.extend(self._take(seat, self._live[base + k]) for k in range(4))
+        # East's jump: tops of the 1st and 3rd stacks, S bottom of 1st, W top of 2nd,
+        # N bottom of 2nd.
+        for seat, k in ((Seat.E, 48), (Seat.E, 52), (Seat.S, 49), (Seat.W, 50), (Seat.N, 51)):
+            takes.append(self._take(seat, self._live[k]))
+        self._head = DEALT_TILES
+        return tuple(takes)
+
+    def peek(self) -> Tile | None:
+        """The next live tile, or None when the wall is exhausted."""
+        i = self._next_live()
+        return None if i is None else self.order[i]
+
+    def peek_replacement(self) -> Tile | None:
+        i = self._next_replacement()
+        return None if i is None else self.order[i]
+
+    def _next_live(self) -> int | None:
+        if not self.tiles_left:
+            return None
+        head = self._head
+        while self._taken[self._live[head]]:
+            head += 1
+        self._head = head  # skipping taken positions changes nothing observable
+        return self._live[head]
+
+    def _next_replacement(self) -> int | None:
+        if self.replacement_end is ReplacementEnd.HEAD:
+            return self._next_live()
+        if not self.tiles_left:
+            return None
+        at = self._tail_at
+        while self._taken[self._tail[at]]:
+            at += 1
+        self._tail_at = at
+        return self._tail[at]
+
+    def draw(self, seat: Seat) -> Take:
+        """A live draw, clockwise from the break."""
+        i = self._next_live()
+        if i is None:
+            raise WallError("the wall is exhausted")
+        return self._take(seat, i)
+
+    def replacement(self, seat: Seat) -> Take:
+        """A kong replacement tile, from the replacement end."""
+        i = self._next_replacement()
+        if i is None:
+            raise WallError("no replacement tile left")
+        return self._take(seat, i)
+
+    @property
+    def exhausted(self) -> bool:
+        return not self.tiles_left
+
+    def remaining(self) -> tuple[int, ...]:
+        """Physical indices of the tiles still in the wall, in live draw order."""
+        return tuple(i for i in self._live if not self._taken[i])
+
+    def copy(self) -> Wall:
+        twin = Wall.__new__(Wall)
+        for name in Wall.__slots__:
+            setattr(twin, name, getattr(self, name))
+        twin._taken = bytearray(self._taken)
+        return twin
