@@ -9,6 +9,7 @@ on it" (issue 5). Record kinds and payloads: docs/JOURNAL.md and `controller.jou
 from __future__ import annotations
 
 import json
+import os
 import sqlite3
 import time
 from collections.abc import Iterator, Mapping
@@ -176,8 +177,9 @@ class Journal:
         file is first checked through a read-only connection, so a foreign or damaged file is
         refused without being touched."""
         path = Path(path)
-        fresh = not path.exists() or path.stat().st_size == 0
-        if not fresh:
+        if not path.exists() or path.stat().st_size == 0:
+            _create(path)
+        else:
             cls.open_readonly(path).close()
         try:
             conn = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
@@ -189,8 +191,6 @@ class Journal:
             # FULL: the WAL is fsync'd at every commit, so a returned record survives power loss.
             conn.execute("PRAGMA synchronous=FULL")
             conn.execute("PRAGMA busy_timeout=5000")
-            if fresh:
-                conn.executescript(f"BEGIN IMMEDIATE;{_SCHEMA}COMMIT;")
             _check_schema(conn, path)
         except sqlite3.Error as err:
             conn.close()
@@ -393,6 +393,37 @@ class Journal:
             )
             return Verification(count, len(deals), prev, finding)
         return Verification(count, len(deals), prev, None)
+
+
+def _create(path: Path) -> None:
+    """Build the empty journal beside `path` and rename it into place, so a process killed
+    while creating leaves either no journal or a complete empty one, never a foreign file."""
+    tmp = path.with_name(f".{path.name}.creating")
+    for leftover in (tmp, Path(f"{tmp}-wal"), Path(f"{tmp}-shm")):
+        leftover.unlink(missing_ok=True)
+    try:
+        conn = sqlite3.connect(tmp, isolation_level=None)
+        try:
+            conn.execute("PRAGMA journal_mode=WAL")
+            conn.execute("PRAGMA synchronous=FULL")
+            conn.executescript(f"BEGIN IMMEDIATE;{_SCHEMA}COMMIT;")
+        finally:
+            conn.close()  # the last connection checkpoints the WAL into the file
+        fd = os.open(tmp, os.O_RDONLY)
+        try:
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+        os.replace(tmp, path)
+        fd = os.open(path.parent, os.O_RDONLY)
+        try:
+            os.fsync(fd)  # make the rename itself durable
+        finally:
+            os.close(fd)
+    except sqlite3.Error as err:
+        raise _wrap(err, path) from err
+    except OSError as err:
+        raise JournalError(f"{path}: cannot create the journal: {err}") from err
 
 
 def _record(row: tuple[Any, ...], path: Path) -> Record:

@@ -1,0 +1,101 @@
+"""`mjtable journal verify|export|summary PATH`: referee tools over a deal journal.
+
+Every action opens the journal read-only (`mode=ro`, `query_only`) and never modifies it.
+Exit status: 0 fine; 1 the hash chain is broken (verify names the first bad record; export and
+summary still write their output, with a warning); 2 not a journal, foreign or damaged.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import tempfile
+from pathlib import Path
+from typing import TextIO
+
+from controller.journal import Journal, Verification
+from controller.journal_records import JournalError
+from controller.journal_summary import format_summary, summarise
+
+EXIT_BROKEN = 1
+EXIT_UNUSABLE = 2
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    sub = parser.add_subparsers(dest="action", metavar="ACTION", required=True)
+    p = sub.add_parser("verify", help="check the hash chain; name the first bad record")
+    p.add_argument("path", metavar="PATH", type=Path, help="journal file")
+    p = sub.add_parser("export", help="every record as one JSON object per line")
+    p.add_argument("path", metavar="PATH", type=Path, help="journal file")
+    p.add_argument("-o", "--output", type=Path, help="write to FILE instead of standard output")
+    p = sub.add_parser("summary", help="one line (or JSON object) per deal")
+    p.add_argument("path", metavar="PATH", type=Path, help="journal file")
+    p.add_argument("--json", action="store_true", help="one JSON object per deal, per line")
+
+
+def run(args: argparse.Namespace) -> int:
+    try:
+        with Journal.open_readonly(args.path) as journal:
+            damage = journal.integrity_problem()
+            if damage is not None:
+                raise JournalError(f"{args.path}: damaged journal ({damage})")
+            check = journal.verify()
+            if args.action == "verify":
+                return _verify(args.path, check)
+            if args.action == "export":
+                _export(journal, args.path, args.output)
+            else:
+                _summary(journal, args.json)
+    except JournalError as err:
+        print(f"mjtable journal: {err}", file=sys.stderr)
+        return EXIT_UNUSABLE
+    if not check.ok:
+        print(f"mjtable journal: warning: {args.path}: {check.finding}", file=sys.stderr)
+        return EXIT_BROKEN
+    return 0
+
+
+def _verify(path: Path, check: Verification) -> int:
+    if check.finding is not None:
+        print(f"{path}: BROKEN at {check.finding}", file=sys.stderr)
+        print(f"{path}: {check.records} records verified before it", file=sys.stderr)
+        return EXIT_BROKEN
+    print(f"{path}: ok, {check.records} records, {check.deals} deals, last hash {check.last_hash}")
+    return 0
+
+
+def _write_lines(journal: Journal, out: TextIO) -> None:
+    for record in journal.records():
+        out.write(json.dumps(record.to_json(), ensure_ascii=False, sort_keys=True))
+        out.write("\n")
+
+
+def _export(journal: Journal, path: Path, output: Path | None) -> None:
+    if output is None:
+        _write_lines(journal, sys.stdout)
+        return
+    target = output.resolve()
+    if target in {path.resolve(), *(Path(f"{path.resolve()}{x}") for x in ("-wal", "-shm"))}:
+        raise JournalError(f"{output}: refusing to write the export over the journal")
+    # Written beside the target and renamed, so a failed export leaves no half file.
+    fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as out:
+            _write_lines(journal, out)
+        os.replace(tmp, target)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def _summary(journal: Journal, as_json: bool) -> None:
+    summaries = summarise(journal.records())
+    if as_json:
+        for s in summaries:
+            print(json.dumps(s.to_json(), ensure_ascii=False, sort_keys=True))
+    elif summaries:
+        print(format_summary(summaries))
+    else:
+        print("no deals in this journal")
