@@ -9,6 +9,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import Enum
 
+from controller.profiles import CommandKind
+from rules.seats import Seat
+
 
 class LinkState(Enum):
     UP = "up"
@@ -43,3 +46,76 @@ class FrameError:
     device: str
     reason: str
     data: bytes = b""
+
+
+# ---- table controller events (controller/devices/table.py; codes from the table profile)
+
+
+class Button(Enum):
+    """A seat button on the table's edge; VOID_* announce the void suit (定缺)."""
+
+    HU = "hu"
+    PUNG = "pung"
+    KONG = "kong"
+    PASS = "pass"
+    VOID_M = "void-m"
+    VOID_P = "void-p"
+    VOID_S = "void-s"
+
+
+@dataclass(frozen=True, slots=True)
+class ShuffleDone:
+    t: float
+
+
+@dataclass(frozen=True, slots=True)
+class WallsUp:
+    t: float
+
+
+@dataclass(frozen=True, slots=True)
+class DiceRolled:
+    t: float
+    a: int
+    b: int
+
+
+@dataclass(frozen=True, slots=True)
+class SeatButton:
+    t: float
+    seat: Seat
+    button: Button
+
+
+@dataclass(frozen=True, slots=True)
+class TableFault:
+    t: float
+    code: int  # the board's own fault number, as the profile's fault event carries it
+
+
+@dataclass(frozen=True, slots=True)
+class LidChanged:
+    t: float
+    open: bool
+
+
+@dataclass(frozen=True, slots=True)
+class CommandAcked:
+    """The table acknowledged a command; `command` is None for a code the profile lacks."""
+
+    t: float
+    command: CommandKind | None
+
+
+TableEvent = (
+    ShuffleDone | WallsUp | DiceRolled | SeatButton | TableFault | LidChanged | CommandAcked
+)
+
+
+@dataclass(frozen=True, slots=True)
+class DataReceived:
+    """Raw bytes from a serial link, for the device's codec (controller/devices/serial_link.py)."""
+
+    t: float
+    device: str
+    data: bytes

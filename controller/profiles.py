@@ -1,0 +1,533 @@
+"""Hardware profiles: table models, reader antenna zones and tag maps, loaded from
+`hw_profiles/{tables,readers,tags}/*.toml` into frozen dataclasses (schema: docs/PROFILES.md).
+
+Every file goes through `rules.schema.build` (unknown keys and out-of-range values are
+`SchemaError`s naming file, section and key), then the cross-field checks below, which raise
+the same error. `load_table("sim-table")` takes a shipped name or a path ending in `.toml`.
+The simulated tag sets come from `sim_tag_uid`, so the simulator and the profiles agree.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import tomllib
+import types
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from enum import Enum
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from controller.devices.framing import Framing
+from rules.schema import SchemaError, build
+from rules.seats import Seat
+from rules.tiles import NotationError, Tile, TileSet
+
+# --------------------------------------------------------------------------- files
+
+
+def _read(kind: str, name: str) -> tuple[dict[str, Any], str]:
+    if name.endswith(".toml"):
+        path = Path(name)
+        text, source = path.read_text(encoding="utf-8"), str(path)
+    else:
+        res = resources.files("hw_profiles") / kind / f"{name}.toml"
+        if not res.is_file():
+            raise SchemaError(f"hw_profiles/{kind}/{name}.toml", "", None, "no such profile")
+        text, source = res.read_text(encoding="utf-8"), f"hw_profiles/{kind}/{name}.toml"
+    try:
+        return tomllib.loads(text), source
+    except tomllib.TOMLDecodeError as err:
+        raise SchemaError(source, "", None, f"not valid TOML: {err}") from None
+
+
+def available(kind: str) -> tuple[str, ...]:
+    """Shipped profile names of one kind: "tables", "readers" or "tags"."""
+    folder = resources.files("hw_profiles") / kind
+    return tuple(sorted(p.name[:-5] for p in folder.iterdir() if p.name.endswith(".toml")))
+
+
+# --------------------------------------------------------------------------- tables
+
+
+class WireType(Enum):
+    U8 = "u8"
+    I8 = "i8"
+    U16BE = "u16be"
+    U16LE = "u16le"
+    I16BE = "i16be"
+    I16LE = "i16le"
+
+    @property
+    def size(self) -> int:
+        return 1 if self.value.endswith("8") else 2
+
+    @property
+    def signed(self) -> bool:
+        return self.value.startswith("i")
+
+    @property
+    def order(self) -> str:
+        return "little" if self.value.endswith("le") else "big"
+
+    @property
+    def bounds(self) -> tuple[int, int]:
+        bits = 8 * self.size
+        return (-(1 << (bits - 1)), (1 << (bits - 1)) - 1) if self.signed else (0, (1 << bits) - 1)
+
+    def pack(self, value: int) -> bytes:
+        return value.to_bytes(self.size, self.order, signed=self.signed)  # type: ignore[arg-type]
+
+    def unpack(self, data: bytes) -> int:
+        return int.from_bytes(data, self.order, signed=self.signed)  # type: ignore[arg-type]
+
+
+class CommandKind(Enum):
+    """Host → table commands, with the parameters their payload carries."""
+
+    START_SHUFFLE = "start-shuffle"
+    RAISE_WALLS = "raise-walls"
+    SHOW_SCORE = "show-score"
+    LIGHT = "light"
+    BUZZER = "buzzer"
+    SHOW_COUNTDOWN = "show-countdown"
+
+
+class EventKind(Enum):
+    """Table → host events."""
+
+    SHUFFLE_DONE = "shuffle-done"
+    WALLS_UP = "walls-up"
+    DICE = "dice"
+    BUTTON = "button"
+    FAULT = "fault"
+    LID = "lid"
+    ACK = "ack"
+
+
+PARAMETERS: Mapping[CommandKind | EventKind, tuple[str, ...]] = types.MappingProxyType(
+    {
+        CommandKind.START_SHUFFLE: (),
+        CommandKind.RAISE_WALLS: (),
+        CommandKind.SHOW_SCORE: ("seat", "score"),
+        CommandKind.LIGHT: ("seat", "on"),
+        CommandKind.BUZZER: ("ms",),
+        CommandKind.SHOW_COUNTDOWN: ("seat", "seconds"),
+        EventKind.SHUFFLE_DONE: (),
+        EventKind.WALLS_UP: (),
+        EventKind.DICE: ("a", "b"),
+        EventKind.BUTTON: ("seat", "button"),
+        EventKind.FAULT: ("code",),
+        EventKind.LID: ("open",),
+        EventKind.ACK: ("command",),
+    }
+)
+# parameters whose wire value is looked up in the field's `values` table: required, optional
+SYMBOLS: Mapping[tuple[CommandKind | EventKind, str], tuple[frozenset[str], frozenset[str]]] = {
+    (CommandKind.LIGHT, "on"): (frozenset({"on", "off"}), frozenset()),
+    (EventKind.LID, "open"): (frozenset({"open", "closed"}), frozenset()),
+    (EventKind.BUTTON, "button"): (
+        frozenset({"hu", "pung", "kong", "pass"}),
+        frozenset({"void-m", "void-p", "void-s"}),
+    ),
+}
+REQUIRED_COMMANDS = frozenset(
+    {CommandKind.START_SHUFFLE, CommandKind.RAISE_WALLS, CommandKind.SHOW_SCORE}
+)
+REQUIRED_EVENTS = frozenset(
+    {EventKind.SHUFFLE_DONE, EventKind.WALLS_UP, EventKind.DICE, EventKind.BUTTON}
+)
+CONST = "const"  # a field with a fixed wire value
+
+
+@dataclass(frozen=True, slots=True)
+class MessageField:
+    """One payload field: a parameter of the message (or `const`) and its wire encoding.
+
+    Numbers go on the wire as `value + offset` (a seat is E=0 … N=3 before the offset);
+    symbolic parameters (light on/off, lid, button) use `values`.
+    """
+
+    name: str
+    type: WireType = WireType.U8
+    offset: int = field(default=0, metadata={"range": (-255, 255)})
+    value: int = field(default=0, metadata={"range": (-32768, 65535)})
+    values: Mapping[str, int] = field(default_factory=dict, metadata={"range": (-32768, 65535)})
+
+
+@dataclass(frozen=True, slots=True)
+class MessageSpec:
+    code: int = field(metadata={"range": (0, 0xFFFF)})
+    fields: tuple[MessageField, ...] = ()
+
+    @property
+    def payload_size(self) -> int:
+        return sum(f.type.size for f in self.fields)
+
+
+@dataclass(frozen=True, slots=True)
+class TableHeader:
+    model: str
+    firmware: str
+    verified_by: str
+    date: str
+    notes: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class TableProfile:
+    table: TableHeader
+    framing: Framing
+    commands: Mapping[str, MessageSpec]
+    events: Mapping[str, MessageSpec]
+
+    def command(self, kind: CommandKind) -> MessageSpec | None:
+        return self.commands.get(kind.value)
+
+    def event(self, kind: EventKind) -> MessageSpec | None:
+        return self.events.get(kind.value)
+
+
+def parse_table(data: dict[str, Any], source: str) -> TableProfile:
+    profile = build(TableProfile, data, source)
+    _check_messages(profile.commands, CommandKind, REQUIRED_COMMANDS, "commands", profile, source)
+    _check_messages(profile.events, EventKind, REQUIRED_EVENTS, "events", profile, source)
+    return profile
+
+
+def load_table(name: str) -> TableProfile:
+    return parse_table(*_read("tables", name))
+
+
+def _check_messages(
+    messages: Mapping[str, MessageSpec],
+    kinds: type[CommandKind] | type[EventKind],
+    required: frozenset[Any],
+    section: str,
+    profile: TableProfile,
+    source: str,
+) -> None:
+    codes: dict[int, str] = {}
+    for key, spec in messages.items():
+        where = f"{section}.{key}"
+        try:
+            kind = kinds(key)
+        except ValueError:
+            names = ", ".join(k.value for k in kinds)
+            raise SchemaError(source, section, key, f"unknown message (known: {names})") from None
+        if spec.code >= 1 << (8 * profile.framing.code_size):
+            raise SchemaError(source, where, "code", f"{spec.code:#x} does not fit the code size")
+        if spec.code in codes:
+            raise SchemaError(source, where, "code", f"{spec.code:#x} is also {codes[spec.code]}")
+        codes[spec.code] = key
+        if spec.payload_size > profile.framing.max_payload:
+            raise SchemaError(source, where, "fields", "payload longer than framing.max-payload")
+        _check_fields(kind, spec, where, source)
+    for kind in sorted(required - {kinds(k) for k in messages}, key=lambda k: k.value):
+        raise SchemaError(source, section, kind.value, "missing required message")
+
+
+def _check_fields(
+    kind: CommandKind | EventKind, spec: MessageSpec, where: str, source: str
+) -> None:
+    params = PARAMETERS[kind]
+    seen: set[str] = set()
+    for i, f in enumerate(spec.fields):
+        key = f"fields[{i}]"
+        lo, hi = f.type.bounds
+        if f.name == CONST:
+            if not lo <= f.value <= hi:
+                raise SchemaError(
+                    source, where, key, f"value {f.value} does not fit {f.type.value}"
+                )
+            continue
+        if f.name not in params:
+            allowed = ", ".join((*params, CONST))
+            raise SchemaError(source, where, key, f"unknown field {f.name!r} (known: {allowed})")
+        if f.name in seen:
+            raise SchemaError(source, where, key, f"field {f.name!r} appears twice")
+        seen.add(f.name)
+        symbols = SYMBOLS.get((kind, f.name))
+        if symbols is not None:
+            need, optional = symbols
+            names = set(f.values)
+            if not need <= names or not names <= need | optional:
+                raise SchemaError(
+                    source,
+                    where,
+                    key,
+                    f"values must name {sorted(need)} (optional {sorted(optional)})",
+                )
+            if len(set(f.values.values())) != len(f.values):
+                raise SchemaError(source, where, key, "two values share one wire value")
+            if any(not lo <= v <= hi for v in f.values.values()):
+                raise SchemaError(source, where, key, f"a value does not fit {f.type.value}")
+        elif f.values:
+            raise SchemaError(source, where, key, f"{f.name!r} is a number; it takes no values")
+    missing = [p for p in params if p not in seen]
+    if missing:
+        raise SchemaError(source, where, "fields", f"no field for {missing[0]!r}")
+
+
+# --------------------------------------------------------------------------- readers
+
+
+class ZoneKind(Enum):
+    HAND = "hand"
+    RIVER = "river"  # discards
+    MELDS = "melds"
+    VOID = "void"  # the face-down void-suit tile (定缺)
+    WALL = "wall"  # a spot that sees tiles single-file while walls are built
+
+
+@dataclass(frozen=True, slots=True)
+class Zone:
+    """A place on the table an antenna watches; `seat` is None only for the wall."""
+
+    kind: ZoneKind
+    seat: Seat | None = None
+
+    def __post_init__(self) -> None:
+        if (self.seat is None) != (self.kind is ZoneKind.WALL):
+            raise ValueError("a seat zone needs a seat, the wall has none")
+
+    def __str__(self) -> str:
+        return self.kind.value if self.seat is None else f"{self.seat}.{self.kind.value}"
+
+
+class ReaderModel(Enum):
+    UHF_SERIAL = "uhf-serial"  # UHFReader18 / CF-RU5102 family
+    PN532_UART = "pn532-uart"
+    PN533_USB = "pn533-usb"
+
+
+@dataclass(frozen=True, slots=True)
+class ReaderHeader:
+    name: str
+    model: ReaderModel
+    verified_by: str
+    date: str
+    baud: int = field(default=57600, metadata={"range": (1200, 921600)})
+    address: int = field(default=0xFF, metadata={"range": (0, 255)})
+    notes: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Debounce:
+    """Hysteresis in inventory rounds: a tag appears when its zone got it in `appear` of the
+    last `window` rounds, and disappears after `vanish` rounds in a row without a read."""
+
+    window: int = field(default=5, metadata={"range": (1, 64)})
+    appear: int = field(default=3, metadata={"range": (1, 64)})
+    vanish: int = field(default=3, metadata={"range": (1, 64)})
+
+    def __post_init__(self) -> None:
+        if self.appear > self.window:
+            raise ValueError("appear must not exceed window")
+        if 2 * self.appear <= self.window:
+            raise ValueError(
+                "appear must be more than half the window (crosstalk needs a majority)"
+            )
+
+
+@dataclass(frozen=True, slots=True)
+class _AntennaToml:
+    zone: ZoneKind
+    seat: str | None = None
+    neighbours: tuple[int, ...] = field(default=(), metadata={"range": (1, 64)})
+
+
+@dataclass(frozen=True, slots=True)
+class _ReaderToml:
+    reader: ReaderHeader
+    antennas: Mapping[str, _AntennaToml]
+    debounce: Debounce = Debounce()
+
+
+@dataclass(frozen=True, slots=True)
+class Antenna:
+    number: int  # 1-based, as in `TagsRead.antenna`
+    zone: Zone
+    neighbours: frozenset[int]
+
+
+@dataclass(frozen=True, slots=True)
+class ReaderProfile:
+    reader: ReaderHeader
+    debounce: Debounce
+    antennas: Mapping[int, Antenna]  # neighbours made symmetric
+
+    def zone_of(self, antenna: int) -> Zone | None:
+        a = self.antennas.get(antenna)
+        return a.zone if a is not None else None
+
+    @property
+    def zones(self) -> frozenset[Zone]:
+        return frozenset(a.zone for a in self.antennas.values())
+
+
+def parse_reader(data: dict[str, Any], source: str) -> ReaderProfile:
+    raw = build(_ReaderToml, data, source)
+    numbers: dict[int, _AntennaToml] = {}
+    for key, ant in raw.antennas.items():
+        if not key.isdigit() or not 1 <= int(key) <= 64:
+            raise SchemaError(source, "antennas", key, "an antenna is a number 1..64")
+        numbers[int(key)] = ant
+    if not numbers:
+        raise SchemaError(source, "antennas", None, "no antennas")
+    links: dict[int, set[int]] = {n: set() for n in numbers}
+    zones: dict[int, Zone] = {}
+    for n, ant in numbers.items():
+        where = f"antennas.{n}"
+        seat = None
+        if ant.seat is not None:
+            try:
+                seat = Seat.parse(ant.seat)
+            except ValueError as err:
+                raise SchemaError(source, where, "seat", str(err)) from None
+        try:
+            zones[n] = Zone(ant.zone, seat)
+        except ValueError as err:
+            raise SchemaError(source, where, "seat", str(err)) from None
+        for other in ant.neighbours:
+            if other not in numbers or other == n:
+                raise SchemaError(source, where, "neighbours", f"no other antenna {other}")
+            links[n].add(other)
+            links[other].add(n)
+    antennas = {n: Antenna(n, zones[n], frozenset(links[n])) for n in sorted(numbers)}
+    return ReaderProfile(raw.reader, raw.debounce, types.MappingProxyType(antennas))
+
+
+def load_reader(name: str) -> ReaderProfile:
+    return parse_reader(*_read("readers", name))
+
+
+# --------------------------------------------------------------------------- tags
+
+COPIES = 4
+
+
+@dataclass(frozen=True, slots=True, order=True)
+class TileCopy:
+    """One physical tile: its kind and copy number 1..4, written `5p#2`."""
+
+    tile: Tile
+    copy: int
+
+    @classmethod
+    def parse(cls, text: str) -> TileCopy:
+        kind, sep, copy = text.partition("#")
+        if not sep or not copy.isdigit():
+            raise ValueError(f"{text!r} is not tile#copy (e.g. 5p#2)")
+        try:
+            tile = Tile.parse(kind)
+        except NotationError as err:
+            raise ValueError(err.message) from None
+        if not 1 <= int(copy) <= COPIES:
+            raise ValueError(f"copy {copy} of {tile}: copies are 1..{COPIES}")
+        return cls(tile, int(copy))
+
+    def __str__(self) -> str:
+        return f"{self.tile}#{self.copy}"
+
+
+@dataclass(frozen=True, slots=True)
+class TagsHeader:
+    name: str
+    tileset: TileSet
+    written_by: str = ""
+    date: str = ""
+    notes: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class _TagsToml:
+    tags: TagsHeader
+    uids: Mapping[str, str] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
+class TagMap:
+    """Tag UID → tile copy. `duplicates` holds the extra UIDs of a tile copy that two tags
+    claim (only in a map loaded with `strict=False`, e.g. an enrolment in progress)."""
+
+    header: TagsHeader
+    by_uid: Mapping[bytes, TileCopy]
+    duplicates: frozenset[bytes] = frozenset()
+
+    def lookup(self, uid: bytes) -> TileCopy | None:
+        return self.by_uid.get(uid)
+
+    def missing(self) -> tuple[TileCopy, ...]:
+        """Tile copies of the set that no tag maps to."""
+        have = set(self.by_uid.values())
+        every = (TileCopy(t, c) for t in self.header.tileset.kinds for c in range(1, COPIES + 1))
+        return tuple(tc for tc in every if tc not in have)
+
+
+def parse_tags(data: dict[str, Any], source: str, strict: bool = True) -> TagMap:
+    raw = build(_TagsToml, data, source)
+    by_uid: dict[bytes, TileCopy] = {}
+    owner: dict[TileCopy, str] = {}
+    duplicates: set[bytes] = set()
+    for key, value in raw.uids.items():
+        try:
+            uid = bytes.fromhex(key)
+        except ValueError:
+            raise SchemaError(source, "uids", key, "a UID is hex digits") from None
+        if not 4 <= len(uid) <= 32:
+            raise SchemaError(source, "uids", key, "a UID is 4..32 bytes")
+        if uid in by_uid:
+            raise SchemaError(source, "uids", key, "UID listed twice")
+        try:
+            tc = TileCopy.parse(value)
+        except ValueError as err:
+            raise SchemaError(source, "uids", key, str(err)) from None
+        if not raw.tags.tileset.contains(tc.tile):
+            raise SchemaError(
+                source, "uids", key, f"{tc.tile} is not in the {raw.tags.tileset.value}-tile set"
+            )
+        if tc in owner:
+            if strict:
+                raise SchemaError(source, "uids", key, f"{tc} is already tag {owner[tc]}")
+            duplicates.add(uid)
+        owner.setdefault(tc, key)
+        by_uid[uid] = tc
+    return TagMap(raw.tags, types.MappingProxyType(by_uid), frozenset(duplicates))
+
+
+def load_tags(name: str, strict: bool = True) -> TagMap:
+    data, source = _read("tags", name)
+    return parse_tags(data, source, strict)
+
+
+def sim_tag_uid(tc: TileCopy) -> bytes:
+    """The simulated tile's 96-bit EPC: an Impinj-style E2 80 68 94 prefix and 8 bytes of
+    SHA-256 of "mjtable-sim:5p#2" (the same UID in the 108- and the 136-tile set)."""
+    return bytes.fromhex("e2806894") + hashlib.sha256(f"mjtable-sim:{tc}".encode()).digest()[:8]
+
+
+def sim_tag_map(tileset: TileSet) -> TagMap:
+    copies = [TileCopy(t, c) for t in tileset.kinds for c in range(1, COPIES + 1)]
+    header = TagsHeader(f"sim-{tileset.value}", tileset, "controller.profiles.sim_tag_map")
+    return TagMap(header, types.MappingProxyType({sim_tag_uid(tc): tc for tc in copies}))
+
+
+def format_tags(tags: TagMap, comment: Iterable[str] = ()) -> str:
+    """TOML text of a tag map (what `load_tags` reads back)."""
+    h = tags.header
+    lines = [f"# {c}" for c in comment]
+    lines += [
+        "[tags]",
+        f'name = "{h.name}"',
+        f"tileset = {h.tileset.value}",
+        f'written-by = "{h.written_by}"',
+        f'date = "{h.date}"',
+    ]
+    if h.notes:
+        lines.append(f'notes = "{h.notes}"')
+    lines += ["", "[uids]"]
+    for uid, tc in sorted(tags.by_uid.items(), key=lambda kv: (kv[1], kv[0])):
+        lines.append(f'"{uid.hex()}" = "{tc}"')
+    return "\n".join(lines) + "\n"
