@@ -1,0 +1,66 @@
+"""Checksums used by reader and table framings: reflected CRC-16 and the 8-bit sums.
+
+The UHFReader18 / CF-RU5102 family (HARDWARE-NOTES) uses CRC-16 with the reflected
+polynomial 0x8408 (0x1021 bit-reversed), preset 0xFFFF, no final XOR — the variant known as
+CRC-16/MCRF4XX. It is sent LSB first. Worked value: `04 FF 01` → 0xB41B, sent `1B B4`.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+
+UHF_POLY = 0x8408  # reflected CCITT polynomial
+UHF_PRESET = 0xFFFF
+
+
+@cache
+def _table(poly: int) -> tuple[int, ...]:
+    """Byte-at-a-time table for a reflected (LSB-first) CRC-16 with polynomial `poly`."""
+    rows = []
+    for byte in range(256):
+        crc = byte
+        for _ in range(8):
+            crc = (crc >> 1) ^ poly if crc & 1 else crc >> 1
+        rows.append(crc)
+    return tuple(rows)
+
+
+def crc16_reflected(
+    data: bytes, poly: int = UHF_POLY, init: int = UHF_PRESET, xorout: int = 0
+) -> int:
+    """Reflected CRC-16 of `data` (defaults: the UHF reader family's CRC-16/MCRF4XX)."""
+    if not (0 <= poly <= 0xFFFF and 0 <= init <= 0xFFFF and 0 <= xorout <= 0xFFFF):
+        raise ValueError("CRC-16 parameters must fit in 16 bits")
+    table = _table(poly)
+    crc = init
+    for byte in data:
+        crc = (crc >> 8) ^ table[(crc ^ byte) & 0xFF]
+    return crc ^ xorout
+
+
+def crc16_uhf(data: bytes) -> int:
+    """CRC of a UHFReader18-family frame body (Len .. last data byte)."""
+    return crc16_reflected(data, UHF_POLY, UHF_PRESET)
+
+
+def crc16_uhf_bytes(data: bytes) -> bytes:
+    """The two CRC bytes as they go on the wire (LSB first)."""
+    return crc16_uhf(data).to_bytes(2, "little")
+
+
+def sum8(data: bytes) -> int:
+    """Low 8 bits of the byte sum."""
+    return sum(data) & 0xFF
+
+
+def checksum8_complement(data: bytes) -> int:
+    """The byte that makes the 8-bit sum of `data` plus itself zero (PN532 LCS/DCS)."""
+    return (-sum(data)) & 0xFF
+
+
+def xor8(data: bytes) -> int:
+    """XOR of all bytes."""
+    acc = 0
+    for byte in data:
+        acc ^= byte
+    return acc

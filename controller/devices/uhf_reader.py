@@ -1,0 +1,529 @@
+"""UHFReader18 / CF-RU5102 / ZK-RFID102 family: frame codec (both directions), inventory
+parsing, and the host-side antenna poller that turns answers into `TagsRead` events.
+
+Frames (HARDWARE-NOTES; little-endian CRC, no start byte — the length byte leads)::
+
+    host -> reader   +-----+-----+-----+----------+---------+---------+
+                     | Len | Adr | Cmd | Data ... | CRC-LSB | CRC-MSB |
+                     +-----+-----+-----+----------+---------+---------+
+    reader -> host   +-----+-----+-------+--------+----------+---------+---------+
+                     | Len | Adr | reCmd | Status | Data ... | CRC-LSB | CRC-MSB |
+                     +-----+-----+-------+--------+----------+---------+---------+
+
+    Len  = number of bytes after Len, CRC included (so a frame is Len + 1 bytes long)
+    Adr  = reader address, 0xFF = broadcast (every reader answers, with its own address)
+    CRC  = CRC-16/MCRF4XX (reflected poly 0x8408, preset 0xFFFF) over Len .. last data byte
+
+Inventory (Cmd 0x01) answer data, one frame per batch of tags::
+
+    +-----+-----+--------+-----+------+--------+-----+------+
+    | Ant | Num | EPClen | EPC | RSSI | EPClen | EPC | RSSI | ...   (Num entries)
+    +-----+-----+--------+-----+------+--------+-----+------+
+
+Ant is a bitmask (0x01 antenna 1, 0x02 antenna 2, 0x04 antenna 3, 0x08 antenna 4). Status
+0x03 means "more frames follow", 0x01 "inventory done", 0x02 "inventory time ran out" (both
+final, both may carry tags), 0xF8 "antenna error". Real capture, byte exact:
+``15 00 01 03 01 01 0c e28068940000400a9d22a9eb 5d f9 c3`` = Len 0x15, Adr 0, reCmd 1,
+Status 3, Ant 1, Num 1, one 12-byte EPC, RSSI 0x5d, CRC 0xC3F9. Older firmware sends no
+RSSI byte (`with_rssi=False`).
+
+Antenna selection: the family's multi-antenna models take command 0x3F "set antenna
+multiplexing" with one data byte, the bitmask of antennas the next inventories use; the
+reader answers Status 0x00. The poller selects one antenna, inventories it, and moves on.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from enum import Enum, IntEnum
+
+from controller.devices.crc import crc16_uhf, crc16_uhf_bytes
+from controller.devices.events import FrameError, TagsRead
+
+log = logging.getLogger(__name__)
+
+BROADCAST = 0xFF
+MAX_ANTENNAS = 8  # Ant is one byte of bits
+MAX_LEN = 0xFF  # Len is one byte
+
+
+class UHFCmd(IntEnum):
+    INVENTORY = 0x01
+    SET_ANTENNA = 0x3F  # "antenna multiplexing", multi-antenna models
+
+
+class UHFStatus(IntEnum):
+    SUCCESS = 0x00
+    INVENTORY_DONE = 0x01
+    INVENTORY_TIMEOUT = 0x02  # scan time ran out; tags read so far are in the frame
+    MORE_FRAMES = 0x03
+    ANTENNA_ERROR = 0xF8  # antenna missing or its connection failed
+    ILLEGAL_COMMAND = 0xFE
+    PARAMETER_ERROR = 0xFF
+
+
+class UHFErrorKind(Enum):
+    """Why bytes were skipped. Counted once per resynchronisation, not once per byte."""
+
+    SHORT_LENGTH = "short-length"  # a Len byte too small to be a frame
+    BAD_CRC = "bad-crc"
+    TRUNCATED = "truncated"  # the line went idle inside a frame
+    MALFORMED = "malformed"  # CRC fine, content inconsistent (inventory parsing)
+
+
+@dataclass(frozen=True, slots=True)
+class UHFCodecStats:
+    frames: int
+    bytes_in: int
+    junk_bytes: int
+    errors: tuple[tuple[UHFErrorKind, int], ...]
+
+    @property
+    def error_total(self) -> int:
+        return sum(n for _, n in self.errors)
+
+
+@dataclass(frozen=True, slots=True)
+class UHFCommand:
+    """Host → reader frame."""
+
+    cmd: int  # wire byte; UHFCmd for the known ones
+    data: bytes = b""
+    adr: int = BROADCAST
+
+    def encode(self) -> bytes:
+        return _encode(bytes((self.adr, self.cmd)) + self.data)
+
+
+@dataclass(frozen=True, slots=True)
+class UHFResponse:
+    """Reader → host frame."""
+
+    cmd: int  # reCmd: the command this answers
+    status: int  # wire byte; UHFStatus for the known ones
+    data: bytes = b""
+    adr: int = 0
+
+    def encode(self) -> bytes:
+        return _encode(bytes((self.adr, self.cmd, self.status)) + self.data)
+
+
+def _encode(body: bytes) -> bytes:
+    length = len(body) + 2
+    if length > MAX_LEN:
+        raise ValueError(f"UHF frame body of {len(body)} bytes does not fit a one-byte Len")
+    head = bytes((length,)) + body
+    return head + crc16_uhf_bytes(head)
+
+
+def inventory_command(adr: int = BROADCAST) -> UHFCommand:
+    """The minimal inventory: `04 FF 01 1B B4` for the broadcast address."""
+    return UHFCommand(UHFCmd.INVENTORY, b"", adr)
+
+
+def set_antenna_command(antenna: int, adr: int = BROADCAST) -> UHFCommand:
+    """Select one antenna (1-based) for the following inventories (command 0x3F)."""
+    return UHFCommand(UHFCmd.SET_ANTENNA, bytes((antenna_mask(antenna),)), adr)
+
+
+def antenna_mask(antenna: int) -> int:
+    if not 1 <= antenna <= MAX_ANTENNAS:
+        raise ValueError(f"antenna {antenna} out of range 1..{MAX_ANTENNAS}")
+    return 1 << (antenna - 1)
+
+
+def antenna_from_mask(mask: int) -> int | None:
+    """1-based antenna number of a single-bit mask, None for 0 or several bits."""
+    if mask == 0 or mask & (mask - 1):
+        return None
+    return mask.bit_length()
+
+
+class _Decoder:
+    """Length-prefixed CRC frame scanner shared by both directions.
+
+    No start byte exists, so every byte is a candidate Len: a candidate whose CRC fails is
+    dropped one byte at a time until a frame checks. `flush()` is called when the line has
+    been idle (reply timeout): a partial frame cannot complete any more, so it is dropped
+    and the bytes behind its start are scanned again.
+    """
+
+    _min_len = 4
+
+    def __init__(self, device: str = "reader") -> None:
+        self.device = device
+        self._buf = bytearray()
+        self._errors: Counter[UHFErrorKind] = Counter()
+        self._frames = 0
+        self._bytes_in = 0
+        self._junk_bytes = 0
+        self._junk = bytearray()  # the current run of skipped bytes, for the debug hex log
+
+    def feed(self, data: bytes) -> list:
+        self._bytes_in += len(data)
+        self._buf += data
+        return self._scan()
+
+    def flush(self) -> list:
+        """The line went idle: give up on a partial frame, rescan what follows its start."""
+        out: list = []
+        while self._buf:
+            self._skip(1, UHFErrorKind.TRUNCATED)
+            out += self._scan()
+        self._end_junk()
+        return out
+
+    def count_error(self, kind: UHFErrorKind) -> None:
+        self._errors[kind] += 1
+
+    def stats(self) -> UHFCodecStats:
+        errors = tuple((k, self._errors[k]) for k in UHFErrorKind if self._errors[k])
+        return UHFCodecStats(self._frames, self._bytes_in, self._junk_bytes, errors)
+
+    def _scan(self) -> list:
+        out = []
+        buf = self._buf
+        while buf:
+            length = buf[0]
+            if length < self._min_len:
+                self._skip(1, UHFErrorKind.SHORT_LENGTH)
+                continue
+            if len(buf) < length + 1:
+                break
+            head = bytes(buf[: length - 1])
+            if crc16_uhf(head) != int.from_bytes(buf[length - 1 : length + 1], "little"):
+                self._skip(1, UHFErrorKind.BAD_CRC)
+                continue
+            self._end_junk()
+            del buf[: length + 1]
+            self._frames += 1
+            out.append(self._make(head[1:]))
+        return out
+
+    def _skip(self, n: int, kind: UHFErrorKind) -> None:
+        if not self._junk:
+            self._errors[kind] += 1
+        self._junk += self._buf[:n]
+        self._junk_bytes += n
+        del self._buf[:n]
+
+    def _end_junk(self) -> None:
+        if self._junk:
+            log.debug("%s: skipped %d bytes: %s", self.device, len(self._junk), self._junk.hex(" "))
+            self._junk.clear()
+
+    def _make(self, body: bytes):  # pragma: no cover - overridden
+        raise NotImplementedError
+
+
+class ResponseDecoder(_Decoder):
+    """Host side: bytes from the reader → `UHFResponse` frames."""
+
+    _min_len = 5  # Adr reCmd Status CRC CRC
+
+    def feed(self, data: bytes) -> list[UHFResponse]:
+        return super().feed(data)
+
+    def flush(self) -> list[UHFResponse]:
+        return super().flush()
+
+    def _make(self, body: bytes) -> UHFResponse:
+        return UHFResponse(cmd=body[1], status=body[2], data=bytes(body[3:]), adr=body[0])
+
+
+class CommandDecoder(_Decoder):
+    """Reader side (simulator): bytes from the host → `UHFCommand` frames."""
+
+    _min_len = 4  # Adr Cmd CRC CRC
+
+    def feed(self, data: bytes) -> list[UHFCommand]:
+        return super().feed(data)
+
+    def flush(self) -> list[UHFCommand]:
+        return super().flush()
+
+    def _make(self, body: bytes) -> UHFCommand:
+        return UHFCommand(cmd=body[1], data=bytes(body[2:]), adr=body[0])
+
+
+# --- inventory answers ------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class EpcRead:
+    epc: bytes
+    rssi: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class InventoryReply:
+    """One inventory answer frame, decoded."""
+
+    status: UHFStatus
+    antenna: int | None  # 1-based; None when the frame carries no (single-bit) Ant
+    tags: tuple[EpcRead, ...] = ()
+
+    @property
+    def final(self) -> bool:
+        return self.status is not UHFStatus.MORE_FRAMES
+
+
+@dataclass(frozen=True, slots=True)
+class Malformed:
+    """A frame whose CRC checks but whose content does not parse."""
+
+    detail: str
+
+
+_INVENTORY_STATUSES = {
+    UHFStatus.INVENTORY_DONE,
+    UHFStatus.INVENTORY_TIMEOUT,
+    UHFStatus.MORE_FRAMES,
+    UHFStatus.ANTENNA_ERROR,
+}
+
+
+def parse_inventory(resp: UHFResponse, with_rssi: bool = True) -> InventoryReply | Malformed:
+    if resp.cmd != UHFCmd.INVENTORY:
+        return Malformed(f"reCmd 0x{resp.cmd:02x} is not an inventory answer")
+    try:
+        status = UHFStatus(resp.status)
+    except ValueError:
+        return Malformed(f"status 0x{resp.status:02x}")
+    if status not in _INVENTORY_STATUSES:
+        return Malformed(f"status {status.name} on an inventory")
+    data = resp.data
+    if not data:  # an antenna error or an empty timeout may come without Ant/Num
+        return InventoryReply(status, None)
+    if len(data) < 2:
+        return Malformed("no tag count")
+    antenna, count = antenna_from_mask(data[0]), data[1]
+    tags: list[EpcRead] = []
+    pos = 2
+    for _ in range(count):
+        if pos >= len(data):
+            return Malformed(f"{count} tags announced, {len(tags)} present")
+        n = data[pos]
+        end = pos + 1 + n + (1 if with_rssi else 0)
+        if end > len(data):
+            return Malformed(f"EPC of {n} bytes overruns the frame")
+        rssi = data[end - 1] if with_rssi else None
+        tags.append(EpcRead(bytes(data[pos + 1 : pos + 1 + n]), rssi))
+        pos = end
+    if pos != len(data):
+        return Malformed(f"{len(data) - pos} trailing bytes")
+    return InventoryReply(status, antenna, tuple(tags))
+
+
+def inventory_responses(
+    antenna: int,
+    tags: Sequence[EpcRead],
+    adr: int = 0,
+    with_rssi: bool = True,
+    final: UHFStatus = UHFStatus.INVENTORY_DONE,
+    more: bool = False,
+) -> list[UHFResponse]:
+    """Reader side: the answer frames for `tags` seen on `antenna`, split so each fits a
+    one-byte Len; every frame but the last says MORE_FRAMES (the last too when `more`, as
+    when another antenna's frames follow)."""
+    mask = antenna_mask(antenna)
+    room = MAX_LEN - 2 - 5  # Len budget minus Adr reCmd Status Ant Num and the CRC
+    batches: list[list[EpcRead]] = [[]]
+    used = 0
+    for tag in tags:
+        size = 1 + len(tag.epc) + (1 if with_rssi else 0)
+        if size > room:
+            raise ValueError(f"EPC of {len(tag.epc)} bytes cannot fit one frame")
+        if used + size > room or len(batches[-1]) == 0xFF:
+            batches.append([])
+            used = 0
+        batches[-1].append(tag)
+        used += size
+    frames = []
+    for i, batch in enumerate(batches):
+        last = i == len(batches) - 1
+        status = final if last and not more else UHFStatus.MORE_FRAMES
+        body = bytearray((mask, len(batch)))
+        for tag in batch:
+            body += bytes((len(tag.epc),)) + tag.epc
+            if with_rssi:
+                body.append(tag.rssi if tag.rssi is not None else 0)
+        frames.append(UHFResponse(UHFCmd.INVENTORY, status, bytes(body), adr))
+    return frames
+
+
+# --- host-side poller ---------------------------------------------------------------------
+
+
+ReaderEvent = TagsRead | FrameError
+
+
+@dataclass(frozen=True, slots=True)
+class PollerConfig:
+    antennas: tuple[int, ...] = (1, 2, 3, 4)
+    adr: int = BROADCAST
+    reply_timeout: float = 0.5  # seconds without an answer before moving on
+    with_rssi: bool = True
+    select_antenna: bool = True  # False for single-antenna readers: no 0x3F command
+
+    def __post_init__(self) -> None:
+        if not self.antennas:
+            raise ValueError("at least one antenna to poll")
+        for a in self.antennas:
+            antenna_mask(a)
+        if not 0 < self.reply_timeout <= 10:
+            raise ValueError("reply_timeout must be in (0, 10] seconds")
+
+
+@dataclass(frozen=True, slots=True)
+class PollStep:
+    """What the poller wants done: events to publish and bytes to write (maybe none)."""
+
+    events: tuple[ReaderEvent, ...] = ()
+    send: bytes = b""
+
+
+class _Phase(Enum):
+    IDLE = "idle"
+    SELECTING = "selecting"
+    INVENTORY = "inventory"
+
+
+@dataclass(slots=True)
+class _Pending:
+    antenna: int
+    found: dict[int, list[EpcRead]] = field(default_factory=dict)
+
+
+class UHFPoller:
+    """Sans-I/O driver: cycles through the antennas — select (0x3F), inventory (0x01),
+    collect frames until a final status — and reports one `TagsRead` per antenna.
+
+    The caller writes `PollStep.send`, feeds what it reads into `feed()`, and calls
+    `tick()` now and then so a silent reader is noticed. All times come from the caller.
+    """
+
+    def __init__(self, config: PollerConfig | None = None, device: str = "reader") -> None:
+        self.config = config or PollerConfig()
+        self.device = device
+        self.decoder = ResponseDecoder(device)
+        self.timeouts = 0
+        self.antenna_errors = 0
+        self._phase = _Phase.IDLE
+        self._index = 0
+        self._deadline = 0.0
+        self._pending = _Pending(self.config.antennas[0])
+
+    def start(self, t: float) -> PollStep:
+        """Begin (or restart, after a reconnect) the antenna cycle."""
+        self._index = 0
+        self.decoder.flush()
+        return PollStep(send=self._begin(t))
+
+    def feed(self, t: float, data: bytes) -> PollStep:
+        before = self.decoder.stats().errors
+        frames = self.decoder.feed(data)
+        events: list[ReaderEvent] = self._codec_errors(t, before)
+        send = b""
+        for resp in frames:
+            step_events, step_send = self._on_frame(t, resp)
+            events += step_events
+            send += step_send
+        return PollStep(tuple(events), send)
+
+    def tick(self, t: float) -> PollStep:
+        if self._phase is _Phase.IDLE or t < self._deadline:
+            return PollStep()
+        before = self.decoder.stats().errors
+        frames = self.decoder.flush()  # a bogus Len may have been holding an answer back
+        events = self._codec_errors(t, before)
+        if frames:
+            send = b""
+            for resp in frames:
+                step_events, step_send = self._on_frame(t, resp)
+                events += step_events
+                send += step_send
+            return PollStep(tuple(events), send)
+        self.timeouts += 1
+        events.append(FrameError(t, self.device, f"no reply on antenna {self._pending.antenna}"))
+        self._advance()
+        return PollStep(tuple(events), self._begin(t))
+
+    def stats(self) -> UHFCodecStats:
+        return self.decoder.stats()
+
+    def _begin(self, t: float) -> bytes:
+        antenna = self.config.antennas[self._index]
+        self._pending = _Pending(antenna)
+        self._deadline = t + self.config.reply_timeout
+        if self.config.select_antenna:
+            self._phase = _Phase.SELECTING
+            return set_antenna_command(antenna, self.config.adr).encode()
+        self._phase = _Phase.INVENTORY
+        return inventory_command(self.config.adr).encode()
+
+    def _advance(self) -> None:
+        self._index = (self._index + 1) % len(self.config.antennas)
+
+    def _on_frame(self, t: float, resp: UHFResponse) -> tuple[list[ReaderEvent], bytes]:
+        if self._phase is _Phase.SELECTING and resp.cmd == UHFCmd.SET_ANTENNA:
+            if resp.status != UHFStatus.SUCCESS:
+                self.antenna_errors += 1
+                self._advance()
+                reason = f"antenna {self._pending.antenna} not selectable (0x{resp.status:02x})"
+                return [FrameError(t, self.device, reason)], self._begin(t)
+            self._phase = _Phase.INVENTORY
+            self._deadline = t + self.config.reply_timeout
+            return [], inventory_command(self.config.adr).encode()
+        if self._phase is _Phase.INVENTORY and resp.cmd == UHFCmd.INVENTORY:
+            return self._on_inventory(t, resp)
+        self.decoder.count_error(UHFErrorKind.MALFORMED)
+        detail = f"unexpected answer to 0x{resp.cmd:02x} in {self._phase.value}"
+        return [FrameError(t, self.device, detail, resp.encode())], b""
+
+    def _on_inventory(self, t: float, resp: UHFResponse) -> tuple[list[ReaderEvent], bytes]:
+        reply = parse_inventory(resp, self.config.with_rssi)
+        if isinstance(reply, Malformed):
+            self.decoder.count_error(UHFErrorKind.MALFORMED)
+            log.debug(
+                "%s: malformed inventory %s: %s", self.device, reply.detail, resp.encode().hex(" ")
+            )
+            return [FrameError(t, self.device, reply.detail, resp.encode())], b""
+        pending = self._pending
+        if reply.status is UHFStatus.ANTENNA_ERROR:
+            self.antenna_errors += 1
+            self._advance()
+            reason = f"antenna error on antenna {pending.antenna}"
+            return [FrameError(t, self.device, reason, resp.encode())], self._begin(t)
+        # The Ant bits name the antenna that read the tags; trust them over our selection.
+        antenna = reply.antenna or pending.antenna
+        pending.found.setdefault(antenna, []).extend(reply.tags)
+        self._deadline = t + self.config.reply_timeout
+        if not reply.final:
+            return [], b""
+        pending.found.setdefault(pending.antenna, [])
+        events: list[ReaderEvent] = [
+            self._tags_read(t, antenna, reads) for antenna, reads in sorted(pending.found.items())
+        ]
+        self._advance()
+        return events, self._begin(t)
+
+    def _tags_read(self, t: float, antenna: int, reads: Iterable[EpcRead]) -> TagsRead:
+        reads = list(reads)
+        rssi = tuple(r.rssi for r in reads if r.rssi is not None)
+        return TagsRead(
+            t, antenna, tuple(r.epc for r in reads), rssi if len(rssi) == len(reads) else ()
+        )
+
+    def _codec_errors(
+        self, t: float, before: tuple[tuple[UHFErrorKind, int], ...]
+    ) -> list[ReaderEvent]:
+        old = dict(before)
+        return [
+            FrameError(t, self.device, kind.value)
+            for kind, n in self.decoder.stats().errors
+            for _ in range(n - old.get(kind, 0))
+        ]
