@@ -1,0 +1,1 @@
+"""Recognition: RFID reads → tile presence per zone (presence.py) → tile moves."""

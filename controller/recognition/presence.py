@@ -1,0 +1,240 @@
+"""The tag debouncer: raw per-antenna inventories (`TagsRead`) → settled tile presence per
+zone, as `TilePlaced` / `TileLifted` changes and `Alert`s.
+
+RFID is noisy: rounds miss tags, repeat them, and neighbouring antennas read the same tag.
+The rules, with `window` n, `appear` k and `vanish` m from the reader profile's `[debounce]`:
+
+- Each inventory round credits a tag to one zone: the antenna with the highest RSSI among
+  those that read it; on equal RSSI the antenna that read it most often in the window, then
+  the tag's current zone, then the lower antenna number. Crosstalk from a neighbour (weaker
+  and rarer) therefore only gets a round when the tag's own antenna missed it.
+- A tag appears in zone Z (or moves to it) when Z was credited in at least k of the last n
+  rounds and more often than its current zone. With k > n/2 (the profile enforces it) a
+  tag whose own antenna reads it k times in every window settles in the right zone within
+  n rounds, whatever its neighbours read.
+- A tag disappears after m rounds in a row in which no antenna read it; its window is then
+  cleared, so coming back takes k fresh reads. A round in which none of the antennas of the
+  tag's zone reported (antenna fault) tells nothing about it and is not counted.
+- A tag has one zone at a time, so a tile is never in two zones. An unknown UID raises
+  `UnknownTag` once; a second tag of a tile copy already present (a map with duplicates,
+  see `controller.profiles.TagMap`) raises `DuplicateTile` once and is not placed.
+
+A round is closed by the caller (`end_round`), who knows when the reader finished polling
+every antenna; `feed_round` does both steps. Times come from the reads or the injected clock.
+"""
+
+from __future__ import annotations
+
+import collections
+import time
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field
+
+from controller.devices.events import TagsRead
+from controller.profiles import ReaderProfile, TagMap, TileCopy, Zone, ZoneKind
+from rules.tiles import Tile
+
+__all__ = [
+    "Alert",
+    "Debouncer",
+    "DuplicateTile",
+    "PresenceChange",
+    "TileLifted",
+    "TilePlaced",
+    "UnknownTag",
+    "Zone",
+    "ZoneKind",
+]
+
+
+@dataclass(frozen=True, slots=True)
+class TilePlaced:
+    t: float
+    tile: Tile
+    copy: int
+    zone: Zone
+
+
+@dataclass(frozen=True, slots=True)
+class TileLifted:
+    t: float
+    tile: Tile
+    copy: int
+    zone: Zone
+
+
+@dataclass(frozen=True, slots=True)
+class UnknownTag:
+    """A tag the tag map does not know (a foreign tile, or one not enrolled)."""
+
+    t: float
+    uid: bytes
+
+
+@dataclass(frozen=True, slots=True)
+class DuplicateTile:
+    """Two tags claim one tile copy (a fifth copy on the table); `uids` are both tags."""
+
+    t: float
+    tile: Tile
+    copy: int
+    uids: tuple[bytes, ...]
+
+
+PresenceChange = TilePlaced | TileLifted
+Alert = UnknownTag | DuplicateTile
+
+
+@dataclass(slots=True)
+class _Track:
+    tc: TileCopy
+    zone: Zone | None = None
+    misses: int = 0
+    # per counted round: antennas that read the tag, and the zone credited (None: unread)
+    rounds: collections.deque[tuple[frozenset[int], Zone | None]] = field(
+        default_factory=collections.deque
+    )
+
+
+class Debouncer:
+    def __init__(
+        self,
+        reader: ReaderProfile,
+        tags: TagMap,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self.reader = reader
+        self.tags = tags
+        self.clock = clock
+        d = reader.debounce
+        self.window, self.appear, self.vanish = d.window, d.appear, d.vanish
+        self.ignored_reads = 0  # reads from antennas the profile does not list
+        self._tracks: dict[bytes, _Track] = {}
+        self._holder: dict[TileCopy, bytes] = {}
+        self._alerted: set[bytes] = set()
+        self._zone_antennas: dict[Zone, frozenset[int]] = {}
+        for a in reader.antennas.values():
+            self._zone_antennas[a.zone] = self._zone_antennas.get(a.zone, frozenset()) | {a.number}
+        self._reads: dict[bytes, dict[int, int]] = {}  # uid → antenna → best RSSI this round
+        self._reported: set[int] = set()
+        self._pending: list[Alert] = []
+        self._last_t: float | None = None
+
+    # -- input ------------------------------------------------------------------
+    def observe(self, read: TagsRead) -> None:
+        """Add one antenna's inventory answer to the open round."""
+        if read.antenna not in self.reader.antennas:
+            self.ignored_reads += 1
+            return
+        self._reported.add(read.antenna)
+        self._last_t = read.t
+        for i, uid in enumerate(read.uids):
+            if self.tags.lookup(uid) is None:
+                if uid not in self._alerted:
+                    self._alerted.add(uid)
+                    self._pending.append(UnknownTag(read.t, uid))
+                continue
+            rssi = read.rssi[i] if i < len(read.rssi) else 0
+            seen = self._reads.setdefault(uid, {})
+            seen[read.antenna] = max(rssi, seen.get(read.antenna, rssi))
+
+    def end_round(self, t: float | None = None) -> list[PresenceChange | Alert]:
+        """Close the round: the presence changes it settles, alerts first."""
+        if t is None:
+            t = self._last_t if self._last_t is not None else self.clock()
+        for uid in self._reads:
+            if uid not in self._tracks:
+                tc = self.tags.lookup(uid)
+                assert tc is not None
+                self._tracks[uid] = _Track(tc)
+        lifts: list[TileLifted] = []
+        places: list[TilePlaced] = []
+        alerts: list[Alert] = self._pending
+        for uid, track in list(self._tracks.items()):
+            self._step(t, uid, track, self._reads.get(uid, {}), lifts, places, alerts)
+        self._reads = {}
+        self._reported = set()
+        self._pending = []
+        self._last_t = None
+        return [*alerts, *sorted(lifts, key=_order), *sorted(places, key=_order)]
+
+    def feed_round(
+        self, reads: Iterable[TagsRead], t: float | None = None
+    ) -> list[PresenceChange | Alert]:
+        for read in reads:
+            self.observe(read)
+        return self.end_round(t)
+
+    # -- state ------------------------------------------------------------------
+    def presence(self) -> Mapping[TileCopy, Zone]:
+        """Every tile copy currently settled in a zone."""
+        return {tr.tc: tr.zone for tr in self._tracks.values() if tr.zone is not None}
+
+    def zone_of(self, tc: TileCopy) -> Zone | None:
+        uid = self._holder.get(tc)
+        return self._tracks[uid].zone if uid is not None else None
+
+    # -- the rules ----------------------------------------------------------------
+    def _step(
+        self,
+        t: float,
+        uid: bytes,
+        track: _Track,
+        seen: dict[int, int],
+        lifts: list[TileLifted],
+        places: list[TilePlaced],
+        alerts: list[Alert],
+    ) -> None:
+        if not seen and track.zone is not None:
+            own = self._zone_antennas.get(track.zone, frozenset())
+            if not own & self._reported:
+                return  # its zone's antennas did not report: no news about this tag
+        credited = self._credit(track, seen) if seen else None
+        track.rounds.append((frozenset(seen), credited))
+        while len(track.rounds) > self.window:
+            track.rounds.popleft()
+        track.misses = 0 if seen else track.misses + 1
+        if track.zone is not None and track.misses >= self.vanish:
+            lifts.append(TileLifted(t, track.tc.tile, track.tc.copy, track.zone))
+            self._release(track, uid)
+            track.rounds.clear()
+            return
+        counts = collections.Counter(z for _, z in track.rounds if z is not None)
+        if not counts:
+            if track.zone is None:
+                del self._tracks[uid]  # nothing left to remember
+            return
+        best = max(counts, key=lambda z: (counts[z], z == track.zone))
+        if best == track.zone or counts[best] < self.appear:
+            return
+        if track.zone is not None and counts[best] <= counts[track.zone]:
+            return
+        holder = self._holder.get(track.tc)
+        if holder is not None and holder != uid:
+            if uid not in self._alerted:
+                self._alerted.add(uid)
+                alerts.append(DuplicateTile(t, track.tc.tile, track.tc.copy, (holder, uid)))
+            return
+        if track.zone is not None:
+            lifts.append(TileLifted(t, track.tc.tile, track.tc.copy, track.zone))
+        track.zone = best
+        self._holder[track.tc] = uid
+        places.append(TilePlaced(t, track.tc.tile, track.tc.copy, best))
+
+    def _credit(self, track: _Track, seen: dict[int, int]) -> Zone:
+        often = collections.Counter(a for readers, _ in track.rounds for a in readers)
+
+        def rank(antenna: int) -> tuple[int, int, bool, int]:
+            zone = self.reader.antennas[antenna].zone
+            return (seen[antenna], often[antenna], zone == track.zone, -antenna)
+
+        return self.reader.antennas[max(seen, key=rank)].zone
+
+    def _release(self, track: _Track, uid: bytes) -> None:
+        track.zone = None
+        if self._holder.get(track.tc) == uid:
+            del self._holder[track.tc]
+
+
+def _order(change: PresenceChange) -> tuple[int, int, str]:
+    return (change.tile, change.copy, str(change.zone))
