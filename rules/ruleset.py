@@ -103,12 +103,37 @@ class PlayParams:
     winners_to_end: int = field(default=3, metadata={"range": (1, 3)})
 
 
+class WinBy(Enum):
+    """Which wins a situation applies to."""
+
+    ANY = "any"
+    SELF_DRAWN = "self-drawn"
+    DISCARD = "discard"
+
+
+class Payer(Enum):
+    """Who pays a win scored with a situation."""
+
+    USUAL = "usual"  # the discarder; on a self-drawn win every player still in the deal
+    # 003 B: kong bloom after a melded kong: the discarder of the kong's tile alone pays
+    # (multiplier x A + the self-drawn plus); after any other kong the usual payers
+    MELDED_KONG_DISCARDER = "melded-kong-discarder"
+
+
 @dataclass(frozen=True, slots=True)
 class Situation:
-    """A winning situation: SBR adds `fan`; WMT multiplies the hand value A (A*multiplier)."""
+    """A winning situation, keyed in the TOML by the pattern name it reports.
+
+    SBR adds `fan`; WMT multiplies the hand value A (A*multiplier, 003 B/C). `on` is the
+    event the deal judge reports (win-after-kong, shoot-after-kong, robbing-the-kong,
+    under-the-sea, heavenly, earthly; empty: the entry's own name); `win` restricts it to
+    self-drawn or discard wins."""
 
     fan: int = field(default=0, metadata={"range": (0, 13)})
     multiplier: int = field(default=1, metadata={"range": (1, 16)})
+    on: str = ""
+    win: WinBy = WinBy.ANY
+    payer: Payer = Payer.USUAL
 
 
 @dataclass(frozen=True, slots=True)
@@ -118,6 +143,10 @@ class ScoringParams:
     base_points: int = field(default=1, metadata={"range": (1, 10000)})
     fans: Mapping[str, int] = field(default_factory=dict, metadata={"range": (0, 13)})
     situations: Mapping[str, Situation] = field(default_factory=dict)
+    kong_is_root: bool = False  # WMT (000 2.8.3 "With Root"): a declared kong is a root
+    # a pattern that already contains others (WMT golden hook contains all triplets, 003 A):
+    # when it scores, one occurrence of each listed pattern is not counted again
+    includes: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,0 +1,390 @@
+"""Fan evaluation: the value of a winning hand under a rule set, and the theoretical maximum
+of a ready hand at wall end (RULES.md "Scoring"; 004 Lessons 5-6, Tables 4-9; 003 table A).
+
+A hand is scored on every reading (decomposition) of its standing tiles; the most valuable
+one counts (RULES.md). Structural patterns come from `rules.patterns`, named and valued by
+the rule set's `[scoring.fans]`; situations (win after a kong, under the sea, ...) come from
+`[scoring.situations]`: SBR adds fans, WMT multiplies the hand value A (003 B/C), which the
+deal judge applies through `Score.multiplier` and `Score.payer`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from enum import Enum
+
+from rules.hand import decompositions, is_complete, waits
+from rules.melds import Meld, MeldKind
+from rules.patterns import DETECTORS, Feature, Reading
+from rules.ruleset import Payer, RuleSet, ScoringMethod, ScoringParams, Situation, WinBy
+from rules.tiles import N_KINDS, NUMBER_SUITS, TILES, Suit, Tile
+
+# The events the deal judge reports; a rule set maps them to its situational patterns.
+EVENTS: dict[str, str] = {
+    "win-after-kong": "Hu on a kong replacement tile",
+    "shoot-after-kong": "Hu on the discard made right after a kong",
+    "robbing-the-kong": "Hu on the tile added to a promoted/postponed kong",
+    "under-the-sea": "Hu on the last wall tile or on the discard after it",
+    "heavenly": "the dealer's Hu on the dealt hand",
+    "earthly": "Hu on the dealer's first discard or on a non-dealer's first draw",
+}
+
+
+class NoWin(Enum):
+    """Why a hand does not win."""
+
+    SHAPE = "shape"  # neither four sets + a pair nor seven pairs
+    VOID_TILE = "void-tile"  # a tile of the player's void suit (RULES.md Hand shapes)
+    THREE_SUITS = "three-suits"  # a hand holding all three suits never wins
+    TILE_COUNT = "tile-count"
+    TOO_MANY_COPIES = "too-many-copies"
+    NOT_IN_SET = "not-in-set"  # e.g. an honour under a 108-tile rule set
+    WIN_NOT_IN_HAND = "win-not-in-hand"
+    ILLEGAL_MELD = "illegal-meld"  # a declared chow where chows cannot be claimed
+
+
+class NotAWin(ValueError):
+    """The hand is not a winning hand; `reason` says why in words, `kind` as a value."""
+
+    def __init__(self, kind: NoWin, reason: str) -> None:
+        self.kind = kind
+        self.reason = reason
+        super().__init__(reason)
+
+
+class BadSituation(ValueError):
+    """A situation the scorer does not know, or one that contradicts the hand."""
+
+    def __init__(self, situation: str, reason: str) -> None:
+        self.situation = situation
+        self.reason = reason
+        super().__init__(f"situation {situation!r}: {reason}")
+
+
+@dataclass(frozen=True, slots=True)
+class PatternHit:
+    """One occurrence of a pattern: its name, the fan it adds and why it applies."""
+
+    name: str
+    fan: int
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class Score:
+    """The best reading of a winning hand. `value` is the hand value A (doubling and cap
+    applied); WMT situations multiply it (`multiplier`, 003 B/C) and may change who pays."""
+
+    patterns: tuple[PatternHit, ...]
+    total_fan: int
+    value: int
+    multiplier: int = 1
+    payer: Payer = Payer.USUAL
+
+    def count(self, name: str) -> int:
+        return sum(1 for p in self.patterns if p.name == name)
+
+
+def hand_value(total_fan: int, scoring: ScoringParams) -> int:
+    """004 Lesson 5: base doubled once per fan, up to the cap (Table 5)."""
+    if scoring.method is not ScoringMethod.DOUBLING:
+        raise NotImplementedError(f"{scoring.method.value} scoring is not implemented yet")
+    return scoring.base_points << min(max(total_fan, 0), scoring.fan_cap)
+
+
+# -- checking the hand --------------------------------------------------------------
+
+
+def _all_counts(standing: Iterable[Tile], melds: Sequence[Meld]) -> list[int]:
+    counts = [0] * N_KINDS
+    for t in standing:
+        counts[t] += 1
+    for m in melds:
+        for t in m.tiles:
+            counts[t] += 1
+    return counts
+
+
+def _suits(counts: Sequence[int]) -> list[Suit]:
+    return [s for s in NUMBER_SUITS if any(counts[s.offset : s.offset + 9])]
+
+
+def _check(
+    standing: Sequence[Tile],
+    melds: Sequence[Meld],
+    void: Suit | None,
+    rs: RuleSet,
+) -> list[int]:
+    """Raise NotAWin for anything but the shape; return the counts of every tile held."""
+    tileset = rs.tiles.set
+    for t in (*standing, *(m.tile for m in melds)):
+        if not tileset.contains(t):
+            raise NotAWin(NoWin.NOT_IN_SET, f"{t} is not in a {tileset.value}-tile set")
+    for m in melds:
+        if m.kind is MeldKind.CHOW and not rs.play.chow_claims:
+            raise NotAWin(NoWin.ILLEGAL_MELD, f"'{m}': chows cannot be declared in {rs.name}")
+    if len(melds) > 4:
+        raise NotAWin(NoWin.TILE_COUNT, f"{len(melds)} melds (a hand has at most four sets)")
+    need = 14 - 3 * len(melds)
+    if len(standing) != need:
+        raise NotAWin(
+            NoWin.TILE_COUNT,
+            f"{len(standing)} standing tiles with {len(melds)} melds (a winning hand has {need})",
+        )
+    counts = _all_counts(standing, melds)
+    over = [TILES[i] for i in range(N_KINDS) if counts[i] > 4]
+    if over:
+        raise NotAWin(NoWin.TOO_MANY_COPIES, f"{counts[over[0]]} copies of {over[0]} (a set has 4)")
+    if void is not None and any(counts[t] for t in void.tiles):
+        held = next(t for t in void.tiles if counts[t])
+        raise NotAWin(NoWin.VOID_TILE, f"{held} is of the void suit {void}")
+    if rs.play.void_suit and len(_suits(counts)) == 3:
+        raise NotAWin(NoWin.THREE_SUITS, "the hand holds all three suits")
+    return counts
+
+
+def is_winning(
+    standing: Sequence[Tile], melds: Sequence[Meld], void: Suit | None, rs: RuleSet
+) -> bool:
+    """Whether standing tiles (winning tile included) + melds form a winning hand."""
+    try:
+        _check(standing, melds, void, rs)
+    except NotAWin:
+        return False
+    standing_counts = [0] * N_KINDS
+    for t in standing:
+        standing_counts[t] += 1
+    return is_complete(standing_counts, len(melds))
+
+
+# -- situations ---------------------------------------------------------------------
+
+
+def _check_situations(
+    events: frozenset[str], self_drawn: bool, melds: Sequence[Meld], win: Tile, counts: list[int]
+) -> None:
+    """Reject unknown events and combinations 004 Table 9 marks impossible."""
+    for e in sorted(events):
+        if e not in EVENTS:
+            raise BadSituation(e, f"unknown (one of {', '.join(EVENTS)})")
+
+    def need(ok: bool, event: str, why: str) -> None:
+        if event in events and not ok:
+            raise BadSituation(event, why)
+
+    need(self_drawn, "win-after-kong", "a replacement tile is self-drawn")
+    need(any(m.is_kong for m in melds), "win-after-kong", "the hand has no declared kong")
+    need(not self_drawn, "shoot-after-kong", "it is a win on a discard")
+    need(not self_drawn, "robbing-the-kong", "a robbed tile counts as a discard")
+    # the other three copies are the robbed player's pung
+    need(counts[win] == 1, "robbing-the-kong", f"the hand holds another {win}")
+    need("under-the-sea" not in events, "robbing-the-kong", "no kong without a replacement tile")
+    for e in ("heavenly", "earthly"):
+        need(not melds, e, "the hand has declared melds")
+        need(len(events) == 1, e, "it combines with no other situation")
+    need(self_drawn, "heavenly", "the dealer wins on the dealt tiles")
+
+
+def _situation_hits(
+    events: frozenset[str], self_drawn: bool, rs: RuleSet
+) -> list[tuple[str, Situation, str]]:
+    hits = []
+    for name, sit in rs.scoring.situations.items():
+        event = sit.on or name
+        if event not in events:
+            continue
+        if sit.win is WinBy.SELF_DRAWN and not self_drawn:
+            continue
+        if sit.win is WinBy.DISCARD and self_drawn:
+            continue
+        detail = EVENTS[event]
+        if sit.multiplier > 1:
+            detail += f" (hand value x{sit.multiplier})"
+        hits.append((name, sit, detail))
+    return hits
+
+
+# -- scoring ------------------------------------------------------------------------
+
+
+def _apply_includes(found: list[tuple[str, str]], rs: RuleSet) -> list[tuple[str, str]]:
+    """A pattern that contains others (003 A: golden hook contains all triplets) removes
+    one occurrence of each pattern it contains."""
+    names = {n for n, _ in found}
+    drop: list[str] = []
+    for name, inner in rs.scoring.includes.items():
+        if name in names:
+            drop.extend(inner)
+    out = []
+    for name, detail in found:
+        if name in drop:
+            drop.remove(name)
+            continue
+        out.append((name, detail))
+    return out
+
+
+def _structural(reading: Reading, rs: RuleSet) -> list[tuple[str, str]]:
+    found: list[tuple[str, str]] = []
+    for name in rs.scoring.fans:
+        pattern = DETECTORS.get(name)
+        if pattern is None:
+            raise ValueError(f"rule set {rs.name} scores an unknown pattern {name!r}")
+        found.extend((name, f.detail) for f in pattern.detect(reading))
+    return found
+
+
+def score_hand(
+    standing: Sequence[Tile],
+    melds: Sequence[Meld],
+    win: Tile,
+    rs: RuleSet,
+    *,
+    self_drawn: bool = False,
+    situations: frozenset[str] = frozenset(),
+    void: Suit | None = None,
+) -> Score:
+    """Score a winning hand; `standing` includes the winning tile `win`.
+
+    Raises NotAWin (with `kind` and `reason`) for a hand that does not win, BadSituation for
+    an unknown situation or one that contradicts the hand (004 Table 9)."""
+    melds = tuple(melds)
+    counts = _check(standing, melds, void, rs)
+    if win not in standing:
+        raise NotAWin(NoWin.WIN_NOT_IN_HAND, f"the winning tile {win} is not among the tiles")
+    events = frozenset(situations)
+    _check_situations(events, self_drawn, melds, win, counts)
+    standing_counts = [0] * N_KINDS
+    for t in standing:
+        standing_counts[t] += 1
+    readings = decompositions(standing_counts, len(melds))
+    if not readings:
+        raise NotAWin(NoWin.SHAPE, "no four sets and a pair, and not seven pairs")
+    sits = _situation_hits(events, self_drawn, rs)
+    multiplier = 1
+    payer = Payer.USUAL
+    for _, sit, _ in sits:
+        multiplier *= sit.multiplier
+        if sit.payer is not Payer.USUAL:
+            payer = sit.payer
+    situation_fan = {name: sit.fan for name, sit, _ in sits}
+    frozen_counts = tuple(counts)
+    best: Score | None = None
+    for d in readings:
+        reading = Reading(d, melds, win, frozen_counts, rs.scoring.kong_is_root)
+        found = _structural(reading, rs) + [(n, detail) for n, _, detail in sits]
+        hits = tuple(
+            PatternHit(n, situation_fan[n] if n in situation_fan else rs.fan(n), f"{n}: {detail}")
+            for n, detail in _apply_includes(found, rs)
+        )
+        total = sum(h.fan for h in hits)
+        score = Score(hits, total, hand_value(total, rs.scoring), multiplier, payer)
+        if best is None or (score.value, score.total_fan) > (best.value, best.total_fan):
+            best = score
+    assert best is not None
+    return best
+
+
+# -- theoretical maximum ------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class _Plan:
+    """A rule set's structural patterns, resolved once for the fast path."""
+
+    fans: tuple[tuple[str, Feature, int], ...]
+    includes: tuple[tuple[str, tuple[str, ...]], ...]
+    kong_is_root: bool
+
+
+_PLANS: dict[int, tuple[RuleSet, _Plan]] = {}
+
+
+def _plan(rs: RuleSet) -> _Plan:
+    cached = _PLANS.get(id(rs))
+    if cached is not None and cached[0] is rs:
+        return cached[1]
+    fans = []
+    for name, fan in rs.scoring.fans.items():
+        if name not in DETECTORS:
+            raise ValueError(f"rule set {rs.name} scores an unknown pattern {name!r}")
+        fans.append((name, DETECTORS[name].feature, fan))
+    plan = _Plan(
+        tuple(fans),
+        tuple((k, tuple(v)) for k, v in rs.scoring.includes.items()),
+        rs.scoring.kong_is_root,
+    )
+    _PLANS[id(rs)] = (rs, plan)
+    return plan
+
+
+def theoretical_maximum(
+    counts: Sequence[int], melds: Sequence[Meld], void: Suit | None, rs: RuleSet
+) -> int:
+    """The best hand value over all waits of a 13-tile hand, counting structural patterns
+    only (004 Lesson 6 "Hand value theoretical maximum"; RULES.md Payments): no situation
+    applies at wall end. 0 if the hand is not ready or holds void-suit tiles (counted as not
+    ready, 004 Lesson 5) or all three suits.
+
+    Works on counts: a wait's patterns follow from the counts alone (all pungs: one pair and
+    every other kind 0 or 3; seven pairs: all even; a root: a kind held four times)."""
+    held = list(counts)
+    kongs = 0
+    chow_melds = False
+    for m in melds:
+        if m.is_kong:
+            kongs += 1
+        else:
+            chow_melds = chow_melds or m.kind is MeldKind.CHOW
+            for t in m.tiles:
+                held[t] += 1  # pung and chow tiles can join a root; kong tiles cannot
+    if void is not None and (
+        any(held[t] for t in void.tiles) or any(m.tile.suit is void for m in melds)
+    ):
+        return 0
+    suits = {s for s in NUMBER_SUITS if any(held[s.offset : s.offset + 9])}
+    suits.update(m.tile.suit for m in melds)
+    if rs.play.void_suit and len(suits) == 3:
+        return 0
+    found = waits(counts, melds, void, rs.tiles.set)
+    if not found:
+        return 0
+    plan = _plan(rs)
+    one_suit = 1 if len(suits) <= 1 else 0
+    roots0 = held.count(4)
+    if plan.kong_is_root:
+        roots0 += kongs
+    golden = 1 if len(melds) == 4 and not chow_melds else 0
+    hist = [0] * 6
+    for n in counts:
+        hist[n] += 1
+    odd = hist[1] + hist[3]
+    best_fan = 0
+    for w in found:
+        c = counts[w]
+        roots = roots0 + (held[w] == 3)
+        hist[c] -= 1
+        hist[c + 1] += 1
+        pungs = 1 if not chow_melds and hist[1] == 0 and hist[4] == 0 and hist[2] == 1 else 0
+        hist[c + 1] -= 1
+        hist[c] += 1
+        pairs = 1 if not melds and odd == 1 and c % 2 == 1 else 0
+        feature = {
+            Feature.KONG: kongs,
+            Feature.ROOT: roots,
+            Feature.ALL_PUNGS: pungs,
+            Feature.GOLDEN_WAIT: golden,
+            Feature.ONE_SUIT: one_suit,
+            Feature.SEVEN_PAIRS: pairs,
+            Feature.DRAGON_SEVEN_PAIRS: pairs if roots else 0,
+        }
+        named = {name: feature[f] for name, f, _ in plan.fans}
+        for name, inner in plan.includes:
+            if named.get(name):
+                for n in inner:
+                    if named.get(n):
+                        named[n] -= 1
+        fan = sum(named[name] * value for name, _, value in plan.fans)
+        best_fan = max(best_fan, fan)
+    return hand_value(best_fan, rs.scoring)
