@@ -202,14 +202,19 @@ class Journal:
 
     @classmethod
     def open_readonly(cls, path: str | Path) -> Journal:
-        """Open for reading only (`mode=ro`, `query_only`): the tools' way in."""
+        """Open for reading only (`mode=ro`, `query_only`): the tools' way in.
+
+        A live or crashed writer leaves a `-wal` file beside the journal: then the records in
+        it are read through SQLite's WAL index. A cleanly closed journal has no `-wal` and is
+        opened `immutable`, so reading creates no side files (and works on read-only media)."""
         path = Path(path)
         if not path.is_file():
             raise JournalError(f"{path}: no such journal file")
         _check_header(path)
+        options = "mode=ro" if Path(f"{path}-wal").exists() else "mode=ro&immutable=1"
         try:
             conn = sqlite3.connect(
-                f"{path.absolute().as_uri()}?mode=ro", uri=True, check_same_thread=False
+                f"{path.absolute().as_uri()}?{options}", uri=True, check_same_thread=False
             )
         except sqlite3.Error as err:
             raise _wrap(err, path) from err
