@@ -15,7 +15,7 @@ from datetime import datetime
 from enum import StrEnum
 from typing import Any, Protocol, TypeAlias
 
-from rules.seats import SEATS, Seat
+from rules.seats import Seat
 from rules.tiles import Tile
 
 JSON: TypeAlias = Any  # a value json.dumps accepts: dict/list/str/int/float/bool/None
@@ -426,6 +426,3 @@ class Correction:
             reason=str(data["reason"]),
             details=details,
         )
-
-
-SEAT_ORDER = tuple(s.name for s in SEATS)  # "E S W N": the order of deltas
