@@ -1,0 +1,299 @@
+"""UHFReader18-family codec and poller: byte-exact frames, fed one byte at a time, and the
+poller driving the simulated reader over antennas, silence, antenna errors and noise."""
+
+import pytest
+
+from controller.devices.events import FrameError, TagsRead
+from controller.devices.uhf_reader import (
+    CommandDecoder,
+    EpcRead,
+    InventoryReply,
+    Malformed,
+    PollerConfig,
+    ResponseDecoder,
+    UHFCmd,
+    UHFCommand,
+    UHFErrorKind,
+    UHFPoller,
+    UHFResponse,
+    UHFStatus,
+    antenna_from_mask,
+    inventory_command,
+    inventory_responses,
+    parse_inventory,
+    set_antenna_command,
+)
+from tools.sim.uhf_reader import SimUHFReader
+
+CAPTURE = bytes.fromhex("15 00 01 03 01 01 0c e28068940000400a9d22a9eb 5d f9 c3")
+CAPTURE_EPC = bytes.fromhex("e28068940000400a9d22a9eb")
+
+
+def bytewise(decoder, data: bytes) -> list:
+    return [frame for b in data for frame in decoder.feed(bytes((b,)))]
+
+
+def test_minimal_inventory_command_byte_exact():
+    assert inventory_command().encode() == bytes.fromhex("04 ff 01 1b b4")
+
+
+def test_command_decoder_reads_minimal_inventory():
+    decoder = CommandDecoder()
+    assert bytewise(decoder, bytes.fromhex("04 ff 01 1b b4")) == [
+        UHFCommand(UHFCmd.INVENTORY, b"", 0xFF)
+    ]
+    assert decoder.stats().error_total == 0
+
+
+def test_set_antenna_command_layout():
+    frame = set_antenna_command(3).encode()
+    # Len 05 (Adr Cmd Data CRC CRC), broadcast, 0x3F, mask 0000 0100 for antenna 3.
+    assert frame[:4] == bytes.fromhex("05 ff 3f 04")
+    assert CommandDecoder().feed(frame) == [UHFCommand(0x3F, b"\x04", 0xFF)]
+
+
+def test_real_capture_decoded_byte_exact():
+    decoder = ResponseDecoder()
+    frames = bytewise(decoder, CAPTURE)
+    assert frames == [UHFResponse(cmd=0x01, status=0x03, data=CAPTURE[4:-2], adr=0x00)]
+    reply = parse_inventory(frames[0])
+    assert reply == InventoryReply(UHFStatus.MORE_FRAMES, 1, (EpcRead(CAPTURE_EPC, 0x5D),))
+    assert not reply.final
+    assert frames[0].encode() == CAPTURE
+    assert decoder.stats().frames == 1 and decoder.stats().error_total == 0
+
+
+def test_encoder_reproduces_capture():
+    frames = inventory_responses(1, [EpcRead(CAPTURE_EPC, 0x5D)], adr=0, more=True)
+    assert [f.encode() for f in frames] == [CAPTURE]
+
+
+@pytest.mark.parametrize(
+    ("mask", "antenna"),
+    [(0x01, 1), (0x02, 2), (0x04, 3), (0x08, 4), (0x80, 8), (0x00, None), (0x03, None)],
+)
+def test_antenna_mask(mask, antenna):
+    assert antenna_from_mask(mask) == antenna
+
+
+def test_inventory_without_rssi():
+    resp = UHFResponse(0x01, 0x01, bytes.fromhex("02 02 02 aabb 03 ccddee"))
+    assert parse_inventory(resp, with_rssi=False) == InventoryReply(
+        UHFStatus.INVENTORY_DONE, 2, (EpcRead(b"\xaa\xbb"), EpcRead(b"\xcc\xdd\xee"))
+    )
+
+
+@pytest.mark.parametrize(
+    ("resp", "fragment"),
+    [
+        (UHFResponse(0x01, 0x01, bytes.fromhex("01 02 02 aabb 50")), "2 tags announced"),
+        (UHFResponse(0x01, 0x01, bytes.fromhex("01 01 09 aabb 50")), "overruns"),
+        (UHFResponse(0x01, 0x01, bytes.fromhex("01 00 77")), "trailing"),
+        (UHFResponse(0x01, 0x01, bytes.fromhex("01")), "no tag count"),
+        (UHFResponse(0x3F, 0x00), "not an inventory"),
+        (UHFResponse(0x01, 0x00), "SUCCESS"),
+        (UHFResponse(0x01, 0x42), "0x42"),
+    ],
+)
+def test_malformed_inventories_are_values(resp, fragment):
+    result = parse_inventory(resp)
+    assert isinstance(result, Malformed)
+    assert fragment in result.detail
+
+
+def test_many_tags_split_over_frames():
+    tags = [EpcRead(bytes((i,)) * 12, i) for i in range(40)]  # 40 × 14 bytes > one frame
+    frames = inventory_responses(2, tags)
+    assert len(frames) == 3
+    assert [f.status for f in frames] == [
+        UHFStatus.MORE_FRAMES,
+        UHFStatus.MORE_FRAMES,
+        UHFStatus.INVENTORY_DONE,
+    ]
+    wire = b"".join(f.encode() for f in frames)
+    assert all(len(f.encode()) <= 256 for f in frames)
+    decoded = [parse_inventory(f) for f in ResponseDecoder().feed(wire)]
+    assert [t for r in decoded for t in r.tags] == tags
+    assert {r.antenna for r in decoded} == {2}
+
+
+def test_empty_inventory_frame():
+    (frame,) = inventory_responses(4, [])
+    assert frame.encode()[:6] == bytes.fromhex("07 00 01 01 08 00")
+    assert parse_inventory(frame) == InventoryReply(UHFStatus.INVENTORY_DONE, 4, ())
+
+
+def test_garbage_is_counted_and_skipped():
+    decoder = ResponseDecoder()
+    frames = bytewise(decoder, b"\x02\x01" + CAPTURE)
+    assert len(frames) == 1
+    stats = decoder.stats()
+    assert stats.junk_bytes == 2
+    assert dict(stats.errors) == {UHFErrorKind.SHORT_LENGTH: 1}  # one run, counted once
+
+
+def test_truncated_frame_released_by_flush():
+    # A noise byte claiming Len 0xF0 swallows the real frame until the line goes idle.
+    decoder = ResponseDecoder()
+    assert decoder.feed(b"\xf0" + CAPTURE) == []
+    assert decoder.flush() == ResponseDecoder().feed(CAPTURE)
+    assert dict(decoder.stats().errors) == {UHFErrorKind.TRUNCATED: 1}
+
+
+def test_cut_frame_then_whole_frame():
+    decoder = ResponseDecoder()
+    assert decoder.feed(CAPTURE[:9]) == []
+    assert decoder.flush() == []
+    assert bytewise(decoder, CAPTURE) == ResponseDecoder().feed(CAPTURE)
+    stats = decoder.stats()
+    assert dict(stats.errors) == {UHFErrorKind.TRUNCATED: 1}
+    assert (stats.frames, stats.junk_bytes, stats.bytes_in) == (1, 9, 9 + len(CAPTURE))
+
+
+# --- poller against the simulated reader ---------------------------------------------
+
+
+class Wire:
+    """Poller ⇄ simulated reader, on a fake clock, with a hook to spoil the reader's bytes."""
+
+    def __init__(self, reader: SimUHFReader, poller: UHFPoller):
+        self.reader, self.poller, self.t = reader, poller, 0.0
+        self.spoil = lambda data: data
+        self.events: list = []
+        self.pending = poller.start(self.t).send
+
+    def run(self, exchanges: int, byte_at_a_time: bool = False) -> list:
+        out: list = []
+        for _ in range(exchanges):
+            answer = self.spoil(self.reader.feed(self.pending))
+            self.t += 0.01
+            self.pending = b""
+            if answer:
+                chunks = (
+                    [answer[i : i + 1] for i in range(len(answer))] if byte_at_a_time else [answer]
+                )
+                for chunk in chunks:
+                    step = self.poller.feed(self.t, chunk)
+                    out += step.events
+                    self.pending += step.send
+            if not self.pending:
+                self.t += 1.0  # nothing to send: let the reply timeout pass
+                step = self.poller.tick(self.t)
+                out += step.events
+                self.pending = step.send
+        self.events += out
+        return out
+
+
+def reads(events) -> list[tuple[int, tuple[bytes, ...]]]:
+    return [(e.antenna, e.uids) for e in events if isinstance(e, TagsRead)]
+
+
+def test_poller_cycles_antennas_and_reports_tags():
+    reader = SimUHFReader(antennas=4)
+    a, b, c = b"\xaa" * 12, b"\xbb" * 12, b"\xcc" * 12
+    reader.place(a, 1)
+    reader.place(b, 3)
+    reader.place(c, 3)
+    wire = Wire(reader, UHFPoller())
+    # each antenna takes two exchanges: select (0x3F), then inventory (0x01)
+    assert reads(wire.run(8)) == [(1, (a,)), (2, ()), (3, (b, c)), (4, ())]
+    assert [cmd.cmd for cmd in reader.commands[:2]] == [0x3F, 0x01]
+    assert reader.commands[0].data == b"\x01"
+    reader.remove(a)
+    reader.place(a, 4)
+    assert reads(wire.run(8)) == [(1, ()), (2, ()), (3, (b, c)), (4, (a,))]
+
+
+def test_poller_reports_rssi():
+    reader = SimUHFReader(antennas=1, rssi=0x41)
+    reader.place(b"\x01" * 12, 1)
+    events = Wire(reader, UHFPoller(PollerConfig(antennas=(1,)))).run(2)
+    assert events == [TagsRead(0.02, 1, (b"\x01" * 12,), (0x41,))]
+
+
+def test_poller_byte_at_a_time_without_antenna_select():
+    reader = SimUHFReader(antennas=1, with_rssi=False)
+    reader.place(b"\x05" * 8, 1)
+    poller = UHFPoller(PollerConfig(antennas=(1,), select_antenna=False, with_rssi=False))
+    events = Wire(reader, poller).run(3, byte_at_a_time=True)
+    assert reads(events) == [(1, (b"\x05" * 8,))] * 3
+    assert all(cmd.cmd == UHFCmd.INVENTORY for cmd in reader.commands)
+
+
+def test_multi_frame_inventory_collected_into_one_read():
+    reader = SimUHFReader(antennas=2)
+    tags = [bytes((i,)) * 12 for i in range(30)]
+    reader.set_tags(2, tags)
+    events = Wire(reader, UHFPoller(PollerConfig(antennas=(2,)))).run(2)
+    assert reads(events) == [(2, tuple(tags))]
+
+
+def test_silent_reader_times_out_and_moves_on():
+    reader = SimUHFReader(antennas=2)
+    reader.place(b"\x07" * 12, 2)
+    wire = Wire(reader, UHFPoller(PollerConfig(antennas=(1, 2), reply_timeout=0.5)))
+    wire.spoil = lambda data: b""  # unplugged reader: nothing comes back
+    events = wire.run(2)
+    assert [e.reason for e in events] == ["no reply on antenna 1", "no reply on antenna 2"]
+    assert wire.poller.timeouts == 2
+    wire.spoil = lambda data: data
+    assert reads(wire.run(4)) == [(1, ()), (2, (b"\x07" * 12,))]
+
+
+def test_broken_antenna_reports_error_and_continues():
+    reader = SimUHFReader(antennas=3, broken={2})
+    reader.place(b"\x03" * 12, 3)
+    wire = Wire(reader, UHFPoller(PollerConfig(antennas=(1, 2, 3))))
+    events = wire.run(6)
+    assert reads(events) == [(1, ()), (3, (b"\x03" * 12,))]
+    errors = [e for e in events if isinstance(e, FrameError)]
+    assert [e.reason for e in errors] == ["antenna error on antenna 2"]
+    assert wire.poller.antenna_errors == 1
+
+
+def test_corrupted_answer_counted_then_recovered():
+    reader = SimUHFReader(antennas=1)
+    reader.place(b"\x09" * 12, 1)
+    wire = Wire(reader, UHFPoller(PollerConfig(antennas=(1,))))
+    spoiled = []
+
+    def flip_first_inventory(data: bytes) -> bytes:
+        if data[2] == UHFCmd.INVENTORY and not spoiled:
+            spoiled.append(data)
+            return data[:6] + bytes((data[6] ^ 0x10,)) + data[7:]
+        return data
+
+    wire.spoil = flip_first_inventory
+    events = wire.run(5)
+    kinds = [e.reason for e in events if isinstance(e, FrameError)]
+    assert "bad-crc" in kinds and "no reply on antenna 1" in kinds
+    assert reads(events) == [(1, (b"\x09" * 12,))]
+    assert dict(wire.poller.stats().errors)[UHFErrorKind.BAD_CRC] == 1
+
+
+def test_line_noise_before_answers_is_skipped():
+    reader = SimUHFReader(antennas=1)
+    reader.place(b"\x0a" * 12, 1)
+    wire = Wire(reader, UHFPoller(PollerConfig(antennas=(1,))))
+    wire.spoil = lambda data: b"\x00\x03\xff" + data
+    assert reads(wire.run(4)) == [(1, (b"\x0a" * 12,))] * 2
+    assert wire.poller.stats().junk_bytes >= 12
+
+
+def test_sim_reader_rejects_bad_antenna_mask_and_unknown_commands():
+    reader = SimUHFReader(antennas=2)
+    answer = ResponseDecoder().feed(reader.feed(UHFCommand(0x3F, b"\x04").encode()))
+    assert answer == [UHFResponse(0x3F, UHFStatus.PARAMETER_ERROR)]
+    answer = ResponseDecoder().feed(reader.feed(UHFCommand(0x21).encode()))
+    assert answer == [UHFResponse(0x21, UHFStatus.ILLEGAL_COMMAND)]
+    assert reader.feed(UHFCommand(0x01, adr=0x07).encode()) == b""  # another reader's address
+
+
+def test_poller_config_is_range_checked():
+    with pytest.raises(ValueError):
+        PollerConfig(antennas=())
+    with pytest.raises(ValueError):
+        PollerConfig(antennas=(9,))
+    with pytest.raises(ValueError):
+        PollerConfig(reply_timeout=0)
