@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import os
 import sqlite3
+import threading
 import time
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
@@ -165,6 +166,7 @@ class Journal:
 
     def __init__(self, conn: sqlite3.Connection, path: Path, clock: Clock, writable: bool):
         self._conn = conn
+        self._lock = threading.Lock()  # appends from several threads take turns
         self.path = path
         self.clock = clock
         self.writable = writable
@@ -257,8 +259,21 @@ class Journal:
             raise TypeError("source and kind must be Source and RecordKind members")
         text = check_payload(kind, payload)
         stamp = at or Stamp(self.clock.monotonic(), self.clock.wall())
-        mono = float(stamp.mono)
         conn = self._conn
+        with self._lock:
+            return self._append(conn, source, kind, deal, payload, text, stamp)
+
+    def _append(
+        self,
+        conn: sqlite3.Connection,
+        source: Source,
+        kind: RecordKind,
+        deal: int | None,
+        payload: Mapping[str, JSON],
+        text: str,
+        stamp: Stamp,
+    ) -> Record:
+        mono = float(stamp.mono)
         try:
             conn.execute("BEGIN IMMEDIATE")
             try:

@@ -519,3 +519,32 @@ def test_append_bench_reports_percentiles(tmp_path: Path) -> None:
     assert figures["n"] == 40
     assert 0 < figures["p50_ms"] <= figures["p99_ms"] <= figures["max_ms"]
     assert not list(tmp_path.iterdir())  # the scratch journal is gone
+
+
+def test_threads_and_two_writers_keep_one_chain(path: Path) -> None:
+    import threading
+
+    first = Journal.open(path)
+    second = Journal.open(path)  # e.g. the referee CLI appending a correction while the daemon runs
+
+    def frames(journal: Journal, device: str) -> None:
+        for i in range(40):
+            journal.append(
+                Source.READER, RecordKind.HW_FRAME, {"device": device, "hex": f"{i:02x}"}
+            )
+
+    threads = [
+        threading.Thread(target=frames, args=(first, "reader")),
+        threading.Thread(target=frames, args=(first, "table")),
+        threading.Thread(target=frames, args=(second, "reader")),
+    ]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    first.close()
+    second.close()
+    with Journal.open_readonly(path) as reader:
+        check = reader.verify()
+        assert check.ok, check.finding
+        assert check.records == 120
