@@ -126,6 +126,7 @@ class SimTag:
     nfcid: bytes
     sens_res: bytes = b"\x00\x44"
     sel_res: int = 0x00
+    ats: bytes = b""  # ISO 14443-4 cards only (sel_res bit 0x20)
 
 
 @dataclass(slots=True)
@@ -162,10 +163,11 @@ class SimPN533:
         self._decoder = FrameDecoder("sim-pn533")
 
     # --- the world --------------------------------------------------------------------
-    def add_tag(self, nfcid: bytes) -> None:
+    def add_tag(self, nfcid: bytes | SimTag) -> None:
+        tag = nfcid if isinstance(nfcid, SimTag) else SimTag(nfcid)
         with self._lock:
-            if all(t.nfcid != nfcid for t in self._tags):
-                self._tags.append(SimTag(nfcid))
+            if all(t.nfcid != tag.nfcid for t in self._tags):
+                self._tags.append(tag)
 
     def remove_tag(self, nfcid: bytes) -> None:
         with self._lock:
@@ -246,7 +248,8 @@ class SimPN533:
         if code == Command.IN_LIST_PASSIVE_TARGET and len(params) == 2 and params[0] in (1, 2):
             found = self._tags[: params[0]]
             return in_list_passive_target_answer(
-                PassiveTarget(i + 1, t.sens_res, t.sel_res, t.nfcid) for i, t in enumerate(found)
+                PassiveTarget(i + 1, t.sens_res, t.sel_res, t.nfcid, t.ats)
+                for i, t in enumerate(found)
             )
         return ERROR_FRAME  # PN533 has no SAM: SAMConfiguration lands here too
 
