@@ -1,0 +1,388 @@
+"""The publishing hub of the web scoreboard: latest views, live feeds, broadcast delay, referee.
+
+The daemon calls `publish(public, referee=..., broadcast=...)` after every journalled
+record, and `tick()` from its timer loop. The scoreboard keeps the latest view of each
+audience and pushes it to the browsers (server-sent events):
+
+| page           | data                      | feed                 | who            |
+|----------------|---------------------------|----------------------|----------------|
+| `/`            | `/api/public`             | `/events/public`     | anyone         |
+| `/broadcast`   | `/api/broadcast`          | `/events/broadcast`  | anyone, delayed|
+| `/referee`     | `/referee/api/view`       | `/referee/events`    | token holder   |
+
+Only `PublicView.to_json()` ever reaches a public feed: hands, the wall and the void before it
+is revealed exist only in `RefereeView`/`BroadcastView`. A `BroadcastView` is held back until
+`clock() >= shown_at + delay_s` on the injected clock, never earlier. Referee routes answer
+401 with no data unless the request carries `Authorization: Bearer <token>` or the session
+cookie set by the login form; referee actions (corrections, penalties) are validated into
+`RefereeAction` values and handed to `on_action`, which journals them.
+"""
+
+from __future__ import annotations
+
+import hmac
+import html
+import json
+import logging
+import secrets
+import threading
+import time
+from collections import OrderedDict, deque
+from collections.abc import Callable
+from dataclasses import dataclass
+from enum import Enum
+from http import HTTPStatus
+from pathlib import Path
+from typing import Any
+
+from controller.outputs import tiles_svg
+from controller.outputs.http import EventChannel, EventStream, Request, Response, WebServer
+from controller.outputs.view import BroadcastView, PublicView, RefereeView
+from rules.seats import Seat
+
+log = logging.getLogger(__name__)
+
+WEB_ROOT = Path(__file__).resolve().parent.parent / "web"
+DEFAULT_BROADCAST_DELAY_S = 30.0
+COOKIE = "mjtable_referee"
+MAX_SESSIONS = 32  # referee browser sessions kept; the oldest is logged out beyond that
+MAX_PENDING_BROADCAST = 20_000  # views waiting for their delay (hours of play at most rates)
+MAX_NOTE = 500
+MAX_PENALTY = 1000
+
+
+class ActionKind(Enum):
+    CORRECTION = "correction"  # a journal record was wrong; the note says what it should be
+    PENALTY = "penalty"  # points taken from a seat, paid to a seat or to nobody
+
+
+@dataclass(frozen=True, slots=True)
+class RefereeAction:
+    kind: ActionKind
+    note: str
+    seat: Seat | None = None
+    points: int = 0  # penalty points (> 0); 0 for a correction
+    paid_to: Seat | None = None  # None: paid to nobody (like the 48-point void penalty)
+    target_seq: int | None = None  # the journal record a correction is about
+    client: str = ""  # the referee's address, for the journal
+
+
+class RejectReason(Enum):
+    INVALID = "invalid"  # the request itself is malformed
+    NOT_NOW = "not-now"  # the daemon cannot apply it in the current phase
+    NO_SUCH_RECORD = "no-such-record"
+    UNAVAILABLE = "unavailable"  # no daemon is listening for actions
+
+
+@dataclass(frozen=True, slots=True)
+class ActionResult:
+    accepted: bool
+    seq: int | None = None  # the journal record written for it
+    reason: RejectReason | None = None
+    detail: str = ""
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "accepted": self.accepted,
+            "seq": self.seq,
+            "reason": None if self.reason is None else self.reason.value,
+            "detail": self.detail,
+        }
+
+
+ActionHandler = Callable[[RefereeAction], ActionResult]
+
+
+def _seat_or_none(value: Any, name: str) -> Seat | None:
+    if value is None or value == "":
+        return None
+    if not isinstance(value, str | int) or isinstance(value, bool):
+        raise ValueError(f"{name}: a seat is one of E S W N")
+    return Seat.parse(value)
+
+
+def parse_action(data: Any, client: str = "") -> RefereeAction:
+    """A referee action from its JSON form; `ValueError` names the bad field."""
+    if not isinstance(data, dict):
+        raise ValueError("an action is a JSON object")
+    unknown = set(data) - {"kind", "note", "seat", "points", "paid_to", "target_seq"}
+    if unknown:
+        raise ValueError(f"unknown field(s): {', '.join(sorted(unknown))}")
+    try:
+        kind = ActionKind(data.get("kind"))
+    except ValueError:
+        raise ValueError("kind: one of correction, penalty") from None
+    note = data.get("note", "")
+    if not isinstance(note, str) or len(note) > MAX_NOTE:
+        raise ValueError(f"note: text of at most {MAX_NOTE} characters")
+    seat = _seat_or_none(data.get("seat"), "seat")
+    paid_to = _seat_or_none(data.get("paid_to"), "paid_to")
+    if kind is ActionKind.PENALTY:
+        points = data.get("points")
+        if not isinstance(points, int) or isinstance(points, bool):
+            raise ValueError("points: a whole number")
+        if not 1 <= points <= MAX_PENALTY:
+            raise ValueError(f"points: 1-{MAX_PENALTY}")
+        if seat is None:
+            raise ValueError("seat: a penalty names the seat that pays")
+        if paid_to == seat:
+            raise ValueError("paid_to: a seat cannot pay itself")
+        return RefereeAction(kind, note.strip(), seat, points, paid_to, None, client)
+    target = data.get("target_seq")
+    if not isinstance(target, int) or isinstance(target, bool) or target < 0:
+        raise ValueError("target_seq: the journal record number being corrected")
+    if not note.strip():
+        raise ValueError("note: say what the record should have been")
+    return RefereeAction(kind, note.strip(), seat, 0, None, target, client)
+
+
+class Scoreboard:
+    def __init__(
+        self,
+        *,
+        referee_token: str | None = None,
+        broadcast_delay_s: float = DEFAULT_BROADCAST_DELAY_S,
+        clock: Callable[[], float] = time.monotonic,
+        on_action: ActionHandler | None = None,
+        web_root: Path = WEB_ROOT,
+    ) -> None:
+        if broadcast_delay_s < 0:
+            raise ValueError("the broadcast delay cannot be negative")
+        if referee_token is not None and len(referee_token) < 8:
+            raise ValueError("a referee token has at least 8 characters")
+        self.delay_s = broadcast_delay_s
+        self._token = referee_token
+        self._clock = clock
+        self._on_action = on_action
+        self._web_root = web_root
+        self._lock = threading.RLock()
+        self._public: PublicView | None = None
+        self._referee: RefereeView | None = None
+        self._broadcast: BroadcastView | None = None
+        self._pending: deque[BroadcastView] = deque()
+        self._sessions: OrderedDict[str, float] = OrderedDict()
+        self.public_feed = EventChannel()
+        self.broadcast_feed = EventChannel()
+        self.referee_feed = EventChannel()
+        self.broadcast_feed.publish("meta", json.dumps({"delay_s": self.delay_s}))
+
+    # --- the daemon's side ---------------------------------------------------------------
+
+    def publish(
+        self,
+        public: PublicView,
+        *,
+        referee: RefereeView | None = None,
+        broadcast: BroadcastView | None = None,
+    ) -> None:
+        if not isinstance(public, PublicView):
+            raise TypeError(f"the public feed takes a PublicView, not {type(public).__name__}")
+        with self._lock:
+            self._public = public
+            self.public_feed.publish("view", _dump(public.to_json()), public.seq)
+            if referee is not None:
+                self._referee = referee
+                self.referee_feed.publish("view", _dump(referee.to_json()), referee.public.seq)
+            if broadcast is not None:
+                self._pending.append(broadcast)
+                while len(self._pending) > MAX_PENDING_BROADCAST:
+                    self._pending.popleft()
+            self.tick()
+
+    def tick(self) -> BroadcastView | None:
+        """Release the broadcast views whose delay has passed; returns the newest released."""
+        now = self._clock()
+        released = None
+        with self._lock:
+            while self._pending and self._pending[0].shown_at + self.delay_s <= now:
+                released = self._pending.popleft()
+            if released is not None:
+                self._broadcast = released
+                self.broadcast_feed.publish("view", _dump(released.to_json()), released.public.seq)
+        return released
+
+    def next_release_at(self) -> float | None:
+        """The clock time at which `tick()` has something to release (for the timer loop)."""
+        with self._lock:
+            return self._pending[0].shown_at + self.delay_s if self._pending else None
+
+    def start_timer(self, interval_s: float = 0.25) -> Callable[[], None]:
+        """Tick on a thread (real clock); returns the function that stops it."""
+        stop = threading.Event()
+
+        def loop() -> None:
+            while not stop.wait(interval_s):
+                try:
+                    self.tick()
+                except Exception:
+                    log.exception("broadcast release failed")
+
+        threading.Thread(target=loop, name="mjtable-broadcast", daemon=True).start()
+        return stop.set
+
+    @property
+    def latest_public(self) -> PublicView | None:
+        return self._public
+
+    @property
+    def released_broadcast(self) -> BroadcastView | None:
+        return self._broadcast
+
+    @property
+    def latest_referee(self) -> RefereeView | None:
+        return self._referee
+
+    # --- the web side --------------------------------------------------------------------
+
+    def mount(self, server: WebServer) -> None:
+        """Register every page, API and feed route on `server`."""
+        page = self._page
+        server.route("GET", "/", lambda r: page("index.html"))
+        server.route("GET", "/broadcast", lambda r: page("broadcast.html"))
+        server.route("GET", "/api/public", lambda r: self._json(self._public))
+        server.route("GET", "/api/broadcast", self._api_broadcast)
+        server.route("GET", "/events/public", lambda r: EventStream(self.public_feed))
+        server.route("GET", "/events/broadcast", self._events_broadcast)
+        server.route("GET", "/tiles/sprite.svg", self._sprite)
+        server.route("GET", "/tiles/", self._tile, prefix=True)
+        server.route("GET", "/referee/login", lambda r: self._login_page(HTTPStatus.OK))
+        server.route("POST", "/referee/login", self._login)
+        server.route("POST", "/referee/logout", self._logout)
+        server.route("GET", "/referee", self._guard(lambda r: page("referee.html")))
+        server.route("GET", "/referee/api/view", self._guard(lambda r: self._json(self._referee)))
+        server.route(
+            "GET", "/referee/events", self._guard(lambda r: EventStream(self.referee_feed))
+        )
+        server.route("POST", "/referee/api/action", self._guard(self._action))
+        server.static("/static/", self._web_root)
+
+    def _page(self, name: str) -> Response:
+        return Response.html((self._web_root / name).read_text(encoding="utf-8"))
+
+    @staticmethod
+    def _json(view: PublicView | RefereeView | BroadcastView | None) -> Response:
+        return Response.json({"kind": "none"} if view is None else view.to_json())
+
+    def _api_broadcast(self, request: Request) -> Response:
+        self.tick()
+        return self._json(self._broadcast)
+
+    def _events_broadcast(self, request: Request) -> EventStream:
+        self.tick()
+        return EventStream(self.broadcast_feed)
+
+    @staticmethod
+    def _sprite(request: Request) -> Response:
+        return Response(
+            HTTPStatus.OK,
+            tiles_svg.sprite().encode(),
+            "image/svg+xml",
+            (("Cache-Control", "max-age=86400"),),
+        )
+
+    @staticmethod
+    def _tile(request: Request) -> Response:
+        name = request.path.removeprefix("/tiles/").removesuffix(".svg")
+        try:
+            tile = tiles_svg.parse_name(name)
+        except ValueError:
+            return Response.text("no such tile", HTTPStatus.NOT_FOUND)
+        return Response(
+            HTTPStatus.OK,
+            tiles_svg.tile_svg(tile).encode(),
+            "image/svg+xml",
+            (("Cache-Control", "max-age=86400"),),
+        )
+
+    # --- referee authentication ----------------------------------------------------------
+
+    def authorised(self, request: Request) -> bool:
+        if self._token is None:
+            return False
+        auth = request.header("authorization") or ""
+        scheme, _, given = auth.partition(" ")
+        if scheme.lower() == "bearer" and hmac.compare_digest(
+            given.strip().encode(), self._token.encode()
+        ):
+            return True
+        cookie = request.cookie(COOKIE)
+        if cookie is None:
+            return False
+        with self._lock:
+            return any(hmac.compare_digest(cookie.encode(), s.encode()) for s in self._sessions)
+
+    def _guard(self, handler: Callable[[Request], Response | EventStream]):
+        def guarded(request: Request) -> Response | EventStream:
+            if not self.authorised(request):
+                return self._unauthorised(request)
+            return handler(request)
+
+        return guarded
+
+    def _unauthorised(self, request: Request) -> Response:
+        if "text/html" in (request.header("accept") or ""):
+            return self._login_page(HTTPStatus.UNAUTHORIZED)
+        return Response.json(
+            {"error": "unauthorised"},
+            HTTPStatus.UNAUTHORIZED,
+            (("WWW-Authenticate", 'Bearer realm="mjtable referee"'),),
+        )
+
+    def _login_page(self, status: HTTPStatus, message: str = "") -> Response:
+        text = (self._web_root / "login.html").read_text(encoding="utf-8")
+        text = text.replace("{{message}}", html.escape(message))
+        return Response.html(text, status)
+
+    def _login(self, request: Request) -> Response:
+        token = request.form().get("token", "")
+        if self._token is None or not hmac.compare_digest(token.encode(), self._token.encode()):
+            log.warning("referee login refused from %s", request.client)
+            return self._login_page(HTTPStatus.UNAUTHORIZED, "Wrong token.")
+        session = secrets.token_urlsafe(32)
+        with self._lock:
+            self._sessions[session] = self._clock()
+            while len(self._sessions) > MAX_SESSIONS:
+                self._sessions.popitem(last=False)
+        log.info("referee logged in from %s", request.client)
+        cookie = f"{COOKIE}={session}; Path=/; HttpOnly; SameSite=Strict"
+        return Response.redirect("/referee", (("Set-Cookie", cookie),))
+
+    def _logout(self, request: Request) -> Response:
+        cookie = request.cookie(COOKIE)
+        with self._lock:
+            if cookie is not None:
+                self._sessions.pop(cookie, None)
+        expired = f"{COOKIE}=; Path=/; HttpOnly; SameSite=Strict; Max-Age=0"
+        return Response.redirect("/referee/login", (("Set-Cookie", expired),))
+
+    def _action(self, request: Request) -> Response:
+        # JSON only: a cross-site form cannot send it without a CORS preflight (CSRF).
+        kind = (request.header("content-type") or "").split(";")[0].strip()
+        origin = request.header("origin")
+        host = request.header("host")
+        if kind != "application/json" or (origin is not None and origin != f"http://{host}"):
+            return _result(ActionResult(False, None, RejectReason.INVALID, "JSON from this page"))
+        try:
+            action = parse_action(request.json(), request.client)
+        except ValueError as err:
+            return _result(ActionResult(False, None, RejectReason.INVALID, str(err)))
+        if self._on_action is None:
+            return _result(ActionResult(False, None, RejectReason.UNAVAILABLE, "no daemon"))
+        result = self._on_action(action)
+        log.info("referee action %s from %s: %s", action.kind.value, request.client, result)
+        return _result(result)
+
+
+def _result(result: ActionResult) -> Response:
+    status = HTTPStatus.OK
+    if result.reason is RejectReason.INVALID:
+        status = HTTPStatus.BAD_REQUEST
+    elif result.reason is RejectReason.UNAVAILABLE:
+        status = HTTPStatus.SERVICE_UNAVAILABLE
+    elif not result.accepted:
+        status = HTTPStatus.CONFLICT
+    return Response.json(result.to_json(), status)
+
+
+def _dump(value: dict[str, Any]) -> str:
+    return json.dumps(value, separators=(",", ":"), ensure_ascii=False)

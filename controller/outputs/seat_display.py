@@ -1,0 +1,120 @@
+"""The seat displays on the table: each seat's score after a settlement, and the claim countdown.
+
+The table driver (`controller/devices/table.py`) turns `ShowScore` / `ShowCountdown` commands
+into the profile's bytes; this module decides *when* and *what* to show, from the published
+`PublicView`s, and hands it to plain callables so it plugs into the driver or a recorder:
+
+    displays = SeatDisplays(
+        send=lambda seat, score: table.send(ShowScore(seat, score)),
+        countdown=(lambda seat, s: table.send(ShowCountdown(seat, s)))
+        if driver.supports(ShowCountdown) else None,     # only if the profile has it
+    )
+    displays.update(view)    # after every published view
+
+A display shows the seat's session total (PublicView `score`). After a settlement every seat
+gets its score, changed or not, so a display that was power-cycled catches up. The countdown
+is whole seconds, rounded up (3, 2, 1), sent only when the figure changes, to the seats that
+may still claim (not the discarder, not players who have already won: RULES.md, blood
+battle); when the window closes those displays get 0, which the table shows as blank.
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from controller.outputs.view import PublicView
+from rules.seats import Seat
+
+log = logging.getLogger(__name__)
+
+SETTLED_PHASE = "settled"  # controller/daemon/machine.py: deal_over → settled
+
+SendScore = Callable[[Seat, int], None]
+SendCountdown = Callable[[Seat, int], None]
+
+
+@dataclass(frozen=True, slots=True)
+class ScoreShown:
+    seat: Seat
+    score: int
+
+
+@dataclass(frozen=True, slots=True)
+class CountdownShown:
+    seat: Seat
+    seconds: int
+
+
+Shown = ScoreShown | CountdownShown
+
+
+class SeatDisplays:
+    def __init__(self, send: SendScore, countdown: SendCountdown | None = None) -> None:
+        self._send = send
+        self._countdown = countdown
+        self._settled_key: tuple[int, int] | None = None  # (session, deal) last shown
+        self._counting: tuple[Seat, ...] = ()  # seats currently showing a countdown
+        self._last_second: int | None = None
+        self.failures = 0
+
+    @property
+    def has_countdown(self) -> bool:
+        return self._countdown is not None
+
+    def update(self, view: PublicView) -> tuple[Shown, ...]:
+        """React to a newly published view; returns what was sent."""
+        shown: list[Shown] = []
+        key = (view.session, view.deal)
+        if view.phase == SETTLED_PHASE and key != self._settled_key:
+            self._settled_key = key
+            shown += self.show_scores(view)
+        if self._countdown is not None:
+            shown += self._update_countdown(view)
+        return tuple(shown)
+
+    def show_scores(self, view: PublicView) -> tuple[ScoreShown, ...]:
+        """Send every seat its session total now (also usable after a referee correction)."""
+        shown = []
+        for seat_view in view.seats:
+            seat = Seat.parse(seat_view.seat)
+            if self._call(self._send, seat, seat_view.score):
+                shown.append(ScoreShown(seat, seat_view.score))
+        return tuple(shown)
+
+    def _update_countdown(self, view: PublicView) -> list[Shown]:
+        assert self._countdown is not None
+        if view.claim_remaining_s is None:
+            if not self._counting:
+                return []
+            seats, self._counting, self._last_second = self._counting, (), None
+            return [CountdownShown(s, 0) for s in seats if self._call(self._countdown, s, 0)]
+        seconds = max(0, math.ceil(view.claim_remaining_s - 1e-9))
+        claimants = tuple(
+            Seat.parse(s.seat) for s in view.seats if s.hu_order is None and s.seat != view.turn
+        )
+        if seconds == self._last_second and claimants == self._counting:
+            return []
+        # Seats that dropped out of the window (they just won on this discard) are blanked.
+        leaving = [s for s in self._counting if s not in claimants]
+        self._last_second, self._counting = seconds, claimants
+        shown: list[Shown] = [
+            CountdownShown(s, 0) for s in leaving if self._call(self._countdown, s, 0)
+        ]
+        shown += [
+            CountdownShown(s, seconds) for s in claimants if self._call(self._countdown, s, seconds)
+        ]
+        return shown
+
+    def _call(self, fn: Callable[[Seat, int], None], seat: Seat, value: int) -> bool:
+        # A display write that fails (cable out, driver refusing) must not stop the others
+        # nor the daemon: it is logged and counted, the next settlement sends again.
+        try:
+            fn(seat, value)
+        except Exception:
+            self.failures += 1
+            log.exception("seat display %s: sending %d failed", seat, value)
+            return False
+        return True

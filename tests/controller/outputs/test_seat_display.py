@@ -1,0 +1,90 @@
+"""Seat displays: scores after every settlement, the claim countdown when the profile has it."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from outputs_views import public_steps
+
+from controller.outputs.seat_display import CountdownShown, ScoreShown, SeatDisplays
+from rules.seats import Seat
+
+
+class Recorder:
+    def __init__(self) -> None:
+        self.calls: list[tuple[Seat, int]] = []
+
+    def __call__(self, seat: Seat, value: int) -> None:
+        self.calls.append((seat, value))
+
+
+def test_scores_are_sent_to_every_seat_once_per_settlement():
+    scores = Recorder()
+    displays = SeatDisplays(scores)
+    steps = public_steps()
+    for view in steps[:-1]:
+        displays.update(view)
+    assert scores.calls == []  # nothing before the settlement
+    settled = steps[-1]
+    displays.update(settled)
+    # public_steps: everyone starts at 100; the deal moves E -4, S -4, W +12, N -4.
+    assert scores.calls == [(Seat.E, 96), (Seat.S, 96), (Seat.W, 112), (Seat.N, 96)]
+    displays.update(replace(settled, seq=settled.seq + 1))  # republished, same deal
+    assert len(scores.calls) == 4
+    next_deal = replace(settled, deal=settled.deal + 1, seq=settled.seq + 9)
+    shown = displays.update(next_deal)
+    assert shown == tuple(ScoreShown(s, v) for s, v in scores.calls[:4])
+    assert len(scores.calls) == 8
+
+
+def test_without_a_countdown_command_nothing_counts_down():
+    scores = Recorder()
+    displays = SeatDisplays(scores)
+    assert not displays.has_countdown
+    for view in public_steps()[:-1]:
+        assert displays.update(view) == ()
+
+
+def test_countdown_whole_seconds_to_possible_claimants_then_blank():
+    scores, countdown = Recorder(), Recorder()
+    displays = SeatDisplays(scores, countdown)
+    claim = public_steps()[2]  # E discarded 5m, claim window open, 2.5 s left
+    assert claim.turn == "E" and claim.claim_remaining_s == 2.5
+    displays.update(claim)
+    assert countdown.calls == [(Seat.S, 3), (Seat.W, 3), (Seat.N, 3)]  # 2.5 s shows as 3
+    displays.update(replace(claim, claim_remaining_s=2.1))
+    assert len(countdown.calls) == 3  # the figure did not change: nothing sent
+    displays.update(replace(claim, claim_remaining_s=2.0))
+    assert countdown.calls[3:] == [(Seat.S, 2), (Seat.W, 2), (Seat.N, 2)]
+    displays.update(replace(claim, claim_remaining_s=0.0))
+    assert countdown.calls[6:] == [(Seat.S, 0), (Seat.W, 0), (Seat.N, 0)]
+    closed = displays.update(public_steps()[3])  # window closed
+    assert closed == tuple(CountdownShown(s, 0) for s in (Seat.S, Seat.W, Seat.N))
+    assert displays.update(public_steps()[3]) == ()
+    assert scores.calls == []
+
+
+def test_a_winner_leaves_the_countdown():
+    countdown = Recorder()
+    displays = SeatDisplays(Recorder(), countdown)
+    claim = public_steps()[2]
+    displays.update(claim)
+    won = tuple(replace(s, hu_order=1) if s.seat == "W" else s for s in claim.seats)
+    shown = displays.update(replace(claim, seats=won))
+    assert CountdownShown(Seat.W, 0) in shown
+    assert countdown.calls[-2:] == [(Seat.S, 3), (Seat.N, 3)]
+
+
+def test_a_failing_display_does_not_stop_the_others():
+    sent: list[Seat] = []
+
+    def flaky(seat: Seat, score: int) -> None:
+        if seat is Seat.S:
+            raise OSError("display cable unplugged")
+        sent.append(seat)
+
+    displays = SeatDisplays(flaky)
+    shown = displays.update(public_steps()[-1])
+    assert sent == [Seat.E, Seat.W, Seat.N]
+    assert [s.seat for s in shown] == [Seat.E, Seat.W, Seat.N]
+    assert displays.failures == 1
