@@ -61,7 +61,7 @@ def table_with(edit: str, old: str = "", new: str = "") -> dict:
         (
             table_with("", "header = [0xAA, 0x55]", "header = [0xAA, 0x155]"),
             "framing",
-            "header[1]",
+            "header",
             "out of range",
         ),
         (
