@@ -281,3 +281,49 @@ class Wall:
             setattr(twin, name, getattr(self, name))
         twin._taken = bytearray(self._taken)
         return twin
+
+
+def compose(
+    rs: RuleSet,
+    dice: Dice,
+    hands: dict[Seat, tuple[Tile, ...]],
+    live: tuple[Tile, ...] = (),
+    replacements: tuple[Tile, ...] = (),
+) -> tuple[Tile, ...]:
+    """A wall order (physical order, see the module docstring) that deals `hands` (East 14,
+    others 13; a shorter hand is filled up), then gives `live` as the next live draws and
+    `replacements` as the next replacement tiles. The rest of the set fills the wall in
+    sorted order. For scripted deals: tests, the simulator, referee examples."""
+    tileset = rs.tiles.set
+    if replacements and rs.wall.replacement is ReplacementEnd.HEAD:
+        raise WallError("replacements come from the live end: list them among `live`")
+    pool = to_counts(t for t in tileset.kinds for _ in range(4))
+    for tiles in (*hands.values(), live, replacements):
+        for t in tiles:
+            pool[t] -= 1
+            if pool[t] < 0:
+                raise WallError(f"more than four {t} asked for")
+    rest = [t for t in tileset.kinds for _ in range(pool[t])]
+    dummy = Wall(rs, dice, tuple(t for t in tileset.kinds for _ in range(4)))
+    takes = dummy.deal()
+    order: list[Tile | None] = [None] * tileset.value
+    wanted = {s: list(hands.get(s, ())) for s in SEATS}
+    for take in takes:
+        mine = wanted[take.seat]
+        order[take.index] = mine.pop(0) if mine else rest.pop(0)
+    for s, left in wanted.items():
+        if left:
+            raise WallError(f"{s} is dealt {14 if s is Seat.E else 13} tiles, not more")
+    live_at = list(dummy.remaining())
+    tail_at = [i for i in dummy._tail if i in set(live_at)]
+    for i, t in zip(tail_at, replacements, strict=False):
+        order[i] = t
+        live_at.remove(i)
+    for i, t in zip(live_at, live, strict=False):
+        if order[i] is not None:
+            raise WallError("the live draws and the replacements meet")
+        order[i] = t
+    for i, t in enumerate(order):
+        if t is None:
+            order[i] = rest.pop(0)
+    return tuple(t for t in order if t is not None)

@@ -1,0 +1,112 @@
+"""Claim windows: the declarations collected on a discard (or on a tile added to a kong) and
+how they resolve (004 Lesson 4 "Discard claim"; RULES.md "Play").
+
+How the controller drives a window (the judge owns legality, the controller owns the
+3-second clock, `rs.play.claim_seconds`):
+
+1. After a discard the deal is in `Phase.CLAIMS` and `Deal.admissible_claims()` says which
+   claims each other player still in may make (a Hu that would be false is not listed, but a
+   Hu declaration is still accepted and settled as a false Hu).
+2. Declarations are fed as they arrive: `Hu`, `Pung`, `Kong(seat, MeldKind.KONG)` or `Pass`
+   — one per player per window. Each is accepted or rejected at once.
+3. The window resolves either when every eligible player has declared (a bot deal never
+   needs the clock), or when the controller sends `CloseClaims()` at the end of its clock;
+   players who said nothing have passed.
+
+Resolution: Hu beats Pung/Kong; every Hu declarer takes a "copy" of the tile; play then
+passes to the first player still in after the *last* Hu declarer counted counter-clockwise
+from the discarder. A promoted or postponed kong opens a `Phase.ROBBING` window in the same
+way (`RobKong`, or `Hu`, or `Pass`); a robbed kong stays a pung.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import Enum
+
+from rules.melds import Meld
+from rules.moves import Claim, Hu, Kong, Pass, Pung, RobKong
+from rules.seats import Seat
+from rules.tiles import Tile
+
+
+class WindowKind(Enum):
+    DISCARD = "discard"
+    ROBBING = "robbing"
+
+
+@dataclass(slots=True)
+class Window:
+    """An open claim window (internal to the judge; `ClaimWindow` is its public view)."""
+
+    kind: WindowKind
+    tile: Tile
+    discarder: Seat  # the discarder, or the player whose kong can be robbed
+    eligible: tuple[Seat, ...]  # still in, counter-clockwise from the discarder
+    last: bool = False  # the discard made after the last wall tile
+    after_kong: bool = False  # the discarder declared a kong this turn
+    dealer_first: bool = False  # the deal's first discard, made by East
+    kong_meld: Meld | None = None  # ROBBING: the kong that can be robbed
+    kong_index: int = -1  # ROBBING: its index among the declarer's melds
+    declared: dict[Seat, Claim] = field(default_factory=dict)
+
+    @property
+    def complete(self) -> bool:
+        return len(self.declared) == len(self.eligible)
+
+
+@dataclass(frozen=True, slots=True)
+class ClaimWindow:
+    """What the scoreboard and the controller may know about an open window."""
+
+    kind: WindowKind
+    tile: Tile
+    discarder: Seat
+    eligible: tuple[Seat, ...]
+    declared: tuple[tuple[Seat, Claim], ...]
+    last: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Resolution:
+    """How a window resolved."""
+
+    hu: tuple[Seat, ...]  # Hu declarers (robbers), counter-clockwise from the discarder
+    taker: Seat | None  # the player who takes the tile for a pung / melded kong
+    meld: Pung | Kong | None
+    passed: tuple[Seat, ...]  # eligible players who did not declare Hu
+
+
+def seats_after(seat: Seat) -> tuple[Seat, Seat, Seat]:
+    """The other three seats counter-clockwise (in turn order) from `seat`."""
+    return (seat.after(1), seat.after(2), seat.after(3))
+
+
+def resolve(window: Window) -> Resolution:
+    """004 Lesson 4: Hu supersedes Pung/Kong; all Hu declarations are satisfied."""
+    hu = tuple(s for s in window.eligible if isinstance(window.declared.get(s), Hu | RobKong))
+    passed = tuple(s for s in window.eligible if s not in hu)
+    if hu or window.kind is WindowKind.ROBBING:
+        return Resolution(hu, None, None, passed)
+    for s in window.eligible:
+        claim = window.declared.get(s)
+        if isinstance(claim, Pung | Kong):
+            return Resolution((), s, claim, passed)
+    return Resolution((), None, None, passed)
+
+
+def next_player(discarder: Seat, declarers: tuple[Seat, ...], out: list[bool]) -> Seat | None:
+    """The first player still in after the last of `declarers` counted from `discarder`
+    (after `discarder` itself when there are none); None if nobody is in."""
+    start = discarder
+    if declarers:
+        start = max(declarers, key=lambda s: (s - discarder) % 4)
+    for step in range(1, 5):
+        s = start.after(step)
+        if not out[s]:
+            return s
+    return None
+
+
+def is_claim(move: object) -> bool:
+    return isinstance(move, Hu | Pung | Kong | RobKong | Pass)

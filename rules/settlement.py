@@ -1,0 +1,232 @@
+"""Settlement as an itemised ledger: who pays whom, how much, why, and the rule it comes from.
+
+Each payment is a `LedgerLine(payer, payee, points, why, rule)`; `payee=None` is a penalty
+paid to nobody (the void penalty), `payer=None` never occurs. A refund is a line in the other
+direction that names the line it returns. The deal judge (`rules.deal`) calls the builders
+below as things happen and at the end of the deal; they are plain functions of typed values
+so a referee tool can call them too.
+
+Sources (RULES.md "Payments"): 004 Table 6 (Hu and waiting-hand payments), Table 7 (kong
+payments and their refunds), Lesson 5 (false Hu, the 48-point void penalty); 002 (the flat
+1 point for a ready hand in Chengdu 2016); 000/003 (WMT situation formulas, flower pig,
+kong refund on a draw).
+
+Invariant (`Ledger.check`): the deltas of the four seats sum to minus the points paid to
+nobody; every line moves a positive number of points between two different parties.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from rules.melds import Meld, MeldKind
+from rules.ruleset import RuleSet, WallEndValue
+from rules.seats import SEATS, Seat
+from rules.tiles import Suit, Tile
+
+R_HU_DISCARD = "004 Table 6: Hu on a discard, the discarder pays the hand value"
+R_HU_SELF = "004 Table 6: self-drawn Hu, each player still in pays hand value + 1"
+R_WMT_FORMULA = "003 B/C: situation payment"
+R_WMT_KONG_BLOOM = "003 B: kong bloom after a melded kong, the kong's discarder pays"
+R_KONG = {
+    MeldKind.CONCEALED_KONG: "004 Table 7: concealed kong, 2 from each player still in",
+    MeldKind.KONG: "004 Table 7: melded kong, 2 from the discarder",
+    MeldKind.PROMOTED_KONG: "004 Table 7: promoted kong, 1 from each player still in",
+    MeldKind.POSTPONED_KONG: "004 Table 7: postponed kong, nothing",
+}
+R_REFUND_NEXT_DISCARD = "004 Table 7: no kong payment when Hu is declared on the next discard"
+R_REFUND_NOT_READY = "004 Table 7: no kong payment for a declarer not ready at wall end"
+R_REFUND_DRAW = "000 2.5.4: kong points are returned when the hand ends in a draw"
+R_REFUND_FALSE_HU = "004 Lesson 5: a false Hu returns every kong payment received"
+R_FALSE_HU = "004 Lesson 5: false Hu, 8 to each player still in"
+R_WALL_END = "004 Table 6: wall end, not ready pays each ready player its theoretical maximum"
+R_WALL_END_FLAT = "002: a ready hand at wall end is worth a flat amount, no doubles"
+R_VOID_HELD = "004 Lesson 2: void-suit tiles held at the end, 48 to nobody"
+R_VOID_MELD = "004 Lesson 5: a set of the void suit declared, 48 to nobody"
+R_FLOWER_PIG = "000 2.3.1: flower pig (three suits at the end) pays each other player"
+R_REFEREE = "referee penalty"
+
+
+@dataclass(frozen=True, slots=True)
+class LedgerLine:
+    payer: Seat | None
+    payee: Seat | None  # None: paid to nobody (a penalty)
+    points: int
+    why: str
+    rule: str
+
+    def __str__(self) -> str:
+        to = str(self.payee) if self.payee is not None else "nobody"
+        return f"{self.payer} -> {to}: {self.points:>3}  {self.why}  [{self.rule}]"
+
+
+@dataclass(frozen=True, slots=True)
+class Ledger:
+    lines: tuple[LedgerLine, ...] = ()
+
+    def deltas(self) -> tuple[int, ...]:
+        """Points won (+) or lost (-) per seat, E S W N."""
+        out = [0, 0, 0, 0]
+        for line in self.lines:
+            if line.payer is not None:
+                out[line.payer] -= line.points
+            if line.payee is not None:
+                out[line.payee] += line.points
+        return tuple(out)
+
+    def to_nobody(self) -> int:
+        return sum(line.points for line in self.lines if line.payee is None)
+
+    def check(self) -> list[str]:
+        """Violations of the ledger invariants (empty when all hold)."""
+        problems = []
+        for line in self.lines:
+            if line.points <= 0:
+                problems.append(f"non-positive line: {line}")
+            if line.payer is None:
+                problems.append(f"line paid by nobody: {line}")
+            if line.payer is not None and line.payer == line.payee:
+                problems.append(f"a seat pays itself: {line}")
+        if sum(self.deltas()) != -self.to_nobody():
+            problems.append(f"deltas {self.deltas()} do not sum to -{self.to_nobody()}")
+        return problems
+
+    def __str__(self) -> str:
+        body = "\n".join(str(line) for line in self.lines)
+        totals = "  ".join(f"{s}{d:+d}" for s, d in zip(SEATS, self.deltas(), strict=True))
+        return f"{body}\n{totals}" if body else totals
+
+
+def _line(payer: Seat, payee: Seat | None, points: int, why: str, rule: str) -> list[LedgerLine]:
+    return [LedgerLine(payer, payee, points, why, rule)] if points > 0 else []
+
+
+# -- Hu -----------------------------------------------------------------------------------
+
+
+def hu_on_discard(
+    winner: Seat, discarder: Seat, value: int, multiplier: int, why: str
+) -> list[LedgerLine]:
+    """004 Table 6: the discarder pays A to each winner; WMT: A x the situation multiplier
+    (003 B: robbing 2A, discard after a kong 2A, last-minute save 2A)."""
+    rule = R_HU_DISCARD if multiplier == 1 else R_WMT_FORMULA
+    return _line(discarder, winner, value * multiplier, why, rule)
+
+
+def self_drawn_hu(
+    rs: RuleSet,
+    winner: Seat,
+    payers: Iterable[Seat],
+    value: int,
+    multiplier: int,
+    why: str,
+    kong_discarder: Seat | None = None,
+) -> list[LedgerLine]:
+    """004 Table 6: each player still in pays A + 1; WMT: A x multiplier + 1 each (003 C:
+    moon from the sea bottom 2A+1, kong bloom 4A+1). With `kong_discarder` (003 B, kong
+    bloom after a melded kong) that player alone pays."""
+    points = value * multiplier + rs.payments.self_drawn_plus
+    if kong_discarder is not None:
+        return _line(kong_discarder, winner, points, why, R_WMT_KONG_BLOOM)
+    rule = R_HU_SELF if multiplier == 1 else R_WMT_FORMULA
+    return [line for p in payers for line in _line(p, winner, points, why, rule)]
+
+
+def false_hu(rs: RuleSet, offender: Seat, payees: Iterable[Seat]) -> list[LedgerLine]:
+    """004 Lesson 5: the offender pays `false_hu` to each player still in after the
+    declaration (WMT 000 3.3: the maximum, 8)."""
+    pts = rs.payments.false_hu
+    return [line for p in payees for line in _line(offender, p, pts, "false Hu", R_FALSE_HU)]
+
+
+# -- kongs --------------------------------------------------------------------------------
+
+
+def kong_payment(
+    rs: RuleSet, declarer: Seat, meld: Meld, payers: Iterable[Seat]
+) -> list[LedgerLine]:
+    """004 Table 7. `payers`: the discarder for a melded kong, else every other player
+    still in."""
+    pay = rs.payments
+    points = {
+        MeldKind.CONCEALED_KONG: pay.concealed_kong,
+        MeldKind.KONG: pay.melded_kong,
+        MeldKind.PROMOTED_KONG: pay.promoted_kong,
+        MeldKind.POSTPONED_KONG: pay.postponed_kong,
+    }[meld.kind]
+    why = f"{meld}"
+    return [line for p in payers for line in _line(p, declarer, points, why, R_KONG[meld.kind])]
+
+
+def refund(lines: Iterable[LedgerLine], rule: str) -> list[LedgerLine]:
+    """The same payments back, each naming what it returns."""
+    return [
+        LedgerLine(line.payee, line.payer, line.points, f"refund: {line.why}", rule)
+        for line in lines
+        if line.payee is not None
+    ]
+
+
+# -- the end of the deal ------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class EndHand:
+    """A player still in when the wall is exhausted."""
+
+    seat: Seat
+    counts: tuple[int, ...]  # standing tiles
+    melds: tuple[Meld, ...]
+    void: Suit | None
+    maximum: int  # theoretical maximum (0: not ready; void tiles count as not ready)
+    flower_pig: bool  # all three suits held (WMT)
+
+    @property
+    def ready(self) -> bool:
+        return self.maximum > 0
+
+
+def wall_end(rs: RuleSet, hands: Sequence[EndHand]) -> list[LedgerLine]:
+    """004 Table 6: each not-ready player pays each ready player that player's theoretical
+    maximum (002: a flat amount). WMT (000 2.3.1): a flower pig pays `flower_pig` to each
+    other player still in who is not a flower pig, instead of the not-ready payments."""
+    lines: list[LedgerLine] = []
+    pig_rule = rs.payments.flower_pig > 0
+    for loser in hands:
+        if pig_rule and loser.flower_pig:
+            for other in hands:
+                if other.seat != loser.seat and not other.flower_pig:
+                    lines += _line(
+                        loser.seat, other.seat, rs.payments.flower_pig, "flower pig", R_FLOWER_PIG
+                    )
+            continue
+        if loser.ready:
+            continue
+        for winner in hands:
+            if not winner.ready:
+                continue
+            if rs.payments.wall_end is WallEndValue.FLAT:
+                lines += _line(
+                    loser.seat,
+                    winner.seat,
+                    rs.payments.wall_end_flat,
+                    "not ready at wall end",
+                    R_WALL_END_FLAT,
+                )
+            else:
+                why = f"not ready at wall end ({winner.seat} ready, maximum {winner.maximum})"
+                lines += _line(loser.seat, winner.seat, winner.maximum, why, R_WALL_END)
+    return lines
+
+
+def void_penalty(rs: RuleSet, seat: Seat, meld: bool, tile: Tile | None = None) -> list[LedgerLine]:
+    """004 Lesson 2/5: 48 points to nobody, for a void-suit set declared or void-suit tiles
+    held at the end."""
+    why = f"void suit meld {tile}" if meld else f"void-suit tile {tile} held at the end"
+    rule = R_VOID_MELD if meld else R_VOID_HELD
+    return _line(seat, None, rs.payments.void_penalty, why, rule)
+
+
+def referee_penalty(seat: Seat, points: int, reason: str, to: Seat | None) -> list[LedgerLine]:
+    return _line(seat, to, points, reason, R_REFEREE)
