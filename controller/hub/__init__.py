@@ -1,0 +1,1 @@
+"""The tournament hub: hall standings from every table's MQTT feed (`mjtable hub`)."""

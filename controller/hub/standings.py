@@ -1,0 +1,284 @@
+"""Hall standings: session totals per table and WMT rank points, from settled deals.
+
+Pure and idempotent: the standings are a function of the *set* of deals held, each
+(hall, table, session, deal) keeping the deal with the highest `seq` (a referee's correction
+is republished with a higher seq). Applying deals in any order, any number of times, gives
+the same standings — what QoS 1 redelivery and the retained ledger need.
+
+WMT (000 §2.10): a match is rounds of 8 hands; at the end of each round the players rank by
+the round's score and get 4/3/2/1 points. The rule set's `[session]` gives
+`hands-per-round` and `rank-points`. Ties are not covered by 000: players tied on a round's
+score share the points of the places they occupy together, equally (two tied for first get
+(4+3)/2 = 3.5 each). A round's points are awarded once all its deals are in.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from enum import Enum
+from fractions import Fraction
+from typing import Any
+
+from controller.hub.wire import Presence, SettledDeal, TableStatus
+from rules.ruleset import SessionParams
+from rules.seats import SEATS
+
+
+class Applied(Enum):
+    NEW = "new"
+    CORRECTED = "corrected"  # replaced a deal held with a lower seq
+    DUPLICATE = "duplicate"  # the same seq again (QoS 1 redelivery, the ledger)
+    STALE = "stale"  # a lower seq than the one held
+
+
+@dataclass(frozen=True, slots=True)
+class RoundResult:
+    number: int  # 1-based within the session
+    deals: int
+    complete: bool
+    totals: tuple[int, ...]  # E S W N
+    rank_points: tuple[Fraction, ...] | None  # None until the round is complete
+
+
+@dataclass(frozen=True, slots=True)
+class SessionResult:
+    session: int
+    rules: str
+    deals: int
+    players: tuple[str, ...]  # E S W N
+    totals: tuple[int, ...]
+    rounds: tuple[RoundResult, ...]  # empty when the rules have no rounds
+    rank_points: tuple[Fraction, ...]  # over the complete rounds
+
+
+@dataclass(frozen=True, slots=True)
+class TableResult:
+    hall: str
+    table: str
+    presence: str  # "online" | "offline" | "unknown" (no status seen)
+    session: int | None
+    deal: int | None
+    phase: str | None
+    sessions: tuple[SessionResult, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerResult:
+    name: str
+    score: int
+    rank_points: Fraction
+    deals: int
+    rounds: int
+
+
+@dataclass(frozen=True, slots=True)
+class HallStandings:
+    tables: tuple[TableResult, ...]
+    players: tuple[PlayerResult, ...]  # best first: rank points, then score, then name
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "kind": "standings",
+            "version": 1,
+            "tables": [_table_json(t) for t in self.tables],
+            "players": [
+                {
+                    "name": p.name,
+                    "score": p.score,
+                    "rank_points": float(p.rank_points),
+                    "deals": p.deals,
+                    "rounds": p.rounds,
+                }
+                for p in self.players
+            ],
+        }
+
+
+def _table_json(t: TableResult) -> dict[str, Any]:
+    def round_json(r: RoundResult) -> dict[str, Any]:
+        points = None if r.rank_points is None else [float(p) for p in r.rank_points]
+        return {
+            "round": r.number,
+            "deals": r.deals,
+            "complete": r.complete,
+            "totals": list(r.totals),
+            "rank_points": points,
+        }
+
+    return {
+        "hall": t.hall,
+        "table": t.table,
+        "presence": t.presence,
+        "session": t.session,
+        "deal": t.deal,
+        "phase": t.phase,
+        "sessions": [
+            {
+                "session": s.session,
+                "rules": s.rules,
+                "deals": s.deals,
+                "players": list(s.players),
+                "totals": list(s.totals),
+                "rounds": [round_json(r) for r in s.rounds],
+                "rank_points": [float(p) for p in s.rank_points],
+            }
+            for s in t.sessions
+        ],
+    }
+
+
+def rank_points(totals: Sequence[int], points: Sequence[int]) -> tuple[Fraction, ...]:
+    """Places by score, highest first; tied players share their places' points equally.
+
+    >>> [str(p) for p in rank_points([10, -4, 10, -16], [4, 3, 2, 1])]
+    ['7/2', '2', '7/2', '1']
+    """
+    order = sorted(range(len(totals)), key=lambda i: -totals[i])
+    result = [Fraction(0)] * len(totals)
+    place = 0
+    while place < len(order):
+        tied = [i for i in order if totals[i] == totals[order[place]]]
+        share = Fraction(sum(points[place : place + len(tied)]), len(tied))
+        for i in tied:
+            result[i] = share
+        place += len(tied)
+    return tuple(result)
+
+
+RoundRules = Callable[[str], SessionParams | None]
+
+
+def ruleset_rounds(name: str) -> SessionParams | None:
+    """The `[session]` of a shipped rule set; None when the hub does not know it."""
+    from rules.ruleset import UnknownRuleSet, load
+    from rules.schema import SchemaError
+
+    try:
+        return load(name).session
+    except (UnknownRuleSet, SchemaError, OSError):
+        return None
+
+
+_Key = tuple[str, str]  # hall, table
+
+
+class Standings:
+    """Thread-safe: the MQTT thread applies, HTTP threads take snapshots."""
+
+    def __init__(self, round_rules: RoundRules = ruleset_rounds) -> None:
+        self._round_rules = round_rules
+        self._lock = threading.Lock()
+        self._deals: dict[_Key, dict[tuple[int, int], SettledDeal]] = {}
+        self._status: dict[_Key, TableStatus | None] = {}
+        self.version = 0  # grows with every change; pages poll or wait on it
+
+    def apply_deal(self, hall: str, table: str, deal: SettledDeal) -> Applied:
+        with self._lock:
+            held = self._deals.setdefault((hall, table), {})
+            old = held.get((deal.session, deal.deal))
+            if old is not None and old.seq == deal.seq:
+                return Applied.DUPLICATE
+            if old is not None and old.seq > deal.seq:
+                return Applied.STALE
+            held[(deal.session, deal.deal)] = deal
+            self.version += 1
+            return Applied.NEW if old is None else Applied.CORRECTED
+
+    def apply_status(self, hall: str, table: str, status: TableStatus | None) -> None:
+        """`None`: the retained status was cleared (the table was taken out of the hall)."""
+        with self._lock:
+            self._status[(hall, table)] = status
+            self._deals.setdefault((hall, table), {})
+            self.version += 1
+
+    def snapshot(self) -> HallStandings:
+        with self._lock:
+            deals = {key: dict(held) for key, held in self._deals.items()}
+            status = dict(self._status)
+        tables = [
+            _table(key, status.get(key), held, self._round_rules)
+            for key, held in sorted(deals.items())
+        ]
+        by_table = {key: list(held.values()) for key, held in deals.items()}
+        return HallStandings(tuple(tables), _players(tables, by_table))
+
+
+def _table(
+    key: _Key,
+    status: TableStatus | None,
+    deals: dict[tuple[int, int], SettledDeal],
+    round_rules: RoundRules,
+) -> TableResult:
+    sessions = sorted({s for s, _ in deals})
+    results = tuple(
+        _session(key, s, [deals[k] for k in sorted(deals) if k[0] == s], round_rules)
+        for s in sessions
+    )
+    presence = "unknown" if status is None else status.presence.value
+    if status is not None and status.presence is Presence.ONLINE:
+        return TableResult(*key, presence, status.session, status.deal, status.phase, results)
+    return TableResult(*key, presence, None, None, None, results)
+
+
+def _names(key: _Key, deal: SettledDeal) -> tuple[str, ...]:
+    return deal.players or tuple(f"{key[1]}/{seat.name}" for seat in SEATS)
+
+
+def _sum(deals: Sequence[SettledDeal]) -> tuple[int, ...]:
+    return tuple(sum(d.deltas[i] for d in deals) for i in range(4))
+
+
+def _session(
+    key: _Key, session: int, deals: list[SettledDeal], round_rules: RoundRules
+) -> SessionResult:
+    last = deals[-1]
+    params = round_rules(last.rules)
+    rounds: list[RoundResult] = []
+    earned = [Fraction(0)] * 4
+    if params is not None and params.hands_per_round > 0 and len(params.rank_points) >= 4:
+        size = params.hands_per_round
+        for number in range(1, (max(d.deal for d in deals) - 1) // size + 2):
+            members = [d for d in deals if (d.deal - 1) // size + 1 == number]
+            complete = len(members) == size
+            totals = _sum(members)
+            points = rank_points(totals, params.rank_points[:4]) if complete else None
+            if points is not None:
+                earned = [a + b for a, b in zip(earned, points, strict=True)]
+            rounds.append(RoundResult(number, len(members), complete, totals, points))
+    return SessionResult(
+        session,
+        last.rules,
+        len(deals),
+        _names(key, last),
+        _sum(deals),
+        tuple(rounds),
+        tuple(earned),
+    )
+
+
+def _players(
+    tables: list[TableResult], deals: dict[_Key, list[SettledDeal]]
+) -> tuple[PlayerResult, ...]:
+    score: dict[str, int] = {}
+    played: dict[str, int] = {}
+    points: dict[str, Fraction] = {}
+    rounds: dict[str, int] = {}
+    for key, held in deals.items():
+        for d in held:  # each deal's score goes to whoever sat there in that deal
+            for name, delta in zip(_names(key, d), d.deltas, strict=True):
+                score[name] = score.get(name, 0) + delta
+                played[name] = played.get(name, 0) + 1
+    for t in tables:
+        for s in t.sessions:
+            complete = sum(r.complete for r in s.rounds)
+            for name, earned in zip(s.players, s.rank_points, strict=True):
+                points[name] = points.get(name, Fraction(0)) + earned
+                rounds[name] = rounds.get(name, 0) + complete
+    result = [
+        PlayerResult(n, score[n], points.get(n, Fraction(0)), played[n], rounds.get(n, 0))
+        for n in score
+    ]
+    result.sort(key=lambda p: (-p.rank_points, -p.score, p.name))
+    return tuple(result)

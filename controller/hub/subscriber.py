@@ -1,0 +1,145 @@
+"""The hub's MQTT side: subscribes to every table of a hall and feeds the standings.
+
+It subscribes (again, after every reconnect) to the tables' retained status and ledger and
+to their deal stream, at QoS 1. A malformed message is counted and logged, never raised out
+of paho's loop. Duplicates are the standings' business (they are idempotent).
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from controller.hub.standings import Applied, Standings
+from controller.hub.wire import (
+    TOPIC_ROOT,
+    BrokerOptions,
+    Channel,
+    Ledger,
+    SettledDeal,
+    TableStatus,
+    WireError,
+    decode,
+    make_client,
+    parse_topic,
+)
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(slots=True)
+class HubStats:
+    connects: int = 0
+    messages: int = 0
+    rejected: int = 0
+    applied: int = 0
+    duplicates: int = 0
+
+
+class HubSubscriber:
+    def __init__(
+        self,
+        options: BrokerOptions,
+        standings: Standings,
+        hall: str | None = None,
+        client_id: str = "mjtable-hub",
+        on_change: Callable[[], None] | None = None,
+    ) -> None:
+        self.options, self.standings, self.hall = options, standings, hall
+        self.on_change = on_change
+        self.stats = HubStats()
+        self._cond = threading.Condition()
+        self._connected = False
+        # a persistent session: the broker keeps QoS 1 deals for the hub while it is away
+        self._client = make_client(options, client_id, clean_session=False)
+        self._client.on_connect = self._on_connect
+        self._client.on_disconnect = self._on_disconnect
+        self._client.on_message = self._on_message
+        self._client.on_subscribe = self._on_subscribe
+
+    def topics(self) -> list[tuple[str, int]]:
+        hall = self.hall or "+"
+        channels = (Channel.STATUS, Channel.LEDGER, Channel.DEAL)
+        return [(f"{TOPIC_ROOT}/{hall}/+/{c.value}", 1) for c in channels]
+
+    def start(self) -> None:
+        self._client.connect_async(self.options.host, self.options.port, self.options.keepalive_s)
+        self._client.loop_start()
+
+    def stop(self) -> None:
+        self._client.disconnect()
+        self._client.loop_stop()
+
+    def wait_until(self, predicate: Callable[[], bool], timeout_s: float) -> bool:
+        """Wait, bounded, until `predicate()` holds; re-checked after every message."""
+        with self._cond:
+            return self._cond.wait_for(predicate, timeout_s)
+
+    @property
+    def connected(self) -> bool:
+        """Connected and subscribed (the broker acknowledged the subscriptions)."""
+        with self._cond:
+            return self._connected
+
+    def _on_connect(self, client, userdata, flags, reason_code, properties) -> None:
+        if reason_code.is_failure:
+            log.warning("MQTT broker %s refused the hub: %s", self.options.host, reason_code)
+            return
+        client.subscribe(self.topics())
+        with self._cond:
+            self.stats.connects += 1
+        log.info("hub connected to %s:%d", self.options.host, self.options.port)
+
+    def _on_subscribe(self, client, userdata, mid, reason_codes, properties) -> None:
+        if any(rc.is_failure for rc in reason_codes):
+            log.warning("the broker refused the hub's subscriptions: %s", reason_codes)
+            return
+        with self._cond:
+            self._connected = True
+            self._cond.notify_all()
+
+    def _on_disconnect(self, client, userdata, flags, reason_code, properties) -> None:
+        with self._cond:
+            if self._connected:
+                log.warning("hub lost the broker (%s); reconnecting", reason_code)
+            self._connected = False
+            self._cond.notify_all()
+
+    def _on_message(self, client, userdata, message) -> None:
+        try:
+            received = decode(message.topic, message.payload)
+        except (WireError, ValueError) as err:
+            with self._cond:
+                self.stats.rejected += 1
+                first = self.stats.rejected == 1
+                self._cond.notify_all()
+            (log.warning if first else log.debug)("rejected MQTT message: %s", err)
+            return
+        changed = False
+        payload = received.payload
+        if payload is None and parse_topic(message.topic)[2] is not Channel.STATUS:
+            pass  # a cleared retained ledger: the deals held stay
+        elif isinstance(payload, TableStatus) or payload is None:
+            self.standings.apply_status(received.hall, received.table, payload)
+            changed = True
+        else:
+            deals = payload.deals if isinstance(payload, Ledger) else (payload,)
+            for deal in deals:
+                if isinstance(deal, SettledDeal):
+                    outcome = self.standings.apply_deal(received.hall, received.table, deal)
+                    changed |= outcome in (Applied.NEW, Applied.CORRECTED)
+                    with self._cond:
+                        if outcome in (Applied.NEW, Applied.CORRECTED):
+                            self.stats.applied += 1
+                        else:
+                            self.stats.duplicates += 1
+        with self._cond:
+            self.stats.messages += 1
+            self._cond.notify_all()
+        if changed and self.on_change is not None:
+            try:
+                self.on_change()
+            except Exception:
+                log.exception("hub change listener failed")
