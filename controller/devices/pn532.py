@@ -81,7 +81,7 @@ class PN532ErrorKind(Enum):
 class PN532CodecStats:
     frames: int
     bytes_in: int
-    junk_bytes: int
+    junk_bytes: int  # skipped bytes other than idle 0x00 (0x55 on the device side)
     errors: tuple[tuple[PN532ErrorKind, int], ...]
 
     @property
@@ -257,18 +257,20 @@ class FrameDecoder:
         """Skip n bytes before a start code: idle bytes are free, others are junk."""
         chunk = self._buf[:n]
         del self._buf[:n]
-        if any(b not in self._idle for b in chunk):
+        junk = sum(1 for b in chunk if b not in self._idle)
+        if junk:
             if not self._junk:
                 self._errors[PN532ErrorKind.JUNK] += 1
             self._junk += chunk
-            self._junk_bytes += n
+            self._junk_bytes += junk
 
     def _fail(self, n: int, kind: PN532ErrorKind) -> None:
         """A false or broken frame at buf[0]: skip its start code, count once per run."""
         if not self._junk:
             self._errors[kind] += 1
-        self._junk += self._buf[:n]
-        self._junk_bytes += n
+        chunk = self._buf[:n]
+        self._junk += chunk
+        self._junk_bytes += sum(1 for b in chunk if b not in self._idle)
         del self._buf[:n]
 
     def _end_junk(self) -> None:
