@@ -180,6 +180,7 @@ def _check_situations(
     # the other three copies are the robbed player's pung
     need(counts[win] == 1, "robbing-the-kong", f"the hand holds another {win}")
     need("under-the-sea" not in events, "robbing-the-kong", "no kong without a replacement tile")
+    need("shoot-after-kong" not in events, "robbing-the-kong", "the robbed tile is not a discard")
     for e in ("heavenly", "earthly"):
         need(not melds, e, "the hand has declared melds")
         need(len(events) == 1, e, "it combines with no other situation")
@@ -289,32 +290,56 @@ def score_hand(
 # -- theoretical maximum ------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
 class _Plan:
-    """A rule set's structural patterns, resolved once for the fast path."""
+    """A rule set's structural patterns resolved for the fast path: the fan of a hand as a
+    function of its feature counts, memoised (a handful of distinct keys ever occur)."""
 
-    fans: tuple[tuple[str, Feature, int], ...]
-    includes: tuple[tuple[str, tuple[str, ...]], ...]
-    kong_is_root: bool
+    __slots__ = ("fans", "includes", "kong_is_root", "memo", "scoring")
+
+    def __init__(self, rs: RuleSet) -> None:
+        fans = []
+        for name, fan in rs.scoring.fans.items():
+            if name not in DETECTORS:
+                raise ValueError(f"rule set {rs.name} scores an unknown pattern {name!r}")
+            fans.append((name, DETECTORS[name].feature, fan))
+        self.fans = tuple(fans)
+        self.includes = tuple((k, tuple(v)) for k, v in rs.scoring.includes.items())
+        self.kong_is_root = rs.scoring.kong_is_root
+        self.scoring = rs.scoring
+        self.memo: dict[int, int] = {}
+
+    def fan(self, key: int) -> int:
+        """Total fan for a key kongs << 12 | roots << 8 | golden wait << 3 | one suit << 2 |
+        all pungs << 1 | seven pairs (each a count, 0 or 1 but kongs and roots)."""
+        kongs, roots = key >> 12, key >> 8 & 15
+        golden, one_suit, pungs, pairs = key >> 3 & 1, key >> 2 & 1, key >> 1 & 1, key & 1
+        feature = {
+            Feature.KONG: kongs,
+            Feature.ROOT: roots,
+            Feature.ALL_PUNGS: pungs,
+            Feature.GOLDEN_WAIT: golden,
+            Feature.ONE_SUIT: one_suit,
+            Feature.SEVEN_PAIRS: pairs,
+            Feature.DRAGON_SEVEN_PAIRS: pairs if roots - (kongs if self.kong_is_root else 0) else 0,
+        }
+        named = {name: feature[f] for name, f, _ in self.fans}
+        for name, inner in self.includes:
+            if named.get(name):
+                for n in inner:
+                    if named.get(n):
+                        named[n] -= 1
+        return sum(named[name] * value for name, _, value in self.fans)
 
 
 _PLANS: dict[int, tuple[RuleSet, _Plan]] = {}
+_EMPTY_SUIT = bytes(9)
 
 
 def _plan(rs: RuleSet) -> _Plan:
     cached = _PLANS.get(id(rs))
     if cached is not None and cached[0] is rs:
         return cached[1]
-    fans = []
-    for name, fan in rs.scoring.fans.items():
-        if name not in DETECTORS:
-            raise ValueError(f"rule set {rs.name} scores an unknown pattern {name!r}")
-        fans.append((name, DETECTORS[name].feature, fan))
-    plan = _Plan(
-        tuple(fans),
-        tuple((k, tuple(v)) for k, v in rs.scoring.includes.items()),
-        rs.scoring.kong_is_root,
-    )
+    plan = _Plan(rs)
     _PLANS[id(rs)] = (rs, plan)
     return plan
 
@@ -327,64 +352,69 @@ def theoretical_maximum(
     applies at wall end. 0 if the hand is not ready or holds void-suit tiles (counted as not
     ready, 004 Lesson 5) or all three suits.
 
-    Works on counts: a wait's patterns follow from the counts alone (all pungs: one pair and
-    every other kind 0 or 3; seven pairs: all even; a root: a kind held four times)."""
-    held = list(counts)
-    kongs = 0
-    chow_melds = False
-    for m in melds:
-        if m.is_kong:
-            kongs += 1
-        else:
-            chow_melds = chow_melds or m.kind is MeldKind.CHOW
-            for t in m.tiles:
-                held[t] += 1  # pung and chow tiles can join a root; kong tiles cannot
-    if void is not None and (
-        any(held[t] for t in void.tiles) or any(m.tile.suit is void for m in melds)
-    ):
-        return 0
-    suits = {s for s in NUMBER_SUITS if any(held[s.offset : s.offset + 9])}
-    suits.update(m.tile.suit for m in melds)
-    if rs.play.void_suit and len(suits) == 3:
-        return 0
+    Works on counts: what a wait adds follows from the counts alone (all pungs: one pair and
+    every other kind 0 or 3; seven pairs: no odd count; a root: a kind held four times)."""
     found = waits(counts, melds, void, rs.tiles.set)
     if not found:
         return 0
+    b = bytes(counts)
+    suits = 0
+    for lo in (0, 9, 18):
+        if b[lo : lo + 9] != _EMPTY_SUIT:
+            suits += 1
     plan = _plan(rs)
-    one_suit = 1 if len(suits) <= 1 else 0
-    roots0 = held.count(4)
+    kongs = 0
+    chow_melds = False
+    extra: dict[int, int] = {}  # meld tiles that can join a root (not kong tiles)
+    if melds:
+        meld_suits = set()
+        for m in melds:
+            meld_suits.add(m.tile.suit)
+            if m.is_kong:
+                kongs += 1
+            else:
+                chow_melds = chow_melds or m.kind is MeldKind.CHOW
+                for t in m.tiles:
+                    extra[t] = extra.get(t, 0) + 1
+        if void is not None and void in meld_suits:
+            return 0
+        for s in meld_suits:
+            if s is not Suit.Z and b[s.offset : s.offset + 9] == _EMPTY_SUIT:
+                suits += 1
+    if rs.play.void_suit and suits >= 3:
+        return 0
+    n1, n2, n3, n4 = b.count(1), b.count(2), b.count(3), b.count(4)
+    roots0 = n4
+    if extra:
+        roots0 += sum(1 for t, n in extra.items() if b[t] + n == 4)
     if plan.kong_is_root:
         roots0 += kongs
     golden = 1 if len(melds) == 4 and not chow_melds else 0
-    hist = [0] * 6
-    for n in counts:
-        hist[n] += 1
-    odd = hist[1] + hist[3]
-    best_fan = 0
+    one_suit = 1 if suits == 1 else 0
+    # per-hand part of the memo key (see _Plan.fan); a wait adds roots, all-pungs, pairs
+    base = kongs << 12 | roots0 << 8 | golden << 3 | one_suit << 2
+    seven = not melds and n1 + n3 == 1
+    no_pungs = chow_melds or n4 or n1 > 1 or n2 > 2 or (n1 == 1 and n2 != 0)
+    fan_of = plan.memo
+    best = -1
     for w in found:
-        c = counts[w]
-        roots = roots0 + (held[w] == 3)
-        hist[c] -= 1
-        hist[c + 1] += 1
-        pungs = 1 if not chow_melds and hist[1] == 0 and hist[4] == 0 and hist[2] == 1 else 0
-        hist[c + 1] -= 1
-        hist[c] += 1
-        pairs = 1 if not melds and odd == 1 and c % 2 == 1 else 0
-        feature = {
-            Feature.KONG: kongs,
-            Feature.ROOT: roots,
-            Feature.ALL_PUNGS: pungs,
-            Feature.GOLDEN_WAIT: golden,
-            Feature.ONE_SUIT: one_suit,
-            Feature.SEVEN_PAIRS: pairs,
-            Feature.DRAGON_SEVEN_PAIRS: pairs if roots else 0,
-        }
-        named = {name: feature[f] for name, f, _ in plan.fans}
-        for name, inner in plan.includes:
-            if named.get(name):
-                for n in inner:
-                    if named.get(n):
-                        named[n] -= 1
-        fan = sum(named[name] * value for name, _, value in plan.fans)
-        best_fan = max(best_fan, fan)
-    return hand_value(best_fan, rs.scoring)
+        c = b[w]
+        key = base
+        if c + extra.get(w, 0) == 3:
+            key += 1 << 8  # the wait is the fourth copy: a root
+        # all pungs: after the tile no count is 1 or 4 and exactly one is 2
+        if (
+            not no_pungs
+            and n1 - (c == 1) + (c == 0) == 0
+            and c != 3
+            and n2 - (c == 2) + (c == 1) == 1
+        ):
+            key |= 2
+        if seven and c & 1:
+            key |= 1
+        fan = fan_of.get(key)
+        if fan is None:
+            fan = fan_of[key] = plan.fan(key)
+        if fan > best:
+            best = fan
+    return hand_value(best, rs.scoring)

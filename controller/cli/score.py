@@ -1,0 +1,340 @@
+"""`mjtable score`: score a winning hand with a readable breakdown, or a stream of JSON lines.
+
+Exit status: 0 scored, 1 the hand does not win, 2 bad input (notation, rule set, situation).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, TextIO
+
+from rules.hand import waits
+from rules.melds import Meld
+from rules.ruleset import DEFAULT, Payer, RuleSet, UnknownRuleSet, load
+from rules.schema import SchemaError
+from rules.scoring import (
+    EVENTS,
+    BadSituation,
+    NotAWin,
+    Score,
+    score_hand,
+    theoretical_maximum,
+)
+from rules.tiles import NotationError, Suit, Tile, format_tiles, parse_tiles, to_counts
+
+
+class InputError(ValueError):
+    """Bad command-line or JSON input; `caret` is the offending text and position, if any."""
+
+    def __init__(self, message: str, caret: tuple[str, int] | None = None) -> None:
+        self.message = message
+        self.caret = caret
+        super().__init__(message)
+
+
+@dataclass(frozen=True, slots=True)
+class Case:
+    """One hand to score, parsed."""
+
+    rules: RuleSet
+    standing: tuple[Tile, ...]
+    melds: tuple[Meld, ...]
+    win: Tile | None
+    self_drawn: bool
+    situations: frozenset[str]
+    void: Suit | None
+
+
+def _notation(what: str, err: NotationError) -> InputError:
+    return InputError(
+        f"{what}: {err.message} at character {err.position + 1}", (err.text, err.position)
+    )
+
+
+def parse_melds(items: Sequence[str]) -> tuple[Meld, ...]:
+    """`--melds` values: repeated and/or comma-separated."""
+    melds = []
+    for item in items:
+        offset = 0
+        for part in item.split(","):
+            if part.strip():
+                try:
+                    melds.append(Meld.parse(part))
+                except NotationError as err:
+                    raise InputError(
+                        f"meld: {err.message} at character {offset + err.position + 1}",
+                        (item, offset + err.position),
+                    ) from None
+            offset += len(part) + 1
+    return tuple(melds)
+
+
+def load_rules(name: str) -> RuleSet:
+    try:
+        return load(name)
+    except (UnknownRuleSet, SchemaError, OSError) as err:
+        raise InputError(str(err).strip("'\"")) from None
+
+
+def parse_case(
+    rules: str,
+    hand: str,
+    melds: Sequence[str],
+    win: str | None,
+    self_drawn: bool = False,
+    situations: Sequence[str] = (),
+    void: str | None = None,
+) -> Case:
+    rs = load_rules(rules)
+    try:
+        standing = parse_tiles(hand, rs.tiles.set)
+    except NotationError as err:
+        raise _notation("hand", err) from None
+    win_tile = None
+    if win is not None:
+        try:
+            win_tile = Tile.parse(win)
+        except NotationError as err:
+            raise _notation("winning tile", err) from None
+    void_suit = None
+    if void:
+        try:
+            void_suit = Suit.parse(void)
+        except NotationError:
+            raise InputError(f"void suit: {void!r} is not one of m, p, s") from None
+    for s in situations:
+        if s not in EVENTS:
+            raise InputError(f"situation: unknown {s!r} (one of {', '.join(EVENTS)})")
+    return Case(
+        rs,
+        standing,
+        parse_melds(melds),
+        win_tile,
+        self_drawn,
+        frozenset(situations),
+        void_suit,
+    )
+
+
+def score_case(case: Case) -> tuple[Score, tuple[Tile, ...], int]:
+    """The score, the waits of the hand without the winning tile and their maximum."""
+    if case.win is None:
+        raise InputError("the winning tile is missing (--win)")
+    score = score_hand(
+        case.standing,
+        case.melds,
+        case.win,
+        case.rules,
+        self_drawn=case.self_drawn,
+        situations=case.situations,
+        void=case.void,
+    )
+    rest = list(case.standing)
+    rest.remove(case.win)
+    return score, *waits_and_maximum(rest, case)
+
+
+def waits_and_maximum(standing: Sequence[Tile], case: Case) -> tuple[tuple[Tile, ...], int]:
+    """Waits of a 13-tile hand (none when it cannot win: void tiles, three suits) and its
+    theoretical maximum."""
+    counts = to_counts(standing)
+    found = waits(counts, case.melds, case.void, case.rules.tiles.set)
+    best = theoretical_maximum(counts, case.melds, case.void, case.rules)
+    return (found if best else ()), best
+
+
+def describe_hand(standing: Sequence[Tile], case: Case) -> str:
+    text = format_tiles(standing)
+    if case.melds:
+        text += " + " + ", ".join(str(m) for m in case.melds)
+    return text
+
+
+def _print_error(err: InputError, out: TextIO) -> None:
+    print(f"mjtable: error: {err.message}", file=out)
+    if err.caret is not None:
+        text, pos = err.caret
+        print(f"  {text}\n  {' ' * pos}^", file=out)
+
+
+# -- human output -------------------------------------------------------------------
+
+
+def render(case: Case, score: Score, waits: Sequence[Tile], best: int) -> str:
+    rs = case.rules
+    how = "self-drawn" if case.self_drawn else "on a discard"
+    lines = [
+        f"hand      {describe_hand(case.standing, case)}",
+        f"win       {case.win} {how}"
+        + (f", void {case.void}" if case.void else "")
+        + f", rules {rs.name}",
+        "patterns",
+    ]
+    if not score.patterns:
+        lines.append("  (none: a plain hand)")
+    for hit in score.patterns:
+        lines.append(f"  +{hit.fan}  {hit.reason}")
+    cap = rs.scoring.fan_cap
+    capped = " (capped)" if score.total_fan > cap else ""
+    lines.append(f"total     {score.total_fan} fan, cap {cap}{capped}")
+    lines.append(f"value     {score.value} point{'s' if score.value != 1 else ''}")
+    if score.multiplier > 1:
+        pay = f"x{score.multiplier} hand value = {score.multiplier * score.value}"
+        if score.payer is Payer.MELDED_KONG_DISCARDER:
+            pay += " (after a melded kong its discarder alone pays)"
+        lines.append(f"payment   {pay}")
+    rest = list(case.standing)
+    rest.remove(case.win)  # type: ignore[arg-type]
+    lines.append(
+        f"waits     {' '.join(str(t) for t in waits) or 'none'}  (of {describe_hand(rest, case)})"
+    )
+    lines.append(f"maximum   {best} (theoretical maximum of that hand at wall end)")
+    return "\n".join(lines)
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "hand", nargs="?", help="standing tiles including the winning tile, e.g. 123m456p11s"
+    )
+    parser.add_argument(
+        "--melds",
+        action="append",
+        default=[],
+        metavar="MELD",
+        help="declared melds, e.g. 'pung 5s' (repeat, or separate with commas)",
+    )
+    parser.add_argument("--win", help="the winning tile, e.g. 1s")
+    parser.add_argument("--self-drawn", action="store_true", help="the winning tile was drawn")
+    parser.add_argument(
+        "--situation",
+        action="append",
+        default=[],
+        choices=list(EVENTS),
+        help="a winning situation (repeatable)",
+    )
+    parser.add_argument("--void", help="the player's void suit (m, p or s)")
+    parser.add_argument("--rules", default=DEFAULT, help=f"rule set (default {DEFAULT})")
+    parser.add_argument(
+        "--json",
+        action="store_true",
+        help="read one JSON case per line on stdin, write one JSON result per line",
+    )
+
+
+def run(args: argparse.Namespace) -> int:
+    if args.json:
+        if args.hand is not None:
+            print("mjtable: error: --json reads the hands from stdin", file=sys.stderr)
+            return 2
+        return stream(sys.stdin, sys.stdout)
+    if args.hand is None:
+        print("mjtable: error: a hand is needed (or --json)", file=sys.stderr)
+        return 2
+    try:
+        case = parse_case(
+            args.rules,
+            args.hand,
+            args.melds,
+            args.win,
+            args.self_drawn,
+            args.situation,
+            args.void,
+        )
+        score, waits, best = score_case(case)
+    except InputError as err:
+        _print_error(err, sys.stderr)
+        return 2
+    except BadSituation as err:
+        print(f"mjtable: error: {err}", file=sys.stderr)
+        return 2
+    except NotAWin as err:
+        print(f"not a win: {err.reason}")
+        return 1
+    print(render(case, score, waits, best))
+    return 0
+
+
+# -- JSON lines ---------------------------------------------------------------------
+
+_KEYS = {"id", "rules", "hand", "melds", "win", "self_drawn", "situation", "void"}
+
+
+def _field(obj: dict[str, Any], key: str, kind: type, default: Any) -> Any:
+    value = obj.get(key, default)
+    if value is None and default is None:
+        return None
+    if kind is list:
+        if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+            raise InputError(f"'{key}' must be a list of strings")
+    elif kind is bool:
+        if not isinstance(value, bool):
+            raise InputError(f"'{key}' must be true or false")
+    elif not isinstance(value, str):
+        raise InputError(f"'{key}' must be a string")
+    return value
+
+
+def _caret_text(err: InputError) -> str:
+    if err.caret is None:
+        return err.message
+    text, _ = err.caret
+    return f"{err.message} in {text!r}"
+
+
+def answer(line: str) -> dict[str, Any]:
+    """The JSON result for one input line (issue 2 item 5)."""
+    try:
+        obj = json.loads(line)
+    except json.JSONDecodeError as err:
+        return {"id": None, "ok": False, "error": f"not valid JSON: {err}"}
+    if not isinstance(obj, dict):
+        return {"id": None, "ok": False, "error": "a case is a JSON object"}
+    ident = obj.get("id")
+    try:
+        unknown = sorted(set(obj) - _KEYS)
+        if unknown:
+            raise InputError(f"unknown key '{unknown[0]}' (known: {', '.join(sorted(_KEYS))})")
+        if "hand" not in obj or "win" not in obj:
+            raise InputError("'hand' and 'win' are required")
+        case = parse_case(
+            _field(obj, "rules", str, DEFAULT),
+            _field(obj, "hand", str, ""),
+            _field(obj, "melds", list, []),
+            _field(obj, "win", str, ""),
+            _field(obj, "self_drawn", bool, False),
+            _field(obj, "situation", list, []),
+            _field(obj, "void", str, None),
+        )
+        score, waits, best = score_case(case)
+    except InputError as err:
+        return {"id": ident, "ok": False, "error": _caret_text(err)}
+    except BadSituation as err:
+        return {"id": ident, "ok": False, "error": str(err)}
+    except NotAWin as err:
+        return {"id": ident, "ok": False, "error": f"not a win: {err.reason}"}
+    fans: dict[str, int] = {}
+    for hit in score.patterns:
+        fans[hit.name] = fans.get(hit.name, 0) + 1
+    return {
+        "id": ident,
+        "ok": True,
+        "fans": fans,
+        "total_fan": score.total_fan,
+        "value": score.value,
+        "waits": [str(t) for t in waits],
+        "max_value": best,
+    }
+
+
+def stream(inp: TextIO, out: TextIO) -> int:
+    """One JSON result per non-blank input line, in order; bad lines do not stop it."""
+    for line in inp:
+        if not line.strip():
+            continue
+        out.write(json.dumps(answer(line), ensure_ascii=False) + "\n")
+        out.flush()
+    return 0
