@@ -297,3 +297,42 @@ def test_poller_config_is_range_checked():
         PollerConfig(antennas=(9,))
     with pytest.raises(ValueError):
         PollerConfig(reply_timeout=0)
+
+
+def test_poller_over_a_real_pty():
+    """The poller on a pyserial port, the simulated reader on the other end of a real pty."""
+    import os
+    import select
+    import tty
+
+    import serial
+
+    master, slave = os.openpty()
+    tty.setraw(master)
+    tty.setraw(slave)
+    port = serial.Serial(os.ttyname(slave), 57600, timeout=0.2)
+    try:
+        reader = SimUHFReader(antennas=2)
+        reader.place(CAPTURE_EPC, 2)
+        poller = UHFPoller(PollerConfig(antennas=(1, 2)))
+        t, send, events = 0.0, poller.start(0.0).send, []
+        for _ in range(4):
+            port.write(send)
+            answer = b""
+            while not answer:  # the reader side: bytes from the host until a whole command
+                assert select.select([master], [], [], 2)[0], "host command never arrived"
+                answer = reader.feed(os.read(master, 256))
+            os.write(master, answer)
+            send = b""
+            while not send:
+                chunk = port.read(64)
+                assert chunk, "reader did not answer over the pty"
+                t += 0.01
+                step = poller.feed(t, chunk)
+                events += step.events
+                send = step.send
+        assert reads(events) == [(1, ()), (2, (CAPTURE_EPC,))]
+    finally:
+        port.close()
+        os.close(master)
+        os.close(slave)
