@@ -103,7 +103,9 @@ def build() -> SuitTables:
         keys = {v: v.to_bytes(size, "little") for v in c_int}
         for v, c in c_int.items():
             complete[keys[v]] = c
-        for v, info in w_int.items():
+        del c_int
+        while w_int:  # popped as converted, so both forms never coexist in full
+            v, info = w_int.popitem()
             key = keys.get(v) or v.to_bytes(size, "little")
             waiting[key] = values.setdefault(info, info)
     return SuitTables(complete, waiting, time.perf_counter() - start)
