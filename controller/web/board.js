@@ -110,9 +110,7 @@ const MJ = (() => {
       badges.appendChild(v);
     }
     if (seat.hu_order) {
-      const hu = el("span", "badge hu", "Hu " + ordinal(seat.hu_order));
-      badges.appendChild(hu);
-      if (seat.hu_tile) hu.appendChild(tile(seat.hu_tile, "mini"));
+      badges.appendChild(el("span", "badge hu", "Hu " + ordinal(seat.hu_order)));
     }
     who.appendChild(badges);
     head.appendChild(who);
@@ -127,7 +125,7 @@ const MJ = (() => {
     const table = el("div", "seat-body");
     const handRow = el("div", "hand-row");
     if (hand) {
-      handRow.appendChild(tiles(hand.standing, "hand", "big"));
+      handRow.appendChild(tiles(hand.standing, "hand"));
     } else if (!seat.hu_order) {
       const backs = [];
       for (let i = 0; i < seat.standing; i++) backs.push(null);
@@ -135,11 +133,16 @@ const MJ = (() => {
       concealed.title = seat.standing + " concealed tiles";
       handRow.appendChild(concealed);
     }
+    if (seat.hu_order && seat.hu_tile) {
+      const won = el("div", "won-on", "Hu on");
+      won.appendChild(tile(seat.hu_tile, "big"));
+      handRow.appendChild(won);
+    }
     const melds = el("div", "melds");
     for (const m of seat.melds) melds.appendChild(meld(m));
     handRow.appendChild(melds);
     table.appendChild(handRow);
-    if (hand) table.appendChild(handInfo(hand));
+    if (hand) table.appendChild(handInfo(hand, seat.void));
 
     const river = tiles(seat.discards, "river");
     if (view.last_discard && seat.discards.length && view.turn === seat.seat) {
@@ -151,9 +154,10 @@ const MJ = (() => {
     return panel;
   }
 
-  function handInfo(hand) {
+  function handInfo(hand, revealed) {
     const info = el("div", "hand-info");
-    if (hand.void) info.appendChild(el("span", "badge void", "void " + (SUIT[hand.void] || hand.void)));
+    // The void is shown here until it is revealed (then the seat's header shows it).
+    if (hand.void && !revealed) info.appendChild(el("span", "badge void", "void " + (SUIT[hand.void] || hand.void)));
     if (hand.waits && hand.waits.length) {
       info.appendChild(el("span", "label", "waits"));
       info.appendChild(tiles(hand.waits, "waits", "small"));
