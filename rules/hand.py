@@ -141,7 +141,7 @@ def _bind_hot_paths() -> tuple[
     get = complete.get
     wait_get = _WAITING.get
     not_complete, shift, mask, targets, ranks = _NOT, _SHIFT, _MASK, _TARGET, _RANKS
-    suit_ranges = _SUIT_RANGES
+    suit_ranges, no_honours = _SUIT_RANGES, suit_tables.NO_HONOURS
     load, tiles, to_bytes = _load, TILES, bytes
 
     def is_complete(counts: Sequence[int], melds: int = 0) -> bool:
@@ -150,6 +150,11 @@ def _bind_hot_paths() -> tuple[
             load()
         b = to_bytes(counts)
         if (
+            get(b[:9], not_complete) + get(b[9:18], not_complete) + get(b[18:], not_complete)
+            == targets[melds]
+        ):
+            return True  # no honours held: Bamboo + 7 zero bytes is one key
+        if b[27:] != no_honours and (
             get(b[:9], not_complete)
             + get(b[9:18], not_complete)
             + get(b[18:27], not_complete)
