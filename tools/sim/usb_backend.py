@@ -40,6 +40,7 @@ from controller.devices.pn532 import (
 
 PACKET = 64
 PN533_FIRMWARE = FirmwareVersion(0x33, 2, 7, 0x07)  # IC PN533, v2.7, ISO 14443-A/B + 18092
+PN532_FIRMWARE = FirmwareVersion(0x32, 1, 6, 0x07)  # IC PN532, v1.6
 EP_OUT = 0x04
 EP_IN = 0x84
 LIBUSB_ERROR_NO_DEVICE = -4  # libusb error codes, as the real backend reports them
@@ -138,8 +139,9 @@ class _Handle:
 
 class SimPN533:
     """The device: its USB identity, its plug state, the tags in its field, and the PN53x
-    firmware answering frames. Thread-safe: a simulator thread moves tags while the driver
-    polls."""
+    firmware answering frames. With PN532 firmware it also takes SAMConfiguration, and
+    `serial_feed` is its UART (HSU) side. Thread-safe: a simulator thread moves tags while
+    the driver polls."""
 
     def __init__(
         self,
@@ -160,7 +162,7 @@ class SimPN533:
         self._lock = threading.RLock()
         self._rx = bytearray()
         self._tx: deque[bytes] = deque()
-        self._decoder = FrameDecoder("sim-pn533")
+        self._decoder = FrameDecoder("sim-pn53x", idle=b"\x00\x55")
 
     # --- the world --------------------------------------------------------------------
     def add_tag(self, nfcid: bytes | SimTag) -> None:
@@ -191,7 +193,7 @@ class SimPN533:
     def _reset(self) -> None:
         self._rx.clear()
         self._tx.clear()
-        self._decoder = FrameDecoder("sim-pn533")
+        self._decoder = FrameDecoder("sim-pn53x", idle=b"\x00\x55")
 
     # --- USB side -----------------------------------------------------------------------
     def descriptor(self) -> DeviceDescriptor:
@@ -226,6 +228,15 @@ class SimPN533:
         if len(message) % PACKET == 0:
             self._tx.append(b"")  # ZLP ends a transfer that filled its last packet
 
+    def serial_feed(self, data: bytes) -> bytes:
+        """The same firmware on a UART (HSU): host bytes in, every answer byte out."""
+        with self._lock:
+            for frame in self._decoder.feed(data):
+                self._answer(frame)
+            out = b"".join(self._tx)
+            self._tx.clear()
+            return out
+
     # --- PN53x firmware -----------------------------------------------------------------
     def _answer(self, frame: object) -> None:
         if isinstance(frame, Ack):
@@ -251,7 +262,9 @@ class SimPN533:
                 PassiveTarget(i + 1, t.sens_res, t.sel_res, t.nfcid, t.ats)
                 for i, t in enumerate(found)
             )
-        return ERROR_FRAME  # PN533 has no SAM: SAMConfiguration lands here too
+        if code == Command.SAM_CONFIGURATION and self.firmware.ic == 0x32 and params[:1] == b"\x01":
+            return empty_answer(Command.SAM_CONFIGURATION)
+        return ERROR_FRAME  # a PN533 has no SAM: SAMConfiguration lands here
 
 
 class SimUsbBackend(usb.backend.IBackend):
