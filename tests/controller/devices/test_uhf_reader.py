@@ -336,3 +336,24 @@ def test_poller_over_a_real_pty():
         port.close()
         os.close(master)
         os.close(slave)
+
+
+def test_sim_reader_inventories_every_enabled_antenna_after_power_up():
+    reader = SimUHFReader(antennas=3)
+    reader.place(b"\x01" * 12, 1)
+    reader.place(b"\x03" * 12, 3)
+    replies = [
+        parse_inventory(f)
+        for f in ResponseDecoder().feed(reader.feed(inventory_command().encode()))
+    ]
+    assert [(r.antenna, r.status) for r in replies] == [
+        (1, UHFStatus.MORE_FRAMES),
+        (2, UHFStatus.MORE_FRAMES),
+        (3, UHFStatus.INVENTORY_DONE),
+    ]
+    assert [len(r.tags) for r in replies] == [1, 0, 1]
+    # without antenna selection the poller sorts one inventory's frames by their Ant bits
+    poller = UHFPoller(PollerConfig(antennas=(1,), select_antenna=False))
+    poller.start(0.0)
+    step = poller.feed(0.1, reader.feed(inventory_command().encode()))
+    assert reads(step.events) == [(1, (b"\x01" * 12,)), (2, ()), (3, (b"\x03" * 12,))]
