@@ -390,7 +390,11 @@ class _RequestHandler(BaseHTTPRequestHandler):
     def _dispatch(self, method: Method) -> None:
         parts = urlsplit(self.path)
         path = unquote(parts.path)
-        length = int(self.headers.get("Content-Length") or 0)
+        try:
+            length = int(self.headers.get("Content-Length") or 0)
+        except ValueError:
+            self._send(Response.text("bad Content-Length", HTTPStatus.BAD_REQUEST))
+            return
         if length > MAX_BODY or length < 0:
             self._send(Response.text("request body too large", HTTPStatus.REQUEST_ENTITY_TOO_LARGE))
             return

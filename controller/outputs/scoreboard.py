@@ -48,6 +48,8 @@ COOKIE = "mjtable_referee"
 MAX_SESSIONS = 32  # referee browser sessions kept; the oldest is logged out beyond that
 MAX_PENDING_BROADCAST = 20_000  # views waiting for their delay (hours of play at most rates)
 MAX_NOTE = 500
+LOGIN_ATTEMPTS = 5  # wrong tokens from one address within LOGIN_WINDOW_S before a lock-out
+LOGIN_WINDOW_S = 60.0
 MAX_PENALTY = 1000
 
 
@@ -161,6 +163,7 @@ class Scoreboard:
         self._broadcast: BroadcastView | None = None
         self._pending: deque[BroadcastView] = deque()
         self._sessions: OrderedDict[str, float] = OrderedDict()
+        self._failed_logins: dict[str, deque[float]] = {}
         self.public_feed = EventChannel()
         self.broadcast_feed = EventChannel()
         self.referee_feed = EventChannel()
@@ -334,8 +337,17 @@ class Scoreboard:
         return Response.html(text, status)
 
     def _login(self, request: Request) -> Response:
+        now = self._clock()
+        with self._lock:
+            recent = self._failed_logins.setdefault(request.client, deque())
+            while recent and recent[0] <= now - LOGIN_WINDOW_S:
+                recent.popleft()
+            if len(recent) >= LOGIN_ATTEMPTS:
+                return self._login_page(HTTPStatus.TOO_MANY_REQUESTS, "Too many tries; wait.")
         token = request.form().get("token", "")
         if self._token is None or not hmac.compare_digest(token.encode(), self._token.encode()):
+            with self._lock:
+                recent.append(now)
             log.warning("referee login refused from %s", request.client)
             return self._login_page(HTTPStatus.UNAUTHORIZED, "Wrong token.")
         session = secrets.token_urlsafe(32)

@@ -80,6 +80,13 @@ def test_oversized_body_is_refused(web: WebServer):
     assert r.status == HTTPStatus.REQUEST_ENTITY_TOO_LARGE
 
 
+def test_bad_content_length_is_a_400(web: WebServer):
+    web.route("POST", "/api/x", lambda req: Response.text("ok"))
+    web.start()
+    r = fetch(web.url, "/api/x", method="POST", headers={"Content-Length": "many"})
+    assert r.status == HTTPStatus.BAD_REQUEST
+
+
 def test_handler_exception_is_a_500_and_the_server_lives_on(web: WebServer):
     def boom(req):
         raise RuntimeError("bug in a handler")

@@ -318,3 +318,17 @@ def test_rejects_bad_configuration():
         Scoreboard(referee_token="short")
     with pytest.raises(ValueError):
         Scoreboard(broadcast_delay_s=-1)
+
+
+def test_login_is_locked_after_repeated_wrong_tokens(board, clock):
+    _, server = board
+    form = {"Content-Type": "application/x-www-form-urlencoded"}
+
+    def login(token: str) -> int:
+        body = f"token={token}".encode()
+        return fetch(server.url, "/referee/login", method="POST", body=body, headers=form).status
+
+    assert [login(f"guess-{i}") for i in range(5)] == [401] * 5
+    assert login(TOKEN) == HTTPStatus.TOO_MANY_REQUESTS  # even the right one, for a while
+    clock.t += 60.0
+    assert login(TOKEN) == HTTPStatus.SEE_OTHER
