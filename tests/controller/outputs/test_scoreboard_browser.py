@@ -46,6 +46,10 @@ if reason is not None:
     pytest.skip(reason, allow_module_level=True)
 
 from selenium import webdriver  # noqa: E402
+from selenium.common.exceptions import (  # noqa: E402
+    NoSuchElementException,
+    StaleElementReferenceException,
+)
 from selenium.webdriver.chrome.service import Service  # noqa: E402
 from selenium.webdriver.common.by import By  # noqa: E402
 from selenium.webdriver.support.ui import Select, WebDriverWait  # noqa: E402
@@ -99,7 +103,11 @@ def table():
 
 
 def _wait(driver, condition, what: str):
-    return WebDriverWait(driver, WAIT_S).until(lambda d: condition(d), message=what)
+    # Pages re-render on every view and navigate after a form post: an element found a moment
+    # ago may be gone, which only means "not yet".
+    ignored = (NoSuchElementException, StaleElementReferenceException)
+    wait = WebDriverWait(driver, WAIT_S, ignored_exceptions=ignored)
+    return wait.until(lambda d: condition(d), message=what)
 
 
 def _texts(driver, css: str) -> list[str]:
