@@ -352,7 +352,8 @@ def theoretical_maximum(
     applies at wall end. 0 if the hand is not ready or holds void-suit tiles (counted as not
     ready, 004 Lesson 5) or all three suits.
 
-    Works on counts: what a wait adds follows from the counts alone (all pungs: one pair and
+    What a not-ready player pays is the deal judge's (`payments.wall-end`: this maximum, or a
+    flat amount under sbr-chengdu2016). Works on counts: what a wait adds follows from the counts alone (all pungs: one pair and
     every other kind 0 or 3; seven pairs: no odd count; a root: a kind held four times)."""
     found = waits(counts, melds, void, rs.tiles.set)
     if not found:

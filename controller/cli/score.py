@@ -24,7 +24,15 @@ from rules.scoring import (
     score_hand,
     theoretical_maximum,
 )
-from rules.tiles import NotationError, Suit, Tile, format_tiles, parse_tiles, to_counts
+from rules.tiles import (
+    NUMBER_SUITS,
+    NotationError,
+    Suit,
+    Tile,
+    format_tiles,
+    parse_tiles,
+    to_counts,
+)
 
 
 class InputError(ValueError):
@@ -102,10 +110,9 @@ def parse_case(
             raise _notation("winning tile", err) from None
     void_suit = None
     if void:
-        try:
-            void_suit = Suit.parse(void)
-        except NotationError:
-            raise InputError(f"void suit: {void!r} is not one of m, p, s") from None
+        void_suit = next((s for s in NUMBER_SUITS if s.value == void.strip().lower()), None)
+        if void_suit is None:
+            raise InputError(f"void suit: {void!r} is not one of m, p, s")
     for s in situations:
         if s not in EVENTS:
             raise InputError(f"situation: unknown {s!r} (one of {', '.join(EVENTS)})")
