@@ -1,4 +1,5 @@
-"""Checksums used by reader and table framings: reflected CRC-16 and the 8-bit sums.
+"""Checksums used by reader and table framings: CRC-16 (reflected and MSB-first) and the
+8-bit sums. The one home of checksum arithmetic: codecs and profile framings call these.
 
 The UHFReader18 / CF-RU5102 family (HARDWARE-NOTES) uses CRC-16 with the reflected
 polynomial 0x8408 (0x1021 bit-reversed), preset 0xFFFF, no final XOR — the variant known as
@@ -36,6 +37,32 @@ def crc16_reflected(
     for byte in data:
         crc = (crc >> 8) ^ table[(crc ^ byte) & 0xFF]
     return crc ^ xorout
+
+
+@cache
+def _msb_table(poly: int) -> tuple[int, ...]:
+    """Byte-at-a-time table for an MSB-first CRC-16 with polynomial `poly`."""
+    rows = []
+    for byte in range(256):
+        crc = byte << 8
+        for _ in range(8):
+            crc = ((crc << 1) ^ poly) & 0xFFFF if crc & 0x8000 else (crc << 1) & 0xFFFF
+        rows.append(crc)
+    return tuple(rows)
+
+
+def crc16_msb(data: bytes, poly: int, init: int, xorout: int = 0) -> int:
+    """MSB-first (not reflected) CRC-16 of `data`, e.g. CRC-16/CCITT-FALSE (0x1021, 0xFFFF)."""
+    table = _msb_table(poly)
+    crc = init
+    for byte in data:
+        crc = ((crc << 8) & 0xFFFF) ^ table[((crc >> 8) ^ byte) & 0xFF]
+    return crc ^ xorout
+
+
+def reflect16(value: int) -> int:
+    """The 16-bit value with its bits in reverse order (0x1021 → 0x8408)."""
+    return int(f"{value:016b}"[::-1], 2)
 
 
 def crc16_uhf(data: bytes) -> int:

@@ -29,6 +29,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from enum import Enum
 
+from controller.devices import crc
+
 log = logging.getLogger(__name__)
 
 
@@ -62,53 +64,20 @@ _CRC16 = {
 }
 
 
-def _reflect16(value: int) -> int:
-    return int(f"{value:016b}"[::-1], 2)
-
-
-def _crc16_table(poly: int, reflected: bool) -> tuple[int, ...]:
-    table = []
-    if reflected:
-        rpoly = _reflect16(poly)
-        for byte in range(256):
-            crc = byte
-            for _ in range(8):
-                crc = (crc >> 1) ^ rpoly if crc & 1 else crc >> 1
-            table.append(crc)
-    else:
-        for byte in range(256):
-            crc = byte << 8
-            for _ in range(8):
-                crc = ((crc << 1) ^ poly) & 0xFFFF if crc & 0x8000 else (crc << 1) & 0xFFFF
-            table.append(crc)
-    return tuple(table)
-
-
-_TABLES = {kind: _crc16_table(p[0], p[2]) for kind, p in _CRC16.items()}
-
-
 def checksum(kind: Checksum, data: bytes) -> int:
     """The checksum of `data` as an integer (0 for `NONE`)."""
     if kind is Checksum.NONE:
         return 0
     if kind is Checksum.XOR:
-        acc = 0
-        for b in data:
-            acc ^= b
-        return acc
+        return crc.xor8(data)
     if kind is Checksum.SUM8:
-        return sum(data) & 0xFF
+        return crc.sum8(data)
     if kind is Checksum.SUM8_NEG:
-        return -sum(data) & 0xFF
-    _poly, crc, reflected, xorout = _CRC16[kind]
-    table = _TABLES[kind]
+        return crc.checksum8_complement(data)
+    poly, init, reflected, xorout = _CRC16[kind]
     if reflected:
-        for b in data:
-            crc = (crc >> 8) ^ table[(crc ^ b) & 0xFF]
-    else:
-        for b in data:
-            crc = ((crc << 8) & 0xFFFF) ^ table[((crc >> 8) ^ b) & 0xFF]
-    return crc ^ xorout
+        return crc.crc16_reflected(data, crc.reflect16(poly), init, xorout)
+    return crc.crc16_msb(data, poly, init, xorout)
 
 
 class ByteOrder(Enum):
