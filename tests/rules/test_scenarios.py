@@ -392,3 +392,226 @@ def test_void_penalty_waived_when_every_discard_was_of_the_void_suit():
     assert (N, NOBODY, 48) not in pays(_waiver_deal("sbr-mil"))
     # Chengdu 2016 (002) states no such exception.
     assert (N, NOBODY, 48) in pays(_waiver_deal("sbr-chengdu2016"))
+
+
+# -- false Hu --------------------------------------------------------------------------------
+
+
+def test_false_hu_pays_each_player_still_in_and_returns_kong_payments():
+    d = deal_of(
+        "sbr-mil",
+        {"E": "5p1111223344556m", "S": BLOOD["S"], "W": "99p444555666s88s", "N": BLOOD["N"]},
+        repl="9m",
+    )
+    voids(d, E="5p", S="m", W="m", N="s")
+    ok(d, Kong(E, MeldKind.CONCEALED_KONG, Tile.M1), ReplacementDraw(E))
+    result = ok(d, SelfDrawnHu(E))  # E still holds the face-down 5p: not a win
+    won = result.facts[0]
+    assert won.false_hu and won.seat is E and d.winners[0].false_hu
+    # 004 Lesson 5: 8 to each player still in (three: 24 in all), every kong payment
+    # returned; the void tile in a Hu also costs the 48-point penalty.
+    assert pays(d) == [
+        (S, E, 2),
+        (W, E, 2),
+        (N, E, 2),
+        (E, S, 8),
+        (E, W, 8),
+        (E, N, 8),
+        (E, S, 2),
+        (E, W, 2),
+        (E, N, 2),
+        (E, NOBODY, 48),
+    ]
+    assert d.deltas() == (-72, 8, 8, 8)
+    # The offender leaves the deal like any Hu declarer; play passes to South.
+    assert d.is_out(E) and (d.phase, d.turn) == (Phase.DRAW, S)
+    check_invariants(d)
+
+
+def test_two_false_hu_on_one_discard_pay_the_last_player_in():
+    # 004 Lesson 5 example: after the first Hu, two players declare a false Hu on one
+    # discard; only one player is then still in, and each offender pays that player 8.
+    d = deal_of("sbr-mil", BLOOD, live="9m")
+    voids(d, E="5p", S="m", W="m", N="s")
+    ok(d, Discard(E, Tile.P5), Hu(S), Pass(W), Pass(N))
+    ok(d, Draw(W, Tile.M9), Discard(W, Tile.M9), Hu(E), Hu(N))
+    assert pays(d) == [(E, S, 1), (N, W, 8), (E, W, 8)]  # N, E: in turn order from W
+    assert [w.false_hu for w in d.winners] == [False, True, True]
+    assert d.over and d.end is DealEnd.HU  # false Hu count toward the three Hu
+    check_invariants(d)
+
+
+def test_void_suit_meld_costs_the_penalty():
+    d = deal_of(
+        "sbr-mil",
+        {"E": "5555p1122334455m", "S": BLOOD["S"], "W": BLOOD["W"], "N": BLOOD["N"]},
+    )
+    voids(d, E="5p", S="m", W="m", N="s")
+    ok(d, Kong(E, MeldKind.CONCEALED_KONG, Tile.P5))
+    assert d.laid_tile(E) is None  # the face-down tile went into the kong
+    # 004 Lesson 5: "When a set of forbidden suit tiles is declared, the player always
+    # receives a penalty of 48 points"; the kong is still paid (004 Table 7).
+    assert pays(d) == [(E, NOBODY, 48), (S, E, 2), (W, E, 2), (N, E, 2)]
+
+
+# -- skipped Hu and skipped pung -------------------------------------------------------------
+
+
+def test_skipped_hu_lock_until_the_next_draw():
+    d = deal_of("sbr-mil", BLOOD, live="5p")
+    voids(d, E="5p", S="m", W="m", N="s")
+    ok(d, Discard(E, Tile.P5), Pass(S), Pass(W), Pass(N))  # S and W let 5p go
+    ok(d, Draw(S, Tile.P5))  # S draws: S's lock lifts
+    ok(d, Discard(S, Tile.P5))
+    assert d.admissible_claims()[W] == ()
+    r = refused(d, Hu(W), Reason.SKIPPED_HU_LOCK)
+    assert "worth 1" in r.detail
+    ok(d, Pass(W), Pass(N), Pass(E))
+    ok(d, Draw(W), Discard(W, Tile.P4), CloseClaims())  # W drew: the lock lifted
+
+
+def test_skipped_hu_lock_yields_to_a_hand_worth_more():
+    d = deal_of("sbr-mil", BLOOD, live="1s", repl="5p")
+    voids(d, E="5p", S="m", W="m", N="s")
+    ok(d, Discard(E, Tile.P5), Pass(S), Pass(W), Pass(N))
+    ok(d, Draw(S, Tile.S1), Kong(S, MeldKind.CONCEALED_KONG, Tile.S1))
+    ok(d, ReplacementDraw(S, Tile.P5), Discard(S, Tile.P5))
+    # W skipped a 1-point Hu; on the discard after a kong the same hand is worth 2
+    # (shoot-after-kong), so the lock yields (004 Lesson 4 "except ... a greater value").
+    assert d.admissible_claims()[W] == (Hu(W),)
+    ok(d, Hu(W), Pass(N), Pass(E))
+    kong = [(W, S, 2), (N, S, 2), (E, S, 2)]
+    assert pays(d) == [*kong, (S, W, 2), (S, W, 2), (S, N, 2), (S, E, 2)]
+
+
+def test_skip_pung_lock_in_wmt_only():
+    hands = {
+        "E": "5p1122334455667m",
+        "S": "46p111222333s99s",
+        "W": "55p444555666s88s",
+        "N": "1123789p778899m",
+    }
+    for rules, allowed in (("sbr-mil", True), ("wmt", False)):
+        d = deal_of(rules, hands, live="5p")
+        voids(d, E="5p", S="m", W="m", N="s")
+        ok(d, Discard(E, Tile.P5), Pass(S), Pass(W), Pass(N))  # W could have punged
+        ok(d, Draw(S, Tile.P5), Discard(S, Tile.P5))
+        if allowed:
+            ok(d, Pung(W))
+        else:  # 000 2.2.4: no sequential pungs on the same tile
+            refused(d, Pung(W), Reason.SKIPPED_PUNG_LOCK)
+
+
+# -- East's first turn, the last tile ----------------------------------------------------------
+
+
+def test_heavenly_hu():
+    hands = {"E": "123456789m11122p", "S": BLOOD["S"], "W": BLOOD["W"], "N": "3399p55667788m9m"}
+    d = deal_of("sbr-mil", hands)
+    voids(d, E="s", S="m", W="m", N="s")
+    assert SelfDrawnHu(E) in d.legal_moves(E)
+    ok(d, SelfDrawnHu(E))
+    # sbr-mil scores no heavenly hand: A = 1, self-drawn: A + 1 from each of three.
+    assert pays(d) == [(S, E, 2), (W, E, 2), (N, E, 2)]
+    d = deal_of("wmt", hands)
+    voids(d, E="s", S="m", W="m", N="s")
+    ok(d, SelfDrawnHu(E))
+    # WMT (000 2.8.3): heavenly hand 3 fan, A = 8; self-draw (A + 1) x N (003 C).
+    assert pays(d) == [(S, E, 9), (W, E, 9), (N, E, 9)]
+
+
+LAST = {
+    "E": "9s1112223334445m",  # void s, lays 9s
+    "S": "9m888p5p12345678s",  # void m, lays 9m; holds 888p and 5p
+    "W": "46p111222333s99s",  # void m (indicator): waits on 5p
+    "N": "7778p55667788m9m",  # void s (indicator); will draw the last tile, the fourth 7p
+}
+
+
+def test_after_the_last_tile_only_hu_or_pung_and_the_punger_discards_the_last_discard():
+    rs = load("sbr-mil")
+    pool = [t for t in rs.tiles.set.kinds for _ in range(4)]
+    for tiles in LAST.values():
+        for t in T(tiles):
+            pool.remove(t)
+    pool.remove(Tile.P7)
+    pool.remove(Tile.P5)
+    pool.remove(Tile.P5)
+    live = (*pool[:52], Tile.P5, Tile.P5, Tile.P7)[:55]
+    order = compose(rs, Dice(6, 4), {Seat[k]: T(v) for k, v in LAST.items()}, live)
+    d = Deal.start(rs, Dice(6, 4), order)
+    voids(d, E="9s", S="9m", W="m", N="s")
+    while not (d.tiles_left == 0 and d.phase is Phase.DISCARD):
+        if d.phase is Phase.DISCARD and d.turn is W and d.drawn is Tile.P5:
+            ok(d, Discard(W, Tile.P5))  # W lets its self-drawn 5p go
+        else:
+            drain_step(d)
+    assert d.turn is N and d.drawn is Tile.P7
+    # 004 Lesson 4: the player who took the last tile may only Hu or discard.
+    refused(d, Kong(N, MeldKind.CONCEALED_KONG, Tile.P7), Reason.NO_REPLACEMENT_TILE)
+    ok(d, Discard(N, Tile.P8))
+    # On that discard only Hu and Pung.
+    refused(d, Kong(S, MeldKind.KONG), Reason.AFTER_LAST_TILE)
+    ok(d, Pung(S), CloseClaims())
+    assert (d.phase, d.turn, d.tiles_left) == (Phase.DISCARD, S, 0)
+    ok(d, Discard(S, Tile.P5))  # the punger's discard is the new last discard
+    assert d.window is not None and d.window.last
+    ok(d, Hu(W), CloseClaims())
+    # W: 46p+5p, 111 222 333s, 99s + under-the-sea 1 fan: A = 2 from the discarder.
+    assert (S, W, 2) in pays(d)
+    assert [w.seat for w in d.winners if not w.false_hu][-1] is W
+    assert d.end is DealEnd.WALL
+    check_invariants(d)
+
+
+def drain_step(deal: Deal) -> None:
+    if deal.phase in (Phase.CLAIMS, Phase.ROBBING):
+        ok(deal, CloseClaims())
+    elif deal.phase is Phase.DRAW:
+        ok(deal, Draw(deal.turn))
+    elif deal.phase is Phase.REPLACEMENT:
+        ok(deal, ReplacementDraw(deal.turn))
+    else:
+        seat = deal.turn
+        ok(deal, Discard(seat, deal.laid_tile(seat) or deal.drawn or deal.hand(seat)[0]))
+
+
+# -- WMT situation formulas (003 B/C) -----------------------------------------------------------
+
+BLOOM = {
+    "E": "9s1122334455667m",  # void s: lays 9s
+    "S": "999s1234567855p",  # void m (indicator): three 9s
+    "W": "111333p555s78s66s",
+    "N": "66778899m23466s",
+}
+
+
+def test_kong_bloom_after_a_melded_kong():
+    d = deal_of("wmt", BLOOM, repl="9p")
+    voids(d, E="9s", S="m", W="m", N="p")
+    ok(d, Discard(E, Tile.S9), Kong(S, MeldKind.KONG), Pass(W), Pass(N))
+    ok(d, ReplacementDraw(S, Tile.P9), SelfDrawnHu(S))
+    # S: kong 9s (a root, 000 2.8.3: 1 fan, A = 2) + 123 456 789p 55p. Kong bloom after a
+    # melded kong (003 B): the kong's discarder alone pays 4A + 1 = 9.
+    assert pays(d) == [(E, S, 2), (E, S, 9)]
+    assert rules_of(d)[1].startswith("003 B")
+    # sbr-mil: kong 1 + win-after-kong 1 fan, A = 4; self-drawn: A + 1 from each still in.
+    d = deal_of("sbr-mil", BLOOM, repl="9p")
+    voids(d, E="9s", S="m", W="m", N="p")
+    ok(d, Discard(E, Tile.S9), Kong(S, MeldKind.KONG), Pass(W), Pass(N))
+    ok(d, ReplacementDraw(S, Tile.P9), SelfDrawnHu(S))
+    assert pays(d) == [(E, S, 2), (W, S, 5), (N, S, 5), (E, S, 5)]
+
+
+def test_wmt_robbing_a_kong_pays_twice_the_hand():
+    d = deal_of("wmt", KONGS, live="9p9p9p9s")
+    voids(d, E="9s", S="1m", W="m", N="p")
+    ok(d, Discard(E, Tile.S9), Pung(S), Pass(W), Pass(N))
+    ok(d, Discard(S, Tile.M1), CloseClaims())
+    for seat in (W, N, E):
+        ok(d, Draw(seat, Tile.P9), Discard(seat, Tile.P9), CloseClaims())
+    ok(d, Draw(S, Tile.S9), Kong(S, MeldKind.PROMOTED_KONG, Tile.S9))
+    ok(d, RobKong(W), CloseClaims())
+    # W: 111p 333p 555s 789s 66s, no fan: A = 1; robbing a kong 2A (003 B).
+    assert pays(d) == [(S, W, 2)]
+    assert rules_of(d) == ["003 B/C: situation payment"]
