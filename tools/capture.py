@@ -1,0 +1,260 @@
+"""Recorded device sessions (gpsd-style logs): the capture format, its reader and writer, and
+the replayer that runs a capture through the real drivers into a readable event stream.
+
+A capture is JSON lines, gzip-compressed when the file name ends in `.gz`
+(`session.jsonl` or `session.jsonl.gz`). The first line is the header::
+
+    {"class": "capture", "version": 1, "date": "2026-11-22",
+     "table": {"profile": "sim-table", "model": "sim-table", "firmware": "mjtable-sim 1"},
+     "reader": {"profile": "sim-uhf", "model": "uhf-serial", "firmware": "…"},
+     "odd": "what is unusual in this capture (noise, an unplug…)", "source": "how it was made"}
+
+then one record per line, `t` in seconds from the start, `dir` from the host's view::
+
+    {"t": 0.0132, "dev": "reader", "dir": "tx", "hex": "06ff3f0169e9"}    host → device
+    {"t": 0.0141, "dev": "reader", "dir": "rx", "hex": "0500 3f00…"}      device → host
+    {"t": 20.0, "dev": "reader", "link": "down"}                           cable pulled / back
+
+`replay(path)` feeds the bytes through `TableDriver` (and `TableSide` for the host's
+commands), the UHF bus poller (tools/sim/client.py, built on `UHFPoller`) on the recorded
+times, and the tag `Debouncer`, and returns the event stream as text lines: the golden output.
+`python -m tools.capture regenerate tests/captures/` rewrites every `<name>.golden` beside
+its capture; review the change as a diff. `python -m tools.capture show FILE` prints one.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gzip
+import io
+import json
+import sys
+import threading
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass, fields
+from enum import Enum
+from pathlib import Path
+from typing import IO, Any
+
+from controller.devices.events import FrameError, LinkChanged, LinkState, TagsRead
+from controller.devices.table import TableDriver, TableSide
+from controller.profiles import load_reader, load_table, load_tags
+from controller.recognition.presence import Debouncer
+
+VERSION = 1
+GOLDEN_SUFFIX = ".golden"
+
+
+class CaptureError(ValueError):
+    """A capture file that cannot be read: names the file and line."""
+
+
+@dataclass(frozen=True, slots=True)
+class Chunk:
+    t: float
+    device: str
+    direction: str  # "tx" host → device, "rx" device → host
+    data: bytes
+
+
+@dataclass(frozen=True, slots=True)
+class Link:
+    t: float
+    device: str
+    state: LinkState
+
+
+Record = Chunk | Link
+
+
+def _open_text(path: Path, mode: str) -> IO[str]:
+    if path.name.endswith(".gz"):
+        # mtime=0: a regenerated capture is byte-identical
+        raw = gzip.GzipFile(path, mode[0] + "b", mtime=0)
+        return io.TextIOWrapper(raw, encoding="utf-8")  # type: ignore[arg-type]
+    return open(path, mode, encoding="utf-8")
+
+
+class CaptureWriter:
+    """Appends records as they happen (thread-safe); times relative to the writer's start."""
+
+    def __init__(self, path: Path, header: dict[str, Any], clock=time.monotonic) -> None:
+        self.path = Path(path)
+        self.clock = clock
+        self.t0 = clock()
+        self._lock = threading.Lock()
+        self._f = _open_text(self.path, "w")
+        head = {"class": "capture", "version": VERSION, **header}
+        self._f.write(json.dumps(head, sort_keys=True) + "\n")
+
+    def chunk(self, device: str, direction: str, data: bytes) -> None:
+        rec = {"t": round(self.clock() - self.t0, 4), "dev": device, "dir": direction}
+        rec["hex"] = data.hex()
+        self._write(rec)
+
+    def link(self, device: str, state: LinkState) -> None:
+        self._write({"t": round(self.clock() - self.t0, 4), "dev": device, "link": state.value})
+
+    def _write(self, rec: dict[str, Any]) -> None:
+        with self._lock:
+            if not self._f.closed:
+                self._f.write(json.dumps(rec) + "\n")
+
+    def close(self) -> None:
+        with self._lock:
+            self._f.close()
+
+
+def read(path: Path) -> tuple[dict[str, Any], list[Record]]:
+    """The header and the records of a capture."""
+    path = Path(path)
+    with _open_text(path, "r") as f:
+        lines = f.read().splitlines()
+    if not lines:
+        raise CaptureError(f"{path}: empty")
+    try:
+        header = json.loads(lines[0])
+    except json.JSONDecodeError as err:
+        raise CaptureError(f"{path}:1: not JSON: {err}") from None
+    if header.get("class") != "capture" or header.get("version") != VERSION:
+        raise CaptureError(f"{path}:1: not a version {VERSION} capture header")
+    records: list[Record] = []
+    for n, line in enumerate(lines[1:], start=2):
+        try:
+            rec = json.loads(line)
+            t, dev = float(rec["t"]), str(rec["dev"])
+            if "link" in rec:
+                records.append(Link(t, dev, LinkState(rec["link"])))
+            elif rec["dir"] in ("tx", "rx"):
+                records.append(Chunk(t, dev, rec["dir"], bytes.fromhex(rec["hex"])))
+            else:
+                raise ValueError(f"direction {rec['dir']!r}")
+        except (json.JSONDecodeError, KeyError, ValueError) as err:
+            raise CaptureError(f"{path}:{n}: {err}") from None
+    return header, records
+
+
+# --------------------------------------------------------------------------- replay
+
+
+def _value(v: Any) -> str:
+    if isinstance(v, Enum):
+        return str(v.value)
+    if isinstance(v, bytes):
+        return v.hex()
+    if isinstance(v, float):
+        return f"{v:g}"
+    return str(v)
+
+
+def describe(event: Any) -> str:
+    """`ClassName key=value ...` for a typed event, `t` left out."""
+    from controller.recognition.presence import TileLifted, TilePlaced
+
+    if isinstance(event, TilePlaced | TileLifted):
+        return f"{type(event).__name__} {event.tile}#{event.copy} {event.zone}"
+    parts = [type(event).__name__]
+    for f in fields(event):
+        if f.name != "t":
+            parts.append(f"{f.name}={_value(getattr(event, f.name))}")
+    return " ".join(parts)
+
+
+def replay(path: Path) -> list[str]:
+    """The golden text of a capture: every event the drivers and the debouncer produce."""
+    from tools.sim.client import BusPoller
+
+    header, records = read(path)
+    table_profile = load_table(header["table"]["profile"])
+    reader_profile = load_reader(header["reader"]["profile"])
+    tags = load_tags(header.get("tags", "sim-108"))
+    driver = TableDriver(table_profile)
+    board = TableSide(table_profile, "table-host")
+    poller = BusPoller(reader_profile)
+    debouncer = Debouncer(reader_profile, tags)
+    out = [f"# {path.name}: {header.get('odd', '')}".rstrip()]
+    started = False
+
+    def emit(t: float, device: str, text: str) -> None:
+        out.append(f"{t:9.3f} {device:<6} {text}")
+
+    for rec in records:
+        if started:
+            for event in poller.tick(rec.t).events:
+                emit(rec.t, "reader", describe(event))
+        if isinstance(rec, Link):
+            emit(rec.t, rec.device, describe(LinkChanged(rec.t, rec.device, rec.state)))
+            if rec.device == "reader":
+                started = False  # the host restarts its antenna cycle on reconnect
+            continue
+        if rec.device == "table":
+            if rec.direction == "rx":
+                items = driver.feed(rec.t, rec.data)
+            else:
+                items = board.feed(rec.t, rec.data)
+            for item in items:
+                emit(rec.t, "table", ("" if rec.direction == "rx" else "host ") + describe(item))
+            continue
+        if rec.direction == "tx":
+            if not started:
+                poller.start(rec.t)
+                started = True
+            continue
+        step = poller.feed(rec.t, rec.data)
+        for event in step.events:
+            if isinstance(event, TagsRead):
+                debouncer.observe(event)
+            elif isinstance(event, FrameError):
+                emit(rec.t, "reader", describe(event))
+        if step.round_done:
+            for change in debouncer.end_round(rec.t):
+                emit(rec.t, "reader", describe(change))
+    for change in debouncer.end_round():
+        emit(records[-1].t if records else 0.0, "reader", describe(change))
+    stats = poller.stats()
+    out.append(
+        f"# table errors={driver.errors} reader frames={stats.frames} "
+        f"junk-bytes={stats.junk_bytes} timeouts={poller.timeouts}"
+    )
+    return out
+
+
+def captures(folder: Path) -> Iterator[Path]:
+    for p in sorted(Path(folder).iterdir()):
+        if p.name.endswith((".jsonl", ".jsonl.gz")):
+            yield p
+
+
+def golden_path(capture: Path) -> Path:
+    name = capture.name.removesuffix(".gz").removesuffix(".jsonl")
+    return capture.with_name(name + GOLDEN_SUFFIX)
+
+
+def regenerate(folder: Path) -> list[Path]:
+    written = []
+    for cap in captures(folder):
+        gp = golden_path(cap)
+        gp.write_text("\n".join(replay(cap)) + "\n", encoding="utf-8")
+        written.append(gp)
+    return written
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m tools.capture", description=__doc__)
+    sub = parser.add_subparsers(dest="cmd", required=True)
+    r = sub.add_parser("regenerate", help="rewrite the golden output of every capture")
+    r.add_argument("folder", type=Path)
+    s = sub.add_parser("show", help="print the replayed event stream of a capture")
+    s.add_argument("capture", type=Path)
+    args = parser.parse_args(argv)
+    if args.cmd == "regenerate":
+        for p in regenerate(args.folder):
+            print(f"wrote {p}")
+        return 0
+    sys.stdout.write("\n".join(replay(args.capture)) + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

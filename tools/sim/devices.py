@@ -1,0 +1,295 @@
+"""The simulator's devices on real pseudo-terminals: the automatic table (TableSide, the
+sim-table profile) and the UHF reader bus (SimUHFReader answering from the world).
+
+Each device owns a pty pair; its slave is reached through a stable symlink in the
+simulator's folder (`table`, `reader`), replaced atomically as udev does for
+/dev/serial/by-id, so a client reopens the same path after an unplug. An unplug closes the
+master (the client's reads fail with EIO) and removes the symlink; a replug makes a new pty
+behind the same symlink.
+
+Linux pty quirk: while no process holds the slave open, polling the master reports POLLHUP
+(and bytes written to the master are lost). That is how a device knows a client has opened
+it (`client_open`); the reader also counts the commands it receives.
+
+A reader bus: the UHFReader18 family carries one byte of antenna bits, so a reader has at
+most 8 antennas; a profile with more (sim-uhf has 17) is served by several readers on one
+serial line (the family's RS-485 address byte): reader address k holds profile antennas
+8k+1 .. 8k+8 as its ports 1..8. A broadcast (0xFF) command is answered by address 0 alone,
+so a single-reader client sees an ordinary reader.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import os
+import select
+import threading
+import time
+import tty
+from collections.abc import Callable
+from pathlib import Path
+
+from controller.devices.events import CommandAcked, FrameError, TableEvent
+from controller.devices.table import (
+    Buzzer,
+    Command,
+    Light,
+    RaiseWalls,
+    ShowCountdown,
+    ShowScore,
+    StartShuffle,
+    TableSide,
+)
+from controller.devices.uhf_reader import (
+    BROADCAST,
+    MAX_ANTENNAS,
+    CommandDecoder,
+    UHFCmd,
+    UHFCommand,
+    UHFResponse,
+    inventory_responses,
+)
+from controller.profiles import CommandKind, EventKind, TableProfile
+from tools.sim.noise import Noise
+from tools.sim.uhf_reader import SimUHFReader
+from tools.sim.world import World
+
+log = logging.getLogger(__name__)
+
+Tap = Callable[[str, str, bytes], None]  # device, "rx"|"tx" (host's view), bytes
+
+
+class PtyEndpoint:
+    """One pty pair behind a symlink; the simulator holds the master."""
+
+    def __init__(self, name: str, link: Path) -> None:
+        self.name = name
+        self.link = link
+        self.master: int | None = None
+        self.slave_name = ""
+        self.plug()
+
+    def plug(self) -> None:
+        master, slave = os.openpty()
+        tty.setraw(master)
+        tty.setraw(slave)
+        self.slave_name = os.ttyname(slave)
+        os.close(slave)
+        os.set_blocking(master, False)
+        tmp = self.link.with_name(self.link.name + ".new")
+        tmp.unlink(missing_ok=True)
+        tmp.symlink_to(self.slave_name)
+        tmp.replace(self.link)
+        self.master = master
+
+    def unplug(self) -> None:
+        """The cable is pulled: the client's port fails, the by-id link disappears."""
+        if self.master is not None:
+            os.close(self.master)
+            self.master = None
+        self.link.unlink(missing_ok=True)
+
+    @property
+    def plugged(self) -> bool:
+        return self.master is not None
+
+    def client_open(self) -> bool:
+        if self.master is None:
+            return False
+        p = select.poll()
+        p.register(self.master, select.POLLIN)
+        return not any(ev & select.POLLHUP for _, ev in p.poll(0))
+
+    def read(self) -> bytes:
+        if self.master is None:
+            return b""
+        try:
+            return os.read(self.master, 4096)
+        except (BlockingIOError, OSError):  # EIO: no client holds the slave
+            return b""
+
+    def write(self, data: bytes) -> bool:
+        if self.master is None or not data:
+            return False
+        try:
+            os.write(self.master, data)
+        except OSError:
+            return False
+        return True
+
+    def close(self) -> None:
+        self.unplug()
+
+
+class VirtualTable:
+    """The table's controller board: sends events, acknowledges and records commands."""
+
+    def __init__(self, profile: TableProfile, endpoint: PtyEndpoint, tap: Tap | None) -> None:
+        self.side = TableSide(profile)
+        self.endpoint = endpoint
+        self.tap = tap
+        self.commands: list[Command] = []
+        self.start_requests = 0
+        self.lock = threading.Lock()
+
+    def send(self, event: TableEvent) -> bool:
+        data = self.side.encode(event)
+        with self.lock:
+            if not self.endpoint.client_open():
+                return False  # nobody listening: a real board's bytes go nowhere too
+            ok = self.endpoint.write(data)
+        if ok and self.tap:
+            self.tap("table", "rx", data)
+        return ok
+
+    def on_bytes(self, data: bytes) -> None:
+        if self.tap:
+            self.tap("table", "tx", data)
+        for item in self.side.feed(time.monotonic(), data):
+            if isinstance(item, StartShuffle):
+                self.start_requests += 1
+            if isinstance(item, FrameError):
+                continue  # counted by the codec; a real board ignores a bad frame too
+            self.commands.append(item)
+            kind = _COMMAND_KINDS[type(item)]
+            if self.side.profile.event(EventKind.ACK) is not None:
+                self.send(CommandAcked(0.0, kind))
+
+
+_COMMAND_KINDS = {
+    StartShuffle: CommandKind.START_SHUFFLE,
+    RaiseWalls: CommandKind.RAISE_WALLS,
+    ShowScore: CommandKind.SHOW_SCORE,
+    Light: CommandKind.LIGHT,
+    Buzzer: CommandKind.BUZZER,
+    ShowCountdown: CommandKind.SHOW_COUNTDOWN,
+}
+
+
+class _WorldReader(SimUHFReader):
+    """One reader of the bus: its ports answer from the world's tags, through the noise."""
+
+    def __init__(self, bus: ReaderBus, adr: int, first: int, ports: int) -> None:
+        super().__init__(antennas=ports, adr=adr)
+        self.bus = bus
+        self.first = first  # profile antenna number of port 1
+
+    def answer(self, command: UHFCommand) -> list[UHFResponse]:
+        if command.cmd != UHFCmd.INVENTORY:
+            return super().answer(command)
+        ports = [a for a in range(1, self.antennas + 1) if self.enabled & (1 << (a - 1))]
+        fields = self.bus.world.tags_by_antenna()
+        frames: list[UHFResponse] = []
+        for i, port in enumerate(ports):
+            reads = self.bus.noise.reads(self.first + port - 1, fields)
+            frames += inventory_responses(port, reads, self.adr, more=i < len(ports) - 1)
+            self.bus.inventoried(self.first + port - 1)
+        return frames
+
+
+class ReaderBus:
+    """The UHF readers of a profile on one serial line (see the module docstring)."""
+
+    def __init__(self, world: World, noise: Noise, endpoint: PtyEndpoint, tap: Tap | None):
+        self.world = world
+        self.noise = noise
+        self.endpoint = endpoint
+        self.tap = tap
+        self.decoder = CommandDecoder("sim-bus")
+        numbers = sorted(world.reader.antennas)
+        top = numbers[-1]
+        self.readers: dict[int, _WorldReader] = {}
+        for adr in range((top + MAX_ANTENNAS - 1) // MAX_ANTENNAS):
+            first = adr * MAX_ANTENNAS + 1
+            self.readers[adr] = _WorldReader(self, adr, first, min(MAX_ANTENNAS, top - first + 1))
+        self.commands = 0
+        self.cond = threading.Condition()
+        self._inventories: dict[int, int] = dict.fromkeys(numbers, 0)
+
+    def inventoried(self, antenna: int) -> None:
+        with self.cond:
+            if antenna in self._inventories:
+                self._inventories[antenna] += 1
+            self.cond.notify_all()
+
+    def rounds(self) -> int:
+        """Complete inventory rounds: how often the least polled antenna was inventoried."""
+        with self.cond:
+            return min(self._inventories.values())
+
+    def wait_rounds(self, target: int, timeout: float) -> bool:
+        with self.cond:
+            return self.cond.wait_for(lambda: min(self._inventories.values()) >= target, timeout)
+
+    def on_bytes(self, data: bytes) -> None:
+        if self.tap:
+            self.tap("reader", "tx", data)
+        out = bytearray()
+        for command in self.decoder.feed(data):
+            with self.cond:
+                self.commands += 1
+                self.cond.notify_all()
+            adr = 0 if command.adr == BROADCAST else command.adr
+            reader = self.readers.get(adr)
+            if reader is None:
+                continue  # nobody at that address: the host times out
+            for resp in reader.answer(command):
+                out += self.noise.frame(resp.encode())
+        if out and self.endpoint.write(bytes(out)) and self.tap:
+            self.tap("reader", "rx", bytes(out))
+
+
+class DeviceLoop:
+    """One thread serving every pty endpoint: reads what the client wrote, answers."""
+
+    def __init__(self) -> None:
+        self._handlers: list[tuple[PtyEndpoint, Callable[[bytes], None]]] = []
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, name="sim-devices", daemon=True)
+
+    def add(self, endpoint: PtyEndpoint, handler: Callable[[bytes], None]) -> None:
+        self._handlers.append((endpoint, handler))
+
+    def start(self) -> None:
+        self._thread.start()
+
+    def stop(self) -> None:
+        self._stop.set()
+        self._thread.join(5)
+
+    def _run(self) -> None:
+        while not self._stop.is_set():
+            fds = {ep.master: (ep, h) for ep, h in self._handlers if ep.master is not None}
+            if not fds:
+                self._stop.wait(0.02)
+                continue
+            p = select.poll()
+            for fd in fds:
+                p.register(fd, select.POLLIN)
+            try:
+                ready = p.poll(20)
+            except (OSError, ValueError):
+                continue  # an endpoint was unplugged under us
+            hung = False
+            for fd, ev in ready:
+                ep, handler = fds[fd]
+                if ev & select.POLLIN:
+                    data = ep.read()
+                    if data:
+                        try:
+                            handler(data)
+                        except Exception:
+                            log.exception("sim %s: handler failed", ep.name)
+                        continue
+                if ev & (select.POLLHUP | select.POLLERR | select.POLLNVAL):
+                    hung = True
+            if hung:
+                self._stop.wait(0.01)  # no client on some pty: POLLHUP would spin
+
+
+def open_endpoint(folder: Path, name: str) -> PtyEndpoint:
+    folder.mkdir(parents=True, exist_ok=True)
+    with contextlib.suppress(FileNotFoundError):
+        (folder / name).unlink()
+    return PtyEndpoint(name, folder / name)

@@ -1,0 +1,352 @@
+"""Players' hands on the simulated table: judge moves turned into tag moves between zones and
+seat button presses, plus a seeded bot that plays whole deals through the deal judge.
+
+`PhysicalPlayer` performs one deal on the `World`: `build_walls`, `deal` (rules.wall, 004
+Lesson 2), then `perform(move)` for each move of a deal record, in order. It keeps its own
+`rules.wall.Wall` to know which wall spot a draw empties, so a scripted list of moves works
+without the judge. Seats in moves are deal seats (East = dealer); `physical` maps them to the
+table's sides, which the reader profile's zones name.
+
+What each move does physically (RULES.md "Play"; the recogniser expects the same):
+- ChooseVoid with a tile: the tile leaves the hand for the void spot (laid face down); with
+  the indicator card (no tile), the seat presses its void button.
+- Draw / ReplacementDraw: the wall tile goes to the hand.
+- Discard: hand (or the void spot, for the laid tile) → river.
+- Pung, melded Kong, Hu, RobKong, Pass: the seat's button only. When the window closes
+  (CloseClaims, the controller's clock), the claim that won takes the tile: a Hu declarer
+  moves it to the hand (river, or the melds for a robbed kong); a pung / kong claimer moves
+  it and two / three tiles of the hand to the melds.
+- Concealed Kong: button, four tiles hand → melds. Promoted / postponed: button, one tile.
+  SelfDrawnHu: button.
+
+`pace(kind)` is called after each physical step, "glimpse" (one tile crossing the wall
+antenna) or "settle" (a state the reader must see long enough to believe it).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+
+from controller.devices.events import Button
+from controller.profiles import TileCopy, Zone, ZoneKind
+from rules.melds import MeldKind
+from rules.moves import (
+    ChooseVoid,
+    CloseClaims,
+    Discard,
+    Draw,
+    Hu,
+    Kong,
+    Move,
+    Pass,
+    Pung,
+    ReplacementDraw,
+    RobKong,
+    SelfDrawnHu,
+)
+from rules.ruleset import RuleSet
+from rules.seats import SEATS, Seat
+from rules.tiles import Suit, Tile
+from rules.wall import Dice, Wall
+from tools.sim.world import IN_MACHINE, WALL_SCAN, Place, WallSpot, World
+
+Pace = Callable[[str], None]
+Press = Callable[[Seat, Button], None]
+Note = Callable[[dict], None]
+
+VOID_BUTTON = {Suit.M: Button.VOID_M, Suit.P: Button.VOID_P, Suit.S: Button.VOID_S}
+CLAIMS = (Pung, Kong, Hu, RobKong, Pass, CloseClaims)
+CLAIM_BUTTON = {Pung: Button.PUNG, Kong: Button.KONG, Hu: Button.HU, RobKong: Button.HU}
+
+
+def move_name(move: Move) -> str:
+    return {
+        ChooseVoid: "void",
+        Draw: "draw",
+        ReplacementDraw: "replacement",
+        Discard: "discard",
+        Pung: "pung",
+        Kong: "kong",
+        Hu: "hu",
+        SelfDrawnHu: "self-drawn-hu",
+        RobKong: "rob-kong",
+        Pass: "pass",
+        CloseClaims: "close-claims",
+    }.get(type(move), type(move).__name__.lower())
+
+
+class PhysicalPlayer:
+    def __init__(
+        self,
+        world: World,
+        rs: RuleSet,
+        dealer: Seat,
+        press: Press,
+        pace: Pace,
+        note: Note,
+    ) -> None:
+        self.world = world
+        self.rs = rs
+        self.dealer = dealer
+        self.press = press
+        self.pace = pace
+        self.note = note
+        self.order: tuple[TileCopy, ...] = ()
+        self.wall: Wall | None = None
+        self._open: tuple[TileCopy, Place, Seat] | None = None  # tile open to claims, discarder
+        self._declared: list[Move] = []  # claims of the open window
+
+    def physical(self, seat: Seat) -> Seat:
+        return SEATS[(self.dealer + seat) % 4]
+
+    def zone(self, kind: ZoneKind, seat: Seat) -> Zone:
+        return Zone(kind, self.physical(seat))
+
+    # -- the table's own work ----------------------------------------------------------------
+    def build_walls(self, order: tuple[TileCopy, ...], linger: int) -> None:
+        """Tiles cross the wall antenna single-file in wall order, each staying `linger`
+        glimpses in its field, and end in their wall spot."""
+        self.order = order
+        scan = self.world.has_zone(WALL_SCAN)
+        n = len(order)
+        for i in range(n + (linger if scan else 0)):
+            moves: list[tuple[TileCopy, Place, Place]] = []
+            if scan:
+                if i < n:
+                    moves.append((order[i], IN_MACHINE, WALL_SCAN))
+                if i >= linger:
+                    moves.append((order[i - linger], WALL_SCAN, WallSpot(i - linger)))
+            else:
+                moves.append((order[i], IN_MACHINE, WallSpot(i)))
+            self.world.move_many(moves)
+            if scan:
+                self.pace("glimpse")
+
+    def deal(self, dice: Dice) -> None:
+        """004 Lesson 2: two stacks at a time, three times round, then East's jump."""
+        self.wall = Wall(self.rs, dice, tuple(tc.tile for tc in self.order))
+        takes = self.wall.deal()
+        groups = [takes[i : i + 4] for i in range(0, 48, 4)] + [(t,) for t in takes[48:]]
+        for group in groups:
+            self.world.move_many(
+                (self.order[t.index], WallSpot(t.index), self.zone(ZoneKind.HAND, t.seat))
+                for t in group
+            )
+            self.pace("settle")
+
+    # -- the players' moves ----------------------------------------------------------------
+    def perform(self, move: Move) -> dict:
+        """Do `move` physically; returns its truth record (tile copies, from, to)."""
+        if self._declared and not isinstance(move, CLAIMS):
+            self.perform(CloseClaims())  # the judge closed the window by itself
+        rec: dict = {"move": move_name(move)}
+        seat = getattr(move, "seat", None)
+        if seat is not None:
+            rec["seat"] = str(seat)
+            rec["side"] = str(self.physical(seat))
+        moved: list[tuple[TileCopy, Place, Place]] = []
+        button: Button | None = None
+        hand = self.zone(ZoneKind.HAND, seat) if seat is not None else None
+        melds = self.zone(ZoneKind.MELDS, seat) if seat is not None else None
+        match move:
+            case ChooseVoid(_, suit, tile):
+                rec["suit"] = suit.value
+                if tile is not None and self.world.has_zone(self.zone(ZoneKind.VOID, seat)):
+                    moved.append((self._take(tile, hand), hand, self.zone(ZoneKind.VOID, seat)))
+                else:
+                    button = VOID_BUTTON[suit]
+            case Draw() | ReplacementDraw():
+                assert self.wall is not None
+                take = (
+                    self.wall.draw(seat) if isinstance(move, Draw) else self.wall.replacement(seat)
+                )
+                moved.append((self.order[take.index], WallSpot(take.index), hand))
+            case Discard(_, tile):
+                void = self.zone(ZoneKind.VOID, seat)
+                frm = void if self._holds(tile, void) else hand
+                tc = self._take(tile, frm)
+                river = self.zone(ZoneKind.RIVER, seat)
+                moved.append((tc, frm, river))
+                self._open = (tc, river, seat)
+            case Pung() | Kong(kind=MeldKind.KONG) | Hu() | RobKong():
+                button = CLAIM_BUTTON[type(move)]
+                self._declared.append(move)
+            case CloseClaims():
+                moved, taker = self._resolve()
+                if taker is not None:
+                    rec["seat"], rec["side"] = str(taker), str(self.physical(taker))
+            case Kong(_, MeldKind.CONCEALED_KONG, tile):
+                button = Button.KONG
+                for _ in range(4):
+                    moved.append((self._take(tile, hand, moved), hand, melds))
+            case Kong(_, _, tile):  # promoted or postponed: the fourth tile joins the pung
+                button = Button.KONG
+                tc = self._take(tile, hand)
+                moved.append((tc, hand, melds))
+                self._open = (tc, melds, seat)
+            case SelfDrawnHu():
+                button = Button.HU
+            case Pass():
+                button = Button.PASS
+        if button is not None:
+            rec["button"] = button.value
+            self.press(self.physical(seat), button)
+        if moved:
+            rec["tiles"] = [str(tc) for tc, _, _ in moved]
+            rec["from"] = [str(f) for _, f, _ in moved]
+            rec["to"] = [str(t) for _, _, t in moved]
+            self.world.move_many(moved)
+        self.note(rec)
+        if button is not None or moved:
+            self.pace("settle")
+        return rec
+
+    def _resolve(self) -> tuple[list[tuple[TileCopy, Place, Place]], Seat | None]:
+        """The window closes: the first Hu declarer counter-clockwise from the discarder
+        takes the tile (Hu beats Pung/Kong; the others Hu on it without moving it), or
+        the pung/kong claimer melds it with tiles of its hand."""
+        declared, self._declared = self._declared, []
+        if self._open is None or not declared:
+            return [], None
+        tc, frm, discarder = self._open
+        hu = [m for m in declared if isinstance(m, Hu | RobKong)]
+        if hu:
+            winner = min(hu, key=lambda m: (m.seat - discarder) % 4).seat
+            self._open = None
+            return [(tc, frm, self.zone(ZoneKind.HAND, winner))], winner
+        claim = declared[0]
+        hand, melds = self.zone(ZoneKind.HAND, claim.seat), self.zone(ZoneKind.MELDS, claim.seat)
+        moved: list[tuple[TileCopy, Place, Place]] = [(tc, frm, melds)]
+        for _ in range(2 if isinstance(claim, Pung) else 3):
+            moved.append((self._take(tc.tile, hand, moved), hand, melds))
+        self._open = None
+        return moved, claim.seat
+
+    def _holds(self, tile: Tile, place: Place) -> bool:
+        return any(tc.tile is tile for tc in self.world.in_place(place))
+
+    def _take(self, tile: Tile, place: Place, already=()) -> TileCopy:
+        taken = {tc for tc, _, _ in already}
+        for tc in self.world.in_place(place):
+            if tc.tile is tile and tc not in taken:
+                return tc
+        raise ValueError(f"no {tile} left at {place}")
+
+
+# --------------------------------------------------------------------------- a seeded bot
+
+
+@dataclass(frozen=True, slots=True)
+class DealPlan:
+    """One deal decided in advance by the bot through the judge: the moves, in order."""
+
+    dice: Dice
+    moves: tuple[Move, ...]
+    next_dealer: int  # deal seat (0 = this dealer) of the next deal's dealer
+
+
+def judge_available() -> bool:
+    try:
+        import rules.deal  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
+def plan_deal(rs: RuleSet, dice: Dice, tiles: tuple[Tile, ...], rng: random.Random) -> DealPlan:
+    """Plays the deal with the judge: every seat a simple seeded bot (void: its shortest
+    suit; Hu whenever it can; pung/kong half the time; discards: void tiles first, then a
+    random tile of its shortest other suit)."""
+    from rules.deal import Deal, Phase
+
+    deal = Deal.start(rs, dice, tiles)
+    moves: list[Move] = []
+
+    def apply(move: Move) -> None:
+        result = deal.apply(move)
+        if not result:
+            raise RuntimeError(f"the judge rejected the bot's {move}: {result}")
+        moves.append(move)
+
+    for _ in range(2000):
+        if deal.over:
+            break
+        if deal.phase is Phase.CHOOSING_VOID:
+            for seat in SEATS:
+                if deal.void(seat) is None:
+                    apply(_choose_void(deal, seat))
+            continue
+        if deal.window is not None:
+            for claims in deal.admissible_claims().values():
+                pick = _pick_claim(claims, rng)
+                if pick is not None and deal.window is not None:
+                    apply(pick)
+            if deal.window is not None:  # the judge closes a window all have answered
+                apply(CloseClaims())
+            continue
+        seat = deal.turn
+        legal = deal.legal_moves(seat)
+        apply(_pick_turn(deal, seat, legal, rng))
+    else:  # pragma: no cover - a judge bug, not a bot decision
+        raise RuntimeError("the deal did not end in 2000 moves")
+    return DealPlan(dice, tuple(moves), _next_dealer(deal))
+
+
+def _choose_void(deal, seat: Seat) -> ChooseVoid:
+    hand = deal.hand(seat)
+    suits = deal.rs.tiles.set.suits
+    suit = min(suits, key=lambda s: (sum(t.suit is s for t in hand), s.value))
+    held = sorted(t for t in hand if t.suit is suit)
+    return ChooseVoid(seat, suit, held[0] if held else None)
+
+
+def _pick_claim(claims: tuple[Move, ...], rng: random.Random) -> Move | None:
+    for kind in (Hu, RobKong):
+        for m in claims:
+            if isinstance(m, kind):
+                return m
+    melds = [m for m in claims if isinstance(m, Pung | Kong)]
+    if melds and rng.random() < 0.5:
+        return rng.choice(melds)
+    return None
+
+
+def _pick_turn(deal, seat: Seat, legal: tuple[Move, ...], rng: random.Random) -> Move:
+    for m in legal:
+        if isinstance(m, SelfDrawnHu | Draw | ReplacementDraw):
+            return m
+    kongs = [m for m in legal if isinstance(m, Kong)]
+    if kongs and rng.random() < 0.5:
+        return rng.choice(kongs)
+    discards = [m for m in legal if isinstance(m, Discard)]
+    void = deal.void(seat)
+    voids = [m for m in discards if m.tile.suit is void]
+    if voids:
+        return voids[0]
+    hand = deal.hand(seat)
+
+    def weight(m: Discard) -> int:
+        return sum(t.suit is m.tile.suit for t in hand)
+
+    fewest = min(weight(m) for m in discards)
+    return rng.choice([m for m in discards if weight(m) == fewest])
+
+
+def _next_dealer(deal) -> int:
+    """RULES.md: nobody won → same dealer; first Hu by one → that player; several on one
+    discard → the discarder. A false Hu does not count."""
+    first = [w for w in deal.winners if not w.false_hu]
+    if not first:
+        return 0
+    order = min(w.order for w in first)
+    firsts = [w for w in first if w.order == order]
+    if len(firsts) == 1:
+        return int(firsts[0].seat)
+    return int(firsts[0].from_seat) if firsts[0].from_seat is not None else 0
+
+
+def iter_seats(dealer: Seat) -> Iterator[Seat]:
+    for i in range(4):
+        yield SEATS[(dealer + i) % 4]

@@ -1,0 +1,314 @@
+"""The simulation: world, devices, noise and players put together, deal after deal.
+
+    sim = Simulation(SimConfig(deals=2, fast=True, seed=7, folder=tmp))
+    sim.paths()             # {"table": "/tmp/…/table", "reader": "/tmp/…/reader"}
+    sim.wait_for_client(30) # a client opened the table and sent the reader a command
+    sim.run()               # plays the deals, writes the truth, returns the deal count
+    sim.close()
+
+Pace. Every physical step is held until the reader has been polled enough to see it:
+`glimpse` (a tile crossing the wall antenna) for `glimpse_rounds` complete inventory rounds,
+`settle` (a deal group, a discard, a meld) for `settle_rounds` — by default the profile's
+`appear` and `vanish` plus one, so the host's debouncer can believe a tile came and went.
+`--fast` waits for those rounds only; real time adds human-ish pauses (0.6–2.5 s per move,
+the 3-second claim window after a discard). While the reader's cable is out, or when no
+client polls within `stall` seconds, the world goes on without waiting (a real table does).
+
+Truth (`truth` path, JSON lines, one object per line, each naming its `class`): `session`
+(seed, rule set, profiles), `deal` (deal number, dealer side, dice, the wall order as tile
+copies), then `step` (shuffle, walls, dice, deal groups) and `move` records (the judge move,
+the seat and its table side, the button, the tile copies moved and their from/to places),
+each with `t` in seconds since the session started, and `deal-end` (the next dealer).
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import random
+import tempfile
+import threading
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import IO, Any
+
+from controller.devices.events import (
+    Button,
+    DiceRolled,
+    LinkState,
+    SeatButton,
+    ShuffleDone,
+    WallsUp,
+)
+from controller.profiles import load_reader, load_table
+from rules import ruleset as rulesets
+from rules.moves import CloseClaims, Discard
+from rules.seats import SEATS, Seat
+from rules.wall import Dice
+from tools.capture import CaptureWriter
+from tools.sim.devices import DeviceLoop, PtyEndpoint, ReaderBus, VirtualTable, open_endpoint
+from tools.sim.noise import Noise, NoiseConfig, Unplug
+from tools.sim.player import PhysicalPlayer, plan_deal
+from tools.sim.world import WALL_SCAN, World
+
+log = logging.getLogger(__name__)
+
+READERS = ("uhf", "pn533-usb")
+
+
+@dataclass(frozen=True, slots=True)
+class SimConfig:
+    deals: int = 1
+    fast: bool = True
+    seed: int = 0
+    rules: str = "sbr-mil"
+    table_profile: str = "sim-table"
+    reader_profile: str = "sim-uhf"
+    reader: str = "uhf"  # or "pn533-usb": in-process, see `usb_backend`
+    noise: NoiseConfig = field(default_factory=NoiseConfig)
+    truth: Path | None = None
+    record: Path | None = None
+    folder: Path | None = None  # where the device symlinks live (a temp dir by default)
+    linger: int = 5  # glimpses a tile stays over the wall antenna while walls are built
+    glimpse_rounds: int = 1
+    settle_rounds: int | None = None  # default: max(appear, vanish) + 1 of the profile
+    stall: float = 2.0  # seconds to wait for reader rounds before the world goes on
+    speed: float = 1.0  # real-time mode: divides the human pauses
+    odd: str = ""  # recorded in a capture's header: what is unusual in it
+
+    def __post_init__(self) -> None:
+        if self.reader not in READERS:
+            raise ValueError(f"reader is one of {', '.join(READERS)}, not {self.reader!r}")
+        if self.deals < 0:
+            raise ValueError("deals must be >= 0")
+
+
+class Simulation:
+    def __init__(self, config: SimConfig) -> None:
+        self.config = config
+        self.rs = rulesets.load(config.rules)
+        self.table_profile = load_table(config.table_profile)
+        self.reader_profile = load_reader(config.reader_profile)
+        d = self.reader_profile.debounce
+        self.settle_rounds = config.settle_rounds or max(d.appear, d.vanish) + 1
+        self.rng = random.Random(config.seed)
+        self.world = World(self.rs.tiles.set, self.reader_profile, self.rng.randrange(1 << 30))
+        self.noise = Noise(config.noise, self.reader_profile, self.rng.randrange(1 << 30))
+        self.folder = Path(config.folder or tempfile.mkdtemp(prefix="mjtable-sim-"))
+        self.capture = CaptureWriter(config.record, self._header()) if config.record else None
+        tap = self.capture.chunk if self.capture else None
+        self.loop = DeviceLoop()
+        self.table = VirtualTable(self.table_profile, open_endpoint(self.folder, "table"), tap)
+        self.loop.add(self.table.endpoint, self.table.on_bytes)
+        self.bus: ReaderBus | None = None
+        self.usb = None
+        if config.reader == "uhf":
+            self.bus = ReaderBus(self.world, self.noise, open_endpoint(self.folder, "reader"), tap)
+            self.loop.add(self.bus.endpoint, self.bus.on_bytes)
+        else:
+            from tools.sim.usb_spot import UsbSpot
+
+            self.usb = UsbSpot(self.world, WALL_SCAN)
+        self._truth: IO[str] | None = None
+        self._t0 = time.monotonic()
+        self._unplugs: list[tuple[float, float, Unplug]] = []
+        self._unplugged: dict[str, float] = {}
+        self.deals_played = 0
+        self._stop = threading.Event()
+        self.loop.start()
+
+    # -- public ----------------------------------------------------------------------------
+    def paths(self) -> dict[str, str]:
+        out = {"table": str(self.table.endpoint.link)}
+        if self.bus is not None:
+            out["reader"] = str(self.bus.endpoint.link)
+        else:
+            out["reader"] = "usb 04cc:2533 (in-process pyusb backend, see docs/SIMULATOR.md)"
+        return out
+
+    @property
+    def usb_backend(self):
+        """The pyusb backend of the simulated PN533 (`--reader pn533-usb` only)."""
+        return self.usb.backend if self.usb is not None else None
+
+    def wait_for_client(self, timeout: float | None = None) -> bool:
+        """A client opened the table's port and sent the reader its first command."""
+        deadline = None if timeout is None else time.monotonic() + timeout
+        while not self._stop.is_set():
+            reader_ok = self.bus is None or self.bus.commands > 0
+            if self.table.endpoint.client_open() and reader_ok:
+                return True
+            left = None if deadline is None else deadline - time.monotonic()
+            if left is not None and left <= 0:
+                return False
+            if self.bus is not None:
+                with self.bus.cond:
+                    self.bus.cond.wait(0.05 if left is None else min(0.05, left))
+            else:
+                self._stop.wait(0.05)
+        return False
+
+    def run(self) -> int:
+        """Play the configured deals; returns how many were played."""
+        self._t0 = time.monotonic()
+        self._unplugs = [(u.at, u.at + u.seconds, u) for u in self.config.noise.unplugs]
+        if self.config.truth:
+            self._truth = open(self.config.truth, "w", encoding="utf-8")  # noqa: SIM115
+        try:
+            self._note(
+                {
+                    "class": "session",
+                    "seed": self.config.seed,
+                    "rules": self.rs.name,
+                    "table": self.config.table_profile,
+                    "reader": self.config.reader_profile,
+                    "reader_kind": self.config.reader,
+                    "deals": self.config.deals,
+                }
+            )
+            dealer = Seat.E
+            for n in range(1, self.config.deals + 1):
+                if self._stop.is_set():
+                    break
+                dealer = self.play_deal(n, dealer)
+                self.deals_played = n
+        finally:
+            if self._truth:
+                self._truth.close()
+                self._truth = None
+        return self.deals_played
+
+    def stop(self) -> None:
+        self._stop.set()
+
+    def close(self) -> None:
+        self._stop.set()
+        self.loop.stop()
+        self.table.endpoint.close()
+        if self.bus is not None:
+            self.bus.endpoint.close()
+        if self.capture:
+            self.capture.close()
+
+    # -- one deal ------------------------------------------------------------------------
+    def play_deal(self, n: int, dealer: Seat) -> Seat:
+        player = PhysicalPlayer(
+            self.world, self.rs, dealer, self._press, self._pace, lambda r: self._move(n, r)
+        )
+        order = self.world.shuffle()
+        self._step(n, "shuffle")
+        self._human(3.0)
+        self.table.send(ShuffleDone(0.0))
+        player.build_walls(order, self.config.linger)
+        self.table.send(WallsUp(0.0))
+        self._step(n, "walls")
+        dice = Dice(self.rng.randint(1, 6), self.rng.randint(1, 6))
+        self._human(1.5)
+        self.table.send(DiceRolled(0.0, dice.a, dice.b))
+        plan = plan_deal(self.rs, dice, tuple(tc.tile for tc in order), self.rng)
+        self._note(
+            {
+                "class": "deal",
+                "deal": n,
+                "t": self._now(),
+                "dealer": str(dealer),
+                "dice": [dice.a, dice.b],
+                "wall": [str(tc) for tc in order],
+            }
+        )
+        self._pace("settle")
+        player.deal(dice)
+        self._step(n, "dealt")
+        for move in plan.moves:
+            if self._stop.is_set():
+                break
+            player.perform(move)
+            if isinstance(move, Discard):
+                self._human(self.rs.play.claim_seconds if not self.config.fast else 0)
+            elif not isinstance(move, CloseClaims):
+                self._human(1.0)
+        nxt = SEATS[(dealer + plan.next_dealer) % 4]
+        self._note({"class": "deal-end", "deal": n, "t": self._now(), "next_dealer": str(nxt)})
+        return nxt
+
+    # -- pace, faults, truth ------------------------------------------------------------
+    def _now(self) -> float:
+        return round(time.monotonic() - self._t0, 3)
+
+    def _press(self, seat: Seat, button: Button) -> None:
+        self.table.send(SeatButton(0.0, seat, button))
+
+    def _human(self, seconds: float) -> None:
+        """A person's pause, real time only."""
+        if self.config.fast or seconds <= 0:
+            return
+        pause = seconds * self.rng.uniform(0.6, 1.4) / self.config.speed
+        self._stop.wait(pause)
+
+    def _pace(self, kind: str) -> None:
+        self._faults()
+        if self.usb is not None:
+            self.usb.sync()
+        rounds = self.config.glimpse_rounds if kind == "glimpse" else self.settle_rounds
+        if self.bus is None or "reader" in self._unplugged:
+            self._stop.wait(0.002 * rounds)
+            return
+        target = self.bus.rounds() + rounds
+        if not self.bus.wait_rounds(target, self.config.stall):
+            log.debug("sim: no reader rounds for %.1f s; the world goes on", self.config.stall)
+
+    def _faults(self) -> None:
+        now = time.monotonic() - self._t0
+        for at, until, u in self._unplugs:
+            endpoint = self._endpoint(u.device)
+            if endpoint is None:
+                continue
+            if at <= now < until and u.device not in self._unplugged:
+                endpoint.unplug()
+                self._unplugged[u.device] = until
+                self._link(u.device, LinkState.DOWN)
+            elif now >= until and self._unplugged.get(u.device) == until:
+                endpoint.plug()
+                del self._unplugged[u.device]
+                self._link(u.device, LinkState.UP)
+
+    def _endpoint(self, device: str) -> PtyEndpoint | None:
+        if device == "table":
+            return self.table.endpoint
+        return self.bus.endpoint if self.bus is not None else None
+
+    def _link(self, device: str, state: LinkState) -> None:
+        if self.capture:
+            self.capture.link(device, state)
+        self._note({"class": "fault", "t": self._now(), "device": device, "link": state.value})
+
+    def _step(self, n: int, what: str) -> None:
+        self._note({"class": "step", "deal": n, "t": self._now(), "step": what})
+
+    def _move(self, n: int, rec: dict[str, Any]) -> None:
+        self._note({"class": "move", "deal": n, "t": self._now(), **rec})
+
+    def _note(self, rec: dict[str, Any]) -> None:
+        if self._truth:
+            self._truth.write(json.dumps(rec) + "\n")
+            self._truth.flush()
+
+    def _header(self) -> dict[str, Any]:
+        t, r = self.table_profile.table, self.reader_profile.reader
+        return {
+            "date": time.strftime("%Y-%m-%d"),
+            "table": {
+                "profile": self.config.table_profile,
+                "model": t.model,
+                "firmware": t.firmware,
+            },
+            "reader": {
+                "profile": self.config.reader_profile,
+                "model": r.model.value,
+                "firmware": "mjtable-sim UHF bus",
+            },
+            "tags": f"sim-{self.rs.tiles.set.value}",
+            "odd": self.config.odd,
+            "source": f"mjtable sim seed={self.config.seed} noise={self.config.noise}",
+        }
