@@ -291,10 +291,10 @@ def score_hand(
 
 
 class _Plan:
-    """A rule set's structural patterns resolved for the fast path: the fan of a hand as a
+    """A rule set's structural patterns resolved for the fast path: the value of a hand as a
     function of its feature counts, memoised (a handful of distinct keys ever occur)."""
 
-    __slots__ = ("fans", "includes", "kong_is_root", "memo", "scoring")
+    __slots__ = ("fans", "includes", "kong_is_root", "memo", "scoring", "top")
 
     def __init__(self, rs: RuleSet) -> None:
         fans = []
@@ -306,7 +306,8 @@ class _Plan:
         self.includes = tuple((k, tuple(v)) for k, v in rs.scoring.includes.items())
         self.kong_is_root = rs.scoring.kong_is_root
         self.scoring = rs.scoring
-        self.memo: dict[int, int] = {}
+        self.memo: dict[int, int] = {}  # feature key -> hand value
+        self.top = hand_value(99, rs.scoring)  # the capped value: no wait can beat it
 
     def fan(self, key: int) -> int:
         """Total fan for a key kongs << 12 | roots << 8 | golden wait << 3 | one suit << 2 |
@@ -353,16 +354,15 @@ def theoretical_maximum(
     ready, 004 Lesson 5) or all three suits.
 
     What a not-ready player pays is the deal judge's (`payments.wall-end`: this maximum, or a
-    flat amount under sbr-chengdu2016). Works on counts: what a wait adds follows from the counts alone (all pungs: one pair and
-    every other kind 0 or 3; seven pairs: no odd count; a root: a kind held four times)."""
+    flat amount under sbr-chengdu2016). Works on counts: what a wait adds follows from the
+    counts alone (all pungs: one pair and every other kind 0 or 3; seven pairs: no odd count;
+    a root: a kind held four times)."""
     found = waits(counts, melds, void, rs.tiles.set)
     if not found:
         return 0
     b = bytes(counts)
-    suits = 0
-    for lo in (0, 9, 18):
-        if b[lo : lo + 9] != _EMPTY_SUIT:
-            suits += 1
+    empty = _EMPTY_SUIT
+    suits = (b[0:9] != empty) + (b[9:18] != empty) + (b[18:27] != empty)
     plan = _plan(rs)
     kongs = 0
     chow_melds = False
@@ -396,8 +396,9 @@ def theoretical_maximum(
     base = kongs << 12 | roots0 << 8 | golden << 3 | one_suit << 2
     seven = not melds and n1 + n3 == 1
     no_pungs = chow_melds or n4 or n1 > 1 or n2 > 2 or (n1 == 1 and n2 != 0)
-    fan_of = plan.memo
-    best = -1
+    value_of = plan.memo
+    top = plan.top
+    best = 0
     for w in found:
         c = b[w]
         key = base
@@ -413,9 +414,11 @@ def theoretical_maximum(
             key |= 2
         if seven and c & 1:
             key |= 1
-        fan = fan_of.get(key)
-        if fan is None:
-            fan = fan_of[key] = plan.fan(key)
-        if fan > best:
-            best = fan
-    return hand_value(best, rs.scoring)
+        value = value_of.get(key)
+        if value is None:
+            value = value_of[key] = hand_value(plan.fan(key), plan.scoring)
+        if value > best:
+            if value == top:
+                return value
+            best = value
+    return best
