@@ -171,6 +171,19 @@ def _print_error(err: InputError, out: TextIO) -> None:
 # -- human output -------------------------------------------------------------------
 
 
+def _payment(case: Case, score: Score) -> str:
+    """The payment formula (004 Table 6; WMT 003 B/C: multiplier x A)."""
+    a = "A" if score.multiplier == 1 else f"{score.multiplier}A"
+    amount = score.multiplier * score.value
+    if not case.self_drawn:
+        return f"{a} = {amount} from the discarder"
+    plus = case.rules.payments.self_drawn_plus
+    text = f"{a}+{plus} = {amount + plus} from each player still in"
+    if score.payer is Payer.MELDED_KONG_DISCARDER:
+        text += " (after a melded kong: from its discarder alone)"
+    return text
+
+
 def render(case: Case, score: Score, waits: Sequence[Tile], best: int) -> str:
     rs = case.rules
     how = "self-drawn" if case.self_drawn else "on a discard"
@@ -189,11 +202,7 @@ def render(case: Case, score: Score, waits: Sequence[Tile], best: int) -> str:
     capped = " (capped)" if score.total_fan > cap else ""
     lines.append(f"total     {score.total_fan} fan, cap {cap}{capped}")
     lines.append(f"value     {score.value} point{'s' if score.value != 1 else ''}")
-    if score.multiplier > 1:
-        pay = f"x{score.multiplier} hand value = {score.multiplier * score.value}"
-        if score.payer is Payer.MELDED_KONG_DISCARDER:
-            pay += " (after a melded kong its discarder alone pays)"
-        lines.append(f"payment   {pay}")
+    lines.append(f"payment   {_payment(case, score)}")
     rest = list(case.standing)
     rest.remove(case.win)  # type: ignore[arg-type]
     lines.append(

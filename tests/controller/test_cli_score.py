@@ -30,6 +30,7 @@ def test_score_prints_a_readable_breakdown():
     assert "value     2 points" in out
     assert "waits     2p 5p 9s" in out  # of 34555p67899s + pung 1s
     assert "maximum   2" in out
+    assert "payment   A+1 = 3 from each player still in" in out
 
 
 def test_score_with_situations_rules_and_cap():
@@ -67,7 +68,7 @@ def test_wmt_multiplier_is_shown():
     )
     assert r.returncode == 0, r.stderr
     assert "kong-bloom" in r.stdout
-    assert "payment   x4 hand value = 8" in r.stdout
+    assert "payment   4A+1 = 9 from each player still in (after a melded kong: from its" in r.stdout
 
 
 def test_melds_repeat_or_comma_separate_alike():
