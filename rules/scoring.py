@@ -193,6 +193,8 @@ def _situation_hits(
     hits = []
     for name, sit in rs.scoring.situations.items():
         event = sit.on or name
+        if event not in EVENTS:
+            raise ValueError(f"rule set {rs.name}: situation {name!r} is on an unknown event")
         if event not in events:
             continue
         if sit.win is WinBy.SELF_DRAWN and not self_drawn:
