@@ -111,6 +111,7 @@ class HostClient:
         reader: ReaderProfile,
         tags: TagMap,
         clock: Callable[[], float] = time.monotonic,
+        reply_timeout: float = 0.5,
     ) -> None:
         self.clock = clock
         self.inbox: queue.Queue[Item] = queue.Queue()
@@ -121,7 +122,7 @@ class HostClient:
             "reader", replace(cfg, url=reader_path), self.inbox.put, clock
         )
         self.driver = TableDriver(table)
-        self.poller = BusPoller(reader)
+        self.poller = BusPoller(reader, reply_timeout)
         self.debouncer = Debouncer(reader, tags, clock)
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, name="sim-client", daemon=True)

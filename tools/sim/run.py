@@ -76,6 +76,7 @@ class SimConfig:
     stall: float = 2.0  # seconds to wait for reader rounds before the world goes on
     speed: float = 1.0  # real-time mode: divides the human pauses
     odd: str = ""  # recorded in a capture's header: what is unusual in it
+    max_moves: int | None = None  # stop each deal after this many moves (short captures)
 
     def __post_init__(self) -> None:
         if self.reader not in READERS:
@@ -173,6 +174,7 @@ class Simulation:
                     break
                 dealer = self.play_deal(n, dealer)
                 self.deals_played = n
+            self._end_faults()
         finally:
             if self._truth:
                 self._truth.close()
@@ -220,8 +222,8 @@ class Simulation:
         self._pace("settle")
         player.deal(dice)
         self._step(n, "dealt")
-        for move in plan.moves:
-            if self._stop.is_set():
+        for i, move in enumerate(plan.moves):
+            if self._stop.is_set() or i == self.config.max_moves:
                 break
             player.perform(move)
             if isinstance(move, Discard):
@@ -252,14 +254,14 @@ class Simulation:
             self.usb.sync()
         rounds = self.config.glimpse_rounds if kind == "glimpse" else self.settle_rounds
         if self.bus is None or "reader" in self._unplugged:
-            self._stop.wait(0.002 * rounds)
+            self._stop.wait(0.01 * rounds)  # the game goes on, at a person's speed
             return
         target = self.bus.rounds() + rounds
         if not self.bus.wait_rounds(target, self.config.stall):
             log.debug("sim: no reader rounds for %.1f s; the world goes on", self.config.stall)
 
     def _faults(self) -> None:
-        now = time.monotonic() - self._t0
+        now = self._elapsed()
         for at, until, u in self._unplugs:
             endpoint = self._endpoint(u.device)
             if endpoint is None:
@@ -272,6 +274,17 @@ class Simulation:
                 endpoint.plug()
                 del self._unplugged[u.device]
                 self._link(u.device, LinkState.UP)
+
+    def _end_faults(self) -> None:
+        """A cable still out at the end is plugged back when its time is up, and the reader
+        is given its rounds, so the host ends in step with the world."""
+        while self._unplugged and not self._stop.is_set():
+            self._stop.wait(max(0.0, min(self._unplugged.values()) - self._elapsed()))
+            self._faults()
+        self._pace("settle")
+
+    def _elapsed(self) -> float:
+        return time.monotonic() - self._t0
 
     def _endpoint(self, device: str) -> PtyEndpoint | None:
         if device == "table":
