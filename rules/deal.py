@@ -237,6 +237,12 @@ class Deal:
         """Every tile the seat discarded, claimed or not."""
         return tuple(self._discards[seat])
 
+    @property
+    def drawn(self) -> Tile | None:
+        """The tile the player on turn took from the wall this turn (East's 14th dealt
+        tile on the first turn); None after a pung, a kong or a discard."""
+        return self._drawn
+
     def void(self, seat: Seat) -> Suit | None:
         return self._void[seat]
 
@@ -307,6 +313,15 @@ class Deal:
         if not isinstance(move, Correction):
             self._moves.append(move)
         return Accepted(move, tuple(facts))
+
+    def check(self, move: Move) -> Rejected | None:
+        """What `apply(move)` would answer, without applying it: None if it would be
+        accepted, else the `Rejected` value."""
+        check, _ = _HANDLERS.get(type(move), (None, None))
+        if check is None:
+            return Rejected(Reason.WRONG_PHASE, f"not a move: {move!r}", move)
+        problem = check(self, move)
+        return None if problem is None else Rejected(problem[0], problem[1], move)
 
     def legal_moves(self, seat: Seat, *, include_false_hu: bool = False) -> tuple[Move, ...]:
         """Every move `seat` may make now that `apply` would accept. A Hu that would be false
@@ -664,10 +679,10 @@ def _check_kong(deal: Deal, m: Kong) -> Problem:
         p = _check_void_claim(deal, m.seat, w.tile)
         if p:
             return p
-        if deal._hands[m.seat][w.tile] < 3:
-            return Reason.CLAIM_NOT_ADMISSIBLE, f"{m.seat} holds fewer than three {w.tile}"
         if w.last:
             return Reason.AFTER_LAST_TILE, "only Hu or Pung on the last discard (004 Lesson 4)"
+        if deal._hands[m.seat][w.tile] < 3:
+            return Reason.CLAIM_NOT_ADMISSIBLE, f"{m.seat} holds fewer than three {w.tile}"
         return None
     p = _own_turn(deal, m.seat, Phase.DISCARD, "a kong")
     if p:
