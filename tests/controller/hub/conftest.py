@@ -13,7 +13,7 @@ import shutil
 import socket
 import subprocess
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -101,6 +101,22 @@ def mosquitto_exe() -> str:
             pytest.fail("mosquitto is not installed, and CI must run the broker tests")
         pytest.skip("mosquitto is not installed (apt-get install mosquitto)")
     return exe
+
+
+@pytest.fixture
+def make_broker(mosquitto_exe: str, tmp_path: Path) -> Iterator[Callable[[str], Mosquitto]]:
+    """A started broker with extra config lines (TLS, passwords), stopped after the test."""
+    made: list[Mosquitto] = []
+
+    def make(extra_config: str) -> Mosquitto:
+        b = Mosquitto(mosquitto_exe, tmp_path, extra_config)
+        made.append(b)
+        b.start()
+        return b
+
+    yield make
+    for b in made:
+        b.stop()
 
 
 @pytest.fixture
