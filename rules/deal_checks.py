@@ -1,0 +1,276 @@
+"""The legality of each move in a deal (the judge's checks): each check returns None when
+the move is legal, else `(Reason, detail)`, and never changes the deal. Sources are named
+beside each rule; the flow is described in rules.deal."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from rules.claims import WindowKind
+from rules.deal_state import OWN_TURN_KONGS, Entry, Phase
+from rules.melds import Meld, MeldKind
+from rules.moves import (
+    ChooseVoid,
+    CloseClaims,
+    Correction,
+    Discard,
+    Draw,
+    EndDeal,
+    Hu,
+    Kong,
+    Pass,
+    Penalty,
+    Pung,
+    Reason,
+    ReplacementDraw,
+    RobKong,
+    SelfDrawnHu,
+)
+from rules.ruleset import VoidDiscard
+from rules.seats import Seat
+from rules.tiles import Suit, Tile
+
+if TYPE_CHECKING:
+    from rules.deal import Deal
+
+
+# -- checks: each returns None (legal) or (Reason, detail), and never changes the deal ------
+
+Problem = tuple[Reason, str] | None
+
+
+def _common(deal: Deal, seat: Seat) -> Problem:
+    if deal.phase is Phase.OVER:
+        return Reason.DEAL_OVER, "the deal is over"
+    if deal._out[seat]:
+        return Reason.PLAYER_OUT, f"{seat} has declared Hu and is out of the deal"
+    return None
+
+
+def _own_turn(deal: Deal, seat: Seat, phase: Phase, what: str) -> Problem:
+    p = _common(deal, seat)
+    if p:
+        return p
+    if deal.phase is not phase:
+        return Reason.WRONG_PHASE, f"{what} is not possible now (phase {deal.phase.value})"
+    if seat is not deal.turn:
+        return Reason.NOT_YOUR_TURN, f"it is {deal.turn}'s turn"
+    return None
+
+
+def _check_void(deal: Deal, m: ChooseVoid) -> Problem:
+    p = _common(deal, m.seat)
+    if p:
+        return p
+    if deal.phase is not Phase.CHOOSING_VOID:
+        return Reason.WRONG_PHASE, "void suits are chosen right after the deal"
+    if deal._void_chosen[m.seat]:
+        return Reason.VOID_ALREADY_CHOSEN, f"{m.seat} chose {deal._void[m.seat]} already"
+    if m.suit not in deal.rs.tiles.set.suits or m.suit is Suit.Z:
+        return Reason.VOID_TILE_WRONG_SUIT, f"{m.suit} cannot be a void suit"
+    h = deal._hands[m.seat]
+    if m.tile is None:
+        held = next((t for t in m.suit.tiles if h[t]), None)
+        if held is not None:
+            return Reason.VOID_TILE_REQUIRED, f"{m.seat} holds {held}: lay a {m.suit} tile"
+        return None
+    if m.tile.suit is not m.suit:
+        return Reason.VOID_TILE_WRONG_SUIT, f"{m.tile} is not of the suit {m.suit}"
+    if not h[m.tile]:
+        return Reason.TILE_NOT_IN_HAND, f"{m.seat} holds no {m.tile}"
+    return None
+
+
+def _check_draw(deal: Deal, m: Draw) -> Problem:
+    p = _own_turn(deal, m.seat, Phase.DRAW, "a draw")
+    if p:
+        return p
+    if m.tile is not None and deal.wall.peek() != m.tile:
+        return Reason.WALL_MISMATCH, f"the next wall tile is {deal.wall.peek()}, not {m.tile}"
+    return None
+
+
+def _check_replacement(deal: Deal, m: ReplacementDraw) -> Problem:
+    p = _own_turn(deal, m.seat, Phase.REPLACEMENT, "a replacement draw")
+    if p:
+        return p
+    nxt = deal.wall.peek_replacement()
+    if m.tile is not None and nxt != m.tile:
+        return Reason.WALL_MISMATCH, f"the replacement tile is {nxt}, not {m.tile}"
+    return None
+
+
+def _check_discard(deal: Deal, m: Discard) -> Problem:
+    p = _own_turn(deal, m.seat, Phase.DISCARD, "a discard")
+    if p:
+        return p
+    if not deal._hands[m.seat][m.tile]:
+        return Reason.TILE_NOT_IN_HAND, f"{m.seat} holds no {m.tile}"
+    laid = deal._laid[m.seat]
+    if laid is not None and m.tile != laid:
+        return Reason.VOID_TILE_FIRST, f"the face-down {laid} is {m.seat}'s first discard"
+    void = deal._void[m.seat]
+    if deal.rs.play.void_discard is VoidDiscard.STRICT and void is not None:
+        held = deal._void_held(m.seat)
+        if held is not None and m.tile.suit is not void:
+            return Reason.VOID_DISCARD_ORDER, f"{m.seat} must discard {held} (void {void}) first"
+    return None
+
+
+def _check_in_window(deal: Deal, seat: Seat, robbing: bool | None) -> Problem:
+    """A declaration in the open window; `robbing` None: either kind of window."""
+    p = _common(deal, seat)
+    if p:
+        return p
+    w = deal._window
+    if w is None:
+        return Reason.CLAIM_NOT_ADMISSIBLE, "no discard is open to claims"
+    if robbing is not None and (w.kind is WindowKind.ROBBING) != robbing:
+        what = "a robbing window (only Hu)" if robbing is False else "no kong to rob"
+        return Reason.CLAIM_NOT_ADMISSIBLE, f"this is {what}"
+    if seat is w.discarder:
+        return Reason.CLAIM_NOT_ADMISSIBLE, f"{seat} cannot claim its own tile"
+    if seat in w.declared:
+        return Reason.ALREADY_DECLARED, f"{seat} declared {w.declared[seat]} already"
+    return None
+
+
+def _check_void_claim(deal: Deal, seat: Seat, tile: Tile) -> Problem:
+    void = deal._void[seat]
+    if void is not None and tile.suit is void:
+        return Reason.VOID_SUIT_CLAIM, f"{tile} is of {seat}'s void suit {void}"
+    return None
+
+
+def _check_hu(deal: Deal, m: Hu | RobKong) -> Problem:
+    p = _check_in_window(deal, m.seat, True if isinstance(m, RobKong) else None)
+    if p:
+        return p
+    w = deal._window
+    assert w is not None
+    p = _check_void_claim(deal, m.seat, w.tile)
+    if p:
+        return p
+    lock = deal._hu_lock[m.seat]
+    if lock and deal._wins_with(m.seat, w.tile):
+        value = deal._payment(m.seat, w.tile, deal._discard_events(w, m.seat))
+        if value <= lock:
+            return (
+                Reason.SKIPPED_HU_LOCK,
+                f"{m.seat} let a winning tile go (worth {lock}); this Hu is worth {value}",
+            )
+    return None
+
+
+def _check_pung(deal: Deal, m: Pung) -> Problem:
+    p = _check_in_window(deal, m.seat, False)
+    if p:
+        return p
+    w = deal._window
+    assert w is not None
+    p = _check_void_claim(deal, m.seat, w.tile)
+    if p:
+        return p
+    if deal._hands[m.seat][w.tile] < 2:
+        return Reason.CLAIM_NOT_ADMISSIBLE, f"{m.seat} holds fewer than two {w.tile}"
+    if w.tile in deal._pung_lock[m.seat]:
+        return Reason.SKIPPED_PUNG_LOCK, f"{m.seat} passed {w.tile} already (000 2.2.4)"
+    return None
+
+
+def _check_kong(deal: Deal, m: Kong) -> Problem:
+    if m.kind is MeldKind.KONG:
+        p = _check_in_window(deal, m.seat, False)
+        if p:
+            return p
+        w = deal._window
+        assert w is not None
+        if m.tile is not None and m.tile != w.tile:
+            return Reason.CLAIM_NOT_ADMISSIBLE, f"the open discard is {w.tile}, not {m.tile}"
+        p = _check_void_claim(deal, m.seat, w.tile)
+        if p:
+            return p
+        if w.last:
+            return Reason.AFTER_LAST_TILE, "only Hu or Pung on the last discard (004 Lesson 4)"
+        if deal._hands[m.seat][w.tile] < 3:
+            return Reason.CLAIM_NOT_ADMISSIBLE, f"{m.seat} holds fewer than three {w.tile}"
+        return None
+    p = _own_turn(deal, m.seat, Phase.DISCARD, "a kong")
+    if p:
+        return p
+    if m.kind not in OWN_TURN_KONGS or m.tile is None:
+        return Reason.NOT_A_KONG, f"{m.kind} {m.tile} is not a kong declared on one's own turn"
+    if deal._entry is Entry.PUNG:
+        return Reason.KONG_AFTER_PUNG, "no kong on a turn entered by a pung"
+    if deal.wall.exhausted:
+        return Reason.NO_REPLACEMENT_TILE, "no replacement tile is left"
+    h = deal._hands[m.seat]
+    if m.kind is MeldKind.CONCEALED_KONG:
+        if h[m.tile] != 4:
+            return Reason.NOT_A_KONG, f"{m.seat} holds {h[m.tile]} {m.tile}, not four"
+        return None
+    if Meld(MeldKind.PUNG, m.tile) not in deal._melds[m.seat]:
+        return Reason.NOT_A_KONG, f"{m.seat} has no pung of {m.tile}"
+    if not h[m.tile]:
+        return Reason.TILE_NOT_IN_HAND, f"{m.seat} holds no {m.tile}"
+    if m.kind is MeldKind.PROMOTED_KONG and deal._drawn != m.tile:
+        return Reason.NOT_A_KONG, f"{m.tile} was not freshly drawn: a postponed kong"
+    return None
+
+
+def _check_self_drawn(deal: Deal, m: SelfDrawnHu) -> Problem:
+    p = _own_turn(deal, m.seat, Phase.DISCARD, "a self-drawn Hu")
+    if p:
+        return p
+    if deal._entry is Entry.PUNG:
+        return Reason.WRONG_PHASE, "a turn entered by a pung ends with a discard"
+    return None
+
+
+def _check_pass(deal: Deal, m: Pass) -> Problem:
+    return _check_in_window(deal, m.seat, None)
+
+
+def _check_close(deal: Deal, m: CloseClaims) -> Problem:
+    if deal.phase is Phase.OVER:
+        return Reason.DEAL_OVER, "the deal is over"
+    if deal._window is None:
+        return Reason.WRONG_PHASE, "no claim window is open"
+    return None
+
+
+def _check_penalty(deal: Deal, m: Penalty) -> Problem:
+    if m.points <= 0 or m.to is m.seat:
+        return Reason.BAD_PENALTY, "a penalty is a positive amount paid to another seat or nobody"
+    return None
+
+
+def _check_correction(deal: Deal, m: Correction) -> Problem:
+    undoable = sum(1 for x in deal._moves if not isinstance(x, Penalty | EndDeal))
+    if m.undo < 1 or m.undo > undoable:
+        return Reason.NOTHING_TO_UNDO, f"{undoable} moves can be taken back, not {m.undo}"
+    return None
+
+
+def _check_end(deal: Deal, m: EndDeal) -> Problem:
+    if deal.phase is Phase.OVER:
+        return Reason.DEAL_OVER, "the deal is over"
+    return None
+
+
+CHECKS = {
+    ChooseVoid: _check_void,
+    Draw: _check_draw,
+    ReplacementDraw: _check_replacement,
+    Discard: _check_discard,
+    Pung: _check_pung,
+    Kong: _check_kong,
+    Hu: _check_hu,
+    RobKong: _check_hu,
+    SelfDrawnHu: _check_self_drawn,
+    Pass: _check_pass,
+    CloseClaims: _check_close,
+    Penalty: _check_penalty,
+    Correction: _check_correction,
+    EndDeal: _check_end,
+}

@@ -1,0 +1,365 @@
+"""What each accepted move does to a deal (the judge's effects): hands, melds, the wall,
+claim windows and their resolution, Hu declarations and the payments they bring. Called
+only after rules.deal_checks passed the move."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import TYPE_CHECKING
+
+from rules import settlement as pay
+from rules.claims import Window, WindowKind, next_player, resolve
+from rules.deal_state import Entry, KongRecord, Phase
+from rules.melds import Meld, MeldKind
+from rules.moves import (
+    ChooseVoid,
+    CloseClaims,
+    Correction,
+    DealEnd,
+    Discard,
+    Draw,
+    Drawn,
+    EndDeal,
+    Fact,
+    Hu,
+    Kong,
+    Melded,
+    Pass,
+    Penalty,
+    Pung,
+    ReplacementDraw,
+    Robbed,
+    RobKong,
+    SelfDrawnHu,
+    TurnPassed,
+)
+from rules.ruleset import Payer
+from rules.scoring import Score
+from rules.seats import SEATS, Seat
+from rules.tiles import Tile
+
+if TYPE_CHECKING:
+    from rules.deal import Deal
+
+
+# -- effects: called only after the check passed ----------------------------------------
+
+
+def _do_void(deal: Deal, m: ChooseVoid) -> list[Fact]:
+    deal._void[m.seat] = m.suit
+    deal._void_chosen[m.seat] = True
+    deal._laid[m.seat] = m.tile
+    if all(deal._void_chosen):
+        deal.phase = Phase.DISCARD
+        deal.turn = Seat.E
+    return []
+
+
+def _took(deal: Deal, seat: Seat, replacement: bool) -> list[Fact]:
+    take = deal.wall.replacement(seat) if replacement else deal.wall.draw(seat)
+    deal._hands[seat][take.tile] += 1
+    deal._drawn = take.tile
+    deal._hu_lock[seat] = 0
+    deal._pung_lock[seat].clear()
+    deal._draws[seat] += 1
+    deal._entry = Entry.REPLACEMENT if replacement else Entry.DRAW
+    deal.phase = Phase.DISCARD
+    return [Drawn(take, replacement, deal.wall.exhausted)]
+
+
+def _do_draw(deal: Deal, m: Draw) -> list[Fact]:
+    deal._kong_chain = []
+    return _took(deal, m.seat, False)
+
+
+def _do_replacement(deal: Deal, m: ReplacementDraw) -> list[Fact]:
+    return _took(deal, m.seat, True)
+
+
+def _do_discard(deal: Deal, m: Discard) -> list[Fact]:
+    seat = m.seat
+    deal._hands[seat][m.tile] -= 1
+    if deal._laid[seat] == m.tile:
+        deal._laid[seat] = None
+    first = not any(deal._discards)
+    deal._river[seat].append(m.tile)
+    deal._discards[seat].append(m.tile)
+    deal._drawn = None
+    deal._window = Window(
+        WindowKind.DISCARD,
+        m.tile,
+        seat,
+        tuple(deal._others_in(seat)),
+        last=deal.wall.exhausted,
+        after_kong=bool(deal._kong_chain),
+        dealer_first=first and seat is Seat.E and not deal._melded_any,
+    )
+    deal._window_kongs = deal._kong_chain
+    deal._kong_chain = []
+    deal.phase = Phase.CLAIMS
+    return []
+
+
+def _do_claim(deal: Deal, m: Hu | Pung | Kong | RobKong | Pass) -> list[Fact]:
+    w = deal._window
+    assert w is not None
+    w.declared[m.seat] = m
+    return _resolve(deal) if w.complete else []
+
+
+def _do_close(deal: Deal, m: CloseClaims) -> list[Fact]:
+    return _resolve(deal)
+
+
+def _lock_passers(deal: Deal, w: Window, passed: Iterable[Seat]) -> None:
+    rs = deal.rs
+    for s in passed:
+        claim = w.declared.get(s)
+        if rs.play.skip_hu_lock and deal._wins_with(s, w.tile):
+            value = deal._payment(s, w.tile, deal._discard_events(w, s))
+            deal._hu_lock[s] = max(deal._hu_lock[s], value)
+        if (
+            rs.play.skip_pung_lock
+            and w.kind is WindowKind.DISCARD
+            and not isinstance(claim, Pung | Kong)
+            and deal._hands[s][w.tile] >= 2
+            and deal._void[s] is not w.tile.suit
+        ):
+            deal._pung_lock[s].add(w.tile)
+
+
+def _pay_hu_group(deal: Deal, w: Window, hu: tuple[Seat, ...], facts: list[Fact]) -> bool:
+    """Score and pay the Hu declarations on one tile; True if any was valid."""
+    results = []
+    deal._scores = {}
+    for s in hu:
+        results.append(deal._declare(s, w.tile, w.discarder, deal._discard_events(w, s)))
+    for s in hu:
+        deal._out[s] = True
+    remaining = [s for s in SEATS if not deal._out[s]]
+    any_valid = False
+    for valid, won in results:
+        s = won.seat
+        if valid:
+            any_valid = True
+            score = deal._scores[s]
+            deal._lines += pay.hu_on_discard(
+                s, w.discarder, score.value, score.multiplier, _why(score, "Hu on", w.tile)
+            )
+        else:
+            deal._false_hu(s, remaining)
+        deal._wins.append(won)
+        facts.append(won)
+    deal._hu_events += 1
+    return any_valid
+
+
+def _why(score: Score, what: str, tile: Tile) -> str:
+    names = ", ".join(f"{p.name} {p.fan}" for p in score.patterns)
+    return f"{what} {tile} ({names or 'no fan'}; A={score.value})"
+
+
+def _resolve(deal: Deal) -> list[Fact]:
+    w = deal._window
+    assert w is not None
+    res = resolve(w)
+    facts: list[Fact] = []
+    _lock_passers(deal, w, res.passed)
+    deal._window = None
+    if w.kind is WindowKind.ROBBING:
+        return _resolve_robbing(deal, w, res.hu, facts)
+    kongs = deal._window_kongs
+    deal._window_kongs = []
+    if res.hu:
+        deal._river[w.discarder].pop()
+        if _pay_hu_group(deal, w, res.hu, facts) and kongs:
+            for rec in kongs:
+                if not rec.refunded:
+                    rec.refunded = True
+                    deal._lines += pay.refund(rec.lines, pay.R_REFUND_NEXT_DISCARD)
+        deal._after_hu(w.discarder, res.hu, facts)
+        return facts
+    if res.taker is not None:
+        seat = res.taker
+        deal._river[w.discarder].pop()
+        kind = MeldKind.KONG if isinstance(res.meld, Kong) else MeldKind.PUNG
+        meld = Meld(kind, w.tile)
+        deal._hands[seat][w.tile] -= 3 if kind is MeldKind.KONG else 2
+        deal._melds[seat].append(meld)
+        deal._melded_any = True
+        facts.append(Melded(seat, meld, w.discarder))
+        deal.turn = seat
+        deal._drawn = None
+        if kind is MeldKind.KONG:
+            rec = KongRecord(seat, meld, pay.kong_payment(deal.rs, seat, meld, [w.discarder]))
+            deal._lines += rec.lines
+            deal._kongs.append(rec)
+            deal._kong_chain = [rec]
+            deal.phase = Phase.REPLACEMENT
+        else:
+            deal._entry = Entry.PUNG
+            deal.phase = Phase.DISCARD
+        return facts
+    if w.last:
+        deal._finish(DealEnd.WALL, facts)
+        return facts
+    nxt = next_player(w.discarder, (), deal._out)
+    assert nxt is not None
+    deal.turn = nxt
+    deal.phase = Phase.DRAW
+    facts.append(TurnPassed(nxt))
+    return facts
+
+
+def _resolve_robbing(deal: Deal, w: Window, hu: tuple[Seat, ...], facts: list[Fact]) -> list[Fact]:
+    declarer = w.discarder
+    assert w.kong_meld is not None
+    if hu:
+        # 004 Table 3: robbing the kong counts as a win on a discard; the kong stays a pung
+        deal._melds[declarer][w.kong_index] = Meld(MeldKind.PUNG, w.tile)
+        facts.append(Robbed(declarer, w.tile))
+        _pay_hu_group(deal, w, hu, facts)
+        deal._after_hu(declarer, hu, facts)
+        return facts
+    meld = w.kong_meld
+    rec = KongRecord(
+        declarer, meld, pay.kong_payment(deal.rs, declarer, meld, deal._others_in(declarer))
+    )
+    deal._lines += rec.lines
+    deal._kongs.append(rec)
+    deal._kong_chain.append(rec)
+    deal.turn = declarer
+    deal.phase = Phase.REPLACEMENT
+    facts.append(Melded(declarer, meld, None))
+    return facts
+
+
+def _do_kong(deal: Deal, m: Kong) -> list[Fact]:
+    if m.kind is MeldKind.KONG:
+        return _do_claim(deal, m)
+    seat, tile = m.seat, m.tile
+    assert tile is not None
+    meld = Meld(m.kind, tile)
+    deal._drawn = None
+    deal._melded_any = True
+    void = deal._void[seat]
+    if m.kind is MeldKind.CONCEALED_KONG:
+        deal._hands[seat][tile] -= 4
+        if deal._laid[seat] == tile:
+            deal._laid[seat] = None
+        deal._melds[seat].append(meld)
+        if void is not None and tile.suit is void:
+            deal._penalize_void(seat, True, tile)
+        rec = KongRecord(seat, meld, pay.kong_payment(deal.rs, seat, meld, deal._others_in(seat)))
+        deal._lines += rec.lines
+        deal._kongs.append(rec)
+        deal._kong_chain.append(rec)
+        deal.phase = Phase.REPLACEMENT
+        return [Melded(seat, meld, None)]
+    deal._hands[seat][tile] -= 1
+    if deal._laid[seat] == tile and not deal._hands[seat][tile]:
+        deal._laid[seat] = None
+    index = deal._melds[seat].index(Meld(MeldKind.PUNG, tile))
+    deal._melds[seat][index] = meld
+    deal._window = Window(
+        WindowKind.ROBBING,
+        tile,
+        seat,
+        tuple(deal._others_in(seat)),
+        kong_meld=meld,
+        kong_index=index,
+    )
+    deal.phase = Phase.ROBBING
+    return []
+
+
+def _do_self_drawn(deal: Deal, m: SelfDrawnHu) -> list[Fact]:
+    seat = m.seat
+    events: set[str] = set()
+    if deal._entry is Entry.REPLACEMENT:
+        events.add("win-after-kong")
+    if deal.wall.exhausted:
+        events.add("under-the-sea")
+    if deal._entry is Entry.DEALT:
+        events.add("heavenly")
+    elif (
+        deal._entry is Entry.DRAW
+        and seat is not Seat.E
+        and deal._draws[seat] == 1
+        and not deal._melded_any
+        and not events
+    ):
+        events.add("earthly")
+    deal._scores = {}
+    valid, won = deal._declare(seat, deal._drawn, None, frozenset(events))
+    others = deal._others_in(seat)
+    facts: list[Fact] = [won]
+    if valid:
+        score = deal._scores[seat]
+        kong_discarder = None
+        if score.payer is Payer.MELDED_KONG_DISCARDER and deal._kong_chain:
+            last = deal._kong_chain[-1]
+            if last.meld.kind is MeldKind.KONG and last.lines:
+                kong_discarder = last.lines[0].payer
+        deal._lines += pay.self_drawn_hu(
+            deal.rs,
+            seat,
+            others,
+            score.value,
+            score.multiplier,
+            _why(score, "self-drawn Hu on", won.tile or deal._drawn or Tile.M1),
+            kong_discarder,
+        )
+    else:
+        deal._false_hu(seat, others)
+    deal._out[seat] = True
+    deal._wins.append(won)
+    deal._hu_events += 1
+    deal._kong_chain = []
+    deal._after_hu(seat, (seat,), facts)
+    return facts
+
+
+def _do_penalty(deal: Deal, m: Penalty) -> list[Fact]:
+    deal._lines += pay.referee_penalty(m.seat, m.points, m.reason, m.to)
+    return []
+
+
+def _do_correction(deal: Deal, m: Correction) -> list[Fact]:
+    kept = list(deal._moves)
+    undone = 0
+    for i in range(len(kept) - 1, -1, -1):
+        if undone == m.undo:
+            break
+        if not isinstance(kept[i], Penalty | EndDeal):
+            del kept[i]
+            undone += 1
+    history = deal.history
+    fresh = type(deal).replay(deal.rs, deal.dice, deal.wall_order, kept)
+    deal.__dict__.update(fresh.__dict__)
+    deal.history = history
+    return []
+
+
+def _do_end(deal: Deal, m: EndDeal) -> list[Fact]:
+    facts: list[Fact] = []
+    deal._finish(DealEnd.TIME, facts)
+    return facts
+
+
+EFFECTS = {
+    ChooseVoid: _do_void,
+    Draw: _do_draw,
+    ReplacementDraw: _do_replacement,
+    Discard: _do_discard,
+    Pung: _do_claim,
+    Kong: _do_kong,
+    Hu: _do_claim,
+    RobKong: _do_claim,
+    SelfDrawnHu: _do_self_drawn,
+    Pass: _do_claim,
+    CloseClaims: _do_close,
+    Penalty: _do_penalty,
+    Correction: _do_correction,
+    EndDeal: _do_end,
+}

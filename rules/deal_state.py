@@ -1,0 +1,43 @@
+"""Pieces of a deal's state shared by the judge's modules: phases, how a turn began, and the
+record of a declared kong with the payments it brought (for the refunds of 004 Table 7)."""
+
+from __future__ import annotations
+
+from enum import Enum
+
+from rules.melds import Meld, MeldKind
+from rules.seats import Seat
+from rules.settlement import LedgerLine
+
+OWN_TURN_KONGS = (MeldKind.CONCEALED_KONG, MeldKind.PROMOTED_KONG, MeldKind.POSTPONED_KONG)
+
+
+class Phase(Enum):
+    CHOOSING_VOID = "choosing-void"
+    DRAW = "draw"  # `turn` must draw from the wall
+    REPLACEMENT = "replacement"  # `turn` must take a kong replacement tile
+    DISCARD = "discard"  # `turn` holds 14: discard, Hu or kong
+    CLAIMS = "claims"  # a discard is open to Hu / Pung / Kong
+    ROBBING = "robbing"  # a promoted/postponed kong's tile is open to Hu
+    OVER = "over"
+
+
+class Entry(Enum):
+    """How the current turn began."""
+
+    DEALT = "dealt"  # East's first turn
+    DRAW = "draw"
+    REPLACEMENT = "replacement"
+    PUNG = "pung"
+
+
+class KongRecord:
+    """A declared kong and the payments it brought (refunds mark it)."""
+
+    __slots__ = ("lines", "meld", "refunded", "seat")
+
+    def __init__(self, seat: Seat, meld: Meld, lines: list[LedgerLine]) -> None:
+        self.seat = seat
+        self.meld = meld
+        self.lines = lines
+        self.refunded = False
