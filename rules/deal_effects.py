@@ -154,7 +154,7 @@ def _pay_hu_group(deal: Deal, w: Window, hu: tuple[Seat, ...], facts: list[Fact]
     return any_valid
 
 
-def _why(score: Score, what: str, tile: Tile) -> str:
+def _why(score: Score, what: str, tile: Tile | None) -> str:
     names = ", ".join(f"{p.name} {p.fan}" for p in score.patterns)
     return f"{what} {tile} ({names or 'no fan'}; A={score.value})"
 
@@ -191,7 +191,9 @@ def _resolve(deal: Deal) -> list[Fact]:
         deal.turn = seat
         deal._drawn = None
         if kind is MeldKind.KONG:
-            rec = KongRecord(seat, meld, pay.kong_payment(deal.rs, seat, meld, [w.discarder]))
+            rec = KongRecord(
+                seat, meld, pay.kong_payment(deal.rs, seat, meld, [w.discarder]), w.discarder
+            )
             deal._lines += rec.lines
             deal._kongs.append(rec)
             deal._kong_chain = [rec]
@@ -298,16 +300,14 @@ def _do_self_drawn(deal: Deal, m: SelfDrawnHu) -> list[Fact]:
         score = deal._scores[seat]
         kong_discarder = None
         if score.payer is Payer.MELDED_KONG_DISCARDER and deal._kong_chain:
-            last = deal._kong_chain[-1]
-            if last.meld.kind is MeldKind.KONG and last.lines:
-                kong_discarder = last.lines[0].payer
+            kong_discarder = deal._kong_chain[-1].from_seat  # None unless a melded kong
         deal._lines += pay.self_drawn_hu(
             deal.rs,
             seat,
             others,
             score.value,
             score.multiplier,
-            _why(score, "self-drawn Hu on", won.tile or deal._drawn or Tile.M1),
+            _why(score, "self-drawn Hu on", won.tile),
             kong_discarder,
         )
     else:

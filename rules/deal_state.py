@@ -34,10 +34,13 @@ class Entry(Enum):
 class KongRecord:
     """A declared kong and the payments it brought (refunds mark it)."""
 
-    __slots__ = ("lines", "meld", "refunded", "seat")
+    __slots__ = ("from_seat", "lines", "meld", "refunded", "seat")
 
-    def __init__(self, seat: Seat, meld: Meld, lines: list[LedgerLine]) -> None:
+    def __init__(
+        self, seat: Seat, meld: Meld, lines: list[LedgerLine], from_seat: Seat | None = None
+    ) -> None:
         self.seat = seat
         self.meld = meld
         self.lines = lines
+        self.from_seat = from_seat  # the discarder of a melded kong's tile
         self.refunded = False
