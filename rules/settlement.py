@@ -40,6 +40,7 @@ R_REFUND_NOT_READY = "004 Table 7: no kong payment for a declarer not ready at w
 R_REFUND_DRAW = "000 2.5.4: kong points are returned when the hand ends in a draw"
 R_REFUND_FALSE_HU = "004 Lesson 5: a false Hu returns every kong payment received"
 R_FALSE_HU = "004 Lesson 5: false Hu, 8 to each player still in"
+R_FALSE_HU_WMT = "000 3.3: false win, the maximum to each remaining player"
 R_WALL_END = "004 Table 6: wall end, not ready pays each ready player its theoretical maximum"
 R_WALL_END_FLAT = "002: a ready hand at wall end is worth a flat amount, no doubles"
 R_VOID_HELD = "004 Lesson 2: void-suit tiles held at the end, 48 to nobody"
@@ -137,7 +138,8 @@ def false_hu(rs: RuleSet, offender: Seat, payees: Iterable[Seat]) -> list[Ledger
     """004 Lesson 5: the offender pays `false_hu` to each player still in after the
     declaration (WMT 000 3.3: the maximum, 8)."""
     pts = rs.payments.false_hu
-    return [line for p in payees for line in _line(offender, p, pts, "false Hu", R_FALSE_HU)]
+    rule = R_FALSE_HU_WMT if "000" in rs.ruleset.follows else R_FALSE_HU
+    return [line for p in payees for line in _line(offender, p, pts, "false Hu", rule)]
 
 
 # -- kongs --------------------------------------------------------------------------------

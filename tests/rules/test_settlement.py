@@ -67,6 +67,7 @@ def test_refunds_name_what_they_return():
 def test_false_hu():
     # 004 Lesson 5: 8 to each player still in; three still in: 24 in all
     assert trio(pay.false_hu(MIL, N, [E, S, W])) == [(N, E, 8), (N, S, 8), (N, W, 8)]
+    assert pay.false_hu(WMT, N, [E])[0].rule.startswith("000 3.3")
 
 
 def hand(seat, maximum, pig=False):
