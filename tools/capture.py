@@ -41,6 +41,7 @@ from controller.devices.events import FrameError, LinkChanged, LinkState, TagsRe
 from controller.devices.table import TableDriver, TableSide
 from controller.profiles import load_reader, load_table, load_tags
 from controller.recognition.presence import Debouncer
+from rules.seats import Seat
 
 VERSION = 1
 GOLDEN_SUFFIX = ".golden"
@@ -139,6 +140,8 @@ def read(path: Path) -> tuple[dict[str, Any], list[Record]]:
 
 
 def _value(v: Any) -> str:
+    if isinstance(v, Seat):
+        return str(v)
     if isinstance(v, Enum):
         return str(v.value)
     if isinstance(v, bytes):
@@ -231,6 +234,11 @@ def golden_path(capture: Path) -> Path:
     return capture.with_name(name + GOLDEN_SUFFIX)
 
 
+def truth_path(capture: Path) -> Path:
+    """The simulator's ground truth of a recorded capture (JSON lines, tools/sim/run.py)."""
+    return golden_path(capture).with_suffix(".truth")
+
+
 def regenerate(folder: Path) -> list[Path]:
     written = []
     for cap in captures(folder):
@@ -240,6 +248,47 @@ def regenerate(folder: Path) -> list[Path]:
     return written
 
 
+def record(args: argparse.Namespace) -> None:
+    """One deal start through the simulator, its devices driven by tools/sim/client.py; the
+    simulator's truth goes beside the capture (`<name>.truth`)."""
+    from tools.sim.client import HostClient
+    from tools.sim.noise import NoiseConfig, Unplug
+    from tools.sim.run import SimConfig, Simulation
+
+    noise = NoiseConfig(
+        args.missed,
+        args.repeated,
+        args.crosstalk,
+        args.corrupt,
+        tuple(Unplug.parse(u) for u in args.unplug),
+    )
+    config = SimConfig(
+        seed=args.seed,
+        max_moves=args.max_moves,
+        noise=noise,
+        record=args.capture,
+        truth=truth_path(args.capture),
+        odd=args.odd,
+    )
+    sim = Simulation(config)
+    paths = sim.paths()
+    client = HostClient(
+        paths["table"],
+        paths["reader"],
+        sim.table_profile,
+        sim.reader_profile,
+        load_tags(f"sim-{sim.rs.tiles.set.value}"),
+    )
+    client.start()
+    try:
+        if not sim.wait_for_client(10):
+            raise SystemExit("the client did not open the devices")
+        sim.run()
+    finally:
+        client.stop()
+        sim.close()
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m tools.capture", description=__doc__)
     sub = parser.add_subparsers(dest="cmd", required=True)
@@ -247,7 +296,19 @@ def main(argv: list[str] | None = None) -> int:
     r.add_argument("folder", type=Path)
     s = sub.add_parser("show", help="print the replayed event stream of a capture")
     s.add_argument("capture", type=Path)
+    rec = sub.add_parser("record", help="record a simulated session with the built-in client")
+    rec.add_argument("capture", type=Path)
+    rec.add_argument("--odd", required=True, help="what is unusual in this capture")
+    rec.add_argument("--seed", type=int, default=0)
+    rec.add_argument("--max-moves", type=int, default=8)
+    for name in ("missed", "repeated", "crosstalk", "corrupt"):
+        rec.add_argument(f"--{name}", type=float, default=0.0)
+    rec.add_argument("--unplug", action="append", default=[], metavar="DEV:S@T")
     args = parser.parse_args(argv)
+    if args.cmd == "record":
+        record(args)
+        print(f"recorded {args.capture}")
+        return 0
     if args.cmd == "regenerate":
         for p in regenerate(args.folder):
             print(f"wrote {p}")
