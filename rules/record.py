@@ -1,0 +1,531 @@
+"""The deal record: one deal as JSON a referee can read and write by hand, and its re-judging.
+
+    record = to_record(deal, players=("Ann", "Bo", None, None))
+    text = dumps(record)                     # JSON text (docs/DEAL-RECORD.md)
+    again = judge(loads(text))               # a fresh Deal, replayed move by move
+    assert again.ledger() == deal.ledger()
+
+The format is documented in docs/DEAL-RECORD.md (format "mjtable-deal", version 1): rule
+set, players, dealer, dice, the wall in the physical order of `rules.wall`, every move with
+its time, and optionally the result the recorder saw (deltas, end, next dealer), which
+`check_result` compares with a re-judging.
+
+Errors are `RecordError` values naming where the record is wrong: the malformed field
+(`moves[12].tile`), or the move the judge refuses (its number, its JSON, the judge's
+`Reason` and detail).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from rules.deal import Deal
+from rules.melds import MeldKind
+from rules.moves import (
+    ChooseVoid,
+    CloseClaims,
+    Correction,
+    DealEnd,
+    Discard,
+    Draw,
+    EndDeal,
+    Hu,
+    Kong,
+    Move,
+    Pass,
+    Penalty,
+    Pung,
+    Reason,
+    Rejected,
+    ReplacementDraw,
+    RobKong,
+    SelfDrawnHu,
+)
+from rules.ruleset import RuleSet, UnknownRuleSet, load
+from rules.schema import SchemaError
+from rules.seats import SEATS, Seat
+from rules.tiles import TILES, NotationError, Suit, Tile, parse_tiles
+from rules.wall import Dice, WallError
+
+FORMAT = "mjtable-deal"
+VERSION = 1
+
+
+class RecordError(ValueError):
+    """A record the judge cannot replay. `field` is the JSON path of the problem
+    (`dice`, `moves[12].tile`); for a move the judge refuses, `index` is its 0-based index,
+    `move` its JSON object and `reason` the judge's `Reason`."""
+
+    def __init__(
+        self,
+        field: str,
+        message: str,
+        *,
+        index: int | None = None,
+        move: Mapping[str, Any] | None = None,
+        reason: Reason | None = None,
+    ) -> None:
+        self.field = field
+        self.message = message
+        self.index = index
+        self.move = move
+        self.reason = reason
+        if reason is not None and index is not None:
+            text = (
+                f"move {index + 1} ({field}) {json.dumps(move)} is refused: "
+                f"{reason.value}: {message}"
+            )
+        else:
+            text = f"{field}: {message}"
+        super().__init__(text)
+
+
+@dataclass(frozen=True, slots=True)
+class RecordedResult:
+    """What the recorder saw at the end of the deal (for audits; not needed to replay)."""
+
+    deltas: tuple[int, ...]
+    end: DealEnd | None
+    next_dealer: Seat | None
+
+
+@dataclass(frozen=True, slots=True)
+class DealRecord:
+    rules: str  # a shipped rule set name (rules/rulesets/) or a path to a TOML file
+    dice: Dice
+    wall: tuple[Tile, ...]  # physical order, see rules.wall
+    moves: tuple[Move, ...]  # every accepted move, referee moves and corrections included
+    players: tuple[str | None, ...] = (None, None, None, None)  # E S W N
+    result: RecordedResult | None = None
+    note: str = ""
+
+
+# -- the deal -> record ------------------------------------------------------------------
+
+
+def next_dealer(deal: Deal) -> Seat:
+    """RULES.md "Next dealer": nobody won → the same dealer (East of this deal); the first
+    Hu by one player → that player; the first Hu by several players on one discard → the
+    discarder. A false Hu does not count."""
+    valid = [w for w in deal.winners if not w.false_hu]
+    if not valid:
+        return Seat.E
+    first = [w for w in valid if w.order == valid[0].order]
+    if len(first) == 1 or first[0].from_seat is None:
+        return first[0].seat
+    return first[0].from_seat
+
+
+def to_record(deal: Deal, players: Sequence[str | None] = (), note: str = "") -> DealRecord:
+    """The record of a deal so far (its whole history, corrections included)."""
+    names = tuple(players) + (None,) * (4 - len(players))
+    result = None
+    if deal.over:
+        result = RecordedResult(deal.deltas(), deal.end, next_dealer(deal))
+    return DealRecord(
+        deal.rs.name, deal.dice, deal.wall_order, tuple(deal.history), names[:4], result, note
+    )
+
+
+def ruleset_of(record: DealRecord) -> RuleSet:
+    try:
+        return load(record.rules)
+    except (UnknownRuleSet, SchemaError, OSError) as err:
+        raise RecordError("rules", str(err)) from None
+
+
+def judge(record: DealRecord, rs: RuleSet | None = None) -> Deal:
+    """Replay a record (under its own rule set, or `rs` to re-judge it under another);
+    raises RecordError naming the first move the judge refuses."""
+    rules = rs if rs is not None else ruleset_of(record)
+    try:
+        deal = Deal.start(rules, record.dice, record.wall)
+    except (WallError, ValueError) as err:
+        raise RecordError("wall", str(err)) from None
+    for i, move in enumerate(record.moves):
+        result = deal.apply(move)
+        if isinstance(result, Rejected):
+            raise RecordError(
+                f"moves[{i}]",
+                result.detail,
+                index=i,
+                move=move_to_json(move),
+                reason=result.reason,
+            )
+    return deal
+
+
+def check_result(record: DealRecord, deal: Deal) -> str | None:
+    """How a re-judged deal differs from the result written in the record (None: it
+    agrees, or the record holds no result)."""
+    want = record.result
+    if want is None:
+        return None
+    problems = []
+    if tuple(want.deltas) != deal.deltas():
+        problems.append(f"deltas {list(deal.deltas())}, the record says {list(want.deltas)}")
+    if want.end is not deal.end:
+        got = deal.end.value if deal.end else "not over"
+        problems.append(f"end {got}, the record says {want.end.value if want.end else None}")
+    if want.next_dealer is not None and deal.over and want.next_dealer is not next_dealer(deal):
+        problems.append(f"next dealer {next_dealer(deal)}, the record says {want.next_dealer}")
+    return "; ".join(problems) or None
+
+
+# -- moves <-> JSON ---------------------------------------------------------------------
+
+# the "move" word of each move class (docs/DEAL-RECORD.md "Moves")
+MOVE_NAMES: dict[type, str] = {
+    ChooseVoid: "void",
+    Draw: "draw",
+    ReplacementDraw: "replacement",
+    Discard: "discard",
+    Pung: "pung",
+    Kong: "kong",
+    Hu: "hu",
+    SelfDrawnHu: "self-drawn-hu",
+    RobKong: "rob-kong",
+    Pass: "pass",
+    CloseClaims: "close-claims",
+    Penalty: "penalty",
+    Correction: "correction",
+    EndDeal: "end-deal",
+}
+_CLASSES = {name: cls for cls, name in MOVE_NAMES.items()}
+
+
+def move_to_json(move: Move) -> dict[str, Any]:
+    """`{"t": 12.5, "seat": "S", "move": "discard", "tile": "5p"}`; absent values are left
+    out (no time, no tile named on a draw, the indicator card)."""
+    out: dict[str, Any] = {}
+    if move.t is not None:
+        out["t"] = move.t
+    seat = getattr(move, "seat", None)
+    if seat is not None:
+        out["seat"] = str(seat)
+    out["move"] = MOVE_NAMES[type(move)]
+    if isinstance(move, ChooseVoid):
+        out["suit"] = str(move.suit)
+    if isinstance(move, Kong):
+        out["kind"] = move.kind.value
+    tile = getattr(move, "tile", None)
+    if tile is not None:
+        out["tile"] = str(tile)
+    if isinstance(move, Penalty):
+        out["points"] = move.points
+        out["reason"] = move.reason
+        out["to"] = None if move.to is None else str(move.to)
+    if isinstance(move, Correction):
+        out["undo"] = move.undo
+    if isinstance(move, Correction | EndDeal) and move.note:
+        out["note"] = move.note
+    return out
+
+
+# the keys each move may carry besides "t" and "move"; True: required
+_KEYS: dict[str, dict[str, bool]] = {
+    "void": {"seat": True, "suit": True, "tile": False},
+    "draw": {"seat": True, "tile": False},
+    "replacement": {"seat": True, "tile": False},
+    "discard": {"seat": True, "tile": True},
+    "pung": {"seat": True},
+    "kong": {"seat": True, "kind": True, "tile": False},
+    "hu": {"seat": True},
+    "self-drawn-hu": {"seat": True},
+    "rob-kong": {"seat": True},
+    "pass": {"seat": True},
+    "close-claims": {},
+    "penalty": {"seat": True, "points": True, "reason": True, "to": False},
+    "correction": {"undo": False, "note": False},
+    "end-deal": {"note": False},
+}
+
+
+class _Fields:
+    """Typed reads from one JSON object, each error naming `where.key`."""
+
+    def __init__(self, obj: object, where: str) -> None:
+        if not isinstance(obj, Mapping):
+            raise RecordError(where, f"expected a JSON object, got {json.dumps(obj)}")
+        self.obj = obj
+        self.where = where
+
+    def at(self, key: str) -> str:
+        return f"{self.where}.{key}" if self.where else key
+
+    def check_keys(self, allowed: Sequence[str], required: Sequence[str]) -> None:
+        for key in self.obj:
+            if key not in allowed:
+                raise RecordError(self.at(str(key)), f"unknown key (allowed: {', '.join(allowed)})")
+        for key in required:
+            if self.obj.get(key) is None:
+                raise RecordError(self.at(key), "missing")
+
+    def text(self, key: str, default: str = "") -> str:
+        v = self.obj.get(key, default)
+        if v is None:
+            return default
+        if not isinstance(v, str):
+            raise RecordError(self.at(key), f"expected a string, got {json.dumps(v)}")
+        return v
+
+    def integer(self, key: str, default: int | None = None) -> int:
+        v = self.obj.get(key, default)
+        if not isinstance(v, int) or isinstance(v, bool):
+            raise RecordError(self.at(key), f"expected a whole number, got {json.dumps(v)}")
+        return v
+
+    def time(self) -> float | None:
+        v = self.obj.get("t")
+        if v is None:
+            return None
+        if isinstance(v, bool) or not isinstance(v, int | float) or not math.isfinite(v):
+            raise RecordError(self.at("t"), f"expected a time in seconds, got {json.dumps(v)}")
+        return v
+
+    def seat(self, key: str = "seat") -> Seat | None:
+        v = self.obj.get(key)
+        if v is None:
+            return None
+        if not isinstance(v, str) or v not in Seat.__members__:
+            raise RecordError(self.at(key), f"a seat is one of E S W N, not {json.dumps(v)}")
+        return Seat[v]
+
+    def tile(self, key: str = "tile") -> Tile | None:
+        v = self.obj.get(key)
+        if v is None:
+            return None
+        if not isinstance(v, str):
+            raise RecordError(self.at(key), f'a tile is written like "5p", not {json.dumps(v)}')
+        try:
+            return Tile.parse(v)
+        except NotationError as err:
+            raise RecordError(self.at(key), err.message) from None
+
+    def suit(self) -> Suit:
+        v = self.text("suit")
+        try:
+            return Suit.parse(v)
+        except NotationError as err:
+            raise RecordError(self.at("suit"), err.message) from None
+
+
+_TILE_OF = {str(t): t for t in TILES}
+_SEAT_OF = {s.name: s for s in SEATS}
+_KIND_OF = {k.value: k for k in MeldKind if k.is_kong}
+_SEATED = {"pung": Pung, "hu": Hu, "self-drawn-hu": SelfDrawnHu, "rob-kong": RobKong, "pass": Pass}
+_TAKES = {"draw": Draw, "replacement": ReplacementDraw, "discard": Discard}
+_KEY_SETS = {name: frozenset(("t", "move", *keys)) for name, keys in _KEYS.items()}
+
+
+def _quick(obj: object) -> Move | None:
+    """The common moves of a well-formed record, read without the checks' bookkeeping;
+    None sends anything else (or anything wrong) to the checking path."""
+    if type(obj) is not dict:
+        return None
+    name = obj.get("move")
+    allowed = _KEY_SETS.get(name)  # type: ignore[arg-type]
+    if allowed is None or not obj.keys() <= allowed:
+        return None
+    t = obj.get("t")
+    if t is not None and (type(t) not in (float, int) or not math.isfinite(t)):
+        return None
+    seat = _SEAT_OF.get(obj.get("seat"))  # type: ignore[arg-type]
+    if name == "close-claims":
+        return CloseClaims(t=t)
+    if seat is None:
+        return None
+    cls = _SEATED.get(name)  # type: ignore[arg-type]
+    if cls is not None:
+        return cls(seat, t=t)
+    tile = obj.get("tile")
+    tile_v = _TILE_OF.get(tile) if tile is not None else None  # type: ignore[arg-type]
+    if tile is not None and tile_v is None:
+        return None
+    cls = _TAKES.get(name)  # type: ignore[arg-type]
+    if cls is not None:
+        return None if cls is Discard and tile_v is None else cls(seat, tile_v, t=t)
+    if name == "kong":
+        kind = _KIND_OF.get(obj.get("kind"))  # type: ignore[arg-type]
+        return None if kind is None else Kong(seat, kind, tile_v, t=t)
+    return None
+
+
+def move_from_json(obj: object, where: str = "move") -> Move:
+    """A move from its JSON object; RecordError names the field that is wrong."""
+    move = _quick(obj)
+    if move is not None:
+        return move
+    f = _Fields(obj, where)
+    name = f.obj.get("move")
+    if name not in _KEYS:
+        names = ", ".join(_KEYS)
+        raise RecordError(f.at("move"), f"unknown move {json.dumps(name)} (one of {names})")
+    keys = _KEYS[name]
+    f.check_keys(("t", "move", *keys), [k for k, req in keys.items() if req])
+    t = f.time()
+    cls = _CLASSES[name]
+    if name == "close-claims":
+        return CloseClaims(t=t)
+    if name == "correction":
+        undo = f.integer("undo", 1)
+        return Correction(undo, f.text("note"), t=t)
+    if name == "end-deal":
+        return EndDeal(f.text("note", EndDeal().note), t=t)
+    seat = f.seat()
+    assert seat is not None  # required above
+    if name == "void":
+        return ChooseVoid(seat, f.suit(), f.tile(), t=t)
+    if name == "kong":
+        try:
+            kind = MeldKind(f.text("kind"))
+        except ValueError:
+            kinds = ", ".join(k.value for k in MeldKind if k.is_kong)
+            raise RecordError(f.at("kind"), f"a kong kind is one of {kinds}") from None
+        return Kong(seat, kind, f.tile(), t=t)
+    if name == "penalty":
+        return Penalty(seat, f.integer("points"), f.text("reason"), f.seat("to"), t=t)
+    if name in ("draw", "replacement", "discard"):
+        return cls(seat, f.tile(), t=t)
+    return cls(seat, t=t)
+
+
+# -- record <-> JSON --------------------------------------------------------------------
+
+_TOP_KEYS = ("format", "version", "rules", "players", "dealer", "dice", "wall", "moves")
+_OPTIONAL_KEYS = ("result", "note")
+_REQUIRED = ("format", "version", "rules", "dice", "wall", "moves")
+
+
+def record_to_json(record: DealRecord) -> dict[str, Any]:
+    out: dict[str, Any] = {
+        "format": FORMAT,
+        "version": VERSION,
+        "rules": record.rules,
+        "players": {str(s): name for s, name in zip(SEATS, record.players, strict=True)},
+        "dealer": "E",
+        "dice": [record.dice.a, record.dice.b],
+        "wall": [str(t) for t in record.wall],
+        "moves": [move_to_json(m) for m in record.moves],
+    }
+    if record.note:
+        out["note"] = record.note
+    if record.result is not None:
+        r = record.result
+        out["result"] = {
+            "deltas": list(r.deltas),
+            "end": r.end.value if r.end else None,
+            "next_dealer": str(r.next_dealer) if r.next_dealer is not None else None,
+        }
+    return out
+
+
+def from_record(obj: object) -> DealRecord:
+    """A record from its parsed JSON; RecordError names the malformed field."""
+    f = _Fields(obj, "")
+    f.check_keys(_TOP_KEYS + _OPTIONAL_KEYS, _REQUIRED)
+    if f.obj["format"] != FORMAT:
+        raise RecordError("format", f"not a deal record (expected {json.dumps(FORMAT)})")
+    if f.integer("version") != VERSION:
+        raise RecordError("version", f"version {f.obj['version']} is not known (this is {VERSION})")
+    dealer = f.seat("dealer")
+    if dealer not in (None, Seat.E):
+        raise RecordError("dealer", "seats are those of the deal, so the dealer is E")
+    return DealRecord(
+        rules=f.text("rules"),
+        dice=_dice(f.obj["dice"]),
+        wall=_wall(f.obj["wall"]),
+        moves=_moves(f.obj["moves"]),
+        players=_players(f.obj.get("players")),
+        result=_result(f.obj.get("result")),
+        note=f.text("note"),
+    )
+
+
+def _dice(v: object) -> Dice:
+    ok = isinstance(v, list) and len(v) == 2
+    if not ok or not all(isinstance(x, int) and not isinstance(x, bool) for x in v):
+        raise RecordError("dice", f"two dice, like [6, 4], not {json.dumps(v)}")
+    try:
+        return Dice(v[0], v[1])
+    except ValueError as err:
+        raise RecordError("dice", str(err)) from None
+
+
+def _wall(v: object) -> tuple[Tile, ...]:
+    """A list of tiles (["3m", "7p", ...]) or one string in written order ("3m7p...")."""
+    if isinstance(v, str):
+        try:
+            return parse_tiles(v)
+        except NotationError as err:
+            raise RecordError("wall", str(err)) from None
+    if not isinstance(v, list):
+        raise RecordError("wall", 'a list of tiles in physical order, like ["3m", "7p"]')
+    f = _Fields({str(i): x for i, x in enumerate(v)}, "wall")
+    tiles = []
+    for i in range(len(v)):
+        tile = f.tile(str(i))
+        if tile is None:
+            raise RecordError(f"wall[{i}]", "missing tile")
+        tiles.append(tile)
+    return tuple(tiles)
+
+
+def _moves(v: object) -> tuple[Move, ...]:
+    if not isinstance(v, list):
+        raise RecordError("moves", "a list of move objects")
+    return tuple(move_from_json(m, f"moves[{i}]") for i, m in enumerate(v))
+
+
+def _players(v: object) -> tuple[str | None, ...]:
+    if v is None:
+        return (None, None, None, None)
+    f = _Fields(v, "players")
+    f.check_keys([str(s) for s in SEATS], ())
+    return tuple(f.text(str(s)) or None for s in SEATS)
+
+
+def _result(v: object) -> RecordedResult | None:
+    if v is None:
+        return None
+    f = _Fields(v, "result")
+    f.check_keys(("deltas", "end", "next_dealer"), ("deltas",))
+    deltas = f.obj["deltas"]
+    if not (
+        isinstance(deltas, list)
+        and len(deltas) == 4
+        and all(isinstance(d, int) and not isinstance(d, bool) for d in deltas)
+    ):
+        raise RecordError("result.deltas", f"four whole numbers E S W N, not {json.dumps(deltas)}")
+    end = f.obj.get("end")
+    try:
+        deal_end = None if end is None else DealEnd(end)
+    except ValueError:
+        ends = ", ".join(e.value for e in DealEnd)
+        raise RecordError("result.end", f"one of {ends}, not {json.dumps(end)}") from None
+    return RecordedResult(tuple(deltas), deal_end, f.seat("next_dealer"))
+
+
+def dumps(record: DealRecord, indent: int | None = 1) -> str:
+    """JSON text; with `indent`, one move per line (readable and diffable)."""
+    obj = record_to_json(record)
+    if indent is None:
+        return json.dumps(obj, ensure_ascii=False)
+    moves = obj.pop("moves")
+    wall = obj.pop("wall")
+    head = json.dumps(obj, ensure_ascii=False, indent=indent)[:-2]
+    lines = ",\n".join("  " + json.dumps(m, ensure_ascii=False) for m in moves)
+    wall_text = json.dumps(wall)
+    return f'{head},\n "wall": {wall_text},\n "moves": [\n{lines}\n ]\n}}\n'
+
+
+def loads(text: str) -> DealRecord:
+    try:
+        obj = json.loads(text)
+    except json.JSONDecodeError as err:
+        raise RecordError("", f"not JSON: {err}") from None
+    return from_record(obj)
