@@ -156,6 +156,37 @@ class TableMachine:
     def can(self, trigger: str) -> bool:
         return bool(getattr(self, f"may_{trigger}")())
 
+    def path_to(self, target: str, prefer: tuple[str, ...] = ()) -> list[str] | None:
+        """The triggers (at most three) that lead from the current phase to `target`, the
+        shortest way; where several triggers lead the same way, one named in `prefer` wins.
+        The daemon uses it to follow the judge's phase. [] when already there."""
+        if self.state == target:
+            return []
+        paths: dict[str, list[str]] = {self.state: []}
+        frontier = [self.state]
+        for _ in range(3):
+            nxt = []
+            for state in frontier:
+                options = [(t, d) for t, srcs, d in _EDGES if state in srcs and d not in paths]
+                options.sort(
+                    key=lambda td: (
+                        td[0] not in prefer,
+                        prefer.index(td[0]) if td[0] in prefer else 0,
+                    )
+                )
+                for trigger, dest in options:
+                    if dest not in paths:
+                        paths[dest] = [*paths[state], trigger]
+                        nxt.append(dest)
+            if target in paths:
+                return paths[target]
+            frontier = nxt
+        return None
+
+    def rearm(self) -> None:
+        """Start the current phase's timers afresh (after a restart rebuilt the phase)."""
+        self._arm_timers()
+
     def remaining(self, timer: Timer) -> float | None:
         """Seconds left on a running (or frozen) timer, None if it is not set."""
         if timer in self._frozen:
@@ -218,3 +249,18 @@ def _leaf_states() -> list[str]:
         else:
             names.append(str(state))
     return names
+
+
+def _sources(source: str | list[str]) -> frozenset[str]:
+    names = [source] if isinstance(source, str) else source
+    leaves = _leaf_states()
+    out: set[str] = set()
+    for name in names:
+        out.update(leaf for leaf in leaves if leaf == name or leaf.startswith(f"{name}."))
+    return frozenset(out)
+
+
+# (trigger, leaf sources, destination) of the phase transitions, for `path_to`
+_EDGES: tuple[tuple[str, frozenset[str], str], ...] = tuple(
+    (trigger, _sources(source), dest) for trigger, source, dest in TRANSITIONS
+)

@@ -1,0 +1,235 @@
+"""How the daemon writes the judge's moves, seats and walls into journal payloads and reads
+them back (docs/JOURNAL.md is the record spec, docs/DAEMON.md the daemon's choices).
+
+Seats. The judge plays *deal* seats (East = this deal's dealer, RULES.md); the journal, the
+scoreboard and the hub use the table's *fixed* seats E S W N (where each player sits, so
+deltas add up per player over a session). `deal.started` names the dealer's fixed seat;
+fixed seat = (deal seat + dealer) mod 4. Every `seat`, `from_seat`, `winners`, `deltas`
+and ledger seat in the journal is a fixed seat. The exact judge move (deal seats, as the
+judge takes it) is kept under the payload key `judge`, and replay reads only that.
+
+Walls. `deal.started` `wall` is the scanned wall in *drawing order*: the tiles clockwise
+from the break, as `rules.wall.Wall` deals and draws them (live draws from the front,
+replacement tiles from the back with `replacement = "tail"`). `to_drawing` / `to_physical`
+convert from and to the physical order the judge takes (rules/wall.py docstring).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from rules.melds import MeldKind
+from rules.moves import (
+    ChooseVoid,
+    CloseClaims,
+    Correction,
+    Discard,
+    Draw,
+    EndDeal,
+    Hu,
+    Kong,
+    Move,
+    Pass,
+    Penalty,
+    Pung,
+    Rejected,
+    ReplacementDraw,
+    RobKong,
+    SelfDrawnHu,
+)
+from rules.ruleset import RuleSet
+from rules.seats import SEATS, Seat
+from rules.settlement import LedgerLine as RulesLedgerLine
+from rules.tiles import Suit, Tile
+from rules.wall import Dice, Geometry, break_for
+
+# the judge move's name under `judge` (the `move` key of rules' deal records)
+_NAMES: dict[type, str] = {
+    ChooseVoid: "void",
+    Draw: "draw",
+    ReplacementDraw: "replacement",
+    Discard: "discard",
+    Pung: "pung",
+    Kong: "kong",
+    Hu: "hu",
+    SelfDrawnHu: "self-drawn-hu",
+    RobKong: "rob-kong",
+    Pass: "pass",
+    CloseClaims: "close-claims",
+    Penalty: "penalty",
+    Correction: "correction",
+    EndDeal: "end-deal",
+}
+_CLASSES = {name: cls for cls, name in _NAMES.items()}
+
+
+def table_seat(seat: Seat, dealer: Seat) -> Seat:
+    """The fixed seat of a deal seat."""
+    return SEATS[(seat + dealer) % 4]
+
+
+def deal_seat(side: Seat, dealer: Seat) -> Seat:
+    """The deal seat of a fixed seat."""
+    return SEATS[(side - dealer) % 4]
+
+
+def fixed_order(values: Sequence[int], dealer: Seat) -> tuple[int, int, int, int]:
+    """Per-deal-seat values (E = dealer first) → fixed seat order E S W N."""
+    out = [0, 0, 0, 0]
+    for s, v in enumerate(values):
+        out[(s + dealer) % 4] = v
+    return (out[0], out[1], out[2], out[3])
+
+
+# --- moves ----------------------------------------------------------------------------------
+
+
+def judge_json(move: Move) -> dict[str, Any]:
+    """The judge's move as JSON, deal seats: `{"move": "discard", "seat": "S", "tile": "5p"}`."""
+    out: dict[str, Any] = {"move": _NAMES[type(move)]}
+    seat = getattr(move, "seat", None)
+    if seat is not None:
+        out["seat"] = seat.name
+    if isinstance(move, ChooseVoid):
+        out["suit"] = move.suit.value
+    if isinstance(move, Kong):
+        out["kind"] = move.kind.value
+    tile = getattr(move, "tile", None)
+    if tile is not None:
+        out["tile"] = str(tile)
+    if isinstance(move, Penalty):
+        out.update(points=move.points, reason=move.reason, to=_opt_seat(move.to))
+    if isinstance(move, Correction):
+        out.update(undo=move.undo, note=move.note)
+    if isinstance(move, EndDeal):
+        out["note"] = move.note
+    if move.t is not None:
+        out["t"] = move.t
+    return out
+
+
+def move_from_judge_json(data: Mapping[str, Any]) -> Move:
+    """Inverse of `judge_json`; ValueError names what is wrong."""
+    name = data.get("move")
+    cls = _CLASSES.get(str(name))
+    if cls is None:
+        raise ValueError(f"unknown judge move {name!r}")
+    t = data.get("t")
+    seat = Seat.parse(data["seat"]) if "seat" in data else None
+    tile = Tile.parse(data["tile"]) if data.get("tile") is not None else None
+    if cls is CloseClaims:
+        return CloseClaims(t=t)
+    if cls is Correction:
+        return Correction(int(data.get("undo", 1)), str(data.get("note", "")), t=t)
+    if cls is EndDeal:
+        return EndDeal(str(data.get("note", EndDeal().note)), t=t)
+    if seat is None:
+        raise ValueError(f"a {name} move names its seat")
+    if cls is ChooseVoid:
+        return ChooseVoid(seat, Suit(data["suit"]), tile, t=t)
+    if cls is Kong:
+        return Kong(seat, MeldKind(data["kind"]), tile, t=t)
+    if cls is Discard:
+        if tile is None:
+            raise ValueError("a discard names its tile")
+        return Discard(seat, tile, t=t)
+    if cls in (Draw, ReplacementDraw):
+        return cls(seat, tile, t=t)
+    if cls is Penalty:
+        to = data.get("to")
+        return Penalty(
+            seat, int(data["points"]), str(data["reason"]), None if to is None else Seat.parse(to)
+        )
+    return cls(seat, t=t)
+
+
+def journal_move_name(move: Move) -> str:
+    """The `move` value of docs/JOURNAL.md (`hu` covers self-drawn Hu and robbing)."""
+    if isinstance(move, Kong):
+        return move.kind.value
+    if isinstance(move, ReplacementDraw):
+        return "replacement-draw"
+    if isinstance(move, SelfDrawnHu | RobKong):
+        return "hu"
+    return _NAMES[type(move)]
+
+
+def move_payload(
+    move: Move, dealer: Seat, evidence: Sequence[str] = (), from_seat: Seat | None = None
+) -> dict[str, Any]:
+    """A `move.accepted` payload (fixed seats; the judge's own form under `judge`)."""
+    seat = getattr(move, "seat", None)
+    out: dict[str, Any] = {
+        "seat": None if seat is None else table_seat(seat, dealer).name,
+        "move": journal_move_name(move),
+        "judge": judge_json(move),
+        "evidence": list(evidence),
+    }
+    tile = getattr(move, "tile", None)
+    if tile is not None:
+        out["tile"] = str(tile)
+    if isinstance(move, ChooseVoid):
+        out["suit"] = move.suit.value
+    if isinstance(move, SelfDrawnHu):
+        out["self_drawn"] = True
+    if isinstance(move, RobKong):
+        out["robbing"] = True
+    if from_seat is not None:
+        out["from_seat"] = table_seat(from_seat, dealer).name
+    return out
+
+
+def rejected_payload(
+    rejected: Rejected, move: Move, dealer: Seat, evidence: Sequence[str] = (), detail: str = ""
+) -> dict[str, Any]:
+    out = move_payload(move, dealer, evidence)
+    out["reason"] = rejected.reason.value
+    out["detail"] = detail or rejected.detail
+    return out
+
+
+def _opt_seat(seat: Seat | None) -> str | None:
+    return None if seat is None else seat.name
+
+
+# --- settlement -----------------------------------------------------------------------------
+
+
+def ledger_payload(lines: Sequence[RulesLedgerLine], dealer: Seat) -> list[dict[str, Any]]:
+    """The judge's ledger lines in fixed seats, for `deal.settled`."""
+
+    def fixed(seat: Seat | None) -> str | None:
+        return None if seat is None else table_seat(seat, dealer).name
+
+    return [
+        {
+            "payer": fixed(line.payer),
+            "payee": fixed(line.payee),
+            "points": line.points,
+            "rule": line.rule,
+            "why": line.why,
+        }
+        for line in lines
+    ]
+
+
+# --- walls ----------------------------------------------------------------------------------
+
+
+def _first(rs: RuleSet, dice: Dice) -> int:
+    return 2 * Geometry(rs.tiles.wall_stacks).first_stack(break_for(dice, rs.wall.indent))
+
+
+def to_drawing(rs: RuleSet, dice: Dice, physical: Sequence[Tile]) -> tuple[Tile, ...]:
+    """Physical order (rules/wall.py) → drawing order (clockwise from the break)."""
+    n, first = len(physical), _first(rs, dice)
+    return tuple(physical[(first + i) % n] for i in range(n))
+
+
+def to_physical(rs: RuleSet, dice: Dice, drawing: Sequence[Tile]) -> tuple[Tile, ...]:
+    n, first = len(drawing), _first(rs, dice)
+    out: list[Tile] = list(drawing)
+    for i, tile in enumerate(drawing):
+        out[(first + i) % n] = tile
+    return tuple(out)

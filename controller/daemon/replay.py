@@ -1,0 +1,154 @@
+"""Restart = replay: the table state rebuilt from the journal (DESIGN.md "Journal").
+
+`recover(journal, rs)` reads the journal once, in order, and returns what the daemon needs
+to carry on: the open session and its totals, the next deal number and dealer, the phase of
+the table, and — when a deal was in progress — its dice, its wall and the judge moves to
+re-apply (`move.accepted` records' `judge` form, plus a `CloseClaims` wherever a
+`claim.window` record says the daemon closed a window the judge still held open). Rejected
+moves, alerts and raw frames are not replayed: the state is a function of the decisions.
+Wall-antenna frames since the last shuffle are returned too, so a restart while the walls
+were being built can rebuild the wall scan.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from controller.daemon import machine as m
+from controller.daemon.records import move_from_judge_json, to_physical
+from controller.devices.events import TagsRead
+from controller.journal import Journal
+from controller.journal_records import Record, RecordKind
+from rules import moves as mv
+from rules.deal import Deal, Phase
+from rules.ruleset import RuleSet
+from rules.seats import Seat
+from rules.tiles import Tile
+from rules.wall import Dice
+
+# the judge's phase → the table machine's phase (playing phases only)
+PLAY_PHASES = {
+    Phase.DRAW: m.AWAITING_DRAW,
+    Phase.REPLACEMENT: m.AWAITING_DRAW,
+    Phase.DISCARD: m.AWAITING_DISCARD,
+    Phase.CLAIMS: m.CLAIM_WINDOW,
+    Phase.ROBBING: m.ROBBING_WINDOW,
+    Phase.OVER: "deal_over",
+}
+
+
+class ReplayError(ValueError):
+    """The journal's deal in progress cannot be re-judged (names the record)."""
+
+
+@dataclass(frozen=True, slots=True)
+class StartedDeal:
+    number: int
+    dealer: Seat
+    dice: Dice
+    wall_order: tuple[Tile, ...]  # physical order, as the judge takes it
+
+
+@dataclass(slots=True)
+class Recovered:
+    session: int | None = None  # the open session (None: none, or it ended)
+    last_session: int = 0  # the highest session number used
+    next_deal: int = 1
+    dealer: Seat = Seat.E  # dealer of the deal in progress, else of the next deal
+    totals: tuple[int, int, int, int] = (0, 0, 0, 0)  # the open session's, fixed seats
+    deal_no: int = 0  # the deal in progress (0: none)
+    started: StartedDeal | None = None
+    moves: list[mv.Move] = field(default_factory=list)
+    phase: str = "offline"  # the phase to resume (an interruption resolved to its phase)
+    last_seq: int = 0
+    wall_reads: list[TagsRead] = field(default_factory=list)  # since the last shuffle
+    settled_in_session: int = 0
+
+
+def recover(
+    journal: Journal, rs: RuleSet, wall_antennas: frozenset[int] = frozenset()
+) -> Recovered:
+    out = Recovered()
+    totals = [0, 0, 0, 0]
+    judge: Deal | None = None
+    resume: str | None = None
+    for rec in journal.records():
+        out.last_seq = rec.seq
+        kind = rec.kind
+        if kind is RecordKind.HW_FRAME:
+            if wall_antennas:
+                _wall_read(out, rec, wall_antennas)
+            continue
+        if kind is RecordKind.SESSION_STARTED:
+            out.session = int(rec.data()["session"])
+            out.last_session = max(out.last_session, out.session)
+            totals = [0, 0, 0, 0]
+            out.settled_in_session = 0
+        elif kind is RecordKind.SESSION_ENDED:
+            out.session = None
+        elif kind is RecordKind.TABLE_PHASE:
+            data = rec.data()
+            to, frm = str(data["to"]), str(data["from"])
+            if to in m.INTERRUPTIONS and frm not in m.INTERRUPTIONS:
+                resume = frm
+            elif frm in m.INTERRUPTIONS and to not in m.INTERRUPTIONS:
+                resume = None
+            out.phase = to
+            if data["trigger"] == "shuffle_started":
+                out.wall_reads = []
+        elif kind is RecordKind.DEAL_STARTED:
+            data = rec.data()
+            dice = Dice(*data["dice"])
+            dealer = Seat.parse(data["dealer"])
+            wall = data.get("wall")
+            if wall is None:
+                raise ReplayError(f"record {rec.seq}: deal {rec.deal} has no wall")
+            order = to_physical(rs, dice, [Tile.parse(t) for t in wall])
+            out.started = StartedDeal(int(data["deal"]), dealer, dice, order)
+            out.deal_no = out.started.number
+            out.next_deal = max(out.next_deal, out.deal_no + 1)
+            out.dealer = dealer
+            out.moves = []
+            judge = Deal.start(rs, dice, order)
+        elif kind is RecordKind.MOVE_ACCEPTED and judge is not None and rec.deal == out.deal_no:
+            _replay(judge, move_from_judge_json(rec.data()["judge"]), out, rec)
+        elif kind is RecordKind.CLAIM_WINDOW and judge is not None and rec.deal == out.deal_no:
+            if rec.data()["state"] == "closed" and judge.window is not None:
+                _replay(judge, mv.CloseClaims(), out, rec)
+        elif kind is RecordKind.DEAL_SETTLED:
+            data = rec.data()
+            for i, d in enumerate(data["deltas"]):
+                totals[i] += int(d)
+            out.settled_in_session += 1
+            if "next_dealer" in data:
+                out.dealer = Seat.parse(data["next_dealer"])
+            if rec.deal == out.deal_no:
+                out.started, out.deal_no, out.moves, judge = None, 0, [], None
+    out.totals = (totals[0], totals[1], totals[2], totals[3])
+    if out.phase in m.INTERRUPTIONS:
+        out.phase = resume or "idle"
+    in_play = out.phase in (*PLAY_PHASES.values(), "choosing_void")
+    if judge is not None and in_play and judge.phase in PLAY_PHASES:
+        # the judge knows better than a phase record a kill may have cut off
+        out.phase = PLAY_PHASES[judge.phase]
+    if judge is None and out.phase in ("deal_over", *PLAY_PHASES.values(), "choosing_void"):
+        out.phase = "idle"  # a deal that could not be judged: wait for the next shuffle
+    return out
+
+
+def _replay(judge: Deal, move: mv.Move, out: Recovered, rec: Record) -> None:
+    result = judge.apply(move)
+    if isinstance(result, mv.Rejected):
+        raise ReplayError(f"record {rec.seq}: the judge refuses {move} on replay: {result}")
+    out.moves.append(move)
+
+
+def _wall_read(out: Recovered, rec: Record, antennas: frozenset[int]) -> None:
+    data: dict[str, Any] = rec.data()
+    antenna = data.get("antenna")
+    if antenna not in antennas or data.get("device") != "reader":
+        return
+    decoded = data.get("decoded") or {}
+    uids = tuple(bytes.fromhex(u) for u in decoded.get("uids", ()))
+    out.wall_reads.append(TagsRead(rec.mono, int(antenna), uids, tuple(decoded.get("rssi", ()))))

@@ -1,0 +1,879 @@
+"""The daemon's core: one thread consumes one queue of device events and turns them into
+journalled decisions (DESIGN.md "Data flow", docs/DAEMON.md).
+
+    bytes ─▶ drivers ─▶ journal (hw.*) ─▶ debouncer / recogniser ─▶ judge ─▶ journal ─▶ machine
+                                                                                 └─▶ outputs
+
+Every raw hardware event and every decision is appended to the journal (monotonic and wall
+time) **before** anything acts on it: a frame is committed before the debouncer sees it, a
+move is committed (after `Deal.check`) before `Deal.apply`, the recogniser's `on_accepted`
+and the state machine's transition. Link threads only `put` into the queue; `handle(item)` and
+`tick()` run on the core thread (tests call them directly on a fake clock, no thread).
+
+The runtime owns the claim clock (the table machine's timers): the window opens when the
+discard is accepted; it closes on time (`CloseClaims` offered to the judge), early when the
+next player's draw (or any move of the player whose turn the window leads to) is seen, or by
+the judge itself when every eligible player answered. A claim after it is refused with the
+judge's reason and how late it came. While a device is lost the table is `degraded`: nothing
+from the recogniser is applied, timers are frozen; when every link is back and the reader
+has settled again, `recogniser.reconcile` recovers what happened meanwhile.
+"""
+
+from __future__ import annotations
+
+import copy
+import logging
+import os
+import queue
+import threading
+from collections import deque
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from controller import __version__
+from controller.daemon import machine as m
+from controller.daemon.clock import Clock
+from controller.daemon.machine import TableMachine, Timer, TimerFired
+from controller.daemon.reader_bus import BusStep, ReaderBus
+from controller.daemon.records import (
+    fixed_order,
+    ledger_payload,
+    move_payload,
+    rejected_payload,
+    table_seat,
+    to_drawing,
+)
+from controller.daemon.replay import Recovered
+from controller.daemon.views import (
+    TableFacts,
+    broadcast_view,
+    public_view,
+    referee_view,
+)
+from controller.devices.events import (
+    CommandAcked,
+    DataReceived,
+    DiceRolled,
+    FrameError,
+    LidChanged,
+    LinkChanged,
+    LinkState,
+    SeatButton,
+    ShuffleDone,
+    TableFault,
+    TagsRead,
+    WallsUp,
+)
+from controller.devices.table import Command, ShowScore, TableDriver
+from controller.journal import Journal
+from controller.journal_records import DealEnd, Record, RecordKind, Source, Stamp
+from controller.outputs.view import AlertView, PublicView
+from controller.profiles import ReaderProfile, ZoneKind
+from controller.recognition.presence import Debouncer, DuplicateTile, TileLifted, TilePlaced
+from controller.recognition.presence import UnknownTag as UnknownTagSeen
+from controller.recognition.recogniser import HandsDealt, MoveSeen, RefereeAlert, WallScanned
+from rules import moves as mv
+from rules.claims import is_claim
+from rules.deal import Deal, Phase
+from rules.ruleset import RuleSet
+from rules.seats import SEATS, Seat
+from rules.wall import Dice
+
+log = logging.getLogger(__name__)
+
+DEVICES = ("table", "reader")
+
+# the judge's phase → the table machine's phase
+_PHASES = {
+    Phase.CHOOSING_VOID: "choosing_void",
+    Phase.DRAW: m.AWAITING_DRAW,
+    Phase.REPLACEMENT: m.AWAITING_DRAW,
+    Phase.DISCARD: m.AWAITING_DISCARD,
+    Phase.CLAIMS: m.CLAIM_WINDOW,
+    Phase.ROBBING: m.ROBBING_WINDOW,
+    Phase.OVER: "deal_over",
+}
+_ENDS = {
+    mv.DealEnd.HU: DealEnd.THREE_WON,
+    mv.DealEnd.WALL: DealEnd.WALL_EXHAUSTED,
+    mv.DealEnd.TIME: DealEnd.TIME_UP,
+}
+
+
+class RecogniserLike(Protocol):
+    """The recogniser contract (controller/recognition/recogniser.py)."""
+
+    def new_deal(self, dealer_side: Seat) -> None: ...
+    def on_wall_read(self, read: TagsRead) -> list[Any]: ...
+    def start_deal(self, deal: Deal) -> list[Any]: ...
+    def on_presence(self, change: TilePlaced | TileLifted, deal: Deal | None) -> list[Any]: ...
+    def on_button(self, press: SeatButton, deal: Deal | None) -> list[Any]: ...
+    def on_accepted(self, move: mv.Move, deal: Deal) -> None: ...
+    def on_tag_alert(self, alert: UnknownTagSeen | DuplicateTile) -> list[Any]: ...
+    def tick(self, now: float, deal: Deal | None) -> list[Any]: ...
+    def reconcile(self, presence: Mapping[Any, Any], deal: Deal) -> list[Any]: ...
+
+
+class Outputs(Protocol):
+    """Where views go: the scoreboard, seat displays, MQTT (controller/daemon/app.py)."""
+
+    def publish(self, public: PublicView, referee: Any, broadcast: Any) -> None: ...
+    def deal_settled(self, payload: Mapping[str, Any], record: Record) -> None: ...
+    def tick(self) -> None: ...
+
+
+class NoOutputs:
+    def publish(self, public: PublicView, referee: Any, broadcast: Any) -> None:
+        pass
+
+    def deal_settled(self, payload: Mapping[str, Any], record: Record) -> None:
+        pass
+
+    def tick(self) -> None:
+        pass
+
+
+@dataclass(frozen=True, slots=True)
+class Stop:
+    reason: str
+
+
+@dataclass(slots=True)
+class Call:
+    """Run `fn` on the core thread (a referee action from the web server); the caller waits."""
+
+    fn: Callable[[], Any]
+    done: threading.Event = field(default_factory=threading.Event)
+    result: Any = None
+
+
+Item = DataReceived | LinkChanged | Stop | Call
+
+
+@dataclass(frozen=True, slots=True)
+class RuntimeConfig:
+    table: str = "table"
+    players: tuple[str, str, str, str] = ("East", "South", "West", "North")
+    deals: int = 0  # stop after this many settled deals (0: until stopped)
+    settle_rounds: int = 0  # reader rounds after a reconnect before reconciling (0: profile)
+    config_echo: Mapping[str, Any] | None = None  # recorded in daemon.started
+
+
+class Runtime:
+    def __init__(
+        self,
+        rs: RuleSet,
+        journal: Journal,
+        clock: Clock,
+        recogniser: RecogniserLike,
+        reader: ReaderProfile,
+        debouncer: Debouncer,
+        driver: TableDriver,
+        send: Callable[[str, bytes], bool],
+        config: RuntimeConfig = RuntimeConfig(),
+        outputs: Outputs | None = None,
+        recovered: Recovered | None = None,
+    ) -> None:
+        self.rs = rs
+        self.journal = journal
+        self.clock = clock
+        self.recogniser = recogniser
+        self.reader = reader
+        self.debouncer = debouncer
+        self.driver = driver
+        self.bus = ReaderBus(reader)
+        self.send = send
+        self.config = config
+        self.outputs: Outputs = outputs or NoOutputs()
+        self.inbox: queue.Queue[Item] = queue.Queue()
+        self.links = {d: LinkState.DOWN for d in DEVICES}
+        self.alerts: deque[AlertView] = deque(maxlen=50)
+        self.tail: deque[str] = deque(maxlen=30)
+        self.stopped: str | None = None
+        self.deals_done = 0  # settled by this process
+        self._settle = config.settle_rounds or reader.debounce.window + 1
+        self._reconcile_at: int | None = None
+        self._wall_antennas = {
+            a.number for a in reader.antennas.values() if a.zone.kind is ZoneKind.WALL
+        }
+        self._last_read: dict[int, tuple[bytes, ...]] = {}
+        self._window_open: mv.Move | None = None  # marker that a claim window is journalled open
+        self._window_closed_at: float | None = None
+        self._over_time_warned = False
+        self._dirty = True
+        self._countdown_second: int | None = None
+        self._wall_scan: tuple[Any, ...] | None = None
+        rec = recovered or Recovered()
+        self._dealt_by = rec.started.dealer if rec.started is not None else rec.dealer
+        self.session = rec.session
+        self.next_deal = rec.next_deal
+        self.dealer = rec.dealer
+        self.totals = list(rec.totals)
+        self.deal_no = rec.deal_no
+        self.deal: Deal | None = None
+        self.seq = rec.last_seq
+        self._last_session = rec.last_session
+        initial = rec.phase if rec.phase not in ("offline", "idle") else "offline"
+        self.machine = TableMachine(
+            clock, rs.play.claim_seconds, rs.play.move_seconds, self._on_timer, initial
+        )
+        self._recovering = initial != "offline"
+        self._log(
+            Source.DAEMON,
+            RecordKind.DAEMON_STARTED,
+            {
+                "version": __version__,
+                "pid": os.getpid(),
+                "recovered": self._recovering,
+                "config": dict(config.config_echo or {}),
+            },
+        )
+        if self._recovering:
+            self._resume_recovered(rec)
+
+    # --- the loop -----------------------------------------------------------------------
+
+    def put(self, item: Item) -> None:
+        """Thread-safe: the links' sink."""
+        self.inbox.put(item)
+
+    def run(self, interval: float = 0.02) -> str:
+        """Consume the queue until a `Stop`; ticks at least every `interval` seconds."""
+        while self.stopped is None:
+            try:
+                item = self.inbox.get(timeout=interval)
+            except queue.Empty:
+                item = None
+            try:
+                if item is not None:
+                    self.handle(item)
+                    while self.stopped is None:  # drain what is waiting before ticking
+                        try:
+                            self.handle(self.inbox.get_nowait())
+                        except queue.Empty:
+                            break
+                self.tick()
+            except Exception:
+                log.exception("the core loop failed on %r", item)
+                raise
+        return self.stopped
+
+    def call(self, fn: Callable[[], Any], timeout: float = 5.0) -> Any:
+        """Run `fn` on the core thread and return its result (from another thread)."""
+        c = Call(fn)
+        self.put(c)
+        if not c.done.wait(timeout):
+            raise TimeoutError("the daemon's core did not answer")
+        return c.result
+
+    def handle(self, item: Item) -> None:
+        match item:
+            case LinkChanged():
+                self._on_link(item)
+            case DataReceived(device="table"):
+                self._on_table_bytes(item)
+            case DataReceived(device="reader"):
+                if self.links["reader"] is LinkState.UP:
+                    self._on_bus(self.bus.feed(item.t, item.data), item.data)
+            case Stop(reason):
+                self.stop(reason)
+            case Call():
+                try:
+                    item.result = item.fn()
+                finally:
+                    item.done.set()
+        self._publish_if_dirty()
+
+    def tick(self) -> None:
+        now = self.clock.monotonic()
+        if self.links["reader"] is LinkState.UP and self.stopped is None:
+            self._on_bus(self.bus.tick(now), b"")
+        self.machine.tick()
+        if self._live():
+            self.recognised(self.recogniser.tick(now, self.deal), now)
+        self._countdown()
+        self.outputs.tick()
+        self._publish_if_dirty()
+
+    def stop(self, reason: str) -> None:
+        """Journal the clean stop (once); the caller closes links and the journal."""
+        if self.stopped is not None:
+            return
+        if self.session is not None and reason == "deals":
+            self._log(
+                Source.DAEMON, RecordKind.SESSION_ENDED, {"session": self.session, "reason": reason}
+            )
+        self._log(Source.DAEMON, RecordKind.DAEMON_STOPPED, {"reason": reason})
+        self.stopped = reason
+
+    # --- journal ------------------------------------------------------------------------
+
+    def _log(
+        self,
+        source: Source,
+        kind: RecordKind,
+        payload: Mapping[str, Any],
+        *,
+        deal: int | None = None,
+        t: float | None = None,
+    ) -> Record:
+        stamp = Stamp(self.clock.monotonic() if t is None else t, self.clock.wall())
+        record = self.journal.append(source, kind, payload, deal=deal, at=stamp)
+        self.seq = record.seq
+        self._dirty = True
+        if kind not in (RecordKind.HW_FRAME,):
+            self.tail.append(f"{record.seq} {kind.value} {record.payload[:120]}")
+        return record
+
+    def _alert(
+        self, code: str, message: str, seat: Seat | None = None, severity: str = "warning", **extra
+    ) -> Record:
+        payload = {"code": code, "message": message, "severity": severity, **extra}
+        if seat is not None:
+            payload["seat"] = seat.name
+        record = self._log(Source.DAEMON, RecordKind.ALERT, payload, deal=self._open_deal())
+        self.alerts.append(AlertView(record.seq, record.wall, severity, f"{code}: {message}"))
+        log.warning("alert %s: %s", code, message)
+        return record
+
+    def _open_deal(self) -> int | None:
+        return self.deal_no if self.deal is not None and self.deal_no else None
+
+    # --- devices ------------------------------------------------------------------------
+
+    def _on_link(self, ev: LinkChanged) -> None:
+        self._log(
+            Source.TABLE if ev.device == "table" else Source.READER,
+            RecordKind.HW_LINK,
+            {"device": ev.device, "state": ev.state.value, "detail": ev.detail},
+            deal=self._open_deal(),
+            t=ev.t,
+        )
+        self.links[ev.device] = ev.state
+        if ev.state is LinkState.DOWN:
+            self._alert(
+                "device-lost", f"the {ev.device} link is down: {ev.detail}", severity="error"
+            )
+            if self.machine.can("device_lost"):
+                self._trigger("device_lost")
+            self._reconcile_at = None
+            return
+        if ev.device == "reader":
+            self._last_read.clear()
+            self._write("reader", self.bus.start(ev.t).send)
+        if not all(s is LinkState.UP for s in self.links.values()):
+            return
+        if self.machine.phase == "offline":
+            self._trigger("devices_ready")
+        elif self.machine.phase == "degraded" or self._recovering:
+            # re-inventory: let the debouncer see the table again before reconciling
+            self._reconcile_at = self.bus.rounds + self._settle
+
+    def _write(self, device: str, data: bytes) -> None:
+        if data:
+            self.send(device, data)
+
+    def command(self, command: Command) -> bool:
+        try:
+            return self.send("table", self.driver.encode(command))
+        except ValueError as err:
+            log.debug("table command %s not sent: %s", command, err)
+            return False
+
+    def _on_table_bytes(self, item: DataReceived) -> None:
+        for ev in self.driver.feed(item.t, item.data):
+            if isinstance(ev, FrameError):
+                self._frame_error(ev)
+                continue
+            self._log(
+                Source.TABLE,
+                RecordKind.HW_FRAME,
+                {"device": "table", "hex": item.data.hex(), "decoded": _describe(ev)},
+                deal=self._open_deal(),
+                t=ev.t,
+            )
+            self._on_table_event(ev)
+
+    def _frame_error(self, ev: FrameError) -> None:
+        self._log(
+            Source.TABLE if ev.device == "table" else Source.READER,
+            RecordKind.HW_ERROR,
+            {"device": ev.device, "reason": ev.reason, "hex": ev.data.hex()},
+            deal=self._open_deal(),
+            t=ev.t,
+        )
+
+    def _on_bus(self, step: BusStep, data: bytes) -> None:
+        for ev in step.events:
+            if isinstance(ev, FrameError):
+                self._frame_error(ev)
+            else:
+                self._on_tags(ev, data)
+        self._write("reader", step.send)
+        if step.round_done:
+            self._end_round()
+
+    def _on_tags(self, read: TagsRead, data: bytes) -> None:
+        # A frame that repeats the antenna's previous answer exactly is counted, not stored
+        # again (docs/DAEMON.md): a quiet table would otherwise write ~17 records per round.
+        uids = tuple(sorted(read.uids))
+        if self._last_read.get(read.antenna) != uids:
+            self._last_read[read.antenna] = uids
+            self._log(
+                Source.READER,
+                RecordKind.HW_FRAME,
+                {
+                    "device": "reader",
+                    "hex": data.hex(),
+                    "antenna": read.antenna,
+                    "decoded": {"uids": [u.hex() for u in read.uids], "rssi": list(read.rssi)},
+                },
+                deal=self._open_deal(),
+                t=read.t,
+            )
+        if read.antenna in self._wall_antennas:
+            self.recognised(self.recogniser.on_wall_read(read), read.t)
+        self.debouncer.observe(read)
+
+    def _end_round(self) -> None:
+        for change in self.debouncer.end_round():
+            if isinstance(change, UnknownTagSeen | DuplicateTile):
+                self.recognised(self.recogniser.on_tag_alert(change), change.t)
+            elif self._live():
+                self.recognised(self.recogniser.on_presence(change, self.deal), change.t)
+        if self._reconcile_at is not None and self.bus.rounds >= self._reconcile_at:
+            self._reconcile_at = None
+            self._reconcile()
+
+    # --- table events -------------------------------------------------------------------
+
+    def _on_table_event(self, ev: Any) -> None:
+        match ev:
+            case ShuffleDone(t):
+                self._shuffle(t)
+            case WallsUp():
+                if self.machine.can("walls_raised"):
+                    self._trigger("walls_raised")
+            case DiceRolled(t, a, b):
+                self._dice(t, Dice(a, b))
+            case SeatButton():
+                if self._live():
+                    self.recognised(self.recogniser.on_button(ev, self.deal), ev.t)
+            case TableFault(t, code):
+                self._alert("table-fault", f"the table reports fault {code}", severity="error")
+            case LidChanged(t, is_open):
+                self._alert(
+                    "lid", "the table's lid opened" if is_open else "lid closed", severity="info"
+                )
+            case CommandAcked():
+                pass
+
+    def _shuffle(self, t: float) -> None:
+        if not self.machine.can("shuffle_started"):
+            if self.machine.phase in m.INTERRUPTIONS:
+                return
+            self._alert("shuffle", f"a shuffle started in phase {self.machine.phase}")
+            if self.deal is not None and not self.deal.over:
+                return
+        self._wall_scan = None
+        if self.session is None:
+            self.session = self._last_session = self._last_session + 1
+            self._log(
+                Source.DAEMON,
+                RecordKind.SESSION_STARTED,
+                {
+                    "session": self.session,
+                    "rules": self.rs.name,
+                    "players": list(self.config.players),
+                    "table": self.config.table,
+                },
+            )
+        self.recogniser.new_deal(self.dealer)
+        self._trigger("shuffle_started")
+
+    def _dice(self, t: float, dice: Dice) -> None:
+        if not self.machine.can("dice_rolled"):
+            self._alert("dice", f"dice {dice} in phase {self.machine.phase}: ignored")
+            return
+        self._trigger("dice_rolled")
+        if self._wall_scan is None:
+            self._alert(
+                "no-wall-scan",
+                "the wall order was not scanned: this deal cannot be judged",
+                severity="error",
+            )
+            return
+        physical = tuple(tc.tile for tc in self._wall_scan)
+        try:
+            deal = Deal.start(self.rs, dice, physical)
+        except ValueError as err:
+            self._alert(
+                "bad-wall-scan", f"the scanned wall cannot be dealt: {err}", severity="error"
+            )
+            return
+        number = self.next_deal
+        self._log(
+            Source.DAEMON,
+            RecordKind.DEAL_STARTED,
+            {
+                "deal": number,
+                "rules": self.rs.name,
+                "dealer": self.dealer.name,
+                "dice": [dice.a, dice.b],
+                "players": list(self.config.players),
+                "session": self.session,
+                "wall": [str(x) for x in to_drawing(self.rs, dice, physical)],
+                "wall_copies": [str(tc) for tc in self._wall_scan],
+            },
+            deal=number,
+            t=t,
+        )
+        self.deal, self.deal_no, self.next_deal = deal, number, number + 1
+        self._dealt_by = self.dealer
+        self._over_time_warned = False
+        self._trigger("dealing_started")
+        self.recognised(self.recogniser.start_deal(deal), t)
+
+    # --- recogniser results -----------------------------------------------------------
+
+    def _live(self) -> bool:
+        """Recognition is applied: not degraded, paused, recovering or stopped."""
+        return (
+            self.machine.phase not in m.INTERRUPTIONS
+            and not self._recovering
+            and self.stopped is None
+        )
+
+    def recognised(self, results: Sequence[Any], t: float) -> None:
+        for r in results:
+            if isinstance(r, MoveSeen):
+                self.offer(r.move, r.evidence, t)
+            elif isinstance(r, RefereeAlert):
+                code = getattr(r.kind, "value", str(r.kind))
+                seat = None if r.seat is None else table_seat(r.seat, self._dealt_by)
+                self._alert(code, r.text, seat, evidence=list(r.evidence))
+            elif isinstance(r, WallScanned):
+                self._wall_scan = tuple(r.order)
+            elif isinstance(r, HandsDealt) and self.machine.can("deal_complete"):
+                self._trigger("deal_complete")
+
+    def offer(self, move: mv.Move, evidence: Sequence[str] = (), t: float | None = None) -> bool:
+        """Offer a move to the judge; journal the decision, then act on it."""
+        deal = self.deal
+        if deal is None or deal.over:
+            self._alert("no-deal", f"{type(move).__name__} seen with no deal in progress")
+            return False
+        rejected = deal.check(move)
+        if rejected is not None and self._closes_window(deal, move):
+            self._close_window("draw" if isinstance(move, mv.Draw) else "play", t)
+            rejected = deal.check(move)
+        if rejected is not None:
+            detail = rejected.detail
+            if is_claim(move) and deal.window is None and self._window_closed_at is not None:
+                late = (t or self.clock.monotonic()) - self._window_closed_at
+                detail = f"the claim window had closed {late:.1f} s before ({rejected.detail})"
+            self._log(
+                Source.JUDGE,
+                RecordKind.MOVE_REJECTED,
+                rejected_payload(rejected, move, self.dealer, evidence, detail),
+                deal=self.deal_no,
+                t=t,
+            )
+            return False
+        self._apply(move, evidence, t)
+        return True
+
+    def _closes_window(self, deal: Deal, move: mv.Move) -> bool:
+        """A turn move seen while a window is open closes it early when, after closing,
+        the judge would accept it (the next player's draw, the claimer's discard)."""
+        if deal.window is None or is_claim(move) or isinstance(move, mv.CloseClaims):
+            return False
+        trial = copy.deepcopy(deal, {id(deal.rs): deal.rs})  # the rule set is frozen
+        return bool(trial.apply(mv.CloseClaims())) and trial.check(move) is None
+
+    def _close_window(self, closed_by: str, t: float | None) -> None:
+        deal = self.deal
+        assert deal is not None and deal.window is not None
+        self._journal_window_closed(closed_by, t)
+        self._apply(mv.CloseClaims(), (), t)
+
+    def _journal_window_closed(self, closed_by: str, t: float | None, window=None) -> None:
+        deal = self.deal
+        assert deal is not None
+        w = window or deal.window
+        self._log(
+            Source.DAEMON,
+            RecordKind.CLAIM_WINDOW,
+            {
+                "state": "closed",
+                "kind": w.kind.value,
+                "discarder": table_seat(w.discarder, self.dealer).name,
+                "tile": str(w.tile),
+                "closed_by": closed_by,
+                "claims": {
+                    table_seat(s, self.dealer).name: type(c).__name__.lower() for s, c in w.declared
+                },
+            },
+            deal=self.deal_no,
+            t=t,
+        )
+        self._window_open = None
+        self._window_closed_at = self.clock.monotonic() if t is None else t
+
+    def _apply(self, move: mv.Move, evidence: Sequence[str], t: float | None) -> None:
+        deal = self.deal
+        assert deal is not None
+        before = deal.window
+        from_seat = None
+        if isinstance(move, mv.Pung | mv.Hu | mv.RobKong) or (
+            isinstance(move, mv.Kong) and move.kind.value == "kong"
+        ):
+            from_seat = before.discarder if before is not None else None
+        if not isinstance(move, mv.CloseClaims):
+            self._log(
+                Source.JUDGE,
+                RecordKind.MOVE_ACCEPTED,
+                move_payload(move, self.dealer, evidence, from_seat),
+                deal=self.deal_no,
+                t=t,
+            )
+        result = deal.apply(move)
+        assert isinstance(result, mv.Accepted), result  # checked above
+        self.recogniser.on_accepted(move, deal)
+        if before is not None and deal.window is None and self._window_open is not None:
+            self._journal_window_closed("all-answered", t, before)
+        self._follow(move, result)
+
+    def _follow(self, move: mv.Move, result: mv.Accepted) -> None:
+        """Move the table machine to the judge's phase."""
+        deal = self.deal
+        assert deal is not None
+        target = _PHASES[deal.phase]
+        prefer = _prefer(move, result)
+        if self.machine.phase == target and not _restarts_clock(move):
+            return
+        if self.machine.phase == target:
+            self.machine.rearm()  # a new move on the same phase: the move clock restarts
+        else:
+            path = self.machine.path_to(target, prefer)
+            if path is None:
+                self._alert("machine", f"no way from {self.machine.phase} to {target}")
+                return
+            for trigger in path:
+                self._trigger(trigger)
+        self._over_time_warned = False
+        if target == m.CLAIM_WINDOW or target == m.ROBBING_WINDOW:
+            self._journal_window_opened()
+        if deal.over:
+            self._settle_deal()
+
+    def _journal_window_opened(self) -> None:
+        deal = self.deal
+        assert deal is not None and deal.window is not None
+        w = deal.window
+        self._window_open = mv.CloseClaims()
+        self._log(
+            Source.DAEMON,
+            RecordKind.CLAIM_WINDOW,
+            {
+                "state": "opened",
+                "kind": w.kind.value,
+                "discarder": table_seat(w.discarder, self.dealer).name,
+                "tile": str(w.tile),
+                "deadline": self.rs.play.claim_seconds,
+                "eligible": [table_seat(s, self.dealer).name for s in w.eligible],
+            },
+            deal=self.deal_no,
+        )
+
+    def _trigger(self, trigger: str) -> None:
+        before = self.machine.phase
+        getattr(self.machine, trigger)()
+        self._log(
+            Source.DAEMON,
+            RecordKind.TABLE_PHASE,
+            {"from": before, "to": self.machine.phase, "trigger": trigger},
+            deal=self._open_deal(),
+        )
+
+    # --- timers -------------------------------------------------------------------------
+
+    def _on_timer(self, fired: TimerFired) -> None:
+        deal = self.deal
+        if deal is None or deal.over:
+            return
+        if fired.timer in (Timer.CLAIM, Timer.ROBBING) and deal.window is not None:
+            self._close_window("timer", fired.t)
+        elif fired.timer is Timer.MOVE and not self._over_time_warned:
+            self._over_time_warned = True
+            seat = table_seat(deal.turn, self.dealer)
+            self._alert(
+                "over-time",
+                f"{seat} has taken more than {self.rs.play.move_seconds:g} s for this move",
+                seat,
+            )
+
+    def _countdown(self) -> None:
+        left = self.machine.remaining(Timer.CLAIM)
+        second = None if left is None else int(-(-left // 1))
+        if second != self._countdown_second:
+            self._countdown_second = second
+            self._dirty = True
+
+    # --- settlement ---------------------------------------------------------------------
+
+    def _settle_deal(self) -> None:
+        deal = self.deal
+        assert deal is not None and deal.end is not None
+        dealer = self.dealer
+        deltas = fixed_order(deal.deltas(), dealer)
+        winners = [table_seat(w.seat, dealer).name for w in deal.winners]
+        nxt = table_seat(next_dealer(deal), dealer)
+        payload = {
+            "deal": self.deal_no,
+            "winners": winners,
+            "deltas": list(deltas),
+            "ledger": ledger_payload(deal.ledger().lines, dealer),
+            "end": _ENDS[deal.end].value,
+            "next_dealer": nxt.name,
+            "false_hu": [table_seat(w.seat, dealer).name for w in deal.winners if w.false_hu],
+        }
+        record = self._log(Source.JUDGE, RecordKind.DEAL_SETTLED, payload, deal=self.deal_no)
+        for s in SEATS:
+            self.totals[s] += deltas[s]
+        self.dealer = nxt
+        self._trigger("settlement_done")
+        self.deals_done += 1
+        self._publish()
+        self.outputs.deal_settled(payload, record)
+        if self.config.deals and self.deals_done >= self.config.deals:
+            self.stop("deals")
+
+    # --- restart and reconnection ---------------------------------------------------------
+
+    def _resume_recovered(self, rec: Recovered) -> None:
+        """A deal (or a phase) was in progress when the daemon stopped: replay it into the
+        recogniser, then wait for the links as in degraded mode."""
+        started = rec.started
+        if started is not None:
+            deal = Deal.start(self.rs, started.dice, started.wall_order)
+            self.recogniser.new_deal(started.dealer)
+            self.recogniser.start_deal(deal)
+            for move in rec.moves:
+                deal.apply(move)
+                self.recogniser.on_accepted(move, deal)
+            self.deal = deal
+        elif rec.phase in ("shuffling", "walls_up", "dice_rolled"):
+            self.recogniser.new_deal(self.dealer)
+            for read in rec.wall_reads:  # the walls were being built: scan them again
+                self.recognised(self.recogniser.on_wall_read(read), read.t)
+        self._alert(
+            "recovery",
+            f"restarted in {rec.phase} (deal {rec.deal_no or '-'}, "
+            f"{len(rec.moves)} moves replayed)",
+            severity="info",
+        )
+        if self.deal is not None and self.deal.over:
+            self._settle_deal()  # killed between the last move and the settlement
+            self._recovering = False
+            return
+        self._trigger("device_lost")
+
+    def _reconcile(self) -> None:
+        if self.machine.phase == "degraded":
+            self._trigger("device_back")
+            if self._recovering:
+                self.machine.rearm()
+        self._recovering = False
+        if self.deal is None or self.deal.over:
+            return
+        presence = self.debouncer.presence()
+        self.recognised(self.recogniser.reconcile(presence, self.deal), self.clock.monotonic())
+
+    # --- outputs --------------------------------------------------------------------------
+
+    def facts(self) -> TableFacts:
+        return TableFacts(
+            table=self.config.table,
+            session=self.session or 0,
+            deal_no=self.deal_no,
+            rules=self.rs.name,
+            dealer=self._current_dealer(),
+            players=self.config.players,
+            totals=(self.totals[0], self.totals[1], self.totals[2], self.totals[3]),
+            phase=self.machine.phase,
+            claim_remaining_s=self.machine.remaining(Timer.CLAIM),
+            seq=self.seq,
+        )
+
+    def _current_dealer(self) -> Seat:
+        # after a settlement self.dealer already names the next deal's dealer
+        return self._dealt_by if self.deal is not None else self.dealer
+
+    def public(self) -> PublicView:
+        return public_view(self.facts(), self.deal)
+
+    def _publish_if_dirty(self) -> None:
+        if self._dirty:
+            self._publish()
+
+    def _publish(self) -> None:
+        self._dirty = False
+        facts = self.facts()
+        public = public_view(facts, self.deal)
+        referee = referee_view(public, facts, self.deal, tuple(self.alerts), tuple(self.tail))
+        broadcast = broadcast_view(public, facts, self.deal, self.clock.monotonic())
+        try:
+            self.outputs.publish(public, referee, broadcast)
+        except Exception:
+            log.exception("publishing the views failed")
+
+    def show_scores(self) -> None:
+        for s in SEATS:
+            self.command(ShowScore(s, self.totals[s]))
+
+
+def next_dealer(deal: Deal) -> Seat:
+    """RULES.md: nobody won → the same dealer; the first Hu by one player → that player;
+    by several on one discard → the discarder. A false Hu does not count. Deal seats."""
+    valid = [w for w in deal.winners if not w.false_hu]
+    if not valid:
+        return Seat.E
+    first = min(w.order for w in valid)
+    firsts = [w for w in valid if w.order == first]
+    if len(firsts) == 1:
+        return firsts[0].seat
+    return firsts[0].from_seat if firsts[0].from_seat is not None else Seat.E
+
+
+def _prefer(move: mv.Move, result: mv.Accepted) -> tuple[str, ...]:
+    won = [f for f in result.facts if isinstance(f, mv.Won)]
+    melded = [f for f in result.facts if isinstance(f, mv.Melded)]
+    if isinstance(move, mv.SelfDrawnHu):
+        return ("self_drawn_hu",)
+    if won:
+        return ("kong_robbed", "hu_claimed")
+    if melded and melded[0].meld.is_kong and melded[0].from_seat is not None:
+        return ("kong_claimed",)
+    if melded and melded[0].from_seat is not None:
+        return ("pung_claimed",)
+    if isinstance(move, mv.Kong):
+        return ("concealed_kong_declared", "added_kong_declared")
+    return ("drawn", "claims_passed", "robbing_closed")
+
+
+def _restarts_clock(move: mv.Move) -> bool:
+    return not is_claim(move) and not isinstance(move, mv.ChooseVoid)
+
+
+def _describe(ev: Any) -> dict[str, Any]:
+    out: dict[str, Any] = {"event": type(ev).__name__}
+    for name in getattr(ev, "__slots__", ()):
+        if name == "t":
+            continue
+        value = getattr(ev, name)
+        out[name] = getattr(value, "value", None) or getattr(value, "name", None) or value
+        if isinstance(value, Seat):
+            out[name] = value.name
+    return out

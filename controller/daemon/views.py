@@ -1,0 +1,135 @@
+"""The daemon's table state turned into the view models of controller/outputs/view.py: one
+place decides what each audience sees (docs/SCOREBOARD.md "What never reaches a public
+answer"). Seats in views are the table's fixed seats; the judge's deal seats are converted.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from controller.daemon.records import deal_seat, table_seat
+from controller.outputs.view import (
+    AlertView,
+    BroadcastView,
+    HandView,
+    PublicView,
+    RefereeView,
+    SeatView,
+)
+from rules.deal import Deal
+from rules.hand import waits
+from rules.seats import SEATS, Seat
+
+
+@dataclass(frozen=True, slots=True)
+class TableFacts:
+    """What the views are made of, besides the judge."""
+
+    table: str
+    session: int
+    deal_no: int
+    rules: str
+    dealer: Seat
+    players: tuple[str, str, str, str]
+    totals: tuple[int, int, int, int]  # session totals after the last settlement, fixed seats
+    phase: str
+    claim_remaining_s: float | None
+    seq: int
+
+
+def _revealed(deal: Deal, s: Seat) -> bool:
+    """A void is public once its face-down tile was turned up (discarded) or at the end."""
+    if deal.over:
+        return True
+    return deal.void(s) is not None and deal.laid_tile(s) is None and bool(deal.discards(s))
+
+
+def public_view(facts: TableFacts, deal: Deal | None) -> PublicView:
+    seats = []
+    for side in SEATS:
+        s = deal_seat(side, facts.dealer)
+        win = None
+        if deal is not None:
+            win = next((w for w in deal.winners if w.seat == s and not w.false_hu), None)
+        deltas = deal.deltas() if deal is not None else (0, 0, 0, 0)
+        void = deal.void(s) if deal is not None and _revealed(deal, s) else None
+        seats.append(
+            SeatView(
+                seat=side.name,
+                player=facts.players[side],
+                score=facts.totals[side],
+                deal_delta=deltas[s] if deal is not None and not _settled(facts) else 0,
+                discards=tuple(str(t) for t in deal.river(s)) if deal else (),
+                melds=tuple(str(m) for m in deal.melds(s)) if deal else (),
+                standing=len(deal.hand(s)) if deal else 0,
+                void=None if void is None else void.value,
+                hu_order=None if win is None else win.order,
+                hu_tile=None if win is None or win.tile is None else str(win.tile),
+            )
+        )
+    turn = None
+    last = None
+    if deal is not None and not deal.over:
+        turn = table_seat(deal.turn, facts.dealer).name
+        window = deal.window
+        if window is not None:
+            last = str(window.tile)
+    return PublicView(
+        table=facts.table,
+        session=facts.session,
+        deal=facts.deal_no,
+        rules=facts.rules,
+        dealer=facts.dealer.name,
+        phase=facts.phase,
+        turn=turn,
+        tiles_left=deal.tiles_left if deal is not None else 0,
+        claim_remaining_s=facts.claim_remaining_s,
+        last_discard=last,
+        seats=tuple(seats),
+        seq=facts.seq,
+    )
+
+
+def _settled(facts: TableFacts) -> bool:
+    # after the settlement the deltas are in the totals already
+    return facts.phase == "settled"
+
+
+def hand_views(facts: TableFacts, deal: Deal | None) -> tuple[HandView, ...]:
+    if deal is None:
+        return ()
+    out = []
+    for side in SEATS:
+        s = deal_seat(side, facts.dealer)
+        void = deal.void(s)
+        hand = deal.hand(s)
+        found: Sequence[object] = ()
+        if len(hand) % 3 == 1 and not deal.is_out(s):
+            found = waits(deal.counts(s), deal.melds(s), void, deal.rs.tiles.set)
+        out.append(
+            HandView(
+                seat=side.name,
+                standing=tuple(str(t) for t in hand),
+                void=None if void is None else void.value,
+                waits=tuple(str(t) for t in found),
+            )
+        )
+    return tuple(out)
+
+
+def referee_view(
+    public: PublicView,
+    facts: TableFacts,
+    deal: Deal | None,
+    alerts: Sequence[AlertView],
+    tail: Sequence[str],
+) -> RefereeView:
+    wall: tuple[str, ...] = ()
+    if deal is not None:
+        wall = tuple(str(deal.wall.order[i]) for i in deal.wall.remaining())
+    return RefereeView(public, hand_views(facts, deal), wall, tuple(alerts), tuple(tail))
+
+
+def broadcast_view(public: PublicView, facts: TableFacts, deal: Deal | None, t: float):
+    return BroadcastView(public, hand_views(facts, deal), t)

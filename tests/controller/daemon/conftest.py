@@ -1,0 +1,3 @@
+from standin import install
+
+install()
