@@ -1,0 +1,93 @@
+"""Restart = replay: a daemon stopped at any point (here: its journal closed without a word,
+as after SIGKILL) and started again on the same journal rebuilds the same table state, and
+the deal carries on to the judge's result."""
+
+import pytest
+from rig import Rig, begin_deal, play
+
+from controller.daemon import machine as m
+from controller.daemon.records import fixed_order
+from controller.daemon.replay import recover
+from controller.journal_records import RecordKind
+from rules import moves as mv
+from rules.deal import Deal
+from rules.seats import Seat
+
+
+def reconnect(rig):
+    rig.link("table", True)
+    rig.link("reader", True)
+    for _ in range(400):
+        if rig.rt.machine.phase != "degraded":
+            return
+        rig.step(0.6)  # silent antennas time out one by one: reader rounds go by
+    raise AssertionError("never left degraded")
+
+
+@pytest.mark.parametrize("cut", [0, 1, 7, 20, 33, 61, -1])
+def test_a_restart_rebuilds_the_deal_and_finishes_it_like_the_judge(tmp_path, cut):
+    path = tmp_path / "t.journal"
+    rig = Rig(path)
+    rig.link("table", True)
+    rig.link("reader", True)
+    plan = begin_deal(rig, 11)
+    moves = list(plan.moves)
+    cut = len(moves) - 1 if cut < 0 else cut
+    play(rig, moves[:cut])
+    before = rig.rt.deal.snapshot()
+    phase = rig.rt.machine.phase
+    rig.close()  # no daemon.stopped: as if killed
+
+    again = Rig(path, clock=rig.clock)
+    assert again.recovered.deal_no == 1
+    assert again.rt.deal.snapshot() == before
+    assert again.rt.machine.phase == "degraded"
+    assert again.rec.accepted == list(rig.rt.deal.history)  # the recogniser was replayed too
+    reconnect(again)
+    if phase == m.CLAIM_WINDOW:
+        # the window starts afresh after a restart and still closes on time
+        assert again.rt.machine.phase == m.CLAIM_WINDOW
+    else:
+        assert again.rt.machine.phase == phase
+    play(again, moves[cut:])
+    assert again.rt.machine.phase == "settled"
+    truth = Deal.replay(again.rs, plan.dice, again.rt.deal.wall_order, moves)
+    (settled,) = again.records(RecordKind.DEAL_SETTLED)
+    assert settled.data()["deltas"] == list(fixed_order(truth.deltas(), Seat.E))
+    assert again.journal.verify().ok
+    started = [r for r in again.records(RecordKind.DAEMON_STARTED)]
+    assert [r.data()["recovered"] for r in started] == [False, True]
+    again.close()
+
+
+def test_sessions_totals_and_dealer_carry_over_a_restart(tmp_path):
+    path = tmp_path / "t.journal"
+    rig = Rig(path)
+    rig.link("table", True)
+    rig.link("reader", True)
+    plan = begin_deal(rig, 3)
+    play(rig, plan.moves)
+    totals, dealer = tuple(rig.rt.totals), rig.rt.dealer
+    rig.close()
+    rec = recover(Rig(path, clock=rig.clock).journal, rig.rs)
+    assert rec.session == 1 and rec.next_deal == 2 and rec.deal_no == 0
+    assert rec.totals == totals and rec.dealer == dealer
+    assert rec.phase == "settled"
+
+
+def test_a_deal_closed_by_the_timer_replays_the_close(tmp_path):
+    path = tmp_path / "t.journal"
+    rig = Rig(path)
+    rig.link("table", True)
+    rig.link("reader", True)
+    plan = begin_deal(rig, 2)
+    moves = list(plan.moves)
+    first = next(i for i, x in enumerate(moves) if isinstance(x, mv.Discard))
+    play(rig, moves[: first + 1])
+    rig.step(3.01)  # the daemon's clock closes the window
+    state = rig.rt.deal.snapshot()
+    rig.close()
+    again = Rig(path, clock=rig.clock)
+    assert isinstance(again.recovered.moves[-1], mv.CloseClaims)
+    assert again.rt.deal.snapshot() == state
+    again.close()
