@@ -78,6 +78,8 @@ class World:
         self.version = 0
         self._lock = threading.RLock()
         self._where: dict[TileCopy, Place] = dict.fromkeys(self.copies, IN_MACHINE)
+        self._foreign: dict[bytes, Zone] = {}  # tags of no tile of the set (a badge, a
+        # tile of another set) lying in a zone
         self._antennas: dict[Zone, tuple[int, ...]] = {}
         for a in reader.antennas.values():
             self._antennas[a.zone] = (*self._antennas.get(a.zone, ()), a.number)
@@ -114,6 +116,9 @@ class World:
                 if isinstance(p, Zone):
                     for n in self._antennas.get(p, ()):
                         out[n].append(self.uids[tc])
+            for uid, z in self._foreign.items():
+                for n in self._antennas.get(z, ()):
+                    out[n].append(uid)
         return out
 
     def snapshot(self) -> dict[TileCopy, Place]:
@@ -136,6 +141,15 @@ class World:
             if self._where[tc] != frm:
                 raise WorldError(f"{tc} is at {place_name(self._where[tc])}, not {place_name(frm)}")
             self._where[tc] = to
+            self.version += 1
+
+    def place_foreign(self, uid: bytes, z: Zone | None) -> None:
+        """Put a foreign tag into zone `z` (None: take it away)."""
+        with self._lock:
+            if z is None:
+                self._foreign.pop(uid, None)
+            else:
+                self._foreign[uid] = z
             self.version += 1
 
     def move_many(self, moves: Iterable[tuple[TileCopy, Place, Place]]) -> None:

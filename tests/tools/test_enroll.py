@@ -1,0 +1,219 @@
+"""Enrolment against the simulated reader on a real pty: a scripted operator presents the
+tiles the tool asks for; a repeated tile, a foreign tag and two tags at once are refused;
+the tool is killed half-way and resumes where it stopped; the result is the sim tag set."""
+
+from __future__ import annotations
+
+import queue
+import signal
+import subprocess
+import sys
+import threading
+import types
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from controller.profiles import (
+    TagMap,
+    TagsHeader,
+    TileCopy,
+    Zone,
+    ZoneKind,
+    format_tags,
+    load_reader,
+    load_tags,
+    sim_tag_map,
+)
+from rules.seats import Seat
+from rules.tiles import Tile, TileSet
+from tools.enroll import EnrolError, Enrolment, Presentations, order_of
+from tools.sim.devices import DeviceLoop, ReaderBus, open_endpoint
+from tools.sim.noise import Noise, NoiseConfig
+from tools.sim.world import IN_MACHINE, World
+
+ROOT = Path(__file__).resolve().parents[2]
+WAIT = 20.0
+SPOT = Zone(ZoneKind.HAND, Seat.E)  # antenna 1 of sim-uhf: the enrolment antenna
+FOREIGN = bytes.fromhex("04a1b2c3d4e5f6")  # a 7-byte NFC badge among 12-byte EPC tags
+
+
+@pytest.fixture
+def reader(tmp_path: Path) -> Iterator[tuple[World, str]]:
+    profile = load_reader("sim-uhf")
+    world = World(TileSet.SUITED_108, profile, seed=1)
+    bus = ReaderBus(
+        world, Noise(NoiseConfig(), profile, 1), open_endpoint(tmp_path, "reader"), None
+    )
+    loop = DeviceLoop()
+    loop.add(bus.endpoint, bus.on_bytes)
+    loop.start()
+    yield world, str(bus.endpoint.link)
+    loop.stop()
+    bus.endpoint.close()
+
+
+class Operator:
+    """Reads the tool's lines and moves tiles on the enrolment antenna accordingly."""
+
+    def __init__(self, world: World, proc: subprocess.Popen) -> None:
+        self.world = world
+        self.proc = proc
+        self.lines: queue.Queue[str] = queue.Queue()
+        self.seen: list[str] = []
+        threading.Thread(target=self._pump, daemon=True).start()
+
+    def _pump(self) -> None:
+        assert self.proc.stdout is not None
+        for line in self.proc.stdout:
+            self.lines.put(line.rstrip("\n"))
+        self.lines.put("<eof>")
+
+    def line(self) -> str:
+        got = self.lines.get(timeout=WAIT)
+        self.seen.append(got)
+        return got
+
+    def expect(self, prefix: str) -> str:
+        while True:
+            got = self.line()
+            assert got != "<eof>", f"the tool ended before {prefix!r}: {self.seen[-5:]}"
+            if got.startswith(prefix):
+                return got
+
+    def show(self, *tiles: TileCopy) -> None:
+        for tc in tiles:
+            self.world.move(tc, IN_MACHINE, SPOT)
+
+    def lift(self, *tiles: TileCopy) -> None:
+        for tc in tiles:
+            self.world.move(tc, SPOT, IN_MACHINE)
+
+    def work(self, until: int, interludes: dict) -> str:
+        """Present what is asked until `until` tiles are enrolled; returns the last line."""
+        while True:
+            got = self.line()
+            if got == "<eof>" or got.startswith("complete:"):
+                return got
+            if " next: " not in got:
+                continue
+            count = int(got.split("/")[0])
+            if count == until:
+                return got
+            if count in interludes:
+                interludes.pop(count)(self)
+            tc = TileCopy.parse(got.split(" next: ")[1])
+            self.show(tc)
+            self.expect(f"enrolled {tc} ")
+            self.lift(tc)
+
+
+def repeated(op: Operator) -> None:
+    first = TileCopy(Tile.parse("1m"), 1)
+    op.show(first)
+    assert op.expect("already").startswith("already enrolled as 1m#1: ignored")
+    op.lift(first)
+
+
+def foreign(op: Operator) -> None:
+    op.world.place_foreign(FOREIGN, SPOT)
+    assert "UID length 7" in op.expect("foreign tag 04a1b2c3d4e5f6")
+    op.world.place_foreign(FOREIGN, None)
+
+
+def two_at_once(op: Operator) -> None:
+    a, b = order_of(TileSet.SUITED_108)[-2:]
+    op.show(a, b)
+    op.expect("2 tags on the antenna: present one tile at a time")
+    op.lift(a, b)
+
+
+def enroll(reader_path: str, out: Path) -> subprocess.Popen:
+    cmd = [sys.executable, "-m", "controller", "enroll", "--reader", reader_path]
+    cmd += ["--set", "club-a", "--out", str(out), "--tiles", "108"]
+    return subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.PIPE, text=True)
+
+
+def test_enrol_interrupt_and_resume(reader: tuple[World, str], tmp_path: Path) -> None:
+    world, path = reader
+    out = tmp_path / "club-a.toml"
+    proc = enroll(path, out)
+    try:
+        op = Operator(world, proc)
+        assert op.expect("0/108 next: 1m#1")
+        first = TileCopy(Tile.parse("1m"), 1)
+        op.show(first)
+        op.expect("enrolled 1m#1 ")
+        op.lift(first)
+        last = op.work(30, {5: repeated, 6: foreign, 7: two_at_once})
+        assert last == "30/108 next: 8m#3"
+        proc.send_signal(signal.SIGKILL)  # the operator's laptop dies
+        proc.wait(WAIT)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    assert not interludes_left(op)
+    saved = load_tags(str(out))
+    assert len(saved.by_uid) == 30
+    assert set(saved.by_uid.values()) == set(order_of(TileSet.SUITED_108)[:30])
+
+    proc = enroll(path, out)
+    try:
+        op = Operator(world, proc)
+        assert op.expect("resuming: ") == "resuming: 30/108 enrolled"
+        assert op.line() == "30/108 next: 8m#3"
+        tc = TileCopy.parse("8m#3")
+        op.show(tc)
+        op.expect("enrolled 8m#3 ")
+        op.lift(tc)
+        assert op.work(-1, {}) == f"complete: 108/108 in {out}"
+        assert proc.wait(WAIT) == 0
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    done = load_tags(str(out))
+    assert done.missing() == ()
+    assert dict(done.by_uid) == dict(sim_tag_map(TileSet.SUITED_108).by_uid)
+    assert done.header.name == "club-a" and done.header.written_by == "mjtable enroll"
+
+
+def interludes_left(op: Operator) -> list[str]:
+    wanted = ["already enrolled as 1m#1", "foreign tag", "2 tags on the antenna"]
+    return [w for w in wanted if not any(line.startswith(w) for line in op.seen)]
+
+
+def test_presentations_need_stable_reads_and_fire_once() -> None:
+    p = Presentations(stable=2)
+    a, b = frozenset({b"a" * 12}), frozenset({b"b" * 12})
+    assert p.feed(a) is None and p.feed(a) == a and p.feed(a) is None
+    assert p.feed(frozenset()) is None and p.feed(frozenset()) is None
+    assert p.feed(a) is None and p.feed(a) == a  # lifted and shown again: a new presentation
+    assert p.feed(b) is None and p.feed(a) is None  # flicker never settles
+    assert p.feed(a) == a
+
+
+def test_extra_tag_after_completion_and_mismatched_resume(tmp_path: Path) -> None:
+    out = tmp_path / "s.toml"
+    e = Enrolment(out, "s", TileSet.SUITED_108)
+    uids = list(sim_tag_map(TileSet.SUITED_108).by_uid)
+    by_copy = {tc: uid for uid, tc in sim_tag_map(TileSet.SUITED_108).by_uid.items()}
+    for tc in order_of(TileSet.SUITED_108):
+        assert e.present(frozenset({by_copy[tc]})).kind == "enrolled"
+    assert e.next is None
+    extra = bytes(12)
+    assert extra not in uids
+    assert e.present(frozenset({extra})).kind == "extra"
+    with pytest.raises(EnrolError, match="holds set 's'"):
+        Enrolment(out, "other", TileSet.SUITED_108)
+    with pytest.raises(EnrolError, match="108 tiles"):
+        Enrolment(out, "s", TileSet.FULL_136)
+
+
+def test_a_file_that_is_not_a_prefix_is_refused(tmp_path: Path) -> None:
+    out = tmp_path / "gap.toml"
+    header = TagsHeader("gap", TileSet.SUITED_108)
+    tc = TileCopy(Tile.parse("5p"), 2)
+    out.write_text(format_tags(TagMap(header, types.MappingProxyType({bytes(12): tc}))))
+    with pytest.raises(EnrolError, match="not a prefix"):
+        Enrolment(out, "gap", TileSet.SUITED_108)
