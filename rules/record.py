@@ -510,17 +510,17 @@ def _result(v: object) -> RecordedResult | None:
     return RecordedResult(tuple(deltas), deal_end, f.seat("next_dealer"))
 
 
-def dumps(record: DealRecord, indent: int | None = 1) -> str:
-    """JSON text; with `indent`, one move per line (readable and diffable)."""
+def dumps(record: DealRecord, indent: bool = True) -> str:
+    """JSON text; with `indent`, one field and one move per line (readable, diffable)."""
     obj = record_to_json(record)
-    if indent is None:
+    if not indent:
         return json.dumps(obj, ensure_ascii=False)
     moves = obj.pop("moves")
-    wall = obj.pop("wall")
-    head = json.dumps(obj, ensure_ascii=False, indent=indent)[:-2]
-    lines = ",\n".join("  " + json.dumps(m, ensure_ascii=False) for m in moves)
-    wall_text = json.dumps(wall)
-    return f'{head},\n "wall": {wall_text},\n "moves": [\n{lines}\n ]\n}}\n'
+    head = ",\n".join(
+        f" {json.dumps(k)}: {json.dumps(v, ensure_ascii=False)}" for k, v in obj.items()
+    )
+    body = ",\n".join("  " + json.dumps(m, ensure_ascii=False) for m in moves)
+    return f'{{\n{head},\n "moves": [\n{body}\n ]\n}}\n'
 
 
 def loads(text: str) -> DealRecord:

@@ -1,0 +1,103 @@
+"""`mjtable bench judge`: random bot deals played and judged per second, and the cost of
+re-judging a deal record (issue 3 item 10; target 500 deals/s on the table's Pi class).
+
+Measured in one run, on the same seeded deals (`rules.random_deals.deal_seed`):
+- `deals_per_s`: bots choose every move and the judge applies it, to the settled ledger
+  (`rules.bots.play_deal`, the record built at the end included);
+- `rejudge_ms`: median time to re-judge one deal record from its JSON text (parse, check,
+  replay every move, settle);
+- peers for ratios: `replay_ms`, the same moves replayed without JSON (the judge alone), and
+  `deal_ms`, only shuffling and dealing the wall (`Deal.start`), the floor of any deal.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import json
+import random
+import statistics
+import time
+from typing import Any
+
+from rules.bots import new_deal, play_deal
+from rules.deal import Deal
+from rules.random_deals import deal_seed
+from rules.record import dumps, judge, loads
+from rules.ruleset import DEFAULT, load
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--deals", type=int, default=500, help="bot deals (default 500)")
+    parser.add_argument("--seed", type=int, default=1, help="seed of the deals (default 1)")
+    parser.add_argument("--rules", default=DEFAULT, help=f"rule set (default {DEFAULT})")
+
+
+def measure(rules: str, deals: int, seed: int) -> dict[str, Any]:
+    rs = load(rules)
+    seeds = [deal_seed(seed, i) for i in range(max(deals, 1))]
+    play_deal(rs, seeds[0])  # warm up: the hand tables are built on first use
+    gc_was = gc.isenabled()
+    gc.disable()
+    try:
+        start = time.perf_counter()
+        played = [play_deal(rs, s) for s in seeds]
+        play_s = time.perf_counter() - start
+        texts = [dumps(record) for _, record in played]
+        rejudge = []
+        for text in texts:
+            t0 = time.perf_counter()
+            judge(loads(text))
+            rejudge.append(time.perf_counter() - t0)
+        replay = []
+        for deal, _ in played:
+            t0 = time.perf_counter()
+            Deal.replay(rs, deal.dice, deal.wall_order, deal.history)
+            replay.append(time.perf_counter() - t0)
+        dealing = []
+        for s in seeds:
+            rng = random.Random(s)
+            t0 = time.perf_counter()
+            new_deal(rs, rng)
+            dealing.append(time.perf_counter() - t0)
+    finally:
+        if gc_was:
+            gc.enable()
+    moves = sum(len(record.moves) for _, record in played)
+    return {
+        "rules": rules,
+        "deals": len(seeds),
+        "seed": seed,
+        "moves_per_deal": round(moves / len(seeds), 1),
+        "deals_per_s": round(len(seeds) / play_s, 1),
+        "play_ms": round(1000 * play_s / len(seeds), 3),
+        "rejudge_ms": round(1000 * statistics.median(rejudge), 3),
+        "replay_ms": round(1000 * statistics.median(replay), 3),
+        "deal_ms": round(1000 * statistics.median(dealing), 3),
+    }
+
+
+def run(args: argparse.Namespace) -> int:
+    if args.deals < 1:
+        print("mjtable bench judge: --deals must be at least 1")
+        return 2
+    r = measure(args.rules, args.deals, args.seed)
+    if args.json:
+        print(json.dumps(r))
+        return 0
+    print(f"judge benchmark: {r['deals']} bot deals under {r['rules']}, seed {r['seed']}")
+    print(f"  {r['moves_per_deal']} moves per deal on average")
+    print(
+        f"  played and judged    {r['deals_per_s']:>9.1f} deals/s  ({r['play_ms']:.3f} ms a deal,"
+        " target >= 500/s)"
+    )
+    print(f"  re-judge a record    {r['rejudge_ms']:>9.3f} ms   (median; JSON text to ledger)")
+    print(
+        f"  peer: replay moves   {r['replay_ms']:>9.3f} ms   (no JSON; the judge alone: "
+        f"{r['replay_ms'] / max(r['rejudge_ms'], 1e-9):.0%} of a re-judge)"
+    )
+    print(
+        f"  peer: deal the wall  {r['deal_ms']:>9.3f} ms   (shuffle + Deal.start: "
+        f"{r['deal_ms'] / max(r['play_ms'], 1e-9):.0%} of a played deal)"
+    )
+    return 0
