@@ -1,0 +1,81 @@
+"""The wall order from the wall antenna: raw `TagsRead` of the spot inside the table that
+tiles cross single-file while the walls are built (DESIGN.md "Hardware").
+
+A tile stays in the antenna's field for a few inventory rounds while the next ones arrive,
+so the order is the order of **first sightings**, counted in reads of the wall antennas
+(not in time: a reader that falls behind still keeps the order). A tile missed on its first
+round ties with the next tile; the tie goes to the one that also left the field first (its
+last sighting), which is right unless both ends of its stay were missed. The table builds
+the walls in `rules.wall` physical order (East's right end first, East = the dealer), as the
+simulator's table does, so the sighting order is the wall order itself.
+
+The scan is complete when every tile copy of the set was seen once and the antenna's field
+is empty again; an unknown tag or a tile copy seen under two tags is reported, not placed.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from controller.devices.events import TagsRead
+from controller.profiles import ReaderProfile, TagMap, TileCopy, ZoneKind
+
+
+@dataclass(frozen=True, slots=True)
+class ScanProblem:
+    """An unknown tag, or a second tag claiming a tile copy already seen."""
+
+    uid: bytes
+    copy: TileCopy | None  # None: the tag map does not know the tag
+
+
+class WallScan:
+    def __init__(self, reader: ReaderProfile, tags: TagMap) -> None:
+        self.tags = tags
+        self.antennas = frozenset(
+            a.number for a in reader.antennas.values() if a.zone.kind is ZoneKind.WALL
+        )
+        self.size = tags.header.tileset.value
+        self.reset()
+
+    def reset(self) -> None:
+        self._rounds = 0
+        self._first: dict[TileCopy, int] = {}
+        self._last: dict[TileCopy, int] = {}
+        self._uid_of: dict[TileCopy, bytes] = {}
+        self._reported: set[bytes] = set()
+        self.done = False
+
+    @property
+    def available(self) -> bool:
+        """The reader has a wall antenna at all."""
+        return bool(self.antennas)
+
+    def feed(self, read: TagsRead) -> list[ScanProblem]:
+        if read.antenna not in self.antennas or self.done:
+            return []
+        self._rounds += 1
+        problems = []
+        for uid in read.uids:
+            tc = self.tags.lookup(uid)
+            if tc is None or self._uid_of.setdefault(tc, uid) != uid:
+                if uid not in self._reported:
+                    self._reported.add(uid)
+                    problems.append(ScanProblem(uid, tc))
+                continue
+            self._first.setdefault(tc, self._rounds)
+            self._last[tc] = self._rounds
+        return problems
+
+    @property
+    def complete(self) -> bool:
+        return len(self._first) == self.size
+
+    def field_clear(self, read: TagsRead) -> bool:
+        """This read of a wall antenna saw no known tag: the last tile has left."""
+        return read.antenna in self.antennas and not any(
+            self.tags.lookup(u) is not None for u in read.uids
+        )
+
+    def order(self) -> tuple[TileCopy, ...]:
+        return tuple(sorted(self._first, key=lambda tc: (self._first[tc], self._last[tc])))

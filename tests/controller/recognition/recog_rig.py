@@ -1,0 +1,205 @@
+"""Test rig for the recogniser: a seeded bot deal played physically on the simulator's World
+by tools/sim/player.PhysicalPlayer, its zone changes and buttons fed to a `Recogniser`, and
+a small stand-in for the daemon runtime that offers what is recognised to a fresh judge.
+
+The runtime part does what controller/daemon/runtime.py does with recogniser results: a
+MoveSeen is checked and applied (a draw seen while a window is open closes the window first,
+the runtime owns the claim clock), `on_accepted` follows; alerts are collected. The bot's
+`CloseClaims` (its claim clock) is applied by the runtime just before the player moves the
+claimed tiles, as a real runtime's clock would run out first.
+"""
+
+from __future__ import annotations
+
+import copy
+import random
+from dataclasses import dataclass, field, replace
+
+from controller.devices.events import Button, SeatButton, TagsRead
+from controller.profiles import ReaderProfile, TileCopy, Zone, ZoneKind, load_reader, sim_tag_map
+from controller.recognition.presence import TileLifted, TilePlaced
+from controller.recognition.recogniser import (
+    HandsDealt,
+    MoveSeen,
+    Recogniser,
+    RefereeAlert,
+    WallScanned,
+)
+from rules import ruleset
+from rules.claims import is_claim
+from rules.deal import Deal
+from rules.melds import MeldKind
+from rules.moves import (
+    CloseClaims,
+    Draw,
+    Kong,
+    Move,
+    Rejected,
+    ReplacementDraw,
+)
+from rules.ruleset import RuleSet
+from rules.seats import SEATS, Seat
+from rules.wall import Dice
+from tools.sim.player import PhysicalPlayer, plan_deal
+from tools.sim.world import WALL_SCAN, World
+
+SICHUAN = ("sbr-mil", "sbr-russia", "sbr-chengdu2016", "wmt")
+
+
+def reader(name: str = "sim-uhf") -> ReaderProfile:
+    return load_reader(name)
+
+
+def strip(moves) -> list[Move]:
+    """Moves compared without times and without the tile a draw names (the bot leaves it
+    out, the recogniser names what it saw)."""
+    out = []
+    for m in moves:
+        if isinstance(m, Draw | ReplacementDraw):
+            m = replace(m, tile=None)
+        out.append(replace(m, t=None))
+    return out
+
+
+def normalise(rs: RuleSet, dice: Dice, tiles, moves) -> tuple[Move, ...]:
+    """The bot may call a kong on a freshly drawn fourth tile 'postponed'; on the table that
+    is a promoted kong (RULES.md) and nothing tells them apart, so the reference is too."""
+    deal = Deal.start(rs, dice, tiles)
+    out = []
+    for m in moves:
+        if isinstance(m, Kong) and m.kind is MeldKind.POSTPONED_KONG and deal.drawn == m.tile:
+            m = replace(m, kind=MeldKind.PROMOTED_KONG)
+        assert deal.apply(m), m
+        out.append(m)
+    return tuple(out)
+
+
+@dataclass
+class Runtime:
+    rs: RuleSet
+    rec: Recogniser
+    deal: Deal | None = None
+    alerts: list[RefereeAlert] = field(default_factory=list)
+    rejected: list[Rejected] = field(default_factory=list)
+    scanned: tuple[TileCopy, ...] | None = None
+    dealt: bool = False
+
+    def feed(self, results) -> None:
+        for r in results:
+            if isinstance(r, MoveSeen):
+                self.offer(r.move)
+            elif isinstance(r, RefereeAlert):
+                self.alerts.append(r)
+            elif isinstance(r, WallScanned):
+                self.scanned = r.order
+            elif isinstance(r, HandsDealt):
+                self.dealt = True
+
+    def offer(self, move: Move) -> bool:
+        deal = self.deal
+        assert deal is not None
+        rejected = deal.check(move)
+        if rejected is not None and deal.window is not None and not is_claim(move):
+            trial = copy.deepcopy(deal, {id(deal.rs): deal.rs})
+            if trial.apply(CloseClaims()) and trial.check(move) is None:
+                self.apply(CloseClaims())
+                rejected = deal.check(move)
+        if rejected is not None:
+            self.rejected.append(rejected)
+            return False
+        self.apply(move)
+        return True
+
+    def apply(self, move: Move) -> None:
+        assert self.deal is not None
+        result = self.deal.apply(move)
+        assert result, result
+        self.rec.on_accepted(move, self.deal)
+
+
+class Table:
+    """The physical side: a World, the PhysicalPlayer, and the events the reader and the
+    table's buttons would give (noise-free: every pace settles exactly what moved)."""
+
+    def __init__(self, rs: RuleSet, profile: ReaderProfile, runtime: Runtime, seed: int) -> None:
+        self.rs = rs
+        self.runtime = runtime
+        self.rec = runtime.rec
+        self.world = World(rs.tiles.set, profile, seed)
+        self.wall_antennas = self.world.antennas_of(WALL_SCAN)
+        self.t = 0.0
+        self.seen: dict[TileCopy, Zone] = {}
+        self.tick_each_pace = True
+
+    def press(self, side: Seat, button: Button) -> None:
+        self.t += 0.1
+        self.runtime.feed(self.rec.on_button(SeatButton(self.t, side, button), self.runtime.deal))
+
+    def pace(self, kind: str) -> None:
+        self.t += 0.5
+        if kind == "glimpse":
+            tags = self.world.tags_by_antenna()
+            for a in self.wall_antennas:
+                self.runtime.feed(self.rec.on_wall_read(TagsRead(self.t, a, tuple(tags[a]))))
+            return
+        for change in self.changes():
+            self.runtime.feed(self.rec.on_presence(change, self.runtime.deal))
+        if self.tick_each_pace:
+            self.runtime.feed(self.rec.tick(self.t, self.runtime.deal))
+
+    def changes(self) -> list[TilePlaced | TileLifted]:
+        now = {
+            tc: p
+            for tc, p in self.world.snapshot().items()
+            if isinstance(p, Zone) and self.world.has_zone(p) and p.kind is not ZoneKind.WALL
+        }
+        lifts = [
+            TileLifted(self.t, tc.tile, tc.copy, z)
+            for tc, z in sorted(self.seen.items())
+            if now.get(tc) != z
+        ]
+        places = [
+            TilePlaced(self.t, tc.tile, tc.copy, z)
+            for tc, z in sorted(now.items())
+            if self.seen.get(tc) != z
+        ]
+        self.seen = now
+        return [*lifts, *places]
+
+
+@dataclass
+class Played:
+    runtime: Runtime
+    table: Table
+    reference: Deal
+    moves: tuple[Move, ...]
+    dealer_side: Seat
+
+
+def play(rules: str, seed: int, profile: str = "sim-uhf", **rec_kw) -> Played:
+    """One seeded deal, planned by the bot, played on the table and recognised."""
+    rs = ruleset.load(rules)
+    prof = reader(profile)
+    rng = random.Random(seed)
+    dealer_side = SEATS[rng.randrange(4)]
+    rec = Recogniser(rs, prof, sim_tag_map(rs.tiles.set), **rec_kw)
+    runtime = Runtime(rs, rec)
+    table = Table(rs, prof, runtime, rng.randrange(1 << 30))
+    order = table.world.shuffle()
+    tiles = tuple(tc.tile for tc in order)
+    dice = Dice(rng.randint(1, 6), rng.randint(1, 6))
+    plan = plan_deal(rs, dice, tiles, rng)
+    moves = normalise(rs, dice, tiles, plan.moves)
+    player = PhysicalPlayer(table.world, rs, dealer_side, table.press, table.pace, lambda r: None)
+    rec.new_deal(dealer_side)
+    player.build_walls(order, 5)
+    wall = tuple(tc.tile for tc in runtime.scanned) if runtime.scanned else tiles
+    runtime.deal = Deal.start(rs, dice, wall)
+    runtime.feed(rec.start_deal(runtime.deal))
+    player.deal(dice)
+    for move in moves:
+        if isinstance(move, CloseClaims) and runtime.deal.window is not None:
+            runtime.apply(CloseClaims())  # the runtime's claim clock ran out
+        player.perform(move)
+    reference = Deal.replay(rs, dice, tiles, moves)
+    return Played(runtime, table, reference, moves, dealer_side)
