@@ -139,21 +139,30 @@ def unplugged(tmp: Path) -> SimConfig:
         deals=1,
         seed=3,
         folder=tmp,
+        truth=tmp / "truth.jsonl",
         max_moves=40,
-        noise=NoiseConfig(unplugs=(Unplug("reader", 0.5, 0.3),)),
+        noise=NoiseConfig(unplugs=(Unplug("reader", 0.5, 0.3), Unplug("table", 0.4, 0.4))),
     )
 
 
 @pytest.mark.parametrize("session", [unplugged], indirect=True)
-def test_reader_unplug_and_replug_at_the_same_path(session, tmp_path: Path) -> None:
+def test_unplug_and_replug_at_the_same_path(session, tmp_path: Path) -> None:
     sim, client = session
     sim.run()
     # the last steps waited for reader rounds again: the client is back
     client.stop()
     links = [e for e in drain(client.events) if isinstance(e, LinkChanged)]
-    states = [e.state for e in links if e.device == "reader"]
-    assert states[:3] == [LinkState.UP, LinkState.DOWN, LinkState.UP]
-    assert (tmp_path / "reader").is_symlink()
+    for device in ("reader", "table"):
+        states = [e.state for e in links if e.device == device]
+        assert states[:3] == [LinkState.UP, LinkState.DOWN, LinkState.UP], device
+        assert (tmp_path / device).is_symlink()
+    faults = [r for r in truth(tmp_path / "truth.jsonl") if r["class"] == "fault"]
+    assert [(f["device"], f["link"]) for f in faults] == [
+        ("reader", "down"),
+        ("table", "down"),
+        ("reader", "up"),
+        ("table", "up"),
+    ]
     assert dict(client.debouncer.presence()) == settled_zones(sim)
 
 
