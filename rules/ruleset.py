@@ -147,6 +147,19 @@ class ScoringParams:
     # a pattern that already contains others (WMT golden hook contains all triplets, 003 A):
     # when it scores, one occurrence of each listed pattern is not counted again
     includes: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    # highest-pattern (Wellness, 001 V): the points of fan rows 1, 2, ... of the table
+    fan_points: tuple[int, ...] = field(default=(), metadata={"range": (0, 100000)})
+    # highest-pattern: bonuses added to the hand, in base points (`base-points` each; 001 III 2)
+    bonuses: Mapping[str, int] = field(default_factory=dict, metadata={"range": (0, 100)})
+    # highest-pattern: the fan row of a complete hand with no table pattern (0: bonuses only)
+    plain_hand_fan: int = field(default=0, metadata={"range": (0, 13)})
+
+
+class FalseHuPayees(Enum):
+    """Who receives the false-Hu payment."""
+
+    STILL_IN = "still-in"  # every player still in the deal (004 Lesson 5)
+    ALL_OPPONENTS = "all-opponents"  # the three others, winners included (001 III 3.2)
 
 
 @dataclass(frozen=True, slots=True)
@@ -164,6 +177,26 @@ class PaymentParams:
     wall_end_flat: int = field(default=1, metadata={"range": (0, 10000)})
     kong_refund_on_draw: KongRefund = KongRefund.NOT_READY
     flower_pig: int = field(default=0, metadata={"range": (0, 10000)})  # 0: no such rule
+    false_hu_payees: FalseHuPayees = FalseHuPayees.STILL_IN
+    # Wellness (001 III 3.2): a claim (chow, pung, kong) of a wrong tile pays like a false Hu
+    false_claim: int = field(default=0, metadata={"range": (0, 10000)})  # 0: no such rule
+    # 001 III 3.4, IV 4.3: the first violations are warnings, each later one costs points
+    etiquette_warnings: int = field(default=0, metadata={"range": (0, 10)})
+    etiquette_penalty: int = field(default=0, metadata={"range": (0, 10000)})  # 0: none
+
+
+class MultipleHuDealer(Enum):
+    """The next dealer when the deal's first Hu is several players' on one discard."""
+
+    DISCARDER = "discarder"  # 004 Lesson 4, 002
+    # 001 IV 1.2: the dealer stays if among them; else (001 silent) the winner nearest
+    # after the discarder in turn order
+    DEALER_ELSE_NEAREST = "dealer-else-nearest"
+
+
+@dataclass(frozen=True, slots=True)
+class DealerParams:
+    multiple_hu: MultipleHuDealer = MultipleHuDealer.DISCARDER
 
 
 @dataclass(frozen=True, slots=True)
@@ -183,6 +216,7 @@ class RuleSet:
     scoring: ScoringParams = ScoringParams()
     payments: PaymentParams = PaymentParams()
     session: SessionParams = SessionParams()
+    dealer: DealerParams = DealerParams()
 
     @property
     def name(self) -> str:

@@ -18,6 +18,7 @@ from rules.hand import decompositions, is_complete, waits
 from rules.melds import Meld, MeldKind
 from rules.patterns import DETECTORS, Feature, Reading
 from rules.ruleset import Payer, RuleSet, ScoringMethod, ScoringParams, Situation, WinBy
+from rules.seats import Seat
 from rules.tiles import N_KINDS, NUMBER_SUITS, TILES, Suit, Tile
 
 # The events the deal judge reports; a rule set maps them to its situational patterns.
@@ -72,24 +73,38 @@ class PatternHit:
 
 
 @dataclass(frozen=True, slots=True)
+class Bonus:
+    """Wellness (001 III 2): base points added to a hand's pattern value, and why."""
+
+    name: str
+    base: int  # in base points
+    points: int  # base x the rule set's base-points
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
 class Score:
     """The best reading of a winning hand. `value` is the hand value A (doubling and cap
-    applied); WMT situations multiply it (`multiplier`, 003 B/C) and may change who pays."""
+    applied); WMT situations multiply it (`multiplier`, 003 B/C) and may change who pays.
+    Wellness (`highest-pattern`): one pattern, and `value` includes the `bonuses`."""
 
     patterns: tuple[PatternHit, ...]
     total_fan: int
     value: int
     multiplier: int = 1
     payer: Payer = Payer.USUAL
+    bonuses: tuple[Bonus, ...] = ()
 
     def count(self, name: str) -> int:
         return sum(1 for p in self.patterns if p.name == name)
 
 
 def hand_value(total_fan: int, scoring: ScoringParams) -> int:
-    """004 Lesson 5: base doubled once per fan, up to the cap (Table 5)."""
-    if scoring.method is not ScoringMethod.DOUBLING:
-        raise NotImplementedError(f"{scoring.method.value} scoring is not implemented yet")
+    """004 Lesson 5: base doubled once per fan, up to the cap (Table 5). Wellness (001 V):
+    the points of the fan's row of the table (0 fan: 0), bonuses not included."""
+    if scoring.method is ScoringMethod.HIGHEST_PATTERN:
+        rows = scoring.fan_points
+        return rows[min(total_fan, len(rows)) - 1] if total_fan > 0 and rows else 0
     return scoring.base_points << min(max(total_fan, 0), scoring.fan_cap)
 
 
@@ -247,11 +262,14 @@ def score_hand(
     self_drawn: bool = False,
     situations: frozenset[str] = frozenset(),
     void: Suit | None = None,
+    seat_wind: Seat | None = None,
+    prevalent_wind: Seat | None = None,
 ) -> Score:
     """Score a winning hand; `standing` includes the winning tile `win`.
 
     Raises NotAWin (with `kind` and `reason`) for a hand that does not win, BadSituation for
-    an unknown situation or one that contradicts the hand (004 Table 9)."""
+    an unknown situation or one that contradicts the hand (004 Table 9). The winds count in
+    Wellness only (001 II 3: pungs of the seat and prevalent wind); None: neither is known."""
     melds = tuple(melds)
     counts = _check(standing, melds, void, rs)
     if win not in standing:
@@ -264,6 +282,11 @@ def score_hand(
     readings = decompositions(standing_counts, len(melds))
     if not readings:
         raise NotAWin(NoWin.SHAPE, "no four sets and a pair, and not seven pairs")
+    if rs.scoring.method is ScoringMethod.HIGHEST_PATTERN:
+        from rules import wellness  # imported here: rules.wellness builds on this module
+
+        winds = wellness.Winds(seat_wind, prevalent_wind)
+        return wellness.best_score(readings, melds, win, counts, rs, self_drawn, winds)
     sits = _situation_hits(events, self_drawn, rs)
     multiplier = 1
     payer = Payer.USUAL
@@ -348,7 +371,13 @@ def _plan(rs: RuleSet) -> _Plan:
 
 
 def theoretical_maximum(
-    counts: Sequence[int], melds: Sequence[Meld], void: Suit | None, rs: RuleSet
+    counts: Sequence[int],
+    melds: Sequence[Meld],
+    void: Suit | None,
+    rs: RuleSet,
+    *,
+    seat_wind: Seat | None = None,
+    prevalent_wind: Seat | None = None,
 ) -> int:
     """The best hand value over all waits of a 13-tile hand, counting structural patterns
     only (004 Lesson 6 "Hand value theoretical maximum"; RULES.md Payments): no situation
@@ -358,7 +387,12 @@ def theoretical_maximum(
     What a not-ready player pays is the deal judge's (`payments.wall-end`: this maximum, or a
     flat amount under sbr-chengdu2016). Works on counts: what a wait adds follows from the
     counts alone (all pungs: one pair and every other kind 0 or 3; seven pairs: no odd count;
-    a root: a kind held four times)."""
+    a root: a kind held four times). Wellness: `rules.wellness.theoretical_maximum`."""
+    if rs.scoring.method is ScoringMethod.HIGHEST_PATTERN:
+        from rules import wellness  # imported here: rules.wellness builds on this module
+
+        winds = wellness.Winds(seat_wind, prevalent_wind)
+        return wellness.theoretical_maximum(counts, melds, rs, winds)
     found = waits(counts, melds, void, rs.tiles.set)
     if not found:
         return 0

@@ -14,7 +14,7 @@ from typing import Any, TextIO
 
 from rules.hand import waits
 from rules.melds import Meld
-from rules.ruleset import DEFAULT, Payer, RuleSet, UnknownRuleSet, load
+from rules.ruleset import DEFAULT, Payer, RuleSet, ScoringMethod, UnknownRuleSet, load
 from rules.schema import SchemaError
 from rules.scoring import (
     EVENTS,
@@ -24,6 +24,7 @@ from rules.scoring import (
     score_hand,
     theoretical_maximum,
 )
+from rules.seats import Seat
 from rules.tiles import (
     NUMBER_SUITS,
     NotationError,
@@ -55,6 +56,8 @@ class Case:
     self_drawn: bool
     situations: frozenset[str]
     void: Suit | None
+    seat_wind: Seat | None = None  # Wellness: the seat and prevalent winds (001 II 3)
+    prevalent_wind: Seat | None = None
 
 
 def _notation(what: str, err: NotationError) -> InputError:
@@ -96,6 +99,8 @@ def parse_case(
     self_drawn: bool = False,
     situations: Sequence[str] = (),
     void: str | None = None,
+    seat: str | None = None,
+    prevalent: str | None = None,
 ) -> Case:
     rs = load_rules(rules)
     try:
@@ -116,6 +121,12 @@ def parse_case(
     for s in situations:
         if s not in EVENTS:
             raise InputError(f"situation: unknown {s!r} (one of {', '.join(EVENTS)})")
+    winds = []
+    for what, text in (("seat wind", seat), ("prevalent wind", prevalent)):
+        try:
+            winds.append(Seat.parse(text) if text else None)
+        except ValueError as err:
+            raise InputError(f"{what}: {err}") from None
     return Case(
         rs,
         standing,
@@ -124,6 +135,7 @@ def parse_case(
         self_drawn,
         frozenset(situations),
         void_suit,
+        *winds,
     )
 
 
@@ -139,6 +151,8 @@ def score_case(case: Case) -> tuple[Score, tuple[Tile, ...], int]:
         self_drawn=case.self_drawn,
         situations=case.situations,
         void=case.void,
+        seat_wind=case.seat_wind,
+        prevalent_wind=case.prevalent_wind,
     )
     rest = list(case.standing)
     rest.remove(case.win)
@@ -150,7 +164,14 @@ def waits_and_maximum(standing: Sequence[Tile], case: Case) -> tuple[tuple[Tile,
     theoretical maximum."""
     counts = to_counts(standing)
     found = waits(counts, case.melds, case.void, case.rules.tiles.set)
-    best = theoretical_maximum(counts, case.melds, case.void, case.rules)
+    best = theoretical_maximum(
+        counts,
+        case.melds,
+        case.void,
+        case.rules,
+        seat_wind=case.seat_wind,
+        prevalent_wind=case.prevalent_wind,
+    )
     return (found if best else ()), best
 
 
@@ -198,9 +219,22 @@ def render(case: Case, score: Score, waits: Sequence[Tile], best: int) -> str:
         lines.append("  (none: a plain hand)")
     for hit in score.patterns:
         lines.append(f"  +{hit.fan}  {hit.reason}")
-    cap = rs.scoring.fan_cap
-    capped = " (capped)" if score.total_fan > cap else ""
-    lines.append(f"total     {score.total_fan} fan, cap {cap}{capped}")
+    if rs.scoring.method is ScoringMethod.HIGHEST_PATTERN:
+        # Wellness (001 II 3): the single highest pattern's points, then bonuses
+        lines.append(f"bonuses   (base point = {rs.scoring.base_points})")
+        for bonus in score.bonuses:
+            lines.append(f"  +{bonus.points}  {bonus.reason}")
+        if not score.bonuses:
+            lines.append("  (none)")
+        points = score.value - sum(b.points for b in score.bonuses)
+        lines.append(
+            f"total     {score.total_fan} fan = {points} points (highest pattern only)"
+            f" + {score.value - points} bonus"
+        )
+    else:
+        cap = rs.scoring.fan_cap
+        capped = " (capped)" if score.total_fan > cap else ""
+        lines.append(f"total     {score.total_fan} fan, cap {cap}{capped}")
     lines.append(f"value     {score.value} point{'s' if score.value != 1 else ''}")
     lines.append(f"payment   {_payment(case, score)}")
     rest = list(case.standing)
@@ -233,6 +267,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="a winning situation (repeatable)",
     )
     parser.add_argument("--void", help="the player's void suit (m, p or s)")
+    parser.add_argument("--seat", help="Wellness: the player's seat wind (E, S, W or N)")
+    parser.add_argument("--prevalent", help="Wellness: the prevalent (round) wind (E S W N)")
     parser.add_argument("--rules", default=DEFAULT, help=f"rule set (default {DEFAULT})")
     parser.add_argument(
         "--json",
@@ -259,6 +295,8 @@ def run(args: argparse.Namespace) -> int:
             args.self_drawn,
             args.situation,
             args.void,
+            args.seat,
+            args.prevalent,
         )
         score, waits, best = score_case(case)
     except InputError as err:
@@ -276,7 +314,18 @@ def run(args: argparse.Namespace) -> int:
 
 # -- JSON lines ---------------------------------------------------------------------
 
-_KEYS = {"id", "rules", "hand", "melds", "win", "self_drawn", "situation", "void"}
+_KEYS = {
+    "id",
+    "rules",
+    "hand",
+    "melds",
+    "win",
+    "self_drawn",
+    "situation",
+    "void",
+    "seat",
+    "prevalent",
+}
 
 
 def _field(obj: dict[str, Any], key: str, kind: type, default: Any) -> Any:
@@ -324,6 +373,8 @@ def answer(line: str) -> dict[str, Any]:
             _field(obj, "self_drawn", bool, False),
             _field(obj, "situation", list, []),
             _field(obj, "void", str, None),
+            _field(obj, "seat", str, None),
+            _field(obj, "prevalent", str, None),
         )
         score, waits, best = score_case(case)
     except InputError as err:
@@ -335,7 +386,7 @@ def answer(line: str) -> dict[str, Any]:
     fans: dict[str, int] = {}
     for hit in score.patterns:
         fans[hit.name] = fans.get(hit.name, 0) + 1
-    return {
+    result = {
         "id": ident,
         "ok": True,
         "fans": fans,
@@ -344,6 +395,12 @@ def answer(line: str) -> dict[str, Any]:
         "waits": [str(t) for t in waits],
         "max_value": best,
     }
+    if score.bonuses:  # Wellness: base points per bonus, in points
+        bonuses: dict[str, int] = {}
+        for bonus in score.bonuses:
+            bonuses[bonus.name] = bonuses.get(bonus.name, 0) + bonus.points
+        result["bonuses"] = bonuses
+    return result
 
 
 def stream(inp: TextIO, out: TextIO) -> int:
