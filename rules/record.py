@@ -381,11 +381,10 @@ def move_from_json(obj: object, where: str = "move") -> Move:
     if name == "void":
         return ChooseVoid(seat, f.suit(), f.tile(), t=t)
     if name == "kong":
-        try:
-            kind = MeldKind(f.text("kind"))
-        except ValueError:
-            kinds = ", ".join(k.value for k in MeldKind if k.is_kong)
-            raise RecordError(f.at("kind"), f"a kong kind is one of {kinds}") from None
+        kind = _KIND_OF.get(f.text("kind"))
+        if kind is None:
+            kinds = ", ".join(_KIND_OF)
+            raise RecordError(f.at("kind"), f"a kong kind is one of {kinds}")
         return Kong(seat, kind, f.tile(), t=t)
     if name == "penalty":
         return Penalty(seat, f.integer("points"), f.text("reason"), f.seat("to"), t=t)
