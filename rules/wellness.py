@@ -23,6 +23,7 @@ from types import MappingProxyType
 from rules.hand import Decomposition, GroupKind, Shape, decompositions, waits
 from rules.melds import Meld, MeldKind
 from rules.moves import Won
+from rules.patterns import SUIT_NAMES
 from rules.ruleset import FalseHuPayees, MultipleHuDealer, RuleSet
 from rules.scoring import Bonus, PatternHit, Score, hand_value
 from rules.seats import SEATS, Seat
@@ -240,7 +241,10 @@ def _yao_dui(h: Hand) -> str | None:
 
 def _qin_fu(h: Hand) -> str | None:
     suits = _number_suits(h)
-    return f"every tile is {next(iter(suits))}" if len(suits) == 1 and not _honours(h) else None
+    if len(suits) != 1 or _honours(h):
+        return None
+    suit = next(iter(suits))
+    return f"every tile is {SUIT_NAMES[suit]} ({suit})"
 
 
 def _qi_dui(h: Hand) -> str | None:
@@ -286,7 +290,7 @@ def _honour_sets(h: Hand, kinds: tuple[Tile, ...], pungs: int, pair: bool) -> st
     if len(found) != pungs or (pair and h.pair not in kinds):
         return None
     text = " ".join(str(b) for b in found)
-    return f"{text} + {h.pair}{h.pair}" if pair and h.pair is not None else text
+    return f"{text} + {h.pair.rank}{h.pair}" if pair and h.pair is not None else text
 
 
 def _feng_fu(h: Hand) -> str | None:
