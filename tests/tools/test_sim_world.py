@@ -8,7 +8,17 @@ import pytest
 from controller.devices.events import Button
 from controller.profiles import TileCopy, Zone, ZoneKind, load_reader, sim_tag_uid
 from rules.melds import MeldKind
-from rules.moves import ChooseVoid, CloseClaims, Discard, Draw, Hu, Kong, Pung, ReplacementDraw
+from rules.moves import (
+    ChooseVoid,
+    CloseClaims,
+    Correction,
+    Discard,
+    Draw,
+    Hu,
+    Kong,
+    Pung,
+    ReplacementDraw,
+)
 from rules.ruleset import load
 from rules.seats import Seat
 from rules.tiles import Suit, Tile, TileSet, parse_tiles
@@ -169,6 +179,8 @@ def test_scripted_moves_become_tag_moves_and_buttons() -> None:
         Draw(Seat.S),
         Kong(Seat.S, MeldKind.CONCEALED_KONG, Tile.parse("7p")),
         ReplacementDraw(Seat.S),
+        Discard(Seat.S, Tile.parse("6p")),
+        Correction(1, "discard retrieved"),  # 000 3.6.A: the 6p goes back to the hand
         Discard(Seat.S, Tile.parse("5p")),
         Hu(Seat.E),
         Hu(Seat.W),  # two Hu on one discard; the judge closed the window by itself
@@ -198,11 +210,14 @@ def test_scripted_moves_become_tag_moves_and_buttons() -> None:
     assert w.where(drawn) == Z("hand", "S") and w.where(replacement) == Z("hand", "S")
     assert w.where(east_draw) == Z("hand", "E")
     # the first Hu counter-clockwise from the discarder (S) is W: W takes the 5p
-    discard = next(n for n in notes if n["move"] == "discard" and n["seat"] == "S")
+    discard = [n for n in notes if n["move"] == "discard" and n["seat"] == "S"][-1]
     assert w.where(tc(discard["tiles"][0])) == Z("hand", "W")
     assert w.in_place(Z("river", "S")) == ()
     pung = next(n for n in notes if n["move"] == "close-claims" and n.get("seat") == "W")
     assert pung["to"] == ["W.melds"] * 3 and pung["from"][0] == "E.river"
     # voids 1+1, discard 1, pung 3, discard 1, Hu 1, draw 1, kong 4, replacement 1,
-    # discard 1, the two Hu's one tile 1, draw 1
-    assert sum(len(n.get("tiles", ())) for n in notes) == 17
+    # discard 1, its correction 1, discard 1, the two Hu's one tile 1, draw 1
+    assert sum(len(n.get("tiles", ())) for n in notes) == 19
+    back = next(n for n in notes if n["move"] == "correction")
+    assert back["from"] == ["S.river"] and back["to"] == ["S.hand"]
+    assert Tile.parse("6p") in [c.tile for c in w.in_place(Z("hand", "S"))]

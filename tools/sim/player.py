@@ -1,5 +1,5 @@
 """Players' hands on the simulated table: judge moves turned into tag moves between zones and
-seat button presses, plus a seeded bot that plays whole deals through the deal judge.
+seat button presses; whole deals planned by the judge's seeded bots (rules.bots).
 
 `PhysicalPlayer` performs one deal on the `World`: `build_walls`, `deal` (rules.wall, 004
 Lesson 2), then `perform(move)` for each move of a deal record, in order. It keeps its own
@@ -18,6 +18,8 @@ What each move does physically (RULES.md "Play"; the recogniser expects the same
   it and two / three tiles of the hand to the melds.
 - Concealed Kong: button, four tiles hand → melds. Promoted / postponed: button, one tile.
   SelfDrawnHu: button.
+- Correction (a referee takes a discard back): the tiles of the undone moves go back.
+  Penalty: nothing on the table.
 
 `pace(kind)` is called after each physical step, "glimpse" (one tile crossing the wall
 antenna) or "settle" (a state the reader must see long enough to believe it).
@@ -26,7 +28,7 @@ antenna) or "settle" (a state the reader must see long enough to believe it).
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from controller.devices.events import Button
@@ -35,12 +37,14 @@ from rules.melds import MeldKind
 from rules.moves import (
     ChooseVoid,
     CloseClaims,
+    Correction,
     Discard,
     Draw,
     Hu,
     Kong,
     Move,
     Pass,
+    PlayerMove,
     Pung,
     ReplacementDraw,
     RobKong,
@@ -74,6 +78,7 @@ def move_name(move: Move) -> str:
         RobKong: "rob-kong",
         Pass: "pass",
         CloseClaims: "close-claims",
+        Correction: "correction",
     }.get(type(move), type(move).__name__.lower())
 
 
@@ -97,6 +102,7 @@ class PhysicalPlayer:
         self.wall: Wall | None = None
         self._open: tuple[TileCopy, Place, Seat] | None = None  # tile open to claims, discarder
         self._declared: list[Move] = []  # claims of the open window
+        self._done: list[list[tuple[TileCopy, Place, Place]]] = []  # per player move
 
     def physical(self, seat: Seat) -> Seat:
         return SEATS[(self.dealer + seat) % 4]
@@ -186,6 +192,9 @@ class PhysicalPlayer:
                 tc = self._take(tile, hand)
                 moved.append((tc, hand, melds))
                 self._open = (tc, melds, seat)
+            case Correction(undo=undo):
+                rec["undo"] = undo
+                moved = self._undo(undo)
             case SelfDrawnHu():
                 button = Button.HU
             case Pass():
@@ -193,6 +202,8 @@ class PhysicalPlayer:
         if button is not None:
             rec["button"] = button.value
             self.press(self.physical(seat), button)
+        if isinstance(move, PlayerMove):
+            self._done.append(moved)
         if moved:
             rec["tiles"] = [str(tc) for tc, _, _ in moved]
             rec["from"] = [str(f) for _, f, _ in moved]
@@ -202,6 +213,20 @@ class PhysicalPlayer:
         if button is not None or moved:
             self.pace("settle")
         return rec
+
+    def _undo(self, n: int) -> list[tuple[TileCopy, Place, Place]]:
+        """A referee takes back the last `n` player moves (000 3.6.A: a discard retrieved):
+        their tiles go back where they came from; the claim window they opened is gone."""
+        back: list[tuple[TileCopy, Place, Place]] = []
+        for _ in range(n):
+            if not self._done:
+                break
+            for tc, frm, to in reversed(self._done.pop()):
+                if isinstance(frm, WallSpot):
+                    raise ValueError(f"{tc} cannot go back into the wall")
+                back.append((tc, to, frm))
+        self._open, self._declared = None, []
+        return back
 
     def _resolve(self) -> tuple[list[tuple[TileCopy, Place, Place]], Seat | None]:
         """The window closes: the first Hu declarer counter-clockwise from the discarder
@@ -235,108 +260,40 @@ class PhysicalPlayer:
         raise ValueError(f"no {tile} left at {place}")
 
 
-# --------------------------------------------------------------------------- a seeded bot
+# --------------------------------------------------------------------------- the bots
 
 
 @dataclass(frozen=True, slots=True)
 class DealPlan:
-    """One deal decided in advance by the bot through the judge: the moves, in order."""
+    """One deal decided in advance by the judge's bots: the moves, in order, each with the
+    bots' simulated time `t` (seconds from the deal's start)."""
 
     dice: Dice
     moves: tuple[Move, ...]
     next_dealer: int  # deal seat (0 = this dealer) of the next deal's dealer
 
 
-def judge_available() -> bool:
-    try:
-        import rules.deal  # noqa: F401
-    except ImportError:
-        return False
-    return True
-
-
 def plan_deal(rs: RuleSet, dice: Dice, tiles: tuple[Tile, ...], rng: random.Random) -> DealPlan:
-    """Plays the deal with the judge: every seat a simple seeded bot (void: its shortest
-    suit; Hu whenever it can; pung/kong half the time; discards: void tiles first, then a
-    random tile of its shortest other suit)."""
-    from rules.deal import Deal, Phase
+    """Plays the deal on the physical wall with the seeded bots of rules.bots (through the
+    judge, so every move is legal; referee corrections and penalties included)."""
+    from rules.bots import BotError, BotTable
+    from rules.deal import Deal
 
     deal = Deal.start(rs, dice, tiles)
+    table = BotTable(rs, rng)
     moves: list[Move] = []
-
-    def apply(move: Move) -> None:
+    while not deal.over:
+        move = table.next_move(deal)
         result = deal.apply(move)
         if not result:
-            raise RuntimeError(f"the judge rejected the bot's {move}: {result}")
+            raise BotError(f"the judge refused the bots' {move}: {result}")
         moves.append(move)
-
-    for _ in range(2000):
-        if deal.over:
-            break
-        if deal.phase is Phase.CHOOSING_VOID:
-            for seat in SEATS:
-                if deal.void(seat) is None:
-                    apply(_choose_void(deal, seat))
-            continue
-        if deal.window is not None:
-            for claims in deal.admissible_claims().values():
-                pick = _pick_claim(claims, rng)
-                if pick is not None and deal.window is not None:
-                    apply(pick)
-            if deal.window is not None:  # the judge closes a window all have answered
-                apply(CloseClaims())
-            continue
-        seat = deal.turn
-        legal = deal.legal_moves(seat)
-        apply(_pick_turn(deal, seat, legal, rng))
-    else:  # pragma: no cover - a judge bug, not a bot decision
-        raise RuntimeError("the deal did not end in 2000 moves")
     return DealPlan(dice, tuple(moves), _next_dealer(deal))
 
 
-def _choose_void(deal, seat: Seat) -> ChooseVoid:
-    hand = deal.hand(seat)
-    suits = deal.rs.tiles.set.suits
-    suit = min(suits, key=lambda s: (sum(t.suit is s for t in hand), s.value))
-    held = sorted(t for t in hand if t.suit is suit)
-    return ChooseVoid(seat, suit, held[0] if held else None)
-
-
-def _pick_claim(claims: tuple[Move, ...], rng: random.Random) -> Move | None:
-    for kind in (Hu, RobKong):
-        for m in claims:
-            if isinstance(m, kind):
-                return m
-    melds = [m for m in claims if isinstance(m, Pung | Kong)]
-    if melds and rng.random() < 0.5:
-        return rng.choice(melds)
-    return None
-
-
-def _pick_turn(deal, seat: Seat, legal: tuple[Move, ...], rng: random.Random) -> Move:
-    for m in legal:
-        if isinstance(m, SelfDrawnHu | Draw | ReplacementDraw):
-            return m
-    kongs = [m for m in legal if isinstance(m, Kong)]
-    if kongs and rng.random() < 0.5:
-        return rng.choice(kongs)
-    discards = [m for m in legal if isinstance(m, Discard)]
-    void = deal.void(seat)
-    voids = [m for m in discards if m.tile.suit is void]
-    if voids:
-        return voids[0]
-    hand = deal.hand(seat)
-
-    def weight(m: Discard) -> int:
-        return sum(t.suit is m.tile.suit for t in hand)
-
-    fewest = min(weight(m) for m in discards)
-    return rng.choice([m for m in discards if weight(m) == fewest])
-
-
 def _next_dealer(deal) -> int:
-    """RULES.md: nobody won → same dealer; first Hu by one → that player; several on one
-    discard → the discarder. A false Hu does not count."""
+    """RULES.md: nobody won → same dealer; first Hu by one player → that player; several on
+    one discard → the discarder. A false Hu does not count."""
     first = [w for w in deal.winners if not w.false_hu]
     if not first:
         return 0
@@ -345,8 +302,3 @@ def _next_dealer(deal) -> int:
     if len(firsts) == 1:
         return int(firsts[0].seat)
     return int(firsts[0].from_seat) if firsts[0].from_seat is not None else 0
-
-
-def iter_seats(dealer: Seat) -> Iterator[Seat]:
-    for i in range(4):
-        yield SEATS[(dealer + i) % 4]

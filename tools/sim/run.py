@@ -10,8 +10,9 @@ Pace. Every physical step is held until the reader has been polled enough to see
 `glimpse` (a tile crossing the wall antenna) for `glimpse_rounds` complete inventory rounds,
 `settle` (a deal group, a discard, a meld) for `settle_rounds` — by default the profile's
 `appear` and `vanish` plus one, so the host's debouncer can believe a tile came and went.
-`--fast` waits for those rounds only; real time adds human-ish pauses (0.6–2.5 s per move,
-the 3-second claim window after a discard). While the reader's cable is out, or when no
+`--fast` waits for those rounds only; real time also follows the bots' time line (their
+thinking time per move, the 3-second claim window before `CloseClaims`, rules.bots) and adds
+human-ish pauses to shuffling and rolling the dice. While the reader's cable is out, or when no
 client polls within `stall` seconds, the world goes on without waiting (a real table does).
 
 Truth (`truth` path, JSON lines, one object per line, each naming its `class`): `session`
@@ -43,7 +44,6 @@ from controller.devices.events import (
 )
 from controller.profiles import load_reader, load_table
 from rules import ruleset as rulesets
-from rules.moves import CloseClaims, Discard
 from rules.seats import SEATS, Seat
 from rules.wall import Dice
 from tools.capture import CaptureWriter
@@ -222,14 +222,15 @@ class Simulation:
         self._pace("settle")
         player.deal(dice)
         self._step(n, "dealt")
+        clock = 0.0  # the bots' simulated time line (rules.bots): real time follows it
         for i, move in enumerate(plan.moves):
             if self._stop.is_set() or i == self.config.max_moves:
                 break
+            if move.t is not None:
+                if not self.config.fast:
+                    self._stop.wait(max(0.0, move.t - clock) / self.config.speed)
+                clock = max(clock, move.t)
             player.perform(move)
-            if isinstance(move, Discard):
-                self._human(self.rs.play.claim_seconds if not self.config.fast else 0)
-            elif not isinstance(move, CloseClaims):
-                self._human(1.0)
         nxt = SEATS[(dealer + plan.next_dealer) % 4]
         self._note({"class": "deal-end", "deal": n, "t": self._now(), "next_dealer": str(nxt)})
         return nxt
