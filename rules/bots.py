@@ -24,7 +24,7 @@ from dataclasses import dataclass, replace
 from rules.claims import ClaimWindow, WindowKind
 from rules.deal import Deal, Phase
 from rules.hand import is_complete, waits
-from rules.melds import Meld, MeldKind
+from rules.melds import MeldKind
 from rules.moves import (
     ChooseVoid,
     CloseClaims,
@@ -116,7 +116,9 @@ class Bot:
         self, deal: Deal, seat: Seat, window: ClaimWindow, t: float | None = None
     ) -> Move | None:
         """A declaration in the open claim (or robbing) window, or None (silence)."""
-        if seat not in window.eligible or any(s is seat for s, _ in window.declared):
+        if seat not in window.eligible or (
+            window.declared and any(s is seat for s, _ in window.declared)
+        ):
             return None
         rng, style = self.rng, self.style
         tile = window.tile
@@ -125,7 +127,7 @@ class Bot:
             return None  # 002: no claim on one's void suit, not even a false Hu
         counts = deal.counts(seat)
         r = rng.random()
-        if tile in self._waits_of(counts, deal.melds(seat), deal.rs):
+        if tile in self._waits_of(deal, seat, counts):
             for m in deal.legal_moves(seat):
                 if isinstance(m, Hu | RobKong):
                     return _stamp(m, t) if r < style.hu else Pass(seat, t=t)
@@ -144,14 +146,14 @@ class Bot:
             return Pass(seat, t=t)
         return None
 
-    def _waits_of(
-        self, counts: tuple[int, ...], melds: tuple[Meld, ...], rs: RuleSet
-    ) -> frozenset[int]:
+    def _waits_of(self, deal: Deal, seat: Seat, counts: tuple[int, ...]) -> frozenset[int]:
         """The waits of a 13-tile hand, kept while the hand does not change (a hand sees
-        about three claim windows between two of its own turns)."""
-        key = bytes(counts) + bytes((len(melds),))
+        about three claim windows between two of its own turns). The standing tiles alone
+        are the key: their number says how many melds there are."""
+        key = bytes(counts)
         if self._waits[0] != key:
-            self._waits = (key, frozenset(waits(counts, melds, None, rs.tiles.set)))
+            found = waits(counts, deal.melds(seat), None, deal.rs.tiles.set)
+            self._waits = (key, frozenset(found))
         return self._waits[1]
 
     def _turn(self, deal: Deal, seat: Seat, t: float | None) -> Move:
@@ -288,7 +290,7 @@ class BotTable:
         self._closes_at = 0.0
 
     def _tick(self, lo: float, hi: float) -> float:
-        self.now = round(self.now + self.rng.uniform(lo, hi), 1)
+        self.now = round(self.now + lo + (hi - lo) * self.rng.random(), 1)
         return self.now
 
     def next_move(self, deal: Deal) -> Move:
@@ -304,6 +306,8 @@ class BotTable:
                     return move
             raise BotError("no seat has a void suit to choose")  # pragma: no cover
         seat = deal.turn
+        if phase is Phase.DRAW:
+            return Draw(seat, deal.wall.peek(), t=self._tick(*self.style.thinking))
         if phase is Phase.DISCARD and self.rng.random() < self.style.referee_penalty:
             # a referee's yellow card (000 3.6), paid to nobody
             t = self._tick(1.0, 5.0)
@@ -330,11 +334,11 @@ class BotTable:
             if self._asked[seat]:
                 continue
             self._asked[seat] = True
-            t = min(round(self.now + self.rng.uniform(0.1, 0.8), 1), self._closes_at - 0.1)
-            move = self.bots[seat].claim(deal, seat, window, max(self.now, t))
+            move = self.bots[seat].claim(deal, seat, window)
             if move is not None:
+                t = min(round(self.now + self.rng.uniform(0.1, 0.8), 1), self._closes_at - 0.1)
                 self.now = max(self.now, t)
-                return move
+                return replace(move, t=self.now)
         self.now = round(max(self.now, self._closes_at), 1)
         return CloseClaims(t=self.now)
 
