@@ -163,6 +163,9 @@ class Recogniser:
         self.scan = WallScan(reader, tags)
         self.layout = Layout(reader, Seat.E)
         self._where: dict[TileCopy, Zone] = {}
+        self._clock: float | None = None  # the latest event time seen
+        self._last_zone: dict[TileCopy, Zone] = {}  # kept when a tile is lifted
+        self._fresh: set[TileCopy] = set()  # in a hand, straight from the wall
         self._reset_deal()
 
     def _reset_deal(self) -> None:
@@ -181,6 +184,8 @@ class Recogniser:
     def new_deal(self, dealer_side: Seat) -> None:
         self.layout = Layout(self.reader, dealer_side)
         self.scan.reset()
+        self._last_zone.clear()  # the shuffle: every tile comes from the machine again
+        self._fresh.clear()
         self._reset_deal()
 
     def on_wall_read(self, read: TagsRead) -> list[Recognised]:
@@ -226,6 +231,12 @@ class Recogniser:
         tc = TileCopy(change.tile, change.copy)
         if isinstance(change, TilePlaced):
             self._where[tc] = change.zone
+            prev = self._last_zone.get(tc)
+            if change.zone.kind is ZoneKind.HAND and (prev is None or prev.kind is ZoneKind.WALL):
+                self._fresh.add(tc)
+            else:
+                self._fresh.discard(tc)
+            self._last_zone[tc] = change.zone
             verb = "placed"
         else:
             if self._where.get(tc) == change.zone:
@@ -288,6 +299,9 @@ class Recogniser:
         self._searched = None
         if isinstance(move, Kong):
             self._kong_button.pop(move.seat, None)
+        if isinstance(move, Draw | ReplacementDraw):
+            hz = self.layout.zone(ZoneKind.HAND, move.seat)
+            self._fresh = {tc for tc in self._fresh if self._where.get(tc) != hz}
 
     # -- reading the residue -------------------------------------------------------------
     def _key(self, deal: Deal) -> tuple[int, int]:
@@ -300,6 +314,8 @@ class Recogniser:
         return residue(observed(self._where, self.layout), self._cache[1])
 
     def _evaluate(self, deal: Deal | None, t: float | None) -> list[Recognised]:
+        if t is not None:
+            self._clock = t
         if deal is None or deal.over:
             return []
         if self._offered == self._key(deal):
@@ -307,16 +323,22 @@ class Recogniser:
         res = self._residue(deal)
         key = frozenset(res.items())
         if key != self._residue_key:
-            self._residue_key, self._residue_since = key, t
+            self._residue_key, self._residue_since = key, self._clock
         if not res:
             self._alerted.clear()
             if not self._dealt:
                 self._dealt = True
+                self._fresh.clear()
+                self._notes.clear()
                 return [HandsDealt()]
             return []
         out: list[Recognised] = []
         viable: list[_Reading] = []
-        for r in self._readings(deal, res):
+        readings = self._readings(deal, res)
+        explained = frozenset().union(*(r.spots for r in readings))
+        for r in readings:
+            if self._in_transit(res, r, explained):
+                continue  # another tile of that player is still in the air: it may change the reading
             if r.button is Button.KONG and r.seat not in self._kong_button:
                 continue  # wait for the declaration; `tick` reports it after `grace`
             problem = self._judge(deal, r)
@@ -340,6 +362,12 @@ class Recogniser:
                     AlertKind.AMBIGUOUS, group[0].seat, text, self._evidence(spots), key
                 )
         return out
+
+    def _in_transit(self, res: Tally, r: _Reading, explained: frozenset[Spot]) -> bool:
+        side = self.layout.side(r.seat)
+        return any(
+            n < 0 and spot.zone.seat == side and spot not in explained for spot, n in res.items()
+        )
 
     def _offer(self, deal: Deal, r: _Reading) -> list[Recognised]:
         evidence = self._evidence(r.spots, consume=True)
@@ -378,7 +406,10 @@ class Recogniser:
     def _readings(self, deal: Deal, res: Tally) -> list[_Reading]:
         out: list[_Reading] = []
         for spot, n in res.items():
-            if n <= 0 or spot.zone.seat is None:
+            if spot.zone.seat is None:
+                continue
+            if n < 0:
+                out += self._unwatched_kong(deal, res, spot, n)
                 continue
             seat = self.layout.seat(spot.zone.seat)
             kind, t = spot.zone.kind, spot.tile
@@ -420,6 +451,25 @@ class Recogniser:
             return [_Reading(seat, (Kong(seat, kind, t),), spots, Button.KONG)]
         return []
 
+    def _unwatched_kong(self, deal: Deal, res: Tally, spot: Spot, n: int) -> list[_Reading]:
+        """No melds antenna: a KONG button and tiles leaving the hand are the kong."""
+        seat = self.layout.seat(spot.zone.seat)
+        if spot.zone.kind is not ZoneKind.HAND or seat not in self._kong_button:
+            return []
+        if self.layout.zone(ZoneKind.MELDS, seat) is not None:
+            return []
+        if deal.phase is not Phase.DISCARD or deal.turn is not seat:
+            return []
+        t = spot.tile
+        if n <= -4 and deal.counts(seat)[t] == 4:
+            move = Kong(seat, MeldKind.CONCEALED_KONG, t)
+        elif n == -1 and Meld(MeldKind.PUNG, t) in deal.melds(seat):
+            kind = MeldKind.PROMOTED_KONG if deal.drawn == t else MeldKind.POSTPONED_KONG
+            move = Kong(seat, kind, t)
+        else:
+            return []
+        return [_Reading(seat, (move,), frozenset({spot}), Button.KONG)]
+
     def _draw_reading(self, deal: Deal, res: Tally, seat: Seat, spot: Spot) -> list[_Reading]:
         t = spot.tile
         for other, n in res.items():
@@ -431,6 +481,11 @@ class Recogniser:
                 return []  # the tile came from a watched zone, not from the wall
             if other.zone.kind is ZoneKind.MELDS and other.zone.seat == spot.zone.seat:
                 return []  # a declared meld not laid down yet
+        if not any(tc.tile == t and self._where.get(tc) == spot.zone for tc in self._fresh):
+            return []  # no new tile: one that was there before (a meld not laid down yet)
+        surplus = sum(n for o, n in res.items() if o.zone == spot.zone and n > 0)
+        if surplus != 1:
+            return []  # a draw brings one tile; more is a claimed meld not laid down yet
         spots = frozenset({spot})
         if deal.turn is seat and deal.phase is Phase.DRAW:
             return [_Reading(seat, (Draw(seat, t),), spots)]
@@ -461,7 +516,9 @@ class Recogniser:
                 del self._kong_button[seat]
                 text = f"{seat} declared a kong; no tiles followed within {self.grace:g} s"
                 out.append(RefereeAlert(AlertKind.DECLARATION_WITHOUT_TILES, seat, text))
+        # a residue first noticed now dates from the last event (the judge's change)
         out += self._evaluate(deal, None)
+        self._clock = now
         if self._offered == self._key(deal) or not self._residue_key:
             return out
         if self._residue_since is None:
@@ -471,7 +528,12 @@ class Recogniser:
         if age >= self.settle and self._searched != probe:
             self._searched = probe
             found = explain(deal, self._where, self.layout, max_steps=4)
-            if found.outcomes == 1 and found.explanations[0].moves:
+            if found.outcomes > 1:
+                text = f"{found.outcomes} different move sequences fit the table: " + " | ".join(
+                    " → ".join(_move_text(m) for m in e.moves) for e in found.explanations
+                )
+                out += self._alert(AlertKind.AMBIGUOUS, None, text, (), self._residue_key)
+            elif found.outcomes == 1 and self._shown(found.explanations[0].moves):
                 best = min(found.explanations, key=lambda e: len(e.moves))
                 evidence = ("several moves read at once, explained by the judge's legal moves",)
                 self._offered = self._key(deal)
@@ -480,32 +542,49 @@ class Recogniser:
             out += self._classify(deal, self._residue(deal))
         return out
 
+    def _shown(self, moves: tuple[Move, ...]) -> bool:
+        """Moves the table showed without a button being missed: tile moves, a window's
+        close, and own-turn kongs whose KONG button is pending."""
+        if not moves:
+            return False
+        for m in moves:
+            if isinstance(m, Kong) and m.kind is not MeldKind.KONG:
+                if m.seat not in self._kong_button:
+                    return False
+            elif not isinstance(m, Draw | ReplacementDraw | Discard | ChooseVoid | CloseClaims):
+                return False
+        return True
+
     def _classify(self, deal: Deal, res: Tally) -> list[Recognised]:
         out: list[Recognised] = []
         key = frozenset(res.items())
         left = dict(res)
+        in_rivers = {s.tile for s, n in res.items() if s.zone.kind is ZoneKind.RIVER and n > 0}
         for seat in SEATS:
             side = self.layout.side(seat)
             mine = {s: n for s, n in res.items() if s.zone.seat == side}
             melds = {s: n for s, n in mine.items() if s.zone.kind is ZoneKind.MELDS}
-            hand = sum(n for s, n in mine.items() if s.zone.kind is ZoneKind.HAND)
+            hands = {s: n for s, n in mine.items() if s.zone.kind is ZoneKind.HAND}
+            hand = sum(hands.values())
+            claimed = {s.tile for s, n in (*melds.items(), *hands.items()) if n < 0} & in_rivers
             ev = self._evidence(frozenset(mine))
-            if any(n < 0 for n in melds.values()):
-                text = f"{seat} ({side}): a declared meld is not laid down ({_fmt(melds)})"
+            if any(n < 0 for n in melds.values()) or (claimed and hand < 0):
+                text = f"{seat} ({side}): declared, but the tiles did not follow ({_fmt(mine)})"
                 out += self._alert(AlertKind.DECLARATION_WITHOUT_TILES, seat, text, ev, key)
             elif any(n > 0 for n in melds.values()):
                 text = f"{seat} ({side}): tiles moved into the melds undeclared ({_fmt(melds)})"
                 out += self._alert(AlertKind.TILES_WITHOUT_DECLARATION, seat, text, ev, key)
             elif hand:
                 kind = AlertKind.LONG_HAND if hand > 0 else AlertKind.SHORT_HAND
-                hands = {s: n for s, n in mine.items() if s.zone.kind is ZoneKind.HAND}
                 text = f"{seat} ({side}) hand holds {hand:+d} tiles: {_fmt(hands)}"
                 out += self._alert(kind, seat, text, ev, key)
             else:
                 continue
-            for s in mine:
-                if s.zone.kind in (ZoneKind.MELDS, ZoneKind.HAND):
-                    left.pop(s, None)
+            for s in (*melds, *hands):
+                left.pop(s, None)
+            for s in list(left):
+                if s.zone.kind is ZoneKind.RIVER and s.tile in claimed:
+                    left.pop(s)  # the claimed tile still lying in the discarder's river
         if left:
             text = f"the table differs from the judge: {_fmt(left)}"
             out += self._alert(

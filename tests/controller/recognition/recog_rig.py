@@ -174,6 +174,8 @@ class Played:
     reference: Deal
     moves: tuple[Move, ...]
     dealer_side: Seat
+    # the settled presence after the deal and after each move: snapshots[i] follows moves[:i]
+    snapshots: list[dict[TileCopy, Zone]] = field(default_factory=list)
 
 
 def play(rules: str, seed: int, profile: str = "sim-uhf", **rec_kw) -> Played:
@@ -197,9 +199,11 @@ def play(rules: str, seed: int, profile: str = "sim-uhf", **rec_kw) -> Played:
     runtime.deal = Deal.start(rs, dice, wall)
     runtime.feed(rec.start_deal(runtime.deal))
     player.deal(dice)
+    snapshots = [dict(table.seen)]
     for move in moves:
         if isinstance(move, CloseClaims) and runtime.deal.window is not None:
             runtime.apply(CloseClaims())  # the runtime's claim clock ran out
         player.perform(move)
+        snapshots.append(dict(table.seen))
     reference = Deal.replay(rs, dice, tiles, moves)
-    return Played(runtime, table, reference, moves, dealer_side)
+    return Played(runtime, table, reference, moves, dealer_side, snapshots)

@@ -1,0 +1,243 @@
+"""Hand-written table situations: every alert kind, the waits that are normal (tiles in
+transit, declarations before tiles or tiles before the button), an ambiguous reading, and
+the window closed early by the next player's draw. Hands: scene.HANDS (worked by hand:
+E holds 1m x4 and lays 5s for void s; S, W, N choose by button)."""
+
+from __future__ import annotations
+
+import dataclasses
+
+from scene import Scene, alerts, moves
+
+from controller.devices.events import Button, TagsRead
+from controller.profiles import TileCopy, ZoneKind, sim_tag_uid
+from controller.recognition.presence import DuplicateTile, UnknownTag
+from controller.recognition.recogniser import AlertKind, HandsDealt
+from rules import ruleset
+from rules.melds import Meld, MeldKind
+from rules.moves import ChooseVoid, Discard, Draw, Kong, Pung, SelfDrawnHu
+from rules.ruleset import VoidDiscard
+from rules.seats import Seat
+from rules.tiles import Suit, Tile
+
+E, S, W, N = Seat.E, Seat.S, Seat.W, Seat.N
+HAND, RIVER, MELDS, VOID = ZoneKind.HAND, ZoneKind.RIVER, ZoneKind.MELDS, ZoneKind.VOID
+
+
+def kinds(results) -> list[AlertKind]:
+    return [a.kind for a in alerts(results)]
+
+
+def test_dealt_hands_then_void_choices_by_tile_and_by_button() -> None:
+    sc = Scene(dealer_side=Seat.W)  # deal East sits on the table's West side
+    assert sc.rt.dealt and isinstance(sc.out[-1], HandsDealt)
+    got = sc.move(sc.copy_in("5s", HAND, E), VOID, E)
+    assert moves(got) == [ChooseVoid(E, Suit.S, Tile.parse("5s"))]
+    assert moves(sc.press(S, Button.VOID_S)) == [ChooseVoid(S, Suit.S, None)]
+    sc.press(W, Button.VOID_M)
+    sc.press(N, Button.VOID_M)
+    assert sc.deal.phase.value == "discard" and not sc.rt.alerts
+
+
+def test_a_void_button_waits_for_the_laid_tile_when_there_is_a_void_spot() -> None:
+    sc = Scene()
+    assert sc.press(E, Button.VOID_S) == []  # E holds s tiles: the laid tile will tell
+    assert moves(sc.move(sc.copy_in("9s", HAND, E), VOID, E)) == [
+        ChooseVoid(E, Suit.S, Tile.parse("9s"))
+    ]
+
+
+def test_a_tile_in_transit_waits_for_its_placement() -> None:
+    sc = Scene()
+    sc.choose_voids()
+    tc = sc.copy_in("5s", VOID, E)
+    assert sc.lift(tc) == []
+    assert sc.wait(4.0) == []  # under the grace time: nothing to say
+    got = sc.place(tc, sc.zone(RIVER, E))
+    assert moves(got) == [Discard(E, Tile.parse("5s"))]
+    assert any("5s#" in line for line in got[0].evidence)
+    assert sc.deal.phase.value == "claims"
+
+
+def test_the_next_players_draw_closes_the_window_and_is_checked_against_the_wall() -> None:
+    sc = Scene()
+    sc.choose_voids()
+    sc.discard(E, "5s", VOID)
+    nxt = sc.next_copy()
+    got = sc.draw(S)
+    assert moves(got) == [Draw(S, nxt.tile)]
+    assert sc.deal.phase.value == "discard" and sc.deal.turn is S
+
+
+def test_a_draw_that_is_not_the_next_wall_tile_is_a_wall_mismatch() -> None:
+    sc = Scene()
+    sc.choose_voids()
+    sc.discard(E, "5s", VOID)
+    sc.close()
+    wrong = next(tc for tc in sc.copies if tc not in sc.where and tc.tile != sc.next_copy().tile)
+    got = sc.place(wrong, sc.zone(HAND, S))
+    assert moves(got) == [] and kinds(got) == [AlertKind.WALL_MISMATCH]
+    assert sc.deal.phase.value == "draw"  # nothing guessed: the judge still waits
+
+
+def test_two_discards_at_once_are_ambiguous() -> None:
+    sc = Scene()
+    sc.choose_voids()
+    sc.discard(E, "5s", VOID)
+    sc.draw(S)
+    a, b = sc.copy_in("2m", HAND, S), sc.copy_in("9m", HAND, S)
+    sc.lift(a)
+    sc.lift(b)
+    sc.place(a, sc.zone(RIVER, S))
+    got = sc.place(b, sc.zone(RIVER, S))
+    assert moves(got) == [] and kinds(got) == [AlertKind.AMBIGUOUS]
+    assert "Discard S 2m" in alerts(got)[0].text and "Discard S 9m" in alerts(got)[0].text
+
+
+def test_a_discard_out_of_turn_is_refused_with_the_judges_reason() -> None:
+    sc = Scene()
+    sc.choose_voids()
+    got = sc.discard(N, "7s")
+    assert moves(got) == []
+    (alert,) = alerts(got)
+    assert alert.kind is AlertKind.UNRECOGNISED and alert.seat is N
+    assert "not-your-turn" in alert.text
+
+
+def kong_tiles(sc: Scene) -> list[TileCopy]:
+    return sorted(tc for tc, z in sc.where.items() if tc.tile == Tile.M1 and z == sc.zone(HAND, E))
+
+
+def test_concealed_kong_button_then_tiles() -> None:
+    sc = Scene()
+    sc.choose_voids()
+    assert sc.press(E, Button.KONG) == []
+    for tc in kong_tiles(sc):
+        got = sc.move(tc, MELDS, E)
+    assert moves(got) == [Kong(E, MeldKind.CONCEALED_KONG, Tile.M1)]
+    assert sc.deal.phase.value == "replacement"
+    assert not sc.rt.alerts
+
+
+def test_concealed_kong_tiles_then_button_within_the_grace_time() -> None:
+    sc = Scene()
+    sc.choose_voids()
+    for tc in kong_tiles(sc):
+        assert moves(sc.move(tc, MELDS, E)) == []
+    assert sc.wait(2.0) == []
+    assert moves(sc.press(E, Button.KONG)) == [Kong(E, MeldKind.CONCEALED_KONG, Tile.M1)]
+
+
+def test_tiles_moved_into_the_melds_without_a_declaration() -> None:
+    sc = Scene()
+    sc.choose_voids()
+    for tc in kong_tiles(sc):
+        sc.move(tc, MELDS, E)
+    got = sc.wait(6.0)
+    assert moves(got) == [] and kinds(got) == [AlertKind.TILES_WITHOUT_DECLARATION]
+    assert alerts(got)[0].seat is E
+    assert sc.wait(1.0) == []  # said once
+
+
+def test_a_kong_declared_without_tiles() -> None:
+    sc = Scene()
+    sc.choose_voids()
+    sc.press(E, Button.KONG)
+    assert sc.wait(3.0) == []
+    got = sc.wait(3.0)
+    assert kinds(got) == [AlertKind.DECLARATION_WITHOUT_TILES] and alerts(got)[0].seat is E
+
+
+def test_a_pung_whose_tiles_are_not_laid_down() -> None:
+    sc = Scene()
+    sc.choose_voids()
+    sc.discard(E, "5s", VOID)
+    assert moves(sc.press(N, Button.PUNG)) == [Pung(N)]
+    sc.close()  # the runtime's claim clock
+    assert sc.deal.melds(N) == (Meld(MeldKind.PUNG, Tile.parse("5s")),)
+    got = sc.wait(6.0)
+    assert kinds(got) == [AlertKind.DECLARATION_WITHOUT_TILES] and alerts(got)[0].seat is N
+    # the tiles arrive: the table agrees with the judge again, N discards normally
+    sc.move(sc.copy_in("5s", RIVER, E), MELDS, N)
+    sc.move(sc.copy_in("5s", HAND, N), MELDS, N)
+    sc.move(sc.copy_in("5s", HAND, N), MELDS, N)
+    assert moves(sc.discard(N, "7s")) == [Discard(N, Tile.parse("7s"))]
+
+
+def test_a_false_hu_is_flagged_at_once() -> None:
+    sc = Scene()
+    sc.choose_voids()
+    got = sc.press(E, Button.HU)
+    assert moves(got) == [SelfDrawnHu(E)]
+    assert kinds(got) == [AlertKind.FALSE_HU]
+    assert sc.deal.winners[-1].false_hu
+
+
+def test_long_and_short_hands_after_things_settle() -> None:
+    sc = Scene()
+    sc.choose_voids()
+    sc.place(sc.wall_copy("9m"), sc.zone(HAND, W))  # W grabs a wall tile out of turn
+    sc.lift(sc.copy_in("1s", HAND, N))  # N's tile falls off the table
+    assert sc.wait(2.0) == []
+    got = sc.wait(4.0)
+    assert sorted((a.kind.value, a.seat) for a in alerts(got)) == [
+        ("long-hand", W),
+        ("short-hand", N),
+    ]
+
+
+def strict_void() -> ruleset.RuleSet:
+    rs = ruleset.load("sbr-mil")
+    return dataclasses.replace(
+        rs, play=dataclasses.replace(rs.play, void_discard=VoidDiscard.STRICT)
+    )
+
+
+def void_round(sc: Scene) -> list:
+    """E discards its laid 5s; S, W, N draw and discard what they drew; E draws, then
+    discards 1p while still holding 9s 9s of its void suit."""
+    sc.choose_voids()
+    sc.discard(E, "5s", VOID)
+    for seat in (S, W, N):  # each discards the tile it drew
+        sc.close()
+        tc = sc.next_copy()
+        sc.draw(seat)
+        sc.move(tc, RIVER, seat)
+        assert sc.deal.phase.value == "claims", sc.rt.alerts
+    sc.draw(E)
+    return sc.discard(E, "1p")
+
+
+def test_void_order_breach_lenient_is_allowed_and_noted() -> None:
+    sc = Scene()
+    got = void_round(sc)
+    assert moves(got) == [Discard(E, Tile.parse("1p"))]
+    assert kinds(got) == [AlertKind.VOID_DISCARD_ORDER]
+
+
+def test_void_order_breach_strict_is_refused() -> None:
+    sc = Scene(strict_void())
+    got = void_round(sc)
+    assert moves(got) == []
+    assert kinds(got) == [AlertKind.VOID_DISCARD_ORDER]
+    assert "refused" in alerts(got)[0].text
+    assert sc.deal.phase.value == "discard" and sc.deal.turn is E
+
+
+def test_unknown_and_duplicate_tags() -> None:
+    sc = Scene()
+    odd = bytes.fromhex("e280689400000000deadbeef")
+    got = sc.rec.on_wall_read(TagsRead(1.0, 17, (odd,)))
+    assert kinds(got) == [AlertKind.UNKNOWN_TAG]
+    assert sc.rec.on_wall_read(TagsRead(1.1, 17, (odd,))) == []  # said once
+    assert kinds(sc.rec.on_tag_alert(UnknownTag(2.0, odd))) == [AlertKind.UNKNOWN_TAG]
+    uid = sim_tag_uid(TileCopy(Tile.M1, 1))
+    dup = DuplicateTile(3.0, Tile.M1, 1, (uid, odd))
+    assert kinds(sc.rec.on_tag_alert(dup)) == [AlertKind.DUPLICATE_TILE]
+
+
+def test_buttons_with_no_deal_or_out_of_place_are_the_judges_to_refuse() -> None:
+    sc = Scene()
+    sc.choose_voids()
+    got = sc.press(S, Button.PUNG)  # no discard open: offered, the judge says why
+    assert moves(got) == [Pung(S)] and sc.rt.rejected[-1].reason.value == "claim-not-admissible"
