@@ -63,7 +63,12 @@ STATES: list[object] = [
 # trigger, source(s), destination — events are past-tense facts from devices or the judge.
 TRANSITIONS: list[tuple[str, str | list[str], str]] = [
     ("devices_ready", "offline", "idle"),
-    ("shuffle_started", ["idle", "settled", "deal_over"], "shuffling"),
+    # a shuffle may also restart one that did not lead to a deal (no wall scan, a fault)
+    (
+        "shuffle_started",
+        ["idle", "settled", "deal_over", "shuffling", "walls_up", "dice_rolled"],
+        "shuffling",
+    ),
     ("walls_raised", ["idle", "shuffling"], "walls_up"),
     ("dice_rolled", "walls_up", "dice_rolled"),
     ("dealing_started", "dice_rolled", "dealing"),
@@ -81,7 +86,7 @@ TRANSITIONS: list[tuple[str, str | list[str], str]] = [
     ("robbing_closed", ROBBING_WINDOW, AWAITING_DRAW),
     ("kong_robbed", ROBBING_WINDOW, AWAITING_DRAW),
     ("self_drawn_hu", AWAITING_DISCARD, AWAITING_DRAW),
-    ("deal_ended", [PLAY, "choosing_void"], "deal_over"),
+    ("deal_ended", [PLAY, "choosing_void", "dealing"], "deal_over"),
     ("settlement_done", "deal_over", "settled"),
 ]
 

@@ -116,6 +116,10 @@ def recover(
         elif kind is RecordKind.CLAIM_WINDOW and judge is not None and rec.deal == out.deal_no:
             if rec.data()["state"] == "closed" and judge.window is not None:
                 _replay(judge, mv.CloseClaims(), out, rec)
+        elif kind is RecordKind.CORRECTION and judge is not None and rec.deal == out.deal_no:
+            details = rec.data().get("details") or {}
+            if rec.data()["action"] == "penalty" and "judge" in details:
+                _replay(judge, move_from_judge_json(details["judge"]), out, rec)
         elif kind is RecordKind.DEAL_SETTLED:
             data = rec.data()
             for i, d in enumerate(data["deltas"]):

@@ -37,7 +37,9 @@ from controller.daemon.clock import Clock
 from controller.daemon.machine import TableMachine, Timer, TimerFired
 from controller.daemon.reader_bus import BusStep, ReaderBus
 from controller.daemon.records import (
+    deal_seat,
     fixed_order,
+    judge_json,
     ledger_payload,
     move_payload,
     rejected_payload,
@@ -67,7 +69,16 @@ from controller.devices.events import (
 )
 from controller.devices.table import Command, ShowScore, TableDriver
 from controller.journal import Journal
-from controller.journal_records import DealEnd, Record, RecordKind, Source, Stamp
+from controller.journal_records import (
+    Correction,
+    CorrectionAction,
+    DealEnd,
+    Record,
+    RecordKind,
+    Source,
+    Stamp,
+)
+from controller.outputs.scoreboard import ActionKind, ActionResult, RefereeAction, RejectReason
 from controller.outputs.view import AlertView, PublicView
 from controller.profiles import ReaderProfile, ZoneKind
 from controller.recognition.presence import Debouncer, DuplicateTile, TileLifted, TilePlaced
@@ -83,6 +94,7 @@ from rules.wall import Dice
 log = logging.getLogger(__name__)
 
 DEVICES = ("table", "reader")
+WALL_SCAN_WAIT = 3.0  # seconds after the dice for the wall scan to complete
 
 # the judge's phase → the table machine's phase
 _PHASES = {
@@ -204,6 +216,9 @@ class Runtime:
         self._dirty = True
         self._countdown_second: int | None = None
         self._wall_scan: tuple[Any, ...] | None = None
+        self._pending_dice: tuple[float, Dice] | None = None
+        self._seen_key: tuple[int, int] | None = None
+        self._seen: Deal | None = None
         rec = recovered or Recovered()
         self._dealt_by = rec.started.dealer if rec.started is not None else rec.dealer
         self.session = rec.session
@@ -254,9 +269,10 @@ class Runtime:
                         except queue.Empty:
                             break
                 self.tick()
-            except Exception:
+            except Exception as err:
+                # a bug must not end a tournament day: logged with the traceback, journalled
                 log.exception("the core loop failed on %r", item)
-                raise
+                self._alert("internal-error", f"{type(err).__name__}: {err}", severity="error")
         return self.stopped
 
     def call(self, fn: Callable[[], Any], timeout: float = 5.0) -> Any:
@@ -290,8 +306,15 @@ class Runtime:
         if self.links["reader"] is LinkState.UP and self.stopped is None:
             self._on_bus(self.bus.tick(now), b"")
         self.machine.tick()
+        if self._pending_dice is not None and now - self._pending_dice[0] > WALL_SCAN_WAIT:
+            self._pending_dice = None
+            self._alert(
+                "no-wall-scan",
+                "the wall order was not scanned: this deal cannot be judged",
+                severity="error",
+            )
         if self._live():
-            self.recognised(self.recogniser.tick(now, self.deal), now)
+            self.recognised(self.recogniser.tick(now, self._as_seen()), now)
         self._countdown()
         self.outputs.tick()
         self._publish_if_dirty()
@@ -321,8 +344,8 @@ class Runtime:
         stamp = Stamp(self.clock.monotonic() if t is None else t, self.clock.wall())
         record = self.journal.append(source, kind, payload, deal=deal, at=stamp)
         self.seq = record.seq
-        self._dirty = True
-        if kind not in (RecordKind.HW_FRAME,):
+        if kind not in (RecordKind.HW_FRAME, RecordKind.HW_ERROR):
+            self._dirty = True  # raw frames change nothing a view shows
             self.tail.append(f"{record.seq} {kind.value} {record.payload[:120]}")
         return record
 
@@ -441,7 +464,7 @@ class Runtime:
             if isinstance(change, UnknownTagSeen | DuplicateTile):
                 self.recognised(self.recogniser.on_tag_alert(change), change.t)
             elif self._live():
-                self.recognised(self.recogniser.on_presence(change, self.deal), change.t)
+                self.recognised(self.recogniser.on_presence(change, self._as_seen()), change.t)
         if self._reconcile_at is not None and self.bus.rounds >= self._reconcile_at:
             self._reconcile_at = None
             self._reconcile()
@@ -470,13 +493,21 @@ class Runtime:
                 pass
 
     def _shuffle(self, t: float) -> None:
+        if self.machine.phase in m.INTERRUPTIONS:
+            return
+        if self.deal is not None and self.deal.window is not None:
+            self._close_window("shuffle", t)  # the table moved on: the window's time is up
+        if self.deal is not None and not self.deal.over:
+            self._alert(
+                "deal-abandoned",
+                f"a new shuffle started: deal {self.deal_no} stays unsettled",
+                severity="error",
+            )
+            self.deal = None
         if not self.machine.can("shuffle_started"):
-            if self.machine.phase in m.INTERRUPTIONS:
-                return
-            self._alert("shuffle", f"a shuffle started in phase {self.machine.phase}")
-            if self.deal is not None and not self.deal.over:
-                return
+            self._trigger("deal_ended")
         self._wall_scan = None
+        self._pending_dice = None
         if self.session is None:
             self.session = self._last_session = self._last_session + 1
             self._log(
@@ -498,12 +529,14 @@ class Runtime:
             return
         self._trigger("dice_rolled")
         if self._wall_scan is None:
-            self._alert(
-                "no-wall-scan",
-                "the wall order was not scanned: this deal cannot be judged",
-                severity="error",
-            )
+            # the wall antenna's last (empty) read may still be on its way: wait for it
+            self._pending_dice = (t, dice)
             return
+        self._start_deal(t, dice)
+
+    def _start_deal(self, t: float, dice: Dice) -> None:
+        self._pending_dice = None
+        assert self._wall_scan is not None
         physical = tuple(tc.tile for tc in self._wall_scan)
         try:
             deal = Deal.start(self.rs, dice, physical)
@@ -555,6 +588,8 @@ class Runtime:
                 self._alert(code, r.text, seat, evidence=list(r.evidence))
             elif isinstance(r, WallScanned):
                 self._wall_scan = tuple(r.order)
+                if self._pending_dice is not None:
+                    self._start_deal(*self._pending_dice)
             elif isinstance(r, HandsDealt) and self.machine.can("deal_complete"):
                 self._trigger("deal_complete")
 
@@ -583,6 +618,21 @@ class Runtime:
             return False
         self._apply(move, evidence, t)
         return True
+
+    def _as_seen(self) -> Deal | None:
+        """The deal tile movements are read against. While a claim window is open, tiles
+        that move are the window's resolution or the next turn (a table does not wait for
+        the claim clock): they are read against the deal *as if the window had closed now*,
+        and a move read that way closes the window early (`offer`). Buttons are always read
+        against the real deal (claims go into the open window)."""
+        deal = self.deal
+        if deal is None or deal.window is None:
+            return deal
+        key = (id(deal), len(deal.history))
+        if self._seen_key != key:
+            trial = copy.deepcopy(deal, {id(deal.rs): deal.rs})  # the rule set is frozen
+            self._seen_key, self._seen = key, trial if trial.apply(mv.CloseClaims()) else deal
+        return self._seen
 
     def _closes_window(self, deal: Deal, move: mv.Move) -> bool:
         """A turn move seen while a window is open closes it early when, after closing,
@@ -828,6 +878,46 @@ class Runtime:
             self.outputs.publish(public, referee, broadcast)
         except Exception:
             log.exception("publishing the views failed")
+
+    # --- the referee ----------------------------------------------------------------------
+
+    def referee(self, action: RefereeAction) -> ActionResult:
+        """A referee action from the web view, journalled as a `correction` record. A
+        penalty during a deal is also a judge move (it counts in the deal's settlement)."""
+        who = action.client or "referee"
+        stamp = Stamp(self.clock.monotonic(), self.clock.wall())
+        if action.kind is ActionKind.CORRECTION:
+            target = action.target_seq or 0
+            if target < 1 or self.journal.get(target) is None:
+                return ActionResult(False, None, RejectReason.NO_SUCH_RECORD, f"no record {target}")
+            correction = Correction(target, who, CorrectionAction.NOTE, action.note)
+            record = self.journal.append_correction(correction, at=stamp)
+            self.seq, self._dirty = record.seq, True
+            return ActionResult(True, record.seq)
+        deal = self.deal
+        if deal is None or deal.over or action.seat is None or self.seq < 1:
+            return ActionResult(False, None, RejectReason.NOT_NOW, "no deal in progress")
+        dealer = self._dealt_by
+        to = None if action.paid_to is None else deal_seat(action.paid_to, dealer)
+        move = mv.Penalty(
+            deal_seat(action.seat, dealer), action.points, action.note or "referee", to
+        )
+        rejected = deal.check(move)
+        if rejected is not None:
+            return ActionResult(False, None, RejectReason.NOT_NOW, str(rejected))
+        details = {
+            "seat": action.seat.name,
+            "points": action.points,
+            "paid_to": None if action.paid_to is None else action.paid_to.name,
+            "judge": judge_json(move),
+        }
+        correction = Correction(
+            self.seq, who, CorrectionAction.PENALTY, action.note or "referee penalty", details
+        )
+        record = self.journal.append_correction(correction, at=stamp)
+        self.seq, self._dirty = record.seq, True
+        deal.apply(move)
+        return ActionResult(True, record.seq)
 
     def show_scores(self) -> None:
         for s in SEATS:

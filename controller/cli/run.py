@@ -1,0 +1,202 @@
+"""`mjtable run`: the table daemon (docs/DAEMON.md).
+
+With no hardware configured (no `--table`/`--reader`, no `[devices]` in the config file) it
+starts the simulator as a child process (`python -m controller sim`, on pseudo-terminals,
+with bot players), connects to it exactly as to real hardware, serves the scoreboard and
+prints where to look. Ctrl-C or SIGTERM stop cleanly (links and journal closed);
+`--deals N` stops after N settled deals with exit status 0.
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import os
+import subprocess
+import sys
+import threading
+from pathlib import Path
+
+from controller.daemon.config import ConfigError, Settings, find_config, load_settings, overlay
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--config", help="TOML settings (default: XDG, then /etc/mjtable)")
+    parser.add_argument("--deals", type=int, help="stop after N settled deals (exit 0)")
+    parser.add_argument("--rules", help="rule set (default sbr-mil)")
+    parser.add_argument("--journal", help="the journal file (default ./mjtable.journal)")
+    parser.add_argument(
+        "--http", help="scoreboard HOST:PORT (default 127.0.0.1:8080; another host is explicit)"
+    )
+    parser.add_argument("--table-name", help="this table's name (scoreboard, MQTT)")
+    hw = parser.add_argument_group("hardware (none given: the built-in simulator)")
+    hw.add_argument("--table", help="the table controller's serial port")
+    hw.add_argument("--reader", help="the tile reader's serial port")
+    hw.add_argument("--profile", help="table profile (hw_profiles/tables)")
+    hw.add_argument("--reader-profile", help="reader profile (hw_profiles/readers)")
+    hw.add_argument("--tags", help="tag map (hw_profiles/tags)")
+    mq = parser.add_argument_group("hall broker")
+    mq.add_argument("--mqtt", help="broker HOST[:PORT]")
+    mq.add_argument("--hall", help="hall name on the broker")
+    sim = parser.add_argument_group("the built-in simulator")
+    sim.add_argument("--fast", action="store_true", default=None, help="no human pauses")
+    sim.add_argument("--seed", type=int, help="the simulator's seed")
+    sim.add_argument("--missed", type=float, help="percent of tag reads missed")
+    sim.add_argument("--crosstalk", type=float, help="percent of reads by a neighbour")
+    sim.add_argument("--truth", type=Path, help="the simulator writes its ground truth here")
+    sim.add_argument(
+        "--unplug", action="append", default=[], metavar="DEV:S@T", help="simulator fault"
+    )
+    parser.add_argument("-v", "--verbose", action="store_true")
+
+
+def settings_from(args: argparse.Namespace) -> Settings:
+    settings = load_settings(find_config(args.config))
+    return overlay(
+        settings,
+        table={
+            "name": args.table_name,
+            "rules": args.rules,
+            "journal": args.journal,
+            "deals": args.deals,
+        },
+        devices={
+            "table": args.table,
+            "reader": args.reader,
+            "table_profile": args.profile,
+            "reader_profile": args.reader_profile,
+            "tags": args.tags,
+        },
+        http={"listen": args.http},
+        mqtt={"broker": args.mqtt, "hall": args.hall},
+        sim={
+            "fast": args.fast,
+            "seed": args.seed,
+            "missed": args.missed,
+            "crosstalk": args.crosstalk,
+        },
+    )
+
+
+def start_simulator(
+    settings: Settings, args: argparse.Namespace, folder: Path
+) -> tuple[subprocess.Popen[str], str, str]:
+    """The simulator as a child process; returns it and its table and reader paths."""
+    s = settings.sim
+    deals = settings.table.deals or 1_000_000
+    cmd = [
+        sys.executable,
+        "-m",
+        "controller",
+        "sim",
+        "--deals",
+        str(deals),
+        "--seed",
+        str(s.seed),
+        "--rules",
+        settings.table.rules,
+        "--table-profile",
+        settings.devices.table_profile,
+        "--reader-profile",
+        settings.devices.reader_profile,
+        "--dir",
+        str(folder),
+        "--missed",
+        str(s.missed),
+        "--crosstalk",
+        str(s.crosstalk),
+    ]
+    if s.fast:
+        cmd.append("--fast")
+    if args.truth:
+        cmd += ["--truth", str(args.truth)]
+    for u in args.unplug:
+        cmd += ["--unplug", u]
+    child = subprocess.Popen(cmd, stdout=subprocess.PIPE, text=True, bufsize=1)
+    paths: dict[str, str] = {}
+    assert child.stdout is not None
+    while len(paths) < 2:
+        line = child.stdout.readline()
+        if not line:
+            child.wait(5)
+            raise RuntimeError(f"the simulator exited ({child.returncode}) before its devices")
+        name, sep, path = line.strip().partition(": ")
+        if sep and name in ("table", "reader"):
+            paths[name] = path
+    return child, paths["table"], paths["reader"]
+
+
+def run(args: argparse.Namespace) -> int:
+    logging.basicConfig(
+        level=logging.DEBUG if args.verbose else logging.WARNING,
+        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
+    )
+    try:
+        settings = settings_from(args)
+    except ConfigError as err:
+        print(f"mjtable run: {err}", file=sys.stderr)
+        return 2
+    import tempfile
+
+    from controller.daemon.app import Daemon
+
+    child = None
+    folder = Path(tempfile.mkdtemp(prefix="mjtable-run-"))
+    try:
+        if settings.simulated:
+            child, table_url, reader_url = start_simulator(settings, args, folder)
+        else:
+            table_url, reader_url = settings.devices.table, settings.devices.reader
+        daemon = Daemon(settings, table_url, reader_url)
+        try:
+            where = daemon.start()
+        except (ValueError, LookupError, OSError) as err:
+            print(f"mjtable run: {err}", file=sys.stderr)
+            daemon.close()
+            return 2
+        daemon.install_signals()
+        print(f"scoreboard: {where.scoreboard}", flush=True)
+        print(f"referee:    {where.referee}  (token {where.token})", flush=True)
+        print(f"journal:    {where.journal}", flush=True)
+        if child is not None:
+            print(f"simulator:  table {table_url}, reader {reader_url} (pid {child.pid})")
+            _watch(child, daemon)
+        print("playing; Ctrl-C stops", flush=True)
+        try:
+            reason = daemon.run()
+        finally:
+            daemon.close()
+        print(f"stopped: {reason}", flush=True)
+        return 0 if reason in ("deals", "sigint", "sigterm") else 1
+    except RuntimeError as err:
+        print(f"mjtable run: {err}", file=sys.stderr)
+        return 1
+    finally:
+        if child is not None:
+            _end(child)
+        for leftover in folder.iterdir():
+            leftover.unlink(missing_ok=True)
+        os.rmdir(folder)
+
+
+def _watch(child: subprocess.Popen[str], daemon) -> None:
+    """When the simulator ends before the deal limit, stop a few seconds later."""
+
+    def wait() -> None:
+        child.wait()
+        threading.Event().wait(5.0)
+        daemon.stop("simulator-ended")
+
+    threading.Thread(target=wait, name="mjtable-sim-watch", daemon=True).start()
+
+
+def _end(child: subprocess.Popen[str]) -> None:
+    if child.poll() is None:
+        child.terminate()
+        try:
+            child.wait(5)
+        except subprocess.TimeoutExpired:
+            child.kill()
+            child.wait()
+    if child.stdout is not None:
+        child.stdout.close()

@@ -1,0 +1,284 @@
+"""The daemon put together: journal, recovery, drivers on serial links, the recogniser, the
+runtime's core loop, the web scoreboard, seat displays, MQTT and systemd notification.
+
+    daemon = Daemon(settings, table_url, reader_url)
+    daemon.start()          # journal opened, state recovered, links and web server started
+    daemon.run()            # the core loop, until stop() (signal) or the deal limit
+    daemon.close()          # idempotent: links, web server, MQTT, journal
+
+One shutdown path (`close`), safe to call twice and from `finally`. Signals only queue a
+`Stop` for the core thread, which journals `daemon.stopped` before the journal is closed.
+"""
+
+from __future__ import annotations
+
+import logging
+import secrets
+import signal
+import threading
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from controller.daemon.clock import Clock, SystemClock
+from controller.daemon.config import Settings, parse_listen
+from controller.daemon.notify import Notifier
+from controller.daemon.replay import recover
+from controller.daemon.runtime import Runtime, RuntimeConfig, Stop
+from controller.devices.serial_link import LinkConfig, SerialLink
+from controller.devices.table import ShowCountdown, ShowScore, TableDriver
+from controller.journal import Journal
+from controller.journal_records import Record
+from controller.outputs.http import WebServer
+from controller.outputs.scoreboard import ActionResult, RefereeAction, RejectReason, Scoreboard
+from controller.outputs.seat_display import SeatDisplays
+from controller.outputs.view import PublicView
+from controller.profiles import ZoneKind, load_reader, load_table, load_tags
+from controller.recognition.presence import Debouncer
+from controller.recognition.recogniser import Recogniser
+from rules.ruleset import load as load_rules
+from rules.seats import Seat
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True, slots=True)
+class Endpoints:
+    """Where people look (printed at start-up)."""
+
+    scoreboard: str
+    referee: str
+    token: str
+    journal: Path
+
+
+class AppOutputs:
+    """The runtime's outputs: scoreboard, seat displays, MQTT, and the systemd watchdog."""
+
+    def __init__(
+        self,
+        board: Scoreboard,
+        displays: SeatDisplays | None,
+        mqtt: Any,
+        notifier: Notifier,
+        table: str,
+    ) -> None:
+        self.board = board
+        self.displays = displays
+        self.mqtt = mqtt
+        self.notifier = notifier
+        self.table = table
+        self.runtime: Runtime | None = None
+        self._status: tuple | None = None
+
+    def publish(self, public: PublicView, referee: Any, broadcast: Any) -> None:
+        self.board.publish(public, referee=referee, broadcast=broadcast)
+        if self.displays is not None:
+            self.displays.update(public)
+        status = (public.session, public.deal, public.phase)
+        if status != self._status:
+            self._status = status
+            self.notifier.status(f"{self.table}: {public.phase}, deal {public.deal}")
+            if self.mqtt is not None:
+                self.mqtt.publish_status(public.session or None, public.deal or None, public.phase)
+        if self.mqtt is not None:
+            self.mqtt.publish_view(public)
+
+    def deal_settled(self, payload: Mapping[str, Any], record: Record) -> None:
+        if self.mqtt is None or self.runtime is None:
+            return
+        from controller.hub.wire import SettledDeal
+
+        rt = self.runtime
+        started = next(
+            (
+                r
+                for r in rt.journal.deal_records(int(payload["deal"]))
+                if r.kind.value == "deal.started"
+            ),
+            None,
+        )
+        data = started.data() if started is not None else {}
+        self.mqtt.publish_deal(
+            SettledDeal(
+                seq=record.seq,
+                session=rt.session or 1,
+                deal=int(payload["deal"]),
+                rules=rt.rs.name,
+                dealer=Seat.parse(data.get("dealer", "E")),
+                dice=tuple(data.get("dice", (1, 1))),  # type: ignore[arg-type]
+                winners=tuple(Seat.parse(w) for w in payload["winners"]),
+                deltas=tuple(payload["deltas"]),  # type: ignore[arg-type]
+                players=tuple(rt.config.players),
+            )
+        )
+
+    def tick(self) -> None:
+        self.board.tick()
+        self.notifier.watchdog()
+
+
+class Daemon:
+    def __init__(
+        self,
+        settings: Settings,
+        table_url: str,
+        reader_url: str,
+        clock: Clock | None = None,
+        notifier: Notifier | None = None,
+    ) -> None:
+        self.settings = settings
+        self.table_url = table_url
+        self.reader_url = reader_url
+        self.clock = clock or SystemClock()
+        self.notifier = notifier or Notifier.from_environment()
+        self.journal: Journal | None = None
+        self.runtime: Runtime | None = None
+        self.server: WebServer | None = None
+        self.links: list[SerialLink] = []
+        self.mqtt: Any = None
+        self.endpoints: Endpoints | None = None
+        self._closed = False
+        self._lock = threading.Lock()
+
+    # --- start ------------------------------------------------------------------------------
+
+    def start(self) -> Endpoints:
+        s = self.settings
+        rs = load_rules(s.table.rules)
+        table_profile = load_table(s.devices.table_profile)
+        reader_profile = load_reader(s.devices.reader_profile)
+        tags = load_tags(s.devices.tags)
+        journal_path = Path(s.table.journal)
+        journal_path.parent.mkdir(parents=True, exist_ok=True)
+        self.journal = Journal.open(journal_path, clock=self.clock)
+        wall = frozenset(
+            a.number for a in reader_profile.antennas.values() if a.zone.kind is ZoneKind.WALL
+        )
+        recovered = recover(self.journal, rs, wall)
+        token = s.http.referee_token or secrets.token_urlsafe(12)
+        board = Scoreboard(
+            referee_token=token,
+            broadcast_delay_s=s.http.broadcast_delay,
+            clock=self.clock.monotonic,
+            on_action=self._referee_action,
+        )
+        host, port = parse_listen(s.http.listen)
+        self.server = WebServer(host=host, port=port)
+        board.mount(self.server)
+        self.server.start()
+        driver = TableDriver(table_profile)
+        self.mqtt = self._mqtt()
+        outputs = AppOutputs(board, None, self.mqtt, self.notifier, s.table.name)
+        runtime = Runtime(
+            rs,
+            self.journal,
+            self.clock,
+            Recogniser(rs, reader_profile, tags),
+            reader_profile,
+            Debouncer(reader_profile, tags, self.clock.monotonic),
+            driver,
+            self._send,
+            RuntimeConfig(
+                table=s.table.name,
+                players=tuple(s.table.players),  # type: ignore[arg-type]
+                deals=s.table.deals,
+                config_echo=s.echo(),
+            ),
+            outputs=outputs,
+            recovered=recovered,
+        )
+        outputs.runtime = runtime
+        outputs.displays = SeatDisplays(
+            send=lambda seat, score: runtime.command(ShowScore(seat, score)),
+            countdown=(lambda seat, n: runtime.command(ShowCountdown(seat, n)))
+            if driver.supports(ShowCountdown)
+            else None,
+        )
+        self.runtime = runtime
+        baud = s.devices.baudrate or reader_profile.reader.baud
+        fast = dict(read_timeout=0.02, backoff_initial=0.1, backoff_max=2.0)
+        self.links = [
+            SerialLink("table", LinkConfig(self.table_url, **fast), runtime.put),
+            SerialLink("reader", LinkConfig(self.reader_url, baudrate=baud, **fast), runtime.put),
+        ]
+        for link in self.links:
+            link.start()
+        self.endpoints = Endpoints(
+            scoreboard=f"{self.server.url}/",
+            referee=f"{self.server.url}/referee",
+            token=token,
+            journal=journal_path.resolve(),
+        )
+        return self.endpoints
+
+    def _mqtt(self) -> Any:
+        m = self.settings.mqtt
+        if not m.broker:
+            return None
+        from controller.hub.wire import BrokerOptions
+        from controller.outputs.mqtt import MqttPublisher
+
+        options = BrokerOptions.parse_address(
+            m.broker,
+            username=m.username or None,
+            password=m.password or None,
+            tls_ca=Path(m.tls_ca) if m.tls_ca else None,
+        )
+        publisher = MqttPublisher(options, m.hall, self.settings.table.name)
+        publisher.start()
+        return publisher
+
+    def _send(self, device: str, data: bytes) -> bool:
+        for link in self.links:
+            if link.device == device:
+                return link.write(data)
+        return False
+
+    def _referee_action(self, action: RefereeAction) -> ActionResult:
+        """Journal a referee action (called on a web server thread; runs on the core)."""
+        runtime = self.runtime
+        if runtime is None:
+            return ActionResult(False, None, RejectReason.UNAVAILABLE, "starting")
+        try:
+            return runtime.call(lambda: runtime.referee(action))
+        except TimeoutError:
+            return ActionResult(False, None, RejectReason.UNAVAILABLE, "the daemon is busy")
+
+    # --- running ----------------------------------------------------------------------------
+
+    def install_signals(self) -> None:
+        """SIGTERM and SIGINT stop cleanly (main thread only)."""
+
+        def on_signal(signum: int, frame: object) -> None:
+            self.stop(signal.Signals(signum).name.lower())
+
+        signal.signal(signal.SIGTERM, on_signal)
+        signal.signal(signal.SIGINT, on_signal)
+
+    def stop(self, reason: str) -> None:
+        if self.runtime is not None:
+            self.runtime.put(Stop(reason))
+
+    def run(self) -> str:
+        assert self.runtime is not None, "start() first"
+        self.notifier.ready(f"{self.settings.table.name}: {self.runtime.machine.phase}")
+        reason = self.runtime.run()
+        self.notifier.stopping()
+        return reason
+
+    def close(self) -> None:
+        with self._lock:
+            if self._closed:
+                return
+            self._closed = True
+        for link in self.links:
+            link.stop()
+        if self.server is not None:
+            self.server.close()
+        if self.mqtt is not None:
+            self.mqtt.stop(drain_timeout_s=2.0)
+        if self.journal is not None:
+            self.journal.close()
+        self.notifier.close()

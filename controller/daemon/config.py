@@ -1,0 +1,166 @@
+"""The daemon's settings: a TOML file (validated with rules.schema.build: unknown keys and bad
+values are errors naming the file, section and key) overlaid by command-line options.
+
+The file is the first found of `--config PATH`, `$XDG_CONFIG_HOME/mjtable/mjtable.toml`
+(`~/.config/...` when unset) and `/etc/mjtable/mjtable.toml`; none is fine (defaults).
+Example (docs/DAEMON.md):
+
+    [table]
+    name = "table3"
+    rules = "sbr-mil"
+    players = ["Ann", "Bo", "Cy", "Di"]
+    journal = "/var/lib/mjtable/table3.journal"
+    deals = 0                        # 0: play until stopped
+
+    [devices]                        # omit the section: the built-in simulator
+    table = "/dev/mjtable-table"     # udev symlinks (controller/systemd/90-mjtable.rules)
+    reader = "/dev/mjtable-reader"
+    table-profile = "sim-table"
+    reader-profile = "sim-uhf"
+    tags = "sim-108"
+
+    [http]
+    listen = "127.0.0.1:8080"        # another host only when named here or with --http
+    referee-token = ""               # empty: a fresh token is printed at start-up
+    broadcast-delay = 30.0
+
+    [mqtt]                           # optional: the hall broker
+    broker = "hub.local:1883"
+    hall = "hall-1"
+"""
+
+from __future__ import annotations
+
+import os
+import tomllib
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+from rules.schema import SchemaError, build
+
+SYSTEM_CONFIG = Path("/etc/mjtable/mjtable.toml")
+DEFAULT_JOURNAL = "mjtable.journal"
+
+
+class ConfigError(ValueError):
+    """A configuration problem, naming where it is."""
+
+
+@dataclass(frozen=True, slots=True)
+class TableSection:
+    name: str = "table"
+    rules: str = "sbr-mil"
+    players: tuple[str, ...] = field(
+        default=("East", "South", "West", "North"), metadata={"length": 4}
+    )
+    journal: str = DEFAULT_JOURNAL
+    deals: int = field(default=0, metadata={"range": (0, 100_000)})
+
+
+@dataclass(frozen=True, slots=True)
+class DevicesSection:
+    table: str = ""
+    reader: str = ""
+    table_profile: str = "sim-table"
+    reader_profile: str = "sim-uhf"
+    tags: str = "sim-108"
+    baudrate: int = field(default=0, metadata={"range": (0, 4_000_000)})  # 0: the profile's
+
+
+@dataclass(frozen=True, slots=True)
+class HttpSection:
+    listen: str = "127.0.0.1:8080"
+    referee_token: str = ""
+    broadcast_delay: float = field(default=30.0, metadata={"range": (0.0, 3600.0)})
+
+
+@dataclass(frozen=True, slots=True)
+class MqttSection:
+    broker: str = ""
+    hall: str = "hall"
+    username: str = ""
+    password: str = ""
+    tls_ca: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class SimSection:
+    """The built-in simulator (`mjtable run` with no devices)."""
+
+    fast: bool = False
+    seed: int = 0
+    missed: float = field(default=0.0, metadata={"range": (0.0, 100.0)})
+    crosstalk: float = field(default=0.0, metadata={"range": (0.0, 100.0)})
+
+
+@dataclass(frozen=True, slots=True)
+class Settings:
+    table: TableSection = TableSection()
+    devices: DevicesSection = DevicesSection()
+    http: HttpSection = HttpSection()
+    mqtt: MqttSection = MqttSection()
+    sim: SimSection = SimSection()
+
+    @property
+    def simulated(self) -> bool:
+        return not (self.devices.table or self.devices.reader)
+
+    def echo(self) -> dict[str, Any]:
+        """What `daemon.started` records (never the token or the broker password)."""
+        return {
+            "table": self.table.name,
+            "rules": self.table.rules,
+            "devices": "simulator" if self.simulated else [self.devices.table, self.devices.reader],
+            "profiles": [
+                self.devices.table_profile,
+                self.devices.reader_profile,
+                self.devices.tags,
+            ],
+            "http": self.http.listen,
+            "mqtt": self.mqtt.broker or None,
+        }
+
+
+def find_config(explicit: str | None, env: dict[str, str] | None = None) -> Path | None:
+    env = dict(os.environ) if env is None else env
+    if explicit:
+        return Path(explicit)
+    xdg = env.get("XDG_CONFIG_HOME") or str(Path(env.get("HOME", "~")).expanduser() / ".config")
+    for candidate in (Path(xdg) / "mjtable" / "mjtable.toml", SYSTEM_CONFIG):
+        if candidate.is_file():
+            return candidate
+    return None
+
+
+def load_settings(path: Path | None) -> Settings:
+    if path is None:
+        return Settings()
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except OSError as err:
+        raise ConfigError(f"{path}: cannot read: {err.strerror or err}") from None
+    except tomllib.TOMLDecodeError as err:
+        raise ConfigError(f"{path}: not TOML: {err}") from None
+    try:
+        return build(Settings, data, str(path))
+    except SchemaError as err:
+        raise ConfigError(str(err)) from None
+
+
+def overlay(settings: Settings, **options: Any) -> Settings:
+    """Command-line options over the file: `overlay(s, table={"deals": 2})`; None values
+    (options not given) leave the file's value."""
+    out = settings
+    for section, values in options.items():
+        given = {k: v for k, v in values.items() if v is not None}
+        if given:
+            out = replace(out, **{section: replace(getattr(out, section), **given)})
+    return out
+
+
+def parse_listen(text: str) -> tuple[str, int]:
+    host, sep, port = text.rpartition(":")
+    if not sep or not port.isdigit() or not 0 <= int(port) <= 65535:
+        raise ConfigError(f"--http: HOST:PORT, not {text!r}")
+    return host.strip("[]") or "127.0.0.1", int(port)
