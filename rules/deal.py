@@ -6,6 +6,12 @@
     deal.admissible_claims()     # in a claim window: which claims each seat may make
     deal.ledger()                # the itemised settlement (final once deal.over)
 
+A table without a wall antenna starts from the dealt hands as read, and names each drawn
+tile as the reader sees it land in the hand (rules.wall "Unknown positions"):
+
+    deal = Deal.start_dealt(rs, Dice(6, 4), {Seat.E: east_14, Seat.S: south_13, ...})
+    deal.apply(Draw(Seat.S, Tile.P3))    # Draw(Seat.S) alone: Rejected(TILE_UNKNOWN)
+
 Seats are those of the deal (East = dealer). `apply` checks a move completely before it
 changes anything, so a `Rejected` move leaves the deal exactly as it was (`snapshot()`).
 
@@ -81,7 +87,7 @@ from rules.scoring import Score, is_winning, score_hand, theoretical_maximum
 from rules.seats import SEATS, Seat
 from rules.settlement import EndHand, Ledger, LedgerLine
 from rules.tiles import NUMBER_SUITS, TILES, Suit, Tile
-from rules.wall import Dice, Wall
+from rules.wall import Dice, Wall, dealt_order
 
 
 @dataclass(frozen=True, slots=True)
@@ -109,8 +115,9 @@ class Deal:
     # -- construction ---------------------------------------------------------------------
 
     @classmethod
-    def start(cls, rs: RuleSet, dice: Dice, wall_order: Sequence[Tile]) -> Deal:
-        """Break and deal the wall; East (the dealer) holds 14 tiles."""
+    def start(cls, rs: RuleSet, dice: Dice, wall_order: Sequence[Tile | None]) -> Deal:
+        """Break and deal the wall; East (the dealer) holds 14 tiles. `None` marks a wall
+        position whose tile is not known (the dealt positions must be known)."""
         if rs.ruleset.game is not Identity.SICHUAN:
             raise ValueError(f"the deal judge plays Sichuan rule sets, not {rs.name}")
         deal = cls.__new__(cls)
@@ -118,8 +125,20 @@ class Deal:
         return deal
 
     @classmethod
+    def start_dealt(
+        cls,
+        rs: RuleSet,
+        dice: Dice,
+        hands: Mapping[Seat, Sequence[Tile]] | Sequence[Sequence[Tile]],
+    ) -> Deal:
+        """A deal on a table whose wall is not scanned: the dealt hands as read (East 14,
+        the others 13, no tile more than four times; see `rules.wall.dealt_order`), every
+        other wall position unknown. Raises `WallError` (a ValueError) on a bad hand."""
+        return cls.start(rs, dice, dealt_order(rs, dice, hands))
+
+    @classmethod
     def replay(
-        cls, rs: RuleSet, dice: Dice, wall_order: Sequence[Tile], moves: Iterable[Move]
+        cls, rs: RuleSet, dice: Dice, wall_order: Sequence[Tile | None], moves: Iterable[Move]
     ) -> Deal:
         """A deal re-judged from its moves; raises ValueError naming the first bad move."""
         deal = cls.start(rs, dice, wall_order)
@@ -129,7 +148,7 @@ class Deal:
                 raise ValueError(f"move {i + 1} ({move}) rejected: {result}")
         return deal
 
-    def _init(self, rs: RuleSet, dice: Dice, order: tuple[Tile, ...]) -> None:
+    def _init(self, rs: RuleSet, dice: Dice, order: tuple[Tile | None, ...]) -> None:
         self.rs = rs
         self.dice = dice
         self.wall_order = order
@@ -301,9 +320,10 @@ class Deal:
         elif seat is not self.turn and phase in (Phase.DRAW, Phase.REPLACEMENT, Phase.DISCARD):
             return ()
         elif phase is Phase.DRAW:
-            candidates.append(Draw(seat))
+            candidates += self._draws_from(Draw, seat, self.wall.next_index())
         elif phase is Phase.REPLACEMENT:
-            candidates.append(ReplacementDraw(seat))
+            index = self.wall.next_replacement_index()
+            candidates += self._draws_from(ReplacementDraw, seat, index)
         elif phase is Phase.DISCARD:
             candidates += [Discard(seat, TILES[i]) for i in range(34) if h[i]]
             if include_false_hu or self._self_drawn_wins(seat):
@@ -338,6 +358,15 @@ class Deal:
         return MappingProxyType(out)
 
     # -- helpers ---------------------------------------------------------------------------
+
+    def _draws_from(
+        self, kind: type[Draw] | type[ReplacementDraw], seat: Seat, index: int | None
+    ) -> list[Draw | ReplacementDraw]:
+        """A draw from a known position; from an unknown one, one draw per possible tile."""
+        wall = self.wall
+        if index is None or wall.order[index] is not None:
+            return [kind(seat)]
+        return [kind(seat, t) for t in wall.tileset.kinds if wall.possible(t)]
 
     def _standing(self, seat: Seat, extra: Tile | None = None) -> list[Tile]:
         tiles = [TILES[i] for i, n in enumerate(self._hands[seat]) for _ in range(n)]

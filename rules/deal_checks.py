@@ -81,23 +81,38 @@ def _check_void(deal: Deal, m: ChooseVoid) -> Problem:
     return None
 
 
+def _check_wall_tile(deal: Deal, index: int | None, tile: Tile | None, what: str) -> Problem:
+    """The tile a draw names against the wall position it comes from (rules.wall)."""
+    wall = deal.wall
+    known = None if index is None else wall.order[index]
+    if known is not None or index is None:
+        if tile is not None and known != tile:
+            return Reason.WALL_MISMATCH, f"{what} is {known}, not {tile}"
+        return None
+    if tile is None:
+        where = wall.geometry.position(index)
+        return Reason.TILE_UNKNOWN, f"{what} ({where}) is not known: the draw must name it"
+    if not wall.possible(tile):
+        if not wall.tileset.contains(tile):
+            return Reason.TILE_IMPOSSIBLE, f"{tile} is not in a {wall.tileset.value}-tile set"
+        return Reason.TILE_IMPOSSIBLE, f"all four {tile} are known already"
+    return None
+
+
 def _check_draw(deal: Deal, m: Draw) -> Problem:
     p = _own_turn(deal, m.seat, Phase.DRAW, "a draw")
     if p:
         return p
-    if m.tile is not None and deal.wall.peek() != m.tile:
-        return Reason.WALL_MISMATCH, f"the next wall tile is {deal.wall.peek()}, not {m.tile}"
-    return None
+    return _check_wall_tile(deal, deal.wall.next_index(), m.tile, "the next wall tile")
 
 
 def _check_replacement(deal: Deal, m: ReplacementDraw) -> Problem:
     p = _own_turn(deal, m.seat, Phase.REPLACEMENT, "a replacement draw")
     if p:
         return p
-    nxt = deal.wall.peek_replacement()
-    if m.tile is not None and nxt != m.tile:
-        return Reason.WALL_MISMATCH, f"the replacement tile is {nxt}, not {m.tile}"
-    return None
+    return _check_wall_tile(
+        deal, deal.wall.next_replacement_index(), m.tile, "the replacement tile"
+    )
 
 
 def _check_discard(deal: Deal, m: Discard) -> Problem:

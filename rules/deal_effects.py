@@ -55,8 +55,9 @@ def _do_void(deal: Deal, m: ChooseVoid) -> list[Fact]:
     return []
 
 
-def _took(deal: Deal, seat: Seat, replacement: bool) -> list[Fact]:
-    take = deal.wall.replacement(seat) if replacement else deal.wall.draw(seat)
+def _took(deal: Deal, seat: Seat, replacement: bool, tile: Tile | None) -> list[Fact]:
+    wall = deal.wall
+    take = wall.replacement(seat, tile) if replacement else wall.draw(seat, tile)
     deal._hands[seat][take.tile] += 1
     deal._drawn = take.tile
     deal._hu_lock[seat] = 0
@@ -69,11 +70,11 @@ def _took(deal: Deal, seat: Seat, replacement: bool) -> list[Fact]:
 
 def _do_draw(deal: Deal, m: Draw) -> list[Fact]:
     deal._kong_chain = []
-    return _took(deal, m.seat, False)
+    return _took(deal, m.seat, False, m.tile)
 
 
 def _do_replacement(deal: Deal, m: ReplacementDraw) -> list[Fact]:
-    return _took(deal, m.seat, True)
+    return _took(deal, m.seat, True, m.tile)
 
 
 def _do_discard(deal: Deal, m: Discard) -> list[Fact]:

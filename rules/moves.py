@@ -36,6 +36,9 @@ class Reason(Enum):
     DEAL_OVER = "deal-over"
     TILE_NOT_IN_HAND = "tile-not-in-hand"
     WALL_MISMATCH = "wall-mismatch"  # a draw that names a tile the wall does not hold there
+    # a wall not scanned (rules.wall "Unknown positions")
+    TILE_UNKNOWN = "tile-unknown"  # a draw from an unknown position must name its tile
+    TILE_IMPOSSIBLE = "tile-impossible"  # a fifth copy, or a tile not of the set
     # void suit (定缺)
     VOID_ALREADY_CHOSEN = "void-already-chosen"  # 004 Lesson 2: the choice never changes
     VOID_TILE_REQUIRED = "void-tile-required"  # the indicator card only without such tiles
@@ -74,7 +77,8 @@ class ChooseVoid:
 
 @dataclass(frozen=True, slots=True)
 class Draw:
-    """A live draw. `tile`, if given, is checked against the wall (the reader saw it)."""
+    """A live draw. `tile`, if given, is checked against the wall (the reader saw it); on
+    a position whose tile is not known (a wall not scanned) it is required."""
 
     seat: Seat
     tile: Tile | None = None
@@ -83,7 +87,7 @@ class Draw:
 
 @dataclass(frozen=True, slots=True)
 class ReplacementDraw:
-    """The replacement tile after a kong."""
+    """The replacement tile after a kong; `tile` as for `Draw`."""
 
     seat: Seat
     tile: Tile | None = None
@@ -197,7 +201,8 @@ Claim = Hu | Pung | Kong | RobKong | Pass
 
 @dataclass(frozen=True, slots=True)
 class Drawn:
-    """A tile left the wall (the judge knows the wall order, so it says which)."""
+    """A tile left the wall: the wall's tile there, or the tile the draw named where the
+    wall was not known."""
 
     take: Take
     replacement: bool

@@ -23,11 +23,20 @@ is the dealer, whichever physical side of the table that is.
   end (`head`). At the tail the top tile is taken before the bottom one (004 does not say;
   it is the tile a hand lifts off a stack).
 
+Unknown positions: a table without a wall antenna (DESIGN.md "a table may lack some zones")
+knows only the tiles the reader sees arrive in the hands. Its wall order holds `None` where
+the tile is not known; `dealt_order` builds such an order from the dealt hands as read. The
+geometry (tiles left, the last tile, where every draw comes from) stays exact; a take from an
+unknown position must name the tile it turned out to be, and that tile must still be
+possible (fewer than four copies known so far, the wall's known tiles and the hands
+included).
+
 `Wall` is the only mutable object here; it never allows a tile to be taken twice.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from enum import Enum
 
@@ -145,11 +154,16 @@ class Geometry:
 _LAYERS = (Layer.TOP, Layer.BOTTOM)
 
 
-def check_order(order: tuple[Tile, ...], tileset: TileSet) -> None:
-    """A wall order must hold every tile of the set exactly four times."""
+def check_order(order: tuple[Tile | None, ...], tileset: TileSet) -> None:
+    """A wall order must hold every tile of the set exactly four times; with unknown
+    positions (`None`), no tile of the set may be known more than four times."""
     if len(order) != tileset.value:
         raise WallError(f"a wall of a {tileset.value}-tile set has {len(order)} tiles")
-    counts = to_counts(order)
+    known = [t for t in order if t is not None]
+    if len(known) < len(order):
+        _check_known(known, tileset, "the wall holds")
+        return
+    counts = to_counts(known)
     for tile in tileset.kinds:
         if counts[tile] != 4:
             raise WallError(f"the wall holds {counts[tile]} copies of {tile}, not 4")
@@ -158,17 +172,30 @@ def check_order(order: tuple[Tile, ...], tileset: TileSet) -> None:
         raise WallError(f"{extra[0]} is not in a {tileset.value}-tile set")
 
 
+def _check_known(tiles: Sequence[Tile], tileset: TileSet, what: str) -> None:
+    extra = [t for t in tiles if not tileset.contains(t)]
+    if extra:
+        raise WallError(f"{extra[0]} is not in a {tileset.value}-tile set")
+    counts = to_counts(tiles)
+    for tile in tileset.kinds:
+        if counts[tile] > 4:
+            raise WallError(f"{what} {counts[tile]} copies of {tile}: a set has four")
+
+
 class Wall:
     """The wall of one deal: dealing, live draws and replacement draws.
 
     `Wall(rs, dice, order)` checks the order and breaks the wall; `deal()` returns the 53
     takes of the deal in the order they happen; then `draw()` and `replacement()` take one
-    tile each (a `Take`), and `tiles_left` counts what remains.
+    tile each (a `Take`), and `tiles_left` counts what remains. `order[i] is None` where the
+    tile is not known: `deal()` needs the dealt positions known, and `draw(seat, tile)` /
+    `replacement(seat, tile)` on an unknown position must name a `possible` tile.
     """
 
     __slots__ = (
         "_head",
         "_live",
+        "_seen",
         "_tail",
         "_tail_at",
         "_taken",
@@ -179,11 +206,15 @@ class Wall:
         "order",
         "replacement_end",
         "tiles_left",
+        "tileset",
     )
 
-    def __init__(self, rs: RuleSet, dice: Dice, order: tuple[Tile, ...]) -> None:
+    def __init__(self, rs: RuleSet, dice: Dice, order: Sequence[Tile | None]) -> None:
         check_order(tuple(order), rs.tiles.set)
-        self.order = tuple(order)
+        self.order: tuple[Tile | None, ...] = tuple(order)
+        self.tileset = rs.tiles.set
+        # copies of each tile known so far: the known order, then tiles named on unknown takes
+        self._seen = to_counts(t for t in self.order if t is not None)
         self.dice = dice
         self.geometry = Geometry(rs.tiles.wall_stacks)
         self.brk = break_for(dice, rs.wall.indent)
@@ -201,37 +232,75 @@ class Wall:
         self.tiles_left = n
         self.last_take: Take | None = None
 
-    def _take(self, seat: Seat, index: int) -> Take:
+    def _take(self, seat: Seat, index: int, tile: Tile | None = None) -> Take:
+        known = self.order[index]
+        if known is None:
+            if tile is None:
+                raise WallError(f"the tile at {self.geometry.position(index)} is not known")
+            if not self.possible(tile):
+                raise WallError(f"{tile} cannot be drawn: {self._why_impossible(tile)}")
+            self._seen[tile] += 1
+            known = tile
+        elif tile is not None and tile != known:
+            raise WallError(f"the tile at {self.geometry.position(index)} is {known}, not {tile}")
         self._taken[index] = 1
         self.tiles_left -= 1
-        take = Take(seat, self.order[index], self.geometry.position(index), index)
+        take = Take(seat, known, self.geometry.position(index), index)
         self.last_take = take
         return take
+
+    def deal_plan(self) -> tuple[tuple[Seat, int], ...]:
+        """Who takes which physical index, for the 53 takes of the deal (004 Lesson 2)."""
+        plan: list[tuple[Seat, int]] = []
+        for rnd in range(3):
+            for seat in SEATS:
+                base = 16 * rnd + 4 * seat
+                plan.extend((seat, self._live[base + k]) for k in range(4))
+        # East's jump: tops of the 1st and 3rd stacks, S bottom of 1st, W top of 2nd,
+        # N bottom of 2nd.
+        for seat, k in ((Seat.E, 48), (Seat.E, 52), (Seat.S, 49), (Seat.W, 50), (Seat.N, 51)):
+            plan.append((seat, self._live[k]))
+        return tuple(plan)
 
     def deal(self) -> tuple[Take, ...]:
         """The 53 takes of the deal (004 Lesson 2), East's jump included."""
         if self._head:
             raise WallError("the wall has already been dealt")
-        takes: list[Take] = []
-        for rnd in range(3):
-            for seat in SEATS:
-                base = 16 * rnd + 4 * seat
-                takes.extend(self._take(seat, self._live[base + k]) for k in range(4))
-        # East's jump: tops of the 1st and 3rd stacks, S bottom of 1st, W top of 2nd,
-        # N bottom of 2nd.
-        for seat, k in ((Seat.E, 48), (Seat.E, 52), (Seat.S, 49), (Seat.W, 50), (Seat.N, 51)):
-            takes.append(self._take(seat, self._live[k]))
+        plan = self.deal_plan()
+        unknown = [i for _, i in plan if self.order[i] is None]
+        if unknown:
+            where = self.geometry.position(unknown[0])
+            raise WallError(f"{len(unknown)} dealt tiles are not known ({where} first)")
+        takes = tuple(self._take(seat, i) for seat, i in plan)
         self._head = DEALT_TILES
-        return tuple(takes)
+        return takes
 
     def peek(self) -> Tile | None:
-        """The next live tile, or None when the wall is exhausted."""
+        """The next live tile, or None when the wall is exhausted or the tile not known."""
         i = self._next_live()
         return None if i is None else self.order[i]
 
     def peek_replacement(self) -> Tile | None:
         i = self._next_replacement()
         return None if i is None else self.order[i]
+
+    def next_index(self) -> int | None:
+        """Physical index of the next live draw (None when the wall is exhausted)."""
+        return self._next_live()
+
+    def next_replacement_index(self) -> int | None:
+        """Physical index of the next replacement tile (None when the wall is exhausted)."""
+        return self._next_replacement()
+
+    def possible(self, tile: Tile) -> bool:
+        """Whether an unknown position may hold `tile`: it is of the set and fewer than four
+        copies are known (the known order, dealt tiles included, and earlier named takes)."""
+        return self.tileset.contains(tile) and self._seen[tile] < 4
+
+    def _why_impossible(self, tile: Tile) -> str:
+        if not self.tileset.contains(tile):
+            return f"it is not in a {self.tileset.value}-tile set"
+        return "all four copies are known already"
 
     def _next_live(self) -> int | None:
         if not self.tiles_left:
@@ -253,19 +322,20 @@ class Wall:
         self._tail_at = at
         return self._tail[at]
 
-    def draw(self, seat: Seat) -> Take:
-        """A live draw, clockwise from the break."""
+    def draw(self, seat: Seat, tile: Tile | None = None) -> Take:
+        """A live draw, clockwise from the break; `tile` (what the reader saw) is required
+        on an unknown position and checked on a known one."""
         i = self._next_live()
         if i is None:
             raise WallError("the wall is exhausted")
-        return self._take(seat, i)
+        return self._take(seat, i, tile)
 
-    def replacement(self, seat: Seat) -> Take:
-        """A kong replacement tile, from the replacement end."""
+    def replacement(self, seat: Seat, tile: Tile | None = None) -> Take:
+        """A kong replacement tile, from the replacement end; `tile` as for `draw`."""
         i = self._next_replacement()
         if i is None:
             raise WallError("no replacement tile left")
-        return self._take(seat, i)
+        return self._take(seat, i, tile)
 
     @property
     def exhausted(self) -> bool:
@@ -280,7 +350,33 @@ class Wall:
         for name in Wall.__slots__:
             setattr(twin, name, getattr(self, name))
         twin._taken = bytearray(self._taken)
+        twin._seen = list(self._seen)
         return twin
+
+
+def dealt_order(
+    rs: RuleSet, dice: Dice, hands: Mapping[Seat, Sequence[Tile]] | Sequence[Sequence[Tile]]
+) -> tuple[Tile | None, ...]:
+    """The wall order a table without a wall antenna knows after the deal: the dealt hands
+    as read (East 14, the others 13; a mapping by seat, or four sequences E S W N) placed at
+    the positions they were dealt from, `None` everywhere else.
+
+    Each hand is taken in the order its tiles arrived, when the reader saw that; otherwise
+    any order gives the same deal, except that East's last tile counts as its 14th (the
+    jump) tile: the "drawn" tile of East's first turn, which only a heavenly Hu's winning
+    tile reports."""
+    tileset = rs.tiles.set
+    by_seat = hands if isinstance(hands, Mapping) else dict(zip(SEATS, hands, strict=True))
+    wanted = {s: list(by_seat.get(s, ())) for s in SEATS}
+    for seat, tiles in wanted.items():
+        size = 14 if seat is Seat.E else 13
+        if len(tiles) != size:
+            raise WallError(f"{seat} is dealt {size} tiles, not {len(tiles)}")
+    _check_known([t for s in SEATS for t in wanted[s]], tileset, "the hands hold")
+    order: list[Tile | None] = [None] * tileset.value
+    for seat, index in Wall(rs, dice, order).deal_plan():
+        order[index] = wanted[seat].pop(0)
+    return tuple(order)
 
 
 def compose(

@@ -206,6 +206,7 @@ def test_every_reason_is_exercised():
         test_deal_over_correction_and_end_deal,
         test_lock_and_last_tile_reasons,
         _kong_reasons,
+        _unknown_wall_reasons,
     ):
         test()
     assert set(Reason) == SEEN, set(Reason) - SEEN
@@ -227,6 +228,16 @@ def _kong_reasons():
     refused(d, Kong(S, MeldKind.KONG), Reason.CLAIM_NOT_ADMISSIBLE)  # only two 9s
     ok(d, Pung(S), Pass(W), Pass(N))
     refused(d, Kong(S, MeldKind.CONCEALED_KONG, Tile.P2), Reason.KONG_AFTER_PUNG)
+
+
+def _unknown_wall_reasons():
+    """A wall not scanned (tests/rules/test_unknown_wall.py has the rest)."""
+    hands = {Seat[k]: parse_tiles(v) for k, v in BLOOD.items()}
+    d = Deal.start_dealt(load("sbr-mil"), Dice(6, 4), hands)
+    ok(d, ChooseVoid(E, Suit.P, Tile.P5), ChooseVoid(S, Suit.M), ChooseVoid(W, Suit.M))
+    ok(d, ChooseVoid(N, Suit.S), Discard(E, Tile.P5), Pass(S), Pass(W), Pass(N))
+    refused(d, Draw(S), Reason.TILE_UNKNOWN)
+    refused(d, Draw(S, Tile.EAST), Reason.TILE_IMPOSSIBLE)  # no honours in 108 tiles
 
 
 # -- legal_moves against a brute-force search ----------------------------------------------
