@@ -41,14 +41,16 @@ def drain(q: queue.Queue) -> list:
             return out
 
 
-def client_for(paths: dict[str, str]) -> HostClient:
+def client_for(paths: dict[str, str], reply_timeout: float = 2.0) -> HostClient:
     return HostClient(
         paths["table"],
         paths["reader"],
         load_table("sim-table"),
         load_reader("sim-uhf"),
         load_tags("sim-108"),
-        reply_timeout=0.1,  # the simulator answers at once; a lost answer costs less time
+        # the simulator answers at once; a lost answer costs less time (but a loaded
+        # machine may delay an answer: tests that count errors wait longer)
+        reply_timeout=reply_timeout,
     )
 
 
@@ -64,7 +66,7 @@ def settled_zones(sim: Simulation) -> dict:
 def session(tmp_path: Path, request) -> Iterator[tuple[Simulation, HostClient]]:
     config: SimConfig = request.param(tmp_path)
     sim = Simulation(config)
-    client = client_for(sim.paths())
+    client = client_for(sim.paths(), 0.1 if config.noise.corrupt else 2.0)
     client.start()
     try:
         assert sim.wait_for_client(WAIT)
