@@ -89,6 +89,8 @@ class Simulation:
     def __init__(self, config: SimConfig) -> None:
         self.config = config
         self.rs = rulesets.load(config.rules)
+        if self.rs.ruleset.game is not rulesets.Identity.SICHUAN:
+            raise ValueError(f"the simulator's bots play Sichuan rule sets, not {self.rs.name}")
         self.table_profile = load_table(config.table_profile)
         self.reader_profile = load_reader(config.reader_profile)
         d = self.reader_profile.debounce
