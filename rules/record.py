@@ -201,29 +201,32 @@ _CLASSES = {name: cls for cls, name in MOVE_NAMES.items()}
 def move_to_json(move: Move) -> dict[str, Any]:
     """`{"t": 12.5, "seat": "S", "move": "discard", "tile": "5p"}`; absent values are left
     out (no time, no tile named on a draw, the indicator card)."""
-    out: dict[str, Any] = {}
-    if move.t is not None:
-        out["t"] = move.t
+    out: dict[str, Any] = {} if move.t is None else {"t": move.t}
+    cls = type(move)
     seat = getattr(move, "seat", None)
     if seat is not None:
-        out["seat"] = str(seat)
-    out["move"] = MOVE_NAMES[type(move)]
-    if isinstance(move, ChooseVoid):
-        out["suit"] = str(move.suit)
-    if isinstance(move, Kong):
-        out["kind"] = move.kind.value
+        out["seat"] = _SEAT_NAMES[seat]
+    out["move"] = MOVE_NAMES[cls]
+    if cls is ChooseVoid:
+        out["suit"] = move.suit.value  # type: ignore[union-attr]
+    elif cls is Kong:
+        out["kind"] = move.kind.value  # type: ignore[union-attr]
     tile = getattr(move, "tile", None)
     if tile is not None:
-        out["tile"] = str(tile)
+        out["tile"] = _TILE_NAMES[tile]
     if isinstance(move, Penalty):
         out["points"] = move.points
         out["reason"] = move.reason
         out["to"] = None if move.to is None else str(move.to)
-    if isinstance(move, Correction):
+    elif isinstance(move, Correction):
         out["undo"] = move.undo
     if isinstance(move, Correction | EndDeal) and move.note:
         out["note"] = move.note
     return out
+
+
+_SEAT_NAMES = tuple(s.name for s in SEATS)
+_TILE_NAMES = tuple(str(t) for t in TILES)
 
 
 # the keys each move may carry besides "t" and "move"; True: required
