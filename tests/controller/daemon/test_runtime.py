@@ -44,9 +44,9 @@ def test_a_deal_is_journalled_and_settled_like_the_judge(rig, seed, fast):
     assert rig.rt.machine.phase == "settled"
     accepted = rig.records(RecordKind.MOVE_ACCEPTED)
     wanted = [x for x in plan.moves if not isinstance(x, mv.CloseClaims)]
-    assert [move_from_judge_json(r.data()["judge"]) for r in accepted] == [
-        dataclasses.replace(x, t=None) for x in wanted
-    ]
+    assert [
+        dataclasses.replace(move_from_judge_json(r.data()["judge"]), t=None) for r in accepted
+    ] == [dataclasses.replace(x, t=None) for x in wanted]
     assert not rig.records(RecordKind.MOVE_REJECTED)
     (settled,) = rig.records(RecordKind.DEAL_SETTLED)
     assert settled.data()["deltas"] == list(fixed_order(truth.deltas(), Seat.E))
