@@ -1,0 +1,139 @@
+"""`mjtable replay JOURNAL [--deal N] [--move K]`: rebuild any moment of a journalled deal.
+
+Interactive on a terminal: n, space or → forward; p or ← back; g then a number and Enter
+goes to that step; Home/End (or 0 / $) to the start/end; q quits. With `--move K`, or when
+standard output is not a terminal, the moment after step K (default: the last) is printed
+once. Steps are the deal's journal records a referee looks at (moves, refusals, claim
+windows, alerts, corrections, the settlement), numbered from 1; step 0 is the dealt deal.
+
+The journal is opened read-only (docs/JOURNAL.md) and never modified. Exit status: 0 fine;
+1 the hash chain is broken (the moment is still shown, with a warning); 2 not a journal,
+foreign, damaged, or a deal that cannot be rebuilt.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from pathlib import Path
+
+from controller.journal_records import JournalError
+from tools.referee.journal_deal import open_checked
+from tools.referee.session import SessionDeal, rebuild_all
+from tools.referee.text import render
+
+EXIT_BROKEN = 1
+EXIT_UNUSABLE = 2
+
+CLEAR = "\x1b[H\x1b[2J"
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("journal", metavar="JOURNAL", type=Path, help="journal file")
+    parser.add_argument("--deal", type=int, help="deal number (default: the last deal)")
+    parser.add_argument("--move", type=int, metavar="K", help="show the deal after step K")
+    parser.add_argument(
+        "--as-recorded",
+        action="store_true",
+        help="ignore the referee's corrections (show the deal as the daemon judged it)",
+    )
+
+
+def run(args: argparse.Namespace) -> int:
+    try:
+        journal, finding = open_checked(args.journal)
+        with journal:
+            deals = rebuild_all(journal, corrections=not args.as_recorded)
+    except JournalError as err:
+        print(f"mjtable replay: {err}", file=sys.stderr)
+        return EXIT_UNUSABLE
+    if finding is not None:
+        print(
+            f"mjtable replay: warning: {args.journal}: chain broken at {finding}", file=sys.stderr
+        )
+    if not deals:
+        print(f"mjtable replay: {args.journal}: no deals in this journal", file=sys.stderr)
+        return EXIT_UNUSABLE
+    chosen = _choose(deals, args.deal)
+    if chosen is None:
+        known = ", ".join(str(d.number) for d in deals)
+        print(
+            f"mjtable replay: no deal {args.deal} in {args.journal} (deals: {known})",
+            file=sys.stderr,
+        )
+        return EXIT_UNUSABLE
+    last = len(chosen.rebuilt.source.steps)
+    if args.move is not None and not 0 <= args.move <= last:
+        print(
+            f"mjtable replay: deal {chosen.number} has steps 0-{last}, not {args.move}",
+            file=sys.stderr,
+        )
+        return EXIT_UNUSABLE
+    if args.move is not None or not (sys.stdout.isatty() and sys.stdin.isatty()):
+        sys.stdout.write(
+            render(chosen.rebuilt, last if args.move is None else args.move, chosen.before)
+        )
+    else:
+        _interactive(chosen)
+    return EXIT_BROKEN if finding is not None else 0
+
+
+def _choose(deals: list[SessionDeal], number: int | None) -> SessionDeal | None:
+    if number is None:
+        return deals[-1]
+    return next((d for d in deals if d.number == number), None)
+
+
+def _read_key(fd: int) -> str:
+    """One key press: a character, or "left"/"right"/"home"/"end" for escape sequences."""
+    ch = os.read(fd, 1).decode(errors="replace")
+    if ch != "\x1b":
+        return ch
+    seq = os.read(fd, 2).decode(errors="replace")
+    names = {"[C": "right", "[D": "left", "[H": "home", "[F": "end", "OH": "home", "OF": "end"}
+    return names.get(seq, "")
+
+
+def _interactive(chosen: SessionDeal) -> None:
+    import termios
+    import tty
+
+    fd = sys.stdin.fileno()
+    saved = termios.tcgetattr(fd)
+    last = len(chosen.rebuilt.source.steps)
+    k, typed, prompt = 0, "", ""
+    try:
+        tty.setcbreak(fd)
+        while True:
+            screen = render(chosen.rebuilt, k, chosen.before)
+            sys.stdout.write(CLEAR + screen + (f"go to step: {typed}" if prompt else ""))
+            sys.stdout.flush()
+            key = _read_key(fd)
+            if prompt:
+                if key.isdigit():
+                    typed += key
+                elif key in ("\r", "\n"):
+                    if typed:
+                        k = max(0, min(last, int(typed)))
+                    typed, prompt = "", ""
+                elif key in ("\x7f", "\b"):
+                    typed = typed[:-1]
+                elif key in ("\x1b", "q"):
+                    typed, prompt = "", ""
+                continue
+            if key in ("q", "\x04"):
+                break
+            if key in ("n", " ", "right"):
+                k = min(last, k + 1)
+            elif key in ("p", "left"):
+                k = max(0, k - 1)
+            elif key in ("0", "home"):
+                k = 0
+            elif key in ("$", "end"):
+                k = last
+            elif key == "g":
+                prompt = "g"
+    finally:
+        termios.tcsetattr(fd, termios.TCSADRAIN, saved)
+        sys.stdout.write("\n")

@@ -1,0 +1,275 @@
+"""A deal as the journal holds it: its `deal.started`, the steps a referee looks at (moves,
+refusals, claim windows, alerts, corrections, the settlement) and the corrections that apply.
+
+`read_deal(journal, n)` reads one deal; `read_session(journal)` every deal in journal order.
+Seats here are the table's *fixed* seats E S W N (docs/JOURNAL.md; the dealer of the deal is
+`started.dealer`); the judge's own moves, in deal seats, are under each move's `judge` key
+(controller/daemon/records.py) and are what `tools.referee.rebuild` re-judges.
+
+A payload the tools cannot read (a foreign or hand-edited journal whose chain still holds)
+raises `JournalError` naming the record.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from enum import StrEnum
+from pathlib import Path
+from typing import Any
+
+from controller.daemon.records import move_from_judge_json
+from controller.journal import Finding, Journal
+from controller.journal_records import (
+    Correction,
+    CorrectionAction,
+    DealSettled,
+    DealStarted,
+    JournalError,
+    Record,
+    RecordKind,
+)
+from rules.moves import Move
+from rules.ruleset import RuleSet, UnknownRuleSet, load
+from rules.schema import SchemaError
+from rules.seats import Seat
+
+# the records a referee steps through (raw frames and phase changes are left out)
+STEP_KINDS = frozenset(
+    {
+        RecordKind.MOVE_ACCEPTED,
+        RecordKind.MOVE_REJECTED,
+        RecordKind.CLAIM_WINDOW,
+        RecordKind.ALERT,
+        RecordKind.CORRECTION,
+        RecordKind.DEAL_SETTLED,
+    }
+)
+
+
+class Verdict(StrEnum):
+    """What the judge (or the referee) said about a step."""
+
+    ACCEPTED = "accepted"
+    REJECTED = "rejected"
+    WINDOW = "window"
+    ALERT = "alert"
+    CORRECTION = "correction"
+    SETTLED = "settled"
+
+
+@dataclass(frozen=True, slots=True)
+class Step:
+    """One journal record of a deal, read for a referee. `number` counts the deal's steps
+    from 1 (`mjtable replay --move K` shows the deal after step K; 0 is the dealt deal)."""
+
+    number: int
+    record: Record
+    verdict: Verdict
+    seat: Seat | None  # fixed seat, when the record names one
+    text: str  # "discard 5p", "claim window opened on 8s (E)", ...
+    evidence: tuple[str, ...]  # where the reading came from (antenna, button)
+    reason: str = ""  # a refusal's reason and detail, an alert's code
+    judge_move: Move | None = None  # the judge's move (deal seats) of an accepted move
+
+    @property
+    def seq(self) -> int:
+        return self.record.seq
+
+
+@dataclass(frozen=True, slots=True)
+class AppliedCorrection:
+    """A correction record and whether it still applies (a later `withdraw` cancels it)."""
+
+    record: Record
+    correction: Correction
+    withdrawn_by: int | None = None  # seq of the withdrawing correction
+
+    @property
+    def active(self) -> bool:
+        return self.withdrawn_by is None and self.correction.action is not CorrectionAction.WITHDRAW
+
+
+@dataclass(frozen=True, slots=True)
+class JournalDeal:
+    started: DealStarted
+    started_record: Record
+    rules: RuleSet
+    steps: tuple[Step, ...]
+    corrections: tuple[AppliedCorrection, ...]
+    settled: DealSettled | None  # as journalled (before the tools apply corrections)
+    settled_extra: Mapping[str, Any]  # the rest of the settled payload (next_dealer, ...)
+
+    @property
+    def number(self) -> int:
+        return self.started.deal
+
+    @property
+    def dealer(self) -> Seat:
+        return self.started.dealer
+
+    def step_at(self, seq: int) -> Step | None:
+        return next((s for s in self.steps if s.seq == seq), None)
+
+
+def rule_set(name: str, where: str) -> RuleSet:
+    try:
+        return load(name)
+    except (UnknownRuleSet, SchemaError, OSError) as err:
+        raise JournalError(f"{where}: rule set {name!r}: {err}") from None
+
+
+def read_deal(journal: Journal, number: int) -> JournalDeal:
+    records = list(journal.deal_records(number))
+    if not records:
+        known = ", ".join(str(n) for n in journal.deals()) or "none"
+        raise JournalError(f"{journal.path}: no deal {number} in this journal (deals: {known})")
+    return _build(journal, records)
+
+
+def read_session(journal: Journal) -> list[JournalDeal]:
+    return [read_deal(journal, n) for n in journal.deals()]
+
+
+def _build(journal: Journal, records: list[Record]) -> JournalDeal:
+    first = records[0]
+    if first.kind is not RecordKind.DEAL_STARTED:
+        raise JournalError(f"{journal.path}: record {first.seq}: deal {first.deal} has no start")
+    try:
+        started = DealStarted.from_payload(first.data())
+    except (KeyError, ValueError, TypeError) as err:
+        raise JournalError(f"{journal.path}: record {first.seq} (deal.started): {err}") from None
+    rs = rule_set(started.rules, f"{journal.path}: record {first.seq}")
+    steps: list[Step] = []
+    settled, extra = None, {}
+    for rec in records[1:]:
+        if rec.kind not in STEP_KINDS:
+            continue
+        try:
+            step = _step(len(steps) + 1, rec)
+            if rec.kind is RecordKind.DEAL_SETTLED:
+                data = rec.data()
+                settled = DealSettled.from_payload(data)
+                extra = {k: v for k, v in data.items() if k not in ("deltas", "ledger")}
+        except (KeyError, ValueError, TypeError) as err:
+            raise JournalError(f"{journal.path}: record {rec.seq} ({rec.kind}): {err}") from None
+        steps.append(step)
+    return JournalDeal(started, first, rs, tuple(steps), _corrections(steps), settled, extra)
+
+
+def _corrections(steps: Iterable[Step]) -> tuple[AppliedCorrection, ...]:
+    found = [
+        (s.record, Correction.from_payload(s.record.data()))
+        for s in steps
+        if s.verdict is Verdict.CORRECTION
+    ]
+    withdrawn = {c.corrects: r.seq for r, c in found if c.action is CorrectionAction.WITHDRAW}
+    return tuple(AppliedCorrection(r, c, withdrawn.get(r.seq)) for r, c in found)
+
+
+def _seat(value: Any) -> Seat | None:
+    return None if value is None else Seat.parse(value)
+
+
+def _evidence(data: Mapping[str, Any]) -> tuple[str, ...]:
+    ev = data.get("evidence") or ()
+    if isinstance(ev, Mapping):  # docs/JOURNAL.md form {"zone": ..., "antenna": ...}
+        return (", ".join(f"{k} {v}" for k, v in ev.items()),)
+    if isinstance(ev, str):
+        return (ev,)
+    return tuple(
+        str(e) if not isinstance(e, Mapping) else _evidence({"evidence": e})[0] for e in ev
+    )
+
+
+def _move_text(data: Mapping[str, Any]) -> str:
+    parts = [str(data["move"])]
+    if data.get("suit") and data["move"] == "void":
+        parts.append(f"suit {data['suit']}")
+    if data.get("tile"):
+        parts.append(str(data["tile"]))
+    if data.get("from_seat"):
+        parts.append(f"from {data['from_seat']}")
+    if data.get("self_drawn"):
+        parts.append("(self-drawn)")
+    if data.get("robbing"):
+        parts.append("(robbing the kong)")
+    return " ".join(parts)
+
+
+def _step(number: int, rec: Record) -> Step:
+    data = rec.data()
+    kind = rec.kind
+    if kind is RecordKind.MOVE_ACCEPTED:
+        move = move_from_judge_json(data["judge"]) if "judge" in data else None
+        return Step(
+            number,
+            rec,
+            Verdict.ACCEPTED,
+            _seat(data.get("seat")),
+            _move_text(data),
+            _evidence(data),
+            judge_move=move,
+        )
+    if kind is RecordKind.MOVE_REJECTED:
+        reason = str(data["reason"])
+        if data.get("detail"):
+            reason += f": {data['detail']}"
+        return Step(
+            number,
+            rec,
+            Verdict.REJECTED,
+            _seat(data.get("seat")),
+            _move_text(data),
+            _evidence(data),
+            reason,
+        )
+    if kind is RecordKind.CLAIM_WINDOW:
+        what = "robbing window" if data.get("kind") == "robbing" else "claim window"
+        text = f"{what} {data['state']} on {data['tile']} (discard by {data['discarder']})"
+        if data["state"] == "closed":
+            claims = data.get("claims") or {}
+            said = ", ".join(f"{s} {c}" for s, c in claims.items()) or "no claim"
+            text += f": {said}; closed by {data.get('closed_by', '?')}"
+        elif data.get("deadline") is not None:
+            text += f", {data['deadline']} s"
+        return Step(number, rec, Verdict.WINDOW, _seat(data["discarder"]), text, ())
+    if kind is RecordKind.ALERT:
+        sev = data.get("severity") or "alert"
+        return Step(
+            number,
+            rec,
+            Verdict.ALERT,
+            _seat(data.get("seat")),
+            f"{sev}: {data['message']}",
+            _evidence(data),
+            str(data["code"]),
+        )
+    if kind is RecordKind.CORRECTION:
+        c = Correction.from_payload(data)
+        details = (
+            ""
+            if not c.details
+            else " " + ", ".join(f"{k}={v}" for k, v in c.details.items() if k != "judge")
+        )
+        text = f"{c.action} of record {c.corrects} by {c.referee}: {c.reason}{details}"
+        return Step(number, rec, Verdict.CORRECTION, None, text, ())
+    s = DealSettled.from_payload(data)
+    deltas = " ".join(f"{d:+d}" for d in s.deltas)
+    return Step(number, rec, Verdict.SETTLED, None, f"settled ({s.end}): {deltas}", ())
+
+
+def open_checked(path: Path) -> tuple[Journal, Finding | None]:
+    """Open a journal read-only for a referee tool: a damaged or foreign file raises
+    `JournalError`; a broken hash chain is returned as the finding (the tools still show
+    the records, and say so)."""
+    journal = Journal.open_readonly(path)
+    try:
+        damage = journal.integrity_problem()
+        if damage is not None:
+            raise JournalError(f"{path}: damaged journal ({damage})")
+        check = journal.verify()
+    except BaseException:
+        journal.close()
+        raise
+    return journal, check.finding
