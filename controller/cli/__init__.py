@@ -41,6 +41,7 @@ COMMANDS: tuple[tuple[str, str, str], ...] = (
     ),
     ("journal", "controller.cli.journal", "verify, export or summarise a deal journal"),
     ("replay", "controller.cli.replay", "step through a journalled deal move by move"),
+    ("correct", "controller.cli.correct", "append a referee's correction to a deal journal"),
     (
         "report",
         "controller.cli.report",

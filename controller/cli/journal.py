@@ -1,4 +1,4 @@
-"""`mjtable journal verify|export|summary PATH`: referee tools over a deal journal.
+"""`mjtable journal verify|export|summary|record PATH`: referee tools over a deal journal.
 
 Every action opens the journal read-only (`mode=ro`, `query_only`) and never modifies it.
 Exit status: 0 fine; 1 the hash chain is broken (verify names the first bad record; export and
@@ -33,6 +33,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     p = sub.add_parser("summary", help="one line (or JSON object) per deal")
     p.add_argument("path", metavar="PATH", type=Path, help="journal file")
     p.add_argument("--json", action="store_true", help="one JSON object per deal, per line")
+    p = sub.add_parser("record", help="a deal as a deal record (corrections applied)")
+    p.add_argument("path", metavar="PATH", type=Path, help="journal file")
+    p.add_argument("--deal", type=int, required=True, help="the deal number")
+    p.add_argument("-o", "--output", type=Path, help="write to FILE instead of standard output")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -46,6 +50,8 @@ def run(args: argparse.Namespace) -> int:
                 return _verify(args.path, check)
             if args.action == "export":
                 _export(journal, args.path, args.output)
+            elif args.action == "record":
+                _record(journal, args.path, args.deal, args.output)
             else:
                 _summary(journal, args.json)
     except JournalError as err:
@@ -99,3 +105,26 @@ def _summary(journal: Journal, as_json: bool) -> None:
         print(format_summary(summaries))
     else:
         print("no deals in this journal")
+
+
+def _record(journal: Journal, path: Path, deal: int, output: Path | None) -> None:
+    """`mjtable journal record`: the deal re-judged with corrections (tools/referee/export.py)."""
+    from tools.referee.export import deal_record_text
+    from tools.referee.journal_deal import read_deal
+    from tools.referee.rebuild import rebuild
+
+    text = deal_record_text(rebuild(read_deal(journal, deal)))
+    if output is None:
+        sys.stdout.write(text)
+        return
+    target = output.resolve()
+    if target in {path.resolve(), *(Path(f"{path.resolve()}{x}") for x in ("-wal", "-shm"))}:
+        raise JournalError(f"{output}: refusing to write the record over the journal")
+    fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as out:
+            out.write(text)
+        os.replace(tmp, target)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise

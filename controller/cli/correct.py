@@ -1,0 +1,159 @@
+"""`mjtable correct JOURNAL ACTION --record SEQ --referee NAME --why TEXT`: a referee's
+correction, appended to the journal as a `correction` record (docs/JOURNAL.md). The corrected
+record stays as it was; `mjtable replay`, `mjtable report` and `mjtable journal record` apply
+corrections (tools/referee/rebuild.py says how each action changes the deal).
+
+Actions and what they need:
+  cancel-move   --record (an accepted move): the move did not happen
+  fix-tile      --record (an accepted move) --tile 5p: the tile really was 5p
+  penalty       --seat S --points 8 [--to N]: S pays 8 to N (to nobody without --to)
+  yellow-card   --seat S: a yellow card (000 3.6), no points
+  force-end     the deal ends at the corrected record
+  withdraw      --record (a correction): that correction no longer applies
+  note          a remark, nothing changes
+`--deal N` instead of `--record` names the deal's last record.
+
+The journal is checked first (foreign, damaged or a broken chain: refused, exit 2 or 1, the
+file untouched). A correction made while the daemon runs is journalled beside its records;
+the daemon itself does not re-judge its deal in progress (the referee view does that).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from controller.journal import Journal
+from controller.journal_records import (
+    JSON,
+    Correction,
+    CorrectionAction,
+    JournalError,
+    Record,
+    RecordKind,
+)
+from rules.seats import Seat
+from rules.tiles import NotationError, Tile
+from tools.referee.journal_deal import open_checked
+
+EXIT_BROKEN = 1
+EXIT_UNUSABLE = 2
+EXIT_REFUSED = 3
+
+MAX_POINTS = 1000
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("journal", metavar="JOURNAL", type=Path, help="journal file")
+    parser.add_argument(
+        "action", choices=[a.value for a in CorrectionAction], help="what the correction does"
+    )
+    target = parser.add_mutually_exclusive_group(required=True)
+    target.add_argument("--record", type=int, metavar="SEQ", help="the record corrected")
+    target.add_argument("--deal", type=int, metavar="N", help="the last record of deal N")
+    parser.add_argument("--referee", required=True, help="who makes the correction")
+    parser.add_argument("--why", required=True, help="the reason, in words")
+    parser.add_argument("--tile", help="fix-tile: the tile that was really there")
+    parser.add_argument("--seat", help="penalty, yellow-card: the seat (E S W N)")
+    parser.add_argument("--points", type=int, help="penalty: points paid")
+    parser.add_argument("--to", help="penalty: the seat paid (default: nobody)")
+
+
+class Refused(Exception):
+    """The correction is not appended; the message says why."""
+
+
+def run(args: argparse.Namespace) -> int:
+    try:
+        journal, finding = open_checked(args.journal)
+        with journal:
+            if finding is not None:
+                print(
+                    f"mjtable correct: {args.journal}: chain broken at {finding}; nothing appended",
+                    file=sys.stderr,
+                )
+                return EXIT_BROKEN
+            correction = _correction(journal, args)
+        with Journal.open(args.journal) as writer:
+            record = writer.append_correction(correction)
+    except JournalError as err:
+        print(f"mjtable correct: {err}", file=sys.stderr)
+        return EXIT_UNUSABLE
+    except Refused as err:
+        print(f"mjtable correct: {err}", file=sys.stderr)
+        return EXIT_REFUSED
+    print(
+        f"record {record.seq}: {correction.action} of record {correction.corrects} "
+        f"(deal {record.deal}) by {correction.referee} at {record.wall}"
+    )
+    return 0
+
+
+def _target(journal: Journal, args: argparse.Namespace) -> Record:
+    if args.deal is not None:
+        records = list(journal.deal_records(args.deal))
+        if not records:
+            raise Refused(f"no deal {args.deal} in {args.journal}")
+        return records[-1]
+    record = journal.get(args.record)
+    if record is None:
+        raise Refused(f"no record {args.record} in {args.journal}")
+    return record
+
+
+def _seat(text: str | None, what: str) -> Seat:
+    if text is None:
+        raise Refused(f"{what} needs --seat")
+    try:
+        return Seat.parse(text)
+    except ValueError as err:
+        raise Refused(str(err)) from None
+
+
+def _correction(journal: Journal, args: argparse.Namespace) -> Correction:
+    action = CorrectionAction(args.action)
+    target = _target(journal, args)
+    if target.deal is None and action is not CorrectionAction.NOTE:
+        raise Refused(f"record {target.seq} ({target.kind}) belongs to no deal")
+    details: dict[str, JSON] | None = None
+    moves = (CorrectionAction.CANCEL_MOVE, CorrectionAction.FIX_TILE)
+    if action in moves and target.kind is not RecordKind.MOVE_ACCEPTED:
+        raise Refused(f"{action} corrects an accepted move; record {target.seq} is {target.kind}")
+    if action is CorrectionAction.FIX_TILE:
+        if args.tile is None:
+            raise Refused("fix-tile needs --tile (the tile that was really there)")
+        try:
+            details = {"tile": str(Tile.parse(args.tile))}
+        except NotationError as err:
+            raise Refused(str(err)) from None
+        if target.data().get("tile") in (None, details["tile"]):
+            raise Refused(f"record {target.seq} names no tile, or already {details['tile']}")
+    elif action is CorrectionAction.PENALTY:
+        seat = _seat(args.seat, "penalty")
+        if args.points is None or not 1 <= args.points <= MAX_POINTS:
+            raise Refused(f"penalty needs --points 1-{MAX_POINTS}")
+        to = None if args.to is None else _seat(args.to, "--to")
+        if to == seat:
+            raise Refused(f"{seat} cannot pay itself")
+        details = {
+            "seat": seat.name,
+            "points": args.points,
+            "paid_to": None if to is None else to.name,
+        }
+    elif action is CorrectionAction.YELLOW_CARD:
+        details = {"seat": _seat(args.seat, "yellow-card").name}
+    elif action is CorrectionAction.WITHDRAW:
+        if target.kind is not RecordKind.CORRECTION:
+            raise Refused(f"withdraw names a correction; record {target.seq} is {target.kind}")
+        done = [
+            r.seq
+            for r, c in journal.corrections(target.deal or 0)
+            if c.action is CorrectionAction.WITHDRAW and c.corrects == target.seq
+        ]
+        if done:
+            raise Refused(f"correction {target.seq} was already withdrawn by record {done[0]}")
+    try:
+        return Correction(target.seq, args.referee, action, args.why, details)
+    except ValueError as err:
+        raise Refused(str(err)) from None
