@@ -1,0 +1,299 @@
+"""The printable deal sheet and session report (`mjtable report`): one HTML file, inline SVG
+(tiles from controller/outputs/tiles_svg.py, the wall and the chart from tools/referee/svg.py),
+no external assets, a print style sheet for A4.
+
+A deal sheet: the journal and its chain check, the wall with the dice and the break, each
+player's void suit, first discard, dealt and final hand, every step with its time and
+evidence and what the judge said, claim windows and who claimed, the ledger (corrections
+applied) with the rule behind each line, alerts and corrections with who made them and when.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from html import escape
+
+from controller.journal import Finding
+from controller.outputs.tiles_svg import sprite, symbol_id
+from rules.seats import SEATS
+from rules.tiles import Tile
+from tools.referee.journal_deal import Verdict
+from tools.referee.rebuild import END_NAMES, Rebuilt
+from tools.referee.session import SessionDeal
+from tools.referee.svg import legend_svg, progression_svg, wall_svg
+from tools.referee.text import clock_time
+
+CSS = """
+body { font-family: "DejaVu Sans", Verdana, Arial, sans-serif; font-size: 11pt; color: #111;
+       margin: 16px; }
+h1 { font-size: 18pt; margin: 0 0 4px; } h2 { font-size: 14pt; margin: 18px 0 6px;
+     border-bottom: 2px solid #333; } h3 { font-size: 12pt; margin: 12px 0 4px; }
+table { border-collapse: collapse; width: 100%; margin: 4px 0 10px; }
+th, td { border: 1px solid #999; padding: 2px 5px; text-align: left; vertical-align: top; }
+th { background: #e8e8e8; } td.n { text-align: right; font-variant-numeric: tabular-nums; }
+.meta td { border: none; padding: 1px 8px 1px 0; }
+.tiles { white-space: nowrap; } svg.t { width: 18px; height: 25px; vertical-align: middle; }
+tr.rejected td { background: #fde2e2; } tr.alert td { background: #fff3cd; }
+tr.correction td { background: #e2ecfd; } tr.window td { color: #555; font-size: 9.5pt; }
+tr.settled td { background: #e3f4e3; font-weight: bold; } .struck { text-decoration: line-through; }
+.ok { color: #1d7f4e; font-weight: bold; } .bad { color: #c62828; font-weight: bold; }
+.wallbox { display: flex; gap: 16px; align-items: flex-start; }
+.small { font-size: 9pt; color: #444; } .deal { page-break-before: always; }
+.deal:first-of-type { page-break-before: auto; }
+@page { size: A4; margin: 12mm; }
+@media print { body { margin: 0; font-size: 9.5pt; } tr { page-break-inside: avoid; }
+  * { -webkit-print-color-adjust: exact; print-color-adjust: exact; } }
+"""
+
+
+def _tiles(tiles: Sequence[Tile | None]) -> str:
+    inner = "".join(
+        f'<svg class="t" viewBox="0 0 60 84"><use href="#{symbol_id(t)}"/></svg>' for t in tiles
+    )
+    text = " ".join("?" if t is None else str(t) for t in tiles)
+    return f'<span class="tiles" title="{text}">{inner}</span>'
+
+
+def _tile_of(text: str) -> str:
+    try:
+        return _tiles([Tile.parse(text)])
+    except ValueError:
+        return escape(text)
+
+
+def page(title: str, body: str, tileset_sprite: str) -> str:
+    return (
+        '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
+        f"<title>{escape(title)}</title><style>{CSS}</style></head><body>"
+        f"{tileset_sprite}{body}</body></html>\n"
+    )
+
+
+def chain_line(path: str, finding: Finding | None, last_hash: str) -> str:
+    if finding is None:
+        return (
+            f'<span class="ok">chain intact</span> — journal <code>{escape(path)}</code>, '
+            f"last hash <code>{last_hash[:16]}…</code>"
+        )
+    return f'<span class="bad">CHAIN BROKEN at {escape(str(finding))}</span> — <code>{escape(path)}</code>'
+
+
+def deal_sheet(sd: SessionDeal) -> str:
+    rb = sd.rebuilt
+    jd = rb.source
+    s = jd.started
+    end = rb.deal.end
+    end_text = "not over" if end is None else END_NAMES[end]
+    names = ", ".join(f"{seat} {escape(s.players[seat])}" for seat in SEATS)
+    out = [
+        f'<section class="deal"><h1>Deal {jd.number} — {escape(jd.rules.name)}</h1>',
+        '<table class="meta">',
+        f"<tr><td>session</td><td>{s.session if s.session is not None else '-'}</td>"
+        f"<td>started</td><td>{escape(jd.started_record.wall)} (record {jd.started_record.seq})</td></tr>",
+        f"<tr><td>players</td><td>{names}</td><td>dealer</td><td>{jd.dealer} "
+        f"{escape(s.players[jd.dealer])}</td></tr>",
+        f"<tr><td>dice</td><td>{s.dice[0]} + {s.dice[1]}</td><td>end</td><td>{end_text}</td></tr>",
+        "</table>",
+        '<div class="wallbox">',
+        wall_svg(rb),
+        f"<div>{legend_svg()}{_players(sd)}</div></div>",
+        _steps(rb),
+        _ledger(rb),
+        _corrections(rb),
+        "</section>",
+    ]
+    return "".join(out)
+
+
+def _players(sd: SessionDeal) -> str:
+    rb = sd.rebuilt
+    first, last = rb.moments[0], rb.moments[-1]
+    rows = [
+        "<table><tr><th>seat</th><th>void</th><th>first discard</th><th>result</th>"
+        '<th class="n">deal</th><th class="n">session</th></tr>'
+    ]
+    for seat in SEATS:
+        void = last.voids[seat]
+        firsts = last.discards[seat][:1]
+        won = [w for w in last.winners if rb.fixed(w.seat) == seat]
+        result = ""
+        if won:
+            w = won[0]
+            result = "false Hu" if w.false_hu else f"Hu on {w.tile} ({w.value} pts), #{w.order}"
+        rows.append(
+            f"<tr><td>{seat} {escape(rb.source.started.players[seat])}</td>"
+            f"<td>{'-' if void is None else void.value}</td>"
+            f"<td>{_tiles(firsts) if firsts else '-'}</td><td>{result}</td>"
+            f'<td class="n">{last.deltas[seat]:+d}</td><td class="n">{sd.after[seat]:+d}</td></tr>'
+        )
+    rows.append(
+        "</table><h3>Hands</h3><table><tr><th>seat</th><th>dealt</th><th>at the end</th></tr>"
+    )
+    for seat in SEATS:
+        melds = " ".join(_tiles(m.tiles) for m in last.melds[seat])
+        rows.append(
+            f"<tr><td>{seat}</td><td>{_tiles(first.hands[seat])}</td>"
+            f"<td>{_tiles(last.hands[seat])} {melds}</td></tr>"
+        )
+    return "".join(rows) + "</table>"
+
+
+def _steps(rb: Rebuilt) -> str:
+    jd = rb.source
+    t0 = jd.started_record.mono
+    cancelled = {
+        c.correction.corrects
+        for c in jd.corrections
+        if c.active and rb.corrected and str(c.correction.action) == "cancel-move"
+    }
+    refused = {r.at: r for r in rb.refused}
+    rows = [
+        "<h2>Moves</h2><table><tr><th>#</th><th>record</th><th>time</th><th>+s</th>"
+        "<th>seat</th><th>what</th><th>evidence</th><th>judge</th></tr>"
+    ]
+    for st in jd.steps:
+        rec = st.record
+        cls = {
+            Verdict.REJECTED: "rejected",
+            Verdict.ALERT: "alert",
+            Verdict.CORRECTION: "correction",
+            Verdict.WINDOW: "window",
+            Verdict.SETTLED: "settled",
+        }.get(st.verdict, "")
+        verdict = {
+            Verdict.ACCEPTED: "accepted",
+            Verdict.REJECTED: f"rejected: {escape(st.reason)}",
+            Verdict.ALERT: f"alert {escape(st.reason)}",
+            Verdict.CORRECTION: f"referee ({escape(rec.source)})",
+        }.get(st.verdict, "")
+        what = escape(st.text)
+        tile = (
+            rec.data().get("tile") if st.verdict in (Verdict.ACCEPTED, Verdict.REJECTED) else None
+        )
+        if isinstance(tile, str):
+            what += " " + _tile_of(tile)
+        if rec.seq in cancelled:
+            what = f'<span class="struck">{what}</span> (cancelled)'
+        if rec.seq in refused:
+            verdict += (
+                f"; no longer fits after the corrections: {escape(str(refused[rec.seq].rejected))}"
+            )
+        evidence = "<br>".join(escape(e) for e in st.evidence)
+        rows.append(
+            f'<tr class="{cls}"><td class="n">{st.number}</td><td class="n">{rec.seq}</td>'
+            f'<td>{clock_time(rec.wall)}</td><td class="n">{rec.mono - t0:.1f}</td>'
+            f"<td>{'' if st.seat is None else st.seat}</td><td>{what}</td>"
+            f'<td class="small">{evidence}</td><td>{verdict}</td></tr>'
+        )
+    return "".join(rows) + "</table>"
+
+
+def _ledger(rb: Rebuilt) -> str:
+    jd = rb.source
+    rows = [
+        '<h2>Ledger</h2><table><tr><th>payer</th><th>payee</th><th class="n">points</th>'
+        "<th>why</th><th>rule</th></tr>"
+    ]
+    for line in rb.ledger:
+        payee = "nobody" if line.payee is None else str(line.payee)
+        rows.append(
+            f'<tr><td>{line.payer}</td><td>{payee}</td><td class="n">{line.points}</td>'
+            f'<td>{escape(line.why)}</td><td class="small">{escape(line.rule)}</td></tr>'
+        )
+    if not rb.ledger:
+        rows.append('<tr><td colspan="5">no payments</td></tr>')
+    rows.append("</table>")
+    deltas = " ".join(f"{s} {d:+d}" for s, d in zip(SEATS, rb.deltas, strict=True))
+    rows.append(f"<p><b>Deltas</b> {deltas}")
+    if rb.next_dealer is not None:
+        rows.append(f"; next dealer {rb.next_dealer}")
+    if jd.settled is not None and tuple(jd.settled.deltas) != rb.deltas:
+        was = " ".join(f"{s} {d:+d}" for s, d in zip(SEATS, jd.settled.deltas, strict=True))
+        rows.append(f' <span class="bad">(as journalled before corrections: {was})</span>')
+    elif jd.settled is None:
+        rows.append(' <span class="bad">(the deal was not settled in the journal)</span>')
+    return "".join(rows) + "</p>"
+
+
+def _corrections(rb: Rebuilt) -> str:
+    jd = rb.source
+    alerts = [s for s in jd.steps if s.verdict is Verdict.ALERT]
+    out = ["<h2>Alerts</h2>"]
+    if alerts:
+        out.append("<table><tr><th>record</th><th>time</th><th>seat</th><th>alert</th></tr>")
+        for a in alerts:
+            out.append(
+                f'<tr><td class="n">{a.seq}</td><td>{clock_time(a.record.wall)}</td>'
+                f"<td>{'' if a.seat is None else a.seat}</td><td>{escape(a.reason)}: "
+                f"{escape(a.text)}</td></tr>"
+            )
+        out.append("</table>")
+    else:
+        out.append("<p>none</p>")
+    out.append("<h2>Corrections</h2>")
+    if not jd.corrections:
+        out.append("<p>none</p>")
+        return "".join(out)
+    out.append(
+        "<table><tr><th>record</th><th>when</th><th>referee</th><th>action</th>"
+        "<th>corrects</th><th>why</th><th>status</th></tr>"
+    )
+    for c in jd.corrections:
+        corr = c.correction
+        details = ", ".join(f"{k} {v}" for k, v in (corr.details or {}).items() if k != "judge")
+        status = "applied" if c.active and rb.corrected else "not applied"
+        if c.withdrawn_by is not None:
+            status = f"withdrawn by record {c.withdrawn_by}"
+        out.append(
+            f'<tr><td class="n">{c.record.seq}</td><td>{escape(c.record.wall)}</td>'
+            f"<td>{escape(corr.referee)}</td><td>{corr.action} {escape(details)}</td>"
+            f'<td class="n">{corr.corrects}</td><td>{escape(corr.reason)}</td><td>{status}</td></tr>'
+        )
+    out.append("</table>")
+    out += [f'<p class="bad">{escape(n)}</p>' for n in rb.notes]
+    return "".join(out)
+
+
+def session_report(
+    deals: Sequence[SessionDeal], path: str, finding: Finding | None, last_hash: str
+) -> str:
+    """Every deal of the journal: the progression of each session, a table, then the sheets."""
+    body = [f"<h1>Session report</h1><p>{chain_line(path, finding, last_hash)}</p>"]
+    sessions: dict[int | None, list[SessionDeal]] = {}
+    for d in deals:
+        sessions.setdefault(d.session, []).append(d)
+    for number, group in sessions.items():
+        names = group[0].rebuilt.source.started.players
+        labels = ["start", *(str(d.number) for d in group)]
+        totals = [group[0].before, *(d.after for d in group)]
+        body.append(f"<h2>Session {'-' if number is None else number}</h2>")
+        body.append(progression_svg(labels, totals, names))
+        body.append(
+            "<table><tr><th>deal</th><th>rules</th><th>dealer</th><th>dice</th><th>winners</th>"
+            + "".join(f'<th class="n">{s}</th>' for s in SEATS)
+            + "<th>totals after</th><th>corrections</th></tr>"
+        )
+        for d in group:
+            rb = d.rebuilt
+            s = rb.source.started
+            winners = " ".join(str(rb.fixed(w.seat)) for w in rb.deal.winners if not w.false_hu)
+            body.append(
+                f'<tr><td class="n">{d.number}</td><td>{escape(s.rules)}</td><td>{s.dealer}</td>'
+                f"<td>{s.dice[0]}+{s.dice[1]}</td><td>{winners or '-'}</td>"
+                + "".join(f'<td class="n">{v:+d}</td>' for v in rb.deltas)
+                + f"<td>{' '.join(f'{v:+d}' for v in d.after)}</td>"
+                f'<td class="n">{len(rb.source.corrections)}</td></tr>'
+            )
+        body.append("</table>")
+    body += [deal_sheet(d) for d in deals]
+    return page("Session report", "".join(body), _sprite(deals))
+
+
+def deal_report(sd: SessionDeal, path: str, finding: Finding | None, last_hash: str) -> str:
+    body = f"<p>{chain_line(path, finding, last_hash)}</p>{deal_sheet(sd)}"
+    return page(f"Deal {sd.number}", body, _sprite([sd]))
+
+
+def _sprite(deals: Sequence[SessionDeal]) -> str:
+    tileset = deals[0].rebuilt.source.rules.tiles.set if deals else None
+    return sprite(tileset) if tileset is not None else sprite()
