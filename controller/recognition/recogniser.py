@@ -28,6 +28,7 @@ table's physical sides: deal seat = (side - dealer_side) mod 4.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import Enum
@@ -51,6 +52,7 @@ from rules.melds import Meld, MeldKind
 from rules.moves import (
     ChooseVoid,
     CloseClaims,
+    Correction,
     Discard,
     Draw,
     Hu,
@@ -163,6 +165,7 @@ class Recogniser:
         self.scan = WallScan(reader, tags)
         self.layout = Layout(reader, Seat.E)
         self._where: dict[TileCopy, Zone] = {}
+        self._seen: Tally = Counter()  # `_where` tallied over the watched zones
         self._clock: float | None = None  # the latest event time seen
         self._last_zone: dict[TileCopy, Zone] = {}  # kept when a tile is lifted
         self._fresh: set[TileCopy] = set()  # in a hand, straight from the wall
@@ -172,17 +175,21 @@ class Recogniser:
         self._scanned = False
         self._dealt = False
         self._kong_button: dict[Seat, float] = {}
-        self._offered: tuple[int, int] | None = None  # (deal id, history length) offered at
+        # (judge state, residue) when moves were offered: not read again until either changes
+        self._offered: tuple[tuple[int, int], frozenset] | None = None
         self._alerted: set[tuple] = set()
         self._residue_key: frozenset | None = None
         self._residue_since: float | None = None
         self._searched: tuple | None = None
+        self._undone: frozenset | None = None  # the residue a referee correction left
         self._notes: list[tuple[Spot, str]] = []
-        self._cache: tuple[tuple[int, int], Tally] | None = None
+        self._res_for: tuple[int, int] | None = None  # the judge state `_res` is against
+        self._res: Tally = Counter()
 
     # -- the deal's life ----------------------------------------------------------------
     def new_deal(self, dealer_side: Seat) -> None:
         self.layout = Layout(self.reader, dealer_side)
+        self._seen = observed(self._where, self.layout)
         self.scan.reset()
         self._last_zone.clear()  # the shuffle: every tile comes from the machine again
         self._fresh.clear()
@@ -230,7 +237,7 @@ class Recogniser:
     def on_presence(self, change: TilePlaced | TileLifted, deal: Deal | None) -> list[Recognised]:
         tc = TileCopy(change.tile, change.copy)
         if isinstance(change, TilePlaced):
-            self._where[tc] = change.zone
+            self._put(tc, change.zone)
             prev = self._last_zone.get(tc)
             if change.zone.kind is ZoneKind.HAND and (prev is None or prev.kind is ZoneKind.WALL):
                 self._fresh.add(tc)
@@ -240,13 +247,29 @@ class Recogniser:
             verb = "placed"
         else:
             if self._where.get(tc) == change.zone:
-                del self._where[tc]
+                self._put(tc, None)
             verb = "lifted"
         if change.zone in self.layout.watched:
             text = f"{self.layout.describe(change.zone)}: {tc} {verb} at {change.t:.3f}"
             self._notes.append((Spot(change.zone, change.tile), text))
             del self._notes[:-64]
         return self._evaluate(deal, change.t)
+
+    def _put(self, tc: TileCopy, zone: Zone | None) -> None:
+        """Move a tile in `_where`, keeping the tally and the residue up to date."""
+        for z, step in ((self._where.get(tc), -1), (zone, 1)):
+            if z is None or z not in self.layout.watched:
+                continue
+            spot = Spot(z, tc.tile)
+            self._seen[spot] += step
+            if self._res_for is not None:
+                self._res[spot] += step
+                if not self._res[spot]:
+                    del self._res[spot]
+        if zone is None:
+            self._where.pop(tc, None)
+        else:
+            self._where[tc] = zone
 
     def on_button(self, press: SeatButton, deal: Deal | None) -> list[Recognised]:
         seat = self.layout.seat(press.seat)
@@ -260,7 +283,6 @@ class Recogniser:
             if isinstance(move, Hu | RobKong | SelfDrawnHu) and self._false_hu(deal, move):
                 text = f"{seat} declared Hu without a winning hand (accepted as a false Hu)"
                 out.append(RefereeAlert(AlertKind.FALSE_HU, seat, text, (note,)))
-            self._offered = self._key(deal)
             return out
         return self._evaluate(deal, press.t)
 
@@ -297,6 +319,10 @@ class Recogniser:
         self._offered = None
         self._alerted.clear()
         self._searched = None
+        if isinstance(move, Correction):
+            # the undone moves still lie on the table until the tiles are put back: they
+            # must not be read again (000 3.6.A, a discard retrieved)
+            self._undone = frozenset(self._residue(deal).items())
         if isinstance(move, Kong):
             self._kong_button.pop(move.seat, None)
         if isinstance(move, Draw | ReplacementDraw):
@@ -309,21 +335,26 @@ class Recogniser:
 
     def _residue(self, deal: Deal) -> Tally:
         key = self._key(deal)
-        if self._cache is None or self._cache[0] != key:
-            self._cache = (key, expected(deal, self.layout))
-        return residue(observed(self._where, self.layout), self._cache[1])
+        if self._res_for != key:
+            self._res = residue(self._seen, expected(deal, self.layout))
+            self._res_for = key
+        return self._res
 
     def _evaluate(self, deal: Deal | None, t: float | None) -> list[Recognised]:
         if t is not None:
             self._clock = t
         if deal is None or deal.over:
             return []
-        if self._offered == self._key(deal):
-            return []  # the runtime has not applied what was offered yet
         res = self._residue(deal)
         key = frozenset(res.items())
+        if self._offered == (self._key(deal), key):
+            return []  # the runtime has not applied what was offered yet
         if key != self._residue_key:
             self._residue_key, self._residue_since = key, self._clock
+        if self._undone is not None:
+            if key == self._undone:
+                return []
+            self._undone = None
         if not res:
             self._alerted.clear()
             if not self._dealt:
@@ -363,6 +394,9 @@ class Recogniser:
                 )
         return out
 
+    def _mark_offered(self, deal: Deal) -> None:
+        self._offered = (self._key(deal), frozenset(self._residue(deal).items()))
+
     def _in_transit(self, res: Tally, r: _Reading, explained: frozenset[Spot]) -> bool:
         side = self.layout.side(r.seat)
         return any(
@@ -381,7 +415,7 @@ class Recogniser:
             )
         if isinstance(move, Kong):
             self._kong_button.pop(move.seat, None)
-        self._offered = self._key(deal)
+        self._mark_offered(deal)
         return out
 
     def _void_breach(self, deal: Deal, m: Discard) -> bool:
@@ -519,13 +553,13 @@ class Recogniser:
         # a residue first noticed now dates from the last event (the judge's change)
         out += self._evaluate(deal, None)
         self._clock = now
-        if self._offered == self._key(deal) or not self._residue_key:
+        if self._offered == (self._key(deal), self._residue_key) or not self._residue_key:
             return out
         if self._residue_since is None:
             self._residue_since = now
         age = now - self._residue_since
         probe = (self._key(deal), self._residue_key)
-        if age >= self.settle and self._searched != probe:
+        if age >= self.settle and self._searched != probe and self._undone is None:
             self._searched = probe
             found = explain(deal, self._where, self.layout, max_steps=4)
             if found.outcomes > 1:
@@ -536,7 +570,7 @@ class Recogniser:
             elif found.outcomes == 1 and self._shown(found.explanations[0].moves):
                 best = min(found.explanations, key=lambda e: len(e.moves))
                 evidence = ("several moves read at once, explained by the judge's legal moves",)
-                self._offered = self._key(deal)
+                self._mark_offered(deal)
                 return out + [MoveSeen(m, evidence) for m in best.moves]
         if age >= self.grace:
             out += self._classify(deal, self._residue(deal))
@@ -595,6 +629,8 @@ class Recogniser:
     # -- reconciliation --------------------------------------------------------------------
     def reconcile(self, presence: Mapping[TileCopy, Zone], deal: Deal) -> list[Recognised]:
         self._where = dict(presence)
+        self._seen = observed(self._where, self.layout)
+        self._res_for = None
         self._dealt = self._dealt or bool(deal.moves)
         if deal.over:
             return []
@@ -603,12 +639,12 @@ class Recogniser:
         if found.outcomes == 1:
             best = min(found.explanations, key=lambda e: len(e.moves))
             if best.moves:
-                self._offered = self._key(deal)
+                self._mark_offered(deal)
             return [MoveSeen(m, note) for m in best.moves]
         sure = found.common_prefix()
         out: list[Recognised] = [MoveSeen(m, note) for m in sure]
         if sure:
-            self._offered = self._key(deal)
+            self._mark_offered(deal)
         if not found.explanations:
             res = self._residue(deal)
             text = (
@@ -654,6 +690,6 @@ def _move_text(m: Move) -> str:
     name = type(m).__name__
     seat = getattr(m, "seat", None)
     tile = getattr(m, "tile", None)
-    kind = getattr(m, "kind", None)
+    kind = getattr(m, "kind", None) or getattr(m, "suit", None)
     parts = [name] + [str(x) for x in (seat, kind, tile) if x is not None]
     return " ".join(parts)

@@ -7,8 +7,9 @@ step is one player move, or for an open window one *resolution* (the claims that
 tile, then `CloseClaims`). Only steps the table shows are tried: a discard must take a tile
 the hand (or void spot) no longer holds, a kong or a claim must put tiles into that seat's
 melds, a Hu on a discard must put the tile into the winner's hand; draws take the tile the
-wall holds next. A step may not make the residue larger, and at most `stall` steps in a row
-may leave it unchanged (closing a window, a self-drawn Hu: nothing moves on the table).
+wall holds next. A step may make the residue larger by one tile at most (a drawn tile that
+was discarded again shows only in the river), and at most `stall` steps in a row may fail to
+shrink it (that, closing a window, a self-drawn Hu: nothing moves on the table).
 
 Every sequence that leaves no residue is an explanation. Explanations that reach the same
 judge state (`Deal.snapshot`: hands, melds, rivers, ledger...) are one outcome; one outcome
@@ -125,8 +126,13 @@ def explain(
             else:
                 after = residue(seen, expected(f, layout))
                 grown = weight(after)
-                if grown < size or (grown == size and idle < stall):
-                    walk(f, path + tuple(done), after, steps + 1, 0 if grown < size else idle + 1)
+                # a draw whose tile was discarded again grows the residue by one for a step;
+                # void choices by button show nothing and are at most four: not counted
+                free = all(isinstance(m, ChooseVoid) for m in step)
+                if grown < size:
+                    walk(f, path + tuple(done), after, steps + 1, 0)
+                elif grown <= size + 1 and (free or idle < stall):
+                    walk(f, path + tuple(done), after, steps + 1, idle + (not free))
 
     walk(deal, (), residue(seen, expected(deal, layout)), 0, 0)
     return Search(tuple(found), nodes >= budget)

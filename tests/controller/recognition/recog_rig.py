@@ -13,12 +13,14 @@ from __future__ import annotations
 
 import copy
 import random
+from collections import Counter
 from dataclasses import dataclass, field, replace
 
 from controller.devices.events import Button, SeatButton, TagsRead
 from controller.profiles import ReaderProfile, TileCopy, Zone, ZoneKind, load_reader, sim_tag_map
 from controller.recognition.presence import TileLifted, TilePlaced
 from controller.recognition.recogniser import (
+    AlertKind,
     HandsDealt,
     MoveSeen,
     Recogniser,
@@ -31,11 +33,18 @@ from rules.deal import Deal
 from rules.melds import MeldKind
 from rules.moves import (
     CloseClaims,
+    Correction,
+    Discard,
     Draw,
+    EndDeal,
+    Hu,
     Kong,
     Move,
+    Penalty,
     Rejected,
     ReplacementDraw,
+    RobKong,
+    SelfDrawnHu,
 )
 from rules.ruleset import RuleSet
 from rules.seats import SEATS, Seat
@@ -44,6 +53,7 @@ from tools.sim.player import PhysicalPlayer, plan_deal
 from tools.sim.world import WALL_SCAN, World
 
 SICHUAN = ("sbr-mil", "sbr-russia", "sbr-chengdu2016", "wmt")
+REFEREE = (Correction, Penalty, EndDeal)
 
 
 def reader(name: str = "sim-uhf") -> ReaderProfile:
@@ -72,6 +82,24 @@ def normalise(rs: RuleSet, dice: Dice, tiles, moves) -> tuple[Move, ...]:
         assert deal.apply(m), m
         out.append(m)
     return tuple(out)
+
+
+def noted(rs: RuleSet, dice: Dice, tiles, moves) -> Counter:
+    """The alerts a correct recogniser raises on these moves: a false Hu, and a discard
+    that breaks the void order under `lenient` (both accepted by the judge)."""
+    deal = Deal.start(rs, dice, tiles)
+    out: Counter = Counter()
+    for m in moves:
+        hu = isinstance(m, Hu | SelfDrawnHu | RobKong)
+        if hu and replace(m, t=None) not in deal.legal_moves(m.seat):
+            out[AlertKind.FALSE_HU] += 1
+        if isinstance(m, Discard):
+            void = deal.void(m.seat)
+            held = any(t.suit is void for t in deal.hand(m.seat))
+            if void is not None and m.tile.suit is not void and held:
+                out[AlertKind.VOID_DISCARD_ORDER] += 1
+        deal.apply(m)
+    return out
 
 
 @dataclass
@@ -174,6 +202,7 @@ class Played:
     reference: Deal
     moves: tuple[Move, ...]
     dealer_side: Seat
+    noted: Counter
     # the settled presence after the deal and after each move: snapshots[i] follows moves[:i]
     snapshots: list[dict[TileCopy, Zone]] = field(default_factory=list)
 
@@ -203,7 +232,10 @@ def play(rules: str, seed: int, profile: str = "sim-uhf", **rec_kw) -> Played:
     for move in moves:
         if isinstance(move, CloseClaims) and runtime.deal.window is not None:
             runtime.apply(CloseClaims())  # the runtime's claim clock ran out
+        elif isinstance(move, REFEREE):
+            runtime.apply(move)  # the referee's own decision; a correction's tiles follow
         player.perform(move)
         snapshots.append(dict(table.seen))
     reference = Deal.replay(rs, dice, tiles, moves)
-    return Played(runtime, table, reference, moves, dealer_side, snapshots)
+    expect = noted(rs, dice, tiles, moves)
+    return Played(runtime, table, reference, moves, dealer_side, expect, snapshots)

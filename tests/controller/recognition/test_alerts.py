@@ -9,7 +9,7 @@ import dataclasses
 
 from scene import Scene, alerts, moves
 
-from controller.devices.events import Button, TagsRead
+from controller.devices.events import Button, SeatButton, TagsRead
 from controller.profiles import TileCopy, ZoneKind, sim_tag_uid
 from controller.recognition.presence import DuplicateTile, UnknownTag
 from controller.recognition.recogniser import AlertKind, HandsDealt
@@ -241,3 +241,16 @@ def test_buttons_with_no_deal_or_out_of_place_are_the_judges_to_refuse() -> None
     sc.choose_voids()
     got = sc.press(S, Button.PUNG)  # no discard open: offered, the judge says why
     assert moves(got) == [Pung(S)] and sc.rt.rejected[-1].reason.value == "claim-not-admissible"
+    assert moves(sc.discard(E, "5s", VOID)) == [Discard(E, Tile.parse("5s"))]  # reading goes on
+    got = Scene().rec.on_button(SeatButton(1.0, S, Button.HU), None)
+    assert kinds(got) == [AlertKind.UNRECOGNISED]
+
+
+def test_without_a_void_antenna_the_void_button_lays_the_lowest_tile(monkeypatch) -> None:
+    import scene
+    from test_recognise_deals import bare_profile
+
+    monkeypatch.setattr(scene, "reader", lambda name="": bare_profile("void"))
+    sc = scene.Scene()
+    assert moves(sc.press(E, Button.VOID_S)) == [ChooseVoid(E, Suit.S, Tile.parse("5s"))]
+    assert moves(sc.press(S, Button.VOID_S)) == [ChooseVoid(S, Suit.S, None)]

@@ -33,12 +33,13 @@ def test_deals_are_recognised_move_for_move(rules: str) -> None:
         rt = p.runtime
         assert rt.scanned is not None and rt.dealt
         assert [tc.tile for tc in rt.scanned] == list(p.reference.wall_order)
-        assert rt.alerts == [], (seed, rt.alerts)
+        assert Counter(a.kind for a in rt.alerts) == p.noted, (seed, rt.alerts)
         assert rt.rejected == [], (seed, rt.rejected)
-        assert strip(rt.deal.moves) == strip(p.moves), seed
+        assert strip(rt.deal.history) == strip(p.reference.history), seed
         assert rt.deal.ledger() == p.reference.ledger(), seed
         assert rt.deal.over
-        seen_kinds.update(kind_of(m) for m in rt.deal.moves)
+        seen_kinds.update(kind_of(m) for m in rt.deal.history)
+        seen_kinds.update(a.kind.value for a in rt.alerts)
         multi = Counter(w.order for w in rt.deal.winners)
         if any(n > 1 for n in multi.values()):
             seen_kinds["several Hu on one discard"] += 1
@@ -86,17 +87,19 @@ def bare_profile(*drop: str):
     return parse_reader(data, "test:bare")
 
 
-@pytest.mark.parametrize("drop", [("void",), ("void", "melds")])
-def test_a_table_without_void_or_melds_antennas_still_reads_deals(monkeypatch, drop) -> None:
+def test_a_table_without_melds_antennas_still_reads_deals(monkeypatch) -> None:
+    """Melds are read from the tiles leaving the hand and the declarations. (Without a void
+    antenna the laid tile is unknowable: the void button stands for the lowest tile of the
+    suit, docs/RECOGNITION.md; the bots lay their loneliest one, so they are not replayed.)"""
     import recog_rig
 
-    profile = bare_profile(*drop)
+    profile = bare_profile("melds")
     monkeypatch.setattr(recog_rig, "reader", lambda name="": profile)
     for seed in range(5):
         p = recog_rig.play("sbr-mil", 100 + seed)
         rt = p.runtime
-        assert rt.alerts == [], (seed, rt.alerts)
-        assert strip(rt.deal.moves) == strip(p.moves), seed
+        assert Counter(a.kind for a in rt.alerts) == p.noted, (seed, rt.alerts)
+        assert strip(rt.deal.history) == strip(p.reference.history), seed
         assert rt.deal.ledger() == p.reference.ledger()
 
 
