@@ -87,6 +87,7 @@ def recover(
             out.settled_in_session = 0
         elif kind is RecordKind.SESSION_ENDED:
             out.session = None
+            out.settled_in_session = 0
         elif kind is RecordKind.TABLE_PHASE:
             data = rec.data()
             to, frm = str(data["to"]), str(data["from"])

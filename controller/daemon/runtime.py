@@ -203,7 +203,6 @@ class Runtime:
         self.alerts: deque[AlertView] = deque(maxlen=50)
         self.tail: deque[str] = deque(maxlen=30)
         self.stopped: str | None = None
-        self.deals_done = 0  # settled by this process
         self._settle = config.settle_rounds or reader.debounce.window + 1
         self._reconcile_at: int | None = None
         self._wall_antennas = {
@@ -220,6 +219,7 @@ class Runtime:
         self._seen_key: tuple[int, int] | None = None
         self._seen: Deal | None = None
         rec = recovered or Recovered()
+        self.deals_done = rec.settled_in_session  # settled in the open session
         self._dealt_by = rec.started.dealer if rec.started is not None else rec.dealer
         self.session = rec.session
         self.next_deal = rec.next_deal

@@ -1,0 +1,211 @@
+"""End-to-end harness: the simulator as its own process on real pseudo-terminals, the daemon
+(`python -m controller run --table PTY --reader PTY`) as another, the journal read back.
+
+Ground truth is the simulator's `--truth` file: each deal's dice, dealer side and wall (tile
+copies in physical order) and every move as the simulated players made it. The truth moves
+are turned back into judge moves and re-judged here, independently of the daemon, to get
+the deal's deltas; the daemon's journal must hold the same moves and the same deltas.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+from controller.daemon.records import fixed_order, move_from_judge_json
+from controller.journal import Journal
+from controller.journal_records import RecordKind
+from controller.profiles import TileCopy
+from rules import moves as mv
+from rules.deal import Deal
+from rules.melds import MeldKind
+from rules.ruleset import load
+from rules.seats import Seat
+from rules.tiles import Suit
+from rules.wall import Dice
+
+ROOT = Path(__file__).resolve().parents[2]
+ENV = {**os.environ, "PYTHONPATH": str(ROOT)}
+
+
+@dataclass
+class DealTruth:
+    number: int
+    dealer: Seat
+    dice: Dice
+    wall: tuple  # tiles, physical order
+    moves: list  # judge moves (deal seats), CloseClaims included
+    complete: bool = False  # the simulator wrote its deal-end
+    corrected: bool = False  # a referee took moves back: not something the table shows
+
+
+def start_sim(folder: Path, deals: int, seed: int, *extra: str) -> tuple[subprocess.Popen, dict]:
+    truth = folder / "truth.jsonl"
+    cmd = [
+        sys.executable, "-m", "controller", "sim", "--fast", "--deals", str(deals),
+        "--seed", str(seed), "--dir", str(folder), "--truth", str(truth), *extra,
+    ]  # fmt: skip
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, text=True, env=ENV, cwd=ROOT)
+    paths: dict = {"truth": truth}
+    while len(paths) < 3:
+        line = proc.stdout.readline()
+        assert line, "the simulator ended before printing its devices"
+        name, _, path = line.strip().partition(": ")
+        if name in ("table", "reader"):
+            paths[name] = path
+    return proc, paths
+
+
+def start_daemon(paths: dict, journal: Path, deals: int = 0) -> subprocess.Popen:
+    cmd = [
+        sys.executable, "-m", "controller", "run", "--table", paths["table"],
+        "--reader", paths["reader"], "--profile", "sim-table", "--reader-profile", "sim-uhf",
+        "--tags", "sim-108", "--journal", str(journal), "--http", "127.0.0.1:0",
+        "--config", os.devnull,
+    ]  # fmt: skip
+    if deals:
+        cmd += ["--deals", str(deals)]
+    return subprocess.Popen(
+        cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=ENV, cwd=ROOT
+    )
+
+
+def wait_records(journal: Path, kind: RecordKind, n: int, timeout: float) -> bool:
+    """Until the journal holds `n` records of `kind` (polling a read-only view)."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if journal.exists():
+            try:
+                with Journal.open_readonly(journal) as j:
+                    if sum(1 for r in j.records() if r.kind is kind) >= n:
+                        return True
+            except Exception:
+                pass
+        time.sleep(0.2)
+    return False
+
+
+def kill(proc: subprocess.Popen, sig: int = signal.SIGKILL) -> None:
+    if proc.poll() is None:
+        proc.send_signal(sig)
+    proc.wait(30)
+
+
+# --- truth -----------------------------------------------------------------------------------
+
+
+def read_truth(path: Path, rules: str = "sbr-mil") -> list[DealTruth]:
+    rs = load(rules)
+    deals: dict[int, DealTruth] = {}
+    for line in path.read_text().splitlines():
+        rec = json.loads(line)
+        if rec["class"] == "deal":
+            wall = tuple(TileCopy.parse(t).tile for t in rec["wall"])
+            deals[rec["deal"]] = DealTruth(
+                rec["deal"], Seat.parse(rec["dealer"]), Dice(*rec["dice"]), wall, []
+            )
+        elif rec["class"] == "move":
+            deals[rec["deal"]].moves.append(rec)
+        elif rec["class"] == "deal-end":
+            deals[rec["deal"]].complete = True
+    out = []
+    for d in deals.values():
+        d.moves = _judge_moves(rs, d)
+        out.append(d)
+    return out
+
+
+def _judge_moves(rs, d: DealTruth) -> list:
+    deal = Deal.start(rs, d.dice, d.wall)
+    moves = []
+    for rec in d.moves:
+        if rec["move"] == "penalty":
+            continue  # a referee's penalty: nothing on the table (its points are not known)
+        if rec["move"] == "correction":
+            d.corrected = True
+            move = mv.Correction(int(rec.get("undo", 1)))
+            assert deal.apply(move)
+            moves.append(move)
+            continue
+        move = _move(rec, deal)
+        if isinstance(move, mv.CloseClaims) and deal.window is None:
+            continue  # the judge closed it when the last eligible player answered
+        result = deal.apply(move)
+        assert result, f"truth move {rec} refused: {result}"
+        moves.append(move)
+    return moves
+
+
+def _move(rec: dict, deal: Deal) -> mv.Move:
+    name = rec["move"]
+    seat = Seat.parse(rec["seat"]) if "seat" in rec else None
+    tiles = [TileCopy.parse(t).tile for t in rec.get("tiles", [])]
+    if name == "close-claims":
+        return mv.CloseClaims()
+    if name == "void":
+        return mv.ChooseVoid(seat, Suit(rec["suit"]), tiles[0] if tiles else None)
+    if name == "draw":
+        return mv.Draw(seat, tiles[0])
+    if name == "replacement":
+        return mv.ReplacementDraw(seat, tiles[0])
+    if name == "discard":
+        return mv.Discard(seat, tiles[0])
+    if name == "kong":
+        if not tiles:
+            return mv.Kong(seat, MeldKind.KONG)
+        for kind in (MeldKind.CONCEALED_KONG, MeldKind.PROMOTED_KONG, MeldKind.POSTPONED_KONG):
+            move = mv.Kong(seat, kind, tiles[0])
+            if deal.check(move) is None:
+                return move
+        raise AssertionError(f"no kong fits {rec}")
+    return {
+        "pung": mv.Pung,
+        "hu": mv.Hu,
+        "self-drawn-hu": mv.SelfDrawnHu,
+        "rob-kong": mv.RobKong,
+        "pass": mv.Pass,
+    }[name](seat)
+
+
+def truth_deltas(rules: str, d: DealTruth) -> list[int]:
+    deal = Deal.replay(load(rules), d.dice, d.wall, d.moves)
+    return list(fixed_order(deal.deltas(), d.dealer))
+
+
+def comparable(moves) -> list:
+    """Moves as the table shows them: no window closes (the daemon's clock decides when),
+    no passes (a silent player and a Pass button are the same claim outcome), no times."""
+    return [
+        replace(m, t=None) for m in moves if not isinstance(m, mv.CloseClaims | mv.Pass)
+    ]
+
+
+# --- the journal -----------------------------------------------------------------------------
+
+
+@dataclass
+class DealJournal:
+    number: int
+    dealer: Seat
+    moves: list
+    deltas: list[int] | None
+
+
+def read_journal(path: Path) -> list[DealJournal]:
+    out: dict[int, DealJournal] = {}
+    with Journal.open_readonly(path) as j:
+        assert j.verify().ok
+        for r in j.records():
+            if r.kind is RecordKind.DEAL_STARTED:
+                out[r.deal] = DealJournal(r.deal, Seat.parse(r.data()["dealer"]), [], None)
+            elif r.kind is RecordKind.MOVE_ACCEPTED and r.deal in out:
+                out[r.deal].moves.append(move_from_judge_json(r.data()["judge"]))
+            elif r.kind is RecordKind.DEAL_SETTLED:
+                out[r.deal].deltas = r.data()["deltas"]
+    return list(out.values())

@@ -1,0 +1,86 @@
+"""The simulator (its own process, real ptys, 5% missed reads and 5% crosstalk) → the daemon
+(its own process) → the journal: the daemon's moves and deltas equal the simulator's truth.
+Then the same with the daemon killed (SIGKILL) several times mid-deal, and with each cable
+unplugged mid-deal. Slow by nature (a few minutes with --fast)."""
+
+import signal
+
+import pytest
+from harness import (
+    comparable,
+    kill,
+    read_journal,
+    read_truth,
+    start_daemon,
+    start_sim,
+    truth_deltas,
+    wait_records,
+)
+
+from controller.journal_records import RecordKind
+
+pytestmark = pytest.mark.slow
+NOISE = ("--missed", "5", "--crosstalk", "5")
+
+
+def check_against_truth(journal, truth_path, deals):
+    truth = [d for d in read_truth(truth_path) if d.complete][:deals]
+    judged = read_journal(journal)[: len(truth)]
+    assert len(truth) == deals and len(judged) == deals
+    for t, j in zip(truth, judged, strict=True):
+        assert j.dealer == t.dealer, f"deal {t.number}"
+        if t.corrected:
+            continue  # the simulated referee took a move back: the daemon saw an alert
+        assert comparable(j.moves) == comparable(t.moves), f"deal {t.number}: moves differ"
+        assert j.deltas == truth_deltas("sbr-mil", t), f"deal {t.number}: deltas differ"
+
+
+def run_plain(tmp_path, deals, seed, *extra):
+    sim, paths = start_sim(tmp_path, deals, seed, *NOISE, *extra)
+    journal = tmp_path / "table.journal"
+    daemon = start_daemon(paths, journal, deals)
+    try:
+        assert daemon.wait(60 * deals) == 0, daemon.stderr.read()[-3000:]
+        sim.wait(30)
+    finally:
+        kill(daemon)
+        kill(sim, signal.SIGTERM)
+    return journal, paths
+
+
+@pytest.mark.parametrize("seed", [101, 202])
+def test_ten_seeded_deals_match_the_truth(tmp_path, seed):
+    """Twenty deals over the two seeds, with missed reads and crosstalk."""
+    journal, paths = run_plain(tmp_path, 10, seed)
+    check_against_truth(journal, paths["truth"], 10)
+
+
+def test_sigkill_mid_deal_loses_nothing(tmp_path):
+    deals = 2
+    sim, paths = start_sim(tmp_path, deals, 7, *NOISE)
+    journal = tmp_path / "table.journal"
+    try:
+        for n in (15, 45, 80):  # kill when the journal holds n accepted moves
+            daemon = start_daemon(paths, journal)
+            assert wait_records(journal, RecordKind.MOVE_ACCEPTED, n, 120)
+            kill(daemon, signal.SIGKILL)
+        daemon = start_daemon(paths, journal, deals)
+        assert daemon.wait(180) in (0,), daemon.stderr.read()[-3000:]
+    finally:
+        kill(daemon)
+        kill(sim, signal.SIGTERM)
+    check_against_truth(journal, paths["truth"], deals)
+
+
+@pytest.mark.parametrize("device", ["reader", "table"])
+def test_a_cable_unplugged_mid_deal(tmp_path, device):
+    journal, paths = run_plain(tmp_path, 1, 11, "--unplug", f"{device}:2@12")
+    with_alert = [
+        r.data()
+        for r in __import__("controller.journal", fromlist=["Journal"]).Journal.open_readonly(
+            journal
+        ).records()
+        if r.kind is RecordKind.ALERT
+    ]
+    assert any(a["code"] == "device-lost" for a in with_alert)
+    check_against_truth(journal, paths["truth"], 1)
