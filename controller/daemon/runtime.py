@@ -795,7 +795,7 @@ class Runtime:
         self.dealer = nxt
         self._trigger("settlement_done")
         self.deals_done += 1
-        self._publish()
+        self.publish()
         self.outputs.deal_settled(payload, record)
         if self.config.deals and self.deals_done >= self.config.deals:
             self.stop("deals")
@@ -866,9 +866,9 @@ class Runtime:
 
     def _publish_if_dirty(self) -> None:
         if self._dirty:
-            self._publish()
+            self.publish()
 
-    def _publish(self) -> None:
+    def publish(self) -> None:
         self._dirty = False
         facts = self.facts()
         public = public_view(facts, self.deal)

@@ -1,0 +1,28 @@
+"""`mjtable bench daemon --json`: one object with the documented keys, plausible values."""
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_bench_daemon_json(tmp_path):
+    out = subprocess.run(
+        [sys.executable, "-m", "controller", "bench", "daemon", "--json", "--frames", "120",
+         "--dir", str(tmp_path)],
+        capture_output=True, text=True, timeout=120, cwd=ROOT,
+    )  # fmt: skip
+    assert out.returncode == 0, out.stderr
+    figures = json.loads(out.stdout)
+    assert set(figures) == {
+        "commit_p50_ms", "commit_p99_ms", "push_p99_ms", "max_frames_per_s",
+        "line_frames_per_s", "rss_mb", "ready_s",
+    }  # fmt: skip
+    assert 0 < figures["commit_p50_ms"] <= figures["commit_p99_ms"] <= figures["push_p99_ms"]
+    # 57600 baud, 10 bits a byte, a 204-byte frame of 14 tags
+    assert abs(figures["line_frames_per_s"] - 57600 / 10 / 204) < 0.01
+    assert figures["max_frames_per_s"] > 0 and 0 < figures["rss_mb"] < 500
+    assert 0 < figures["ready_s"] < 20
+    assert not list(tmp_path.iterdir())  # scratch journals removed

@@ -1,0 +1,228 @@
+"""`mjtable bench daemon`: the daemon's core under a stream of reader frames.
+
+- **commit latency**: from the moment the last byte of an inventory frame is handed to the
+  core (`Runtime.handle(DataReceived)`) to the commit (fsync) of its `hw.frame` record, and
+  to the end of the scoreboard push that follows it (views built, SSE feeds fed); p50/p99.
+  Every frame carries a changed tag set, so every frame is journalled (the worst case: the
+  daemon does not store a frame that repeats its antenna's last answer).
+- **throughput**: frames handled per second, back to back, the same work per frame, against
+  what the serial line can carry at the reader's baud rate (10 bits a byte) for that frame.
+- **RSS**: the process's peak resident set after the session (Python and every import).
+- **ready**: `mjtable run` on `loop://` devices, from process start to its sd_notify
+  `READY=1` datagram on a socket of ours.
+
+Real parts: the journal on disk (a scratch directory beside the default journal, i.e. the
+same file system), the real drivers, debouncer, recogniser, judge-free idle table, the real
+Scoreboard. Targets (issue 5): p99 ≤ 10 ms to commit, ≥ 3× the line rate, RSS ≤ 60 MB,
+ready ≤ 1 s.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import resource
+import signal
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+TARGETS = {"commit_p99_ms": 10.0, "ratio": 3.0, "rss_mb": 60.0, "ready_s": 1.0}
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--frames", type=int, default=1500, help="frames timed (default 1500)")
+    parser.add_argument("--tags", type=int, default=14, help="tags in each frame (default 14)")
+    parser.add_argument("--dir", type=Path, help="scratch folder for journals (default: temp)")
+
+
+def _frames(n: int, tags: int) -> list[bytes]:
+    """`n` inventory answers of antenna 1 (a hand), each with a different tag set."""
+    from controller.devices.uhf_reader import EpcRead, inventory_responses
+    from controller.profiles import TileCopy, sim_tag_uid
+    from rules.tiles import TILES
+
+    copies = [TileCopy(t, c) for t in TILES[:27] for c in range(1, 5)]
+    out = []
+    for i in range(n):
+        chosen = [copies[(i + k * 7) % len(copies)] for k in range(tags)]
+        reads = [EpcRead(sim_tag_uid(tc), 0x50) for tc in chosen]
+        out.append(b"".join(r.encode() for r in inventory_responses(1, reads, 0, True)))
+    return out
+
+
+def _one_antenna_reader():
+    """The simulated reader with one antenna (East's hand): every frame is that antenna's."""
+    from controller.profiles import parse_reader
+
+    data = {
+        "reader": {
+            "name": "bench-uhf",
+            "model": "uhf-serial",
+            "baud": 57600,
+            "address": 0,
+            "verified-by": "mjtable bench",
+            "date": "2026-11-22",
+            "notes": "one antenna of the simulated reader",
+        },
+        "debounce": {"window": 5, "appear": 3, "vanish": 3},
+        "antennas": {"1": {"zone": "hand", "seat": "E"}},
+    }
+    return parse_reader(data, "tools/bench/daemon.py")
+
+
+class _Timed:
+    """Outputs that time the scoreboard push."""
+
+    def __init__(self, board) -> None:
+        self.board = board
+        self.pushed_at = 0.0
+
+    def publish(self, public, referee, broadcast) -> None:
+        self.board.publish(public, referee=referee, broadcast=broadcast)
+        self.pushed_at = time.perf_counter()
+
+    def deal_settled(self, payload, record) -> None:
+        pass
+
+    def tick(self) -> None:
+        self.board.tick()
+
+
+def measure_core(frames: int, tags: int, folder: Path) -> dict[str, float]:
+    from controller.daemon.clock import SystemClock
+    from controller.daemon.runtime import Runtime
+    from controller.devices.events import DataReceived, LinkChanged, LinkState
+    from controller.devices.table import TableDriver
+    from controller.devices.uhf_reader import UHFCmd, UHFResponse, UHFStatus
+    from controller.journal import Journal
+    from controller.outputs.scoreboard import Scoreboard
+    from controller.profiles import load_table, sim_tag_map
+    from controller.recognition.presence import Debouncer
+    from controller.recognition.recogniser import Recogniser
+    from rules.ruleset import load
+
+    rs = load("sbr-mil")
+    reader = _one_antenna_reader()
+    tags_map = sim_tag_map(rs.tiles.set)
+    clock = SystemClock()
+    data = _frames(frames + 50, tags)
+    journal = Journal.open(folder / "bench.journal", clock=clock)
+    outputs = _Timed(Scoreboard(referee_token="bench-token-123", clock=clock.monotonic))
+    runtime = Runtime(
+        rs,
+        journal,
+        clock,
+        Recogniser(rs, reader, tags_map),
+        reader,
+        Debouncer(reader, tags_map, clock.monotonic),
+        TableDriver(load_table("sim-table")),
+        lambda device, b: True,
+        outputs=outputs,
+    )
+    committed: list[float] = []
+    append = journal.append
+
+    def timed_append(*a: Any, **k: Any):
+        record = append(*a, **k)
+        committed.append(time.perf_counter())
+        return record
+
+    journal.append = timed_append  # type: ignore[method-assign]
+    runtime.handle(LinkChanged(clock.monotonic(), "table", LinkState.UP))
+    runtime.handle(LinkChanged(clock.monotonic(), "reader", LinkState.UP))
+    select_ok = UHFResponse(UHFCmd.SET_ANTENNA, UHFStatus.SUCCESS, b"", 0).encode()
+    commit_ms, push_ms = [], []
+    start = time.perf_counter()
+    for i, frame in enumerate(data):
+        runtime.handle(DataReceived(clock.monotonic(), "reader", select_ok))  # not timed
+        committed.clear()
+        t0 = time.perf_counter()
+        runtime.handle(DataReceived(clock.monotonic(), "reader", frame))
+        runtime.publish()  # the push a changed view triggers
+        if i >= 50 and committed:  # the first frames warm the caches
+            commit_ms.append((committed[0] - t0) * 1e3)
+            push_ms.append((outputs.pushed_at - t0) * 1e3)
+        if i == 49:
+            start = time.perf_counter()
+    elapsed = time.perf_counter() - start
+    journal.close()
+    baud = reader.reader.baud
+    frame_bytes = len(data[0])
+    cuts_c = statistics.quantiles(commit_ms, n=100, method="inclusive")
+    cuts_p = statistics.quantiles(push_ms, n=100, method="inclusive")
+    return {
+        "commit_p50_ms": cuts_c[49],
+        "commit_p99_ms": cuts_c[98],
+        "push_p50_ms": cuts_p[49],
+        "push_p99_ms": cuts_p[98],
+        "max_frames_per_s": frames / elapsed,
+        "line_frames_per_s": baud / 10 / frame_bytes,
+        "frame_bytes": float(frame_bytes),
+        "rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
+    }
+
+
+def measure_ready(folder: Path, timeout: float = 20.0) -> float:
+    """`mjtable run` on loop:// devices: seconds from spawn to its READY=1 datagram."""
+    path = folder / "notify.sock"
+    sock = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+    sock.bind(str(path))
+    sock.settimeout(timeout)
+    env = {**os.environ, "NOTIFY_SOCKET": str(path)}
+    cmd = [
+        sys.executable, "-m", "controller", "run", "--table", "loop://", "--reader", "loop://",
+        "--journal", str(folder / "ready.journal"), "--http", "127.0.0.1:0",
+        "--config", os.devnull,
+    ]  # fmt: skip
+    start = time.perf_counter()
+    proc = subprocess.Popen(cmd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        while True:
+            message = sock.recv(4096)
+            if b"READY=1" in message.split(b"\n"):
+                return time.perf_counter() - start
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        try:
+            proc.wait(10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+        sock.close()
+
+
+def run(args: argparse.Namespace) -> int:
+    with tempfile.TemporaryDirectory(dir=args.dir) as tmp:
+        figures = measure_core(args.frames, args.tags, Path(tmp))
+        figures["ready_s"] = measure_ready(Path(tmp))
+    keys = (
+        "commit_p50_ms", "commit_p99_ms", "push_p99_ms", "max_frames_per_s",
+        "line_frames_per_s", "rss_mb", "ready_s",
+    )  # fmt: skip
+    if args.json:
+        print(json.dumps({k: round(figures[k], 3) for k in keys}))
+        return 0
+    ratio = figures["max_frames_per_s"] / figures["line_frames_per_s"]
+    rows = [
+        ("reader frame → journal commit p50", f"{figures['commit_p50_ms']:.2f} ms", ""),
+        ("reader frame → journal commit p99", f"{figures['commit_p99_ms']:.2f} ms", "≤ 10 ms"),
+        ("reader frame → scoreboard push p99", f"{figures['push_p99_ms']:.2f} ms", ""),
+        ("sustained frames/s", f"{figures['max_frames_per_s']:.0f}", ""),
+        (
+            f"line rate ({int(figures['frame_bytes'])}-byte frame)",
+            f"{figures['line_frames_per_s']:.1f}/s → {ratio:.1f}×",
+            "≥ 3×",
+        ),
+        ("peak RSS", f"{figures['rss_mb']:.1f} MB", "≤ 60 MB"),
+        ("ready (READY=1)", f"{figures['ready_s']:.2f} s", "≤ 1 s"),
+    ]
+    for name, value, target in rows:
+        print(f"{name:40} {value:>18}  {target}")
+    return 0
