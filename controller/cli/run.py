@@ -83,7 +83,9 @@ def start_simulator(
 ) -> tuple[subprocess.Popen[str], str, str]:
     """The simulator as a child process; returns it and its table and reader paths."""
     s = settings.sim
-    deals = settings.table.deals or 1_000_000
+    # one deal more than the daemon's limit: the simulator ends its ptys when done, and the
+    # last deal's claim window closes on the daemon's clock (or by the next shuffle)
+    deals = settings.table.deals + 1 if settings.table.deals else 1_000_000
     cmd = [
         sys.executable,
         "-m",
