@@ -1,0 +1,140 @@
+"""`mjtable correct`: every action journalled with who and why, refusals leave the journal
+byte for byte, and the tools apply what was appended; the dispute over the cap settled by
+`mjtable journal record` + `mjtable judge --rules sbr-russia`."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from controller.cli import main
+from controller.journal import Journal
+from controller.journal_records import CorrectionAction
+from tests.tools.test_referee import capped_journal, seq_of
+
+REF = ["--referee", "Li Wei", "--why", "seen on the video"]
+
+
+@pytest.fixture
+def journal(tmp_path: Path) -> Path:
+    return capped_journal(tmp_path / "t.journal")
+
+
+def corrections(path: Path):
+    with Journal.open_readonly(path) as j:
+        return j.corrections(1)
+
+
+def test_each_action_is_journalled(journal: Path, capsys) -> None:
+    hu = seq_of(journal, "hu")
+    discardless = seq_of(journal, "void suit p 4p")
+    cases = [
+        (["cancel-move", "--record", str(hu)], None),
+        (["fix-tile", "--record", str(discardless), "--tile", "3p"], {"tile": "3p"}),
+        (
+            ["penalty", "--deal", "1", "--seat", "N", "--points", "8", "--to", "w"],
+            {"seat": "N", "points": 8, "paid_to": "W"},
+        ),
+        (["yellow-card", "--record", str(hu), "--seat", "E"], {"seat": "E"}),
+        (["force-end", "--record", str(hu)], None),
+        (["note", "--record", str(hu)], None),
+    ]
+    for argv, details in cases:
+        assert main(["correct", str(journal), *argv, *REF]) == 0
+        out = capsys.readouterr().out
+        rec, c = corrections(journal)[-1]
+        assert out.startswith(f"record {rec.seq}: {argv[0]} of record ")
+        assert (c.action, c.referee, c.reason) == (
+            CorrectionAction(argv[0]),
+            "Li Wei",
+            "seen on the video",
+        )
+        assert c.details == details
+        assert rec.source == "referee" and rec.deal == 1
+    # withdraw the penalty
+    penalty = next(r.seq for r, c in corrections(journal) if c.action is CorrectionAction.PENALTY)
+    assert main(["correct", str(journal), "withdraw", "--record", str(penalty), *REF]) == 0
+    with Journal.open_readonly(journal) as j:
+        assert j.verify().ok
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["cancel-move", "--record", "1"], "corrects an accepted move; record 1 is deal.started"),
+        (["fix-tile", "--record", "2"], "fix-tile needs --tile"),
+        (["fix-tile", "--record", "3", "--tile", "0p"], "0p"),
+        (["fix-tile", "--record", "3", "--tile", "4p"], "already 4p"),
+        (["penalty", "--record", "2", "--points", "8"], "penalty needs --seat"),
+        (["penalty", "--record", "2", "--seat", "E"], "penalty needs --points 1-1000"),
+        (
+            ["penalty", "--record", "2", "--seat", "E", "--points", "8", "--to", "E"],
+            "cannot pay itself",
+        ),
+        (["yellow-card", "--record", "2", "--seat", "X"], "a seat is one of E S W N"),
+        (["withdraw", "--record", "2"], "withdraw names a correction"),
+        (["note", "--record", "99"], "no record 99"),
+        (["note", "--deal", "7"], "no deal 7"),
+    ],
+)
+def test_refusals_leave_the_journal_alone(journal: Path, capsys, argv, message) -> None:
+    before = journal.read_bytes()
+    side = sorted(p.name for p in journal.parent.iterdir())
+    assert main(["correct", str(journal), *argv, *REF]) == 3
+    assert message in capsys.readouterr().err
+    assert journal.read_bytes() == before
+    assert sorted(p.name for p in journal.parent.iterdir()) == side
+
+
+def test_a_reason_is_required(journal: Path, capsys) -> None:
+    with pytest.raises(SystemExit):
+        main(["correct", str(journal), "note", "--record", "2", "--referee", "Li"])
+    assert (
+        main(["correct", str(journal), "note", "--record", "2", "--referee", " ", "--why", "x"])
+        == 3
+    )
+    assert "names the referee" in capsys.readouterr().err
+
+
+def test_withdrawn_twice_is_refused(journal: Path, capsys) -> None:
+    assert main(["correct", str(journal), "note", "--record", "2", *REF]) == 0
+    note = corrections(journal)[-1][0].seq
+    assert main(["correct", str(journal), "withdraw", "--record", str(note), *REF]) == 0
+    assert main(["correct", str(journal), "withdraw", "--record", str(note), *REF]) == 3
+    assert "already withdrawn" in capsys.readouterr().err
+
+
+def test_replay_and_record_apply_a_cancel(journal: Path, tmp_path: Path, capsys) -> None:
+    hu = seq_of(journal, "hu")
+    assert main(["correct", str(journal), "cancel-move", "--record", str(hu), *REF]) == 0
+    capsys.readouterr()
+    assert main(["replay", str(journal), "--deal", "1", "--move", "5"]) == 0
+    screen = capsys.readouterr().out
+    assert re.search(r"CORRECTED by Li Wei at \d\d:\d\d:\d\d\.\d{3} \(record 9\)", screen)
+    assert "cancel-move: seen on the video" in screen
+    assert "deal +0" in screen and "WON" not in screen
+    assert main(["replay", str(journal), "--move", "5", "--as-recorded"]) == 0
+    assert "WON on 7m, value 8" in capsys.readouterr().out
+    out = tmp_path / "deal.json"
+    assert main(["journal", "record", str(journal), "--deal", "1", "-o", str(out)]) == 0
+    record = json.loads(out.read_text())
+    assert "corrections applied: cancel-move of record" in record["note"]
+    assert record["result"]["deltas"] == [0, 0, 0, 0]
+    assert all(m["move"] != "self-drawn-hu" for m in record["moves"])
+
+
+def test_dispute_over_the_cap(journal: Path, tmp_path: Path, capsys) -> None:
+    """Issue 7 item 4: the same deal settled under the 3-fan and the 4-fan cap."""
+    out = tmp_path / "deal.json"
+    assert main(["journal", "record", str(journal), "--deal", "1", "-o", str(out)]) == 0
+    assert main(["judge", "--json", str(out)]) == 0
+    mil = json.loads(capsys.readouterr().out)
+    assert main(["judge", "--json", "--rules", "sbr-russia", str(out)]) == 0
+    russia = json.loads(capsys.readouterr().out)
+    # deal seats (the dealer is E): 8 + 1 from each of three, then 16 + 1
+    assert mil["deltas"] == [27, -9, -9, -9]
+    assert russia["deltas"] == [51, -17, -17, -17]
+    assert [w["value"] for w in russia["winners"]] == [16]
