@@ -181,9 +181,14 @@ def truth_deltas(rules: str, d: DealTruth) -> list[int]:
 def comparable(moves) -> list:
     """Moves as the table shows them: no window closes (the daemon's clock decides when),
     no passes (a silent player and a Pass button are the same claim outcome), no times."""
-    return [
-        replace(m, t=None) for m in moves if not isinstance(m, mv.CloseClaims | mv.Pass)
-    ]
+    out = []
+    for m in moves:
+        if isinstance(m, mv.CloseClaims | mv.Pass):
+            continue
+        if isinstance(m, mv.Kong) and m.kind is MeldKind.KONG:
+            m = replace(m, tile=None)  # a melded kong's tile is the discard either way
+        out.append(replace(m, t=None))
+    return out
 
 
 # --- the journal -----------------------------------------------------------------------------

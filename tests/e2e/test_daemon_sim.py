@@ -78,9 +78,9 @@ def test_a_cable_unplugged_mid_deal(tmp_path, device):
     journal, paths = run_plain(tmp_path, 1, 11, "--unplug", f"{device}:2@12")
     with_alert = [
         r.data()
-        for r in __import__("controller.journal", fromlist=["Journal"]).Journal.open_readonly(
-            journal
-        ).records()
+        for r in __import__("controller.journal", fromlist=["Journal"])
+        .Journal.open_readonly(journal)
+        .records()
         if r.kind is RecordKind.ALERT
     ]
     assert any(a["code"] == "device-lost" for a in with_alert)
