@@ -86,13 +86,36 @@ def _choose(deals: list[SessionDeal], number: int | None) -> SessionDeal | None:
 
 
 def _read_key(fd: int) -> str:
-    """One key press: a character, or "left"/"right"/"home"/"end" for escape sequences."""
+    """One key press: a character, or "left"/"right"/"home"/"end" for the escape sequences
+    terminals send (`ESC [ C`, `ESC O C`, `ESC [ 1 ~`, `ESC [ 4 ~`, ...)."""
     ch = os.read(fd, 1).decode(errors="replace")
     if ch != "\x1b":
         return ch
-    seq = os.read(fd, 2).decode(errors="replace")
-    names = {"[C": "right", "[D": "left", "[H": "home", "[F": "end", "OH": "home", "OF": "end"}
-    return names.get(seq, "")
+    seq = os.read(fd, 1).decode(errors="replace")
+    if seq not in "[O":
+        return ""
+    while len(seq) < 8:
+        c = os.read(fd, 1).decode(errors="replace")
+        seq += c
+        if c.isalpha() or c == "~":
+            break
+    return _KEYS.get(seq, "")
+
+
+_KEYS = {
+    "[C": "right",
+    "OC": "right",
+    "[D": "left",
+    "OD": "left",
+    "[H": "home",
+    "OH": "home",
+    "[1~": "home",
+    "[7~": "home",
+    "[F": "end",
+    "OF": "end",
+    "[4~": "end",
+    "[8~": "end",
+}
 
 
 def _interactive(chosen: SessionDeal) -> None:
