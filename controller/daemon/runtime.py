@@ -217,6 +217,7 @@ class Runtime:
         self._wall_scan: tuple[Any, ...] | None = None
         self._pending_dice: tuple[float, Dice] | None = None
         self._seen_key: tuple[int, int] | None = None
+        self._alerted: set[tuple[int, str, str]] = set()
         self._seen: Deal | None = None
         rec = recovered or Recovered()
         self.deals_done = rec.settled_in_session  # settled in the open session
@@ -584,6 +585,10 @@ class Runtime:
                 self.offer(r.move, r.evidence, t)
             elif isinstance(r, RefereeAlert):
                 code = getattr(r.kind, "value", str(r.kind))
+                key = (self.deal_no, code, r.text)
+                if key in self._alerted:
+                    continue  # the same reading alerted again: once is enough for the referee
+                self._alerted.add(key)
                 seat = None if r.seat is None else table_seat(r.seat, self._dealt_by)
                 self._alert(code, r.text, seat, evidence=list(r.evidence))
             elif isinstance(r, WallScanned):
