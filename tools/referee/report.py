@@ -37,7 +37,7 @@ tr.rejected td { background: #fde2e2; } tr.alert td { background: #fff3cd; }
 tr.correction td { background: #e2ecfd; } tr.window td { color: #555; font-size: 9.5pt; }
 tr.settled td { background: #e3f4e3; font-weight: bold; } .struck { text-decoration: line-through; }
 .ok { color: #1d7f4e; font-weight: bold; } .bad { color: #c62828; font-weight: bold; }
-.wallbox { display: flex; gap: 16px; align-items: flex-start; }
+.wallbox { display: flex; gap: 16px; align-items: flex-start; } .wallbox svg.wall { flex: none; }
 .small { font-size: 9pt; color: #444; } .deal { page-break-before: always; }
 .deal:first-of-type { page-break-before: auto; }
 @page { size: A4; margin: 12mm; }
