@@ -92,8 +92,11 @@ _KONGS = {
     MeldKind.PROMOTED_KONG: Category.KONG_PROMOTED,
     MeldKind.POSTPONED_KONG: Category.KONG_POSTPONED,
 }
-_ENDS = {DealEnd.HU: Category.END_THIRD_HU, DealEnd.WALL: Category.END_WALL}
-_ENDS[DealEnd.TIME] = Category.END_TIME
+_ENDS = {
+    DealEnd.HU: Category.END_THIRD_HU,
+    DealEnd.WALL: Category.END_WALL,
+    DealEnd.TIME: Category.END_TIME,
+}
 # ledger rules a player who has won may still appear in (004 Table 7, 000 2.5.4)
 KONG_RULES = frozenset(pay.R_KONG.values()) | {
     pay.R_REFUND_NEXT_DISCARD,
