@@ -49,7 +49,7 @@ from rules.ruleset import RuleSet, UnknownRuleSet, load
 from rules.schema import SchemaError
 from rules.seats import SEATS, Seat
 from rules.tiles import TILES, NotationError, Suit, Tile, parse_tiles
-from rules.wall import Dice, WallError
+from rules.wall import Dice, WallError, dealt_order
 
 FORMAT = "mjtable-deal"
 VERSION = 1
@@ -97,7 +97,7 @@ class RecordedResult:
 class DealRecord:
     rules: str  # a shipped rule set name (rules/rulesets/) or a path to a TOML file
     dice: Dice
-    wall: tuple[Tile, ...]  # physical order, see rules.wall
+    wall: tuple[Tile | None, ...]  # physical order, see rules.wall; None: not known
     moves: tuple[Move, ...]  # every accepted move, referee moves and corrections included
     players: tuple[str | None, ...] = (None, None, None, None)  # E S W N
     result: RecordedResult | None = None
@@ -399,8 +399,8 @@ def move_from_json(obj: object, where: str = "move") -> Move:
 # -- record <-> JSON --------------------------------------------------------------------
 
 _TOP_KEYS = ("format", "version", "rules", "players", "dealer", "dice", "wall", "moves")
-_OPTIONAL_KEYS = ("result", "note")
-_REQUIRED = ("format", "version", "rules", "dice", "wall", "moves")
+_OPTIONAL_KEYS = ("result", "note", "hands")
+_REQUIRED = ("format", "version", "rules", "dice", "moves")
 
 
 def record_to_json(record: DealRecord) -> dict[str, Any]:
@@ -411,7 +411,7 @@ def record_to_json(record: DealRecord) -> dict[str, Any]:
         "players": {str(s): name for s, name in zip(SEATS, record.players, strict=True)},
         "dealer": "E",
         "dice": [record.dice.a, record.dice.b],
-        "wall": [str(t) for t in record.wall],
+        "wall": [None if t is None else str(t) for t in record.wall],
         "moves": [move_to_json(m) for m in record.moves],
     }
     if record.note:
@@ -437,10 +437,11 @@ def from_record(obj: object) -> DealRecord:
     dealer = f.seat("dealer")
     if dealer not in (None, Seat.E):
         raise RecordError("dealer", "seats are those of the deal, so the dealer is E")
+    dice = _dice(f.obj["dice"])
     return DealRecord(
         rules=f.text("rules"),
-        dice=_dice(f.obj["dice"]),
-        wall=_wall(f.obj["wall"]),
+        dice=dice,
+        wall=_wall_or_hands(f, dice),
         moves=_moves(f.obj["moves"]),
         players=_players(f.obj.get("players")),
         result=_result(f.obj.get("result")),
@@ -458,8 +459,46 @@ def _dice(v: object) -> Dice:
         raise RecordError("dice", str(err)) from None
 
 
-def _wall(v: object) -> tuple[Tile, ...]:
-    """A list of tiles (["3m", "7p", ...]) or one string in written order ("3m7p...")."""
+def _wall_or_hands(f: _Fields, dice: Dice) -> tuple[Tile | None, ...]:
+    """The wall, or (a table whose wall is not scanned) the dealt hands placed where they
+    were dealt from, every other position unknown (rules.wall.dealt_order)."""
+    wall, hands = f.obj.get("wall"), f.obj.get("hands")
+    if hands is None:
+        if wall is None:
+            raise RecordError("wall", 'missing (or the dealt hands as "hands")')
+        return _wall(wall)
+    if wall is not None:
+        raise RecordError("hands", "give the wall or the dealt hands, not both")
+    h = _Fields(hands, "hands")
+    h.check_keys([str(s) for s in SEATS], [str(s) for s in SEATS])
+    tiles = {s: _hand(h.obj[str(s)], h.at(str(s))) for s in SEATS}
+    try:
+        return dealt_order(load(f.text("rules")), dice, tiles)
+    except (UnknownRuleSet, SchemaError, OSError) as err:
+        raise RecordError("rules", str(err)) from None
+    except WallError as err:
+        raise RecordError("hands", str(err)) from None
+
+
+def _hand(v: object, where: str) -> tuple[Tile, ...]:
+    """One dealt hand: a string ("1122m...") or a list of tiles, in the order dealt."""
+    if isinstance(v, str):
+        try:
+            return parse_tiles(v)
+        except NotationError as err:
+            raise RecordError(where, str(err)) from None
+    if not isinstance(v, list):
+        raise RecordError(where, 'a hand, like "1122m..." or ["1m", "1m", ...]')
+    f = _Fields({str(i): x for i, x in enumerate(v)}, where)
+    tiles = tuple(f.tile(str(i)) for i in range(len(v)))
+    if None in tiles:
+        raise RecordError(f"{where}[{tiles.index(None)}]", "missing tile")
+    return tuple(t for t in tiles if t is not None)
+
+
+def _wall(v: object) -> tuple[Tile | None, ...]:
+    """A list of tiles (["3m", "7p", ...]; `null` where the tile is not known, a wall not
+    scanned) or one string in written order ("3m7p...")."""
     if isinstance(v, str):
         try:
             return parse_tiles(v)
@@ -467,14 +506,11 @@ def _wall(v: object) -> tuple[Tile, ...]:
             raise RecordError("wall", str(err)) from None
     if not isinstance(v, list):
         raise RecordError("wall", 'a list of tiles in physical order, like ["3m", "7p"]')
+    quick = [_TILE_OF.get(x) for x in v if type(x) is str]
+    if len(quick) == len(v) and None not in quick:
+        return tuple(quick)  # type: ignore[arg-type]
     f = _Fields({str(i): x for i, x in enumerate(v)}, "wall")
-    tiles = []
-    for i in range(len(v)):
-        tile = f.tile(str(i))
-        if tile is None:
-            raise RecordError(f"wall[{i}]", "missing tile")
-        tiles.append(tile)
-    return tuple(tiles)
+    return tuple(f.tile(str(i)) for i in range(len(v)))
 
 
 def _moves(v: object) -> tuple[Move, ...]:
