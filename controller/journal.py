@@ -388,7 +388,23 @@ class Journal:
         return None if text == "ok" else text
 
     def verify(self) -> Verification:
-        """Walk the whole chain; stop at the first bad record."""
+        """Walk the whole chain; stop at the first bad record.
+
+        The records and the head are read in one read transaction, so a writer appending
+        meanwhile (a live daemon) cannot make them disagree."""
+        with self._lock:
+            own = not self._conn.in_transaction
+            try:
+                if own:
+                    self._conn.execute("BEGIN")
+                return self._verify()
+            except sqlite3.Error as err:
+                raise _wrap(err, self.path) from err
+            finally:
+                if own and self._conn.in_transaction:
+                    self._conn.execute("ROLLBACK")
+
+    def _verify(self) -> Verification:
         expected_seq, prev, deals, count = 1, GENESIS_HASH, set(), 0
         try:
             cursor = self._conn.execute(f"SELECT {', '.join(_COLUMNS)} FROM record ORDER BY seq")

@@ -548,3 +548,36 @@ def test_threads_and_two_writers_keep_one_chain(path: Path) -> None:
         check = reader.verify()
         assert check.ok, check.finding
         assert check.records == 120
+
+
+def test_verify_on_a_live_journal_sees_no_false_head_mismatch(path: Path, clock: FakeClock):
+    """Regression: verify read the records, then the head, outside one transaction, so a
+    daemon appending in between made a reader report a head mismatch on a sound journal."""
+    import threading
+
+    writer = Journal.open(path, clock=clock)
+    _fill(writer, clock)
+    stop = threading.Event()
+
+    def append_forever() -> None:
+        while not stop.is_set():
+            writer.append(Source.DAEMON, RecordKind.ALERT, {"code": "tick", "message": "live"})
+
+    before = writer.last().seq
+    thread = threading.Thread(target=append_forever)
+    thread.start()
+    try:
+        findings, seen = [], set()
+        for _ in range(30):
+            with Journal.open_readonly(path) as reader:
+                result = reader.verify()
+                findings.append(result.finding)
+                seen.add(result.records)
+    finally:
+        stop.set()
+        thread.join()
+        after = writer.last().seq
+        writer.close()
+    assert after > before + 5  # the writer really was appending meanwhile
+    assert len(seen) > 1  # and the readers saw the journal grow
+    assert findings == [None] * 30
