@@ -44,7 +44,7 @@ from controller.recognition.expected import (
     residue,
 )
 from controller.recognition.presence import DuplicateTile, TileLifted, TilePlaced, UnknownTag
-from controller.recognition.reconcile import explain
+from controller.recognition.reconcile import explain, fork
 from controller.recognition.wall_scan import WallScan
 from rules.claims import WindowKind
 from rules.deal import Deal, Phase
@@ -175,6 +175,7 @@ class Recogniser:
         self._scanned = False
         self._dealt = False
         self._kong_button: dict[Seat, float] = {}
+        self._held: list[tuple[float, Seat, Button, str]] = []  # claims before their discard
         # (judge state, residue) when moves were offered: not read again until either changes
         self._offered: tuple[tuple[int, int], frozenset] | None = None
         self._alerted: set[tuple] = set()
@@ -276,6 +277,11 @@ class Recogniser:
         note = f"{press.seat} (deal {seat}) button {press.button.name} at {press.t:.3f}"
         if deal is None or deal.over:
             return [RefereeAlert(AlertKind.UNRECOGNISED, seat, f"{note}: no deal", (note,))]
+        if self._early(press.button, seat, deal):
+            # a claim pressed before the discard settled on the reader (RFID is slower
+            # than a finger): held until the discard is read, then offered after it
+            self._held.append((press.t, seat, press.button, f"{note} (before the discard)"))
+            return self._evaluate(deal, press.t)
         move = self._declaration(press.button, seat, deal, press.t)
         out: list[Recognised] = []
         if move is not None:
@@ -312,6 +318,31 @@ class Recogniser:
         return Kong(seat, MeldKind.KONG)  # no window and not its turn: the judge says why
 
     @staticmethod
+    def _early(button: Button, seat: Seat, deal: Deal) -> bool:
+        claim = button in (Button.HU, Button.PUNG, Button.KONG, Button.PASS)
+        return (
+            claim and deal.window is None and deal.phase is Phase.DISCARD and deal.turn is not seat
+        )
+
+    def _release_held(self, deal: Deal, r: _Reading) -> list[Recognised]:
+        """The held claims, after the move that opened their window (on a copy of the judge)."""
+        held, self._held = self._held, []
+        trial = fork(deal)
+        for m in r.moves:
+            trial.apply(m)
+        out: list[Recognised] = []
+        for _, seat, button, note in held:
+            move = self._declaration(button, seat, trial, 0.0)
+            if move is None:
+                continue
+            out.append(MoveSeen(move, (note,)))
+            if isinstance(move, Hu | RobKong) and self._false_hu(trial, move):
+                text = f"{seat} declared Hu without a winning hand (accepted as a false Hu)"
+                out.append(RefereeAlert(AlertKind.FALSE_HU, seat, text, (note,)))
+            trial.apply(move)
+        return out
+
+    @staticmethod
     def _false_hu(deal: Deal, move: Move) -> bool:
         return deal.check(move) is None and move not in deal.legal_moves(move.seat)
 
@@ -340,7 +371,9 @@ class Recogniser:
             self._res_for = key
         return self._res
 
-    def _evaluate(self, deal: Deal | None, t: float | None) -> list[Recognised]:
+    def _evaluate(
+        self, deal: Deal | None, t: float | None, now: float | None = None
+    ) -> list[Recognised]:
         if t is not None:
             self._clock = t
         if deal is None or deal.over:
@@ -363,22 +396,34 @@ class Recogniser:
                 self._notes.clear()
                 return [HandsDealt()]
             return []
-        out: list[Recognised] = []
         viable: list[_Reading] = []
+        refused: list[tuple[_Reading, Rejected]] = []
         readings = self._readings(deal, res)
         explained = frozenset().union(*(r.spots for r in readings))
         for r in readings:
             if self._in_transit(res, r, explained):
-                continue  # another tile of that player is still in the air: it may change the reading
+                continue  # another tile of that player is in the air: it may change the reading
             if r.button is Button.KONG and r.seat not in self._kong_button:
                 continue  # wait for the declaration; `tick` reports it after `grace`
             problem = self._judge(deal, r)
             if problem is None:
                 viable.append(r)
             else:
-                kind = ALERT_FOR.get(problem.reason, AlertKind.UNRECOGNISED)
-                text = f"{self._say(r)}: refused, {problem}"
-                out += self._alert(kind, r.seat, text, self._evidence(r.spots), key)
+                refused.append((r, problem))
+        searchable = self._undone is None and self._searched != (self._key(deal), key)
+        if not viable and searchable and self._orphan(res):
+            found = self._search(deal)
+            if any(isinstance(r, MoveSeen) for r in found):
+                return found  # the refusals were moves read out of order
+        out: list[Recognised] = []
+        now = now if now is not None else self._clock
+        since = self._residue_since
+        if refused and (now is None or since is None or now - since < self.settle):
+            refused = []  # a read settling late may still explain it: said after `settle`
+        for r, problem in refused:
+            kind = ALERT_FOR.get(problem.reason, AlertKind.UNRECOGNISED)
+            text = f"{self._say(r)}: refused, {problem}"
+            out += self._alert(kind, r.seat, text, self._evidence(r.spots), key)
         if deal.phase is Phase.CHOOSING_VOID:
             groups = [[r for r in viable if r.seat is s] for s in SEATS]
         else:
@@ -415,6 +460,8 @@ class Recogniser:
             )
         if isinstance(move, Kong):
             self._kong_button.pop(move.seat, None)
+        if self._held and isinstance(move, Discard | Kong):
+            out += self._release_held(deal, r)
         self._mark_offered(deal)
         return out
 
@@ -545,13 +592,17 @@ class Recogniser:
         if deal is None or deal.over:
             return []
         out: list[Recognised] = []
+        for held in [h for h in self._held if now - h[0] >= self.grace]:
+            self._held.remove(held)
+            text = f"{held[3]}: no discard to claim followed within {self.grace:g} s"
+            out.append(RefereeAlert(AlertKind.UNRECOGNISED, held[1], text, (held[3],)))
         for seat, t0 in list(self._kong_button.items()):
             if now - t0 >= self.grace:
                 del self._kong_button[seat]
                 text = f"{seat} declared a kong; no tiles followed within {self.grace:g} s"
                 out.append(RefereeAlert(AlertKind.DECLARATION_WITHOUT_TILES, seat, text))
         # a residue first noticed now dates from the last event (the judge's change)
-        out += self._evaluate(deal, None)
+        out += self._evaluate(deal, None, now)
         self._clock = now
         if self._offered == (self._key(deal), self._residue_key) or not self._residue_key:
             return out
@@ -560,21 +611,43 @@ class Recogniser:
         age = now - self._residue_since
         probe = (self._key(deal), self._residue_key)
         if age >= self.settle and self._searched != probe and self._undone is None:
-            self._searched = probe
-            found = explain(deal, self._where, self.layout, max_steps=4)
-            if found.outcomes > 1:
-                text = f"{found.outcomes} different move sequences fit the table: " + " | ".join(
-                    " → ".join(_move_text(m) for m in e.moves) for e in found.explanations
-                )
-                out += self._alert(AlertKind.AMBIGUOUS, None, text, (), self._residue_key)
-            elif found.outcomes == 1 and self._shown(found.explanations[0].moves):
-                best = min(found.explanations, key=lambda e: len(e.moves))
-                evidence = ("several moves read at once, explained by the judge's legal moves",)
-                self._mark_offered(deal)
-                return out + [MoveSeen(m, evidence) for m in best.moves]
+            found = self._search(deal)
+            if any(isinstance(r, MoveSeen) for r in found):
+                return out + found
+            out += found
         if age >= self.grace:
             out += self._classify(deal, self._residue(deal))
         return out
+
+    def _search(self, deal: Deal) -> list[Recognised]:
+        """Several moves read at once (a read missed in between): the bounded search, once
+        per judge state and residue; only moves the table showed are offered."""
+        self._searched = (self._key(deal), self._residue_key)
+        found = explain(deal, self._where, self.layout, max_steps=4)
+        if found.outcomes > 1:
+            text = f"{found.outcomes} different move sequences fit the table: " + " | ".join(
+                " → ".join(_move_text(m) for m in e.moves) for e in found.explanations
+            )
+            return self._alert(AlertKind.AMBIGUOUS, None, text, (), self._residue_key)
+        if found.outcomes == 1 and self._shown(found.explanations[0].moves):
+            best = min(found.explanations, key=lambda e: len(e.moves))
+            evidence = self._evidence(frozenset(self._residue(deal)), consume=True)
+            evidence = ("several moves read at once (a read missed in between)", *evidence)
+            self._mark_offered(deal)
+            return [MoveSeen(m, evidence) for m in best.moves]
+        return []
+
+    def _orphan(self, res: Tally) -> bool:
+        """A tile settled in a river that no hand or void spot of that seat lost: the table
+        went past a move the reader missed (a drawn tile discarded before it settled)."""
+        for spot, n in res.items():
+            if n > 0 and spot.zone.kind is ZoneKind.RIVER:
+                side = spot.zone.seat
+                if not any(
+                    m < 0 and o.tile == spot.tile and o.zone.seat == side for o, m in res.items()
+                ):
+                    return True
+        return False
 
     def _shown(self, moves: tuple[Move, ...]) -> bool:
         """Moves the table showed without a button being missed: tile moves, a window's

@@ -2,10 +2,9 @@
 tiles cross single-file while the walls are built (DESIGN.md "Hardware").
 
 A tile stays in the antenna's field for a few inventory rounds while the next ones arrive,
-so the order is the order of **first sightings**, counted in reads of the wall antennas
-(not in time: a reader that falls behind still keeps the order). A tile missed on its first
-round ties with the next tile; the tie goes to the one that also left the field first (its
-last sighting), which is right unless both ends of its stay were missed. The table builds
+so the order follows the first and last sightings, counted in reads of the wall antennas
+(not in time: a reader that falls behind still keeps the order); see `order` for how a
+missed read at either end of a stay is absorbed. The table builds
 the walls in `rules.wall` physical order (East's right end first, East = the dealer), as the
 simulator's table does, so the sighting order is the wall order itself.
 
@@ -78,4 +77,27 @@ class WallScan:
         )
 
     def order(self) -> tuple[TileCopy, ...]:
-        return tuple(sorted(self._first, key=lambda tc: (self._first[tc], self._last[tc])))
+        """Each tile entered the field in a round e with last - L + 1 <= e <= first, where
+        L is the longest stay seen (a stay read with no miss at either end). Rounds are
+        handed out in order, each to the tile whose window is open with the earliest
+        centre (earliest deadline first): one missed read at either end no longer swaps
+        two neighbours, as sorting by first sightings alone did about once in four deals
+        at 5% missed reads."""
+        first, last = self._first, self._last
+        if not first:
+            return ()
+        stay = max(last[tc] - first[tc] + 1 for tc in first)
+        lo = {tc: last[tc] - stay + 1 for tc in first}
+        left = sorted(first, key=lambda tc: (lo[tc], first[tc]))
+        out: list[TileCopy] = []
+        r = lo[left[0]]
+        while left:
+            open_ = [tc for tc in left if lo[tc] <= r]
+            if not open_:
+                r = lo[left[0]]
+                continue
+            pick = min(open_, key=lambda tc: (lo[tc] + first[tc], first[tc], tc))
+            out.append(pick)
+            left.remove(pick)
+            r += 1
+        return tuple(out)

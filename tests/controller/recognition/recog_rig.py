@@ -18,7 +18,7 @@ from dataclasses import dataclass, field, replace
 
 from controller.devices.events import Button, SeatButton, TagsRead
 from controller.profiles import ReaderProfile, TileCopy, Zone, ZoneKind, load_reader, sim_tag_map
-from controller.recognition.presence import TileLifted, TilePlaced
+from controller.recognition.presence import Debouncer, TileLifted, TilePlaced
 from controller.recognition.recogniser import (
     AlertKind,
     HandsDealt,
@@ -49,6 +49,7 @@ from rules.moves import (
 from rules.ruleset import RuleSet
 from rules.seats import SEATS, Seat
 from rules.wall import Dice
+from tools.sim.noise import Noise, NoiseConfig
 from tools.sim.player import PhysicalPlayer, plan_deal
 from tools.sim.world import WALL_SCAN, World
 
@@ -111,8 +112,22 @@ class Runtime:
     rejected: list[Rejected] = field(default_factory=list)
     scanned: tuple[TileCopy, ...] | None = None
     dealt: bool = False
+    close_due: bool = False  # the claim clock ran out before the discard was read
 
     def feed(self, results) -> None:
+        self._feed(results)
+        if self.close_due and self.deal is not None and self.deal.window is not None:
+            self.close_due = False
+            self.apply(CloseClaims())
+
+    def close(self) -> None:
+        """The runtime's claim clock: close the window now, or as soon as it opens."""
+        if self.deal is not None and self.deal.window is not None:
+            self.apply(CloseClaims())
+        else:
+            self.close_due = True
+
+    def _feed(self, results) -> None:
         for r in results:
             if isinstance(r, MoveSeen):
                 self.offer(r.move)
@@ -140,8 +155,11 @@ class Runtime:
 
     def apply(self, move: Move) -> None:
         assert self.deal is not None
+        was_open = self.deal.window is not None
         result = self.deal.apply(move)
         assert result, result
+        if was_open and self.deal.window is None:
+            self.close_due = False  # that window is closed, whoever closed it
         self.rec.on_accepted(move, self.deal)
 
 
@@ -158,12 +176,37 @@ class Table:
         self.t = 0.0
         self.seen: dict[TileCopy, Zone] = {}
         self.tick_each_pace = True
+        self.noise: Noise | None = None
+        self.debouncer = Debouncer(profile, sim_tag_map(rs.tiles.set), clock=lambda: self.t)
+        d = profile.debounce
+        self.settle_rounds = max(d.appear, d.vanish) + 1  # as tools/sim/run.py paces
+        self.glimpse_rounds = 2  # rounds a tile entering the wall antenna's field is read
+
+    def rounds(self, n: int) -> None:
+        """`n` noisy inventory rounds through the real debouncer (20 rounds a second)."""
+        for _ in range(n):
+            self.t += 0.05
+            fields = self.world.tags_by_antenna()
+            for a in sorted(self.world.reader.antennas):
+                got = self.noise.reads(a, fields)
+                read = TagsRead(self.t, a, tuple(r.epc for r in got), tuple(r.rssi for r in got))
+                if a in self.wall_antennas:
+                    self.runtime.feed(self.rec.on_wall_read(read))
+                self.debouncer.observe(read)
+            for change in self.debouncer.end_round(self.t):
+                if isinstance(change, TilePlaced | TileLifted):
+                    self.seen = self.debouncer.presence()
+                    self.runtime.feed(self.rec.on_presence(change, self.runtime.deal))
+            self.runtime.feed(self.rec.tick(self.t, self.runtime.deal))
 
     def press(self, side: Seat, button: Button) -> None:
         self.t += 0.1
         self.runtime.feed(self.rec.on_button(SeatButton(self.t, side, button), self.runtime.deal))
 
     def pace(self, kind: str) -> None:
+        if self.noise is not None:
+            self.rounds(self.glimpse_rounds if kind == "glimpse" else self.settle_rounds)
+            return
         self.t += 0.5
         if kind == "glimpse":
             tags = self.world.tags_by_antenna()
@@ -207,7 +250,9 @@ class Played:
     snapshots: list[dict[TileCopy, Zone]] = field(default_factory=list)
 
 
-def play(rules: str, seed: int, profile: str = "sim-uhf", **rec_kw) -> Played:
+def play(
+    rules: str, seed: int, profile: str = "sim-uhf", noise: NoiseConfig | None = None, **rec_kw
+) -> Played:
     """One seeded deal, planned by the bot, played on the table and recognised."""
     rs = ruleset.load(rules)
     prof = reader(profile)
@@ -216,6 +261,8 @@ def play(rules: str, seed: int, profile: str = "sim-uhf", **rec_kw) -> Played:
     rec = Recogniser(rs, prof, sim_tag_map(rs.tiles.set), **rec_kw)
     runtime = Runtime(rs, rec)
     table = Table(rs, prof, runtime, rng.randrange(1 << 30))
+    if noise is not None:
+        table.noise = Noise(noise, prof, seed)
     order = table.world.shuffle()
     tiles = tuple(tc.tile for tc in order)
     dice = Dice(rng.randint(1, 6), rng.randint(1, 6))
@@ -230,12 +277,14 @@ def play(rules: str, seed: int, profile: str = "sim-uhf", **rec_kw) -> Played:
     player.deal(dice)
     snapshots = [dict(table.seen)]
     for move in moves:
-        if isinstance(move, CloseClaims) and runtime.deal.window is not None:
-            runtime.apply(CloseClaims())  # the runtime's claim clock ran out
+        if isinstance(move, CloseClaims):
+            runtime.close()  # the runtime's claim clock ran out
         elif isinstance(move, REFEREE):
             runtime.apply(move)  # the referee's own decision; a correction's tiles follow
         player.perform(move)
         snapshots.append(dict(table.seen))
+    if table.noise is not None:
+        table.rounds(2 * table.settle_rounds)  # the reader goes on polling after the deal
     reference = Deal.replay(rs, dice, tiles, moves)
     expect = noted(rs, dice, tiles, moves)
     return Played(runtime, table, reference, moves, dealer_side, expect, snapshots)

@@ -105,3 +105,23 @@ def test_a_table_without_melds_antennas_still_reads_deals(monkeypatch) -> None:
 
 def test_rig_profile_is_the_simulators() -> None:
     assert isinstance(reader().antennas, types.MappingProxyType)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("rules", ["sbr-mil", "wmt"])
+def test_noisy_reads_through_the_real_debouncer(rules: str) -> None:
+    """5% missed reads and 5% crosstalk (tools/sim/noise.py), inventory rounds through the
+    real `Debouncer`, the simulator's pace (a settle is max(appear, vanish) + 1 rounds, a
+    tile entering the wall antenna is read for 2 rounds): tiles settle late and out of
+    order, buttons come before their discard is read, and the deal still reads back."""
+    from recog_rig import NoiseConfig
+
+    for seed in range(8):
+        p = play(rules, 300 + seed, noise=NoiseConfig(missed=5, crosstalk=5))
+        rt = p.runtime
+        assert p.table.noise.counts["missed"] > 0
+        assert [tc.tile for tc in rt.scanned] == list(p.reference.wall_order), seed
+        assert Counter(a.kind for a in rt.alerts) == p.noted, (seed, rt.alerts)
+        assert rt.rejected == [], (seed, rt.rejected)
+        assert strip(rt.deal.history) == strip(p.reference.history), seed
+        assert rt.deal.ledger() == p.reference.ledger(), seed
