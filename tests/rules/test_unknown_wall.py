@@ -2,7 +2,9 @@
 the dealt hands as read, every draw names its tile, and the judge plays the same deal, to the
 same ledger, as with the whole wall order known."""
 
+import copy
 import itertools
+import json
 import random
 
 import pytest
@@ -30,6 +32,7 @@ from rules.moves import (
     RobKong,
     SelfDrawnHu,
 )
+from rules.record import RecordError, dumps, from_record, judge, loads, to_record
 from rules.ruleset import load
 from rules.seats import SEATS, Seat
 from rules.tiles import Suit, Tile, parse_tiles
@@ -342,3 +345,62 @@ def test_replacement_draws_on_an_unknown_position():
     # the tail of the wall: the stack just before the break, top tile first (rules.wall)
     assert drawn.take.index == d.wall._tail[0] and d.tiles_left == left - 1
     assert d.counts(S)[Tile.S4] == 1
+
+
+# -- the deal record (docs/DEAL-RECORD.md "hands") ------------------------------------------
+
+
+def test_a_record_of_a_deal_on_a_wall_not_scanned_round_trips_with_nulls():
+    known, moves, answers = play_known("sbr-mil", Dice(2, 5), seed=7)
+    d = play_unknown(known, moves, answers)
+    text = dumps(to_record(d))
+    wall = json.loads(text)["wall"]
+    assert wall.count(None) == 108 - DEALT_TILES and "None" not in wall
+    again = judge(loads(text))
+    same_deal(d, again)
+    assert again.wall_order == d.wall_order
+
+
+def test_a_record_may_carry_the_dealt_hands_instead_of_the_wall():
+    known, moves, answers = play_known("wmt", Dice(6, 4), seed=3)
+    d = play_unknown(known, moves, answers)
+    obj = json.loads(dumps(to_record(d)))
+    del obj["wall"]
+    hands = hands_of(known)
+    obj["hands"] = {str(s): "".join(map(str, hands[s])) for s in (E, S, W)}
+    obj["hands"]["N"] = [str(t) for t in hands[N]]  # a list of tiles works too
+    same_deal(d, judge(from_record(obj)))
+    # a draw without its tile in such a record names the move and the reason
+    draw = next(i for i, m in enumerate(obj["moves"]) if m["move"] == "draw")
+    bad = copy.deepcopy(obj)
+    del bad["moves"][draw]["tile"]
+    with pytest.raises(RecordError, match=f"move {draw + 1} .* tile-unknown") as info:
+        judge(from_record(bad))
+    assert info.value.reason is Reason.TILE_UNKNOWN
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        (lambda o: o.pop("hands"), "wall: missing"),
+        (lambda o: o.update(wall=["1m"] * 108), "hands: give the wall or the dealt hands"),
+        (lambda o: o["hands"].pop("S"), "hands.S: missing"),
+        (lambda o: o["hands"].update(S="123m"), "hands: S is dealt 13 tiles, not 3"),
+        (lambda o: o["hands"].update(W=["1m", None]), r"hands.W\[1\]: missing tile"),
+        (lambda o: o["hands"].update(W=7), "hands.W: a hand"),
+        (lambda o: o.update(rules="no-such-rules"), "rules: "),
+    ],
+)
+def test_bad_hands_in_a_record_are_clear_errors(change, message):
+    obj = {
+        "format": "mjtable-deal",
+        "version": 1,
+        "rules": "sbr-mil",
+        "dice": [6, 4],
+        "hands": {str(s): v for s, v in BLOOD.items()},
+        "moves": [],
+    }
+    assert judge(from_record(copy.deepcopy(obj))).wall_order.count(None) == 55
+    change(obj)
+    with pytest.raises(RecordError, match=message):
+        from_record(obj)
