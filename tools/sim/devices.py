@@ -125,10 +125,17 @@ class PtyEndpoint:
 class VirtualTable:
     """The table's controller board: sends events, acknowledges and records commands."""
 
-    def __init__(self, profile: TableProfile, endpoint: PtyEndpoint, tap: Tap | None) -> None:
+    def __init__(
+        self,
+        profile: TableProfile,
+        endpoint: PtyEndpoint,
+        tap: Tap | None,
+        on_command: Callable[[CommandKind, Command], None] | None = None,
+    ) -> None:
         self.side = TableSide(profile)
         self.endpoint = endpoint
         self.tap = tap
+        self.on_command = on_command  # the truth's record of what the host asked for
         self.commands: list[Command] = []
         self.start_requests = 0
         self.lock = threading.Lock()
@@ -153,6 +160,8 @@ class VirtualTable:
                 continue  # counted by the codec; a real board ignores a bad frame too
             self.commands.append(item)
             kind = _COMMAND_KINDS[type(item)]
+            if self.on_command is not None:
+                self.on_command(kind, item)
             if self.side.profile.event(EventKind.ACK) is not None:
                 self.send(CommandAcked(0.0, kind))
 
@@ -221,6 +230,17 @@ class ReaderBus:
     def wait_rounds(self, target: int, timeout: float) -> bool:
         with self.cond:
             return self.cond.wait_for(lambda: min(self._inventories.values()) >= target, timeout)
+
+    def inventories(self, antennas: frozenset[int]) -> int:
+        """How often the least polled of `antennas` was inventoried."""
+        with self.cond:
+            return min(self._inventories[a] for a in antennas)
+
+    def wait_inventories(self, antennas: frozenset[int], target: int, timeout: float) -> bool:
+        with self.cond:
+            return self.cond.wait_for(
+                lambda: min(self._inventories[a] for a in antennas) >= target, timeout
+            )
 
     def on_bytes(self, data: bytes) -> None:
         if self.tap:

@@ -7,7 +7,9 @@
     sim.close()
 
 Pace. Every physical step is held until the reader has been polled enough to see it:
-`glimpse` (a tile crossing the wall antenna) for `glimpse_rounds` complete inventory rounds,
+`glimpse` (a tile crossing the wall antenna) for `glimpse_rounds` inventories of the wall
+antenna (a host that polls every antenna gives it one per round; one that polls the wall
+antenna alone while the walls are built gives it many, and reads each tile more often),
 `settle` (a deal group, a discard, a meld) for `settle_rounds` — by default the profile's
 `appear` and `vanish` plus one, so the host's debouncer can believe a tile came and went.
 `--fast` waits for those rounds only; real time also follows the bots' time line (their
@@ -20,10 +22,13 @@ Truth (`truth` path, JSON lines, one object per line, each naming its `class`): 
 copies), then `step` (shuffle, walls, dice, deal groups) and `move` records (the judge move,
 the seat and its table side, the button, the tile copies moved and their from/to places),
 each with `t` in seconds since the session started, and `deal-end` (the next dealer).
+`command` records what the host sent the table (`show-score` with `seat` and `score`, …),
+as the board received it: what the seat displays show.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import logging
 import random
@@ -42,7 +47,8 @@ from controller.devices.events import (
     ShuffleDone,
     WallsUp,
 )
-from controller.profiles import load_reader, load_table
+from controller.devices.table import Command
+from controller.profiles import CommandKind, load_reader, load_table
 from rules import ruleset as rulesets
 from rules.seats import SEATS, Seat
 from rules.wall import Dice
@@ -95,6 +101,9 @@ class Simulation:
         self.reader_profile = load_reader(config.reader_profile)
         d = self.reader_profile.debounce
         self.settle_rounds = config.settle_rounds or max(d.appear, d.vanish) + 1
+        self._wall = frozenset(
+            a.number for a in self.reader_profile.antennas.values() if a.zone == WALL_SCAN
+        )
         self.rng = random.Random(config.seed)
         self.world = World(self.rs.tiles.set, self.reader_profile, self.rng.randrange(1 << 30))
         self.noise = Noise(config.noise, self.reader_profile, self.rng.randrange(1 << 30))
@@ -102,7 +111,9 @@ class Simulation:
         self.capture = CaptureWriter(config.record, self._header()) if config.record else None
         tap = self.capture.chunk if self.capture else None
         self.loop = DeviceLoop()
-        self.table = VirtualTable(self.table_profile, open_endpoint(self.folder, "table"), tap)
+        self.table = VirtualTable(
+            self.table_profile, open_endpoint(self.folder, "table"), tap, self._command
+        )
         self.loop.add(self.table.endpoint, self.table.on_bytes)
         self.bus: ReaderBus | None = None
         self.usb = None
@@ -114,6 +125,7 @@ class Simulation:
 
             self.usb = UsbSpot(self.world, WALL_SCAN)
         self._truth: IO[str] | None = None
+        self._truth_lock = threading.Lock()  # commands are noted from the device thread
         self._t0 = time.monotonic()
         self._unplugs: list[tuple[float, float, Unplug]] = []
         self._unplugged: dict[str, float] = {}
@@ -178,9 +190,10 @@ class Simulation:
                 self.deals_played = n
             self._end_faults()
         finally:
-            if self._truth:
-                self._truth.close()
-                self._truth = None
+            with self._truth_lock:
+                if self._truth:
+                    self._truth.close()
+                    self._truth = None
         return self.deals_played
 
     def stop(self) -> None:
@@ -259,8 +272,12 @@ class Simulation:
         if self.bus is None or "reader" in self._unplugged:
             self._stop.wait(0.01 * rounds)  # the game goes on, at a person's speed
             return
-        target = self.bus.rounds() + rounds
-        if not self.bus.wait_rounds(target, self.config.stall):
+        if kind == "glimpse" and self._wall:
+            target = self.bus.inventories(self._wall) + rounds
+            ok = self.bus.wait_inventories(self._wall, target, self.config.stall)
+        else:
+            ok = self.bus.wait_rounds(self.bus.rounds() + rounds, self.config.stall)
+        if not ok:
             log.debug("sim: no reader rounds for %.1f s; the world goes on", self.config.stall)
 
     def _faults(self) -> None:
@@ -305,10 +322,16 @@ class Simulation:
     def _move(self, n: int, rec: dict[str, Any]) -> None:
         self._note({"class": "move", "deal": n, "t": self._now(), **rec})
 
+    def _command(self, kind: CommandKind, command: Command) -> None:
+        fields = {f.name: getattr(command, f.name) for f in dataclasses.fields(command)}
+        fields = {k: str(v) if isinstance(v, Seat) else v for k, v in fields.items()}
+        self._note({"class": "command", "t": self._now(), "command": kind.value, **fields})
+
     def _note(self, rec: dict[str, Any]) -> None:
-        if self._truth:
-            self._truth.write(json.dumps(rec) + "\n")
-            self._truth.flush()
+        with self._truth_lock:
+            if self._truth:
+                self._truth.write(json.dumps(rec) + "\n")
+                self._truth.flush()
 
     def _header(self) -> dict[str, Any]:
         t, r = self.table_profile.table, self.reader_profile.reader

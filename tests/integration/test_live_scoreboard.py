@@ -1,0 +1,331 @@
+"""The scoreboard and the seat displays of a real `mjtable run` while its simulator plays.
+
+One real run for the module: `mjtable run --fast --deals 1 --seed 3 --http 127.0.0.1:0`
+(the simulator as its child on ptys, bots playing, the journal on disk). From the moment it
+prints its addresses a crawler reads every public stream and polls every public endpoint;
+headless Chromium follows the public page live and logs in to the referee page with the
+token the daemon printed. Afterwards the daemon's journal says what was hidden at each
+moment, and everything public that came back is scanned against it; the simulator's truth
+file says what the table's seat displays were sent.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+from conftest import screenshot
+from journal_truth import Timeline, scan_broadcast, scan_public, tokens
+from live_run import GUARDED, Crawl, Crawler, LiveRun, Printed
+
+from controller.journal import Journal
+from controller.journal_summary import summarise
+from rules.tiles import Suit
+
+pytestmark = pytest.mark.slow
+
+SEED = 3  # a drawn deal (wall exhausted) whose settlement moves every score
+DELAY_S = 4.0  # broadcast delay: short, so the delayed view shows within one --fast deal
+RUN_TIMEOUT_S = 80.0
+PLAYERS = ("Ann", "Bo", "Cy", "Di")
+SUITED = tuple(f"{r}{s.value}" for s in (Suit.M, Suit.P, Suit.S) for r in range(1, 10))
+STATIC = (
+    "/static/style.css",
+    "/static/board.js",
+    "/static/public.js",
+    "/static/broadcast.js",
+    "/static/referee.js",
+    "/tiles/sprite.svg",
+    "/tiles/back.svg",
+    *(f"/tiles/{t}.svg" for t in SUITED),
+)
+
+
+@dataclass
+class Live:
+    run: LiveRun
+    printed: Printed
+    crawler: Crawler
+    static: dict[str, bytes]  # fetched when the daemon came up
+    truth: Path
+
+
+@dataclass(frozen=True)
+class Finished:
+    crawl: Crawl
+    timeline: Timeline
+    deltas: tuple[int, int, int, int]  # the journal summary's deal
+    exited_at: float
+
+
+@pytest.fixture(scope="module")
+def live(tmp_path_factory) -> Live:
+    folder = tmp_path_factory.mktemp("live")
+    config = folder / "mjtable.toml"
+    config.write_text(
+        f'[table]\nname = "t7"\nplayers = {json.dumps(list(PLAYERS))}\n'
+        f"[http]\nbroadcast-delay = {DELAY_S}\n"
+    )
+    truth = folder / "truth.jsonl"
+    run = LiveRun(
+        *("--fast", "--deals", "1", "--seed", str(SEED), "--http", "127.0.0.1:0"),
+        *("--journal", str(folder / "table.journal"), "--truth", str(truth)),
+        *("--config", str(config)),
+    )
+    crawler = None
+    try:
+        printed = run.printed()
+        crawler = Crawler(printed.port, STATIC).start()
+        yield Live(run, printed, crawler, crawler.fetch_static(), truth)
+    finally:
+        run.stop()
+        if crawler is not None:
+            crawler.join()
+
+
+@pytest.fixture(scope="module")
+def finished(live: Live) -> Finished:
+    assert live.run.wait(RUN_TIMEOUT_S) == 0, live.run.diagnosis("did not stop cleanly")
+    assert "stopped: deals" in live.run.out, live.run.diagnosis("not stopped by --deals")
+    crawl = live.crawler.join()
+    with Journal.open_readonly(live.printed.journal) as j:
+        (deal,) = summarise(j.records())
+    assert deal.settled and deal.deltas is not None
+    assert live.run.exited_at is not None
+    return Finished(crawl, Timeline.read(live.printed.journal), deal.deltas, live.run.exited_at)
+
+
+# --- 1. Chromium follows the live deal ---------------------------------------------------------
+
+SAMPLE_JS = """
+const q = (s) => Array.from(document.querySelectorAll(s));
+const n = document.querySelector('.wall-count .n');
+return {
+  seq: document.getElementById('app').dataset.seq || null,
+  tiles_left: n ? Number(n.textContent) : null,
+  river: q('.river .tile').length,
+  totals: q('.score .total').map((e) => e.textContent),
+  face_up_in_hands: q('.hand .tile[data-tile]').map((e) => e.dataset.tile),
+  live: (document.getElementById('live') || {}).textContent || null,
+};
+"""
+
+
+def _wait(driver, condition, what: str, timeout: float = 30.0):
+    from selenium.common.exceptions import (
+        NoSuchElementException,
+        StaleElementReferenceException,
+    )
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    ignored = (NoSuchElementException, StaleElementReferenceException)
+    wait = WebDriverWait(driver, timeout, poll_frequency=0.1, ignored_exceptions=ignored)
+    return wait.until(lambda d: condition(d), message=what)
+
+
+def test_chromium_follows_the_live_deal(browser, live: Live) -> None:
+    from selenium.webdriver.common.by import By
+
+    p = live.printed
+    samples: list[dict] = []
+
+    def sample(d) -> dict:
+        s = d.execute_script(SAMPLE_JS)
+        samples.append(s)
+        return s
+
+    browser.get(p.scoreboard)
+    public_tab = browser.current_window_handle
+    _wait(browser, lambda d: len(d.find_elements(By.CSS_SELECTOR, ".seat")) == 4, "four seats")
+    assert [e.text for e in browser.find_elements(By.CSS_SELECTOR, ".player")] == list(PLAYERS)
+    # Live: the wall count goes down and discards appear while the simulator plays.
+    _wait(
+        browser,
+        lambda d: (
+            sample(d)["river"] >= 3
+            and len({x["tiles_left"] for x in samples if x["tiles_left"]}) >= 3
+        ),
+        "the wall count going down and discards appearing",
+    )
+    screenshot(browser, "live-public")
+
+    # The referee, with the token mjtable run printed, in a second tab.
+    browser.switch_to.new_window("tab")
+    browser.get(p.referee)
+    browser.find_element(By.NAME, "token").send_keys(p.token)
+    browser.find_element(By.CSS_SELECTOR, "form.login button").click()
+    _wait(browser, lambda d: len(d.find_elements(By.CSS_SELECTOR, ".hand .tile")) > 30, "hands")
+    _wait(browser, lambda d: d.find_elements(By.CSS_SELECTOR, "#wall .tile"), "the wall")
+    screenshot(browser, "live-referee")
+
+    # The broadcast view: hands appear, delayed.
+    browser.switch_to.new_window("tab")
+    browser.get(p.base + "/broadcast")
+    _wait(browser, lambda d: len(d.find_elements(By.CSS_SELECTOR, ".hand .tile")) >= 4, "hands")
+    assert f"delayed {DELAY_S:.0f} s" in browser.find_element(By.CSS_SELECTOR, ".note").text
+    screenshot(browser, "live-broadcast")
+
+    # Back to the public tab (it kept following): the settlement changes the scores.
+    browser.switch_to.window(public_tab)
+    _wait(
+        browser,
+        lambda d: sample(d)["totals"] != ["0"] * 4,
+        "the scores changing at the settlement",
+        timeout=RUN_TIMEOUT_S,
+    )
+    screenshot(browser, "live-public-settled")
+    logs = browser.get_log("browser")
+
+    lefts = [s["tiles_left"] for s in samples if s["tiles_left"] is not None]
+    lefts = lefts[next(i for i, n in enumerate(lefts) if n) :]  # from the deal's start (55)
+    assert lefts == sorted(lefts, reverse=True), "the wall count never goes up within a deal"
+    assert len(set(lefts)) >= 4, lefts
+    rivers = [s["river"] for s in samples]
+    assert max(rivers) > rivers[0], "new discards appeared while the page was open"
+    assert not [s for s in samples if s["face_up_in_hands"]], "a concealed tile face up"
+    # The scores shown are the session totals of the journal's settlement.
+    live.run.wait(RUN_TIMEOUT_S)
+    with Journal.open_readonly(p.journal) as j:
+        (deal,) = summarise(j.records())
+    assert samples[-1]["totals"] == [str(d) for d in deal.deltas]
+
+    # No script error nor CSP violation. Expected, and the only things tolerated: the 401
+    # that answers /referee before the login (it is the login form), and the page's event
+    # streams failing to reconnect once the daemon has stopped.
+    def expected(e: dict) -> bool:
+        if e["source"] != "network":
+            return False
+        if e["message"].startswith(p.referee + " ") and "401" in e["message"]:
+            return True
+        return "/events/" in e["message"] and live.run.exited_at is not None
+
+    errors = [e for e in logs if e["level"] == "SEVERE" and not expected(e)]
+    assert errors == []
+
+
+# --- 2. nothing hidden in any public answer ------------------------------------------------------
+
+
+def _public_answers(crawl: Crawl):
+    for a in crawl.answers:
+        if a.path in ("/api/public", "/api/broadcast") and a.status == 200:
+            yield a
+
+
+def test_public_endpoints_and_streams_leak_nothing(live: Live, finished: Finished) -> None:
+    crawl, timeline = finished.crawl, finished.timeline
+    playing = [e for e in crawl.errors if e[0] < finished.exited_at - 0.5]
+    assert playing == [], "the crawler failed while the daemon ran"
+    public_events = [e for e in crawl.events if e.path == "/events/public" and e.name == "view"]
+    broadcast_events = [
+        e for e in crawl.events if e.path == "/events/broadcast" and e.name == "view"
+    ]
+    apis = list(_public_answers(crawl))
+    # The crawl covered the whole deal: the streams saw it from the start to the settlement.
+    seen = [json.loads(e.data) for e in public_events]
+    assert seen and seen[0]["deal"] in (0, 1) and seen[-1]["deal"] == 1
+    assert "settled" in {v["phase"] for v in seen}, "the public stream missed the settlement"
+    moves = sum(1 for m in timeline.moments if m.deal == 1)
+    assert len(seen) >= moves // 2, f"{len(seen)} views for {moves} judged moments"
+    assert len(broadcast_events) >= 10 and len(apis) >= 40
+
+    problems: list[str] = []
+    for e in public_events:
+        problems += scan_public(json.loads(e.data), e.data, timeline)
+        if live.printed.token in e.data:
+            problems.append("the referee token in the public stream")
+    for a in apis:
+        text = a.body.decode()
+        if live.printed.token in text:
+            problems.append(f"the referee token in {a.path}")
+        view = json.loads(text)
+        if view.get("kind") == "none":
+            continue
+        if a.path == "/api/public":
+            problems += scan_public(view, text, timeline)
+        else:
+            problems += scan_broadcast(view, a.t, DELAY_S, timeline)
+    for e in broadcast_events:
+        problems += scan_broadcast(json.loads(e.data), e.t, DELAY_S, timeline)
+    meta = [json.loads(e.data) for e in crawl.events if e.name == "meta"]
+    assert meta and all(m["delay_s"] == DELAY_S for m in meta)
+    assert problems == [], "\n".join(problems[:30])
+
+    # Without the token: 401 and nothing in the body (no tile, no name, no view).
+    guarded = [a for a in crawl.answers if a.path in (*GUARDED, "/referee/api/action")]
+    assert {a.path for a in guarded} == {*GUARDED, "/referee/api/action"}
+    for a in guarded:
+        assert a.status == 401, (a.path, a.status)
+        body = a.body.decode()
+        assert not tokens(body) and not any(name in body for name in PLAYERS), (a.path, body)
+    # Pages, tile drawings and static files: the same bytes all deal long (no data in them).
+    again = [a for a in crawl.answers if a.path in live.static]
+    assert {a.path for a in again} == set(live.static), "pages and static files fetched again"
+    for a in again:
+        assert a.status == 200 and a.body == live.static[a.path], a.path
+
+
+def test_the_scanner_finds_what_a_leak_would_show(finished: Finished) -> None:
+    """The scan above must be able to fail: real views from this run, each given one leak."""
+    timeline = finished.timeline
+    views = [
+        json.loads(e.data)
+        for e in finished.crawl.events
+        if e.path == "/events/public" and e.name == "view"
+    ]
+    # A moment after every void was chosen and before the last seat's first discard.
+    hidden = [
+        (v, m)
+        for v in views
+        if (m := timeline.at(v["seq"])) is not None
+        and v["deal"] == m.deal
+        and all(s.void for s in m.seats)
+        and not all(s.void_public for s in m.seats)
+        and not m.over
+    ]
+    assert hidden, "no public view was published while a void was still hidden"
+    view, moment = hidden[0]
+    assert scan_public(view, json.dumps(view), timeline) == []
+    i = next(i for i, s in enumerate(moment.seats) if not s.void_public)
+
+    def leaked(change) -> list[str]:
+        v = json.loads(json.dumps(view))
+        change(v)
+        return scan_public(v, json.dumps(v), timeline)
+
+    hand = list(moment.seats[i].hand)
+    assert leaked(lambda v: v["seats"][i].update(void=moment.seats[i].void))  # void too early
+    assert leaked(lambda v: v["seats"][i].update(hand=hand))  # a new field with the hand
+    assert leaked(lambda v: v.update(rules=f"{v['rules']} {hand[0]}"))  # a tile in a text
+    assert leaked(lambda v: v["seats"][i]["discards"].append(hand[0]))  # a concealed tile
+    assert leaked(lambda v: v.update(table=" ".join(moment.wall[:5])))  # the wall order
+    assert leaked(lambda v: v.update(table="".join(t[0] for t in hand[:3]) + hand[0][1]))
+    late = max(finished.timeline.monos.values())
+    hands = [
+        {"seat": n, "standing": list(s.hand)} for n, s in zip("ESWN", moment.seats, strict=True)
+    ]
+    shown = {"public": view, "hands": hands, "shown_at": timeline.monos[view["seq"]]}
+    assert scan_broadcast(shown, late + DELAY_S, DELAY_S, timeline) == []
+    assert scan_broadcast(shown, shown["shown_at"] + DELAY_S / 2, DELAY_S, timeline)  # early
+    hands[i]["standing"][0] = moment.wall[0]  # a hand that is not the one of that moment
+    assert scan_broadcast(shown, late + DELAY_S, DELAY_S, timeline)
+
+
+# --- 3. the seat displays --------------------------------------------------------------------------
+
+
+def test_seat_displays_get_the_session_totals(live: Live, finished: Finished) -> None:
+    """After the settlement each seat's display was sent (table profile `show-score`, as the
+    simulated board received it) the seat's session total from the journal summary."""
+    records = [json.loads(line) for line in live.truth.read_text().splitlines()]
+    scores = [r for r in records if r["class"] == "command" and r["command"] == "show-score"]
+    assert Counter(r["seat"] for r in scores) == Counter("ESWN"), scores
+    shown = {r["seat"]: r["score"] for r in scores}
+    assert [shown[s] for s in "ESWN"] == list(finished.deltas)
+    assert any(finished.deltas), "the deal moved no score: pick another seed"
+    # Sent after the deal ended on the table, not before: the simulator's last move precedes it.
+    last_move = max(r["t"] for r in records if r["class"] == "move")
+    assert min(r["t"] for r in scores) >= last_move
