@@ -6,6 +6,8 @@ Routes on a `controller.outputs.http.WebServer`:
     GET /api/standings    HallStandings as JSON (kind "standings")
     GET /events           SSE: a `standings` event, carrying the standings' version, per change
     GET /hub.js, /hub.css the page's script and style (the server's CSP forbids inline ones)
+    GET /favicon.svg      the page's icon (a 1p tile): without one a browser asks for
+                          /favicon.ico, a 404 in the console of every hall screen
 """
 
 from __future__ import annotations
@@ -16,6 +18,8 @@ from http import HTTPStatus
 
 from controller.hub.standings import HallStandings, SessionResult, Standings, TableResult
 from controller.outputs.http import EventChannel, EventStream, Response, WebServer
+from controller.outputs.tiles_svg import tile_svg
+from rules.tiles import Tile
 
 HUB_JS = """\
 "use strict";
@@ -97,7 +101,8 @@ def render_page(snap: HallStandings, hall: str | None) -> str:
     return (
         '<!doctype html><html lang="en"><head><meta charset="utf-8">'
         '<meta name="viewport" content="width=device-width, initial-scale=1">'
-        f'<title>{title}</title><link rel="stylesheet" href="/hub.css"></head><body>'
+        f'<title>{title}</title><link rel="icon" href="/favicon.svg" type="image/svg+xml">'
+        '<link rel="stylesheet" href="/hub.css"></head><body>'
         f'<h1>{title}</h1><main id="standings">{render_fragment(snap)}</main>'
         '<script src="/hub.js"></script></body></html>'
     )
@@ -111,12 +116,14 @@ class HubPage:
         self.channel = EventChannel()
         js = Response(HTTPStatus.OK, HUB_JS.encode(), "text/javascript; charset=utf-8")
         css = Response(HTTPStatus.OK, HUB_CSS.encode(), "text/css; charset=utf-8")
+        icon = Response(HTTPStatus.OK, tile_svg(Tile.parse("1p")).encode(), "image/svg+xml")
         server.route("GET", "/", lambda req: Response.html(render_page(self._snap(), hall)))
         server.route("GET", "/standings.html", lambda req: Response.html(self._fragment()))
         server.route("GET", "/api/standings", lambda req: Response.json(self._snap().to_json()))
         server.route("GET", "/events", lambda req: EventStream(self.channel))
         server.route("GET", "/hub.js", lambda req: js)
         server.route("GET", "/hub.css", lambda req: css)
+        server.route("GET", "/favicon.svg", lambda req: icon)
 
     def _snap(self) -> HallStandings:
         return self.standings.snapshot()

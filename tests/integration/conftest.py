@@ -10,7 +10,6 @@ from __future__ import annotations
 import importlib.util
 import os
 import shutil
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -94,17 +93,14 @@ def _hub_conftest():
     return module
 
 
-@pytest.fixture
-def broker(tmp_path: Path) -> Iterator:
-    """A real Mosquitto on a free 127.0.0.1 port, persistence on; `kill()` then `start()`
-    restarts it on the same port."""
+def start_broker(folder: Path):
+    """A real Mosquitto on a free 127.0.0.1 port, persistence on, started; `kill()` then
+    `start()` restarts it on the same port, `stop()` ends it. Skips (fails in CI) without it."""
     helpers = _hub_conftest()
     exe = helpers._mosquitto()
     if exe is None:
         _absent("mosquitto is not installed (apt-get install mosquitto)")
-    folder = tmp_path / "broker"
-    folder.mkdir()
+    folder.mkdir(parents=True, exist_ok=True)
     b = helpers.Mosquitto(exe, folder)
     b.start()
-    yield b
-    b.stop()
+    return b

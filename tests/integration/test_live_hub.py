@@ -1,0 +1,262 @@
+"""A real table publishing to a real Mosquitto, `mjtable hub` keeping the hall standings.
+
+One session for the module: Mosquitto on a free loopback port, `mjtable hub` subscribed to
+it, then `mjtable run --fast --deals 2 --mqtt 127.0.0.1:PORT`. Near the end of the first deal
+the broker is killed (SIGKILL: its in-memory sessions and retained messages since start are
+gone); the first deal settles while it is down; it is started again on the same port during
+the second deal. No score may be lost: the hub's standings must equal the journal summary.
+Headless Chromium keeps the hub's page open all along and must see it update live.
+"""
+
+from __future__ import annotations
+
+import http.client
+import json
+import subprocess
+import sys
+import threading
+import time
+from collections import deque
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pytest
+from conftest import screenshot, start_broker
+from live_run import ENV, ROOT, LiveRun
+
+from controller.journal import Journal
+from controller.journal_records import RecordKind
+from controller.journal_summary import summarise
+
+pytestmark = pytest.mark.slow
+
+SEED = 3  # deal 1 runs to the wall's end, so "near its end" is reached with the wall
+PLAYERS = ("Ann", "Bo", "Cy", "Di")
+HALL, TABLE = "h1", "t9"
+KILL_AT_TILES_LEFT = 12
+SESSION_TIMEOUT_S = 85.0
+
+
+def _get(port: int, path: str) -> tuple[int, bytes]:
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=5)
+    try:
+        conn.request("GET", path)
+        resp = conn.getresponse()
+        return resp.status, resp.read()
+    finally:
+        conn.close()
+
+
+def _settled(journal: Path) -> list[tuple[int, float]]:
+    """(deal, monotonic time) of every settlement journalled so far (read-only view)."""
+    if not journal.exists():
+        return []
+    try:
+        with Journal.open_readonly(journal) as j:
+            return [(r.deal, r.mono) for r in j.records() if r.kind is RecordKind.DEAL_SETTLED]
+    except Exception:  # the daemon is creating it: not yet readable
+        return []
+
+
+class Hub:
+    """`mjtable hub --json` as a process; its page's port is read from its log."""
+
+    def __init__(self, broker_port: int) -> None:
+        cmd = [
+            *(sys.executable, "-m", "controller", "hub", "--broker", f"127.0.0.1:{broker_port}"),
+            *("--hall", HALL, "--http", "127.0.0.1:0", "--json"),
+        ]
+        self.proc = subprocess.Popen(
+            cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=ENV, cwd=ROOT
+        )
+        self.log: deque[str] = deque(maxlen=200)
+        assert self.proc.stderr is not None
+        line = ""
+        while "standings page:" not in line:
+            line = self.proc.stderr.readline()
+            assert line, "the hub exited: " + "\n".join(self.log)
+            self.log.append(line.rstrip())
+        self.url = line.split("standings page:")[1].strip()
+        self.port = int(self.url.rsplit(":", 1)[1])
+        threading.Thread(target=self._drain, args=(self.proc.stderr,), daemon=True).start()
+        threading.Thread(target=self._drain, args=(self.proc.stdout,), daemon=True).start()
+
+    def _drain(self, stream) -> None:
+        for line in stream:
+            self.log.append(line.rstrip())
+
+    def standings(self) -> dict:
+        status, body = _get(self.port, "/api/standings")
+        assert status == 200
+        return json.loads(body)
+
+    def stop(self) -> None:
+        if self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(15)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait(15)
+
+
+@dataclass
+class Session:
+    """What the driver saw and did, on this machine's monotonic clock."""
+
+    run: LiveRun
+    hub: Hub
+    broker: object
+    journal: Path
+    truth: Path
+    killed_at: float | None = None
+    restarted_at: float | None = None
+    exit_code: int | None = None
+    failure: str | None = None
+    done: threading.Event = field(default_factory=threading.Event)
+
+
+def _drive(s: Session) -> None:
+    """Kill the broker near the end of deal 1, start it again once deal 1 has settled."""
+    try:
+        printed = s.run.printed()
+        deadline = time.monotonic() + SESSION_TIMEOUT_S
+        while s.killed_at is None:
+            assert time.monotonic() < deadline, "deal 1 never came near its end"
+            assert s.run.proc.poll() is None, s.run.diagnosis("ended early")
+            status, body = _get(printed.port, "/api/public")
+            view = json.loads(body) if status == 200 else {}
+            if view.get("deal") == 1 and 0 < view.get("tiles_left", 99) <= KILL_AT_TILES_LEFT:
+                s.broker.kill()
+                s.killed_at = time.monotonic()
+            else:
+                s.done.wait(0.1)  # polling a live process: rate limit, not a test delay
+        while not _settled(s.journal):
+            assert time.monotonic() < deadline, "deal 1 did not settle"
+            s.done.wait(0.1)
+        s.done.wait(1.0)  # the table keeps playing deal 2 a while with the broker away
+        s.broker.start()
+        s.restarted_at = time.monotonic()
+        s.exit_code = s.run.wait(max(1.0, deadline - time.monotonic()))
+    except BaseException as err:  # reported by the tests
+        s.failure = f"{type(err).__name__}: {err}"
+    finally:
+        s.done.set()
+
+
+@pytest.fixture(scope="module")
+def session(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("hall")
+    broker = start_broker(folder / "broker")
+    hub = run = None
+    try:
+        hub = Hub(broker.port)
+        config = folder / "mjtable.toml"
+        config.write_text(f"[table]\nplayers = {json.dumps(list(PLAYERS))}\n")
+        journal, truth = folder / "table.journal", folder / "truth.jsonl"
+        run = LiveRun(
+            *("--fast", "--deals", "2", "--seed", str(SEED), "--http", "127.0.0.1:0"),
+            *("--journal", str(journal), "--truth", str(truth), "--config", str(config)),
+            *("--mqtt", f"127.0.0.1:{broker.port}", "--hall", HALL, "--table-name", TABLE),
+        )
+        s = Session(run, hub, broker, journal, truth)
+        threading.Thread(target=_drive, args=(s,), daemon=True).start()
+        yield s
+    finally:
+        if run is not None:
+            run.stop()
+        if hub is not None:
+            hub.stop()
+        broker.stop()
+
+
+def _finished(s: Session) -> list:
+    assert s.done.wait(SESSION_TIMEOUT_S + 10), "the session did not finish"
+    assert s.failure is None, s.failure + "\n" + s.run.diagnosis("")
+    assert s.exit_code == 0 and "stopped: deals" in s.run.out, s.run.diagnosis("exit")
+    with Journal.open_readonly(s.journal) as j:
+        deals = summarise(j.records())
+    assert [d.deal for d in deals if d.settled] == [1, 2]
+    return deals
+
+
+def _expected_totals(deals) -> list[int]:
+    return [sum(d.deltas[i] for d in deals) for i in range(4)]
+
+
+def _table(standings: dict) -> dict | None:
+    return next((t for t in standings["tables"] if t["table"] == TABLE), None)
+
+
+# --- the hub's page in Chromium ------------------------------------------------------------------
+
+
+def test_hub_page_in_chromium_updates_live(browser, session: Session) -> None:
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    browser.get(session.hub.url + "/")
+    page = browser.find_element(By.ID, "standings")
+    assert TABLE not in page.text  # nothing yet: the table has not settled a deal
+
+    def shows(names_and_totals) -> bool:
+        text = browser.find_element(By.ID, "standings").text
+        return all(f"{n} {t}" in text for n, t in names_and_totals)
+
+    deals = _finished(session)  # the page stays open while the session is played
+    final = list(zip(PLAYERS, _expected_totals(deals), strict=True))
+    WebDriverWait(browser, 20, poll_frequency=0.2).until(
+        lambda d: shows(final), message=f"the page shows {final}"
+    )
+    # Live: the page was never reloaded, its script fetched the standings on each event.
+    assert browser.execute_script("return performance.getEntriesByType('navigation').length") == 1
+    fetched = browser.execute_script(
+        "return performance.getEntriesByType('resource')"
+        ".filter((e) => e.name.endsWith('/standings.html')).length"
+    )
+    assert fetched >= 2, "the page updated at least for each settled deal"
+    status, fragment = _get(session.hub.port, "/standings.html")
+    assert status == 200 and TABLE in fragment.decode()
+    screenshot(browser, "live-hub")
+    errors = [e for e in browser.get_log("browser") if e["level"] == "SEVERE"]
+    assert errors == []
+
+
+# --- standings through a broker restart ------------------------------------------------------------
+
+
+def test_hub_standings_equal_the_journal_through_a_broker_restart(session: Session) -> None:
+    deals = _finished(session)
+    settled = dict(_settled(session.journal))
+    # The first deal settled while the broker was down (it was killed before, started after).
+    assert session.killed_at is not None and session.restarted_at is not None
+    assert session.killed_at < settled[1] < session.restarted_at
+    assert settled[2] > session.restarted_at
+    expected = _expected_totals(deals)
+    deadline = time.monotonic() + 20
+    while True:  # the hub gets the deals as the broker delivers them
+        table = _table(session.hub.standings())
+        got = table and table["sessions"] and table["sessions"][0]
+        if got and got["deals"] == 2 and got["totals"] == expected:
+            break
+        assert time.monotonic() < deadline, f"hub: {table}, journal: {expected}"
+        session.done.wait(0.2)
+    assert got["players"] == list(PLAYERS) and got["rules"] == "sbr-mil"
+    assert got["session"] == deals[0].session
+    players = {p["name"]: p for p in session.hub.standings()["players"]}
+    assert {n: players[n]["score"] for n in PLAYERS} == dict(zip(PLAYERS, expected, strict=True))
+    assert all(players[n]["deals"] == 2 for n in PLAYERS)
+    assert any(expected), "the session moved no score: pick another seed"
+
+
+def test_seat_displays_after_every_settlement(session: Session) -> None:
+    """The table's displays got the session totals after each deal: first deal 1's deltas,
+    then the sums over both deals (simulator truth vs. journal summary)."""
+    deals = _finished(session)
+    records = [json.loads(line) for line in session.truth.read_text().splitlines()]
+    scores = [r for r in records if r["class"] == "command" and r["command"] == "show-score"]
+    groups = [scores[i : i + 4] for i in range(0, len(scores), 4)]
+    assert [[r["seat"] for r in g] for g in groups] == [list("ESWN")] * 2, scores
+    after_1 = list(deals[0].deltas)
+    assert [r["score"] for r in groups[0]] == after_1
+    assert [r["score"] for r in groups[1]] == _expected_totals(deals)
