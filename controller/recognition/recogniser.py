@@ -28,6 +28,7 @@ table's physical sides: deal seat = (side - dealer_side) mod 4.
 
 from __future__ import annotations
 
+import logging
 from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -70,6 +71,8 @@ from rules.ruleset import RuleSet
 from rules.seats import SEATS, Seat
 from rules.tiles import Suit
 
+log = logging.getLogger(__name__)
+
 __all__ = [
     "AlertKind",
     "HandsDealt",
@@ -95,6 +98,7 @@ class AlertKind(Enum):
     FALSE_HU = "false-hu"
     OVER_TIME = "over-time"  # the runtime's move clock
     RECOVERY = "recovery"  # reconciliation could not recover everything
+    DEALER_SIDE = "dealer-side"  # the dealt hands put the dealer on another side (added)
 
 
 @dataclass(frozen=True, slots=True)
@@ -127,6 +131,7 @@ class HandsDealt:
 
 Recognised = MoveSeen | RefereeAlert | WallScanned | HandsDealt
 
+DEALT = 53  # 14 + 3 * 13 (rules.wall)
 VOID_SUIT = {Button.VOID_M: Suit.M, Button.VOID_P: Suit.P, Button.VOID_S: Suit.S}
 ALERT_FOR = {
     Reason.WALL_MISMATCH: AlertKind.WALL_MISMATCH,
@@ -182,6 +187,7 @@ class Recogniser:
         self._residue_key: frozenset | None = None
         self._residue_since: float | None = None
         self._searched: tuple | None = None
+        self._logged: frozenset | None = None
         self._undone: frozenset | None = None  # the residue a referee correction left
         self._notes: list[tuple[Spot, str]] = []
         self._res_for: tuple[int, int] | None = None  # the judge state `_res` is against
@@ -218,6 +224,11 @@ class Recogniser:
         out: list[Recognised] = []
         if not self._scanned and self.scan.complete:
             out.append(self._wall_scanned())
+        log.debug(
+            "deal started: %d tiles on the table, residue %d",
+            len(self._where),
+            sum(abs(n) for n in self._residue(deal).values()),
+        )
         if self._scanned:
             scanned = tuple(tc.tile for tc in self.scan.order())
             if scanned != tuple(deal.wall_order):
@@ -396,6 +407,10 @@ class Recogniser:
                 self._notes.clear()
                 return [HandsDealt()]
             return []
+        if not self._dealt and deal.phase is Phase.CHOOSING_VOID:
+            moved = self._dealer_moved(deal)
+            if moved is not None:
+                return [moved, *self._evaluate(deal, None)]
         viable: list[_Reading] = []
         refused: list[tuple[_Reading, Rejected]] = []
         readings = self._readings(deal, res)
@@ -438,6 +453,28 @@ class Recogniser:
                     AlertKind.AMBIGUOUS, group[0].seat, text, self._evidence(spots), key
                 )
         return out
+
+    def _dealer_moved(self, deal: Deal) -> RefereeAlert | None:
+        """All dealt, but the hands fit the judge only with the dealer on another side (the
+        runtime's idea of the dealer is off, e.g. after an abandoned deal): follow the table,
+        since moves are in deal seats, and tell the referee."""
+        hands = sum(n for s, n in self._seen.items() if s.zone.kind is ZoneKind.HAND)
+        if hands != DEALT:
+            return None
+        fits = []
+        for side in SEATS:
+            if side is not self.layout.dealer_side:
+                layout = Layout(self.reader, side)
+                seen = observed(self._where, layout)
+                if not residue(seen, expected(deal, layout)):
+                    fits.append((side, layout, seen))
+        if len(fits) != 1:
+            return None
+        side, layout, seen = fits[0]
+        was = self.layout.dealer_side
+        self.layout, self._seen, self._res_for = layout, seen, None
+        text = f"the dealt hands show the dealer at side {side}, not {was}: seats follow the table"
+        return RefereeAlert(AlertKind.DEALER_SIDE, None, text)
 
     def _mark_offered(self, deal: Deal) -> None:
         self._offered = (self._key(deal), frozenset(self._residue(deal).items()))
@@ -592,6 +629,11 @@ class Recogniser:
         if deal is None or deal.over:
             return []
         out: list[Recognised] = []
+        since = self._residue_since
+        old = since is not None and now - since >= self.grace
+        if old and self._residue_key and self._logged != self._residue_key:
+            self._logged = self._residue_key
+            log.debug("residue since %.1f: %s", since, _fmt(dict(self._res)))
         for held in [h for h in self._held if now - h[0] >= self.grace]:
             self._held.remove(held)
             text = f"{held[3]}: no discard to claim followed within {self.grace:g} s"

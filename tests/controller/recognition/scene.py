@@ -34,6 +34,7 @@ class Scene:
         hands: dict[Seat, str] | None = None,
         live: str = "",
         dealer_side: Seat = Seat.E,
+        told: Seat | None = None,  # the dealer side the runtime believes, if it differs
         **kw,
     ) -> None:
         self.rs = ruleset.load(rs) if isinstance(rs, str) else rs
@@ -42,7 +43,7 @@ class Scene:
         order = compose(self.rs, dice, hands, tuple(parse_tiles(live)) if live else ())
         self.deal = Deal.start(self.rs, dice, order)
         self.rec = Recogniser(self.rs, reader(), sim_tag_map(self.rs.tiles.set), **kw)
-        self.rec.new_deal(dealer_side)
+        self.rec.new_deal(dealer_side if told is None else told)
         self.rt = Runtime(self.rs, self.rec, deal=self.deal)
         self.side = lambda seat: SEATS[(dealer_side + seat) % 4]
         used: dict[Tile, int] = {}

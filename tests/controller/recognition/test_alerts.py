@@ -276,3 +276,13 @@ def test_without_a_void_antenna_the_void_button_lays_the_lowest_tile(monkeypatch
     sc = scene.Scene()
     assert moves(sc.press(E, Button.VOID_S)) == [ChooseVoid(E, Suit.S, Tile.parse("5s"))]
     assert moves(sc.press(S, Button.VOID_S)) == [ChooseVoid(S, Suit.S, None)]
+
+
+def test_the_dealt_hands_correct_a_wrong_dealer_side() -> None:
+    """The runtime believes East deals (say after an abandoned deal) but the table dealt from
+    its North side: the hands fit only that way round, so seats follow the table."""
+    sc = Scene(dealer_side=Seat.N, told=Seat.E)
+    assert [a.kind for a in sc.rt.alerts] == [AlertKind.DEALER_SIDE]
+    assert sc.rt.dealt and sc.rec.layout.dealer_side is Seat.N
+    got = sc.move(sc.copy_in("5s", HAND, E), VOID, E)  # deal East, on the North side
+    assert moves(got) == [ChooseVoid(E, Suit.S, Tile.parse("5s"))]
