@@ -122,6 +122,8 @@ class RefereeAlert:
 @dataclass(frozen=True, slots=True)
 class WallScanned:
     order: tuple[TileCopy, ...]  # physical wall order (rules/wall.py order)
+    # (added) indices i where order[i] and order[i + 1] were read in the same rounds
+    uncertain: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -218,7 +220,7 @@ class Recogniser:
     def _wall_scanned(self) -> WallScanned:
         self._scanned = True
         self.scan.done = True
-        return WallScanned(self.scan.order())
+        return WallScanned(self.scan.order(), self.scan.uncertain())
 
     def start_deal(self, deal: Deal) -> list[Recognised]:
         out: list[Recognised] = []
@@ -509,6 +511,12 @@ class Recogniser:
         return any(t.suit is void for t in deal.hand(m.seat))
 
     def _judge(self, deal: Deal, r: _Reading) -> Rejected | None:
+        problem = self._check(deal, r)
+        if problem is not None and problem.reason is Reason.WALL_MISMATCH:
+            return Rejected(problem.reason, problem.detail + self._scan_doubt(deal), problem.move)
+        return problem
+
+    def _check(self, deal: Deal, r: _Reading) -> Rejected | None:
         if not r.closes:
             return deal.check(r.moves[0])
         (take,) = r.moves
@@ -520,6 +528,17 @@ class Recogniser:
         if take.tile != nxt:
             return Rejected(Reason.WALL_MISMATCH, f"the next wall tile is {nxt}, not {take.tile}")
         return None
+
+    def _scan_doubt(self, deal: Deal) -> str:
+        """A note when the next live tile is one the wall scan could not place for sure."""
+        left = deal.wall.remaining()
+        if not self._scanned or not left:
+            return ""
+        i = left[0]
+        doubt = set(self.scan.uncertain())
+        if i in doubt or i - 1 in doubt:
+            return " (the wall scan read this tile and its neighbour in the same rounds)"
+        return ""
 
     def _readings(self, deal: Deal, res: Tally) -> list[_Reading]:
         out: list[_Reading] = []

@@ -101,3 +101,11 @@ class WallScan:
             left.remove(pick)
             r += 1
         return tuple(out)
+
+    def uncertain(self) -> tuple[int, ...]:
+        """Indices i of `order()` where tiles i and i + 1 were read in the same rounds
+        (their stays' centres coincide): the scan cannot tell which came first."""
+        first, last = self._first, self._last
+        order = self.order()
+        centre = [first[tc] + last[tc] for tc in order]
+        return tuple(i for i in range(len(order) - 1) if centre[i] == centre[i + 1])

@@ -84,3 +84,11 @@ def test_a_foreign_tag_is_reported_and_an_incomplete_scan_is_not_complete() -> N
     scan.feed(TagsRead(0.0, 17, (sim_tag_uid(COPIES[0]),)))
     assert scan.feed(TagsRead(1.0, 17, ())) == []
     assert not scan.complete and len(scan.order()) == 1
+
+
+def test_neighbours_read_in_the_same_rounds_are_marked_uncertain() -> None:
+    order = COPIES[:]
+    # tile 30 missed on its first round, tile 31 on its last: both read in rounds 31..34
+    scan = scan_of(order, missed={(order[30], 30), (order[31], 35)})
+    assert scan.uncertain() == (30,)
+    assert scan_of(order).uncertain() == ()
