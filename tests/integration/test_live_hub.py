@@ -5,7 +5,8 @@ it, then `mjtable run --fast --deals 2 --mqtt 127.0.0.1:PORT`. Near the end of t
 the broker is killed (SIGKILL: its in-memory sessions and retained messages since start are
 gone); the first deal settles while it is down; it is started again on the same port during
 the second deal. No score may be lost: the hub's standings must equal the journal summary.
-Headless Chromium keeps the hub's page open all along and must see it update live.
+Headless Chromium keeps the hub's page open all along and must see it update live, and a
+plain MQTT client subscribed to the table's topics checks that nothing hidden goes out there.
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from pathlib import Path
 
 import pytest
 from conftest import screenshot, start_broker
+from journal_truth import Timeline, scan_public, tokens
 from live_run import ENV, ROOT, LiveRun
 
 from controller.journal import Journal
@@ -100,12 +102,40 @@ class Hub:
                 self.proc.wait(15)
 
 
+class TopicCrawler:
+    """Every message on the table's topics, as any client in the hall could read them."""
+
+    def __init__(self, port: int) -> None:
+        import paho.mqtt.client as mqtt
+
+        self.messages: list[tuple[float, str, bytes]] = []
+        self.connected = threading.Event()
+        self.client = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id="leak-crawler")
+        self.client.on_connect = self._on_connect
+        self.client.on_message = lambda c, u, m: self.messages.append(
+            (time.monotonic(), m.topic, m.payload)
+        )
+        self.client.reconnect_delay_set(0.2, 2.0)
+        self.client.connect_async("127.0.0.1", port)
+        self.client.loop_start()
+        assert self.connected.wait(15), "the test's MQTT client did not connect"
+
+    def _on_connect(self, client, userdata, flags, reason_code, properties) -> None:
+        client.subscribe(f"mjtable/{HALL}/{TABLE}/#", qos=1)  # again after a broker restart
+        self.connected.set()
+
+    def stop(self) -> None:
+        self.client.disconnect()
+        self.client.loop_stop()
+
+
 @dataclass
 class Session:
     """What the driver saw and did, on this machine's monotonic clock."""
 
     run: LiveRun
     hub: Hub
+    topics: TopicCrawler
     broker: object
     journal: Path
     truth: Path
@@ -148,9 +178,10 @@ def _drive(s: Session) -> None:
 def session(tmp_path_factory):
     folder = tmp_path_factory.mktemp("hall")
     broker = start_broker(folder / "broker")
-    hub = run = None
+    hub = run = topics = None
     try:
         hub = Hub(broker.port)
+        topics = TopicCrawler(broker.port)
         config = folder / "mjtable.toml"
         config.write_text(f"[table]\nplayers = {json.dumps(list(PLAYERS))}\n")
         journal, truth = folder / "table.journal", folder / "truth.jsonl"
@@ -159,7 +190,7 @@ def session(tmp_path_factory):
             *("--journal", str(journal), "--truth", str(truth), "--config", str(config)),
             *("--mqtt", f"127.0.0.1:{broker.port}", "--hall", HALL, "--table-name", TABLE),
         )
-        s = Session(run, hub, broker, journal, truth)
+        s = Session(run, hub, topics, broker, journal, truth)
         threading.Thread(target=_drive, args=(s,), daemon=True).start()
         yield s
     finally:
@@ -167,6 +198,8 @@ def session(tmp_path_factory):
             run.stop()
         if hub is not None:
             hub.stop()
+        if topics is not None:
+            topics.stop()
         broker.stop()
 
 
@@ -260,3 +293,29 @@ def test_seat_displays_after_every_settlement(session: Session) -> None:
     after_1 = list(deals[0].deltas)
     assert [r["score"] for r in groups[0]] == after_1
     assert [r["score"] for r in groups[1]] == _expected_totals(deals)
+
+
+def test_table_topics_carry_nothing_hidden(session: Session) -> None:
+    """The view topic is a public view (scanned against the journal like the scoreboard's);
+    status, deal and ledger carry no tile at all; an event never names a drawn tile."""
+    _finished(session)
+    timeline = Timeline.read(session.journal)
+    by_channel: dict[str, list[dict]] = {}
+    problems: list[str] = []
+    for _t, topic, payload in list(session.topics.messages):
+        if not payload:
+            continue  # a retained message cleared
+        text = payload.decode()
+        message = json.loads(text)
+        channel = topic.rsplit("/", 1)[1]
+        by_channel.setdefault(channel, []).append(message)
+        if channel == "view":
+            problems += scan_public(message, text, timeline)
+        elif channel == "event":
+            if message["event"] == "draw" and message.get("tile") is not None:
+                problems.append(f"a draw with its tile: {text}")
+        elif tokens(text):
+            problems.append(f"tiles on {topic}: {text}")
+    assert problems == [], "\n".join(problems[:30])
+    assert len(by_channel.get("view", ())) >= 20, sorted(by_channel)
+    assert {"status", "deal", "ledger"} <= set(by_channel), sorted(by_channel)
