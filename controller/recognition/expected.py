@@ -146,3 +146,8 @@ def residue(seen: Tally, want: Tally) -> Tally:
 def weight(tally: Iterable[int] | Tally) -> int:
     values = tally.values() if isinstance(tally, Counter) else tally
     return sum(abs(v) for v in values)
+
+
+def fmt_tally(tally: Mapping[Spot, int]) -> str:
+    """`E.hand 5p -1, E.river 5p +1`: a residue for the referee."""
+    return ", ".join(f"{s} {n:+d}" for s, n in sorted(tally.items(), key=lambda kv: str(kv[0])))

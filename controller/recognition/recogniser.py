@@ -41,15 +41,17 @@ from controller.recognition.expected import (
     Spot,
     Tally,
     expected,
+    fmt_tally,
     observed,
     residue,
 )
 from controller.recognition.presence import DuplicateTile, TileLifted, TilePlaced, UnknownTag
+from controller.recognition.readings import Reader, Reading, move_text, orphan, shown
 from controller.recognition.reconcile import explain, fork
 from controller.recognition.wall_scan import WallScan
 from rules.claims import WindowKind
 from rules.deal import Deal, Phase
-from rules.melds import Meld, MeldKind
+from rules.melds import MeldKind
 from rules.moves import (
     ChooseVoid,
     CloseClaims,
@@ -139,17 +141,6 @@ ALERT_FOR = {
     Reason.WALL_MISMATCH: AlertKind.WALL_MISMATCH,
     Reason.VOID_DISCARD_ORDER: AlertKind.VOID_DISCARD_ORDER,
 }
-
-
-@dataclass(frozen=True, slots=True)
-class _Reading:
-    """A residue shape read as moves of one seat; `button` is the declaration it needs."""
-
-    seat: Seat
-    moves: tuple[Move, ...]
-    spots: frozenset[Spot]
-    button: Button | None = None
-    closes: bool = False  # a draw seen while the window is still open: it closes it
 
 
 class Recogniser:
@@ -337,7 +328,7 @@ class Recogniser:
             claim and deal.window is None and deal.phase is Phase.DISCARD and deal.turn is not seat
         )
 
-    def _release_held(self, deal: Deal, r: _Reading) -> list[Recognised]:
+    def _release_held(self, deal: Deal, r: Reading) -> list[Recognised]:
         """The held claims, after the move that opened their window (on a copy of the judge)."""
         held, self._held = self._held, []
         trial = fork(deal)
@@ -413,9 +404,9 @@ class Recogniser:
             moved = self._dealer_moved(deal)
             if moved is not None:
                 return [moved, *self._evaluate(deal, None)]
-        viable: list[_Reading] = []
-        refused: list[tuple[_Reading, Rejected]] = []
-        readings = self._readings(deal, res)
+        viable: list[Reading] = []
+        refused: list[tuple[Reading, Rejected]] = []
+        readings = Reader(self.layout, self._where, self._fresh, self._kong_button).read(deal, res)
         explained = frozenset().union(*(r.spots for r in readings))
         for r in readings:
             if self._in_transit(res, r, explained):
@@ -428,7 +419,7 @@ class Recogniser:
             else:
                 refused.append((r, problem))
         searchable = self._undone is None and self._searched != (self._key(deal), key)
-        if not viable and searchable and self._orphan(res):
+        if not viable and searchable and orphan(res):
             found = self._search(deal)
             if any(isinstance(r, MoveSeen) for r in found):
                 return found  # the refusals were moves read out of order
@@ -481,13 +472,13 @@ class Recogniser:
     def _mark_offered(self, deal: Deal) -> None:
         self._offered = (self._key(deal), frozenset(self._residue(deal).items()))
 
-    def _in_transit(self, res: Tally, r: _Reading, explained: frozenset[Spot]) -> bool:
+    def _in_transit(self, res: Tally, r: Reading, explained: frozenset[Spot]) -> bool:
         side = self.layout.side(r.seat)
         return any(
             n < 0 and spot.zone.seat == side and spot not in explained for spot, n in res.items()
         )
 
-    def _offer(self, deal: Deal, r: _Reading) -> list[Recognised]:
+    def _offer(self, deal: Deal, r: Reading) -> list[Recognised]:
         evidence = self._evidence(r.spots, consume=True)
         out: list[Recognised] = [MoveSeen(m, evidence) for m in r.moves]
         move = r.moves[-1]
@@ -510,13 +501,13 @@ class Recogniser:
             return False
         return any(t.suit is void for t in deal.hand(m.seat))
 
-    def _judge(self, deal: Deal, r: _Reading) -> Rejected | None:
+    def _judge(self, deal: Deal, r: Reading) -> Rejected | None:
         problem = self._check(deal, r)
         if problem is not None and problem.reason is Reason.WALL_MISMATCH:
             return Rejected(problem.reason, problem.detail + self._scan_doubt(deal), problem.move)
         return problem
 
-    def _check(self, deal: Deal, r: _Reading) -> Rejected | None:
+    def _check(self, deal: Deal, r: Reading) -> Rejected | None:
         if not r.closes:
             return deal.check(r.moves[0])
         (take,) = r.moves
@@ -540,109 +531,6 @@ class Recogniser:
             return " (the wall scan read this tile and its neighbour in the same rounds)"
         return ""
 
-    def _readings(self, deal: Deal, res: Tally) -> list[_Reading]:
-        out: list[_Reading] = []
-        for spot, n in res.items():
-            if spot.zone.seat is None:
-                continue
-            if n < 0:
-                out += self._unwatched_kong(deal, res, spot, n)
-                continue
-            seat = self.layout.seat(spot.zone.seat)
-            kind, t = spot.zone.kind, spot.tile
-            hz = self.layout.zone(ZoneKind.HAND, seat)
-            vz = self.layout.zone(ZoneKind.VOID, seat)
-            if kind is ZoneKind.RIVER:
-                src = vz if _lost(res, vz, t) and deal.laid_tile(seat) == t else None
-                src = (
-                    src
-                    or (hz if _lost(res, hz, t) else None)
-                    or (vz if _lost(res, vz, t) else None)
-                )
-                if src is not None:
-                    spots = frozenset({spot, Spot(src, t)})
-                    out.append(_Reading(seat, (Discard(seat, t),), spots))
-            elif kind is ZoneKind.VOID and deal.phase is Phase.CHOOSING_VOID and _lost(res, hz, t):
-                assert hz is not None
-                spots = frozenset({spot, Spot(hz, t)})
-                out.append(_Reading(seat, (ChooseVoid(seat, t.suit, t),), spots))
-            elif kind is ZoneKind.MELDS:
-                out += self._kong_reading(deal, res, seat, spot, n, hz)
-            elif kind is ZoneKind.HAND:
-                out += self._draw_reading(deal, res, seat, spot)
-        return out
-
-    def _kong_reading(
-        self, deal: Deal, res: Tally, seat: Seat, spot: Spot, n: int, hz: Zone | None
-    ) -> list[_Reading]:
-        if deal.phase is not Phase.DISCARD or deal.turn is not seat or hz is None:
-            return []
-        t = spot.tile
-        lost = -res.get(Spot(hz, t), 0)
-        spots = frozenset({spot, Spot(hz, t)})
-        if n >= 4 and lost >= 4:
-            return [_Reading(seat, (Kong(seat, MeldKind.CONCEALED_KONG, t),), spots, Button.KONG)]
-        if lost >= 1 and Meld(MeldKind.PUNG, t) in deal.melds(seat):
-            # RULES.md: promoted when the fourth tile was freshly drawn, else postponed
-            kind = MeldKind.PROMOTED_KONG if deal.drawn == t else MeldKind.POSTPONED_KONG
-            return [_Reading(seat, (Kong(seat, kind, t),), spots, Button.KONG)]
-        return []
-
-    def _unwatched_kong(self, deal: Deal, res: Tally, spot: Spot, n: int) -> list[_Reading]:
-        """No melds antenna: a KONG button and tiles leaving the hand are the kong."""
-        seat = self.layout.seat(spot.zone.seat)
-        if spot.zone.kind is not ZoneKind.HAND or seat not in self._kong_button:
-            return []
-        if self.layout.zone(ZoneKind.MELDS, seat) is not None:
-            return []
-        if deal.phase is not Phase.DISCARD or deal.turn is not seat:
-            return []
-        t = spot.tile
-        if n <= -4 and deal.counts(seat)[t] == 4:
-            move = Kong(seat, MeldKind.CONCEALED_KONG, t)
-        elif n == -1 and Meld(MeldKind.PUNG, t) in deal.melds(seat):
-            kind = MeldKind.PROMOTED_KONG if deal.drawn == t else MeldKind.POSTPONED_KONG
-            move = Kong(seat, kind, t)
-        else:
-            return []
-        return [_Reading(seat, (move,), frozenset({spot}), Button.KONG)]
-
-    def _draw_reading(self, deal: Deal, res: Tally, seat: Seat, spot: Spot) -> list[_Reading]:
-        t = spot.tile
-        for other, n in res.items():
-            if n >= 0 or other.zone.seat is None:
-                continue
-            if other.tile == t and (
-                other.zone.kind is ZoneKind.RIVER or other.zone.seat == spot.zone.seat
-            ):
-                return []  # the tile came from a watched zone, not from the wall
-            if other.zone.kind is ZoneKind.MELDS and other.zone.seat == spot.zone.seat:
-                return []  # a declared meld not laid down yet
-        if not any(tc.tile == t and self._where.get(tc) == spot.zone for tc in self._fresh):
-            return []  # no new tile: one that was there before (a meld not laid down yet)
-        surplus = sum(n for o, n in res.items() if o.zone == spot.zone and n > 0)
-        if surplus != 1:
-            return []  # a draw brings one tile; more is a claimed meld not laid down yet
-        spots = frozenset({spot})
-        if deal.turn is seat and deal.phase is Phase.DRAW:
-            return [_Reading(seat, (Draw(seat, t),), spots)]
-        if deal.turn is seat and deal.phase is Phase.REPLACEMENT:
-            return [_Reading(seat, (ReplacementDraw(seat, t),), spots)]
-        w = deal.window
-        if w is None or w.last or any(not isinstance(c, Pass) for _, c in w.declared):
-            return []
-        # the window closes early when the next player takes a tile (issue 5 item 3): the
-        # draw alone is offered, the runtime closes the window (it owns the claim clock)
-        if w.kind is WindowKind.DISCARD:
-            nxt = next(
-                (s for s in (w.discarder.after(i) for i in (1, 2, 3)) if not deal.is_out(s)), None
-            )
-            if nxt is seat:
-                return [_Reading(seat, (Draw(seat, t),), spots, closes=True)]
-        elif w.discarder is seat:
-            return [_Reading(seat, (ReplacementDraw(seat, t),), spots, closes=True)]
-        return []
-
     # -- time --------------------------------------------------------------------------------
     def tick(self, now: float, deal: Deal | None) -> list[Recognised]:
         if deal is None or deal.over:
@@ -652,7 +540,7 @@ class Recogniser:
         old = since is not None and now - since >= self.grace
         if old and self._residue_key and self._logged != self._residue_key:
             self._logged = self._residue_key
-            log.debug("residue since %.1f: %s", since, _fmt(dict(self._res)))
+            log.debug("residue since %.1f: %s", since, fmt_tally(dict(self._res)))
         for held in [h for h in self._held if now - h[0] >= self.grace]:
             self._held.remove(held)
             text = f"{held[3]}: no discard to claim followed within {self.grace:g} s"
@@ -687,41 +575,16 @@ class Recogniser:
         found = explain(deal, self._where, self.layout, max_steps=4)
         if found.outcomes > 1:
             text = f"{found.outcomes} different move sequences fit the table: " + " | ".join(
-                " → ".join(_move_text(m) for m in e.moves) for e in found.explanations
+                " → ".join(move_text(m) for m in e.moves) for e in found.explanations
             )
             return self._alert(AlertKind.AMBIGUOUS, None, text, (), self._residue_key)
-        if found.outcomes == 1 and self._shown(found.explanations[0].moves):
+        if found.outcomes == 1 and shown(found.explanations[0].moves, self._kong_button):
             best = min(found.explanations, key=lambda e: len(e.moves))
             evidence = self._evidence(frozenset(self._residue(deal)), consume=True)
             evidence = ("several moves read at once (a read missed in between)", *evidence)
             self._mark_offered(deal)
             return [MoveSeen(m, evidence) for m in best.moves]
         return []
-
-    def _orphan(self, res: Tally) -> bool:
-        """A tile settled in a river that no hand or void spot of that seat lost: the table
-        went past a move the reader missed (a drawn tile discarded before it settled)."""
-        for spot, n in res.items():
-            if n > 0 and spot.zone.kind is ZoneKind.RIVER:
-                side = spot.zone.seat
-                if not any(
-                    m < 0 and o.tile == spot.tile and o.zone.seat == side for o, m in res.items()
-                ):
-                    return True
-        return False
-
-    def _shown(self, moves: tuple[Move, ...]) -> bool:
-        """Moves the table showed without a button being missed: tile moves, a window's
-        close, and own-turn kongs whose KONG button is pending."""
-        if not moves:
-            return False
-        for m in moves:
-            if isinstance(m, Kong) and m.kind is not MeldKind.KONG:
-                if m.seat not in self._kong_button:
-                    return False
-            elif not isinstance(m, Draw | ReplacementDraw | Discard | ChooseVoid | CloseClaims):
-                return False
-        return True
 
     def _classify(self, deal: Deal, res: Tally) -> list[Recognised]:
         out: list[Recognised] = []
@@ -737,14 +600,18 @@ class Recogniser:
             claimed = {s.tile for s, n in (*melds.items(), *hands.items()) if n < 0} & in_rivers
             ev = self._evidence(frozenset(mine))
             if any(n < 0 for n in melds.values()) or (claimed and hand < 0):
-                text = f"{seat} ({side}): declared, but the tiles did not follow ({_fmt(mine)})"
+                text = (
+                    f"{seat} ({side}): declared, but the tiles did not follow ({fmt_tally(mine)})"
+                )
                 out += self._alert(AlertKind.DECLARATION_WITHOUT_TILES, seat, text, ev, key)
             elif any(n > 0 for n in melds.values()):
-                text = f"{seat} ({side}): tiles moved into the melds undeclared ({_fmt(melds)})"
+                text = (
+                    f"{seat} ({side}): tiles moved into the melds undeclared ({fmt_tally(melds)})"
+                )
                 out += self._alert(AlertKind.TILES_WITHOUT_DECLARATION, seat, text, ev, key)
             elif hand:
                 kind = AlertKind.LONG_HAND if hand > 0 else AlertKind.SHORT_HAND
-                text = f"{seat} ({side}) hand holds {hand:+d} tiles: {_fmt(hands)}"
+                text = f"{seat} ({side}) hand holds {hand:+d} tiles: {fmt_tally(hands)}"
                 out += self._alert(kind, seat, text, ev, key)
             else:
                 continue
@@ -754,7 +621,7 @@ class Recogniser:
                 if s.zone.kind is ZoneKind.RIVER and s.tile in claimed:
                     left.pop(s)  # the claimed tile still lying in the discarder's river
         if left:
-            text = f"the table differs from the judge: {_fmt(left)}"
+            text = f"the table differs from the judge: {fmt_tally(left)}"
             out += self._alert(
                 AlertKind.UNRECOGNISED, None, text, self._evidence(frozenset(left)), key
             )
@@ -781,12 +648,10 @@ class Recogniser:
             self._mark_offered(deal)
         if not found.explanations:
             res = self._residue(deal)
-            text = (
-                f"no legal sequence of up to {self.max_steps} moves explains the table: {_fmt(res)}"
-            )
+            text = f"no legal sequence of up to {self.max_steps} moves explains the table: {fmt_tally(res)}"
         else:
             alts = [
-                " → ".join(_move_text(m) for m in e.moves[len(sure) :]) for e in found.explanations
+                " → ".join(move_text(m) for m in e.moves[len(sure) :]) for e in found.explanations
             ]
             text = f"{found.outcomes} different outcomes fit the table: " + " | ".join(alts)
         out.append(RefereeAlert(AlertKind.RECOVERY, None, text, note))
@@ -808,22 +673,5 @@ class Recogniser:
             self._notes = [(s, x) for s, x in self._notes if s not in spots]
         return tuple(used)
 
-    def _say(self, r: _Reading) -> str:
-        return " then ".join(_move_text(m) for m in r.moves)
-
-
-def _lost(res: Tally, zone: Zone | None, tile) -> bool:
-    return zone is not None and res.get(Spot(zone, tile), 0) < 0
-
-
-def _fmt(tally: Mapping[Spot, int]) -> str:
-    return ", ".join(f"{s} {n:+d}" for s, n in sorted(tally.items(), key=lambda kv: str(kv[0])))
-
-
-def _move_text(m: Move) -> str:
-    name = type(m).__name__
-    seat = getattr(m, "seat", None)
-    tile = getattr(m, "tile", None)
-    kind = getattr(m, "kind", None) or getattr(m, "suit", None)
-    parts = [name] + [str(x) for x in (seat, kind, tile) if x is not None]
-    return " ".join(parts)
+    def _say(self, r: Reading) -> str:
+        return " then ".join(move_text(m) for m in r.moves)

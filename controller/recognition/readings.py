@@ -1,0 +1,196 @@
+"""Residue shapes read as moves (controller.recognition.recogniser): which single move of
+which player would turn the judge's table into the one the reader sees. The inverse of
+tools/sim/player.py move by move; the judge decides afterwards whether the move is legal.
+
+| shape | move |
+|---|---|
+| a tile hand (or void spot) → river | Discard |
+| a tile hand → void spot, while voids are chosen | ChooseVoid |
+| four tiles hand → melds / one onto a pung (needs the KONG button) | own-turn Kong |
+| a new tile in the hand of the player due to draw (or of the next player, or of a kong's
+  declarer, while the window is still open) | Draw / ReplacementDraw |
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Mapping
+from dataclasses import dataclass
+
+from controller.devices.events import Button
+from controller.profiles import TileCopy, Zone, ZoneKind
+from controller.recognition.expected import Layout, Spot, Tally
+from rules.claims import WindowKind
+from rules.deal import Deal, Phase
+from rules.melds import Meld, MeldKind
+from rules.moves import ChooseVoid, CloseClaims, Discard, Draw, Kong, Move, Pass, ReplacementDraw
+from rules.seats import Seat
+from rules.tiles import Tile
+
+
+@dataclass(frozen=True, slots=True)
+class Reading:
+    """A residue shape read as moves of one seat; `button` is the declaration it needs."""
+
+    seat: Seat
+    moves: tuple[Move, ...]
+    spots: frozenset[Spot]
+    button: Button | None = None
+    closes: bool = False  # a draw seen while the window is still open: it closes it
+
+
+def lost(res: Tally, zone: Zone | None, tile: Tile) -> bool:
+    return zone is not None and res.get(Spot(zone, tile), 0) < 0
+
+
+class Reader:
+    """One look at the table: the layout, where each tile copy lies, the copies that came
+    into a hand straight from the wall (`fresh`), and the seats with a KONG button pending."""
+
+    def __init__(
+        self,
+        layout: Layout,
+        where: Mapping[TileCopy, Zone],
+        fresh: Collection[TileCopy],
+        declared: Collection[Seat],
+    ) -> None:
+        self.layout = layout
+        self.where = where
+        self.fresh = fresh
+        self.declared = declared
+
+    def read(self, deal: Deal, res: Tally) -> list[Reading]:
+        out: list[Reading] = []
+        for spot, n in res.items():
+            if spot.zone.seat is None:
+                continue
+            if n < 0:
+                out += self._unwatched_kong(deal, res, spot, n)
+                continue
+            seat = self.layout.seat(spot.zone.seat)
+            kind, t = spot.zone.kind, spot.tile
+            hz = self.layout.zone(ZoneKind.HAND, seat)
+            vz = self.layout.zone(ZoneKind.VOID, seat)
+            if kind is ZoneKind.RIVER:
+                src = vz if lost(res, vz, t) and deal.laid_tile(seat) == t else None
+                src = (
+                    src or (hz if lost(res, hz, t) else None) or (vz if lost(res, vz, t) else None)
+                )
+                if src is not None:
+                    spots = frozenset({spot, Spot(src, t)})
+                    out.append(Reading(seat, (Discard(seat, t),), spots))
+            elif kind is ZoneKind.VOID and deal.phase is Phase.CHOOSING_VOID and lost(res, hz, t):
+                assert hz is not None
+                spots = frozenset({spot, Spot(hz, t)})
+                out.append(Reading(seat, (ChooseVoid(seat, t.suit, t),), spots))
+            elif kind is ZoneKind.MELDS:
+                out += self._kong_reading(deal, res, seat, spot, n, hz)
+            elif kind is ZoneKind.HAND:
+                out += self._draw_reading(deal, res, seat, spot)
+        return out
+
+    def _kong_reading(
+        self, deal: Deal, res: Tally, seat: Seat, spot: Spot, n: int, hz: Zone | None
+    ) -> list[Reading]:
+        if deal.phase is not Phase.DISCARD or deal.turn is not seat or hz is None:
+            return []
+        t = spot.tile
+        lost = -res.get(Spot(hz, t), 0)
+        spots = frozenset({spot, Spot(hz, t)})
+        if n >= 4 and lost >= 4:
+            return [Reading(seat, (Kong(seat, MeldKind.CONCEALED_KONG, t),), spots, Button.KONG)]
+        if lost >= 1 and Meld(MeldKind.PUNG, t) in deal.melds(seat):
+            # RULES.md: promoted when the fourth tile was freshly drawn, else postponed
+            kind = MeldKind.PROMOTED_KONG if deal.drawn == t else MeldKind.POSTPONED_KONG
+            return [Reading(seat, (Kong(seat, kind, t),), spots, Button.KONG)]
+        return []
+
+    def _unwatched_kong(self, deal: Deal, res: Tally, spot: Spot, n: int) -> list[Reading]:
+        """No melds antenna: a KONG button and tiles leaving the hand are the kong."""
+        seat = self.layout.seat(spot.zone.seat)
+        if spot.zone.kind is not ZoneKind.HAND or seat not in self.declared:
+            return []
+        if self.layout.zone(ZoneKind.MELDS, seat) is not None:
+            return []
+        if deal.phase is not Phase.DISCARD or deal.turn is not seat:
+            return []
+        t = spot.tile
+        if n <= -4 and deal.counts(seat)[t] == 4:
+            move = Kong(seat, MeldKind.CONCEALED_KONG, t)
+        elif n == -1 and Meld(MeldKind.PUNG, t) in deal.melds(seat):
+            kind = MeldKind.PROMOTED_KONG if deal.drawn == t else MeldKind.POSTPONED_KONG
+            move = Kong(seat, kind, t)
+        else:
+            return []
+        return [Reading(seat, (move,), frozenset({spot}), Button.KONG)]
+
+    def _draw_reading(self, deal: Deal, res: Tally, seat: Seat, spot: Spot) -> list[Reading]:
+        t = spot.tile
+        for other, n in res.items():
+            if n >= 0 or other.zone.seat is None:
+                continue
+            if other.tile == t and (
+                other.zone.kind is ZoneKind.RIVER or other.zone.seat == spot.zone.seat
+            ):
+                return []  # the tile came from a watched zone, not from the wall
+            if other.zone.kind is ZoneKind.MELDS and other.zone.seat == spot.zone.seat:
+                return []  # a declared meld not laid down yet
+        if not any(tc.tile == t and self.where.get(tc) == spot.zone for tc in self.fresh):
+            return []  # no new tile: one that was there before (a meld not laid down yet)
+        surplus = sum(n for o, n in res.items() if o.zone == spot.zone and n > 0)
+        if surplus != 1:
+            return []  # a draw brings one tile; more is a claimed meld not laid down yet
+        spots = frozenset({spot})
+        if deal.turn is seat and deal.phase is Phase.DRAW:
+            return [Reading(seat, (Draw(seat, t),), spots)]
+        if deal.turn is seat and deal.phase is Phase.REPLACEMENT:
+            return [Reading(seat, (ReplacementDraw(seat, t),), spots)]
+        w = deal.window
+        if w is None or w.last or any(not isinstance(c, Pass) for _, c in w.declared):
+            return []
+        # the window closes early when the next player takes a tile (issue 5 item 3): the
+        # draw alone is offered, the runtime closes the window (it owns the claim clock)
+        if w.kind is WindowKind.DISCARD:
+            nxt = next(
+                (s for s in (w.discarder.after(i) for i in (1, 2, 3)) if not deal.is_out(s)), None
+            )
+            if nxt is seat:
+                return [Reading(seat, (Draw(seat, t),), spots, closes=True)]
+        elif w.discarder is seat:
+            return [Reading(seat, (ReplacementDraw(seat, t),), spots, closes=True)]
+        return []
+
+
+def orphan(res: Tally) -> bool:
+    """A tile settled in a river that no hand or void spot of that seat lost: the table
+    went past a move the reader missed (a drawn tile discarded before it settled)."""
+    for spot, n in res.items():
+        if n > 0 and spot.zone.kind is ZoneKind.RIVER:
+            side = spot.zone.seat
+            if not any(
+                m < 0 and o.tile == spot.tile and o.zone.seat == side for o, m in res.items()
+            ):
+                return True
+    return False
+
+
+def shown(moves: tuple[Move, ...], declared: Collection[Seat]) -> bool:
+    """Moves the table showed without a button being missed: tile moves, a window's
+    close, and own-turn kongs whose KONG button is pending."""
+    if not moves:
+        return False
+    for m in moves:
+        if isinstance(m, Kong) and m.kind is not MeldKind.KONG:
+            if m.seat not in declared:
+                return False
+        elif not isinstance(m, Draw | ReplacementDraw | Discard | ChooseVoid | CloseClaims):
+            return False
+    return True
+
+
+def move_text(m: Move) -> str:
+    name = type(m).__name__
+    seat = getattr(m, "seat", None)
+    tile = getattr(m, "tile", None)
+    kind = getattr(m, "kind", None) or getattr(m, "suit", None)
+    parts = [name] + [str(x) for x in (seat, kind, tile) if x is not None]
+    return " ".join(parts)
