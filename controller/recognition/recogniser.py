@@ -541,10 +541,13 @@ class Recogniser:
         if old and self._residue_key and self._logged != self._residue_key:
             self._logged = self._residue_key
             log.debug("residue since %.1f: %s", since, fmt_tally(dict(self._res)))
-        for held in [h for h in self._held if now - h[0] >= self.grace]:
+        for held in [h for h in self._held if now - h[0] >= self.settle]:
+            # no discard read within `settle`: not an early claim but a late (or stray) one;
+            # offered as pressed, the judge (and the runtime's window clock) say why not
             self._held.remove(held)
-            text = f"{held[3]}: no discard to claim followed within {self.grace:g} s"
-            out.append(RefereeAlert(AlertKind.UNRECOGNISED, held[1], text, (held[3],)))
+            move = self._declaration(held[2], held[1], deal, held[0])
+            if move is not None:
+                out.append(MoveSeen(move, (held[3].replace(" (before the discard)", ""),)))
         for seat, t0 in list(self._kong_button.items()):
             if now - t0 >= self.grace:
                 del self._kong_button[seat]
