@@ -1,106 +1,14 @@
-"""The real things for the integration tests: Debian's headless Chromium (Selenium with an
-explicit chromedriver: nothing is downloaded) and a real Mosquitto on 127.0.0.1.
-
-Each skips with its reason when it is not installed, except with `CI=true`, where a missing
-browser or broker is a failure (.ci/run installs both).
-"""
+"""Fixtures of the integration tests; the real things themselves are in real_things.py."""
 
 from __future__ import annotations
 
-import importlib.util
-import os
-import shutil
-from pathlib import Path
-
 import pytest
-
-ROOT = Path(__file__).resolve().parents[2]
-SHOTS = ROOT / "artifacts" / "screenshots"
-CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
-CHROMEDRIVER = shutil.which("chromedriver") or "/usr/bin/chromedriver"
-TV = (1920, 1080)
-
-
-def _absent(reason: str) -> None:
-    if os.environ.get("CI") == "true":
-        pytest.fail(f"{reason}, and CI must run this test", pytrace=False)
-    pytest.skip(reason)
-
-
-def _chromium_missing() -> str | None:
-    if not (os.path.exists(CHROMIUM) and os.path.exists(CHROMEDRIVER)):
-        return "Debian chromium and chromium-driver are not installed (apt-get install chromium chromium-driver)"
-    if importlib.util.find_spec("selenium") is None:
-        return "selenium is not installed (pip install -e '.[test]')"
-    return None
+from real_things import start_chromium
 
 
 @pytest.fixture(scope="module")
 def browser():
-    """One headless Chromium for the module; console messages of every level are kept."""
-    missing = _chromium_missing()
-    if missing:
-        _absent(missing)
-    from selenium import webdriver
-    from selenium.webdriver.chrome.service import Service
-
-    options = webdriver.ChromeOptions()
-    options.binary_location = CHROMIUM
-    for flag in (
-        "--headless",
-        "--no-sandbox",
-        "--disable-gpu",
-        "--disable-background-networking",
-        "--disable-component-update",
-        "--no-first-run",
-        "--disable-dev-shm-usage",
-        # background tabs keep their timers and streams running at full speed
-        "--disable-background-timer-throttling",
-        "--disable-renderer-backgrounding",
-        f"--window-size={TV[0]},{TV[1]}",
-    ):
-        options.add_argument(flag)
-    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
-    driver = webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
-    driver.set_page_load_timeout(20)
+    """One headless Chromium for the module (skips without it, fails in CI)."""
+    driver = start_chromium()
     yield driver
     driver.quit()
-
-
-def screenshot(driver, name: str) -> Path:
-    """A full-page PNG under artifacts/screenshots/ (gitignored), for people to look at."""
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    path = SHOTS / f"{name}.png"
-    height = driver.execute_script("return document.documentElement.scrollHeight")
-    metrics = {"width": TV[0], "height": max(TV[1], int(height)), "deviceScaleFactor": 1}
-    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {**metrics, "mobile": False})
-    try:
-        assert driver.save_screenshot(str(path)), path
-    finally:
-        driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
-    return path
-
-
-# --- Mosquitto: the hub tests' broker helper (tests/controller/hub/conftest.py), reused ---
-
-
-def _hub_conftest():
-    path = ROOT / "tests" / "controller" / "hub" / "conftest.py"
-    spec = importlib.util.spec_from_file_location("hub_broker_helpers", path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-def start_broker(folder: Path):
-    """A real Mosquitto on a free 127.0.0.1 port, persistence on, started; `kill()` then
-    `start()` restarts it on the same port, `stop()` ends it. Skips (fails in CI) without it."""
-    helpers = _hub_conftest()
-    exe = helpers._mosquitto()
-    if exe is None:
-        _absent("mosquitto is not installed (apt-get install mosquitto)")
-    folder.mkdir(parents=True, exist_ok=True)
-    b = helpers.Mosquitto(exe, folder)
-    b.start()
-    return b

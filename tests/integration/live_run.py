@@ -17,7 +17,7 @@ import sys
 import threading
 import time
 from collections import deque
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from urllib.parse import urlsplit
 
@@ -149,6 +149,7 @@ class StreamEvent:
 POLLED = ("/api/public", "/api/broadcast")  # the data endpoints: polled all the time
 PAGES = ("/", "/broadcast", "/referee/login")  # templates: must not change with the deal
 GUARDED = ("/referee", "/referee/api/view", "/referee/events")  # 401 without the token
+REFEREE_API = "/referee/api/view"
 STREAMS = ("/events/public", "/events/broadcast")
 POLL_EVERY_S = 0.2  # rate limit of the crawler on a 2-core machine the daemon shares
 
@@ -168,9 +169,10 @@ class Crawl:
 class Crawler:
     """Reads the public streams and polls the public endpoints until the server goes away."""
 
-    def __init__(self, port: int, static: tuple[str, ...]) -> None:
+    def __init__(self, port: int, static: tuple[str, ...], token: str = "") -> None:
         self.port = port
         self.static = static
+        self.token = token  # given: the referee's view is polled too (path "auth:…")
         self.crawl = Crawl()
         self.stop = threading.Event()
         self.threads = [
@@ -221,6 +223,10 @@ class Crawler:
             try:
                 for path in paths:
                     self.crawl.add(self.get(path))
+                if self.token:
+                    bearer = {"Authorization": f"Bearer {self.token}"}
+                    answer = self.get(REFEREE_API, headers=bearer)
+                    self.crawl.add(replace(answer, path="auth:" + REFEREE_API))
                 if rounds % 10 == 0:  # an action without credentials
                     json_type = {"Content-Type": "application/json"}
                     self.crawl.add(self.get("/referee/api/action", "POST", json_type))

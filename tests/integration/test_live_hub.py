@@ -22,9 +22,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
-from conftest import screenshot, start_broker
 from journal_truth import Timeline, scan_public, tokens
 from live_run import ENV, ROOT, LiveRun
+from real_things import screenshot, start_broker
 
 from controller.journal import Journal
 from controller.journal_records import RecordKind

@@ -17,9 +17,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
-from conftest import screenshot
 from journal_truth import Timeline, scan_broadcast, scan_public, tokens
 from live_run import GUARDED, Crawl, Crawler, LiveRun, Printed
+from real_things import screenshot
 
 from controller.journal import Journal
 from controller.journal_summary import summarise
@@ -78,7 +78,7 @@ def live(tmp_path_factory) -> Live:
     crawler = None
     try:
         printed = run.printed()
-        crawler = Crawler(printed.port, STATIC).start()
+        crawler = Crawler(printed.port, STATIC, printed.token).start()
         yield Live(run, printed, crawler, crawler.fetch_static(), truth)
     finally:
         run.stop()
@@ -326,3 +326,25 @@ def test_seat_displays_get_the_session_totals(live: Live, finished: Finished) ->
     # Sent after the deal ended on the table, not before: the simulator's last move precedes it.
     last_move = max(r["t"] for r in records if r["class"] == "move")
     assert min(r["t"] for r in scores) >= last_move
+
+
+def test_referee_view_shows_the_journal_truth(finished: Finished) -> None:
+    """With the token: every hand and the wall still to draw, as the journal has them."""
+    timeline = finished.timeline
+    checked = 0
+    for a in finished.crawl.answers:
+        if a.path != "auth:/referee/api/view":
+            continue
+        assert a.status == 200, a.status
+        view = json.loads(a.body)
+        if view.get("kind") == "none":
+            continue
+        public = view["public"]
+        m = timeline.at(public["seq"])
+        if m is None or public["deal"] != m.deal:
+            continue
+        assert [tuple(sorted(h["standing"])) for h in view["hands"]] == [s.hand for s in m.seats]
+        assert [h["void"] for h in view["hands"]] == [s.void for s in m.seats]
+        assert tuple(view["wall_remaining"]) == m.wall, public["seq"]
+        checked += 1
+    assert checked >= 20, checked
