@@ -61,8 +61,12 @@ class LiveRun:
         self.err: deque[str] = deque(maxlen=200)
         self.exited_at: float | None = None
         self._lines = threading.Condition()
-        threading.Thread(target=self._drain_out, daemon=True).start()
-        threading.Thread(target=self._drain_err, daemon=True).start()
+        self._readers = [
+            threading.Thread(target=self._drain_out, daemon=True),
+            threading.Thread(target=self._drain_err, daemon=True),
+        ]
+        for reader in self._readers:
+            reader.start()
 
     def _drain_out(self) -> None:
         assert self.proc.stdout is not None
@@ -99,10 +103,14 @@ class LiveRun:
         )
 
     def wait(self, timeout: float) -> int:
+        """The exit status, once every line it printed has been read."""
         try:
-            return self.proc.wait(timeout)
+            code = self.proc.wait(timeout)
         except subprocess.TimeoutExpired:
             raise AssertionError(self.diagnosis(f"still running after {timeout:.0f} s")) from None
+        for reader in self._readers:
+            reader.join(10)
+        return code
 
     def stop(self) -> None:
         """End the daemon (and so its simulator child) if a test left it running."""
