@@ -160,7 +160,9 @@ def test_chromium_follows_the_live_deal(browser, live: Live) -> None:
     browser.switch_to.new_window("tab")
     browser.get(p.base + "/broadcast")
     _wait(browser, lambda d: len(d.find_elements(By.CSS_SELECTOR, ".hand .tile")) >= 4, "hands")
-    assert f"delayed {DELAY_S:.0f} s" in browser.find_element(By.CSS_SELECTOR, ".note").text
+    _wait(browser, lambda d: d.find_elements(By.CSS_SELECTOR, ".river .tile"), "delayed discards")
+    note = f"delayed {DELAY_S:.0f} s"
+    _wait(browser, lambda d: note in d.find_element(By.CSS_SELECTOR, ".note").text, note)
     screenshot(browser, "live-broadcast")
 
     # Back to the public tab (it kept following): the settlement changes the scores.
