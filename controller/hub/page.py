@@ -37,7 +37,7 @@ body { font-family: sans-serif; margin: 1em; background: #10261c; color: #f2efe6
 h1, h2 { font-weight: normal; }
 table { border-collapse: collapse; margin: 0 0 1.5em 0; }
 th, td { padding: 0.25em 0.7em; border-bottom: 1px solid #3c5a4a; text-align: right; }
-th:first-child, td:first-child { text-align: left; }
+th:first-child, td:first-child, .name { text-align: left; }
 .offline { color: #e08a6a; } .online { color: #9be29b; } .unknown { color: #aaa; }
 .pending { color: #aaa; font-style: italic; }
 """
@@ -83,12 +83,12 @@ def _table_html(t: TableResult) -> str:
 def render_fragment(snap: HallStandings) -> str:
     """The standings as HTML; every name from the wire is escaped."""
     rows = "".join(
-        f"<tr><td>{i}</td><td>{escape(p.name)}</td><td>{_points(p.rank_points)}</td>"
+        f'<tr><td>{i}</td><td class="name">{escape(p.name)}</td><td>{_points(p.rank_points)}</td>'
         f"<td>{p.score}</td><td>{p.deals}</td><td>{p.rounds}</td></tr>"
         for i, p in enumerate(snap.players, 1)
     )
     players = (
-        "<h2>Players</h2><table><tr><th>#</th><th>player</th><th>rank points</th>"
+        '<h2>Players</h2><table><tr><th>#</th><th class="name">player</th><th>rank points</th>'
         f"<th>score</th><th>deals</th><th>rounds</th></tr>{rows}</table>"
     )
     if not snap.tables:
