@@ -24,7 +24,7 @@ from dataclasses import dataclass, replace
 from rules.claims import ClaimWindow, WindowKind
 from rules.deal import Deal, Phase
 from rules.hand import is_complete, waits
-from rules.melds import MeldKind
+from rules.melds import Meld, MeldKind
 from rules.moves import (
     ChooseVoid,
     CloseClaims,
@@ -44,7 +44,7 @@ from rules.moves import (
 from rules.record import DealRecord, to_record
 from rules.ruleset import RuleSet, VoidDiscard
 from rules.seats import SEATS, Seat
-from rules.tiles import TILES, Tile
+from rules.tiles import TILES, Suit, Tile
 from rules.wall import Dice
 
 
@@ -123,20 +123,21 @@ class Bot:
         rng, style = self.rng, self.style
         tile = window.tile
         void = deal.void(seat)
-        if void is not None and tile.suit is void:
+        if void is not None and _SUIT[tile] is void:
             return None  # 002: no claim on one's void suit, not even a false Hu
         counts = deal.counts(seat)
         r = rng.random()
-        if tile in self._waits_of(deal, seat, counts):
-            for m in deal.legal_moves(seat):
-                if isinstance(m, Hu | RobKong):
-                    return _stamp(m, t) if r < style.hu else Pass(seat, t=t)
+        # the moves `deal.legal_moves(seat)` would list, asked for one by one
+        if tile in self._waits_of(deal, seat, counts) and deal.wins(seat, tile):
+            hu = RobKong(seat) if window.kind is WindowKind.ROBBING else Hu(seat)
+            if deal.check(hu) is None:
+                return _stamp(hu, t) if r < style.hu else Pass(seat, t=t)
         if counts[tile] >= 2 and window.kind is WindowKind.DISCARD:
-            want = Kong if counts[tile] == 3 and r < style.melded_kong else Pung
-            if want is Kong or r < style.pung:
-                for m in deal.legal_moves(seat):
-                    if isinstance(m, want):
-                        return _stamp(m, t)
+            kong = counts[tile] == 3 and r < style.melded_kong
+            if kong or r < style.pung:
+                m = Kong(seat, MeldKind.KONG, tile) if kong else Pung(seat)
+                if deal.check(m) is None:
+                    return _stamp(m, t)
         r = rng.random()
         if r < style.false_hu:
             if window.kind is WindowKind.ROBBING:
@@ -159,32 +160,41 @@ class Bot:
     def _turn(self, deal: Deal, seat: Seat, t: float | None) -> Move:
         rng, style = self.rng, self.style
         counts = deal.counts(seat)
-        if is_complete(counts, len(deal.melds(seat))):
-            if rng.random() < style.self_drawn_hu and any(
-                isinstance(m, SelfDrawnHu) for m in deal.legal_moves(seat)
+        melds = deal.melds(seat)
+        if is_complete(counts, len(melds)):
+            if (
+                rng.random() < style.self_drawn_hu
+                and deal.wins(seat)
+                and deal.check(SelfDrawnHu(seat)) is None
             ):
                 return SelfDrawnHu(seat, t=t)
-        elif rng.random() < style.false_hu and any(
-            isinstance(m, SelfDrawnHu) for m in deal.legal_moves(seat, include_false_hu=True)
-        ):
+        elif rng.random() < style.false_hu and deal.check(SelfDrawnHu(seat)) is None:
             return SelfDrawnHu(seat, t=t)  # accepted, and settled as a false Hu (004 Lesson 5)
-        kong = self._own_kong(deal, seat, counts)
-        if kong is not None:
-            return _stamp(kong, t)
+        if deal.tiles_left and (4 in counts or (melds and _pung_to_add(counts, melds))):
+            kong = self._own_kong(deal, seat, counts, melds)
+            if kong is not None:
+                return _stamp(kong, t)
         return Discard(seat, self._discard(deal, seat, counts), t=t)
 
-    def _own_kong(self, deal: Deal, seat: Seat, counts: tuple[int, ...]) -> Kong | None:
-        if not deal.tiles_left:
-            return None
-        melds = deal.melds(seat)
-        if not (4 in counts or any(m.kind is MeldKind.PUNG and counts[m.tile] for m in melds)):
-            return None
+    def _own_kong(
+        self, deal: Deal, seat: Seat, counts: tuple[int, ...], melds: tuple[Meld, ...]
+    ) -> Kong | None:
+        """A kong of this turn (the hand holds four of a tile, or the 4th of a pung)."""
         if self.rng.random() >= self.style.own_kong:
             return None
-        kongs = [m for m in deal.legal_moves(seat) if isinstance(m, Kong)]
+        # the kongs of `deal.legal_moves(seat)`, in its order
+        kongs = [Kong(seat, MeldKind.CONCEALED_KONG, TILES[i]) for i in _INDICES if counts[i] == 4]
+        for m in melds:
+            if m.kind is MeldKind.PUNG and counts[m.tile]:
+                kongs.append(Kong(seat, MeldKind.PROMOTED_KONG, m.tile))
+                kongs.append(Kong(seat, MeldKind.POSTPONED_KONG, m.tile))
         # the 4th tile freshly drawn makes a promoted kong, else a postponed one (004 Table 7)
         drawn = deal.drawn
-        kongs = [k for k in kongs if k.kind is not MeldKind.POSTPONED_KONG or k.tile != drawn]
+        kongs = [
+            k
+            for k in kongs
+            if (k.kind is not MeldKind.POSTPONED_KONG or k.tile != drawn) and deal.check(k) is None
+        ]
         return self.rng.choice(kongs) if kongs else None
 
     def _discard(self, deal: Deal, seat: Seat, counts: tuple[int, ...]) -> Tile:
@@ -192,11 +202,11 @@ class Bot:
         if laid is not None:
             return laid  # the face-down void tile is the mandatory first discard
         rng, style = self.rng, self.style
-        held = [i for i, c in enumerate(counts) if c]
+        held = [i for i in _INDICES if counts[i]]
         void = deal.void(seat)
         if void is not None:
-            offset = void.offset
-            void_held = [i for i in held if _SUIT_INDEX[i] == offset]
+            offset = _OFFSET[void]
+            void_held = [i for i in held if offset <= i < offset + 9]
             if void_held and (
                 deal.rs.play.void_discard is VoidDiscard.STRICT or rng.random() >= style.void_breach
             ):
@@ -206,6 +216,11 @@ class Bot:
         return TILES[rng.choice(_loneliest(counts, held))]
 
 
+def _pung_to_add(counts: tuple[int, ...], melds: tuple[Meld, ...]) -> bool:
+    """Whether the hand holds the 4th tile of one of its pungs."""
+    return any(m.kind is MeldKind.PUNG and counts[m.tile] for m in melds)
+
+
 def _stamp(move: Move, t: float | None) -> Move:
     """The same move stamped with time `t` (moves from `legal_moves` carry none)."""
     return move if t is None else replace(move, t=t)
@@ -213,7 +228,9 @@ def _stamp(move: Move, t: float | None) -> Move:
 
 # the offset of each tile's suit, and the neighbours of each number tile in its suit with
 # their weight for `_keep_score`
-_SUIT_INDEX: tuple[int, ...] = tuple(t.suit.offset for t in TILES)
+_SUIT: tuple[Suit, ...] = tuple(t.suit for t in TILES)
+_OFFSET: dict[Suit, int] = {s: s.offset for s in Suit}
+_INDICES = range(len(TILES))
 _NEAR: tuple[tuple[tuple[int, int], ...], ...] = tuple(
     tuple(
         (int(t) + d, 3 - abs(d)) for d in (-2, -1, 1, 2) if not t.is_honour and 1 <= t.rank + d <= 9

@@ -77,20 +77,34 @@ class Resolution:
     passed: tuple[Seat, ...]  # eligible players who did not declare Hu
 
 
+# the four seats in turn order after each seat (itself last)
+_ROUND: tuple[tuple[Seat, ...], ...] = tuple(
+    tuple(seat.after(step) for step in range(1, 5)) for seat in Seat
+)
+_AFTER: tuple[tuple[Seat, Seat, Seat], ...] = tuple((r[0], r[1], r[2]) for r in _ROUND)
+_SILENT: dict[tuple[Seat, ...], Resolution] = {}
+
+
 def seats_after(seat: Seat) -> tuple[Seat, Seat, Seat]:
     """The other three seats counter-clockwise (in turn order) from `seat`."""
-    return (seat.after(1), seat.after(2), seat.after(3))
+    return _AFTER[seat]
 
 
 def resolve(window: Window) -> Resolution:
     """004 Lesson 4: Hu supersedes Pung/Kong; all Hu declarations are satisfied."""
-    hu = tuple(s for s in window.eligible if isinstance(window.declared.get(s), Hu | RobKong))
+    declared = window.declared
+    if not declared:  # most windows: everybody let the tile go
+        silent = _SILENT.get(window.eligible)
+        if silent is None:
+            silent = _SILENT[window.eligible] = Resolution((), None, None, window.eligible)
+        return silent
+    hu = tuple(s for s in window.eligible if isinstance(declared.get(s), (Hu, RobKong)))
     passed = tuple(s for s in window.eligible if s not in hu)
     if hu or window.kind is WindowKind.ROBBING:
         return Resolution(hu, None, None, passed)
     for s in window.eligible:
-        claim = window.declared.get(s)
-        if isinstance(claim, Pung | Kong):
+        claim = declared.get(s)
+        if isinstance(claim, (Pung, Kong)):
             return Resolution((), s, claim, passed)
     return Resolution((), None, None, passed)
 
@@ -101,8 +115,7 @@ def next_player(discarder: Seat, declarers: tuple[Seat, ...], out: list[bool]) -
     start = discarder
     if declarers:
         start = max(declarers, key=lambda s: (s - discarder) % 4)
-    for step in range(1, 5):
-        s = start.after(step)
+    for s in _ROUND[start]:
         if not out[s]:
             return s
     return None

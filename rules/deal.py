@@ -83,7 +83,7 @@ from rules.moves import (
     Won,
 )
 from rules.ruleset import Identity, KongRefund, RuleSet
-from rules.scoring import Score, is_winning, score_hand, theoretical_maximum
+from rules.scoring import is_winning, score_hand, theoretical_maximum
 from rules.seats import SEATS, Seat
 from rules.settlement import EndHand, Ledger, LedgerLine
 from rules.tiles import NUMBER_SUITS, TILES, Suit, Tile
@@ -175,6 +175,7 @@ class Deal:
         self._kong_chain: list[KongRecord] = []
         self._kongs: list[KongRecord] = []
         self._window: Window | None = None
+        self._window_view: tuple[Window, int, ClaimWindow] | None = None
         self._hu_lock = [0] * 4
         self._pung_lock: list[set[Tile]] = [set() for _ in SEATS]
         self._lines: list[LedgerLine] = []
@@ -182,7 +183,6 @@ class Deal:
         self._draws = [0] * 4
         self._melded_any = False
         self._end: DealEnd | None = None
-        self._scores: dict[Seat, Score] = {}  # scratch: the scores of the Hu being settled
         self._window_kongs: list[KongRecord] = []  # the discarder's kongs of this turn
         self._moves: list[Move] = []  # the effective moves (after corrections)
         self.history: list[Move] = []  # every accepted move, corrections included
@@ -249,9 +249,23 @@ class Deal:
         w = self._window
         if w is None:
             return None
-        return ClaimWindow(
-            w.kind, w.tile, w.discarder, w.eligible, tuple(w.declared.items()), w.last
-        )
+        # the view is kept while the window and its declarations stay the same (a window
+        # only gains declarations); bots and displays ask for it several times a window
+        view = self._window_view
+        if view is None or view[0] is not w or view[1] != len(w.declared):
+            shown = ClaimWindow(
+                w.kind, w.tile, w.discarder, w.eligible, tuple(w.declared.items()), w.last
+            )
+            view = self._window_view = (w, len(w.declared), shown)
+        return view[2]
+
+    def wins(self, seat: Seat, tile: Tile | None = None) -> bool:
+        """Whether a Hu by `seat` would be a valid win now: on `tile` (a discard or a kong's
+        added tile), or without it on its own hand (self-drawn). The hand, melds and void
+        only: whether the Hu may be declared now is `check`."""
+        if tile is None:
+            return self._self_drawn_wins(seat)
+        return self._wins_with(seat, tile)
 
     @property
     def moves(self) -> tuple[Move, ...]:
@@ -376,7 +390,7 @@ class Deal:
 
     def _wins_with(self, seat: Seat, tile: Tile) -> bool:
         void = self._void[seat]
-        if void is not None and tile.suit is void:
+        if void is not None and _SUIT_OF[tile] is void:
             return False
         h = self._hands[seat]
         h[tile] += 1
@@ -417,7 +431,8 @@ class Deal:
         return score.value * score.multiplier
 
     def _others_in(self, seat: Seat) -> list[Seat]:
-        return [s for s in seats_after(seat) if not self._out[s]]
+        out = self._out
+        return [s for s in seats_after(seat) if not out[s]]
 
     def _refund_received(self, seat: Seat, rule: str) -> None:
         for rec in self._kongs:
@@ -451,9 +466,7 @@ class Deal:
         score = score_hand(
             standing, melds, win, self.rs, self_drawn=self_drawn, situations=events, void=void
         )
-        won = Won(seat, win, from_seat, False, score.value, self._hu_events + 1)
-        self._scores[seat] = score
-        return True, won
+        return True, Won(seat, win, from_seat, False, score.value, self._hu_events + 1, score)
 
     def _false_hu(self, seat: Seat, payees: list[Seat]) -> None:
         self._lines += pay.false_hu(self.rs, seat, payees)
@@ -516,6 +529,7 @@ class Deal:
 
 
 _HANDLERS = {kind: (CHECKS[kind], EFFECTS[kind]) for kind in CHECKS}
+_SUIT_OF: tuple[Suit, ...] = tuple(t.suit for t in TILES)
 
 
 def _check(deal: Deal, move: Move) -> tuple[Reason, str] | None:

@@ -113,26 +113,26 @@ def _do_close(deal: Deal, m: CloseClaims) -> list[Fact]:
 
 
 def _lock_passers(deal: Deal, w: Window, passed: Iterable[Seat]) -> None:
-    rs = deal.rs
-    for s in passed:
-        claim = w.declared.get(s)
-        if rs.play.skip_hu_lock and deal._wins_with(s, w.tile):
-            value = deal._payment(s, w.tile, deal._discard_events(w, s))
-            deal._hu_lock[s] = max(deal._hu_lock[s], value)
-        if (
-            rs.play.skip_pung_lock
-            and w.kind is WindowKind.DISCARD
-            and not isinstance(claim, Pung | Kong)
-            and deal._hands[s][w.tile] >= 2
-            and deal._void[s] is not w.tile.suit
-        ):
-            deal._pung_lock[s].add(w.tile)
+    play = deal.rs.play
+    tile = w.tile
+    if play.skip_hu_lock:
+        for s in passed:
+            if deal._wins_with(s, tile):
+                value = deal._payment(s, tile, deal._discard_events(w, s))
+                deal._hu_lock[s] = max(deal._hu_lock[s], value)
+    if play.skip_pung_lock and w.kind is WindowKind.DISCARD:
+        for s in passed:
+            if (
+                not isinstance(w.declared.get(s), (Pung, Kong))
+                and deal._hands[s][tile] >= 2
+                and deal._void[s] is not tile.suit
+            ):
+                deal._pung_lock[s].add(tile)
 
 
 def _pay_hu_group(deal: Deal, w: Window, hu: tuple[Seat, ...], facts: list[Fact]) -> bool:
     """Score and pay the Hu declarations on one tile; True if any was valid."""
     results = []
-    deal._scores = {}
     for s in hu:
         results.append(deal._declare(s, w.tile, w.discarder, deal._discard_events(w, s)))
     for s in hu:
@@ -143,7 +143,8 @@ def _pay_hu_group(deal: Deal, w: Window, hu: tuple[Seat, ...], facts: list[Fact]
         s = won.seat
         if valid:
             any_valid = True
-            score = deal._scores[s]
+            score = won.score
+            assert score is not None
             deal._lines += pay.hu_on_discard(
                 s, w.discarder, score.value, score.multiplier, _why(score, "Hu on", w.tile)
             )
@@ -293,12 +294,12 @@ def _do_self_drawn(deal: Deal, m: SelfDrawnHu) -> list[Fact]:
         and not events
     ):
         events.add("earthly")
-    deal._scores = {}
     valid, won = deal._declare(seat, deal._drawn, None, frozenset(events))
     others = deal._others_in(seat)
     facts: list[Fact] = [won]
     if valid:
-        score = deal._scores[seat]
+        score = won.score
+        assert score is not None
         kong_discarder = None
         if score.payer is Payer.MELDED_KONG_DISCARDER and deal._kong_chain:
             kong_discarder = deal._kong_chain[-1].from_seat  # None unless a melded kong

@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from enum import Enum
 
 from rules.melds import Meld, MeldKind
+from rules.scoring import Score
 from rules.seats import Seat
 from rules.tiles import Suit, Tile
 from rules.wall import Take
@@ -226,6 +227,8 @@ class Won:
     false_hu: bool
     value: int  # hand value A (0 for a false Hu)
     order: int  # 1 for the deal's first Hu event (several Hu on one discard share it)
+    # the scored hand (patterns, fan, value, WMT multiplier and payer); None for a false Hu
+    score: Score | None = None
 
 
 @dataclass(frozen=True, slots=True)

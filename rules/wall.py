@@ -39,6 +39,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from enum import Enum
+from functools import cache
 
 from rules.ruleset import Indent, ReplacementEnd, RuleSet
 from rules.seats import SEATS, Seat
@@ -125,7 +126,7 @@ class WallError(ValueError):
 class Geometry:
     """Where every physical index lies, for given stacks per wall (E S W N)."""
 
-    __slots__ = ("_offset", "stacks", "total_stacks")
+    __slots__ = ("_offset", "_positions", "stacks", "total_stacks")
 
     def __init__(self, stacks: tuple[int, ...]) -> None:
         self.stacks = stacks  # E S W N
@@ -135,12 +136,18 @@ class Geometry:
             self._offset[seat] = at
             at += stacks[seat]
         self.total_stacks = at
+        self._positions = tuple(self._locate(i) for i in range(2 * at))
 
     def first_stack(self, brk: Break) -> int:
         """Ring index of the first stack after the break (the first one dealt)."""
         return (self._offset[brk.wall] + brk.indent) % self.total_stacks
 
     def position(self, index: int) -> WallPosition:
+        if 0 <= index < len(self._positions):
+            return self._positions[index]
+        return self._locate(index)
+
+    def _locate(self, index: int) -> WallPosition:
         stack, layer = divmod(index, 2)
         for seat in reversed(RING):
             if stack >= self._offset[seat]:
@@ -152,6 +159,38 @@ class Geometry:
 
 
 _LAYERS = (Layer.TOP, Layer.BOTTOM)
+
+
+@cache
+def geometry_of(stacks: tuple[int, ...]) -> Geometry:
+    """The (immutable) geometry of a wall of `stacks`, built once per size."""
+    return Geometry(stacks)
+
+
+@cache
+def _deal_plan(live: tuple[int, ...]) -> tuple[tuple[Seat, int], ...]:
+    plan: list[tuple[Seat, int]] = []
+    for rnd in range(3):
+        for seat in SEATS:
+            base = 16 * rnd + 4 * seat
+            plan.extend((seat, live[base + k]) for k in range(4))
+    # East's jump: tops of the 1st and 3rd stacks, S bottom of 1st, W top of 2nd,
+    # N bottom of 2nd.
+    for seat, k in ((Seat.E, 48), (Seat.E, 52), (Seat.S, 49), (Seat.W, 50), (Seat.N, 51)):
+        plan.append((seat, live[k]))
+    return tuple(plan)
+
+
+@cache
+def _draw_orders(n: int, first: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """Physical indices in live draw order (clockwise from the break at index `first`) and
+    in replacement order (the stack before the break first, top then bottom, then
+    counter-clockwise)."""
+    live = tuple((first + i) % n for i in range(n))
+    last_stack = first // 2 - 1
+    nstacks = n // 2
+    tail = tuple(2 * ((last_stack - j // 2) % nstacks) + j % 2 for j in range(n))
+    return live, tail
 
 
 def check_order(order: tuple[Tile | None, ...], tileset: TileSet) -> None:
@@ -167,6 +206,8 @@ def check_order(order: tuple[Tile | None, ...], tileset: TileSet) -> None:
     for tile in tileset.kinds:
         if counts[tile] != 4:
             raise WallError(f"the wall holds {counts[tile]} copies of {tile}, not 4")
+    if len(tileset.kinds) * 4 == len(order):
+        return  # four of every kind fill the wall: no room for a tile of another set
     extra = [t for t in order if not tileset.contains(t)]
     if extra:
         raise WallError(f"{extra[0]} is not in a {tileset.value}-tile set")
@@ -216,16 +257,12 @@ class Wall:
         # copies of each tile known so far: the known order, then tiles named on unknown takes
         self._seen = to_counts(t for t in self.order if t is not None)
         self.dice = dice
-        self.geometry = Geometry(rs.tiles.wall_stacks)
+        self.geometry = geometry_of(rs.tiles.wall_stacks)
         self.brk = break_for(dice, rs.wall.indent)
         self.replacement_end = rs.wall.replacement
         n = len(self.order)
         first = 2 * self.geometry.first_stack(self.brk)
-        self._live = [(first + i) % n for i in range(n)]
-        # tail: the stack before the break first, top then bottom, then counter-clockwise
-        last_stack = first // 2 - 1
-        nstacks = n // 2
-        self._tail = [2 * ((last_stack - j // 2) % nstacks) + j % 2 for j in range(n)]
+        self._live, self._tail = _draw_orders(n, first)
         self._taken = bytearray(n)
         self._head = 0
         self._tail_at = 0
@@ -251,16 +288,7 @@ class Wall:
 
     def deal_plan(self) -> tuple[tuple[Seat, int], ...]:
         """Who takes which physical index, for the 53 takes of the deal (004 Lesson 2)."""
-        plan: list[tuple[Seat, int]] = []
-        for rnd in range(3):
-            for seat in SEATS:
-                base = 16 * rnd + 4 * seat
-                plan.extend((seat, self._live[base + k]) for k in range(4))
-        # East's jump: tops of the 1st and 3rd stacks, S bottom of 1st, W top of 2nd,
-        # N bottom of 2nd.
-        for seat, k in ((Seat.E, 48), (Seat.E, 52), (Seat.S, 49), (Seat.W, 50), (Seat.N, 51)):
-            plan.append((seat, self._live[k]))
-        return tuple(plan)
+        return _deal_plan(self._live)
 
     def deal(self) -> tuple[Take, ...]:
         """The 53 takes of the deal (004 Lesson 2), East's jump included."""

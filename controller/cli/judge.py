@@ -98,14 +98,11 @@ class _Replay:
             self._keep_scores(result)
 
     def _keep_scores(self, result: Accepted) -> None:
-        # the judge keeps the scores of the Hu it just settled (rules.deal `_scores`);
-        # a Won fact carries only the value A, the patterns are read from there
-        latest = getattr(self.deal, "_scores", {})
+        # each valid Hu's Won fact carries its Score (patterns, fan, value)
         base = len(self.deal.winners) - sum(isinstance(f, Won) for f in result.facts)
         for k, fact in enumerate(f for f in result.facts if isinstance(f, Won)):
-            score = latest.get(fact.seat)
-            if score is not None and not fact.false_hu:
-                self.scores[base + k] = score
+            if fact.score is not None and not fact.false_hu:
+                self.scores[base + k] = fact.score
 
 
 def _judge_file(path: Path, rs: RuleSet | None, as_json: bool) -> int:

@@ -40,9 +40,8 @@ def _fact(f: object) -> str:
 
 
 def _score(deal, won: Won) -> str:
-    if hasattr(won, "score"):
-        return repr(won.score)
-    return repr(deal._scores.get(won.seat) if not won.false_hu else None)
+    # recorded from the judge's former private `_scores`; now the Won fact's own score
+    return repr(won.score)
 
 
 def _probe(deal) -> str:
