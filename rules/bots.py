@@ -20,10 +20,12 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
+from functools import lru_cache
+from itertools import compress
 
 from rules.claims import ClaimWindow, WindowKind
 from rules.deal import Deal, Phase
-from rules.hand import is_complete, waits
+from rules.hand import is_complete
 from rules.melds import Meld, MeldKind
 from rules.moves import (
     ChooseVoid,
@@ -72,12 +74,11 @@ DEFAULT_STYLE = Style()
 class Bot:
     """One seat's policy; all bots of a table may share one `random.Random`."""
 
-    __slots__ = ("_waits", "rng", "style")
+    __slots__ = ("rng", "style")
 
     def __init__(self, rng: random.Random, style: Style = DEFAULT_STYLE) -> None:
         self.rng = rng
         self.style = style
-        self._waits: tuple[bytes, frozenset[int]] = (b"", frozenset())  # hand -> its waits
 
     def choose(self, deal: Deal, seat: Seat, t: float | None = None) -> Move | None:
         """The move `seat` makes now (stamped with time `t`), or None (nothing to do, or
@@ -127,8 +128,9 @@ class Bot:
             return None  # 002: no claim on one's void suit, not even a false Hu
         counts = deal.counts(seat)
         r = rng.random()
-        # the moves `deal.legal_moves(seat)` would list, asked for one by one
-        if tile in self._waits_of(deal, seat, counts) and deal.wins(seat, tile):
+        # the moves `deal.legal_moves(seat)` would list, asked for one by one; a discarded
+        # tile that wins is always a wait (the hand cannot hold its four copies)
+        if deal.wins(seat, tile):
             hu = RobKong(seat) if window.kind is WindowKind.ROBBING else Hu(seat)
             if deal.check(hu) is None:
                 return _stamp(hu, t) if r < style.hu else Pass(seat, t=t)
@@ -146,16 +148,6 @@ class Bot:
         if r < style.false_hu + style.explicit_pass:
             return Pass(seat, t=t)
         return None
-
-    def _waits_of(self, deal: Deal, seat: Seat, counts: tuple[int, ...]) -> frozenset[int]:
-        """The waits of a 13-tile hand, kept while the hand does not change (a hand sees
-        about three claim windows between two of its own turns). The standing tiles alone
-        are the key: their number says how many melds there are."""
-        key = bytes(counts)
-        if self._waits[0] != key:
-            found = waits(counts, deal.melds(seat), None, deal.rs.tiles.set)
-            self._waits = (key, frozenset(found))
-        return self._waits[1]
 
     def _turn(self, deal: Deal, seat: Seat, t: float | None) -> Move:
         rng, style = self.rng, self.style
@@ -202,18 +194,17 @@ class Bot:
         if laid is not None:
             return laid  # the face-down void tile is the mandatory first discard
         rng, style = self.rng, self.style
-        held = [i for i in _INDICES if counts[i]]
         void = deal.void(seat)
         if void is not None:
             offset = _OFFSET[void]
-            void_held = [i for i in held if offset <= i < offset + 9]
+            void_held = list(compress(range(offset, offset + 9), counts[offset : offset + 9]))
             if void_held and (
                 deal.rs.play.void_discard is VoidDiscard.STRICT or rng.random() >= style.void_breach
             ):
                 return TILES[rng.choice(void_held)]
         if rng.random() < style.random_discard:
-            return TILES[rng.choice(held)]
-        return TILES[rng.choice(_loneliest(counts, held))]
+            return TILES[rng.choice(list(compress(_INDICES, counts)))]
+        return TILES[rng.choice(_loneliest(counts))]
 
 
 def _pung_to_add(counts: tuple[int, ...], melds: tuple[Meld, ...]) -> bool:
@@ -248,14 +239,32 @@ def _keep_score(counts: Sequence[int], i: int) -> int:
     return score
 
 
-def _loneliest(counts: Sequence[int], held: list[int]) -> list[int]:
-    """The held number tiles with the lowest `_keep_score` (one pass over padded suits)."""
-    z = (0, 0)
-    pad = (*z, *counts[0:9], *z, *counts[9:18], *z, *counts[18:27], *z)
+def _loneliest(counts: Sequence[int]) -> list[int]:
+    """The held number tiles with the lowest `_keep_score`, in tile order (each suit's
+    part looked up by its nine counts)."""
     best: list[int] = []
     low = 99
-    for i in held:
-        p = i + 2 + 2 * (i // 9)
+    b = bytes(counts)
+    for offset in (0, 9, 18):
+        score, ranks = _suit_loneliest(b[offset : offset + 9])
+        if score < low:
+            low = score
+            best = [offset + r for r in ranks]
+        elif score == low and ranks:
+            best += [offset + r for r in ranks]
+    return best
+
+
+@lru_cache(maxsize=1 << 16)
+def _suit_loneliest(row: bytes) -> tuple[int, tuple[int, ...]]:
+    """Within one suit's counts: the lowest `_keep_score` (plus 6) of a held rank and the
+    ranks that have it; (99, ()) when the suit is not held."""
+    pad = bytes(2) + row + bytes(2)
+    low, ranks = 99, ()
+    for r in range(9):
+        if not row[r]:
+            continue
+        p = r + 2
         score = (
             6 * pad[p]
             + 2 * (pad[p - 1] > 0)
@@ -264,11 +273,10 @@ def _loneliest(counts: Sequence[int], held: list[int]) -> list[int]:
             + (pad[p + 2] > 0)
         )
         if score < low:
-            low = score
-            best = [i]
+            low, ranks = score, (r,)
         elif score == low:
-            best.append(i)
-    return best
+            ranks += (r,)
+    return low, ranks
 
 
 # -- the controller's part: turns, claim windows, the clock ------------------------------

@@ -49,6 +49,9 @@ class Window:
     kong_meld: Meld | None = None  # ROBBING: the kong that can be robbed
     kong_index: int = -1  # ROBBING: its index among the declarer's melds
     declared: dict[Seat, Claim] = field(default_factory=dict)
+    # per seat, whether its hand wins on `tile` (None: not asked yet); hands do not change
+    # while the window is open, and the bots, the checks and the skipped-Hu lock all ask
+    wins: list[bool | None] = field(default_factory=lambda: [None, None, None, None])
 
     @property
     def complete(self) -> bool:

@@ -60,6 +60,7 @@ from rules.deal_state import Entry, KongRecord, Phase
 from rules.hand import is_complete
 from rules.melds import Meld, MeldKind
 from rules.moves import (
+    TURN_PASSED,
     Accepted,
     ChooseVoid,
     Correction,
@@ -79,7 +80,6 @@ from rules.moves import (
     Result,
     RobKong,
     SelfDrawnHu,
-    TurnPassed,
     Won,
 )
 from rules.ruleset import Identity, KongRefund, RuleSet
@@ -389,10 +389,27 @@ class Deal:
         return tiles
 
     def _wins_with(self, seat: Seat, tile: Tile) -> bool:
+        w = self._window
+        if w is not None and tile is w.tile:
+            known = w.wins[seat]
+            if known is None:
+                known = w.wins[seat] = self._wins_on(seat, tile)
+            return known
+        return self._wins_on(seat, tile)
+
+    def _wins_on(self, seat: Seat, tile: Tile) -> bool:
         void = self._void[seat]
         if void is not None and _SUIT_OF[tile] is void:
             return False
         h = self._hands[seat]
+        if not h[tile]:
+            # a tile with no copy and no neighbour within two ranks held stays alone: no
+            # pair, pung or chow can hold it (most discards, before the table look-up)
+            for j in _NEAR[tile]:
+                if h[j]:
+                    break
+            else:
+                return False
         h[tile] += 1
         # the shape first (a table look-up), the authoritative check only for a complete one
         shaped = is_complete(h, len(self._melds[seat]))
@@ -488,7 +505,7 @@ class Deal:
             assert nxt is not None
             self.turn = nxt
             self.phase = Phase.DRAW
-            facts.append(TurnPassed(nxt))
+            facts.append(TURN_PASSED[nxt])
 
     def _finish(self, end: DealEnd, facts: list[Fact]) -> None:
         self._end = end
@@ -530,6 +547,11 @@ class Deal:
 
 _HANDLERS = {kind: (CHECKS[kind], EFFECTS[kind]) for kind in CHECKS}
 _SUIT_OF: tuple[Suit, ...] = tuple(t.suit for t in TILES)
+# the tiles of the same suit within two ranks of each tile (none for honours)
+_NEAR: tuple[tuple[int, ...], ...] = tuple(
+    () if t.is_honour else tuple(t + d for d in (-2, -1, 1, 2) if 1 <= t.rank + d <= 9)
+    for t in TILES
+)
 
 
 def _check(deal: Deal, move: Move) -> tuple[Reason, str] | None:

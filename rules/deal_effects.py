@@ -12,6 +12,7 @@ from rules.claims import Window, WindowKind, next_player, resolve
 from rules.deal_state import Entry, KongRecord, Phase
 from rules.melds import Meld, MeldKind
 from rules.moves import (
+    TURN_PASSED,
     ChooseVoid,
     CloseClaims,
     Correction,
@@ -31,7 +32,6 @@ from rules.moves import (
     Robbed,
     RobKong,
     SelfDrawnHu,
-    TurnPassed,
 )
 from rules.ruleset import Payer
 from rules.scoring import Score
@@ -211,7 +211,7 @@ def _resolve(deal: Deal) -> list[Fact]:
     assert nxt is not None
     deal.turn = nxt
     deal.phase = Phase.DRAW
-    facts.append(TurnPassed(nxt))
+    facts.append(TURN_PASSED[nxt])
     return facts
 
 

@@ -246,6 +246,11 @@ class TurnPassed:
     seat: Seat
 
 
+# one `TurnPassed` per seat: facts are immutable values, and a turn passes after most
+# claim windows (the judge's hottest fact)
+TURN_PASSED: tuple[TurnPassed, ...] = tuple(TurnPassed(s) for s in Seat)
+
+
 class DealEnd(Enum):
     HU = "hu"  # the `winners_to_end`-th Hu (three in Sichuan)
     WALL = "wall"  # the wall is exhausted and the active player finished

@@ -28,6 +28,7 @@ from types import MappingProxyType
 
 from rules import settlement as pay
 from rules.bots import DEFAULT_STYLE, BotTable, Style, new_deal
+from rules.claims import WindowKind
 from rules.deal import Deal
 from rules.melds import MeldKind
 from rules.moves import (
@@ -182,9 +183,7 @@ def play_one(
     while not deal.over:
         move = table.next_move(deal)
         under_sea = deal.tiles_left == 0
-        if isinstance(move, Pass) and any(
-            isinstance(m, Hu | RobKong) for m in deal.admissible_claims().get(move.seat, ())
-        ):
+        if isinstance(move, Pass) and _could_hu(deal, move.seat):
             counts[Category.HU_PASSED] += 1
         shooter = kong_by
         result = deal.apply(move)
@@ -226,6 +225,15 @@ def play_one(
     if rejudge:
         problems += _check_record(seed, deal, record)
     return DealReport(seed, deal, record, counts, rules_used, tuple(problems))
+
+
+def _could_hu(deal: Deal, seat: Seat) -> bool:
+    """Whether `deal.admissible_claims()` lists a Hu (or RobKong) for `seat` (asked alone)."""
+    window = deal.window
+    if window is None or not deal.wins(seat, window.tile):
+        return False
+    hu = RobKong(seat) if window.kind is WindowKind.ROBBING else Hu(seat)
+    return deal.check(hu) is None
 
 
 def _count_win(

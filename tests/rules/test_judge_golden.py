@@ -14,7 +14,7 @@ import pytest
 
 from rules.bots import BotTable, new_deal
 from rules.moves import Won
-from rules.random_deals import deal_seed
+from rules.random_deals import deal_seed, run
 from rules.record import dumps, judge, loads, to_record
 from rules.ruleset import load
 from rules.seats import SEATS
@@ -29,6 +29,23 @@ GOLDEN = {
     "sbr-chengdu2016": "f4e1291998a30711efaf2e7c7fdc7995945d91d636c6787fc4f33e42542684a6",
     "wmt": "40d8577cacb7c4cd608ad3fe918dd8abee124682847e2dce19a64cfd74f09cc5",
 }
+
+
+# `random_deals.run` over 200 deals of seed 77 (counts, ledger rules used, moves), recorded
+# from the code before the speed-ups
+SUMMARY = {
+    "sbr-mil": "12aeaaf377078d3392c946596ce59f29b6baa9d5375c2d7894e0153bcf3e9e7c",
+    "sbr-russia": "12aeaaf377078d3392c946596ce59f29b6baa9d5375c2d7894e0153bcf3e9e7c",
+    "sbr-chengdu2016": "24bc782cf98384f75262c16a408c7c7075b3c712d4d3f91991dc320c4c36fbdc",
+    "wmt": "dfce99f0e5b3d9f93e3900faf2326638c9c41c1009fc4b6a72210fdcf1fd266d",
+}
+
+
+def summary_fingerprint(rules: str) -> str:
+    s = run(load(rules), 200, 77, rejudge=False)
+    counts = sorted((c.value, n) for c, n in s.counts.items())
+    text = repr((counts, sorted(s.rules_used.items()), s.moves, s.violations))
+    return hashlib.sha256(text.encode()).hexdigest()
 
 
 def _won(w: Won) -> str:
@@ -92,6 +109,14 @@ def test_seeded_bot_deals_match_the_recorded_fingerprint(rules):
     assert fingerprint(rules) == GOLDEN[rules]
 
 
+@pytest.mark.slow
+@pytest.mark.parametrize("rules", list(SUMMARY))
+def test_random_runs_count_what_they_counted_before(rules):
+    assert summary_fingerprint(rules) == SUMMARY[rules]
+
+
 if __name__ == "__main__":
     for name in GOLDEN:
         print(f'    "{name}": "{fingerprint(name)}",')
+    for name in SUMMARY:
+        print(f'    "{name}": "{summary_fingerprint(name)}",')
