@@ -39,6 +39,7 @@ from rules.moves import (
     Pass,
     Penalty,
     Pung,
+    Rejected,
     ReplacementDraw,
     RobKong,
     SelfDrawnHu,
@@ -282,6 +283,9 @@ def _suit_loneliest(row: bytes) -> tuple[int, tuple[int, ...]]:
 # -- the controller's part: turns, claim windows, the clock ------------------------------
 
 
+_DISCARD = Phase.DISCARD
+
+
 class BotError(RuntimeError):
     """The judge refused a bot's move: a bug in the bot or in the judge."""
 
@@ -337,7 +341,12 @@ class BotTable:
             # a referee's yellow card (000 3.6), paid to nobody
             t = self._tick(1.0, 5.0)
             return Penalty(seat, 4, "yellow card: declared without the physical action", t=t)
-        move = self.bots[seat].choose(deal, seat, self._tick(*self.style.thinking))
+        bot = self.bots[seat]
+        t = self._tick(*self.style.thinking)
+        if phase is _DISCARD and type(bot) is Bot:
+            move = bot._turn(deal, seat, t)  # what `choose` comes to for the seat on turn
+        else:
+            move = bot.choose(deal, seat, t)
         if move is None:  # pragma: no cover - a bot on turn always moves
             raise BotError(f"the bot on turn ({seat}) made no move in {phase.value}")
         return move
@@ -383,9 +392,10 @@ def play_deal(
     rng = random.Random(seed)
     deal = new_deal(rs, rng)
     table = BotTable(rs, rng, style)
-    while not deal.over:
+    over = Phase.OVER
+    while deal.phase is not over:
         move = table.next_move(deal)
         result = deal.apply(move)
-        if not result:
+        if isinstance(result, Rejected):
             raise BotError(f"seed {seed}: the judge refused {move}: {result}")
     return deal, to_record(deal, players)

@@ -448,8 +448,12 @@ class Deal:
         return score.value * score.multiplier
 
     def _others_in(self, seat: Seat) -> list[Seat]:
+        return list(self._others_in_order(seat))
+
+    def _others_in_order(self, seat: Seat) -> tuple[Seat, ...]:
+        """The other players still in, in turn order after `seat`."""
         out = self._out
-        return [s for s in seats_after(seat) if not out[s]]
+        return _OTHERS_IN[seat][out[0] | out[1] << 1 | out[2] << 2 | out[3] << 3]
 
     def _refund_received(self, seat: Seat, rule: str) -> None:
         for rec in self._kongs:
@@ -547,6 +551,11 @@ class Deal:
 
 _HANDLERS = {kind: (CHECKS[kind], EFFECTS[kind]) for kind in CHECKS}
 _SUIT_OF: tuple[Suit, ...] = tuple(t.suit for t in TILES)
+# for each seat and each set of players out (bit s: seat s is out), the others still in
+_OTHERS_IN: tuple[tuple[tuple[Seat, ...], ...], ...] = tuple(
+    tuple(tuple(s for s in seats_after(seat) if not mask >> s & 1) for mask in range(16))
+    for seat in SEATS
+)
 # the tiles of the same suit within two ranks of each tile (none for honours)
 _NEAR: tuple[tuple[int, ...], ...] = tuple(
     () if t.is_honour else tuple(t + d for d in (-2, -1, 1, 2) if 1 <= t.rank + d <= 9)

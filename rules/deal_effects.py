@@ -90,7 +90,7 @@ def _do_discard(deal: Deal, m: Discard) -> list[Fact]:
         WindowKind.DISCARD,
         m.tile,
         seat,
-        tuple(deal._others_in(seat)),
+        deal._others_in_order(seat),
         last=deal.wall.exhausted,
         after_kong=bool(deal._kong_chain),
         dealer_first=first and seat is Seat.E and not deal._melded_any,
