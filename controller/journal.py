@@ -13,7 +13,7 @@ import os
 import sqlite3
 import threading
 import time
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from enum import Enum
@@ -167,6 +167,11 @@ class Journal:
     def __init__(self, conn: sqlite3.Connection, path: Path, clock: Clock, writable: bool):
         self._conn = conn
         self._lock = threading.Lock()  # appends from several threads take turns
+        # deal → its deal.started / deal.settled marks, valid while the head is `_marks_at`
+        # (another writer moving the head clears it): without it every record of a deal
+        # scanned the deal's records, a quadratic cost over a deal of noisy frames
+        self._marks: dict[int, set[RecordKind]] = {}
+        self._marks_at = -1
         self.path = path
         self.clock = clock
         self.writable = writable
@@ -273,27 +278,62 @@ class Journal:
         text: str,
         stamp: Stamp,
     ) -> Record:
-        mono = float(stamp.mono)
+        return self._commit(conn, [(source, kind, deal, payload, text, stamp)])[0]
+
+    def append_many(
+        self, entries: Sequence[tuple[Source, RecordKind, Mapping[str, JSON], int | None, Stamp]]
+    ) -> list[Record]:
+        """Append several records `(source, kind, payload, deal, at)` in one transaction (one
+        fsync): all of them are committed when it returns, or none. The daemon stores the
+        frames of one reader answer this way."""
+        if not self.writable:
+            raise JournalError(f"{self.path}: opened read-only")
+        rows = []
+        for source, kind, payload, deal, stamp in entries:
+            if not isinstance(source, Source) or not isinstance(kind, RecordKind):
+                raise TypeError("source and kind must be Source and RecordKind members")
+            rows.append((source, kind, deal, payload, check_payload(kind, payload), stamp))
+        if not rows:
+            return []
+        with self._lock:
+            return self._commit(self._conn, rows)
+
+    def _commit(self, conn: sqlite3.Connection, rows: list[tuple[Any, ...]]) -> list[Record]:
+        out = []
         try:
             conn.execute("BEGIN IMMEDIATE")
             try:
-                self._check_deal(kind, deal, payload)
                 last_seq, last_hash = conn.execute("SELECT seq, hash FROM head").fetchone()
-                seq = last_seq + 1
-                digest = chain_hash(last_hash, seq, mono, stamp.wall, source, kind, deal, text)
-                conn.execute(
-                    "INSERT INTO record VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                    (seq, mono, stamp.wall, str(source), str(kind), deal, text, last_hash, digest),
-                )
-                conn.execute("UPDATE head SET seq = ?, hash = ? WHERE id = 1", (seq, digest))
+                if last_seq != self._marks_at:
+                    self._marks.clear()
+                for source, kind, deal, payload, text, stamp in rows:
+                    self._check_deal(kind, deal, payload)
+                    mono = float(stamp.mono)
+                    seq = last_seq + 1
+                    digest = chain_hash(last_hash, seq, mono, stamp.wall, source, kind, deal, text)
+                    conn.execute(
+                        "INSERT INTO record VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                        (seq, mono, stamp.wall, str(source), str(kind), deal, text, last_hash,
+                         digest),
+                    )  # fmt: skip
+                    out.append(
+                        Record(seq, mono, stamp.wall, source, kind, deal, text, last_hash, digest)
+                    )
+                    conn.execute("UPDATE head SET seq = ?, hash = ? WHERE id = 1", (seq, digest))
+                    if kind in (RecordKind.DEAL_STARTED, RecordKind.DEAL_SETTLED):
+                        self._deal_marks(deal).add(kind)
+                    last_seq, last_hash = seq, digest
                 conn.execute("COMMIT")
+                self._marks_at = last_seq
             except BaseException:
+                self._marks.clear()
+                self._marks_at = -1
                 if conn.in_transaction:
                     conn.execute("ROLLBACK")
                 raise
         except sqlite3.Error as err:
             raise _wrap(err, self.path) from err
-        return Record(seq, mono, stamp.wall, source, kind, deal, text, last_hash, digest)
+        return out
 
     def _check_deal(self, kind: RecordKind, deal: int | None, payload: Mapping[str, JSON]) -> None:
         if kind is RecordKind.CORRECTION:
@@ -318,11 +358,15 @@ class Journal:
             raise JournalError(f"deal {deal} is already settled")
 
     def _deal_marks(self, deal: int) -> set[RecordKind]:
+        marks = self._marks.get(deal)
+        if marks is not None:
+            return marks
         rows = self._conn.execute(
             "SELECT DISTINCT kind FROM record WHERE deal = ? AND kind IN (?, ?)",
             (deal, RecordKind.DEAL_STARTED.value, RecordKind.DEAL_SETTLED.value),
         )
-        return {RecordKind(row[0]) for row in rows}
+        marks = self._marks[deal] = {RecordKind(row[0]) for row in rows}
+        return marks
 
     def append_correction(
         self, correction: Correction, *, source: Source = Source.REFEREE, at: Stamp | None = None

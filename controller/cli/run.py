@@ -107,6 +107,10 @@ def start_simulator(
         str(s.missed),
         "--crosstalk",
         str(s.crosstalk),
+        # the daemon polls the wall antenna alone while the walls are built: several reads
+        # per tile step keep the wall order exact under missed reads (docs/RECOGNITION.md)
+        "--glimpse",
+        "3",
     ]
     if s.fast:
         cmd.append("--fast")

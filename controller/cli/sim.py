@@ -50,6 +50,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="unplug 'reader' or 'table' for S seconds, T seconds into play (repeatable)",
     )
     parser.add_argument("--max-moves", type=int, help="stop each deal after this many moves")
+    parser.add_argument(
+        "--glimpse",
+        type=int,
+        default=1,
+        metavar="N",
+        help="wall-antenna inventories per tile step while the walls are built (default 1)",
+    )
     parser.add_argument("--speed", type=float, default=1.0, help="real time: pause divisor")
     parser.add_argument(
         "--wait", type=float, default=None, help="give up if no client within SECONDS"
@@ -78,6 +85,7 @@ def run(args: argparse.Namespace) -> int:
             speed=args.speed,
             odd=args.odd,
             max_moves=args.max_moves,
+            glimpse_rounds=args.glimpse,
         )
         sim = Simulation(config)
     except (ValueError, LookupError, OSError) as err:

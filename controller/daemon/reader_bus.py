@@ -3,12 +3,22 @@ UHFReader18 family (8 antenna ports per reader address), polled in turn.
 
 A reader profile numbers its antennas 1..8·k; antenna n is port (n-1) mod 8 + 1 of the
 reader at address (n-1) div 8 (the simulator's bus does the same, tools/sim/devices.py).
-Each address gets a sans-I/O `UHFPoller`; they take turns, one full antenna cycle each.
-When the turn comes back to the first address, a debouncer round is over (`round_done`).
+Each address gets a sans-I/O `UHFPoller` that selects all its ports with one 0x3F mask and
+inventories them with one command (`together`): a round of the sim-uhf bus (17 antennas,
+3 addresses) is 6 command/answer pairs on the line instead of 34, and the pty or USB
+adapter's latency is paid per pair. When the turn comes back to the first address, a
+debouncer round is over (`round_done`).
+
+Focus: while the walls are built only the wall antenna has anything to say, and the wall
+order can only be told as finely as that antenna is read (docs/RECOGNITION.md "The wall
+scan"), so `focus(antennas)` polls those antennas alone until `focus(None)`. A change of
+focus takes effect at the end of the current round, so no answer to a command of the old
+schedule reaches a poller of the new one.
 """
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from dataclasses import dataclass, replace
 
 from controller.devices.events import FrameError, TagsRead
@@ -17,7 +27,7 @@ from controller.devices.uhf_reader import (
     PollerConfig,
     PollStep,
     UHFPoller,
-    set_antenna_command,
+    group_select_command,
 )
 from controller.profiles import ReaderProfile
 
@@ -27,35 +37,65 @@ class BusStep:
     events: tuple[TagsRead | FrameError, ...] = ()
     send: bytes = b""
     round_done: bool = False
+    answer: bytes = b""  # every byte received since the last command (the whole answer)
 
 
 class ReaderBus:
     def __init__(self, profile: ReaderProfile, reply_timeout: float = 0.5) -> None:
+        self.antennas = frozenset(profile.antennas)
+        self.reply_timeout = reply_timeout
+        self.rounds = 0
+        self.turn = 0
+        self.focused: frozenset[int] | None = None
+        self._next_focus: frozenset[int] | None = None
+        self._focus_changed = False
+        self._raw = bytearray()
+        self._build(self.antennas)
+
+    def _build(self, antennas: Collection[int]) -> None:
         ports: dict[int, list[int]] = {}
-        for n in sorted(profile.antennas):
+        for n in sorted(antennas):
             ports.setdefault((n - 1) // MAX_ANTENNAS, []).append((n - 1) % MAX_ANTENNAS + 1)
         self.addresses = sorted(ports)
         self.pollers = [
-            UHFPoller(PollerConfig(tuple(ports[a]), adr=a, reply_timeout=reply_timeout))
+            UHFPoller(
+                PollerConfig(
+                    tuple(ports[a]), adr=a, reply_timeout=self.reply_timeout, together=True
+                )
+            )
             for a in self.addresses
         ]
-        # a poller whose next command selects its first antenna has finished its cycle
+        # a poller that sends its select command again has finished its cycle
         self._restart = [
-            set_antenna_command(p.config.antennas[0], p.config.adr).encode() for p in self.pollers
+            group_select_command(p.config.antennas, p.config.adr).encode() for p in self.pollers
         ]
         self.turn = 0
-        self.rounds = 0
+
+    def focus(self, antennas: Collection[int] | None) -> None:
+        """Poll only `antennas` (None: every antenna) from the next round on."""
+        wanted = None if not antennas else frozenset(antennas) & self.antennas or None
+        if wanted != (self._next_focus if self._focus_changed else self.focused):
+            self._next_focus, self._focus_changed = wanted, True
 
     def start(self, t: float) -> BusStep:
         """Begin polling (again, after a reconnect) at the first address."""
+        self._apply_focus()
         self.turn = 0
+        self._raw.clear()
         return BusStep(send=self.pollers[0].start(t).send)
 
     def feed(self, t: float, data: bytes) -> BusStep:
+        self._raw += data
         return self._step(t, self.pollers[self.turn].feed(t, data))
 
     def tick(self, t: float) -> BusStep:
         return self._step(t, self.pollers[self.turn].tick(t))
+
+    def _apply_focus(self) -> None:
+        if self._focus_changed:
+            self._focus_changed = False
+            self.focused = self._next_focus
+            self._build(self.focused or self.antennas)
 
     def _step(self, t: float, step: PollStep) -> BusStep:
         base = MAX_ANTENNAS * self.addresses[self.turn]
@@ -63,10 +103,15 @@ class ReaderBus:
             replace(e, antenna=e.antenna + base) if isinstance(e, TagsRead) else e
             for e in step.events
         )
+        answer = b""
+        if step.send:  # the answer is complete (or timed out): a new command goes out
+            answer = bytes(self._raw)
+            self._raw.clear()
         if not step.send or step.send != self._restart[self.turn]:
-            return BusStep(events, step.send)
+            return BusStep(events, step.send, answer=answer)
         self.turn = (self.turn + 1) % len(self.pollers)
         done = self.turn == 0
         if done:
             self.rounds += 1
-        return BusStep(events, self.pollers[self.turn].start(t).send, done)
+            self._apply_focus()
+        return BusStep(events, self.pollers[self.turn].start(t).send, done, answer)

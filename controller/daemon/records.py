@@ -19,49 +19,21 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from rules.melds import MeldKind
 from rules.moves import (
     ChooseVoid,
-    CloseClaims,
-    Correction,
-    Discard,
-    Draw,
-    EndDeal,
-    Hu,
     Kong,
     Move,
-    Pass,
-    Penalty,
-    Pung,
     Rejected,
     ReplacementDraw,
     RobKong,
     SelfDrawnHu,
 )
+from rules.record import MOVE_NAMES, move_from_json, move_to_json
 from rules.ruleset import RuleSet
 from rules.seats import SEATS, Seat
 from rules.settlement import LedgerLine as RulesLedgerLine
-from rules.tiles import Suit, Tile
+from rules.tiles import Tile
 from rules.wall import Dice, Geometry, break_for
-
-# the judge move's name under `judge` (the `move` key of rules' deal records)
-_NAMES: dict[type, str] = {
-    ChooseVoid: "void",
-    Draw: "draw",
-    ReplacementDraw: "replacement",
-    Discard: "discard",
-    Pung: "pung",
-    Kong: "kong",
-    Hu: "hu",
-    SelfDrawnHu: "self-drawn-hu",
-    RobKong: "rob-kong",
-    Pass: "pass",
-    CloseClaims: "close-claims",
-    Penalty: "penalty",
-    Correction: "correction",
-    EndDeal: "end-deal",
-}
-_CLASSES = {name: cls for cls, name in _NAMES.items()}
 
 
 def table_seat(seat: Seat, dealer: Seat) -> Seat:
@@ -86,62 +58,19 @@ def fixed_order(values: Sequence[int], dealer: Seat) -> tuple[int, int, int, int
 
 
 def judge_json(move: Move) -> dict[str, Any]:
-    """The judge's move as JSON, deal seats: `{"move": "discard", "seat": "S", "tile": "5p"}`."""
-    out: dict[str, Any] = {"move": _NAMES[type(move)]}
-    seat = getattr(move, "seat", None)
-    if seat is not None:
-        out["seat"] = seat.name
-    if isinstance(move, ChooseVoid):
-        out["suit"] = move.suit.value
-    if isinstance(move, Kong):
-        out["kind"] = move.kind.value
-    tile = getattr(move, "tile", None)
-    if tile is not None:
-        out["tile"] = str(tile)
-    if isinstance(move, Penalty):
-        out.update(points=move.points, reason=move.reason, to=_opt_seat(move.to))
-    if isinstance(move, Correction):
-        out.update(undo=move.undo, note=move.note)
-    if isinstance(move, EndDeal):
-        out["note"] = move.note
-    if move.t is not None:
-        out["t"] = move.t
-    return out
+    """The judge's move as JSON, deal seats: `{"move": "discard", "seat": "S", "tile": "5p"}`.
+    One encoding for the whole project: the deal record's (rules/record.py, DEAL-RECORD.md)."""
+    return move_to_json(move)
 
 
 def move_from_judge_json(data: Mapping[str, Any]) -> Move:
-    """Inverse of `judge_json`; ValueError names what is wrong."""
-    name = data.get("move")
-    cls = _CLASSES.get(str(name))
-    if cls is None:
-        raise ValueError(f"unknown judge move {name!r}")
-    t = data.get("t")
-    seat = Seat.parse(data["seat"]) if "seat" in data else None
-    tile = Tile.parse(data["tile"]) if data.get("tile") is not None else None
-    if cls is CloseClaims:
-        return CloseClaims(t=t)
-    if cls is Correction:
-        return Correction(int(data.get("undo", 1)), str(data.get("note", "")), t=t)
-    if cls is EndDeal:
-        return EndDeal(str(data.get("note", EndDeal().note)), t=t)
-    if seat is None:
-        raise ValueError(f"a {name} move names its seat")
-    if cls is ChooseVoid:
-        return ChooseVoid(seat, Suit(data["suit"]), tile, t=t)
-    if cls is Kong:
-        return Kong(seat, MeldKind(data["kind"]), tile, t=t)
-    if cls is Discard:
-        if tile is None:
-            raise ValueError("a discard names its tile")
-        return Discard(seat, tile, t=t)
-    if cls in (Draw, ReplacementDraw):
-        return cls(seat, tile, t=t)
-    if cls is Penalty:
-        to = data.get("to")
-        return Penalty(
-            seat, int(data["points"]), str(data["reason"]), None if to is None else Seat.parse(to)
-        )
-    return cls(seat, t=t)
+    """Inverse of `judge_json` (the deal record's decoder, so a journal's `judge` moves and a
+    deal record's moves are read by one function); a `RecordError` (a ValueError) names the
+    field. Journals written before the encodings were merged stored a correction's empty
+    note and the same names otherwise: they read the same."""
+    if data.get("move") == "correction" and data.get("note") == "":
+        data = {k: v for k, v in data.items() if k != "note"}
+    return move_from_json(dict(data), "judge")
 
 
 def journal_move_name(move: Move) -> str:
@@ -152,7 +81,7 @@ def journal_move_name(move: Move) -> str:
         return "replacement-draw"
     if isinstance(move, SelfDrawnHu | RobKong):
         return "hu"
-    return _NAMES[type(move)]
+    return MOVE_NAMES[type(move)]
 
 
 def move_payload(
@@ -187,10 +116,6 @@ def rejected_payload(
     out["reason"] = rejected.reason.value
     out["detail"] = detail or rejected.detail
     return out
-
-
-def _opt_seat(seat: Seat | None) -> str | None:
-    return None if seat is None else seat.name
 
 
 # --- settlement -----------------------------------------------------------------------------

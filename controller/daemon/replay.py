@@ -150,10 +150,18 @@ def _replay(judge: Deal, move: mv.Move, out: Recovered, rec: Record) -> None:
 
 
 def _wall_read(out: Recovered, rec: Record, antennas: frozenset[int]) -> None:
+    """Wall-antenna inventories of an `hw.frame`: `decoded` lists the antennas' reads of one
+    reader answer; a frame written before that holds one antenna's read (`antenna`, and
+    `decoded` with `uids` and `rssi`)."""
     data: dict[str, Any] = rec.data()
-    antenna = data.get("antenna")
-    if antenna not in antennas or data.get("device") != "reader":
+    if data.get("device") != "reader":
         return
     decoded = data.get("decoded") or {}
-    uids = tuple(bytes.fromhex(u) for u in decoded.get("uids", ()))
-    out.wall_reads.append(TagsRead(rec.mono, int(antenna), uids, tuple(decoded.get("rssi", ()))))
+    reads = decoded if isinstance(decoded, list) else [{**decoded, "antenna": data.get("antenna")}]
+    for read in reads:
+        antenna = read.get("antenna")
+        if antenna not in antennas:
+            continue
+        uids = tuple(bytes.fromhex(u) for u in read.get("uids", ()))
+        rssi = tuple(read.get("rssi", ()))
+        out.wall_reads.append(TagsRead(rec.mono, int(antenna), uids, rssi))

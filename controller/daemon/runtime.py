@@ -429,36 +429,52 @@ class Runtime:
         )
 
     def _on_bus(self, step: BusStep, data: bytes) -> None:
-        for ev in step.events:
-            if isinstance(ev, FrameError):
-                self._frame_error(ev)
-            else:
-                self._on_tags(ev, data)
+        # The records of one reader answer are committed together (one fsync), then acted on:
+        # an answer of a bus address carries up to eight antennas' inventories.
+        entries = [self._error_entry(ev) for ev in step.events if isinstance(ev, FrameError)]
+        reads = [ev for ev in step.events if isinstance(ev, TagsRead)]
+        frame = self._frame_entry(reads, step.answer or data)
+        if frame is not None:
+            entries.append(frame)
+        if entries:
+            self.seq = self.journal.append_many(entries)[-1].seq
+        for ev in reads:
+            if ev.antenna in self._wall_antennas:
+                self.recognised(self.recogniser.on_wall_read(ev), ev.t)
+            self.debouncer.observe(ev)
         self._write("reader", step.send)
         if step.round_done:
             self._end_round()
 
-    def _on_tags(self, read: TagsRead, data: bytes) -> None:
-        # A frame that repeats the antenna's previous answer exactly is counted, not stored
-        # again (docs/DAEMON.md): a quiet table would otherwise write ~17 records per round.
-        uids = tuple(sorted(read.uids))
-        if self._last_read.get(read.antenna) != uids:
-            self._last_read[read.antenna] = uids
-            self._log(
-                Source.READER,
-                RecordKind.HW_FRAME,
-                {
-                    "device": "reader",
-                    "hex": data.hex(),
-                    "antenna": read.antenna,
-                    "decoded": {"uids": [u.hex() for u in read.uids], "rssi": list(read.rssi)},
-                },
-                deal=self._open_deal(),
-                t=read.t,
-            )
-        if read.antenna in self._wall_antennas:
-            self.recognised(self.recogniser.on_wall_read(read), read.t)
-        self.debouncer.observe(read)
+    def _error_entry(self, ev: FrameError) -> tuple:
+        source = Source.TABLE if ev.device == "table" else Source.READER
+        payload = {"device": ev.device, "reason": ev.reason, "hex": ev.data.hex()}
+        return (source, RecordKind.HW_ERROR, payload, self._open_deal(), Stamp(ev.t, self._wall()))
+
+    def _frame_entry(self, reads: list[TagsRead], answer: bytes) -> tuple | None:
+        """One `hw.frame` per reader answer: its bytes as received and the inventories that
+        changed. An antenna whose answer repeats its previous one exactly is counted, not
+        stored again (docs/DAEMON.md): a quiet table would otherwise fill the journal."""
+        changed = []
+        for read in reads:
+            uids = tuple(sorted(read.uids))
+            if self._last_read.get(read.antenna) != uids:
+                self._last_read[read.antenna] = uids
+                changed.append(read)
+        if not changed:
+            return None
+        decoded = [
+            {"antenna": r.antenna, "uids": [u.hex() for u in r.uids], "rssi": list(r.rssi)}
+            for r in changed
+        ]
+        payload: dict[str, Any] = {"device": "reader", "hex": answer.hex(), "decoded": decoded}
+        if len(changed) == 1:
+            payload["antenna"] = changed[0].antenna
+        stamp = Stamp(changed[-1].t, self._wall())
+        return (Source.READER, RecordKind.HW_FRAME, payload, self._open_deal(), stamp)
+
+    def _wall(self) -> str:
+        return self.clock.wall()
 
     def _end_round(self) -> None:
         for change in self.debouncer.end_round():
@@ -523,12 +539,14 @@ class Runtime:
             )
         self.recogniser.new_deal(self.dealer)
         self._trigger("shuffle_started")
+        self.bus.focus(self._wall_antennas)  # the walls are built: read the wall antenna
 
     def _dice(self, t: float, dice: Dice) -> None:
         if not self.machine.can("dice_rolled"):
             self._alert("dice", f"dice {dice} in phase {self.machine.phase}: ignored")
             return
         self._trigger("dice_rolled")
+        self.bus.focus(None)  # the deal is dealt next: every antenna
         if self._wall_scan is None:
             # the wall antenna's last (empty) read may still be on its way: wait for it
             self._pending_dice = (t, dice)
@@ -593,6 +611,7 @@ class Runtime:
                 self._alert(code, r.text, seat, evidence=list(r.evidence))
             elif isinstance(r, WallScanned):
                 self._wall_scan = tuple(r.order)
+                self.bus.focus(None)
                 if self._pending_dice is not None:
                     self._start_deal(*self._pending_dice)
             elif isinstance(r, HandsDealt) and self.machine.can("deal_complete"):
@@ -820,6 +839,8 @@ class Runtime:
                 self.recogniser.on_accepted(move, deal)
             self.deal = deal
         elif rec.phase in ("shuffling", "walls_up", "dice_rolled"):
+            if rec.phase != "dice_rolled":
+                self.bus.focus(self._wall_antennas)
             self.recogniser.new_deal(self.dealer)
             for read in rec.wall_reads:  # the walls were being built: scan them again
                 self.recognised(self.recogniser.on_wall_read(read), read.t)

@@ -129,6 +129,14 @@ def set_antenna_command(antenna: int, adr: int = BROADCAST) -> UHFCommand:
     return UHFCommand(UHFCmd.SET_ANTENNA, bytes((antenna_mask(antenna),)), adr)
 
 
+def group_select_command(antennas: Sequence[int], adr: int = BROADCAST) -> UHFCommand:
+    """Select several antennas at once (command 0x3F with the OR of their bits)."""
+    mask = 0
+    for a in antennas:
+        mask |= antenna_mask(a)
+    return UHFCommand(UHFCmd.SET_ANTENNA, bytes((mask,)), adr)
+
+
 def antenna_mask(antenna: int) -> int:
     if not 1 <= antenna <= MAX_ANTENNAS:
         raise ValueError(f"antenna {antenna} out of range 1..{MAX_ANTENNAS}")
@@ -368,6 +376,10 @@ class PollerConfig:
     reply_timeout: float = 0.5  # seconds without an answer before moving on
     with_rssi: bool = True
     select_antenna: bool = True  # False for single-antenna readers: no 0x3F command
+    # True: one 0x3F with the mask of every antenna, then one inventory reads them all (each
+    # antenna's tags in frames of their own Ant bit); every selected antenna is reported,
+    # empty when no frame named it. One command pair per cycle instead of one per antenna.
+    together: bool = False
 
     def __post_init__(self) -> None:
         if not self.antennas:
@@ -459,6 +471,9 @@ class UHFPoller:
         antenna = self.config.antennas[self._index]
         self._pending = _Pending(antenna)
         self._deadline = t + self.config.reply_timeout
+        if self.config.together:
+            self._phase = _Phase.SELECTING
+            return group_select_command(self.config.antennas, self.config.adr).encode()
         if self.config.select_antenna:
             self._phase = _Phase.SELECTING
             return set_antenna_command(antenna, self.config.adr).encode()
@@ -466,6 +481,8 @@ class UHFPoller:
         return inventory_command(self.config.adr).encode()
 
     def _advance(self) -> None:
+        if self.config.together:
+            return  # one step per cycle
         self._index = (self._index + 1) % len(self.config.antennas)
 
     def _on_frame(self, t: float, resp: UHFResponse) -> tuple[list[ReaderEvent], bytes]:
@@ -504,7 +521,8 @@ class UHFPoller:
         self._deadline = t + self.config.reply_timeout
         if not reply.final:
             return [], b""
-        pending.found.setdefault(pending.antenna, [])
+        for selected in self.config.antennas if self.config.together else (pending.antenna,):
+            pending.found.setdefault(selected, [])
         events: list[ReaderEvent] = [
             self._tags_read(t, antenna, reads) for antenna, reads in sorted(pending.found.items())
         ]

@@ -49,7 +49,8 @@ def start_sim(folder: Path, deals: int, seed: int, *extra: str) -> tuple[subproc
     truth = folder / "truth.jsonl"
     cmd = [
         sys.executable, "-m", "controller", "sim", "--fast", "--deals", str(deals),
-        "--seed", str(seed), "--dir", str(folder), "--truth", str(truth), *extra,
+        "--seed", str(seed), "--dir", str(folder), "--truth", str(truth), "--glimpse", "3",
+        *extra,
     ]  # fmt: skip
     proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, text=True, env=ENV, cwd=ROOT)
     paths: dict = {"truth": truth}

@@ -135,7 +135,7 @@ def test_unreadable_payload_in_an_intact_chain(journal_dir: Path, tmp_path: Path
     for argv in (["replay", str(path)], ["report", str(path), "-o", str(tmp_path / "s.html")]):
         assert main(argv) == 2
         err = capsys.readouterr().err
-        assert "record 10 (move.accepted)" in err and "unknown judge move 'fly'" in err, err
+        assert "record 10 (move.accepted)" in err and 'judge.move: unknown move "fly"' in err, err
     assert main(["journal", "record", str(path), "--deal", "1"]) == 0  # deal 1 is fine
     capsys.readouterr()
     assert snapshot(journal_dir) == before

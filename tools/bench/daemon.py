@@ -127,14 +127,20 @@ def measure_core(frames: int, tags: int, folder: Path) -> dict[str, float]:
         outputs=outputs,
     )
     committed: list[float] = []
-    append = journal.append
+    append, append_many = journal.append, journal.append_many
 
     def timed_append(*a: Any, **k: Any):
         record = append(*a, **k)
         committed.append(time.perf_counter())
         return record
 
+    def timed_append_many(*a: Any, **k: Any):
+        records = append_many(*a, **k)
+        committed.append(time.perf_counter())
+        return records
+
     journal.append = timed_append  # type: ignore[method-assign]
+    journal.append_many = timed_append_many  # type: ignore[method-assign]
     runtime.handle(LinkChanged(clock.monotonic(), "table", LinkState.UP))
     runtime.handle(LinkChanged(clock.monotonic(), "reader", LinkState.UP))
     select_ok = UHFResponse(UHFCmd.SET_ANTENNA, UHFStatus.SUCCESS, b"", 0).encode()

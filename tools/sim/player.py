@@ -22,7 +22,9 @@ What each move does physically (RULES.md "Play"; the recogniser expects the same
   Penalty: nothing on the table.
 
 `pace(kind)` is called after each physical step, "glimpse" (one tile crossing the wall
-antenna) or "settle" (a state the reader must see long enough to believe it).
+antenna) or "settle" (a state the reader must see long enough to believe it), and "react"
+before a button is pressed (a player reacts to what the table shows: the claimed discard,
+the drawn tile, which the reader must have had time to see as well).
 """
 
 from __future__ import annotations
@@ -201,6 +203,7 @@ class PhysicalPlayer:
                 button = Button.PASS
         if button is not None:
             rec["button"] = button.value
+            self.pace("react")  # a player presses after seeing the table: the reader too
             self.press(self.physical(seat), button)
         if isinstance(move, PlayerMove):
             self._done.append(moved)

@@ -11,7 +11,10 @@ Pace. Every physical step is held until the reader has been polled enough to see
 antenna (a host that polls every antenna gives it one per round; one that polls the wall
 antenna alone while the walls are built gives it many, and reads each tile more often),
 `settle` (a deal group, a discard, a meld) for `settle_rounds` — by default the profile's
-`appear` and `vanish` plus one, so the host's debouncer can believe a tile came and went.
+`appear` and `vanish` plus one, so the host's debouncer can believe a tile came and went —
+and the end of a deal for the debouncer's whole `window` plus one, so the last move is read
+before the shuffle takes every tile away; before a button press (`react`) the rounds that
+make up that whole window, since a player presses after seeing the discard or the draw.
 `--fast` waits for those rounds only; real time also follows the bots' time line (their
 thinking time per move, the 3-second claim window before `CloseClaims`, rules.bots) and adds
 human-ish pauses to shuffling and rolling the dice. While the reader's cable is out, or when no
@@ -101,6 +104,9 @@ class Simulation:
         self.reader_profile = load_reader(config.reader_profile)
         d = self.reader_profile.debounce
         self.settle_rounds = config.settle_rounds or max(d.appear, d.vanish) + 1
+        # the end of a deal: the host's whole debounce window sees the last move before the
+        # tiles go into the machine (in real time the last claim window gives it seconds)
+        self.end_rounds = max(self.settle_rounds, d.window + 1)
         self._wall = frozenset(
             a.number for a in self.reader_profile.antennas.values() if a.zone == WALL_SCAN
         )
@@ -246,6 +252,7 @@ class Simulation:
                     self._stop.wait(max(0.0, move.t - clock) / self.config.speed)
                 clock = max(clock, move.t)
             player.perform(move)
+        self._pace("end")
         nxt = SEATS[(dealer + plan.next_dealer) % 4]
         self._note({"class": "deal-end", "deal": n, "t": self._now(), "next_dealer": str(nxt)})
         return nxt
@@ -268,7 +275,14 @@ class Simulation:
         self._faults()
         if self.usb is not None:
             self.usb.sync()
-        rounds = self.config.glimpse_rounds if kind == "glimpse" else self.settle_rounds
+        rounds = {
+            "glimpse": self.config.glimpse_rounds,
+            "end": self.end_rounds,
+            # before a button: the previous step has had the host's whole debounce window
+            "react": self.end_rounds - self.settle_rounds,
+        }.get(kind, self.settle_rounds)
+        if rounds <= 0:
+            return
         if self.bus is None or "reader" in self._unplugged:
             self._stop.wait(0.01 * rounds)  # the game goes on, at a person's speed
             return
