@@ -65,7 +65,7 @@ def _took(deal: Deal, seat: Seat, replacement: bool, tile: Tile | None) -> list[
     deal._draws[seat] += 1
     deal._entry = Entry.REPLACEMENT if replacement else Entry.DRAW
     deal.phase = Phase.DISCARD
-    return [Drawn(take, replacement, deal.wall.exhausted)]
+    return [Drawn(take, replacement, not wall.tiles_left)]
 
 
 def _do_draw(deal: Deal, m: Draw) -> list[Fact]:
@@ -91,7 +91,7 @@ def _do_discard(deal: Deal, m: Discard) -> list[Fact]:
         m.tile,
         seat,
         deal._others_in_order(seat),
-        last=deal.wall.exhausted,
+        last=not deal.wall.tiles_left,
         after_kong=bool(deal._kong_chain),
         dealer_first=first and seat is Seat.E and not deal._melded_any,
     )

@@ -299,7 +299,12 @@ class Wall:
         if unknown:
             where = self.geometry.position(unknown[0])
             raise WallError(f"{len(unknown)} dealt tiles are not known ({where} first)")
-        takes = tuple(self._take(seat, i) for seat, i in plan)
+        order, where, taken = self.order, self.geometry.position, self._taken
+        takes = tuple(Take(seat, order[i], where(i), i) for seat, i in plan)  # type: ignore[arg-type]
+        for _, i in plan:
+            taken[i] = 1
+        self.tiles_left -= len(plan)
+        self.last_take = takes[-1]
         self._head = DEALT_TILES
         return takes
 
