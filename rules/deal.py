@@ -89,6 +89,24 @@ from rules.settlement import EndHand, Ledger, LedgerLine
 from rules.tiles import NUMBER_SUITS, TILES, Suit, Tile
 from rules.wall import Dice, Wall, dealt_order
 
+# Enum members read on every move, as module constants: `Phase.DRAW` is looked up
+# through the Enum class (about 0.1 us in CPython 3.11), a module constant is not
+_END_HU = DealEnd.HU
+_END_WALL = DealEnd.WALL
+_ENTRY_DEALT = Entry.DEALT
+_CONCEALED_KONG = MeldKind.CONCEALED_KONG
+_KONG = MeldKind.KONG
+_POSTPONED_KONG = MeldKind.POSTPONED_KONG
+_PROMOTED_KONG = MeldKind.PROMOTED_KONG
+_PUNG = MeldKind.PUNG
+_CHOOSING_VOID = Phase.CHOOSING_VOID
+_DISCARD = Phase.DISCARD
+_DRAW = Phase.DRAW
+_OVER = Phase.OVER
+_REPLACEMENT = Phase.REPLACEMENT
+_WINDOW_DISCARD = WindowKind.DISCARD
+_WINDOW_ROBBING = WindowKind.ROBBING
+
 
 @dataclass(frozen=True, slots=True)
 class DealState:
@@ -168,9 +186,9 @@ class Deal:
         self._wins: list[Won] = []
         self._hu_events = 0
         self._declared_hu = 0
-        self.phase = Phase.CHOOSING_VOID if rs.play.void_suit else Phase.DISCARD
+        self.phase = _CHOOSING_VOID if rs.play.void_suit else _DISCARD
         self.turn = Seat.E
-        self._entry = Entry.DEALT
+        self._entry = _ENTRY_DEALT
         self._drawn: Tile | None = takes[49].tile  # East's 14th tile (004: the jump)
         self._kong_chain: list[KongRecord] = []
         self._kongs: list[KongRecord] = []
@@ -191,7 +209,7 @@ class Deal:
 
     @property
     def over(self) -> bool:
-        return self.phase is Phase.OVER
+        return self.phase is _OVER
 
     @property
     def end(self) -> DealEnd | None:
@@ -325,38 +343,38 @@ class Deal:
         candidates: list[Move] = []
         phase = self.phase
         h = self._hands[seat]
-        if phase is Phase.OVER or self._out[seat]:
+        if phase is _OVER or self._out[seat]:
             return ()
-        if phase is Phase.CHOOSING_VOID:
+        if phase is _CHOOSING_VOID:
             for suit in self.rs.tiles.set.suits:
                 held = [t for t in suit.tiles if h[t]]
                 candidates += [ChooseVoid(seat, suit, t) for t in held] or [ChooseVoid(seat, suit)]
-        elif seat is not self.turn and phase in (Phase.DRAW, Phase.REPLACEMENT, Phase.DISCARD):
+        elif seat is not self.turn and phase in (_DRAW, _REPLACEMENT, _DISCARD):
             return ()
-        elif phase is Phase.DRAW:
+        elif phase is _DRAW:
             candidates += self._draws_from(Draw, seat, self.wall.next_index())
-        elif phase is Phase.REPLACEMENT:
+        elif phase is _REPLACEMENT:
             index = self.wall.next_replacement_index()
             candidates += self._draws_from(ReplacementDraw, seat, index)
-        elif phase is Phase.DISCARD:
+        elif phase is _DISCARD:
             candidates += [Discard(seat, TILES[i]) for i in range(34) if h[i]]
             if include_false_hu or self._self_drawn_wins(seat):
                 candidates.append(SelfDrawnHu(seat))
             for i in range(34):
                 if h[i] == 4:
-                    candidates.append(Kong(seat, MeldKind.CONCEALED_KONG, TILES[i]))
+                    candidates.append(Kong(seat, _CONCEALED_KONG, TILES[i]))
             for m in self._melds[seat]:
-                if m.kind is MeldKind.PUNG and h[m.tile]:
-                    candidates.append(Kong(seat, MeldKind.PROMOTED_KONG, m.tile))
-                    candidates.append(Kong(seat, MeldKind.POSTPONED_KONG, m.tile))
+                if m.kind is _PUNG and h[m.tile]:
+                    candidates.append(Kong(seat, _PROMOTED_KONG, m.tile))
+                    candidates.append(Kong(seat, _POSTPONED_KONG, m.tile))
         else:
             w = self._window
             assert w is not None
             candidates.append(Pass(seat))
             if include_false_hu or self._wins_with(seat, w.tile):
-                candidates.append(RobKong(seat) if w.kind is WindowKind.ROBBING else Hu(seat))
-            if w.kind is WindowKind.DISCARD:
-                candidates += [Pung(seat), Kong(seat, MeldKind.KONG, w.tile)]
+                candidates.append(RobKong(seat) if w.kind is _WINDOW_ROBBING else Hu(seat))
+            if w.kind is _WINDOW_DISCARD:
+                candidates += [Pung(seat), Kong(seat, _KONG, w.tile)]
         return tuple(m for m in candidates if _check(self, m) is None)
 
     def admissible_claims(self) -> Mapping[Seat, tuple[Move, ...]]:
@@ -424,7 +442,7 @@ class Deal:
         return is_winning(self._standing(seat), self._melds[seat], self._void[seat], self.rs)
 
     def _discard_events(self, w: Window, seat: Seat) -> frozenset[str]:
-        if w.kind is WindowKind.ROBBING:
+        if w.kind is _WINDOW_ROBBING:
             return frozenset({"robbing-the-kong"})
         events = set()
         if w.after_kong:
@@ -501,22 +519,22 @@ class Deal:
         """Blood battle: end the deal or pass the turn on after Hu declarations."""
         self._declared_hu += len(declarers)
         if self._declared_hu >= self.rs.play.winners_to_end or len(self.still_in) == 0:
-            self._finish(DealEnd.HU, facts)
+            self._finish(_END_HU, facts)
         elif self.wall.exhausted:
-            self._finish(DealEnd.WALL, facts)
+            self._finish(_END_WALL, facts)
         else:
             nxt = next_player(start, declarers, self._out)
             assert nxt is not None
             self.turn = nxt
-            self.phase = Phase.DRAW
+            self.phase = _DRAW
             facts.append(TURN_PASSED[nxt])
 
     def _finish(self, end: DealEnd, facts: list[Fact]) -> None:
         self._end = end
-        self.phase = Phase.OVER
+        self.phase = _OVER
         self._window = None
         facts.append(DealOver(end))
-        if end is not DealEnd.WALL:
+        if end is not _END_WALL:
             return
         rs = self.rs
         hands = []

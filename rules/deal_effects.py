@@ -38,6 +38,26 @@ from rules.scoring import Score
 from rules.seats import SEATS, Seat
 from rules.tiles import Tile
 
+# Enum members read on every move, as module constants: `Phase.DRAW` is looked up
+# through the Enum class (about 0.1 us in CPython 3.11), a module constant is not
+_END_TIME = DealEnd.TIME
+_END_WALL = DealEnd.WALL
+_ENTRY_DEALT = Entry.DEALT
+_ENTRY_DRAW = Entry.DRAW
+_ENTRY_PUNG = Entry.PUNG
+_ENTRY_REPLACEMENT = Entry.REPLACEMENT
+_EAST = Seat.E
+_CONCEALED_KONG = MeldKind.CONCEALED_KONG
+_KONG = MeldKind.KONG
+_PUNG = MeldKind.PUNG
+_CLAIMS = Phase.CLAIMS
+_DISCARD = Phase.DISCARD
+_DRAW = Phase.DRAW
+_REPLACEMENT = Phase.REPLACEMENT
+_ROBBING = Phase.ROBBING
+_WINDOW_DISCARD = WindowKind.DISCARD
+_WINDOW_ROBBING = WindowKind.ROBBING
+
 if TYPE_CHECKING:
     from rules.deal import Deal
 
@@ -50,8 +70,8 @@ def _do_void(deal: Deal, m: ChooseVoid) -> list[Fact]:
     deal._void_chosen[m.seat] = True
     deal._laid[m.seat] = m.tile
     if all(deal._void_chosen):
-        deal.phase = Phase.DISCARD
-        deal.turn = Seat.E
+        deal.phase = _DISCARD
+        deal.turn = _EAST
     return []
 
 
@@ -63,8 +83,8 @@ def _took(deal: Deal, seat: Seat, replacement: bool, tile: Tile | None) -> list[
     deal._hu_lock[seat] = 0
     deal._pung_lock[seat].clear()
     deal._draws[seat] += 1
-    deal._entry = Entry.REPLACEMENT if replacement else Entry.DRAW
-    deal.phase = Phase.DISCARD
+    deal._entry = _ENTRY_REPLACEMENT if replacement else _ENTRY_DRAW
+    deal.phase = _DISCARD
     return [Drawn(take, replacement, not wall.tiles_left)]
 
 
@@ -87,17 +107,17 @@ def _do_discard(deal: Deal, m: Discard) -> list[Fact]:
     deal._discards[seat].append(m.tile)
     deal._drawn = None
     deal._window = Window(
-        WindowKind.DISCARD,
+        _WINDOW_DISCARD,
         m.tile,
         seat,
         deal._others_in_order(seat),
         last=not deal.wall.tiles_left,
         after_kong=bool(deal._kong_chain),
-        dealer_first=first and seat is Seat.E and not deal._melded_any,
+        dealer_first=first and seat is _EAST and not deal._melded_any,
     )
     deal._window_kongs = deal._kong_chain
     deal._kong_chain = []
-    deal.phase = Phase.CLAIMS
+    deal.phase = _CLAIMS
     return []
 
 
@@ -120,7 +140,7 @@ def _lock_passers(deal: Deal, w: Window, passed: Iterable[Seat]) -> None:
             if deal._wins_with(s, tile):
                 value = deal._payment(s, tile, deal._discard_events(w, s))
                 deal._hu_lock[s] = max(deal._hu_lock[s], value)
-    if play.skip_pung_lock and w.kind is WindowKind.DISCARD:
+    if play.skip_pung_lock and w.kind is _WINDOW_DISCARD:
         for s in passed:
             if (
                 not isinstance(w.declared.get(s), (Pung, Kong))
@@ -168,7 +188,7 @@ def _resolve(deal: Deal) -> list[Fact]:
     facts: list[Fact] = []
     _lock_passers(deal, w, res.passed)
     deal._window = None
-    if w.kind is WindowKind.ROBBING:
+    if w.kind is _WINDOW_ROBBING:
         return _resolve_robbing(deal, w, res.hu, facts)
     kongs = deal._window_kongs
     deal._window_kongs = []
@@ -184,33 +204,33 @@ def _resolve(deal: Deal) -> list[Fact]:
     if res.taker is not None:
         seat = res.taker
         deal._river[w.discarder].pop()
-        kind = MeldKind.KONG if isinstance(res.meld, Kong) else MeldKind.PUNG
+        kind = _KONG if isinstance(res.meld, Kong) else _PUNG
         meld = Meld(kind, w.tile)
-        deal._hands[seat][w.tile] -= 3 if kind is MeldKind.KONG else 2
+        deal._hands[seat][w.tile] -= 3 if kind is _KONG else 2
         deal._melds[seat].append(meld)
         deal._melded_any = True
         facts.append(Melded(seat, meld, w.discarder))
         deal.turn = seat
         deal._drawn = None
-        if kind is MeldKind.KONG:
+        if kind is _KONG:
             rec = KongRecord(
                 seat, meld, pay.kong_payment(deal.rs, seat, meld, [w.discarder]), w.discarder
             )
             deal._lines += rec.lines
             deal._kongs.append(rec)
             deal._kong_chain = [rec]
-            deal.phase = Phase.REPLACEMENT
+            deal.phase = _REPLACEMENT
         else:
-            deal._entry = Entry.PUNG
-            deal.phase = Phase.DISCARD
+            deal._entry = _ENTRY_PUNG
+            deal.phase = _DISCARD
         return facts
     if w.last:
-        deal._finish(DealEnd.WALL, facts)
+        deal._finish(_END_WALL, facts)
         return facts
     nxt = next_player(w.discarder, (), deal._out)
     assert nxt is not None
     deal.turn = nxt
-    deal.phase = Phase.DRAW
+    deal.phase = _DRAW
     facts.append(TURN_PASSED[nxt])
     return facts
 
@@ -220,7 +240,7 @@ def _resolve_robbing(deal: Deal, w: Window, hu: tuple[Seat, ...], facts: list[Fa
     assert w.kong_meld is not None
     if hu:
         # 004 Table 3: robbing the kong counts as a win on a discard; the kong stays a pung
-        deal._melds[declarer][w.kong_index] = Meld(MeldKind.PUNG, w.tile)
+        deal._melds[declarer][w.kong_index] = Meld(_PUNG, w.tile)
         facts.append(Robbed(declarer, w.tile))
         _pay_hu_group(deal, w, hu, facts)
         deal._after_hu(declarer, hu, facts)
@@ -233,13 +253,13 @@ def _resolve_robbing(deal: Deal, w: Window, hu: tuple[Seat, ...], facts: list[Fa
     deal._kongs.append(rec)
     deal._kong_chain.append(rec)
     deal.turn = declarer
-    deal.phase = Phase.REPLACEMENT
+    deal.phase = _REPLACEMENT
     facts.append(Melded(declarer, meld, None))
     return facts
 
 
 def _do_kong(deal: Deal, m: Kong) -> list[Fact]:
-    if m.kind is MeldKind.KONG:
+    if m.kind is _KONG:
         return _do_claim(deal, m)
     seat, tile = m.seat, m.tile
     assert tile is not None
@@ -247,7 +267,7 @@ def _do_kong(deal: Deal, m: Kong) -> list[Fact]:
     deal._drawn = None
     deal._melded_any = True
     void = deal._void[seat]
-    if m.kind is MeldKind.CONCEALED_KONG:
+    if m.kind is _CONCEALED_KONG:
         deal._hands[seat][tile] -= 4
         if deal._laid[seat] == tile:
             deal._laid[seat] = None
@@ -258,36 +278,36 @@ def _do_kong(deal: Deal, m: Kong) -> list[Fact]:
         deal._lines += rec.lines
         deal._kongs.append(rec)
         deal._kong_chain.append(rec)
-        deal.phase = Phase.REPLACEMENT
+        deal.phase = _REPLACEMENT
         return [Melded(seat, meld, None)]
     deal._hands[seat][tile] -= 1
     if deal._laid[seat] == tile and not deal._hands[seat][tile]:
         deal._laid[seat] = None
-    index = deal._melds[seat].index(Meld(MeldKind.PUNG, tile))
+    index = deal._melds[seat].index(Meld(_PUNG, tile))
     deal._melds[seat][index] = meld
     deal._window = Window(
-        WindowKind.ROBBING,
+        _WINDOW_ROBBING,
         tile,
         seat,
         tuple(deal._others_in(seat)),
         kong_meld=meld,
         kong_index=index,
     )
-    deal.phase = Phase.ROBBING
+    deal.phase = _ROBBING
     return []
 
 
 def _do_self_drawn(deal: Deal, m: SelfDrawnHu) -> list[Fact]:
     seat = m.seat
     events: set[str] = set()
-    if deal._entry is Entry.REPLACEMENT:
+    if deal._entry is _ENTRY_REPLACEMENT:
         events.add("win-after-kong")
     if deal.wall.exhausted:
         events.add("under-the-sea")
-    if deal._entry is Entry.DEALT:
+    if deal._entry is _ENTRY_DEALT:
         events.add("heavenly")
     elif (
-        deal._entry is Entry.DRAW
+        deal._entry is _ENTRY_DRAW
         and seat is not Seat.E
         and deal._draws[seat] == 1
         and not deal._melded_any
@@ -345,7 +365,7 @@ def _do_correction(deal: Deal, m: Correction) -> list[Fact]:
 
 def _do_end(deal: Deal, m: EndDeal) -> list[Fact]:
     facts: list[Fact] = []
-    deal._finish(DealEnd.TIME, facts)
+    deal._finish(_END_TIME, facts)
     return facts
 
 

@@ -516,7 +516,8 @@ def _wall(v: object) -> tuple[Tile | None, ...]:
 def _moves(v: object) -> tuple[Move, ...]:
     if not isinstance(v, list):
         raise RecordError("moves", "a list of move objects")
-    return tuple(move_from_json(m, f"moves[{i}]") for i, m in enumerate(v))
+    # the quick reading first: the checking path (and its field names) only when it fails
+    return tuple(_quick(m) or move_from_json(m, f"moves[{i}]") for i, m in enumerate(v))
 
 
 def _players(v: object) -> tuple[str | None, ...]:

@@ -300,7 +300,7 @@ class Wall:
             where = self.geometry.position(unknown[0])
             raise WallError(f"{len(unknown)} dealt tiles are not known ({where} first)")
         order, where, taken = self.order, self.geometry.position, self._taken
-        takes = tuple(Take(seat, order[i], where(i), i) for seat, i in plan)  # type: ignore[arg-type]
+        takes = tuple(Take(seat, order[i], where(i), i) for seat, i in plan)
         for _, i in plan:
             taken[i] = 1
         self.tiles_left -= len(plan)
