@@ -111,6 +111,9 @@ def start_simulator(
         # per tile step keep the wall order exact under missed reads (docs/RECOGNITION.md)
         "--glimpse",
         "3",
+        # the bots' referee corrections would reach a real daemon through its referee view,
+        # not through the table: the built-in simulator plays without them
+        "--no-referee",
     ]
     if s.fast:
         cmd.append("--fast")

@@ -51,6 +51,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--max-moves", type=int, help="stop each deal after this many moves")
     parser.add_argument(
+        "--no-referee",
+        action="store_true",
+        help="no referee corrections or penalties in the bots' deals (a daemon cannot see them)",
+    )
+    parser.add_argument(
         "--glimpse",
         type=int,
         default=1,
@@ -86,6 +91,7 @@ def run(args: argparse.Namespace) -> int:
             odd=args.odd,
             max_moves=args.max_moves,
             glimpse_rounds=args.glimpse,
+            referee=not args.no_referee,
         )
         sim = Simulation(config)
     except (ValueError, LookupError, OSError) as err:

@@ -716,7 +716,10 @@ class Runtime:
         assert isinstance(result, mv.Accepted), result  # checked above
         self.recogniser.on_accepted(move, deal)
         if before is not None and deal.window is None and self._window_open is not None:
-            self._journal_window_closed("all-answered", t, before)
+            # the judge closed it (every eligible player answered), or the recogniser read
+            # its resolution from the tiles (reconciliation): replay needs the close either way
+            closed_by = "recognised" if isinstance(move, mv.CloseClaims) else "all-answered"
+            self._journal_window_closed(closed_by, t, before)
         self._follow(move, result)
 
     def _follow(self, move: mv.Move, result: mv.Accepted) -> None:
@@ -838,6 +841,8 @@ class Runtime:
                 deal.apply(move)
                 self.recogniser.on_accepted(move, deal)
             self.deal = deal
+            if deal.window is not None:
+                self._window_open = mv.CloseClaims()  # journalled open before the restart
         elif rec.phase in ("shuffling", "walls_up", "dice_rolled"):
             if rec.phase != "dice_rolled":
                 self.bus.focus(self._wall_antennas)

@@ -1,6 +1,9 @@
 """End-to-end harness: the simulator as its own process on real pseudo-terminals, the daemon
 (`python -m controller run --table PTY --reader PTY`) as another, the journal read back.
 
+The simulated referee is off (`--no-referee`): a referee's correction reaches the daemon
+through its referee view, not the table, and a deal it corrected cannot be compared.
+
 Ground truth is the simulator's `--truth` file: each deal's dice, dealer side and wall (tile
 copies in physical order) and every move as the simulated players made it. The truth moves
 are turned back into judge moves and re-judged here, independently of the daemon, to get
@@ -50,7 +53,7 @@ def start_sim(folder: Path, deals: int, seed: int, *extra: str) -> tuple[subproc
     cmd = [
         sys.executable, "-m", "controller", "sim", "--fast", "--deals", str(deals),
         "--seed", str(seed), "--dir", str(folder), "--truth", str(truth), "--glimpse", "3",
-        *extra,
+        "--no-referee", *extra,
     ]  # fmt: skip
     proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, text=True, env=ENV, cwd=ROOT)
     paths: dict = {"truth": truth}

@@ -276,14 +276,23 @@ class DealPlan:
     next_dealer: int  # deal seat (0 = this dealer) of the next deal's dealer
 
 
-def plan_deal(rs: RuleSet, dice: Dice, tiles: tuple[Tile, ...], rng: random.Random) -> DealPlan:
+def plan_deal(
+    rs: RuleSet, dice: Dice, tiles: tuple[Tile, ...], rng: random.Random, referee: bool = True
+) -> DealPlan:
     """Plays the deal on the physical wall with the seeded bots of rules.bots (through the
-    judge, so every move is legal; referee corrections and penalties included)."""
-    from rules.bots import BotError, BotTable
+    judge, so every move is legal; referee corrections and penalties included unless
+    `referee` is False: the same random draws are made, so the deals stay the same up to
+    where a referee would have stepped in)."""
+    from dataclasses import replace
+
+    from rules.bots import DEFAULT_STYLE, BotError, BotTable
     from rules.deal import Deal
 
     deal = Deal.start(rs, dice, tiles)
-    table = BotTable(rs, rng)
+    style = DEFAULT_STYLE
+    if not referee:
+        style = replace(style, retrieve_discard=0.0, referee_penalty=0.0)
+    table = BotTable(rs, rng, style)
     moves: list[Move] = []
     while not deal.over:
         move = table.next_move(deal)

@@ -86,6 +86,7 @@ class SimConfig:
     speed: float = 1.0  # real-time mode: divides the human pauses
     odd: str = ""  # recorded in a capture's header: what is unusual in it
     max_moves: int | None = None  # stop each deal after this many moves (short captures)
+    referee: bool = True  # False: no referee corrections or penalties in the bots' deals
 
     def __post_init__(self) -> None:
         if self.reader not in READERS:
@@ -229,7 +230,9 @@ class Simulation:
         dice = Dice(self.rng.randint(1, 6), self.rng.randint(1, 6))
         self._human(1.5)
         self.table.send(DiceRolled(0.0, dice.a, dice.b))
-        plan = plan_deal(self.rs, dice, tuple(tc.tile for tc in order), self.rng)
+        plan = plan_deal(
+            self.rs, dice, tuple(tc.tile for tc in order), self.rng, self.config.referee
+        )
         self._note(
             {
                 "class": "deal",
@@ -252,9 +255,9 @@ class Simulation:
                     self._stop.wait(max(0.0, move.t - clock) / self.config.speed)
                 clock = max(clock, move.t)
             player.perform(move)
-        self._pace("end")
         nxt = SEATS[(dealer + plan.next_dealer) % 4]
         self._note({"class": "deal-end", "deal": n, "t": self._now(), "next_dealer": str(nxt)})
+        self._pace("end")
         return nxt
 
     # -- pace, faults, truth ------------------------------------------------------------

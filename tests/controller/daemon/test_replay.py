@@ -2,12 +2,15 @@
 as after SIGKILL) and started again on the same journal rebuilds the same table state, and
 the deal carries on to the judge's result."""
 
+import dataclasses
+
 import pytest
-from rig import Rig, begin_deal, play
+from rig import Rig, begin_deal, play, rec_types
 
 from controller.daemon import machine as m
 from controller.daemon.records import fixed_order
 from controller.daemon.replay import recover
+from controller.journal import Journal
 from controller.journal_records import RecordKind
 from rules import moves as mv
 from rules.deal import Deal
@@ -91,3 +94,33 @@ def test_a_deal_closed_by_the_timer_replays_the_close(tmp_path):
     assert isinstance(again.recovered.moves[-1], mv.CloseClaims)
     assert again.rt.deal.snapshot() == state
     again.close()
+
+
+def test_regression_a_window_closed_by_reconciliation_replays(tmp_path):
+    """The bug: killed inside a claim window, restarted, the reconciliation closed the window
+    (CloseClaims offered with the next draw) without journalling the close; the next
+    restart's replay refused the draw (wrong phase: claims)."""
+    path = tmp_path / "t.journal"
+    rig = Rig(path)
+    rig.link("table", True)
+    rig.link("reader", True)
+    moves = list(begin_deal(rig, 11).moves)
+    cut = next(i for i, x in enumerate(moves) if isinstance(x, mv.Discard) and i > 4) + 1
+    play(rig, moves[:cut])
+    assert rig.rt.deal.window is not None
+    rig.close()
+    rig = Rig(path)
+    rest = [x for x in moves[cut:] if not isinstance(x, mv.Pass)]
+    assert isinstance(rest[0], mv.CloseClaims)
+    rig.rec.outbox = [rec_types.MoveSeen(x, ("reconciled",)) for x in rest[:2]]
+    reconnect(rig)
+    history = rig.rt.deal.history
+    assert rig.rt.deal.window is None and isinstance(history[-2], mv.CloseClaims)
+    assert history[-1] == rest[1]
+    closed = [r.data() for r in rig.records(RecordKind.CLAIM_WINDOW)][-1]
+    assert (closed["state"], closed["closed_by"]) == ("closed", "recognised")
+    rig.close()
+    with Journal.open_readonly(path) as journal:
+        again = recover(journal, rig.rs)
+    untimed = [dataclasses.replace(x, t=None) for x in history]
+    assert [dataclasses.replace(x, t=None) for x in again.moves] == untimed  # close, then draw
