@@ -144,7 +144,6 @@ class Bot:
         void = deal.void(seat)
         if void is not None and _SUIT[tile] is void:
             return None  # 002: no claim on one's void suit, not even a false Hu
-        counts = deal.counts(seat)
         r = rng.random()
         # the moves `deal.legal_moves(seat)` would list, asked for one by one; a discarded
         # tile that wins is always a wait (the hand cannot hold its four copies)
@@ -152,8 +151,9 @@ class Bot:
             hu = RobKong(seat) if window.kind is _WINDOW_ROBBING else Hu(seat)
             if deal.check(hu) is None:
                 return _stamp(hu, t) if r < style.hu else Pass(seat, t=t)
-        if counts[tile] >= 2 and window.kind is _WINDOW_DISCARD:
-            kong = counts[tile] == 3 and r < style.melded_kong
+        held = deal.held(seat, tile)
+        if held >= 2 and window.kind is _WINDOW_DISCARD:
+            kong = held == 3 and r < style.melded_kong
             if kong or r < style.pung:
                 m = Kong(seat, _KONG, tile) if kong else Pung(seat)
                 if deal.check(m) is None:

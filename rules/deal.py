@@ -226,6 +226,10 @@ class Deal:
     def counts(self, seat: Seat) -> tuple[int, ...]:
         return tuple(self._hands[seat])
 
+    def held(self, seat: Seat, tile: Tile) -> int:
+        """How many `tile` the seat holds standing (`counts(seat)[tile]`, without the copy)."""
+        return self._hands[seat][tile]
+
     def melds(self, seat: Seat) -> tuple[Meld, ...]:
         return tuple(self._melds[seat])
 
