@@ -29,20 +29,23 @@ from types import MappingProxyType
 from rules import settlement as pay
 from rules.bots import DEFAULT_STYLE, BotTable, Style, new_deal
 from rules.claims import WindowKind
-from rules.deal import Deal
+from rules.deal import Deal, Phase
 from rules.melds import MeldKind
 from rules.moves import (
     Correction,
     DealEnd,
     DealOver,
     Draw,
+    Drawn,
     Fact,
     Hu,
     Melded,
     Pass,
+    Rejected,
     ReplacementDraw,
     Robbed,
     RobKong,
+    TurnPassed,
     Won,
 )
 from rules.record import (
@@ -93,6 +96,8 @@ _KONGS = {
     MeldKind.PROMOTED_KONG: Category.KONG_PROMOTED,
     MeldKind.POSTPONED_KONG: Category.KONG_POSTPONED,
 }
+_UNCOUNTED = (Drawn, TurnPassed)  # facts of every turn that count nothing
+_OVER = Phase.OVER
 _ENDS = {
     DealEnd.HU: Category.END_THIRD_HU,
     DealEnd.WALL: Category.END_WALL,
@@ -180,25 +185,30 @@ def play_one(
     out_at: dict[Seat, int] = {}  # ledger length once a seat's Hu was settled
     kong_by: Seat | None = None  # who declared a kong since the last live draw
     on_replacement = False  # the player on turn took a replacement tile
-    while not deal.over:
+    wall = deal.wall
+    while deal.phase is not _OVER:
         move = table.next_move(deal)
-        under_sea = deal.tiles_left == 0
-        if isinstance(move, Pass) and _could_hu(deal, move.seat):
+        kind = type(move)
+        under_sea = wall.tiles_left == 0
+        if kind is Pass and _could_hu(deal, move.seat):
             counts[Category.HU_PASSED] += 1
         shooter = kong_by
         result = deal.apply(move)
-        if not result:
+        if isinstance(result, Rejected):
             problem = Violation(seed, f"the judge refused the bot's {move}: {result}")
             return DealReport(seed, deal, to_record(deal), counts, {}, (problem,))
-        if isinstance(move, Draw):
+        if kind is Draw:
             kong_by, on_replacement = None, False
-        elif isinstance(move, ReplacementDraw):
+        elif kind is ReplacementDraw:
             on_replacement = True
-        elif isinstance(move, Pass):
+        elif kind is Pass:
             counts[Category.PASS] += 1
-        elif isinstance(move, Correction):
+        elif kind is Correction:
             counts[Category.CORRECTION] += 1
+            wall = deal.wall  # a correction re-judges the deal on a fresh wall
         for fact in result.facts:
+            if type(fact) in _UNCOUNTED:
+                continue
             if isinstance(fact, Melded):
                 if fact.meld.is_kong:
                     counts[_KONGS[fact.meld.kind]] += 1

@@ -203,6 +203,16 @@ def move_to_json(move: Move) -> dict[str, Any]:
     out (no time, no tile named on a draw, the indicator card)."""
     out: dict[str, Any] = {} if move.t is None else {"t": move.t}
     cls = type(move)
+    # the moves of every turn first (the same keys in the same order as below)
+    if cls in _SEAT_TILE:
+        out["seat"] = _SEAT_NAMES[move.seat]  # type: ignore[union-attr]
+        out["move"] = MOVE_NAMES[cls]
+        if move.tile is not None:  # type: ignore[union-attr]
+            out["tile"] = _TILE_NAMES[move.tile]  # type: ignore[union-attr]
+        return out
+    if cls is CloseClaims:
+        out["move"] = MOVE_NAMES[cls]
+        return out
     seat = getattr(move, "seat", None)
     if seat is not None:
         out["seat"] = _SEAT_NAMES[seat]
@@ -220,11 +230,12 @@ def move_to_json(move: Move) -> dict[str, Any]:
         out["to"] = None if move.to is None else str(move.to)
     elif isinstance(move, Correction):
         out["undo"] = move.undo
-    if isinstance(move, Correction | EndDeal) and move.note:
+    if isinstance(move, (Correction, EndDeal)) and move.note:
         out["note"] = move.note
     return out
 
 
+_SEAT_TILE = frozenset((Draw, ReplacementDraw, Discard))
 _SEAT_NAMES = tuple(s.name for s in SEATS)
 _TILE_NAMES = tuple(str(t) for t in TILES)
 
