@@ -421,9 +421,14 @@ class Deal:
 
     def _wins_on(self, seat: Seat, tile: Tile) -> bool:
         void = self._void[seat]
-        if void is not None and _SUIT_OF[tile] is void:
-            return False
         h = self._hands[seat]
+        if void is not None:
+            if _SUIT_OF[tile] is void:
+                return False
+            # void-suit tiles still held: no win (RULES.md), whatever the shape
+            o = 0 if void is _M else 9 if void is _P else 18
+            if any(h[o : o + 9]):
+                return False
         if not h[tile]:
             # a tile with no copy and no neighbour within two ranks held stays alone: no
             # pair, pung or chow can hold it (most discards, before the table look-up)
@@ -487,8 +492,11 @@ class Deal:
         void = self._void[seat]
         if void is None:
             return None
-        h = self._hands[seat]
-        return next((t for t in void.tiles if h[t]), None)
+        o = 0 if void is _M else 9 if void is _P else 18
+        row = self._hands[seat][o : o + 9]
+        if not any(row):
+            return None
+        return TILES[o + next(i for i, n in enumerate(row) if n)]
 
     def _penalize_void(self, seat: Seat, meld: bool, tile: Tile | None) -> None:
         if not self._void_penalized[seat]:
@@ -573,6 +581,7 @@ class Deal:
 
 _HANDLERS = {kind: (CHECKS[kind], EFFECTS[kind]) for kind in CHECKS}
 _SUIT_OF: tuple[Suit, ...] = tuple(t.suit for t in TILES)
+_M, _P = Suit.M, Suit.P
 # for each seat and each set of players out (bit s: seat s is out), the others still in
 _OTHERS_IN: tuple[tuple[tuple[Seat, ...], ...], ...] = tuple(
     tuple(tuple(s for s in seats_after(seat) if not mask >> s & 1) for mask in range(16))
