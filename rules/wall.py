@@ -168,6 +168,11 @@ def geometry_of(stacks: tuple[int, ...]) -> Geometry:
 
 
 @cache
+def _full_counts(tileset: TileSet) -> tuple[int, ...]:
+    return tuple(to_counts(t for t in tileset.kinds for _ in range(4)))
+
+
+@cache
 def _deal_plan(live: tuple[int, ...]) -> tuple[tuple[Seat, int], ...]:
     plan: list[tuple[Seat, int]] = []
     for rnd in range(3):
@@ -255,7 +260,10 @@ class Wall:
         self.order: tuple[Tile | None, ...] = tuple(order)
         self.tileset = rs.tiles.set
         # copies of each tile known so far: the known order, then tiles named on unknown takes
-        self._seen = to_counts(t for t in self.order if t is not None)
+        if None in self.order:
+            self._seen = to_counts(t for t in self.order if t is not None)
+        else:  # a full wall (checked above): four of every kind of the set
+            self._seen = list(_full_counts(self.tileset))
         self.dice = dice
         self.geometry = geometry_of(rs.tiles.wall_stacks)
         self.brk = break_for(dice, rs.wall.indent)
