@@ -239,6 +239,25 @@ class Journal:
     def close(self) -> None:
         self._conn.close()
 
+    def set_autocheckpoint(self, pages: int) -> None:
+        """SQLite's automatic WAL checkpoint, run by the committing append once the WAL holds
+        `pages` pages (default 1000); 0 turns it off, and the owner calls `checkpoint` (from
+        any thread) so no append pays for copying the WAL into the database."""
+        self._conn.execute(f"PRAGMA wal_autocheckpoint={int(pages)}")
+
+    def checkpoint(self) -> tuple[int, int]:
+        """A PASSIVE checkpoint on a connection of its own: the committed WAL frames are
+        copied into the database file without waiting for, or blocking, appends. Returns
+        (frames in the WAL, frames checkpointed)."""
+        conn = sqlite3.connect(self.path, timeout=0.1)
+        try:
+            _, in_wal, done = conn.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchone()
+        except sqlite3.Error as err:
+            raise _wrap(err, self.path) from err
+        finally:
+            conn.close()
+        return in_wal, done
+
     def __enter__(self) -> Journal:
         return self
 

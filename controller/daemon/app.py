@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from controller.daemon.checkpoint import Checkpointer
 from controller.daemon.clock import Clock, SystemClock
 from controller.daemon.config import Settings, parse_listen
 from controller.daemon.notify import Notifier
@@ -134,6 +135,7 @@ class Daemon:
         self.clock = clock or SystemClock()
         self.notifier = notifier or Notifier.from_environment()
         self.journal: Journal | None = None
+        self.checkpointer: Checkpointer | None = None
         self.runtime: Runtime | None = None
         self.server: WebServer | None = None
         self.links: list[SerialLink] = []
@@ -153,6 +155,8 @@ class Daemon:
         journal_path = Path(s.table.journal)
         journal_path.parent.mkdir(parents=True, exist_ok=True)
         self.journal = Journal.open(journal_path, clock=self.clock)
+        self.checkpointer = Checkpointer(self.journal)
+        self.checkpointer.start()
         wall = frozenset(
             a.number for a in reader_profile.antennas.values() if a.zone.kind is ZoneKind.WALL
         )
@@ -279,6 +283,8 @@ class Daemon:
             self.server.close()
         if self.mqtt is not None:
             self.mqtt.stop(drain_timeout_s=2.0)
+        if self.checkpointer is not None:
+            self.checkpointer.stop()
         if self.journal is not None:
             self.journal.close()
         self.notifier.close()

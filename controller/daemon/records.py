@@ -28,7 +28,6 @@ from rules.moves import (
     RobKong,
     SelfDrawnHu,
 )
-from rules.record import MOVE_NAMES, move_from_json, move_to_json
 from rules.ruleset import RuleSet
 from rules.seats import SEATS, Seat
 from rules.settlement import LedgerLine as RulesLedgerLine
@@ -60,6 +59,8 @@ def fixed_order(values: Sequence[int], dealer: Seat) -> tuple[int, int, int, int
 def judge_json(move: Move) -> dict[str, Any]:
     """The judge's move as JSON, deal seats: `{"move": "discard", "seat": "S", "tile": "5p"}`.
     One encoding for the whole project: the deal record's (rules/record.py, DEAL-RECORD.md)."""
+    from rules.record import move_to_json  # imported on first use: not needed to start up
+
     return move_to_json(move)
 
 
@@ -68,6 +69,8 @@ def move_from_judge_json(data: Mapping[str, Any]) -> Move:
     deal record's moves are read by one function); a `RecordError` (a ValueError) names the
     field. Journals written before the encodings were merged stored a correction's empty
     note and the same names otherwise: they read the same."""
+    from rules.record import move_from_json
+
     if data.get("move") == "correction" and data.get("note") == "":
         data = {k: v for k, v in data.items() if k != "note"}
     return move_from_json(dict(data), "judge")
@@ -81,6 +84,8 @@ def journal_move_name(move: Move) -> str:
         return "replacement-draw"
     if isinstance(move, SelfDrawnHu | RobKong):
         return "hu"
+    from rules.record import MOVE_NAMES
+
     return MOVE_NAMES[type(move)]
 
 

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from controller.daemon import machine as m
-from controller.daemon.records import move_from_judge_json, to_physical
+from controller.daemon.records import deal_seat, move_from_judge_json, to_physical
 from controller.devices.events import TagsRead
 from controller.journal import Journal
 from controller.journal_records import Record, RecordKind
@@ -25,7 +25,7 @@ from rules.deal import Deal, Phase
 from rules.ruleset import RuleSet
 from rules.seats import Seat
 from rules.tiles import Tile
-from rules.wall import Dice
+from rules.wall import Dice, dealt_order
 
 # the judge's phase → the table machine's phase (playing phases only)
 PLAY_PHASES = {
@@ -47,7 +47,7 @@ class StartedDeal:
     number: int
     dealer: Seat
     dice: Dice
-    wall_order: tuple[Tile, ...]  # physical order, as the judge takes it
+    wall_order: tuple[Tile | None, ...]  # physical order, as the judge takes it (None: unknown)
 
 
 @dataclass(slots=True)
@@ -102,10 +102,7 @@ def recover(
             data = rec.data()
             dice = Dice(*data["dice"])
             dealer = Seat.parse(data["dealer"])
-            wall = data.get("wall")
-            if wall is None:
-                raise ReplayError(f"record {rec.seq}: deal {rec.deal} has no wall")
-            order = to_physical(rs, dice, [Tile.parse(t) for t in wall])
+            order = _wall_order(rs, dice, dealer, data, rec)
             out.started = StartedDeal(int(data["deal"]), dealer, dice, order)
             out.deal_no = out.started.number
             out.next_deal = max(out.next_deal, out.deal_no + 1)
@@ -140,6 +137,26 @@ def recover(
     if judge is None and out.phase in ("deal_over", *PLAY_PHASES.values(), "choosing_void"):
         out.phase = "idle"  # a deal that could not be judged: wait for the next shuffle
     return out
+
+
+def _wall_order(
+    rs: RuleSet, dice: Dice, dealer: Seat, data: dict[str, Any], rec: Record
+) -> tuple[Tile | None, ...]:
+    """The judge's wall of a `deal.started`: the scanned wall (drawing order), or — a table
+    without a wall antenna — the dealt hands (fixed seats) at the positions they came from."""
+    wall, hands = data.get("wall"), data.get("hands")
+    if wall is not None:
+        return to_physical(rs, dice, [Tile.parse(t) for t in wall])
+    if not isinstance(hands, dict):
+        raise ReplayError(f"record {rec.seq}: deal {rec.deal} has neither a wall nor hands")
+    try:
+        by_seat = {
+            deal_seat(Seat.parse(side), dealer): [Tile.parse(t) for t in tiles]
+            for side, tiles in hands.items()
+        }
+        return dealt_order(rs, dice, by_seat)
+    except ValueError as err:
+        raise ReplayError(f"record {rec.seq}: deal {rec.deal}: bad hands: {err}") from None
 
 
 def _replay(judge: Deal, move: mv.Move, out: Recovered, rec: Record) -> None:

@@ -215,6 +215,7 @@ class Runtime:
         self._dirty = True
         self._countdown_second: int | None = None
         self._wall_scan: tuple[Any, ...] | None = None
+        self._hands_late = False
         self._pending_dice: tuple[float, Dice] | None = None
         self._seen_key: tuple[int, int] | None = None
         self._alerted: set[tuple[int, str, str]] = set()
@@ -308,12 +309,16 @@ class Runtime:
             self._on_bus(self.bus.tick(now), b"")
         self.machine.tick()
         if self._pending_dice is not None and now - self._pending_dice[0] > WALL_SCAN_WAIT:
-            self._pending_dice = None
-            self._alert(
-                "no-wall-scan",
-                "the wall order was not scanned: this deal cannot be judged",
-                severity="error",
-            )
+            if self._wall_antennas:
+                self._pending_dice = None
+                self._alert(
+                    "no-wall-scan",
+                    "the wall order was not scanned: this deal cannot be judged",
+                    severity="error",
+                )
+            elif not self._hands_late:
+                self._hands_late = True  # no wall antenna: still waiting for the hands
+                self._alert("no-dealt-hands", "the dealt hands are not read yet")
         if self._live():
             self.recognised(self.recogniser.tick(now, self._as_seen()), now)
         self._countdown()
@@ -482,6 +487,8 @@ class Runtime:
                 self.recognised(self.recogniser.on_tag_alert(change), change.t)
             elif self._live():
                 self.recognised(self.recogniser.on_presence(change, self._as_seen()), change.t)
+        if self._pending_dice is not None and not self._wall_antennas:
+            self._start_from_hands()
         if self._reconcile_at is not None and self.bus.rounds >= self._reconcile_at:
             self._reconcile_at = None
             self._reconcile()
@@ -525,6 +532,7 @@ class Runtime:
             self._trigger("deal_ended")
         self._wall_scan = None
         self._pending_dice = None
+        self._hands_late = False
         if self.session is None:
             self.session = self._last_session = self._last_session + 1
             self._log(
@@ -554,6 +562,7 @@ class Runtime:
         self._start_deal(t, dice)
 
     def _start_deal(self, t: float, dice: Dice) -> None:
+        """The scanned wall is known: the judge deals it."""
         self._pending_dice = None
         assert self._wall_scan is not None
         physical = tuple(tc.tile for tc in self._wall_scan)
@@ -564,6 +573,37 @@ class Runtime:
                 "bad-wall-scan", f"the scanned wall cannot be dealt: {err}", severity="error"
             )
             return
+        self._begin_deal(
+            t,
+            dice,
+            deal,
+            {
+                "wall": [str(x) for x in to_drawing(self.rs, dice, physical)],
+                "wall_copies": [str(tc) for tc in self._wall_scan],
+            },
+        )
+
+    def _start_from_hands(self) -> None:
+        """No wall antenna: the judge starts from the dealt hands as the reader sees them
+        (`Deal.start_dealt`, every other wall position unknown), once every hand holds its
+        13 or 14 tiles and no other zone holds any. `deal.started` is journalled then, after
+        the dealing, with `wall: null` and the `hands` (fixed seats), which replay needs."""
+        assert self._pending_dice is not None
+        t, dice = self._pending_dice
+        hands = dealt_hands(self.debouncer.presence(), self.dealer)
+        if hands is None:
+            return
+        try:
+            deal = Deal.start_dealt(self.rs, dice, hands)
+        except ValueError as err:
+            self._alert("bad-hands", f"the dealt hands cannot be dealt: {err}", severity="error")
+            self._pending_dice = None
+            return
+        self._pending_dice = None
+        fixed = {table_seat(s, self.dealer).name: [str(x) for x in hands[s]] for s in SEATS}
+        self._begin_deal(t, dice, deal, {"wall": None, "hands": fixed})
+
+    def _begin_deal(self, t: float, dice: Dice, deal: Deal, wall: Mapping[str, Any]) -> None:
         number = self.next_deal
         self._log(
             Source.DAEMON,
@@ -575,8 +615,7 @@ class Runtime:
                 "dice": [dice.a, dice.b],
                 "players": list(self.config.players),
                 "session": self.session,
-                "wall": [str(x) for x in to_drawing(self.rs, dice, physical)],
-                "wall_copies": [str(tc) for tc in self._wall_scan],
+                **wall,
             },
             deal=number,
             t=t,
@@ -998,3 +1037,16 @@ def _describe(ev: Any) -> dict[str, Any]:
         if isinstance(value, Seat):
             out[name] = value.name
     return out
+
+
+def dealt_hands(presence: Mapping[Any, Any], dealer: Seat) -> dict[Seat, tuple[Any, ...]] | None:
+    """The dealt hands (deal seats) when the tiles on the table are exactly a deal: every
+    tile in a hand zone, East (the dealer's side) 14, the others 13; else None."""
+    hands: dict[Seat, list[Any]] = {s: [] for s in SEATS}
+    for tc, zone in presence.items():
+        if zone.kind is not ZoneKind.HAND or zone.seat is None:
+            return None  # a tile in a river, a meld, the void spot: not a fresh deal
+        hands[deal_seat(zone.seat, dealer)].append(tc.tile)
+    if any(len(hands[s]) != (14 if s is Seat.E else 13) for s in SEATS):
+        return None
+    return {s: tuple(sorted(hands[s])) for s in SEATS}

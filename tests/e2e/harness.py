@@ -66,10 +66,12 @@ def start_sim(folder: Path, deals: int, seed: int, *extra: str) -> tuple[subproc
     return proc, paths
 
 
-def start_daemon(paths: dict, journal: Path, deals: int = 0) -> subprocess.Popen:
+def start_daemon(
+    paths: dict, journal: Path, deals: int = 0, reader_profile: str = "sim-uhf"
+) -> subprocess.Popen:
     cmd = [
         sys.executable, "-m", "controller", "run", "--table", paths["table"],
-        "--reader", paths["reader"], "--profile", "sim-table", "--reader-profile", "sim-uhf",
+        "--reader", paths["reader"], "--profile", "sim-table", "--reader-profile", reader_profile,
         "--tags", "sim-108", "--journal", str(journal), "--http", "127.0.0.1:0",
         "--config", os.devnull,
     ]  # fmt: skip
@@ -93,6 +95,45 @@ def wait_records(journal: Path, kind: RecordKind, n: int, timeout: float) -> boo
                 pass
         time.sleep(0.2)
     return False
+
+
+def wait_for(journal: Path, test, after: int = 0, timeout: float = 60.0) -> int:
+    """Until a record after seq `after` satisfies `test(record)`; returns its seq (0: none in
+    time). Polls a read-only view, reading only the records it has not seen."""
+    deadline = time.monotonic() + timeout
+    seen = after
+    while time.monotonic() < deadline:
+        if journal.exists():
+            try:
+                with Journal.open_readonly(journal) as j:
+                    for r in j.records(seen + 1):
+                        seen = r.seq
+                        if test(r):
+                            return r.seq
+            except Exception:
+                pass
+        time.sleep(0.05)
+    return 0
+
+
+def wait_deal_end(truth: Path, deal: int, timeout: float = 15.0) -> bool:
+    """Until the simulator's truth says deal `deal` ended (the daemon may settle a deal a
+    few reader rounds before the simulator has finished pacing its last move)."""
+    deadline = time.monotonic() + timeout
+    mark = f'"class": "deal-end", "deal": {deal},'
+    while time.monotonic() < deadline:
+        if truth.exists() and mark in truth.read_text():
+            return True
+        time.sleep(0.1)
+    return False
+
+
+def last_seq(journal: Path) -> int:
+    if not journal.exists():
+        return 0
+    with Journal.open_readonly(journal) as j:
+        last = j.last()
+        return 0 if last is None else last.seq
 
 
 def kill(proc: subprocess.Popen, sig: int = signal.SIGKILL) -> None:

@@ -9,12 +9,14 @@ import pytest
 from harness import (
     comparable,
     kill,
+    last_seq,
     read_journal,
     read_truth,
     start_daemon,
     start_sim,
     truth_deltas,
-    wait_records,
+    wait_deal_end,
+    wait_for,
 )
 
 from controller.journal import Journal
@@ -43,18 +45,14 @@ def run_plain(tmp_path, deals, seed, *extra):
     journal = tmp_path / "table.journal"
     daemon = start_daemon(paths, journal, deals)
     try:
-        assert daemon.wait(60 * deals) == 0, daemon.stderr.read()[-3000:]
+        assert daemon.wait(30 * deals) == 0, daemon.stderr.read()[-3000:]
+        wait_deal_end(paths["truth"], deals)
     finally:
         kill(daemon)
         kill(sim, signal.SIGTERM)
     return journal, paths
 
 
-@pytest.mark.xfail(
-    reason="with 5% missed reads the wall scan sometimes orders two tiles wrongly; the judge "
-    "then refuses the draw (WALL_MISMATCH) and the deal waits for the referee",
-    strict=False,
-)
 @pytest.mark.parametrize("seed", [101, 202])
 def test_ten_seeded_deals_with_noise_match_the_truth(tmp_path, seed):
     """Twenty deals over the two seeds, with missed reads and crosstalk."""
@@ -67,54 +65,97 @@ def test_clean_seeded_deals_match_the_truth(tmp_path):
     check_against_truth(journal, paths["truth"], 4)
 
 
-@pytest.mark.xfail(
-    reason="not yet passing: after a restart mid-deal the daemon did not reach 80 accepted "
-    "moves within 120 s (the reconciliation of moves made while it was down; see the report)",
-    strict=False,
-)
+def _phase_to(name):
+    return lambda r: r.kind is RecordKind.TABLE_PHASE and r.data()["to"] == name
+
+
+# when to kill: walls being built (a few wall-antenna frames in), dealing, a claim window
+# open, right after a kong was accepted (seed 7's first deal has a concealed kong and a
+# promoted one)
+MOMENTS = {
+    "wall scan": lambda r: r.kind is RecordKind.HW_FRAME and r.data().get("antenna") == 17,
+    "dealing": _phase_to("dealing"),
+    "claim window": lambda r: r.kind is RecordKind.CLAIM_WINDOW and r.data()["state"] == "opened",
+    "after a kong": lambda r: r.kind is RecordKind.MOVE_ACCEPTED and "kong" in r.data()["move"],
+}
+
+
 def test_sigkill_mid_deal_loses_nothing(tmp_path):
     deals = 2
     sim, paths = start_sim(tmp_path, deals + 1, 7)
     journal = tmp_path / "table.journal"
+    daemon = None
     try:
-        for n in (15, 45, 80):  # kill when the journal holds n accepted moves
+        for moment, test in MOMENTS.items():
+            after = last_seq(journal)
             daemon = start_daemon(paths, journal)
-            assert wait_records(journal, RecordKind.MOVE_ACCEPTED, n, 120)
+            if moment == "wall scan":
+                assert wait_for(journal, _phase_to("shuffling"), after), moment
+            seen = wait_for(journal, test, after)
+            assert seen, f"no {moment} seen"
+            with Journal.open_readonly(journal) as j:
+                acknowledged = j.get(seen).hash
             kill(daemon, signal.SIGKILL)
+            with Journal.open_readonly(journal) as j:  # what a reader saw committed stays
+                assert j.verify().ok and j.get(seen).hash == acknowledged, moment
         daemon = start_daemon(paths, journal, deals)
-        assert daemon.wait(180) in (0,), daemon.stderr.read()[-3000:]
+        assert daemon.wait(120) == 0, daemon.stderr.read()[-3000:]
+        wait_deal_end(paths["truth"], deals)
     finally:
-        kill(daemon)
-        kill(sim, signal.SIGTERM)
-    check_against_truth(journal, paths["truth"], deals)
-
-
-@pytest.mark.xfail(
-    reason="not yet passing: the simulator outlives the daemon's deal limit by stalling 2 s "
-    "per step without a client, and the reconciliation after the outage is unverified",
-    strict=False,
-)
-@pytest.mark.parametrize("device", ["reader", "table"])
-def test_a_cable_unplugged_mid_deal(tmp_path, device):
-    """The table is degraded while the cable is out, comes back, reconciles, and invents
-    nothing: what the daemon accepted is the simulator's moves, in order (the simulator
-    rushes on while a cable is out, so what it did meanwhile may be left to the referee)."""
-    sim, paths = start_sim(tmp_path, 2, 11, "--unplug", f"{device}:0.3@12")
-    journal = tmp_path / "table.journal"
-    daemon = start_daemon(paths, journal, 1)
-    try:
-        sim.wait(240)
-        wait_records(journal, RecordKind.TABLE_PHASE, 1, 5)
-    finally:
-        kill(daemon, signal.SIGTERM)
+        if daemon is not None:
+            kill(daemon)
         kill(sim, signal.SIGTERM)
     with Journal.open_readonly(journal) as j:
         records = list(j.records())
+    assert sum(r.kind is RecordKind.DAEMON_STARTED for r in records) == len(MOMENTS) + 1
+    recovered = [r.data() for r in records if r.kind is RecordKind.DAEMON_STARTED]
+    assert [d["recovered"] for d in recovered] == [False, True, True, True, True]
+    check_against_truth(journal, paths["truth"], deals)
+
+
+@pytest.mark.parametrize("device", ["reader", "table"])
+def test_a_cable_unplugged_mid_deal(tmp_path, device):
+    """The cable is out for two seconds during the first deal's play: the table is degraded
+    (journalled, an alert), nothing is accepted while it is out, the re-inventory after it
+    comes back reconciles what the players did meanwhile, and the deals equal the truth."""
+    journal, paths = run_plain(tmp_path, 2, 11, "--unplug", f"{device}:2@3")
+    with Journal.open_readonly(journal) as j:
+        records = list(j.records())
     alerts = [r.data()["code"] for r in records if r.kind is RecordKind.ALERT]
-    phases = [r.data() for r in records if r.kind is RecordKind.TABLE_PHASE]
-    assert "device-lost" in alerts
-    assert any(p["to"] == "degraded" for p in phases)
-    assert any(p["trigger"] == "device_back" for p in phases)
-    truth = read_truth(paths["truth"])[0]
-    seen = comparable(read_journal(journal)[0].moves)
-    assert seen == comparable(truth.moves)[: len(seen)]
+    assert "device-lost" in alerts and "recovery" not in alerts
+    down = next(
+        r.seq for r in records if r.kind is RecordKind.TABLE_PHASE and r.data()["to"] == "degraded"
+    )
+    back = next(
+        r.seq
+        for r in records
+        if r.kind is RecordKind.TABLE_PHASE and r.data()["trigger"] == "device_back"
+    )
+    assert not [r for r in records if down < r.seq < back and r.kind is RecordKind.MOVE_ACCEPTED], (
+        "a move accepted while a device was lost"
+    )
+    check_against_truth(journal, paths["truth"], 2)
+
+
+def test_a_table_without_a_wall_antenna(tmp_path):
+    """sim-uhf-nowall: no wall scan, so the judge starts from the dealt hands as read and
+    each draw names the tile seen landing; killed in a claim window and restarted, the deal
+    is rebuilt from the journalled hands. Moves and deltas equal the truth."""
+    deals, profile = 2, "sim-uhf-nowall"
+    sim, paths = start_sim(tmp_path, deals + 1, 5, "--reader-profile", profile, *NOISE)
+    journal = tmp_path / "table.journal"
+    daemon = start_daemon(paths, journal, reader_profile=profile)
+    try:
+        opened = lambda r: r.kind is RecordKind.CLAIM_WINDOW and r.data()["state"] == "opened"  # noqa: E731
+        assert wait_for(journal, opened), "no claim window"
+        kill(daemon, signal.SIGKILL)
+        daemon = start_daemon(paths, journal, deals, reader_profile=profile)
+        assert daemon.wait(30 * deals) == 0, daemon.stderr.read()[-3000:]
+        wait_deal_end(paths["truth"], deals)
+    finally:
+        kill(daemon)
+        kill(sim, signal.SIGTERM)
+    with Journal.open_readonly(journal) as j:
+        started = [r.data() for r in j.records() if r.kind is RecordKind.DEAL_STARTED]
+    assert all(d["wall"] is None and len(d["hands"][d["dealer"]]) == 14 for d in started)
+    check_against_truth(journal, paths["truth"], deals)

@@ -49,7 +49,7 @@ from rules.record import next_dealer
 from rules.seats import SEATS, Seat
 from rules.settlement import LedgerLine
 from rules.tiles import NotationError, Suit, Tile
-from rules.wall import Dice
+from rules.wall import Dice, dealt_order
 from tools.referee.journal_deal import JournalDeal, Verdict
 
 _MAX_SWAPS = 16
@@ -138,14 +138,27 @@ def _fixed_line(line: LedgerLine, dealer: Seat) -> LedgerLine:
     return dataclasses.replace(line, payer=f(line.payer), payee=f(line.payee))
 
 
-def physical_wall(jd: JournalDeal) -> tuple[Tile, ...]:
+def physical_wall(jd: JournalDeal) -> tuple[Tile | None, ...]:
+    """The judge's wall: the scanned one, or (a table without a wall antenna) the dealt
+    hands journalled in `deal.started` (`hands`, fixed seats) at the positions they were
+    dealt from, every other position unknown (rules.wall.dealt_order)."""
     s = jd.started
-    if s.wall is None:
+    if s.wall is not None:
+        return to_physical(jd.rules, Dice(*s.dice), s.wall)
+    hands = jd.started_record.data().get("hands")
+    if not isinstance(hands, dict):
         raise JournalError(
-            f"deal {s.deal}: the wall was not scanned (deal.started has no wall), so the deal "
-            "cannot be rebuilt tile by tile"
+            f"deal {s.deal}: the wall was not scanned and the dealt hands were not journalled "
+            "(deal.started has neither), so the deal cannot be rebuilt tile by tile"
         )
-    return to_physical(jd.rules, Dice(*s.dice), s.wall)
+    try:
+        by_seat = {
+            deal_seat(Seat.parse(side), s.dealer): [Tile.parse(t) for t in tiles]
+            for side, tiles in hands.items()
+        }
+        return dealt_order(jd.rules, Dice(*s.dice), by_seat)
+    except ValueError as err:
+        raise JournalError(f"deal {s.deal}: the journalled hands cannot be dealt: {err}") from None
 
 
 def effective_moves(jd: JournalDeal, corrections: bool = True) -> tuple[list[Entry], list[str]]:

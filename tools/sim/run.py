@@ -17,8 +17,9 @@ before the shuffle takes every tile away; before a button press (`react`) the ro
 make up that whole window, since a player presses after seeing the discard or the draw.
 `--fast` waits for those rounds only; real time also follows the bots' time line (their
 thinking time per move, the 3-second claim window before `CloseClaims`, rules.bots) and adds
-human-ish pauses to shuffling and rolling the dice. While the reader's cable is out, or when no
-client polls within `stall` seconds, the world goes on without waiting (a real table does).
+human-ish pauses to shuffling and rolling the dice. While a cable is out the world goes on at a
+player's pace (`PERSON_STEP` per move), and when no client polls within `stall` seconds it goes
+on without waiting (a real table does).
 
 Truth (`truth` path, JSON lines, one object per line, each naming its `class`): `session`
 (seed, rule set, profiles), `deal` (deal number, dealer side, dice, the wall order as tile
@@ -64,6 +65,7 @@ from tools.sim.world import WALL_SCAN, World
 log = logging.getLogger(__name__)
 
 READERS = ("uhf", "pn533-usb")
+PERSON_STEP = 0.5  # seconds a player's move takes while no host paces the world (a cable out)
 
 
 @dataclass(frozen=True, slots=True)
@@ -286,8 +288,12 @@ class Simulation:
         }.get(kind, self.settle_rounds)
         if rounds <= 0:
             return
-        if self.bus is None or "reader" in self._unplugged:
-            self._stop.wait(0.01 * rounds)  # the game goes on, at a person's speed
+        if self._unplugged:
+            # a cable is out: the host cannot set the pace, the players go on at theirs
+            self._stop.wait(PERSON_STEP if kind == "settle" else 0.0)
+            return
+        if self.bus is None:
+            self._stop.wait(0.01 * rounds)
             return
         if kind == "glimpse" and self._wall:
             target = self.bus.inventories(self._wall) + rounds
