@@ -125,7 +125,9 @@ class Bot:
         if rng.random() < 0.1:
             suit = rng.choice(suits)
         else:
-            suit = min(suits, key=lambda s: (sum(counts[x] for x in s.tiles), rng.random()))
+            # the held count of each suit, ties broken at random (one draw per suit, in order)
+            keys = [(sum(counts[_OFFSET[s] : _OFFSET[s] + 9]), rng.random()) for s in suits]
+            suit = suits[min(range(len(suits)), key=keys.__getitem__)]
         held = [x for x in suit.tiles if counts[x]]
         if not held:
             return ChooseVoid(seat, suit, t=t)

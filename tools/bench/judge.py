@@ -7,7 +7,10 @@ Measured in one run, on the same seeded deals (`rules.random_deals.deal_seed`):
 - `rejudge_ms`: median time to re-judge one deal record from its JSON text (parse, check,
   replay every move, settle);
 - peers for ratios: `replay_ms`, the same moves replayed without JSON (the judge alone), and
-  `deal_ms`, only shuffling and dealing the wall (`Deal.start`), the floor of any deal.
+  `deal_ms`, only shuffling and dealing the wall (`Deal.start`), the floor of any deal;
+- `yardstick_us`: the standard library alone shuffling a 108-tile wall (`random.shuffle`),
+  code the judge does not touch: on a shared machine, `deals_per_s * yardstick_us` moves
+  much less than either figure, and scales a run to a quiet machine's yardstick.
 """
 
 from __future__ import annotations
@@ -60,6 +63,13 @@ def measure(rules: str, deals: int, seed: int) -> dict[str, Any]:
             t0 = time.perf_counter()
             new_deal(rs, rng)
             dealing.append(time.perf_counter() - t0)
+        yardstick = []
+        wall = list(range(108))
+        for s in seeds:
+            rng = random.Random(s)
+            t0 = time.perf_counter()
+            rng.shuffle(wall)
+            yardstick.append(time.perf_counter() - t0)
     finally:
         if gc_was:
             gc.enable()
@@ -74,6 +84,7 @@ def measure(rules: str, deals: int, seed: int) -> dict[str, Any]:
         "rejudge_ms": round(1000 * statistics.median(rejudge), 3),
         "replay_ms": round(1000 * statistics.median(replay), 3),
         "deal_ms": round(1000 * statistics.median(dealing), 3),
+        "yardstick_us": round(1e6 * statistics.median(yardstick), 2),
     }
 
 
@@ -99,5 +110,9 @@ def run(args: argparse.Namespace) -> int:
     print(
         f"  peer: deal the wall  {r['deal_ms']:>9.3f} ms   (shuffle + Deal.start: "
         f"{r['deal_ms'] / max(r['play_ms'], 1e-9):.0%} of a played deal)"
+    )
+    print(
+        f"  peer: yardstick      {r['yardstick_us']:>9.2f} us   (stdlib shuffle of 108 tiles: "
+        "the machine's speed, untouched by the judge)"
     )
     return 0
