@@ -216,8 +216,9 @@ class Bot:
         rng, style = self.rng, self.style
         void = deal.void(seat)
         if void is not None:
-            offset = _OFFSET[void]
-            void_held = list(compress(range(offset, offset + 9), counts[offset : offset + 9]))
+            offset = 0 if void is _M else 9 if void is _P else 18
+            row = counts[offset : offset + 9]
+            void_held = list(compress(range(offset, offset + 9), row)) if any(row) else None
             if void_held and (
                 deal.rs.play.void_discard is VoidDiscard.STRICT or rng.random() >= style.void_breach
             ):
@@ -244,6 +245,7 @@ def _stamp(move: Move, t: float | None) -> Move:
 # their weight for `_keep_score`
 _SUIT: tuple[Suit, ...] = tuple(t.suit for t in TILES)
 _OFFSET: dict[Suit, int] = {s: s.offset for s in Suit}
+_M, _P = Suit.M, Suit.P
 _INDICES = range(len(TILES))
 _NEAR: tuple[tuple[tuple[int, int], ...], ...] = tuple(
     tuple(
