@@ -412,6 +412,8 @@ class Runtime:
 
     def _on_table_bytes(self, item: DataReceived) -> None:
         for ev in self.driver.feed(item.t, item.data):
+            if self.stopped is not None:
+                return  # the deal limit was reached by an earlier event of this chunk
             if isinstance(ev, FrameError):
                 self._frame_error(ev)
                 continue
@@ -521,6 +523,8 @@ class Runtime:
             return
         if self.deal is not None and self.deal.window is not None:
             self._close_window("shuffle", t)  # the table moved on: the window's time is up
+            if self.stopped is not None:
+                return  # that closed the session's last deal: the daemon has stopped
         if self.deal is not None and not self.deal.over:
             self._alert(
                 "deal-abandoned",

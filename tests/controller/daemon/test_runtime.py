@@ -171,3 +171,26 @@ def test_deals_limit_stops_cleanly(tmp_path):
     kinds = [r.kind for r in rig.records()][-2:]
     assert kinds == [RecordKind.SESSION_ENDED, RecordKind.DAEMON_STOPPED]
     rig.close()
+
+
+def test_regression_the_shuffle_that_settles_the_last_deal_journals_nothing_after_the_stop(
+    tmp_path,
+):
+    """The bug: the session's last deal ended when the next shuffle closed its last claim
+    window; the daemon settled it, stopped, and then journalled the new shuffle's phase after
+    `daemon.stopped`."""
+    from controller.devices.events import ShuffleDone
+
+    rig = Rig(tmp_path / "t.journal", deals=1)
+    rig.link("table", True)
+    rig.link("reader", True)
+    moves = list(begin_deal(rig, 1).moves)
+    while isinstance(moves[-1], mv.CloseClaims):
+        moves.pop()  # the last window stays open: the shuffle closes it
+    play(rig, moves, fast=True)
+    assert rig.rt.deal.window is not None and rig.rt.stopped is None
+    rig.table(ShuffleDone(0.0))
+    assert rig.rt.stopped == "deals"
+    kinds = [r.kind for r in rig.records()][-3:]
+    assert kinds == [RecordKind.TABLE_PHASE, RecordKind.SESSION_ENDED, RecordKind.DAEMON_STOPPED]
+    rig.close()
