@@ -146,10 +146,15 @@ def candidate_steps(d: Deal, res: Tally, layout: Layout) -> list[Step]:
     if phase is Phase.CHOOSING_VOID:
         return _void_steps(d, res, layout)
     seat = d.turn
-    if phase is Phase.DRAW:
-        return [(Draw(seat, d.wall.peek()),)]
-    if phase is Phase.REPLACEMENT:
-        return [(ReplacementDraw(seat, d.wall.peek_replacement()),)]
+    if phase is Phase.DRAW or phase is Phase.REPLACEMENT:
+        take = Draw if phase is Phase.DRAW else ReplacementDraw
+        known = d.wall.peek() if phase is Phase.DRAW else d.wall.peek_replacement()
+        if known is not None:
+            return [(take(seat, known),)]
+        # a wall not scanned: the drawn tile is one the table shows arriving at that seat
+        return [
+            (take(seat, t),) for t in _arrived(res, layout, seat) if d.check(take(seat, t)) is None
+        ]
     if phase is Phase.DISCARD:
         hz = layout.zone(ZoneKind.HAND, seat)
         vz = layout.zone(ZoneKind.VOID, seat)
@@ -168,6 +173,12 @@ def candidate_steps(d: Deal, res: Tally, layout: Layout) -> list[Step]:
                 out.append((m,))
         return out
     return _window_steps(d, res, layout)
+
+
+def _arrived(res: Tally, layout: Layout, seat) -> list:
+    """Tiles more than expected in the seat's hand, river or melds (sorted, once each)."""
+    zones = {layout.zone(k, seat) for k in (ZoneKind.HAND, ZoneKind.RIVER, ZoneKind.MELDS)}
+    return sorted({spot.tile for spot, n in res.items() if n > 0 and spot.zone in zones})
 
 
 def _lost(res: Tally, zone: Zone | None, tile) -> bool:
