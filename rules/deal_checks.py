@@ -248,8 +248,12 @@ def _check_kong(deal: Deal, m: Kong) -> Problem:
         return Reason.NOT_A_KONG, f"{m.seat} has no pung of {m.tile}"
     if not h[m.tile]:
         return Reason.TILE_NOT_IN_HAND, f"{m.seat} holds no {m.tile}"
-    if m.kind is _PROMOTED_KONG and deal._drawn != m.tile:
-        return Reason.NOT_A_KONG, f"{m.tile} was not freshly drawn: a postponed kong"
+    # 004 Table 3: the 4th tile freshly drawn makes a promoted kong, one kept in the hand a
+    # postponed kong; the two pay differently (Table 7), so the kind must fit the tile.
+    if (m.kind is _PROMOTED_KONG) != (deal._drawn == m.tile):
+        if m.kind is _PROMOTED_KONG:
+            return Reason.NOT_A_KONG, f"{m.tile} was not freshly drawn: a postponed kong"
+        return Reason.NOT_A_KONG, f"{m.tile} was freshly drawn: a promoted kong"
     return None
 
 

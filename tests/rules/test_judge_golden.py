@@ -23,11 +23,14 @@ DEALS = 150  # per rule set
 PROBED = 25  # of which every step also fingerprints legal_moves and admissible_claims
 SEED = 4242
 
+# Re-recorded once: legal_moves no longer lists a postponed kong of the freshly drawn tile
+# (test_scenarios.py::test_postponed_kong_on_the_freshly_drawn_tile_is_refused); with the
+# legal_moves probes left out the fingerprints were unchanged.
 GOLDEN = {
-    "sbr-mil": "274aac7bb00982293a8c961b239ae58800ec5cfac1e2269efbb1768b3ed63f5b",
-    "sbr-russia": "48b3bff0a11a4f549f0475712dfabec6ce3c805fdeda431b46abd249be335a82",
-    "sbr-chengdu2016": "f4e1291998a30711efaf2e7c7fdc7995945d91d636c6787fc4f33e42542684a6",
-    "wmt": "40d8577cacb7c4cd608ad3fe918dd8abee124682847e2dce19a64cfd74f09cc5",
+    "sbr-mil": "d15db559197cebf799ff178ac58c6f57a8e0e89079c266e7da658db942ab9c1d",
+    "sbr-russia": "7f7698ee91be477d26bb59157512f977178328f34432efc25d45c28752e00752",
+    "sbr-chengdu2016": "5a7146d76b2e0f4aeae607f62fac3eba5de1739c8049a181e6f7eced8b6aea43",
+    "wmt": "20a4a5ac488caf908f7d2940b846ae4171b43f264f80f189935e10de624a914b",
 }
 
 

@@ -244,6 +244,16 @@ def test_promoted_kong_paid_by_each_player_still_in():
     ok(d, ReplacementDraw(S, Tile.S8))
 
 
+def test_postponed_kong_on_the_freshly_drawn_tile_is_refused():
+    """Regression: the judge took a 'postponed' kong of the tile just drawn, which pays
+    nothing where the promoted kong it really is pays 1 from each player (004 Tables 3, 7);
+    the reader cannot tell them apart, so the kind must follow the tile."""
+    d = _pung_then_draw_fourth("9p9p9p9s")
+    refused(d, Kong(S, MeldKind.POSTPONED_KONG, Tile.S9), Reason.NOT_A_KONG)
+    assert Kong(S, MeldKind.POSTPONED_KONG, Tile.S9) not in d.legal_moves(S)
+    assert Kong(S, MeldKind.PROMOTED_KONG, Tile.S9) in d.legal_moves(S)
+
+
 def test_robbed_kong_pays_no_kong_and_counts_as_a_discard_win():
     d = _pung_then_draw_fourth("9p9p9p9s")
     ok(d, Kong(S, MeldKind.PROMOTED_KONG, Tile.S9))
