@@ -202,7 +202,9 @@ class Daemon:
         )
         self.runtime = runtime
         baud = s.devices.baudrate or reader_profile.reader.baud
-        fast = dict(read_timeout=0.02, backoff_initial=0.1, backoff_max=2.0)
+        # a pulled USB adapter is retried every 0.5 s at most: a cable plugged back is found
+        # within half a second, and opening a missing path costs nothing
+        fast = dict(read_timeout=0.02, backoff_initial=0.1, backoff_max=0.5)
         self.links = [
             SerialLink("table", LinkConfig(self.table_url, **fast), runtime.put),
             SerialLink("reader", LinkConfig(self.reader_url, baudrate=baud, **fast), runtime.put),

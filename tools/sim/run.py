@@ -65,7 +65,7 @@ from tools.sim.world import WALL_SCAN, World
 log = logging.getLogger(__name__)
 
 READERS = ("uhf", "pn533-usb")
-PERSON_STEP = 0.5  # seconds a player's move takes while no host paces the world (a cable out)
+PERSON_STEP = 1.0  # seconds a player's move takes while no host paces the world (a cable out)
 
 
 @dataclass(frozen=True, slots=True)
@@ -138,6 +138,7 @@ class Simulation:
         self._t0 = time.monotonic()
         self._unplugs: list[tuple[float, float, Unplug]] = []
         self._unplugged: dict[str, float] = {}
+        self._rejoin: dict[str, int] = {}  # device → reader commands seen when it came back
         self.deals_played = 0
         self._stop = threading.Event()
         self.loop.start()
@@ -288,8 +289,9 @@ class Simulation:
         }.get(kind, self.settle_rounds)
         if rounds <= 0:
             return
-        if self._unplugged:
-            # a cable is out: the host cannot set the pace, the players go on at theirs
+        if self._unplugged or self._rejoining():
+            # a cable is out, or back but the host has not reopened it yet: the host cannot
+            # set the pace, the players go on at theirs
             self._stop.wait(PERSON_STEP if kind == "settle" else 0.0)
             return
         if self.bus is None:
@@ -316,7 +318,20 @@ class Simulation:
             elif now >= until and self._unplugged.get(u.device) == until:
                 endpoint.plug()
                 del self._unplugged[u.device]
+                self._rejoin[u.device] = self.bus.commands if self.bus is not None else 0
                 self._link(u.device, LinkState.UP)
+
+    def _rejoining(self) -> bool:
+        """A cable is back but its host has not reopened the port yet (the table: the pty's
+        slave is not open; the reader: no command since the replug)."""
+        for device, commands in list(self._rejoin.items()):
+            if device == "table":
+                back = self.table.endpoint.client_open()
+            else:
+                back = self.bus is None or self.bus.commands > commands
+            if back:
+                del self._rejoin[device]
+        return bool(self._rejoin)
 
     def _end_faults(self) -> None:
         """A cable still out at the end is plugged back when its time is up, and the reader
