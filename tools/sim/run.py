@@ -292,7 +292,8 @@ class Simulation:
         if self._unplugged or self._rejoining():
             # a cable is out, or back but the host has not reopened it yet: the host cannot
             # set the pace, the players go on at theirs
-            self._stop.wait(PERSON_STEP if kind == "settle" else 0.0)
+            if kind == "settle":
+                self._person_step()
             return
         if self.bus is None:
             self._stop.wait(0.01 * rounds)
@@ -321,6 +322,14 @@ class Simulation:
                 self._rejoin[u.device] = self.bus.commands if self.bus is not None else 0
                 self._link(u.device, LinkState.UP)
 
+    def _person_step(self) -> None:
+        """A player's move while no host paces the world; cables go out and come back on
+        time meanwhile (a fault shorter than a move is not skipped)."""
+        end = time.monotonic() + PERSON_STEP
+        while not self._stop.is_set() and time.monotonic() < end:
+            self._stop.wait(min(0.02, max(0.0, end - time.monotonic())))
+            self._faults()
+
     def _rejoining(self) -> bool:
         """A cable is back but its host has not reopened the port yet (the table: the pty's
         slave is not open; the reader: no command since the replug)."""
@@ -334,11 +343,15 @@ class Simulation:
         return bool(self._rejoin)
 
     def _end_faults(self) -> None:
-        """A cable still out at the end is plugged back when its time is up, and the reader
-        is given its rounds, so the host ends in step with the world."""
+        """A cable still out at the end is plugged back when its time is up, the host is
+        given `stall` seconds to reopen it and the reader its rounds, so the host ends in
+        step with the world."""
         while self._unplugged and not self._stop.is_set():
             self._stop.wait(max(0.0, min(self._unplugged.values()) - self._elapsed()))
             self._faults()
+        deadline = time.monotonic() + self.config.stall
+        while self._rejoining() and time.monotonic() < deadline and not self._stop.is_set():
+            self._stop.wait(0.02)
         self._pace("settle")
 
     def _elapsed(self) -> float:
