@@ -86,6 +86,16 @@ class AppOutputs:
         if self.mqtt is not None:
             self.mqtt.publish_view(public)
 
+    def move_accepted(self, payload: Mapping[str, Any], record: Record) -> None:
+        if self.mqtt is None or self.runtime is None:
+            return
+        from controller.outputs.mqtt import public_event
+
+        rt = self.runtime
+        event = public_event(payload, record.seq, rt.session or 1, rt.deal_no)
+        if event is not None:
+            self.mqtt.publish_event(event)
+
     def deal_settled(self, payload: Mapping[str, Any], record: Record) -> None:
         if self.mqtt is None or self.runtime is None:
             return

@@ -131,12 +131,16 @@ class Outputs(Protocol):
     """Where views go: the scoreboard, seat displays, MQTT (controller/daemon/app.py)."""
 
     def publish(self, public: PublicView, referee: Any, broadcast: Any) -> None: ...
+    def move_accepted(self, payload: Mapping[str, Any], record: Record) -> None: ...
     def deal_settled(self, payload: Mapping[str, Any], record: Record) -> None: ...
     def tick(self) -> None: ...
 
 
 class NoOutputs:
     def publish(self, public: PublicView, referee: Any, broadcast: Any) -> None:
+        pass
+
+    def move_accepted(self, payload: Mapping[str, Any], record: Record) -> None:
         pass
 
     def deal_settled(self, payload: Mapping[str, Any], record: Record) -> None:
@@ -747,17 +751,18 @@ class Runtime:
             isinstance(move, mv.Kong) and move.kind.value == "kong"
         ):
             from_seat = before.discarder if before is not None else None
+        accepted = None
         if not isinstance(move, mv.CloseClaims):
-            self._log(
-                Source.JUDGE,
-                RecordKind.MOVE_ACCEPTED,
-                move_payload(move, self.dealer, evidence, from_seat),
-                deal=self.deal_no,
-                t=t,
+            payload = move_payload(move, self.dealer, evidence, from_seat)
+            record = self._log(
+                Source.JUDGE, RecordKind.MOVE_ACCEPTED, payload, deal=self.deal_no, t=t
             )
+            accepted = (payload, record)
         result = deal.apply(move)
         assert isinstance(result, mv.Accepted), result  # checked above
         self.recogniser.on_accepted(move, deal)
+        if accepted is not None:
+            self.outputs.move_accepted(*accepted)
         if before is not None and deal.window is None and self._window_open is not None:
             # the judge closed it (every eligible player answered), or the recogniser read
             # its resolution from the tiles (reconciliation): replay needs the close either way

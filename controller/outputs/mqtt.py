@@ -16,6 +16,7 @@ import dataclasses
 import logging
 import threading
 from collections import deque
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -25,6 +26,7 @@ from controller.hub.wire import (
     WINDOW,
     BrokerOptions,
     Channel,
+    EventKind,
     Ledger,
     Presence,
     SettledDeal,
@@ -35,6 +37,7 @@ from controller.hub.wire import (
     topic,
 )
 from controller.outputs.view import PublicView
+from rules.seats import Seat
 
 log = logging.getLogger(__name__)
 
@@ -243,3 +246,44 @@ class MqttPublisher:
 
 def _replace_status(status: TableStatus, **changes: Any) -> TableStatus:
     return dataclasses.replace(status, **changes)
+
+
+# journal `move` names (docs/JOURNAL.md) → public event kinds; a void choice, a pass and a
+# window close are not published (the void stays hidden until its tile is discarded)
+_PUBLIC_MOVES = {
+    "draw": EventKind.DRAW,
+    "replacement-draw": EventKind.DRAW,
+    "discard": EventKind.DISCARD,
+    "pung": EventKind.PUNG,
+    "kong": EventKind.KONG,
+    "concealed-kong": EventKind.KONG,
+    "promoted-kong": EventKind.KONG,
+    "postponed-kong": EventKind.KONG,
+    "hu": EventKind.HU,
+    "penalty": EventKind.PENALTY,
+}
+
+
+def public_event(
+    payload: Mapping[str, Any], seq: int, session: int, deal: int
+) -> TableEvent | None:
+    """The public event of a `move.accepted` payload, or None if nothing of it is public.
+
+    Only a discard carries its tile; a kong names its meld (laid out for all to see, 004
+    Lesson 3); a draw never names its tile (concealed), and a Hu names none either (the
+    discard or the added kong tile is public as its own event, a self-drawn tile is not)."""
+    kind = _PUBLIC_MOVES.get(str(payload.get("move")))
+    if kind is None:
+        return None
+    seat = payload.get("seat")
+    tile = payload.get("tile")
+    meld = f"{payload['move']} {tile}" if kind is EventKind.KONG and tile else None
+    return TableEvent(
+        seq=seq,
+        session=session,
+        deal=deal,
+        kind=kind,
+        seat=Seat.parse(seat) if seat else None,
+        tile=tile if kind is EventKind.DISCARD else None,
+        meld=meld,
+    )
