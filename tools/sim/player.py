@@ -68,20 +68,10 @@ CLAIM_BUTTON = {Pung: Button.PUNG, Kong: Button.KONG, Hu: Button.HU, RobKong: Bu
 
 
 def move_name(move: Move) -> str:
-    return {
-        ChooseVoid: "void",
-        Draw: "draw",
-        ReplacementDraw: "replacement",
-        Discard: "discard",
-        Pung: "pung",
-        Kong: "kong",
-        Hu: "hu",
-        SelfDrawnHu: "self-drawn-hu",
-        RobKong: "rob-kong",
-        Pass: "pass",
-        CloseClaims: "close-claims",
-        Correction: "correction",
-    }.get(type(move), type(move).__name__.lower())
+    """The deal record's word for a move (docs/DEAL-RECORD.md "Moves")."""
+    from rules.record import MOVE_NAMES
+
+    return MOVE_NAMES.get(type(move), type(move).__name__.lower())
 
 
 class PhysicalPlayer:
