@@ -7,6 +7,8 @@ import random
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from judge_helpers import deal_of, ok
+from judge_helpers import refused as shared_refused
 
 from rules.deal import Deal, Phase
 from rules.melds import MeldKind
@@ -34,7 +36,7 @@ from rules.ruleset import load
 from rules.seats import SEATS, Seat
 from rules.settlement import R_REFUND_FALSE_HU, R_REFUND_NOT_READY
 from rules.tiles import TILES, Suit, Tile, parse_tiles
-from rules.wall import Dice, compose
+from rules.wall import Dice
 
 E, S, W, N = Seat.E, Seat.S, Seat.W, Seat.N
 RULE_SETS = ("sbr-mil", "sbr-russia", "sbr-chengdu2016", "wmt")
@@ -47,34 +49,11 @@ BLOOD = {
 }
 
 
-def deal_of(rules: str, hands: dict, live: str = "", repl: str = "") -> Deal:
-    rs = load(rules)
-    order = compose(
-        rs,
-        Dice(6, 4),
-        {Seat[k]: parse_tiles(v) for k, v in hands.items()},
-        parse_tiles(live),
-        parse_tiles(repl),
-    )
-    return Deal.start(rs, Dice(6, 4), order)
-
-
-def ok(deal: Deal, *moves) -> None:
-    for m in moves:
-        result = deal.apply(m)
-        assert isinstance(result, Accepted), (m, result)
-
-
 SEEN: set[Reason] = set()
 
 
 def refused(deal: Deal, move, reason: Reason) -> None:
-    before = deal.snapshot()
-    moves = deal.moves
-    assert deal.check(move) == deal.apply(move)
-    result = deal.check(move)
-    assert isinstance(result, Rejected) and result.reason is reason, (move, result)
-    assert deal.snapshot() == before and deal.moves == moves
+    shared_refused(deal, move, reason)
     SEEN.add(reason)
 
 

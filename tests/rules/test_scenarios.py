@@ -4,10 +4,11 @@ the rulebooks in the comments (004 Tables 6-7 and Lesson 5 unless stated)."""
 
 from dataclasses import replace
 
+from judge_helpers import deal_of, ok, refused
+
 from rules.deal import Deal, Phase
 from rules.melds import Meld, MeldKind
 from rules.moves import (
-    Accepted,
     ChooseVoid,
     CloseClaims,
     DealEnd,
@@ -18,7 +19,6 @@ from rules.moves import (
     Pass,
     Pung,
     Reason,
-    Rejected,
     ReplacementDraw,
     RobKong,
     SelfDrawnHu,
@@ -36,12 +36,6 @@ def T(text: str) -> tuple[Tile, ...]:
     return parse_tiles(text)
 
 
-def deal_of(rules, hands: dict, live: str = "", repl: str = "", dice=(6, 4)) -> Deal:
-    rs = load(rules) if isinstance(rules, str) else rules
-    order = compose(rs, Dice(*dice), {Seat[k]: T(v) for k, v in hands.items()}, T(live), T(repl))
-    return Deal.start(rs, Dice(*dice), order)
-
-
 def voids(deal: Deal, **choice: str) -> None:
     """E="5p": lay 5p face down (void p); S="m": the indicator card for void m."""
     for name, v in choice.items():
@@ -51,23 +45,6 @@ def voids(deal: Deal, **choice: str) -> None:
         else:
             tile = Tile.parse(v)
             ok(deal, ChooseVoid(seat, tile.suit, tile))
-
-
-def ok(deal: Deal, *moves):
-    result = None
-    for m in moves:
-        result = deal.apply(m)
-        assert isinstance(result, Accepted), (m, result)
-    return result
-
-
-def refused(deal: Deal, move, reason: Reason) -> Rejected:
-    before = deal.snapshot()
-    result = deal.apply(move)
-    assert isinstance(result, Rejected), (move, result)
-    assert result.reason is reason, result
-    assert deal.snapshot() == before
-    return result
 
 
 def pays(deal: Deal) -> list[tuple]:
