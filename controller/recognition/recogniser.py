@@ -49,6 +49,7 @@ from controller.recognition.presence import DuplicateTile, TileLifted, TilePlace
 from controller.recognition.readings import Reader, Reading, move_text, orphan, shown
 from controller.recognition.reconcile import explain, fork
 from controller.recognition.wall_scan import WallScan
+from controller.recognition.watchdog import StallWatch
 from rules.claims import WindowKind
 from rules.deal import Deal, Phase
 from rules.melds import MeldKind
@@ -101,6 +102,7 @@ class AlertKind(Enum):
     OVER_TIME = "over-time"  # the runtime's move clock
     RECOVERY = "recovery"  # reconciliation could not recover everything
     DEALER_SIDE = "dealer-side"  # the dealt hands put the dealer on another side (added)
+    STALLED = "stalled"  # (added) the table differs from the judge, no move for `grace` s
 
 
 @dataclass(frozen=True, slots=True)
@@ -185,6 +187,7 @@ class Recogniser:
         self._notes: list[tuple[Spot, str]] = []
         self._res_for: tuple[int, int] | None = None  # the judge state `_res` is against
         self._res: Tally = Counter()
+        self._watch = StallWatch(self.grace)
 
     # -- the deal's life ----------------------------------------------------------------
     def new_deal(self, dealer_side: Seat) -> None:
@@ -352,6 +355,7 @@ class Recogniser:
 
     def on_accepted(self, move: Move, deal: Deal) -> None:
         self._offered = None
+        self._watch.reset()
         self._alerted.clear()
         self._searched = None
         if isinstance(move, Correction):
@@ -400,6 +404,7 @@ class Recogniser:
                 self._notes.clear()
                 return [HandsDealt()]
             return []
+        self._watch.start(self._clock)
         if not self._dealt and deal.phase is Phase.CHOOSING_VOID:
             moved = self._dealer_moved(deal)
             if moved is not None:
@@ -535,6 +540,12 @@ class Recogniser:
     def tick(self, now: float, deal: Deal | None) -> list[Recognised]:
         if deal is None or deal.over:
             return []
+        out = self._tick(now, deal)
+        if not any(isinstance(r, MoveSeen) for r in out):
+            out += self._stalled(now, deal)  # the safety net, when nothing else was said
+        return out
+
+    def _tick(self, now: float, deal: Deal) -> list[Recognised]:
         out: list[Recognised] = []
         since = self._residue_since
         old = since is not None and now - since >= self.grace
@@ -570,6 +581,27 @@ class Recogniser:
         if age >= self.grace:
             out += self._classify(deal, self._residue(deal))
         return out
+
+    def _stalled(self, now: float, deal: Deal) -> list[Recognised]:
+        """The safety net (controller.recognition.watchdog): the residue has stayed
+        unexplained for `grace` seconds, however often it changed, and nothing was accepted."""
+        if deal.over:
+            return []
+        res = self._residue(deal)
+        hands = sum(n for s, n in self._seen.items() if s.zone.kind is ZoneKind.HAND)
+        armed = self._dealt or bool(deal.history) or hands >= DEALT
+        age = self._watch.check(now, bool(res) and self._undone is None, armed)
+        if age is None:
+            return []
+        if deal.phase is Phase.CHOOSING_VOID:
+            waits = "void choices of " + " ".join(str(s) for s in SEATS if deal.void(s) is None)
+        else:
+            waits = f"{deal.phase.value} ({deal.turn} to move)"
+        text = (
+            f"no move read for {age:.1f} s while the table differs from the judge, which "
+            f"waits for {waits}: {fmt_tally(res)}"
+        )
+        return [RefereeAlert(AlertKind.STALLED, None, text, self._evidence(frozenset(res)))]
 
     def _search(self, deal: Deal) -> list[Recognised]:
         """Several moves read at once (a read missed in between): the bounded search, once
@@ -668,6 +700,7 @@ class Recogniser:
         if tag in self._alerted:
             return []
         self._alerted.add(tag)
+        self._watch.told()  # the referee knows the table differs: no STALLED for it
         return [RefereeAlert(kind, seat, text, evidence)]
 
     def _evidence(self, spots: frozenset[Spot], consume: bool = False) -> tuple[str, ...]:
