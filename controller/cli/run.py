@@ -31,7 +31,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--table-name", help="this table's name (scoreboard, MQTT)")
     hw = parser.add_argument_group("hardware (none given: the built-in simulator)")
     hw.add_argument("--table", help="the table controller's serial port")
-    hw.add_argument("--reader", help="the tile reader's serial port")
+    hw.add_argument(
+        "--reader",
+        help="the tile reader's serial port, or usb / usb:VID:PID for a PN533 on USB "
+        "(with a pn533-usb reader profile)",
+    )
     hw.add_argument("--profile", help="table profile (hw_profiles/tables)")
     hw.add_argument("--reader-profile", help="reader profile (hw_profiles/readers)")
     hw.add_argument("--tags", help="tag map (hw_profiles/tags)")

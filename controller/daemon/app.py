@@ -6,6 +6,7 @@ runtime's core loop, the web scoreboard, seat displays, MQTT and systemd notific
     daemon.run()            # the core loop, until stop() (signal) or the deal limit
     daemon.close()          # idempotent: links, web server, MQTT, journal
 
+The reader is a serial port, or `usb` / `usb:VID:PID` with a `pn533-usb` reader profile.
 One shutdown path (`close`), safe to call twice and from `finally`. Signals only queue a
 `Stop` for the core thread, which journals `daemon.stopped` before the journal is closed.
 """
@@ -35,7 +36,14 @@ from controller.outputs.http import WebServer
 from controller.outputs.scoreboard import ActionResult, RefereeAction, RejectReason, Scoreboard
 from controller.outputs.seat_display import SeatDisplays
 from controller.outputs.view import PublicView
-from controller.profiles import ZoneKind, load_reader, load_table, load_tags
+from controller.profiles import (
+    ReaderModel,
+    ReaderProfile,
+    ZoneKind,
+    load_reader,
+    load_table,
+    load_tags,
+)
 from controller.recognition.presence import Debouncer
 from controller.recognition.recogniser import Recogniser
 from rules.ruleset import load as load_rules
@@ -138,8 +146,10 @@ class Daemon:
         reader_url: str,
         clock: Clock | None = None,
         notifier: Notifier | None = None,
+        usb_backend: Any = None,
     ) -> None:
         self.settings = settings
+        self.usb_backend = usb_backend  # pyusb's backend (None: libusb; tests: the simulator's)
         self.table_url = table_url
         self.reader_url = reader_url
         self.clock = clock or SystemClock()
@@ -148,7 +158,7 @@ class Daemon:
         self.checkpointer: Checkpointer | None = None
         self.runtime: Runtime | None = None
         self.server: WebServer | None = None
-        self.links: list[SerialLink] = []
+        self.links: list[Any] = []  # SerialLink, PolledReaderLink
         self.mqtt: Any = None
         self.endpoints: Endpoints | None = None
         self._closed = False
@@ -162,6 +172,7 @@ class Daemon:
         table_profile = load_table(s.devices.table_profile)
         reader_profile = load_reader(s.devices.reader_profile)
         tags = load_tags(s.devices.tags)
+        usb_devices = self._usb_devices(reader_profile)  # before anything is opened
         journal_path = Path(s.table.journal)
         journal_path.parent.mkdir(parents=True, exist_ok=True)
         self.journal = Journal.open(journal_path, clock=self.clock)
@@ -217,7 +228,7 @@ class Daemon:
         fast = dict(read_timeout=0.02, backoff_initial=0.1, backoff_max=0.5)
         self.links = [
             SerialLink("table", LinkConfig(self.table_url, **fast), runtime.put),
-            SerialLink("reader", LinkConfig(self.reader_url, baudrate=baud, **fast), runtime.put),
+            self._reader_link(usb_devices, runtime, baud, fast),
         ]
         for link in self.links:
             link.start()
@@ -228,6 +239,45 @@ class Daemon:
             journal=journal_path.resolve(),
         )
         return self.endpoints
+
+    def _usb_devices(self, profile: ReaderProfile) -> tuple[Any, ...] | None:
+        """The USB devices to look for when the reader is a PN533 on USB (`usb` or
+        `usb:VID:PID` with a `pn533-usb` profile), None for a serial reader; a reader
+        address that does not fit its profile's model is an error naming both."""
+        usb = self.reader_url == "usb" or self.reader_url.startswith("usb:")
+        name = self.settings.devices.reader_profile
+        if profile.reader.model is not ReaderModel.PN533_USB:
+            if usb:
+                raise ValueError(
+                    f"[devices] reader {self.reader_url!r}: reader profile {name!r} is a "
+                    f"{profile.reader.model.value} reader, not pn533-usb"
+                )
+            return None
+        if not usb:
+            raise ValueError(
+                f"[devices] reader {self.reader_url!r}: reader profile {name!r} is a PN533 on "
+                "USB: name the reader 'usb' or 'usb:VID:PID'"
+            )
+        from controller.devices.pn533_usb import parse_usb_address
+
+        return parse_usb_address(self.reader_url)
+
+    def _reader_link(
+        self, usb_devices: tuple[Any, ...] | None, runtime: Runtime, baud: int, fast: dict
+    ) -> Any:
+        """A serial link, or the PN533 polled through pyusb (controller/devices/usb_link.py)."""
+        if usb_devices is None:
+            config = LinkConfig(self.reader_url, baudrate=baud, **fast)
+            return SerialLink("reader", config, runtime.put)
+        from controller.devices.pn533_usb import Backoff, PN533Reader
+        from controller.devices.usb_link import PolledReaderLink
+
+        reader = PN533Reader(
+            backend=self.usb_backend,
+            backoff=Backoff(0.1, 0.5),  # as the serial links: a replugged reader found at once
+            devices=usb_devices,
+        )
+        return PolledReaderLink(reader, runtime.put)
 
     def _mqtt(self) -> Any:
         m = self.settings.mqtt

@@ -14,7 +14,8 @@ Example (docs/DAEMON.md):
 
     [devices]                        # omit the section: the built-in simulator
     table = "/dev/mjtable-table"     # udev symlinks (controller/systemd/90-mjtable.rules)
-    reader = "/dev/mjtable-reader"
+    reader = "/dev/mjtable-reader"  # or "usb" / "usb:04cc:2533": a PN533 on USB (pyusb),
+                                     # with a reader profile of model "pn533-usb"
     table-profile = "sim-table"
     reader-profile = "sim-uhf"
     tags = "sim-108"

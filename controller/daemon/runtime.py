@@ -61,6 +61,7 @@ from controller.devices.events import (
     LidChanged,
     LinkChanged,
     LinkState,
+    ReaderPolled,
     SeatButton,
     ShuffleDone,
     TableFault,
@@ -80,7 +81,7 @@ from controller.journal_records import (
 )
 from controller.outputs.scoreboard import ActionKind, ActionResult, RefereeAction, RejectReason
 from controller.outputs.view import AlertView, PublicView
-from controller.profiles import ReaderProfile, ZoneKind
+from controller.profiles import ReaderModel, ReaderProfile, ZoneKind
 from controller.recognition.presence import Debouncer, DuplicateTile, TileLifted, TilePlaced
 from controller.recognition.presence import UnknownTag as UnknownTagSeen
 from controller.recognition.recogniser import HandsDealt, MoveSeen, RefereeAlert, WallScanned
@@ -164,7 +165,7 @@ class Call:
     result: Any = None
 
 
-Item = DataReceived | LinkChanged | Stop | Call
+Item = DataReceived | LinkChanged | ReaderPolled | Stop | Call
 
 
 @dataclass(frozen=True, slots=True)
@@ -199,6 +200,10 @@ class Runtime:
         self.debouncer = debouncer
         self.driver = driver
         self.bus = ReaderBus(reader)
+        # a PN533 over USB is polled by its own driver (controller/devices/usb_link.py): no
+        # bytes to decode and no commands to send, each poll is one round
+        self.polled = reader.reader.model is ReaderModel.PN533_USB
+        self.rounds = 0  # debouncer rounds ended
         self.send = send
         self.config = config
         self.outputs: Outputs = outputs or NoOutputs()
@@ -298,6 +303,9 @@ class Runtime:
             case DataReceived(device="reader"):
                 if self.links["reader"] is LinkState.UP:
                     self._on_bus(self.bus.feed(item.t, item.data), item.data)
+            case ReaderPolled():
+                if self.links["reader"] is LinkState.UP:
+                    self._on_bus(BusStep(item.events, round_done=True, answer=item.answer), b"")
             case Stop(reason):
                 self.stop(reason)
             case Call():
@@ -309,7 +317,7 @@ class Runtime:
 
     def tick(self) -> None:
         now = self.clock.monotonic()
-        if self.links["reader"] is LinkState.UP and self.stopped is None:
+        if self.links["reader"] is LinkState.UP and self.stopped is None and not self.polled:
             self._on_bus(self.bus.tick(now), b"")
         self.machine.tick()
         if self._pending_dice is not None and now - self._pending_dice[0] > WALL_SCAN_WAIT:
@@ -394,14 +402,15 @@ class Runtime:
             return
         if ev.device == "reader":
             self._last_read.clear()
-            self._write("reader", self.bus.start(ev.t).send)
+            if not self.polled:
+                self._write("reader", self.bus.start(ev.t).send)
         if not all(s is LinkState.UP for s in self.links.values()):
             return
         if self.machine.phase == "offline":
             self._trigger("devices_ready")
         elif self.machine.phase == "degraded" or self._recovering:
             # re-inventory: let the debouncer see the table again before reconciling
-            self._reconcile_at = self.bus.rounds + self._settle
+            self._reconcile_at = self.rounds + self._settle
 
     def _write(self, device: str, data: bytes) -> None:
         if data:
@@ -488,6 +497,7 @@ class Runtime:
         return self.clock.wall()
 
     def _end_round(self) -> None:
+        self.rounds += 1
         for change in self.debouncer.end_round():
             if isinstance(change, UnknownTagSeen | DuplicateTile):
                 self.recognised(self.recogniser.on_tag_alert(change), change.t)
@@ -495,7 +505,7 @@ class Runtime:
                 self.recognised(self.recogniser.on_presence(change, self._as_seen()), change.t)
         if self._pending_dice is not None and not self._wall_antennas:
             self._start_from_hands()
-        if self._reconcile_at is not None and self.bus.rounds >= self._reconcile_at:
+        if self._reconcile_at is not None and self.rounds >= self._reconcile_at:
             self._reconcile_at = None
             self._reconcile()
 

@@ -119,3 +119,14 @@ class DataReceived:
     t: float
     device: str
     data: bytes
+
+
+@dataclass(frozen=True, slots=True)
+class ReaderPolled:
+    """One poll of a reader whose driver decodes its own frames (the PN533 over USB,
+    controller/devices/pn533_usb.py): what it read, and the answer's bytes for the journal."""
+
+    t: float
+    device: str
+    events: tuple[TagsRead | FrameError, ...]
+    answer: bytes = b""

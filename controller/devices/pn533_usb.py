@@ -63,6 +63,24 @@ class UsbId:
 KNOWN_DEVICES = (UsbId(0x04CC, 0x2533, "NXP PN533"), UsbId(0x04E6, 0x5591, "SCM SCL3711"))
 
 
+def parse_usb_address(text: str) -> tuple[UsbId, ...]:
+    """`usb` (any known PN533) or `usb:VID:PID` in hex (`usb:04cc:2533`): the devices to
+    look for. Raises ValueError naming what is wrong."""
+    if text == "usb":
+        return KNOWN_DEVICES
+    parts = text.split(":")
+    if len(parts) != 3 or parts[0] != "usb":
+        raise ValueError(f"a USB reader is 'usb' or 'usb:VID:PID' (hex), not {text!r}")
+    try:
+        vendor, product = int(parts[1], 16), int(parts[2], 16)
+    except ValueError:
+        raise ValueError(f"{text!r}: VID and PID are hexadecimal numbers") from None
+    if not (0 <= vendor <= 0xFFFF and 0 <= product <= 0xFFFF):
+        raise ValueError(f"{text!r}: VID and PID are 16-bit numbers")
+    known = next((k for k in KNOWN_DEVICES if (k.vendor, k.product) == (vendor, product)), None)
+    return (known or UsbId(vendor, product, f"USB {vendor:04x}:{product:04x}"),)
+
+
 class DeviceLost(Exception):
     """The USB device is gone (unplugged, ENODEV) or failed at the transport level."""
 
@@ -97,13 +115,15 @@ class PN533Link:
         self._frames: list[pn532.Frame] = []
 
     @classmethod
-    def open(cls, backend=None, timeout_ms: int = 250) -> PN533Link | None:
-        """Find the first known device, configure it, claim interface 0. None if absent.
+    def open(
+        cls, backend=None, timeout_ms: int = 250, devices: tuple[UsbId, ...] = KNOWN_DEVICES
+    ) -> PN533Link | None:
+        """Find the first of `devices`, configure it, claim interface 0. None if absent.
 
         Raises DeviceLost when it is there but cannot be set up, and
         `usb.core.NoBackendError` when no pyusb backend (libusb) is available.
         """
-        for usb_id in KNOWN_DEVICES:
+        for usb_id in devices:
             dev = usb.core.find(idVendor=usb_id.vendor, idProduct=usb_id.product, backend=backend)
             if dev is None:
                 continue
@@ -182,8 +202,11 @@ class PN533Reader:
         device: str = "reader",
         max_targets: int = 1,
         timeout_ms: int = 250,
+        devices: tuple[UsbId, ...] = KNOWN_DEVICES,
     ) -> None:
         self.backend = backend
+        self.devices = devices
+        self.last_answer = b""  # the last poll's answer frame (for the daemon's journal)
         self.clock = clock
         self.backoff = backoff or Backoff()
         self.device = device
@@ -215,6 +238,7 @@ class PN533Reader:
             return [self._lost(now, str(err))]
         except NoAnswer as err:
             return [self._no_answer(now, str(err))]
+        self.last_answer = answer.encode()
         targets = pn532.parse_answer(answer, Command.IN_LIST_PASSIVE_TARGET)
         if isinstance(targets, Unparsed):
             self.link.decoder.count_error(PN532ErrorKind.MALFORMED)
@@ -245,7 +269,7 @@ class PN533Reader:
 
     def _connect(self, now: float) -> list[LinkChanged | TagsRead | FrameError]:
         try:
-            link = PN533Link.open(self.backend, self.timeout_ms)
+            link = PN533Link.open(self.backend, self.timeout_ms, self.devices)
             if link is None:
                 return self._failed(now, "no PN533 found")
             self.link = link

@@ -1,0 +1,79 @@
+"""A polled reader link: one thread steps a PN533-over-USB driver (controller/devices/
+pn533_usb.py) at a steady pace and hands the daemon what it read, as SerialLink does for
+the serial devices (one thread-safe sink, `LinkChanged` on connect and loss).
+
+USB has no byte stream to hand over: the driver does the exchange and the decoding, so each
+poll is one `ReaderPolled` (its `TagsRead` or `FrameError` and the answer frame's bytes) and
+counts as one round of the debouncer. Reconnection after an unplug is the driver's (backoff
+on its clock); this thread only keeps stepping it. Errors raised by the sink are bugs, not
+link faults: logged with the traceback, and the link carries on.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from collections.abc import Callable
+from typing import Any
+
+from controller.devices.events import LinkChanged, ReaderPolled
+from controller.devices.pn533_usb import PN533Reader
+
+log = logging.getLogger(__name__)
+
+
+class PolledReaderLink:
+    def __init__(
+        self,
+        reader: PN533Reader,
+        sink: Callable[[LinkChanged | ReaderPolled], Any],
+        interval: float = 0.02,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self.reader = reader
+        self.device = reader.device
+        self.interval = interval  # seconds between polls: a debouncer round
+        self.clock = clock
+        self._sink = sink
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+
+    def poll(self) -> list[LinkChanged | ReaderPolled]:
+        """One step of the driver, as the items the daemon's queue takes (tests call it)."""
+        out: list[LinkChanged | ReaderPolled] = []
+        reads = []
+        for ev in self.reader.step():
+            if isinstance(ev, LinkChanged):
+                out.append(ev)
+            else:
+                reads.append(ev)
+        if reads:
+            answer, self.reader.last_answer = self.reader.last_answer, b""
+            out.append(ReaderPolled(reads[-1].t, self.device, tuple(reads), answer))
+        return out
+
+    def start(self) -> None:
+        self._thread = threading.Thread(
+            target=self._run, name=f"mjtable-{self.device}", daemon=True
+        )
+        self._thread.start()
+
+    def write(self, data: bytes) -> bool:
+        return False  # the driver does its own exchanges: nothing to send from outside
+
+    def stop(self) -> None:
+        self._stop.set()
+        if self._thread is not None:
+            self._thread.join(timeout=2.0)
+        self.reader.close()
+
+    def _run(self) -> None:
+        while not self._stop.is_set():
+            started = self.clock()
+            try:
+                for item in self.poll():
+                    self._sink(item)
+            except Exception:
+                log.exception("%s: polling failed", self.device)
+            self._stop.wait(max(0.0, self.interval - (self.clock() - started)))
