@@ -7,12 +7,14 @@ re-apply (`move.accepted` records' `judge` form, plus a `CloseClaims` wherever a
 `claim.window` record says the daemon closed a window the judge still held open). Rejected
 moves, alerts and raw frames are not replayed: the state is a function of the decisions.
 Wall-antenna frames since the last shuffle are returned too, so a restart while the walls
-were being built can rebuild the wall scan.
+were being built can rebuild the wall scan. A draw journalled with `wall_check` order
+`swapped` showed that two neighbours the scan could not order lay the other way round: the
+judge is re-judged on that order before the draw (controller/recognition/wall_doubt.py).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from controller.daemon import machine as m
@@ -20,6 +22,7 @@ from controller.daemon.records import deal_seat, move_from_judge_json, to_physic
 from controller.devices.events import TagsRead
 from controller.journal import Journal
 from controller.journal_records import Record, RecordKind
+from controller.recognition.wall_doubt import swapped
 from rules import moves as mv
 from rules.deal import Deal, Phase
 from rules.ruleset import RuleSet
@@ -48,6 +51,7 @@ class StartedDeal:
     dealer: Seat
     dice: Dice
     wall_order: tuple[Tile | None, ...]  # physical order, as the judge takes it (None: unknown)
+    uncertain: tuple[int, ...] = ()  # scan pairs (i, i + 1) of unknown order, not yet drawn
 
 
 @dataclass(slots=True)
@@ -103,14 +107,18 @@ def recover(
             dice = Dice(*data["dice"])
             dealer = Seat.parse(data["dealer"])
             order = _wall_order(rs, dice, dealer, data, rec)
-            out.started = StartedDeal(int(data["deal"]), dealer, dice, order)
+            uncertain = tuple(int(i) for i in data.get("wall_uncertain") or ())
+            out.started = StartedDeal(int(data["deal"]), dealer, dice, order, uncertain)
             out.deal_no = out.started.number
             out.next_deal = max(out.next_deal, out.deal_no + 1)
             out.dealer = dealer
             out.moves = []
             judge = Deal.start(rs, dice, order)
         elif kind is RecordKind.MOVE_ACCEPTED and judge is not None and rec.deal == out.deal_no:
-            _replay(judge, move_from_judge_json(rec.data()["judge"]), out, rec)
+            data = rec.data()
+            if "wall_check" in data:
+                judge = _wall_checked(rs, judge, out, data["wall_check"], rec)
+            _replay(judge, move_from_judge_json(data["judge"]), out, rec)
         elif kind is RecordKind.CLAIM_WINDOW and judge is not None and rec.deal == out.deal_no:
             if rec.data()["state"] == "closed" and judge.window is not None:
                 _replay(judge, mv.CloseClaims(), out, rec)
@@ -157,6 +165,26 @@ def _wall_order(
         return dealt_order(rs, dice, by_seat)
     except ValueError as err:
         raise ReplayError(f"record {rec.seq}: deal {rec.deal}: bad hands: {err}") from None
+
+
+def _wall_checked(
+    rs: RuleSet, judge: Deal, out: Recovered, check: dict[str, Any], rec: Record
+) -> Deal:
+    """A draw showed the order of an uncertain pair; `swapped`: re-judge on that order."""
+    assert out.started is not None
+    i = int(check["positions"][0])
+    started = out.started
+    left = tuple(j for j in started.uncertain if j != i)
+    if check.get("order") != "swapped":
+        out.started = replace(started, uncertain=left)
+        return judge
+    order = swapped(started.wall_order, i)
+    try:
+        judge = Deal.replay(rs, started.dice, order, judge.history)
+    except ValueError as err:
+        raise ReplayError(f"record {rec.seq}: the swapped wall does not fit: {err}") from None
+    out.started = replace(started, wall_order=order, uncertain=left)
+    return judge
 
 
 def _replay(judge: Deal, move: mv.Move, out: Recovered, rec: Record) -> None:

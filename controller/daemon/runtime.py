@@ -85,6 +85,7 @@ from controller.profiles import ReaderModel, ReaderProfile, ZoneKind
 from controller.recognition.presence import Debouncer, DuplicateTile, TileLifted, TilePlaced
 from controller.recognition.presence import UnknownTag as UnknownTagSeen
 from controller.recognition.recogniser import HandsDealt, MoveSeen, RefereeAlert, WallScanned
+from controller.recognition.wall_doubt import next_index, pair_of, swap_for, swapped
 from rules import moves as mv
 from rules.claims import is_claim
 from rules.deal import Deal, Phase
@@ -224,6 +225,8 @@ class Runtime:
         self._dirty = True
         self._countdown_second: int | None = None
         self._wall_scan: tuple[Any, ...] | None = None
+        self._uncertain: tuple[int, ...] = ()  # the scan's pairs (i, i + 1) not yet drawn
+        self._wall_check: dict[str, Any] | None = None  # for the next accepted draw
         self._hands_late = False
         self._pending_dice: tuple[float, Dice] | None = None
         self._seen_key: tuple[int, int] | None = None
@@ -549,6 +552,7 @@ class Runtime:
         if not self.machine.can("shuffle_started"):
             self._trigger("deal_ended")
         self._wall_scan = None
+        self._uncertain = ()
         self._pending_dice = None
         self._hands_late = False
         if self.session is None:
@@ -598,6 +602,7 @@ class Runtime:
             {
                 "wall": [str(x) for x in to_drawing(self.rs, dice, physical)],
                 "wall_copies": [str(tc) for tc in self._wall_scan],
+                **({"wall_uncertain": list(self._uncertain)} if self._uncertain else {}),
             },
         )
 
@@ -668,6 +673,7 @@ class Runtime:
                 self._alert(code, r.text, seat, evidence=list(r.evidence))
             elif isinstance(r, WallScanned):
                 self._wall_scan = tuple(r.order)
+                self._uncertain = tuple(getattr(r, "uncertain", ()))
                 self.bus.focus(None)
                 if self._pending_dice is not None:
                     self._start_deal(*self._pending_dice)
@@ -681,6 +687,9 @@ class Runtime:
             self._alert("no-deal", f"{type(move).__name__} seen with no deal in progress")
             return False
         rejected = deal.check(move)
+        if rejected is not None and self._reorder_wall(deal, move):
+            deal = self.deal
+            rejected = deal.check(move)
         if rejected is not None and self._closes_window(deal, move):
             self._close_window("draw" if isinstance(move, mv.Draw) else "play", t)
             rejected = deal.check(move)
@@ -714,6 +723,40 @@ class Runtime:
             trial = copy.deepcopy(deal, {id(deal.rs): deal.rs})  # the rule set is frozen
             self._seen_key, self._seen = key, trial if trial.apply(mv.CloseClaims()) else deal
         return self._seen
+
+    def _reorder_wall(self, deal: Deal, move: mv.Move) -> bool:
+        """A draw the judge refuses as WALL_MISMATCH that fits the wall with an uncertain
+        pair of the scan swapped (controller/recognition/wall_doubt.py): the judge is
+        re-judged on that order, and the draw's `move.accepted` records it (`wall_check`)."""
+        if not self._uncertain or not isinstance(move, mv.Draw | mv.ReplacementDraw):
+            return False
+        trial = deal
+        if deal.window is not None:  # the draw closes the window first
+            trial = copy.deepcopy(deal, {id(deal.rs): deal.rs})
+            if not trial.apply(mv.CloseClaims()):
+                return False
+        if trial.check(move) is None or trial.check(move).reason is not mv.Reason.WALL_MISMATCH:
+            return False
+        found = swap_for(trial, self._uncertain, move)
+        if found is None:
+            return False
+        i = found.index
+        self.deal = Deal.replay(self.rs, deal.dice, swapped(deal.wall_order, i), deal.history)
+        self._seen_key = None
+        self._wall_check = {"positions": [i, i + 1], "order": "swapped"}
+        log.info("wall positions %d and %d were the other way round: %s", i, i + 1, move)
+        return True
+
+    def _confirm_wall(self, deal: Deal, move: mv.Move, payload: dict[str, Any]) -> None:
+        """The first draw from an uncertain pair shows its order: journalled with the draw."""
+        if not isinstance(move, mv.Draw | mv.ReplacementDraw):
+            return
+        i = pair_of(next_index(deal, move), self._uncertain)
+        if i is None:
+            return
+        check, self._wall_check = self._wall_check, None
+        payload["wall_check"] = check or {"positions": [i, i + 1], "order": "scanned"}
+        self._uncertain = tuple(j for j in self._uncertain if j != i)
 
     def _closes_window(self, deal: Deal, move: mv.Move) -> bool:
         """A turn move seen while a window is open closes it early when, after closing,
@@ -764,6 +807,7 @@ class Runtime:
         accepted = None
         if not isinstance(move, mv.CloseClaims):
             payload = move_payload(move, self.dealer, evidence, from_seat)
+            self._confirm_wall(deal, move, payload)
             record = self._log(
                 Source.JUDGE, RecordKind.MOVE_ACCEPTED, payload, deal=self.deal_no, t=t
             )
@@ -892,7 +936,8 @@ class Runtime:
         recogniser, then wait for the links as in degraded mode."""
         started = rec.started
         if started is not None:
-            deal = Deal.start(self.rs, started.dice, started.wall_order)
+            deal = Deal.start(self.rs, started.dice, started.wall_order)  # swaps included
+            self._uncertain = started.uncertain
             self.recogniser.new_deal(started.dealer)
             self.recogniser.start_deal(deal)
             for move in rec.moves:

@@ -48,6 +48,7 @@ from controller.recognition.expected import (
 from controller.recognition.presence import DuplicateTile, TileLifted, TilePlaced, UnknownTag
 from controller.recognition.readings import Reader, Reading, move_text, orphan, shown
 from controller.recognition.reconcile import explain, fork
+from controller.recognition.wall_doubt import swap_for
 from controller.recognition.wall_scan import WallScan
 from controller.recognition.watchdog import StallWatch
 from rules.claims import WindowKind
@@ -173,6 +174,8 @@ class Recogniser:
 
     def _reset_deal(self) -> None:
         self._scanned = False
+        self._uncertain: tuple[int, ...] = ()  # the scan's pairs (i, i + 1) of unknown order
+        self._swap_notes: dict[Move, str] = {}  # draws that fit the wall with a pair swapped
         self._dealt = False
         self._kong_button: dict[Seat, float] = {}
         self._held: list[tuple[float, Seat, Button, str]] = []  # claims before their discard
@@ -214,7 +217,8 @@ class Recogniser:
     def _wall_scanned(self) -> WallScanned:
         self._scanned = True
         self.scan.done = True
-        return WallScanned(self.scan.order(), self.scan.uncertain())
+        self._uncertain = self.scan.uncertain()
+        return WallScanned(self.scan.order(), self._uncertain)
 
     def start_deal(self, deal: Deal) -> list[Recognised]:
         out: list[Recognised] = []
@@ -485,6 +489,8 @@ class Recogniser:
 
     def _offer(self, deal: Deal, r: Reading) -> list[Recognised]:
         evidence = self._evidence(r.spots, consume=True)
+        if r.moves[0] in self._swap_notes:
+            evidence = (*evidence, self._swap_notes.pop(r.moves[0]))
         out: list[Recognised] = [MoveSeen(m, evidence) for m in r.moves]
         move = r.moves[-1]
         if isinstance(move, Discard) and self._void_breach(deal, move):
@@ -509,8 +515,30 @@ class Recogniser:
     def _judge(self, deal: Deal, r: Reading) -> Rejected | None:
         problem = self._check(deal, r)
         if problem is not None and problem.reason is Reason.WALL_MISMATCH:
+            if self._fits_swapped(deal, r):
+                return None  # the runtime re-judges on the swapped wall (wall_doubt.py)
             return Rejected(problem.reason, problem.detail + self._scan_doubt(deal), problem.move)
         return problem
+
+    def _fits_swapped(self, deal: Deal, r: Reading) -> bool:
+        """A draw refused as WALL_MISMATCH that the wall accepts with an uncertain pair of
+        the scan swapped (controller.recognition.wall_doubt)."""
+        take = r.moves[0]
+        if not self._uncertain or not isinstance(take, Draw | ReplacementDraw):
+            return False
+        if r.closes:
+            deal = fork(deal)
+            deal.apply(CloseClaims())
+        found = swap_for(deal, self._uncertain, take)
+        if found is None:
+            return False
+        i = found.index
+        a, b = deal.wall_order[i], deal.wall_order[i + 1]
+        self._swap_notes[take] = (
+            f"the wall scan read positions {i} ({a}) and {i + 1} ({b}) in the same rounds: "
+            f"this draw shows them the other way round"
+        )
+        return True
 
     def _check(self, deal: Deal, r: Reading) -> Rejected | None:
         if not r.closes:

@@ -29,6 +29,7 @@ from typing import Any
 
 from controller.daemon.records import deal_seat, move_from_judge_json, table_seat, to_physical
 from controller.journal_records import CorrectionAction, JournalError
+from controller.recognition.wall_doubt import swapped
 from rules.deal import Deal, Phase
 from rules.melds import Meld
 from rules.moves import (
@@ -144,7 +145,12 @@ def physical_wall(jd: JournalDeal) -> tuple[Tile | None, ...]:
     dealt from, every other position unknown (rules.wall.dealt_order)."""
     s = jd.started
     if s.wall is not None:
-        return to_physical(jd.rules, Dice(*s.dice), s.wall)
+        order = to_physical(jd.rules, Dice(*s.dice), s.wall)
+        for step in jd.steps:  # a draw showed two neighbours of the scan the other way round
+            check = step.record.data().get("wall_check") if step.judge_move is not None else None
+            if check and check.get("order") == "swapped":  # both were in the wall till then
+                order = swapped(order, int(check["positions"][0]))
+        return order
     hands = jd.started_record.data().get("hands")
     if not isinstance(hands, dict):
         raise JournalError(

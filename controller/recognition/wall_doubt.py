@@ -1,0 +1,64 @@
+"""Wall positions the scan could not order (`WallScanned.uncertain`, docs/RECOGNITION.md "The
+wall scan"): a draw the judge refuses as WALL_MISMATCH is tried again on the wall with such
+a pair swapped, since the physical order of those two tiles is unknown.
+
+A pair is (i, i + 1) in physical order: the scan read tiles i and i + 1 in exactly the same
+wall-antenna rounds. Live draws take i before i + 1 (clockwise, top before bottom); kong
+replacements from the tail take i + 1 first. A swap is only possible while both tiles are
+still in the wall: a tile already taken showed which one lay there. The judge is re-judged
+from its whole history on the swapped wall (`Deal.replay`), so nothing it accepted changes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection
+from dataclasses import dataclass
+
+from rules.deal import Deal
+from rules.moves import Draw, ReplacementDraw
+
+
+@dataclass(frozen=True, slots=True)
+class WallSwap:
+    """The judge re-judged on the wall with positions `index` and `index + 1` swapped."""
+
+    index: int
+    deal: Deal
+
+
+def pair_of(index: int | None, uncertain: Collection[int]) -> int | None:
+    """The uncertain pair (its first index) that holds wall position `index`, if any."""
+    if index is None:
+        return None
+    if index in uncertain:
+        return index
+    return index - 1 if index - 1 in uncertain else None
+
+
+def next_index(deal: Deal, move: Draw | ReplacementDraw) -> int | None:
+    w = deal.wall
+    return w.next_index() if isinstance(move, Draw) else w.next_replacement_index()
+
+
+def swapped(order: tuple, index: int) -> tuple:
+    out = list(order)
+    out[index], out[index + 1] = out[index + 1], out[index]
+    return tuple(out)
+
+
+def swap_for(
+    deal: Deal, uncertain: Collection[int], move: Draw | ReplacementDraw
+) -> WallSwap | None:
+    """The re-judged deal on which `move` is accepted, when the tile it names lies in the
+    other position of an uncertain pair holding the position it is drawn from; else None."""
+    i = pair_of(next_index(deal, move), uncertain)
+    if i is None or move.tile is None:
+        return None
+    left = set(deal.wall.remaining())
+    if i not in left or i + 1 not in left or deal.wall_order[i] == deal.wall_order[i + 1]:
+        return None
+    try:
+        alt = Deal.replay(deal.rs, deal.dice, swapped(deal.wall_order, i), deal.history)
+    except ValueError:
+        return None  # an accepted move does not fit the swapped wall
+    return WallSwap(i, alt) if alt.check(move) is None else None

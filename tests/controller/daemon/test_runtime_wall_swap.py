@@ -1,0 +1,118 @@
+"""Two neighbours the wall scan read in the same rounds (`WallScanned.uncertain`): the scan
+put them the wrong way round, so the draw from there is a WALL_MISMATCH on the scanned wall.
+The runtime retries it on the swapped order, re-judges the deal on it, and journals which
+order the draw confirmed (`wall_check`); a restart replays the swap. Without the doubt the
+draw is refused, as before. The deal's moves are a bot's, on the true wall."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+from rig import Rig, play, rec_types, wall_copies
+
+from controller.daemon.replay import recover
+from controller.devices.events import DiceRolled, ShuffleDone, WallsUp
+from controller.journal import Journal
+from controller.journal_records import RecordKind
+from controller.recognition.wall_doubt import swapped
+from rules import moves as mv
+from rules.deal import Deal
+from rules.wall import Dice
+from tools.referee.journal_deal import read_deal
+from tools.referee.rebuild import rebuild
+from tools.sim.player import plan_deal
+
+DICE = Dice(6, 4)
+SEED = 5
+
+
+def first_draw_pair(rig: Rig, tiles: tuple) -> int:
+    """The position of the deal's first live draw, when it and its neighbour differ."""
+    deal = Deal.start(rig.rs, DICE, tiles)
+    k = deal.wall.next_index()
+    assert k is not None and tiles[k] != tiles[k + 1], "pick a seed whose pair differs"
+    return k
+
+
+def deal_on_scan(rig: Rig, scan: tuple, uncertain: tuple[int, ...], truth: tuple):
+    rig.link("table", True)
+    rig.link("reader", True)
+    rig.table(ShuffleDone(0.0))
+    rig.rt.recognised([rec_types.WallScanned(scan, uncertain)], rig.clock.now)
+    rig.table(WallsUp(0.0))
+    rig.rec.outbox = [rec_types.HandsDealt()]
+    rig.table(DiceRolled(0.0, DICE.a, DICE.b))
+    return plan_deal(rig.rs, DICE, truth, random.Random(SEED))
+
+
+def checks(rig: Rig) -> list[dict]:
+    return [
+        r.data()["wall_check"]
+        for r in rig.records(RecordKind.MOVE_ACCEPTED)
+        if "wall_check" in r.data()
+    ]
+
+
+def test_a_draw_confirms_the_swapped_order_of_two_neighbours(tmp_path: Path) -> None:
+    rig = Rig(tmp_path / "t.journal")
+    order = wall_copies(rig.rs, SEED)
+    truth = tuple(tc.tile for tc in order)
+    k = first_draw_pair(rig, truth)
+    scan = swapped(order, k)  # the scan read k and k + 1 in the same rounds, and erred
+    plan = deal_on_scan(rig, scan, (k,), truth)
+    play(rig, plan.moves)
+    assert rig.records(RecordKind.MOVE_REJECTED) == []
+    assert checks(rig) == [{"positions": [k, k + 1], "order": "swapped"}]
+    (started,) = [r.data() for r in rig.records(RecordKind.DEAL_STARTED)]
+    assert started["wall_uncertain"] == [k]
+    (settled,) = [r.data() for r in rig.records(RecordKind.DEAL_SETTLED)]
+    expected = Deal.replay(rig.rs, DICE, truth, plan.moves)
+    assert settled["deltas"] == list(expected.deltas())  # dealer on East: fixed = deal seats
+    rebuilt = rebuild(read_deal(rig.journal, 1))  # the referee's replay takes the swap too
+    assert rebuilt.refused == () and rebuilt.wall == truth
+
+
+def test_a_restart_after_the_swap_replays_it(tmp_path: Path) -> None:
+    path = tmp_path / "t.journal"
+    rig = Rig(path)
+    order = wall_copies(rig.rs, SEED)
+    truth = tuple(tc.tile for tc in order)
+    k = first_draw_pair(rig, truth)
+    plan = deal_on_scan(rig, swapped(order, k), (k, k + 40), truth)
+    moves = list(plan.moves)
+    drawn = next(i for i, m in enumerate(moves) if isinstance(m, mv.Draw))
+    play(rig, moves[: drawn + 3])
+    assert checks(rig) == [{"positions": [k, k + 1], "order": "swapped"}]
+    rig.close()
+    with Journal.open_readonly(path) as journal:
+        rec = recover(journal, rig.rs)
+    assert rec.started is not None and rec.started.wall_order == truth
+    assert rec.started.uncertain == (k + 40,)  # the other pair is still open
+    again = Rig(path, clock=rig.clock)  # the daemon restarted on the same journal
+    assert again.rt.deal is not None and again.rt.deal.wall_order == truth
+    assert again.rt.deal.history == rec.moves
+
+
+def test_a_scan_that_was_right_is_confirmed_as_scanned(tmp_path: Path) -> None:
+    rig = Rig(tmp_path / "t.journal")
+    order = wall_copies(rig.rs, SEED)
+    truth = tuple(tc.tile for tc in order)
+    k = first_draw_pair(rig, truth)
+    play(rig, deal_on_scan(rig, order, (k,), truth).moves)
+    assert checks(rig) == [{"positions": [k, k + 1], "order": "scanned"}]
+    assert rig.records(RecordKind.MOVE_REJECTED) == []
+
+
+@pytest.mark.parametrize("uncertain", [(), "far"])
+def test_without_that_doubt_the_draw_is_a_wall_mismatch(tmp_path: Path, uncertain) -> None:
+    rig = Rig(tmp_path / "t.journal")
+    order = wall_copies(rig.rs, SEED)
+    truth = tuple(tc.tile for tc in order)
+    k = first_draw_pair(rig, truth)
+    doubt = () if uncertain == () else (k + 20,)
+    play(rig, deal_on_scan(rig, swapped(order, k), doubt, truth).moves[:12])
+    rejected = [r.data() for r in rig.records(RecordKind.MOVE_REJECTED)]
+    assert rejected and rejected[0]["reason"] == "wall-mismatch"
+    assert checks(rig) == []
