@@ -330,16 +330,21 @@ class Recogniser:
 
     @staticmethod
     def _early(button: Button, seat: Seat, deal: Deal) -> bool:
-        claim = button in (Button.HU, Button.PUNG, Button.KONG, Button.PASS)
-        return (
-            claim and deal.window is None and deal.phase is Phase.DISCARD and deal.turn is not seat
-        )
+        if button not in (Button.HU, Button.PUNG, Button.KONG, Button.PASS):
+            return False
+        if deal.window is not None:
+            # nobody claims their own discard: the press is for the next discard, which the
+            # reader has not settled yet (seed 505 deal 2: the third Hu, on the last discard)
+            return deal.window.discarder is seat
+        return deal.phase is Phase.DISCARD and deal.turn is not seat
 
-    def _release_held(self, deal: Deal, r: Reading) -> list[Recognised]:
+    def _release_held(self, deal: Deal, moves: tuple[Move, ...]) -> list[Recognised]:
         """The held claims, after the move that opened their window (on a copy of the judge)."""
         held, self._held = self._held, []
         trial = fork(deal)
-        for m in r.moves:
+        for m in moves:
+            if trial.window is not None and trial.check(m) is not None:
+                trial.apply(CloseClaims())  # a turn move closes the window it follows
             trial.apply(m)
         out: list[Recognised] = []
         for _, seat, button, note in held:
@@ -502,7 +507,7 @@ class Recogniser:
         if isinstance(move, Kong):
             self._kong_button.pop(move.seat, None)
         if self._held and isinstance(move, Discard | Kong):
-            out += self._release_held(deal, r)
+            out += self._release_held(deal, r.moves)
         self._mark_offered(deal)
         return out
 
@@ -646,7 +651,10 @@ class Recogniser:
             evidence = self._evidence(frozenset(self._residue(deal)), consume=True)
             evidence = ("several moves read at once (a read missed in between)", *evidence)
             self._mark_offered(deal)
-            return [MoveSeen(m, evidence) for m in best.moves]
+            out: list[Recognised] = [MoveSeen(m, evidence) for m in best.moves]
+            if self._held and isinstance(best.moves[-1], Discard | Kong):
+                out += self._release_held(deal, best.moves)
+            return out
         return []
 
     def _classify(self, deal: Deal, res: Tally) -> list[Recognised]:
