@@ -328,15 +328,22 @@ class Recogniser:
             return None
         return Kong(seat, MeldKind.KONG)  # no window and not its turn: the judge says why
 
-    @staticmethod
-    def _early(button: Button, seat: Seat, deal: Deal) -> bool:
+    def _early(self, button: Button, seat: Seat, deal: Deal) -> bool:
+        """A claim pressed before the discard it is for was read: held for `settle`."""
         if button not in (Button.HU, Button.PUNG, Button.KONG, Button.PASS):
             return False
-        if deal.window is not None:
+        if deal.window is None:
+            return deal.phase is Phase.DISCARD and deal.turn is not seat
+        if deal.window.discarder is seat:
             # nobody claims their own discard: the press is for the next discard, which the
             # reader has not settled yet (seed 505 deal 2: the third Hu, on the last discard)
-            return deal.window.discarder is seat
-        return deal.phase is Phase.DISCARD and deal.turn is not seat
+            return True
+        # a claim the open window refuses may be for the discard that follows it, not read
+        # yet (seed 505 deal 8: S's pung of E's discard after E's pung, judged on the
+        # pung's window: "S holds fewer than two 1p"); if none comes within `settle`, it
+        # is offered as pressed and refused with the judge's reason
+        move = self._declaration(button, seat, deal, 0.0)
+        return move is not None and deal.check(move) is not None
 
     def _release_held(self, deal: Deal, moves: tuple[Move, ...]) -> list[Recognised]:
         """The held claims, after the move that opened their window (on a copy of the judge)."""

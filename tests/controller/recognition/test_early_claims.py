@@ -1,7 +1,7 @@
-"""A claim pressed by the player whose own discard's window is still open on the judge: the
-press is for the next discard, which the reader has not settled yet. It is held and offered
-after that discard, whether the draw and discard are read one by one or found together by
-the multi-move search."""
+"""A claim pressed for a discard the reader has not settled yet, while the judge still holds
+the previous window open: by the discarder of that window (nobody claims their own tile), or
+one that window refuses. It is held and offered after the next discard, whether the draw
+and discard are read one by one or found together by the multi-move search."""
 
 from __future__ import annotations
 
@@ -9,12 +9,12 @@ from scene import Scene, moves
 
 from controller.devices.events import Button
 from controller.profiles import ZoneKind
-from rules.moves import CloseClaims, Discard, Draw, Hu
+from rules.moves import CloseClaims, Discard, Draw, Hu, Pung
 from rules.seats import Seat
 from rules.tiles import Tile
 
 E, S = Seat.E, Seat.S
-HAND, RIVER, VOID = ZoneKind.HAND, ZoneKind.RIVER, ZoneKind.VOID
+HAND, RIVER, VOID, MELDS = ZoneKind.HAND, ZoneKind.RIVER, ZoneKind.VOID, ZoneKind.MELDS
 
 
 def opening() -> Scene:
@@ -45,4 +45,28 @@ def test_the_held_claim_follows_moves_found_by_the_search() -> None:
     said += sc.wait(0.5) + sc.wait(0.6)
     assert [type(m) for m in moves(said)] == [CloseClaims, Draw, Discard, Hu]
     assert moves(said)[1:] == [Draw(S, drawn.tile), Discard(S, drawn.tile), Hu(E)]
+    assert sc.rt.rejected == []
+
+
+def test_regression_a_pung_pressed_before_the_punger_discarded_is_not_lost() -> None:
+    """Seed 505, deal 8 (noisy, fast): E punged W's 1p and discarded 4p; S pressed PUNG for
+    the 4p before the reader settled it, so it was judged on W's window ("S holds fewer
+    than two 1p") and lost. A claim the open window refuses is held for the next discard."""
+    hands = {
+        E: "1111234m1567p599s",
+        S: "23456789m234p88p",
+        Seat.W: "2345678p23456s9p",
+        Seat.N: "112233445567s8p",
+    }
+    sc = Scene(hands=hands)
+    sc.choose_voids()
+    sc.discard(E, "5s", VOID)
+    assert moves(sc.press(Seat.N, Button.PUNG)) == [Pung(Seat.N)]
+    assert sc.press(S, Button.PUNG) == []  # not for E's 5s: held, not refused
+    sc.close()  # N's pung stands
+    sc.move(sc.copy_in("5s", RIVER, E), MELDS, Seat.N)
+    sc.move(sc.copy_in("5s", HAND, Seat.N), MELDS, Seat.N)
+    sc.move(sc.copy_in("5s", HAND, Seat.N), MELDS, Seat.N)
+    got = sc.discard(Seat.N, "8p")
+    assert moves(got) == [Discard(Seat.N, Tile.parse("8p")), Pung(S)]
     assert sc.rt.rejected == []
