@@ -940,6 +940,9 @@ class Runtime:
             self._uncertain = started.uncertain
             self.recogniser.new_deal(started.dealer)
             self.recogniser.start_deal(deal)
+            doubt = getattr(self.recogniser, "on_wall_doubt", None)
+            if doubt is not None and started.uncertain:
+                doubt(started.uncertain)  # a draw from such a pair is retried after a restart
             for move in rec.moves:
                 deal.apply(move)
                 self.recogniser.on_accepted(move, deal)

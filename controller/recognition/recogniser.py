@@ -236,6 +236,11 @@ class Recogniser:
                 out.append(RefereeAlert(AlertKind.WALL_MISMATCH, None, text))
         return out + self._evaluate(deal, None)
 
+    def on_wall_doubt(self, uncertain: tuple[int, ...]) -> None:
+        """(added) The scan's pairs of unknown order, after a restart: the runtime journalled
+        them in `deal.started` (`wall_uncertain`), the scan itself is not replayed."""
+        self._uncertain = tuple(uncertain)
+
     def on_tag_alert(self, alert: UnknownTag | DuplicateTile) -> list[Recognised]:
         """The debouncer's alerts as referee alerts (an addition to the contract)."""
         if isinstance(alert, UnknownTag):

@@ -93,6 +93,27 @@ def test_a_restart_after_the_swap_replays_it(tmp_path: Path) -> None:
     again = Rig(path, clock=rig.clock)  # the daemon restarted on the same journal
     assert again.rt.deal is not None and again.rt.deal.wall_order == truth
     assert again.rt.deal.history == rec.moves
+    assert again.rt._uncertain == (k + 40,)
+
+
+def test_a_restarted_recogniser_learns_the_open_pairs(tmp_path: Path) -> None:
+    from controller.daemon.runtime import Runtime
+    from controller.recognition.recogniser import Recogniser
+
+    rig = Rig(tmp_path / "t.journal")
+    order = wall_copies(rig.rs, SEED)
+    truth = tuple(tc.tile for tc in order)
+    k = first_draw_pair(rig, truth)
+    plan = deal_on_scan(rig, swapped(order, k), (k,), truth)
+    play(rig, list(plan.moves)[:3])  # void choices: the pair is still in the wall
+    with Journal.open_readonly(tmp_path / "t.journal") as journal:
+        rec = recover(journal, rig.rs)
+    recogniser = Recogniser(rig.rs, rig.reader, rig.tags)
+    Runtime(
+        rig.rs, rig.journal, rig.clock, recogniser, rig.reader, rig.rt.debouncer,
+        rig.rt.driver, lambda d, b: True, recovered=rec,
+    )  # fmt: skip
+    assert recogniser._uncertain == (k,)
 
 
 def test_a_scan_that_was_right_is_confirmed_as_scanned(tmp_path: Path) -> None:
