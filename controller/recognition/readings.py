@@ -6,7 +6,8 @@ tools/sim/player.py move by move; the judge decides afterwards whether the move 
 |---|---|
 | a tile hand (or void spot) → river | Discard |
 | a tile hand → void spot, while voids are chosen | ChooseVoid |
-| four tiles hand → melds / one onto a pung (needs the KONG button) | own-turn Kong |
+| four tiles hand (and the laid void tile) → melds / one onto a pung (needs the KONG button) |
+  own-turn Kong |
 | a new tile in the hand of the player due to draw (or of the next player, or of a kong's
   declarer, while the window is still open) | Draw / ReplacementDraw |
 """
@@ -94,8 +95,9 @@ class Reader:
         if deal.phase is not Phase.DISCARD or deal.turn is not seat or hz is None:
             return []
         t = spot.tile
-        lost = -res.get(Spot(hz, t), 0)
-        spots = frozenset({spot, Spot(hz, t)})
+        held = self._held_spots(deal, seat, t, hz)
+        lost = -sum(min(res.get(s, 0), 0) for s in held)
+        spots = frozenset({spot, *held})
         if n >= 4 and lost >= 4:
             return [Reading(seat, (Kong(seat, MeldKind.CONCEALED_KONG, t),), spots, Button.KONG)]
         if lost >= 1 and Meld(MeldKind.PUNG, t) in deal.melds(seat):
@@ -114,14 +116,25 @@ class Reader:
         if deal.phase is not Phase.DISCARD or deal.turn is not seat:
             return []
         t = spot.tile
-        if n <= -4 and deal.counts(seat)[t] == 4:
+        held = self._held_spots(deal, seat, t, spot.zone)
+        lost = -sum(min(res.get(s, 0), 0) for s in held)
+        if lost >= 4 and deal.counts(seat)[t] == 4:
             move = Kong(seat, MeldKind.CONCEALED_KONG, t)
-        elif n == -1 and Meld(MeldKind.PUNG, t) in deal.melds(seat):
+        elif lost == 1 and Meld(MeldKind.PUNG, t) in deal.melds(seat):
             kind = MeldKind.PROMOTED_KONG if deal.drawn == t else MeldKind.POSTPONED_KONG
             move = Kong(seat, kind, t)
         else:
             return []
-        return [Reading(seat, (move,), frozenset({spot}), Button.KONG)]
+        return [Reading(seat, (move,), frozenset(held), Button.KONG)]
+
+    def _held_spots(self, deal: Deal, seat: Seat, t: Tile, hz: Zone) -> tuple[Spot, ...]:
+        """Where `seat`'s own tiles `t` lie: the hand, and the void spot when the face-down
+        void tile is a `t` (a kong of the void suit takes it along: 004 lets it be declared,
+        at the 48-point penalty; seed 1016 melded 9m with the laid 9m)."""
+        vz = self.layout.zone(ZoneKind.VOID, seat)
+        if vz is not None and deal.laid_tile(seat) == t:
+            return (Spot(hz, t), Spot(vz, t))
+        return (Spot(hz, t),)
 
     def _draw_reading(self, deal: Deal, res: Tally, seat: Seat, spot: Spot) -> list[Reading]:
         t = spot.tile

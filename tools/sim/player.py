@@ -17,6 +17,7 @@ What each move does physically (RULES.md "Play"; the recogniser expects the same
   moves it to the hand (river, or the melds for a robbed kong); a pung / kong claimer moves
   it and two / three tiles of the hand to the melds.
 - Concealed Kong: button, four tiles hand → melds. Promoted / postponed: button, one tile.
+  A kong of the void suit takes the face-down void tile along from the void spot.
   SelfDrawnHu: button.
 - Correction (a referee takes a discard back): the tiles of the undone moves go back.
   Penalty: nothing on the table.
@@ -56,7 +57,7 @@ from rules.ruleset import RuleSet
 from rules.seats import SEATS, Seat
 from rules.tiles import Suit, Tile
 from rules.wall import Dice, Wall
-from tools.sim.world import IN_MACHINE, WALL_SCAN, Place, WallSpot, World
+from tools.sim.world import IN_MACHINE, WALL_SCAN, Place, WallSpot, World, place_name
 
 Pace = Callable[[str], None]
 Press = Callable[[Seat, Button], None]
@@ -178,11 +179,11 @@ class PhysicalPlayer:
             case Kong(_, MeldKind.CONCEALED_KONG, tile):
                 button = Button.KONG
                 for _ in range(4):
-                    moved.append((self._take(tile, hand, moved), hand, melds))
+                    moved.append((*self._take_held(tile, seat, moved), melds))
             case Kong(_, _, tile):  # promoted or postponed: the fourth tile joins the pung
                 button = Button.KONG
-                tc = self._take(tile, hand)
-                moved.append((tc, hand, melds))
+                tc, frm = self._take_held(tile, seat)
+                moved.append((tc, frm, melds))
                 self._open = (tc, melds, seat)
             case Correction(undo=undo):
                 rec["undo"] = undo
@@ -244,6 +245,17 @@ class PhysicalPlayer:
 
     def _holds(self, tile: Tile, place: Place) -> bool:
         return any(tc.tile is tile for tc in self.world.in_place(place))
+
+    def _take_held(self, tile: Tile, seat: Seat, already=()) -> tuple[TileCopy, Place]:
+        """A tile of `seat`'s for a kong: from the hand, else the face-down void tile (the
+        judge counts it as held, and a concealed kong of the void suit takes it along)."""
+        hand, void = self.zone(ZoneKind.HAND, seat), self.zone(ZoneKind.VOID, seat)
+        taken = {tc for tc, _, _ in already}
+        for place in (hand, void):
+            for tc in self.world.in_place(place):
+                if tc.tile is tile and tc not in taken:
+                    return tc, place
+        raise ValueError(f"no {tile} left at {place_name(hand)} or {place_name(void)}")
 
     def _take(self, tile: Tile, place: Place, already=()) -> TileCopy:
         taken = {tc for tc, _, _ in already}
