@@ -316,11 +316,14 @@ class ReaderHeader:
 @dataclass(frozen=True, slots=True)
 class Debounce:
     """Hysteresis in inventory rounds: a tag appears when its zone got it in `appear` of the
-    last `window` rounds, and disappears after `vanish` rounds in a row without a read."""
+    last `window` rounds, and disappears after `vanish` rounds in a row without a read.
+    A read outside the tag's own zone weaker than its own reads by more than
+    `crosstalk_margin` (RSSI units, 0: off) is crosstalk and never moves it."""
 
     window: int = field(default=5, metadata={"range": (1, 64)})
     appear: int = field(default=3, metadata={"range": (1, 64)})
     vanish: int = field(default=3, metadata={"range": (1, 64)})
+    crosstalk_margin: int = field(default=30, metadata={"range": (0, 255)})
 
     def __post_init__(self) -> None:
         if self.appear > self.window:

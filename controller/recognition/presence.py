@@ -13,7 +13,16 @@ The rules, with `window` n, `appear` k and `vanish` m from the reader profile's 
   tag whose own antenna reads it k times in every window settles in the right zone within
   n rounds, whatever its neighbours read.
 - A tag disappears after m rounds in a row in which no antenna read it; its window is then
-  cleared, so coming back takes k fresh reads. A round in which none of the antennas of the
+  cleared, so coming back takes k fresh reads.
+- Crosstalk never moves a tag (seed 707 deal 4: S's hand antenna lost 1m#2 for about eight
+  rounds while the river antenna read it, and a discard that never happened was judged). A
+  real antenna loses tags for seconds when a hand covers them, and a neighbour's field still
+  reaches them, weaker: the RSSI of a tag's reads in its own zone is remembered (also while it
+  is lifted, until no antenna has read it for n rounds), and a read in another zone weaker
+  than that by more than the profile's `crosstalk-margin` counts for nothing: no credit, and
+  not a read against `m`. The tag is then missing (lifted, in transit for the recogniser), never
+  in the neighbour's zone; a real move reads at full strength in its new zone. A reader
+  without RSSI (all reads 0) keeps the rules above. A round in which none of the antennas of the
   tag's zone reported (antenna fault) tells nothing about it and is not counted.
 - A tag has one zone at a time, so a tile is never in two zones. An unknown UID raises
   `UnknownTag` once; a second tag of a tile copy already present (a map with duplicates,
@@ -90,6 +99,9 @@ class _Track:
     tc: TileCopy
     zone: Zone | None = None
     misses: int = 0
+    home: Zone | None = None  # the zone it last settled in, kept while it is lifted
+    rssi: int | None = None  # its latest read in `home`: crosstalk is weaker than this
+    quiet: int = 0  # rounds in a row in which no antenna read it at all
     # per counted round: antennas that read the tag, and the zone credited (None: unread)
     rounds: collections.deque[tuple[frozenset[int], Zone | None]] = field(
         default_factory=collections.deque
@@ -108,6 +120,7 @@ class Debouncer:
         self.clock = clock
         d = reader.debounce
         self.window, self.appear, self.vanish = d.window, d.appear, d.vanish
+        self.margin = d.crosstalk_margin
         self.ignored_reads = 0  # reads from antennas the profile does not list
         self._tracks: dict[bytes, _Track] = {}
         self._holder: dict[TileCopy, bytes] = {}
@@ -185,10 +198,16 @@ class Debouncer:
         places: list[TilePlaced],
         alerts: list[Alert],
     ) -> None:
+        heard = bool(seen)
+        seen = {a: r for a, r in seen.items() if not self._crosstalk(track, a, r)}
         if not seen and track.zone is not None:
             own = self._zone_antennas.get(track.zone, frozenset())
             if not own & self._reported:
                 return  # its zone's antennas did not report: no news about this tag
+        track.quiet = 0 if heard else track.quiet + 1
+        own_reads = [r for a, r in seen.items() if self.reader.antennas[a].zone == track.zone]
+        if own_reads:
+            track.rssi = max(own_reads)
         credited = self._credit(track, seen) if seen else None
         track.rounds.append((frozenset(seen), credited))
         while len(track.rounds) > self.window:
@@ -201,8 +220,8 @@ class Debouncer:
             return
         counts = collections.Counter(z for _, z in track.rounds if z is not None)
         if not counts:
-            if track.zone is None:
-                del self._tracks[uid]  # nothing left to remember
+            if track.zone is None and (track.rssi is None or track.quiet >= self.window):
+                del self._tracks[uid]  # nothing left to remember (its own RSSI forgotten)
             return
         best = max(counts, key=lambda z: (counts[z], z == track.zone))
         if best == track.zone or counts[best] < self.appear:
@@ -217,9 +236,15 @@ class Debouncer:
             return
         if track.zone is not None:
             lifts.append(TileLifted(t, track.tc.tile, track.tc.copy, track.zone))
-        track.zone = best
+        track.zone = track.home = best
         self._holder[track.tc] = uid
         places.append(TilePlaced(t, track.tc.tile, track.tc.copy, best))
+
+    def _crosstalk(self, track: _Track, antenna: int, rssi: int) -> bool:
+        """A read outside the tag's own zone, too weak to be the tag lying there."""
+        if not self.margin or track.rssi is None:
+            return False
+        return self.reader.antennas[antenna].zone != track.home and rssi < track.rssi - self.margin
 
     def _credit(self, track: _Track, seen: dict[int, int]) -> Zone:
         often = collections.Counter(a for readers, _ in track.rounds for a in readers)

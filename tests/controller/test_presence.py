@@ -3,6 +3,7 @@ test with missed reads and crosstalk (sim-uhf profile: window 5, appear 3, vanis
 
 from __future__ import annotations
 
+import dataclasses
 import random
 import types
 from collections.abc import Sequence
@@ -24,6 +25,7 @@ from controller.recognition.presence import (
 )
 from rules.seats import Seat
 from rules.tiles import Tile, TileSet
+from tools.sim.noise import CROSSTALK_RSSI, OWN_RSSI
 
 READER = load_reader("sim-uhf")
 TAGS = sim_tag_map(TileSet.SUITED_108)
@@ -105,6 +107,67 @@ def test_a_move_is_lifted_then_placed_in_one_round() -> None:
     assert out[6] == [TileLifted(6.0, Tile.P5, 2, E_HAND), TilePlaced(6.0, Tile.P5, 2, E_RIVER)]
     assert [c for i, r in enumerate(out) if i != 6 and i != 2 for c in r] == []
     assert deb.zone_of(P5) == E_RIVER
+
+
+def test_seed_707_deal_4_covered_hand_tile_is_not_moved_by_crosstalk() -> None:
+    """Seed 707 deal 4: 1m#2 lay in S's hand all along; S's hand antenna (5) lost it for
+    eight rounds while S's river antenna (6) read it by crosstalk (the simulator's weaker
+    RSSI), and the debouncer moved it to the river: a discard that never happened. Now it is
+    only missing for a while (lifted), and comes back to the hand."""
+    m1 = TileCopy(Tile.M1, 2)
+    uid = sim_tag_uid(m1)
+    s_hand, s_river = Zone(ZoneKind.HAND, Seat.S), Zone(ZoneKind.RIVER, Seat.S)
+    deb = Debouncer(READER, TAGS, Clock())
+    in_hand = {5: [(uid, OWN_RSSI)]}
+    covered = {6: [(uid, CROSSTALK_RSSI)]}  # antenna 5 reports, without the tag
+    out = run(deb, [in_hand] * 5 + [covered] * 8 + [in_hand] * 5)
+    changes = [c for r in out for c in r]
+    assert changes == [
+        TilePlaced(2.0, Tile.M1, 2, s_hand),
+        TileLifted(7.0, Tile.M1, 2, s_hand),  # three rounds without a read of its own
+        TilePlaced(15.0, Tile.M1, 2, s_hand),  # three fresh reads in the hand
+    ]
+    assert not any(isinstance(c, TilePlaced) and c.zone == s_river for c in changes)
+    assert deb.presence() == {m1: s_hand}
+
+
+def test_a_real_move_reads_at_full_strength_in_its_new_zone() -> None:
+    deb = Debouncer(READER, TAGS, Clock())
+    hand, river = {1: [(U, OWN_RSSI)]}, {2: [(U, OWN_RSSI - 20)]}  # a weaker antenna: within
+    out = run(deb, [hand] * 4 + [river] * 4)
+    assert out[6] == [TileLifted(6.0, Tile.P5, 2, E_HAND), TilePlaced(6.0, Tile.P5, 2, E_RIVER)]
+
+
+def test_weak_reads_alone_never_place_a_tag_that_has_an_own_zone() -> None:
+    deb = Debouncer(READER, TAGS, Clock())
+    out = run(deb, [{1: [(U, 90)]}] * 4 + [{2: [(U, 40)]}] * 30)
+    assert [c for r in out for c in r] == [
+        TilePlaced(2.0, Tile.P5, 2, E_HAND),
+        TileLifted(6.0, Tile.P5, 2, E_HAND),
+    ]
+    assert deb.presence() == {}
+
+
+def test_the_own_rssi_is_forgotten_after_a_window_unread() -> None:
+    """A tile lies unread in the built wall, then is drawn: its hand antenna may read it
+    weaker than the wall antenna did, and it is placed all the same."""
+    wall = Zone(ZoneKind.WALL)
+    deb = Debouncer(READER, TAGS, Clock())
+    out = run(deb, [{17: [(U, 120)]}] * 3 + [{}] * (3 + N) + [{1: [(U, 50)]}] * 3)
+    assert [c for r in out for c in r] == [
+        TilePlaced(2.0, Tile.P5, 2, wall),
+        TileLifted(5.0, Tile.P5, 2, wall),
+        TilePlaced(13.0, Tile.P5, 2, E_HAND),
+    ]
+
+
+def test_a_margin_of_zero_lets_crosstalk_count() -> None:
+    reader = dataclasses.replace(
+        READER, debounce=dataclasses.replace(READER.debounce, crosstalk_margin=0)
+    )
+    deb = Debouncer(reader, TAGS, Clock())
+    out = run(deb, [{1: [(U, 90)]}] * 4 + [{2: [(U, 40)]}] * 3)
+    assert out[6] == [TileLifted(6.0, Tile.P5, 2, E_HAND), TilePlaced(6.0, Tile.P5, 2, E_RIVER)]
 
 
 def test_unknown_tag_alerts_once() -> None:
