@@ -19,9 +19,10 @@ The rules, with `window` n, `appear` k and `vanish` m from the reader profile's 
   real antenna loses tags for seconds when a hand covers them, and a neighbour's field still
   reaches them, weaker: the RSSI of a tag's reads in its own zone is remembered (also while it
   is lifted, until no antenna has read it for n rounds), and a read in another zone weaker
-  than that by more than the profile's `crosstalk-margin` counts for nothing: no credit, and
-  not a read against `m`. The tag is then missing (lifted, in transit for the recogniser), never
-  in the neighbour's zone; a real move reads at full strength in its new zone. A reader
+  than that by more than the profile's `crosstalk-margin` is crosstalk: it earns no credit.
+  It still counts as a read against `m` (the tag is near), but after max(n, m) rounds in a
+  row with crosstalk alone the tag disappears (in transit for the recogniser), never moving
+  to the neighbour's zone; a real move reads at full strength in its new zone. A reader
   without RSSI (all reads 0) keeps the rules above. A round in which none of the antennas of the
   tag's zone reported (antenna fault) tells nothing about it and is not counted.
 - A tag has one zone at a time, so a tile is never in two zones. An unknown UID raises
@@ -98,7 +99,7 @@ Alert = UnknownTag | DuplicateTile
 class _Track:
     tc: TileCopy
     zone: Zone | None = None
-    misses: int = 0
+    misses: int = 0  # rounds in a row without a read that is not crosstalk
     home: Zone | None = None  # the zone it last settled in, kept while it is lifted
     rssi: int | None = None  # its latest read in `home`: crosstalk is weaker than this
     quiet: int = 0  # rounds in a row in which no antenna read it at all
@@ -213,7 +214,8 @@ class Debouncer:
         while len(track.rounds) > self.window:
             track.rounds.popleft()
         track.misses = 0 if seen else track.misses + 1
-        if track.zone is not None and track.misses >= self.vanish:
+        gone = track.quiet >= self.vanish or track.misses >= max(self.window, self.vanish)
+        if track.zone is not None and gone:
             lifts.append(TileLifted(t, track.tc.tile, track.tc.copy, track.zone))
             self._release(track, uid)
             track.rounds.clear()

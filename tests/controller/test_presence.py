@@ -112,8 +112,9 @@ def test_a_move_is_lifted_then_placed_in_one_round() -> None:
 def test_seed_707_deal_4_covered_hand_tile_is_not_moved_by_crosstalk() -> None:
     """Seed 707 deal 4: 1m#2 lay in S's hand all along; S's hand antenna (5) lost it for
     eight rounds while S's river antenna (6) read it by crosstalk (the simulator's weaker
-    RSSI), and the debouncer moved it to the river: a discard that never happened. Now it is
-    only missing for a while (lifted), and comes back to the hand."""
+    RSSI), and the debouncer moved it to the river: a discard that never happened. Now the
+    weak reads keep it for a window, then it is missing (lifted), and it comes back to the
+    hand."""
     m1 = TileCopy(Tile.M1, 2)
     uid = sim_tag_uid(m1)
     s_hand, s_river = Zone(ZoneKind.HAND, Seat.S), Zone(ZoneKind.RIVER, Seat.S)
@@ -124,7 +125,7 @@ def test_seed_707_deal_4_covered_hand_tile_is_not_moved_by_crosstalk() -> None:
     changes = [c for r in out for c in r]
     assert changes == [
         TilePlaced(2.0, Tile.M1, 2, s_hand),
-        TileLifted(7.0, Tile.M1, 2, s_hand),  # three rounds without a read of its own
+        TileLifted(9.0, Tile.M1, 2, s_hand),  # five rounds (the window) of crosstalk alone
         TilePlaced(15.0, Tile.M1, 2, s_hand),  # three fresh reads in the hand
     ]
     assert not any(isinstance(c, TilePlaced) and c.zone == s_river for c in changes)
@@ -143,7 +144,7 @@ def test_weak_reads_alone_never_place_a_tag_that_has_an_own_zone() -> None:
     out = run(deb, [{1: [(U, 90)]}] * 4 + [{2: [(U, 40)]}] * 30)
     assert [c for r in out for c in r] == [
         TilePlaced(2.0, Tile.P5, 2, E_HAND),
-        TileLifted(6.0, Tile.P5, 2, E_HAND),
+        TileLifted(8.0, Tile.P5, 2, E_HAND),
     ]
     assert deb.presence() == {}
 
