@@ -195,6 +195,8 @@ class Deal:
         self._window: Window | None = None
         self._window_view: tuple[Window, int, ClaimWindow] | None = None
         self._hu_lock = [0] * 4
+        self._skip_hu_lock = rs.play.skip_hu_lock  # read after every claim window
+        self._skip_pung_lock = rs.play.skip_pung_lock
         self._pung_lock: list[set[Tile]] = [set() for _ in SEATS]
         self._lines: list[LedgerLine] = []
         self._void_penalized = [False] * 4
@@ -320,15 +322,15 @@ class Deal:
 
     def apply(self, move: Move) -> Result:
         """Judge one move: `Accepted(move, facts)` or `Rejected(reason, detail, move)`."""
-        check, do = _HANDLERS.get(type(move), (None, None))
-        if check is None or do is None:
+        handlers = _HANDLERS.get(type(move))
+        if handlers is None:
             return Rejected(Reason.WRONG_PHASE, f"not a move: {move!r}", move)
-        problem = check(self, move)
+        problem = handlers[0](self, move)
         if problem is not None:
             return Rejected(problem[0], problem[1], move)
-        facts = do(self, move)
+        facts = handlers[1](self, move)
         self.history.append(move)
-        if not isinstance(move, Correction):
+        if type(move) is not Correction:  # the handlers know the exact move classes only
             self._moves.append(move)
         return Accepted(move, tuple(facts))
 

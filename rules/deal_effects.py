@@ -133,14 +133,17 @@ def _do_close(deal: Deal, m: CloseClaims) -> list[Fact]:
 
 
 def _lock_passers(deal: Deal, w: Window, passed: Iterable[Seat]) -> None:
-    play = deal.rs.play
     tile = w.tile
-    if play.skip_hu_lock:
+    if deal._skip_hu_lock:
+        wins = w.wins  # `deal._wins_with` inlined: the bots asked most passers already
         for s in passed:
-            if deal._wins_with(s, tile):
+            known = wins[s]
+            if known is None:
+                known = wins[s] = deal._wins_on(s, tile)
+            if known:
                 value = deal._payment(s, tile, deal._discard_events(w, s))
                 deal._hu_lock[s] = max(deal._hu_lock[s], value)
-    if play.skip_pung_lock and w.kind is _WINDOW_DISCARD:
+    if deal._skip_pung_lock and w.kind is _WINDOW_DISCARD:
         for s in passed:
             if (
                 not isinstance(w.declared.get(s), (Pung, Kong))
@@ -184,6 +187,8 @@ def _why(score: Score, what: str, tile: Tile | None) -> str:
 def _resolve(deal: Deal) -> list[Fact]:
     w = deal._window
     assert w is not None
+    if not w.declared and w.kind is _WINDOW_DISCARD:
+        return _resolve_silent(deal, w)
     res = resolve(w)
     facts: list[Fact] = []
     _lock_passers(deal, w, res.passed)
@@ -233,6 +238,25 @@ def _resolve(deal: Deal) -> list[Fact]:
     deal.phase = _DRAW
     facts.append(TURN_PASSED[nxt])
     return facts
+
+
+def _resolve_silent(deal: Deal, w: Window) -> list[Fact]:
+    """`_resolve` of a discard everybody let go (most windows), without building a
+    `Resolution`: every eligible player passed, and play passes on."""
+    _lock_passers(deal, w, w.eligible)
+    deal._window = None
+    deal._window_kongs = []
+    if w.last:
+        facts: list[Fact] = []
+        deal._finish(_END_WALL, facts)
+        return facts
+    # nobody left the deal since the discard: the first player still in after the
+    # discarder is the first eligible one
+    nxt = w.eligible[0] if w.eligible else next_player(w.discarder, (), deal._out)
+    assert nxt is not None
+    deal.turn = nxt
+    deal.phase = _DRAW
+    return [TURN_PASSED[nxt]]
 
 
 def _resolve_robbing(deal: Deal, w: Window, hu: tuple[Seat, ...], facts: list[Fact]) -> list[Fact]:
