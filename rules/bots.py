@@ -176,8 +176,10 @@ class Bot:
 
     def _turn(self, deal: Deal, seat: Seat, t: float | None) -> Move:
         rng, style = self.rng, self.style
-        counts = deal.counts(seat)
-        melds = deal.melds(seat)
+        # the judge's own count list and melds, read without copying (`deal.counts(seat)`
+        # and `deal.melds(seat)` copy them): a bot on turn only reads them
+        counts = deal._hands[seat]
+        melds = deal._melds[seat]
         if is_complete(counts, len(melds)):
             if (
                 rng.random() < style.self_drawn_hu
@@ -187,14 +189,14 @@ class Bot:
                 return SelfDrawnHu(seat, t=t)
         elif rng.random() < style.false_hu and deal.check(SelfDrawnHu(seat)) is None:
             return SelfDrawnHu(seat, t=t)  # accepted, and settled as a false Hu (004 Lesson 5)
-        if deal.tiles_left and (4 in counts or (melds and _pung_to_add(counts, melds))):
+        if deal.wall.tiles_left and (4 in counts or (melds and _pung_to_add(counts, melds))):
             kong = self._own_kong(deal, seat, counts, melds)
             if kong is not None:
                 return _stamp(kong, t)
         return Discard(seat, self._discard(deal, seat, counts), t=t)
 
     def _own_kong(
-        self, deal: Deal, seat: Seat, counts: tuple[int, ...], melds: tuple[Meld, ...]
+        self, deal: Deal, seat: Seat, counts: Sequence[int], melds: Sequence[Meld]
     ) -> Kong | None:
         """A kong of this turn (the hand holds four of a tile, or the 4th of a pung)."""
         if self.rng.random() >= self.style.own_kong:
@@ -214,12 +216,12 @@ class Bot:
         ]
         return self.rng.choice(kongs) if kongs else None
 
-    def _discard(self, deal: Deal, seat: Seat, counts: tuple[int, ...]) -> Tile:
-        laid = deal.laid_tile(seat)
+    def _discard(self, deal: Deal, seat: Seat, counts: Sequence[int]) -> Tile:
+        laid = deal._laid[seat]
         if laid is not None:
             return laid  # the face-down void tile is the mandatory first discard
         rng, style = self.rng, self.style
-        void = deal.void(seat)
+        void = deal._void[seat]
         if void is not None:
             offset = 0 if void is _M else 9 if void is _P else 18
             row = counts[offset : offset + 9]
@@ -233,7 +235,7 @@ class Bot:
         return TILES[rng.choice(_loneliest(counts))]
 
 
-def _pung_to_add(counts: tuple[int, ...], melds: tuple[Meld, ...]) -> bool:
+def _pung_to_add(counts: Sequence[int], melds: Sequence[Meld]) -> bool:
     """Whether the hand holds the 4th tile of one of its pungs."""
     for m in melds:  # noqa: SIM110 - a plain loop: a generator costs more on every turn
         if m.kind is _PUNG and counts[m.tile]:
@@ -334,7 +336,18 @@ class BotTable:
     Lesson 4: 3 seconds) unless every eligible player has declared before.
     """
 
-    __slots__ = ("_asked", "_closes_at", "_window_seq", "bots", "now", "rng", "rs", "style")
+    __slots__ = (
+        "_asked",
+        "_closes_at",
+        "_think_hi",
+        "_think_lo",
+        "_window_seq",
+        "bots",
+        "now",
+        "rng",
+        "rs",
+        "style",
+    )
 
     def __init__(
         self,
@@ -351,6 +364,7 @@ class BotTable:
         self._window_seq = -1  # len(deal.history) when the current window opened
         self._asked = [False] * 4  # seats asked in the open window (Enum hashing is slow)
         self._closes_at = 0.0
+        self._think_lo, self._think_hi = style.thinking
 
     def _tick(self, lo: float, hi: float) -> float:
         self.now = round(self.now + lo + (hi - lo) * self.rng.random(), 1)
@@ -359,30 +373,34 @@ class BotTable:
     def next_move(self, deal: Deal) -> Move:
         """The next move to offer the judge; the deal must not be over."""
         phase = deal.phase
-        if phase is _CLAIMS or phase is _ROBBING:
+        # the phases by how often they come: a discard, a claim window, a draw
+        if phase is _DISCARD:
+            seat = deal.turn
+            if self.rng.random() < self.style.referee_penalty:
+                # a referee's yellow card (000 3.6), paid to nobody
+                t = self._tick(1.0, 5.0)
+                return Penalty(seat, 4, "yellow card: declared without the physical action", t=t)
+            bot = self.bots[seat]
+            t = self._tick(self._think_lo, self._think_hi)
+            if type(bot) is Bot:
+                return bot._turn(deal, seat, t)  # what `choose` comes to for the seat on turn
+            move = bot.choose(deal, seat, t)
+        elif phase is _CLAIMS or phase is _ROBBING:
             return self._window_move(deal)
-        if phase is _CHOOSING_VOID:
+        elif phase is _DRAW:
+            return Draw(deal.turn, deal.wall.peek(), t=self._tick(self._think_lo, self._think_hi))
+        elif phase is _CHOOSING_VOID:
             t = self._tick(0.2, 1.5)
             for seat in SEATS:
                 move = self.bots[seat].choose(deal, seat, t)
                 if move is not None:
                     return move
             raise BotError("no seat has a void suit to choose")  # pragma: no cover
-        seat = deal.turn
-        if phase is _DRAW:
-            return Draw(seat, deal.wall.peek(), t=self._tick(*self.style.thinking))
-        if phase is _DISCARD and self.rng.random() < self.style.referee_penalty:
-            # a referee's yellow card (000 3.6), paid to nobody
-            t = self._tick(1.0, 5.0)
-            return Penalty(seat, 4, "yellow card: declared without the physical action", t=t)
-        bot = self.bots[seat]
-        t = self._tick(*self.style.thinking)
-        if phase is _DISCARD and type(bot) is Bot:
-            move = bot._turn(deal, seat, t)  # what `choose` comes to for the seat on turn
         else:
-            move = bot.choose(deal, seat, t)
+            seat = deal.turn
+            move = self.bots[seat].choose(deal, seat, self._tick(self._think_lo, self._think_hi))
         if move is None:  # pragma: no cover - a bot on turn always moves
-            raise BotError(f"the bot on turn ({seat}) made no move in {phase.value}")
+            raise BotError(f"the bot on turn ({deal.turn}) made no move in {phase.value}")
         return move
 
     def _window_move(self, deal: Deal) -> Move:
