@@ -39,7 +39,6 @@ from rules.moves import (
     Pass,
     Penalty,
     Pung,
-    Rejected,
     ReplacementDraw,
     RobKong,
     SelfDrawnHu,
@@ -452,9 +451,10 @@ def play_deal(
     deal = new_deal(rs, rng)
     table = BotTable(rs, rng, style)
     over = _OVER
+    next_move, play = table.next_move, deal.play
     while deal.phase is not over:
-        move = table.next_move(deal)
-        result = deal.apply(move)
-        if isinstance(result, Rejected):
-            raise BotError(f"seed {seed}: the judge refused {move}: {result}")
+        move = next_move(deal)
+        refused = play(move)
+        if refused is not None:
+            raise BotError(f"seed {seed}: the judge refused {move}: {refused}")
     return deal, to_record(deal, players)

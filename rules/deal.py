@@ -53,9 +53,9 @@ from dataclasses import dataclass
 from types import MappingProxyType
 
 from rules import settlement as pay
-from rules.claims import ClaimWindow, Window, WindowKind, next_player, seats_after
+from rules.claims import ClaimWindow, Window, WindowKind, next_player
 from rules.deal_checks import CHECKS
-from rules.deal_effects import EFFECTS
+from rules.deal_effects import _OTHERS_IN, EFFECTS
 from rules.deal_state import Entry, KongRecord, Phase
 from rules.hand import is_complete
 from rules.melds import Meld, MeldKind
@@ -160,10 +160,11 @@ class Deal:
     ) -> Deal:
         """A deal re-judged from its moves; raises ValueError naming the first bad move."""
         deal = cls.start(rs, dice, wall_order)
+        play = deal.play
         for i, move in enumerate(moves):
-            result = deal.apply(move)
-            if isinstance(result, Rejected):
-                raise ValueError(f"move {i + 1} ({move}) rejected: {result}")
+            refused = play(move)
+            if refused is not None:
+                raise ValueError(f"move {i + 1} ({move}) rejected: {refused}")
         return deal
 
     def _init(self, rs: RuleSet, dice: Dice, order: tuple[Tile | None, ...]) -> None:
@@ -333,6 +334,22 @@ class Deal:
         if type(move) is not Correction:  # the handlers know the exact move classes only
             self._moves.append(move)
         return Accepted(move, tuple(facts))
+
+    def play(self, move: Move) -> Rejected | None:
+        """`apply` for a driver that reads no facts (the bots' `play_deal`, replays): the
+        deal changes exactly as by `apply`; None when the move is accepted, else the
+        `Rejected` value. It saves building the `Accepted` value on every move."""
+        handlers = _HANDLERS.get(type(move))
+        if handlers is None:
+            return Rejected(Reason.WRONG_PHASE, f"not a move: {move!r}", move)
+        problem = handlers[0](self, move)
+        if problem is not None:
+            return Rejected(problem[0], problem[1], move)
+        handlers[1](self, move)
+        self.history.append(move)
+        if type(move) is not Correction:
+            self._moves.append(move)
+        return None
 
     def check(self, move: Move) -> Rejected | None:
         """What `apply(move)` would answer, without applying it: None if it would be
@@ -584,11 +601,6 @@ class Deal:
 _HANDLERS = {kind: (CHECKS[kind], EFFECTS[kind]) for kind in CHECKS}
 _SUIT_OF: tuple[Suit, ...] = tuple(t.suit for t in TILES)
 _M, _P = Suit.M, Suit.P
-# for each seat and each set of players out (bit s: seat s is out), the others still in
-_OTHERS_IN: tuple[tuple[tuple[Seat, ...], ...], ...] = tuple(
-    tuple(tuple(s for s in seats_after(seat) if not mask >> s & 1) for mask in range(16))
-    for seat in SEATS
-)
 # the tiles of the same suit within two ranks of each tile (none for honours)
 _NEAR: tuple[tuple[int, ...], ...] = tuple(
     () if t.is_honour else tuple(t + d for d in (-2, -1, 1, 2) if 1 <= t.rank + d <= 9)

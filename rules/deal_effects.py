@@ -4,11 +4,11 @@ only after rules.deal_checks passed the move."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING
 
 from rules import settlement as pay
-from rules.claims import Window, WindowKind, next_player, resolve
+from rules.claims import Window, WindowKind, next_player, resolve, seats_after
 from rules.deal_state import Entry, KongRecord, Phase
 from rules.melds import Meld, MeldKind
 from rules.moves import (
@@ -58,6 +58,14 @@ _ROBBING = Phase.ROBBING
 _WINDOW_DISCARD = WindowKind.DISCARD
 _WINDOW_ROBBING = WindowKind.ROBBING
 
+# the facts of a silent window, one tuple per seat the turn passes to
+_PASSED_TO: tuple[tuple[Fact], ...] = tuple((TURN_PASSED[s],) for s in SEATS)
+# for each seat and each set of players out (bit s: seat s is out), the others still in
+_OTHERS_IN: tuple[tuple[tuple[Seat, ...], ...], ...] = tuple(
+    tuple(tuple(s for s in seats_after(seat) if not mask >> s & 1) for mask in range(16))
+    for seat in SEATS
+)
+
 if TYPE_CHECKING:
     from rules.deal import Deal
 
@@ -81,7 +89,9 @@ def _took(deal: Deal, seat: Seat, replacement: bool, tile: Tile | None) -> list[
     deal._hands[seat][take.tile] += 1
     deal._drawn = take.tile
     deal._hu_lock[seat] = 0
-    deal._pung_lock[seat].clear()
+    lock = deal._pung_lock[seat]
+    if lock:
+        lock.clear()
     deal._draws[seat] += 1
     deal._entry = _ENTRY_REPLACEMENT if replacement else _ENTRY_DRAW
     deal.phase = _DISCARD
@@ -89,7 +99,8 @@ def _took(deal: Deal, seat: Seat, replacement: bool, tile: Tile | None) -> list[
 
 
 def _do_draw(deal: Deal, m: Draw) -> list[Fact]:
-    deal._kong_chain = []
+    if deal._kong_chain:
+        deal._kong_chain = []
     return _took(deal, m.seat, False, m.tile)
 
 
@@ -97,28 +108,26 @@ def _do_replacement(deal: Deal, m: ReplacementDraw) -> list[Fact]:
     return _took(deal, m.seat, True, m.tile)
 
 
-def _do_discard(deal: Deal, m: Discard) -> list[Fact]:
-    seat = m.seat
-    deal._hands[seat][m.tile] -= 1
-    if deal._laid[seat] == m.tile:
+def _do_discard(deal: Deal, m: Discard) -> tuple[Fact, ...]:
+    seat, tile = m.seat, m.tile
+    deal._hands[seat][tile] -= 1
+    if deal._laid[seat] == tile:
         deal._laid[seat] = None
-    first = not any(deal._discards)
-    deal._river[seat].append(m.tile)
-    deal._discards[seat].append(m.tile)
+    # the deal's first discard made by East, before any meld (WMT earthly hand)
+    dealer_first = seat is _EAST and not deal._melded_any and not any(deal._discards)
+    deal._river[seat].append(tile)
+    deal._discards[seat].append(tile)
     deal._drawn = None
+    out = deal._out  # `deal._others_in_order(seat)`, inlined: a window follows every discard
+    eligible = _OTHERS_IN[seat][out[0] | out[1] << 1 | out[2] << 2 | out[3] << 3]
+    chain = deal._kong_chain
     deal._window = Window(
-        _WINDOW_DISCARD,
-        m.tile,
-        seat,
-        deal._others_in_order(seat),
-        last=not deal.wall.tiles_left,
-        after_kong=bool(deal._kong_chain),
-        dealer_first=first and seat is _EAST and not deal._melded_any,
+        _WINDOW_DISCARD, tile, seat, eligible, not deal.wall.tiles_left, bool(chain), dealer_first
     )
-    deal._window_kongs = deal._kong_chain
+    deal._window_kongs = chain
     deal._kong_chain = []
     deal.phase = _CLAIMS
-    return []
+    return ()
 
 
 def _do_claim(deal: Deal, m: Hu | Pung | Kong | RobKong | Pass) -> list[Fact]:
@@ -128,13 +137,17 @@ def _do_claim(deal: Deal, m: Hu | Pung | Kong | RobKong | Pass) -> list[Fact]:
     return _resolve(deal) if w.complete else []
 
 
-def _do_close(deal: Deal, m: CloseClaims) -> list[Fact]:
+def _do_close(deal: Deal, m: CloseClaims) -> Sequence[Fact]:
+    w = deal._window
+    assert w is not None
+    if not w.declared and w.kind is _WINDOW_DISCARD:
+        return _resolve_silent(deal, w)
     return _resolve(deal)
 
 
-def _lock_passers(deal: Deal, w: Window, passed: Iterable[Seat]) -> None:
+def _lock_passers(deal: Deal, w: Window, passed: Iterable[Seat], hu_lock: bool = True) -> None:
     tile = w.tile
-    if deal._skip_hu_lock:
+    if hu_lock and deal._skip_hu_lock:
         wins = w.wins  # `deal._wins_with` inlined: the bots asked most passers already
         for s in passed:
             known = wins[s]
@@ -187,8 +200,6 @@ def _why(score: Score, what: str, tile: Tile | None) -> str:
 def _resolve(deal: Deal) -> list[Fact]:
     w = deal._window
     assert w is not None
-    if not w.declared and w.kind is _WINDOW_DISCARD:
-        return _resolve_silent(deal, w)
     res = resolve(w)
     facts: list[Fact] = []
     _lock_passers(deal, w, res.passed)
@@ -240,12 +251,23 @@ def _resolve(deal: Deal) -> list[Fact]:
     return facts
 
 
-def _resolve_silent(deal: Deal, w: Window) -> list[Fact]:
+def _resolve_silent(deal: Deal, w: Window) -> Sequence[Fact]:
     """`_resolve` of a discard everybody let go (most windows), without building a
     `Resolution`: every eligible player passed, and play passes on."""
-    _lock_passers(deal, w, w.eligible)
+    if deal._skip_hu_lock:
+        tile, wins = w.tile, w.wins
+        for s in w.eligible:
+            known = wins[s]  # the bots asked most passers already (`deal._wins_with`)
+            if known is None:
+                known = wins[s] = deal._wins_on(s, tile)
+            if known:
+                value = deal._payment(s, tile, deal._discard_events(w, s))
+                deal._hu_lock[s] = max(deal._hu_lock[s], value)
+    if deal._skip_pung_lock:
+        _lock_passers(deal, w, w.eligible, hu_lock=False)
     deal._window = None
-    deal._window_kongs = []
+    if deal._window_kongs:
+        deal._window_kongs = []
     if w.last:
         facts: list[Fact] = []
         deal._finish(_END_WALL, facts)
@@ -256,7 +278,7 @@ def _resolve_silent(deal: Deal, w: Window) -> list[Fact]:
     assert nxt is not None
     deal.turn = nxt
     deal.phase = _DRAW
-    return [TURN_PASSED[nxt]]
+    return _PASSED_TO[nxt]
 
 
 def _resolve_robbing(deal: Deal, w: Window, hu: tuple[Seat, ...], facts: list[Fact]) -> list[Fact]:

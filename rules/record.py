@@ -40,7 +40,6 @@ from rules.moves import (
     Penalty,
     Pung,
     Reason,
-    Rejected,
     ReplacementDraw,
     RobKong,
     SelfDrawnHu,
@@ -146,15 +145,16 @@ def judge(record: DealRecord, rs: RuleSet | None = None) -> Deal:
         deal = Deal.start(rules, record.dice, record.wall)
     except (WallError, ValueError) as err:
         raise RecordError("wall", str(err)) from None
+    play = deal.play
     for i, move in enumerate(record.moves):
-        result = deal.apply(move)
-        if isinstance(result, Rejected):
+        refused = play(move)
+        if refused is not None:
             raise RecordError(
                 f"moves[{i}]",
-                result.detail,
+                refused.detail,
                 index=i,
                 move=move_to_json(move),
-                reason=result.reason,
+                reason=refused.reason,
             )
     return deal
 
