@@ -338,8 +338,8 @@ class BotTable:
     __slots__ = (
         "_asked",
         "_closes_at",
-        "_think_hi",
         "_think_lo",
+        "_think_span",
         "_window_seq",
         "bots",
         "now",
@@ -363,7 +363,8 @@ class BotTable:
         self._window_seq = -1  # len(deal.history) when the current window opened
         self._asked = [False] * 4  # seats asked in the open window (Enum hashing is slow)
         self._closes_at = 0.0
-        self._think_lo, self._think_hi = style.thinking
+        lo, hi = style.thinking
+        self._think_lo, self._think_span = lo, hi - lo  # `_tick` computes `hi - lo` alike
 
     def _tick(self, lo: float, hi: float) -> float:
         self.now = round(self.now + lo + (hi - lo) * self.rng.random(), 1)
@@ -380,14 +381,20 @@ class BotTable:
                 t = self._tick(1.0, 5.0)
                 return Penalty(seat, 4, "yellow card: declared without the physical action", t=t)
             bot = self.bots[seat]
-            t = self._tick(self._think_lo, self._think_hi)
+            # `self._tick(*self.style.thinking)`, inlined on the two moves of every turn
+            t = self.now = round(
+                self.now + self._think_lo + self._think_span * self.rng.random(), 1
+            )
             if type(bot) is Bot:
                 return bot._turn(deal, seat, t)  # what `choose` comes to for the seat on turn
             move = bot.choose(deal, seat, t)
         elif phase is _CLAIMS or phase is _ROBBING:
             return self._window_move(deal)
         elif phase is _DRAW:
-            return Draw(deal.turn, deal.wall.peek(), t=self._tick(self._think_lo, self._think_hi))
+            t = self.now = round(
+                self.now + self._think_lo + self._think_span * self.rng.random(), 1
+            )
+            return Draw(deal.turn, deal.wall.peek(), t=t)
         elif phase is _CHOOSING_VOID:
             t = self._tick(0.2, 1.5)
             for seat in SEATS:
@@ -397,7 +404,7 @@ class BotTable:
             raise BotError("no seat has a void suit to choose")  # pragma: no cover
         else:
             seat = deal.turn
-            move = self.bots[seat].choose(deal, seat, self._tick(self._think_lo, self._think_hi))
+            move = self.bots[seat].choose(deal, seat, self._tick(*self.style.thinking))
         if move is None:  # pragma: no cover - a bot on turn always moves
             raise BotError(f"the bot on turn ({deal.turn}) made no move in {phase.value}")
         return move
@@ -417,14 +424,15 @@ class BotTable:
             if isinstance(last, Discard) and self.rng.random() < self.style.retrieve_discard:
                 # 000 3.6.A: a discard retrieved at once; the referee takes it back
                 return Correction(1, "discard retrieved", t=self._tick(0.1, 0.5))
-        asked = self._asked
+        asked, bots = self._asked, self.bots
+        tile, robbing = window.tile, window.kind is _WINDOW_ROBBING
         for seat in window.eligible:
             if asked[seat]:
                 continue
             asked[seat] = True
-            bot = self.bots[seat]
+            bot = bots[seat]
             if type(bot) is Bot and seat not in window.declared:
-                move = bot._claim(deal, seat, window.tile, window.kind is _WINDOW_ROBBING, None)
+                move = bot._claim(deal, seat, tile, robbing, None)
             else:
                 move = bot.claim(deal, seat, deal.window)  # type: ignore[arg-type]
             if move is not None:

@@ -21,7 +21,7 @@ way (`RobKong`, or `Hu`, or `Pass`); a robbed kong stays a pung.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from enum import Enum
 
 from rules.melds import Meld
@@ -35,7 +35,7 @@ class WindowKind(Enum):
     ROBBING = "robbing"
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, init=False)
 class Window:
     """An open claim window (internal to the judge; `ClaimWindow` is its public view)."""
 
@@ -43,15 +43,41 @@ class Window:
     tile: Tile
     discarder: Seat  # the discarder, or the player whose kong can be robbed
     eligible: tuple[Seat, ...]  # still in, counter-clockwise from the discarder
-    last: bool = False  # the discard made after the last wall tile
-    after_kong: bool = False  # the discarder declared a kong this turn
-    dealer_first: bool = False  # the deal's first discard, made by East
-    kong_meld: Meld | None = None  # ROBBING: the kong that can be robbed
-    kong_index: int = -1  # ROBBING: its index among the declarer's melds
-    declared: dict[Seat, Claim] = field(default_factory=dict)
+    last: bool  # the discard made after the last wall tile
+    after_kong: bool  # the discarder declared a kong this turn
+    dealer_first: bool  # the deal's first discard, made by East
+    kong_meld: Meld | None  # ROBBING: the kong that can be robbed
+    kong_index: int  # ROBBING: its index among the declarer's melds
+    declared: dict[Seat, Claim]
     # per seat, whether its hand wins on `tile` (None: not asked yet); hands do not change
     # while the window is open, and the bots, the checks and the skipped-Hu lock all ask
-    wins: list[bool | None] = field(default_factory=lambda: [None, None, None, None])
+    wins: list[bool | None]
+
+    # written out: the generated one calls a factory function for each of `declared` and
+    # `wins`, and a window opens on every discard
+    def __init__(
+        self,
+        kind: WindowKind,
+        tile: Tile,
+        discarder: Seat,
+        eligible: tuple[Seat, ...],
+        last: bool = False,
+        after_kong: bool = False,
+        dealer_first: bool = False,
+        kong_meld: Meld | None = None,
+        kong_index: int = -1,
+    ) -> None:
+        self.kind = kind
+        self.tile = tile
+        self.discarder = discarder
+        self.eligible = eligible
+        self.last = last
+        self.after_kong = after_kong
+        self.dealer_first = dealer_first
+        self.kong_meld = kong_meld
+        self.kong_index = kong_index
+        self.declared = {}
+        self.wins = [None, None, None, None]
 
     @property
     def complete(self) -> bool:
