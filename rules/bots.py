@@ -298,24 +298,34 @@ def _loneliest(counts: Sequence[int]) -> list[int]:
 def _suit_loneliest(row: bytes) -> tuple[int, tuple[int, ...]]:
     """Within one suit's counts: the lowest `_keep_score` (plus 6) of a held rank and the
     ranks that have it; (99, ()) when the suit is not held."""
-    pad = bytes(2) + row + bytes(2)
     low, ranks = 99, ()
-    for r in range(9):
-        if not row[r]:
-            continue
-        p = r + 2
-        score = (
-            6 * pad[p]
-            + 2 * (pad[p - 1] > 0)
-            + 2 * (pad[p + 1] > 0)
-            + (pad[p - 2] > 0)
-            + (pad[p + 2] > 0)
-        )
+    # the neighbours' part of the score depends only on which ranks are held
+    for r, near in _NEIGHBOURS[row.translate(_HELD)]:
+        score = 6 * row[r] + near
         if score < low:
             low, ranks = score, (r,)
         elif score == low:
             ranks += (r,)
     return low, ranks
+
+
+_HELD = bytes([0] + [1] * 255)  # `bytes.translate` table: a count -> held (1) or not (0)
+
+
+def _neighbours(held: bytes) -> tuple[tuple[int, int], ...]:
+    """The held ranks of a suit (0-8) with their neighbours' score: 2 for each held rank
+    next to it, 1 for each two ranks away (`_keep_score`)."""
+    pad = bytes(2) + held + bytes(2)
+    return tuple(
+        (r, 2 * pad[r + 1] + 2 * pad[r + 3] + pad[r] + pad[r + 4]) for r in range(9) if held[r]
+    )
+
+
+# every pattern of held ranks in a suit (2**9 of them)
+_NEIGHBOURS: dict[bytes, tuple[tuple[int, int], ...]] = {
+    held: _neighbours(held)
+    for held in (bytes((mask >> r) & 1 for r in range(9)) for mask in range(1 << 9))
+}
 
 
 # -- the controller's part: turns, claim windows, the clock ------------------------------

@@ -448,14 +448,11 @@ class Deal:
             o = 0 if void is _M else 9 if void is _P else 18
             if any(h[o : o + 9]):
                 return False
-        if not h[tile]:
+        lo, hi = _AROUND[tile]
+        if not any(h[lo:hi]):
             # a tile with no copy and no neighbour within two ranks held stays alone: no
             # pair, pung or chow can hold it (most discards, before the table look-up)
-            for j in _NEAR[tile]:
-                if h[j]:
-                    break
-            else:
-                return False
+            return False
         h[tile] += 1
         # the shape first (a table look-up), the authoritative check only for a complete one
         shaped = is_complete(h, len(self._melds[seat]))
@@ -601,9 +598,10 @@ class Deal:
 _HANDLERS = {kind: (CHECKS[kind], EFFECTS[kind]) for kind in CHECKS}
 _SUIT_OF: tuple[Suit, ...] = tuple(t.suit for t in TILES)
 _M, _P = Suit.M, Suit.P
-# the tiles of the same suit within two ranks of each tile (none for honours)
-_NEAR: tuple[tuple[int, ...], ...] = tuple(
-    () if t.is_honour else tuple(t + d for d in (-2, -1, 1, 2) if 1 <= t.rank + d <= 9)
+# the index range of each tile and its neighbours within two ranks in its suit (the tile
+# alone for honours)
+_AROUND: tuple[tuple[int, int], ...] = tuple(
+    (int(t), t + 1) if t.is_honour else (t - min(2, t.rank - 1), t + 1 + min(2, 9 - t.rank))
     for t in TILES
 )
 
