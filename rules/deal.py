@@ -50,6 +50,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from itertools import chain, repeat
 from types import MappingProxyType
 
 from rules import settlement as pay
@@ -224,7 +225,7 @@ class Deal:
 
     def hand(self, seat: Seat) -> tuple[Tile, ...]:
         """Standing tiles (the face-down void tile included until it is discarded)."""
-        return tuple(TILES[i] for i, n in enumerate(self._hands[seat]) for _ in range(n))
+        return tuple(chain.from_iterable(map(repeat, TILES, self._hands[seat])))
 
     def counts(self, seat: Seat) -> tuple[int, ...]:
         return tuple(self._hands[seat])
@@ -424,7 +425,9 @@ class Deal:
         return [kind(seat, t) for t in wall.tileset.kinds if wall.possible(t)]
 
     def _standing(self, seat: Seat, extra: Tile | None = None) -> list[Tile]:
-        tiles = [TILES[i] for i, n in enumerate(self._hands[seat]) for _ in range(n)]
+        # each tile repeated as often as it is held, in tile order, without a Python loop
+        # (a Hu's scoring and the skipped-Hu lock ask for it several times a deal)
+        tiles = list(chain.from_iterable(map(repeat, TILES, self._hands[seat])))
         if extra is not None:
             tiles.append(extra)
         return tiles
