@@ -29,7 +29,6 @@ from rules.hand import is_complete
 from rules.melds import Meld, MeldKind
 from rules.moves import (
     ChooseVoid,
-    CloseClaims,
     Correction,
     Discard,
     Draw,
@@ -42,6 +41,9 @@ from rules.moves import (
     ReplacementDraw,
     RobKong,
     SelfDrawnHu,
+    new_close_claims,
+    new_discard,
+    new_draw,
 )
 from rules.record import DealRecord, to_record
 from rules.ruleset import RuleSet, VoidDiscard
@@ -192,7 +194,7 @@ class Bot:
             kong = self._own_kong(deal, seat, counts, melds)
             if kong is not None:
                 return _stamp(kong, t)
-        return Discard(seat, self._discard(deal, seat, counts), t=t)
+        return new_discard(seat, self._discard(deal, seat, counts), t)
 
     def _own_kong(
         self, deal: Deal, seat: Seat, counts: Sequence[int], melds: Sequence[Meld]
@@ -404,7 +406,7 @@ class BotTable:
             t = self.now = round(
                 self.now + self._think_lo + self._think_span * self.rng.random(), 1
             )
-            return Draw(deal.turn, deal.wall.peek(), t=t)
+            return new_draw(deal.turn, deal.wall.peek(), t)
         elif phase is _CHOOSING_VOID:
             t = self._tick(0.2, 1.5)
             for seat in SEATS:
@@ -450,7 +452,7 @@ class BotTable:
                 self.now = max(self.now, t)
                 return _stamp(move, self.now)
         self.now = round(max(self.now, self._closes_at), 1)
-        return CloseClaims(t=self.now)
+        return new_close_claims(self.now)
 
 
 def new_deal(rs: RuleSet, rng: random.Random) -> Deal:

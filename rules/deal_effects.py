@@ -19,7 +19,6 @@ from rules.moves import (
     DealEnd,
     Discard,
     Draw,
-    Drawn,
     EndDeal,
     Fact,
     Hu,
@@ -32,6 +31,7 @@ from rules.moves import (
     Robbed,
     RobKong,
     SelfDrawnHu,
+    new_drawn,
 )
 from rules.ruleset import Payer
 from rules.scoring import Score
@@ -95,7 +95,7 @@ def _took(deal: Deal, seat: Seat, replacement: bool, tile: Tile | None) -> list[
     deal._draws[seat] += 1
     deal._entry = _ENTRY_REPLACEMENT if replacement else _ENTRY_DRAW
     deal.phase = _DISCARD
-    return [Drawn(take, replacement, not wall.tiles_left)]
+    return [new_drawn(take, replacement, not wall.tiles_left)]
 
 
 def _do_draw(deal: Deal, m: Draw) -> list[Fact]:
