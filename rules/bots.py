@@ -20,7 +20,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
-from functools import lru_cache
+from functools import cache, lru_cache
 from itertools import compress
 
 from rules.claims import ClaimWindow, WindowKind
@@ -48,7 +48,7 @@ from rules.moves import (
 from rules.record import DealRecord, to_record
 from rules.ruleset import RuleSet, VoidDiscard
 from rules.seats import SEATS, Seat
-from rules.tiles import TILES, Suit, Tile
+from rules.tiles import TILES, Suit, Tile, TileSet
 from rules.wall import Dice
 
 # Enum members read on every move, as module constants: `Phase.DRAW` is looked up
@@ -457,10 +457,16 @@ class BotTable:
 
 def new_deal(rs: RuleSet, rng: random.Random) -> Deal:
     """A shuffled wall and East's roll of the dice."""
-    tiles = [t for t in rs.tiles.set.kinds for _ in range(4)]
+    tiles = list(_full_set(rs.tiles.set))
     rng.shuffle(tiles)
     dice = Dice(rng.randint(1, 6), rng.randint(1, 6))
     return Deal.start(rs, dice, tiles)
+
+
+@cache
+def _full_set(tileset: TileSet) -> tuple[Tile, ...]:
+    """Four of every kind of the set, in tile order (the wall before its shuffle)."""
+    return tuple(t for t in tileset.kinds for _ in range(4))
 
 
 def play_deal(

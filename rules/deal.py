@@ -173,10 +173,10 @@ class Deal:
         self.dice = dice
         self.wall_order = order
         self.wall = Wall(rs, dice, order)
-        self._hands = [[0] * 34 for _ in SEATS]
+        self._hands = hands = [[0] * 34 for _ in SEATS]
         takes = self.wall.deal()
         for take in takes:
-            self._hands[take.seat][take.tile] += 1
+            hands[take.seat][take.tile] += 1
         self.deal_takes = takes
         self._melds: list[list[Meld]] = [[] for _ in SEATS]
         self._river: list[list[Tile]] = [[] for _ in SEATS]

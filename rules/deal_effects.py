@@ -99,9 +99,22 @@ def _took(deal: Deal, seat: Seat, replacement: bool, tile: Tile | None) -> list[
 
 
 def _do_draw(deal: Deal, m: Draw) -> list[Fact]:
+    # `_took(deal, m.seat, False, m.tile)` written out: a live draw starts most turns
     if deal._kong_chain:
         deal._kong_chain = []
-    return _took(deal, m.seat, False, m.tile)
+    seat, wall = m.seat, deal.wall
+    take = wall.draw(seat, m.tile)
+    tile = take.tile
+    deal._hands[seat][tile] += 1
+    deal._drawn = tile
+    deal._hu_lock[seat] = 0
+    lock = deal._pung_lock[seat]
+    if lock:
+        lock.clear()
+    deal._draws[seat] += 1
+    deal._entry = _ENTRY_DRAW
+    deal.phase = _DISCARD
+    return [new_drawn(take, False, not wall.tiles_left)]
 
 
 def _do_replacement(deal: Deal, m: ReplacementDraw) -> list[Fact]:
