@@ -18,12 +18,11 @@ no "not a win" rejection; `Won.false_hu` says which it was.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field
 from enum import Enum
-from typing import Any, TypeVar
 
 from rules.melds import Meld, MeldKind
+from rules.quick import builder
 from rules.scoring import Score
 from rules.seats import Seat
 from rules.tiles import Suit, Tile
@@ -292,44 +291,7 @@ class Rejected:
 Result = Accepted | Rejected
 
 
-# -- quick constructors for the hottest values -------------------------------------------
-
-_T = TypeVar("_T")
-
-
-def builder(cls: type[_T]) -> Callable[..., _T]:
-    """A constructor of the frozen slots dataclass `cls` taking every field in order,
-    keyword-only ones (`t`) included, positionally: `builder(Draw)(seat, tile, t)` equals
-    `Draw(seat, tile, t=t)`. The dataclass's own `__init__` sets each field through
-    `object.__setattr__` from Python code and a keyword argument builds a dict (about
-    0.75 us for a `Draw`); this sets the slots from C (about 0.3 us). For the values made
-    on every move: the bots' draws, discards and window closings, the judge's `Drawn`.
-    Only for classes without `__post_init__` (nothing to check or derive)."""
-    assert not hasattr(cls, "__post_init__"), cls
-    new = object.__new__
-    sets = [getattr(cls, f.name).__set__ for f in fields(cls)]  # type: ignore[arg-type]
-    if len(sets) == 1:
-        (s0,) = sets
-
-        def build1(a: Any) -> _T:
-            obj = new(cls)
-            s0(obj, a)
-            return obj
-
-        return build1
-    if len(sets) == 3:
-        s0, s1, s2 = sets
-
-        def build3(a: Any, b: Any, c: Any) -> _T:
-            obj = new(cls)
-            s0(obj, a)
-            s1(obj, b)
-            s2(obj, c)
-            return obj
-
-        return build3
-    raise ValueError(f"no quick constructor for {len(sets)} fields ({cls.__name__})")
-
+# -- quick constructors (rules.quick) for the values made on every move ------------------
 
 new_draw = builder(Draw)  # (seat, tile, t)
 new_discard = builder(Discard)  # (seat, tile, t)

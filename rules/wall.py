@@ -36,11 +36,13 @@ included).
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from enum import Enum
 from functools import cache
 
+from rules.quick import builder
 from rules.ruleset import Indent, ReplacementEnd, RuleSet
 from rules.seats import SEATS, Seat
 from rules.tiles import Tile, TileSet, to_counts
@@ -117,6 +119,9 @@ class Take:
     tile: Tile
     position: WallPosition
     index: int  # index into the physical order
+
+
+_new_take = builder(Take)  # Take(seat, tile, position, index): one per tile taken
 
 
 class WallError(ValueError):
@@ -203,11 +208,10 @@ def check_order(order: tuple[Tile | None, ...], tileset: TileSet) -> None:
     positions (`None`), no tile of the set may be known more than four times."""
     if len(order) != tileset.value:
         raise WallError(f"a wall of a {tileset.value}-tile set has {len(order)} tiles")
-    known = [t for t in order if t is not None]
-    if len(known) < len(order):
-        _check_known(known, tileset, "the wall holds")
+    if None in order:
+        _check_known([t for t in order if t is not None], tileset, "the wall holds")
         return
-    counts = to_counts(known)
+    counts = Counter(order)  # counted in C: every deal starts here
     for tile in tileset.kinds:
         if counts[tile] != 4:
             raise WallError(f"the wall holds {counts[tile]} copies of {tile}, not 4")
@@ -290,7 +294,7 @@ class Wall:
             raise WallError(f"the tile at {self.geometry.position(index)} is {known}, not {tile}")
         self._taken[index] = 1
         self.tiles_left -= 1
-        take = Take(seat, known, self.geometry.position(index), index)
+        take = _new_take(seat, known, self.geometry.position(index), index)
         self.last_take = take
         return take
 
@@ -308,7 +312,7 @@ class Wall:
             where = self.geometry.position(unknown[0])
             raise WallError(f"{len(unknown)} dealt tiles are not known ({where} first)")
         order, where, taken = self.order, self.geometry.position, self._taken
-        takes = tuple(Take(seat, order[i], where(i), i) for seat, i in plan)
+        takes = tuple([_new_take(seat, order[i], where(i), i) for seat, i in plan])
         for _, i in plan:
             taken[i] = 1
         self.tiles_left -= len(plan)
