@@ -173,7 +173,9 @@ class Deal:
         self.dice = dice
         self.wall_order = order
         self.wall = Wall(rs, dice, order)
-        self._hands = hands = [[0] * 34 for _ in SEATS]
+        # each seat's standing counts, one byte per tile kind: `bytes(h)` (the hand tables'
+        # key) is then a copy, not a conversion of 34 ints, and `4 in h` a byte search
+        self._hands = hands = [bytearray(34) for _ in SEATS]
         takes = self.wall.deal()
         for take in takes:
             hands[take.seat][take.tile] += 1
