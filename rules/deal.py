@@ -187,6 +187,7 @@ class Deal:
         self._void_chosen = [not rs.play.void_suit] * 4
         self._laid: list[Tile | None] = [None] * 4
         self._out = [False] * 4
+        self._out_mask = 0  # bit s: seat s is out (`_out`, as one number for look-ups)
         self._wins: list[Won] = []
         self._hu_events = 0
         self._declared_hu = 0
@@ -500,8 +501,7 @@ class Deal:
 
     def _others_in_order(self, seat: Seat) -> tuple[Seat, ...]:
         """The other players still in, in turn order after `seat`."""
-        out = self._out
-        return _OTHERS_IN[seat][out[0] | out[1] << 1 | out[2] << 2 | out[3] << 3]
+        return _OTHERS_IN[seat][self._out_mask]
 
     def _refund_received(self, seat: Seat, rule: str) -> None:
         for rec in self._kongs:

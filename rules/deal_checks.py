@@ -117,8 +117,7 @@ def _check_wall_tile(deal: Deal, index: int | None, tile: Tile | None, what: str
 def _check_draw(deal: Deal, m: Draw) -> Problem:
     if deal.phase is _DRAW and m.seat is deal.turn and not deal._out[m.seat]:
         # the usual case first: the seat on turn draws a known tile
-        index = deal.wall.next_index()
-        known = None if index is None else deal.wall.order[index]
+        known = deal.wall.peek()
         if known is not None and (m.tile is None or m.tile is known):
             return None
     p = _own_turn(deal, m.seat, _DRAW, "a draw")

@@ -36,7 +36,7 @@ from rules.moves import (
 from rules.ruleset import Payer
 from rules.scoring import Score
 from rules.seats import SEATS, Seat
-from rules.tiles import Tile
+from rules.tiles import TILES, Tile
 
 # Enum members read on every move, as module constants: `Phase.DRAW` is looked up
 # through the Enum class (about 0.1 us in CPython 3.11), a module constant is not
@@ -58,6 +58,7 @@ _ROBBING = Phase.ROBBING
 _WINDOW_DISCARD = WindowKind.DISCARD
 _WINDOW_ROBBING = WindowKind.ROBBING
 
+_SUIT_OF = tuple(t.suit for t in TILES)
 # the facts of a silent window, one tuple per seat the turn passes to
 _PASSED_TO: tuple[tuple[Fact], ...] = tuple((TURN_PASSED[s],) for s in SEATS)
 # for each seat and each set of players out (bit s: seat s is out), the others still in
@@ -131,8 +132,7 @@ def _do_discard(deal: Deal, m: Discard) -> tuple[Fact, ...]:
     deal._river[seat].append(tile)
     deal._discards[seat].append(tile)
     deal._drawn = None
-    out = deal._out  # `deal._others_in_order(seat)`, inlined: a window follows every discard
-    eligible = _OTHERS_IN[seat][out[0] | out[1] << 1 | out[2] << 2 | out[3] << 3]
+    eligible = _OTHERS_IN[seat][deal._out_mask]  # `deal._others_in_order(seat)`, inlined
     chain = deal._kong_chain
     deal._window = Window(
         _WINDOW_DISCARD, tile, seat, eligible, not deal.wall.tiles_left, bool(chain), dealer_first
@@ -186,6 +186,7 @@ def _pay_hu_group(deal: Deal, w: Window, hu: tuple[Seat, ...], facts: list[Fact]
         results.append(deal._declare(s, w.tile, w.discarder, deal._discard_events(w, s)))
     for s in hu:
         deal._out[s] = True
+        deal._out_mask |= 1 << s
     remaining = [s for s in SEATS if not deal._out[s]]
     any_valid = False
     for valid, won in results:
@@ -269,10 +270,12 @@ def _resolve_silent(deal: Deal, w: Window) -> Sequence[Fact]:
     `Resolution`: every eligible player passed, and play passes on."""
     if deal._skip_hu_lock:
         tile, wins = w.tile, w.wins
+        suit, voids = _SUIT_OF[tile], deal._void
         for s in w.eligible:
             known = wins[s]  # the bots asked most passers already (`deal._wins_with`)
             if known is None:
-                known = wins[s] = deal._wins_on(s, tile)
+                # `deal._wins_on`: never on a tile of one's void suit (the bots do not ask)
+                known = wins[s] = voids[s] is not suit and deal._wins_on(s, tile)
             if known:
                 value = deal._payment(s, tile, deal._discard_events(w, s))
                 deal._hu_lock[s] = max(deal._hu_lock[s], value)
@@ -394,6 +397,7 @@ def _do_self_drawn(deal: Deal, m: SelfDrawnHu) -> list[Fact]:
     else:
         deal._false_hu(seat, others)
     deal._out[seat] = True
+    deal._out_mask |= 1 << seat
     deal._wins.append(won)
     deal._hu_events += 1
     deal._kong_chain = []
