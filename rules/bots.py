@@ -350,6 +350,8 @@ class BotTable:
     __slots__ = (
         "_asked",
         "_closes_at",
+        "_penalty",
+        "_plain",
         "_think_lo",
         "_think_span",
         "_window_seq",
@@ -377,6 +379,9 @@ class BotTable:
         self._closes_at = 0.0
         lo, hi = style.thinking
         self._think_lo, self._think_span = lo, hi - lo  # `_tick` computes `hi - lo` alike
+        self._penalty = style.referee_penalty
+        # all four seats plain `Bot`s: the claim window asks them without `claim`'s checks
+        self._plain = all(type(b) is Bot for b in self.bots)
 
     def _tick(self, lo: float, hi: float) -> float:
         self.now = round(self.now + lo + (hi - lo) * self.rng.random(), 1)
@@ -388,7 +393,7 @@ class BotTable:
         # the phases by how often they come: a discard, a claim window, a draw
         if phase is _DISCARD:
             seat = deal.turn
-            if self.rng.random() < self.style.referee_penalty:
+            if self.rng.random() < self._penalty:
                 # a referee's yellow card (000 3.6), paid to nobody
                 t = self._tick(1.0, 5.0)
                 return Penalty(seat, 4, "yellow card: declared without the physical action", t=t)
@@ -436,17 +441,16 @@ class BotTable:
             if isinstance(last, Discard) and self.rng.random() < self.style.retrieve_discard:
                 # 000 3.6.A: a discard retrieved at once; the referee takes it back
                 return Correction(1, "discard retrieved", t=self._tick(0.1, 0.5))
-        asked, bots = self._asked, self.bots
-        tile, robbing = window.tile, window.kind is _WINDOW_ROBBING
+        asked, bots, plain = self._asked, self.bots, self._plain
+        tile, robbing, declared = window.tile, window.kind is _WINDOW_ROBBING, window.declared
         for seat in window.eligible:
             if asked[seat]:
                 continue
             asked[seat] = True
-            bot = bots[seat]
-            if type(bot) is Bot and seat not in window.declared:
-                move = bot._claim(deal, seat, tile, robbing, None)
+            if plain and (not declared or seat not in declared):
+                move = bots[seat]._claim(deal, seat, tile, robbing, None)
             else:
-                move = bot.claim(deal, seat, deal.window)  # type: ignore[arg-type]
+                move = bots[seat].claim(deal, seat, deal.window)  # type: ignore[arg-type]
             if move is not None:
                 t = min(round(self.now + self.rng.uniform(0.1, 0.8), 1), self._closes_at - 0.1)
                 self.now = max(self.now, t)

@@ -346,10 +346,11 @@ class Deal:
         handlers = _HANDLERS.get(type(move))
         if handlers is None:
             return Rejected(Reason.WRONG_PHASE, f"not a move: {move!r}", move)
-        problem = handlers[0](self, move)
+        check, effect = handlers
+        problem = check(self, move)
         if problem is not None:
             return Rejected(problem[0], problem[1], move)
-        handlers[1](self, move)
+        effect(self, move)
         self.history.append(move)
         if type(move) is not Correction:
             self._moves.append(move)
