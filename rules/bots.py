@@ -177,8 +177,8 @@ class Bot:
 
     def _turn(self, deal: Deal, seat: Seat, t: float | None) -> Move:
         rng, style = self.rng, self.style
-        # the judge's own count list and melds, read without copying (`deal.counts(seat)`
-        # and `deal.melds(seat)` copy them): a bot on turn only reads them
+        # the judge's own counts (a bytearray) and melds, read without copying
+        # (`deal.counts(seat)` and `deal.melds(seat)` copy them): a bot only reads them
         counts = deal._hands[seat]
         melds = deal._melds[seat]
         if is_complete(counts, len(melds)):
