@@ -30,6 +30,7 @@ from controller.journal_records import (
     DealStarted,
     JournalError,
     LedgerLine,
+    Record,
     RecordKind,
     Source,
     Stamp,
@@ -550,25 +551,59 @@ def test_threads_and_two_writers_keep_one_chain(path: Path) -> None:
         assert check.records == 120
 
 
-def test_verify_on_a_live_journal_sees_no_false_head_mismatch(path: Path, clock: FakeClock):
+def test_verify_sees_no_head_mismatch_when_a_record_lands_mid_walk(path: Path, clock: FakeClock):
     """Regression: verify read the records, then the head, outside one transaction, so a
-    daemon appending in between made a reader report a head mismatch on a sound journal."""
+    daemon appending in between made a reader report a head mismatch on a sound journal.
+    The appends land inside verify's walk (SQLite's progress handler on the reader's own
+    connection calls the writer), so the interleaving does not depend on thread scheduling."""
+    appended: list[Record] = []
+    tick = {"code": "tick", "message": "live"}
+    with Journal.open(path, clock=clock) as writer:
+        _fill(writer, clock)
+        reader = Journal.open_readonly(path)
+        before = reader.verify()
+
+        def append_mid_walk() -> int:
+            if len(appended) < 3:
+                appended.append(writer.append(Source.DAEMON, RecordKind.ALERT, tick))
+            return 0  # 0: let the reader's statement go on (an exception would interrupt it)
+
+        reader._conn.set_progress_handler(append_mid_walk, 20)  # every 20 VM instructions
+        during = reader.verify()
+        reader._conn.set_progress_handler(None, 0)
+        after = reader.verify()
+        reader.close()
+    assert [r.seq for r in appended] == [before.records + 1, before.records + 2, before.records + 3]
+    assert during.finding is None  # the old verify: "the head names record 15 …"
+    assert during.records == before.records  # its own snapshot
+    assert after.finding is None and after.records == before.records + 3
+
+
+def test_verify_on_a_live_journal_sees_no_false_head_mismatch(path: Path, clock: FakeClock):
+    """The same with a real writer thread appending (fsync'd) while readers verify. The
+    readers go on until the writer has appended a few records, not for a fixed number of
+    rounds: on a loaded machine 30 quick rounds could end before the writer thread ran
+    (seen with load average 4.9), which proved nothing about verify."""
     import threading
 
     writer = Journal.open(path, clock=clock)
     _fill(writer, clock)
-    stop = threading.Event()
+    stop, grown = threading.Event(), threading.Event()
+    before = writer.last().seq
 
     def append_forever() -> None:
         while not stop.is_set():
-            writer.append(Source.DAEMON, RecordKind.ALERT, {"code": "tick", "message": "live"})
+            rec = writer.append(
+                Source.DAEMON, RecordKind.ALERT, {"code": "tick", "message": "live"}
+            )
+            if rec.seq > before + 5:
+                grown.set()
 
-    before = writer.last().seq
     thread = threading.Thread(target=append_forever)
     thread.start()
     try:
         findings, seen = [], set()
-        for _ in range(30):
+        while thread.is_alive() and (len(findings) < 30 or not grown.is_set() or len(seen) < 2):
             with Journal.open_readonly(path) as reader:
                 result = reader.verify()
                 findings.append(result.finding)
@@ -576,8 +611,6 @@ def test_verify_on_a_live_journal_sees_no_false_head_mismatch(path: Path, clock:
     finally:
         stop.set()
         thread.join()
-        after = writer.last().seq
         writer.close()
-    assert after > before + 5  # the writer really was appending meanwhile
-    assert len(seen) > 1  # and the readers saw the journal grow
-    assert findings == [None] * 30
+    assert grown.is_set() and len(seen) > 1  # the readers saw the journal grow
+    assert findings == [None] * len(findings)
