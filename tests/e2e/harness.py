@@ -223,16 +223,54 @@ def truth_deltas(rules: str, d: DealTruth) -> list[int]:
     return list(fixed_order(deal.deltas(), d.dealer))
 
 
+@dataclass(frozen=True)
+class Simultaneous:
+    """Moves the players make at the same time, whose order the reader's polling (or the
+    table's serial line) decides and the game does not: kept as a sorted tuple, so two
+    blocks compare as multisets."""
+
+    what: str
+    moves: tuple
+
+
+def _simultaneous(m: mv.Move) -> str | None:
+    """Which kind of simultaneous block `m` belongs to, if any.
+
+    - void choices: 004 Lesson 2, each player lays a tile face down, hidden and independent;
+      the judge takes all four before the first discard.
+    - the claims of one window (passes and the window's close are dropped already): several
+      players may declare on one discard (004 Lesson 4) and `rules.claims.resolve` orders them
+      by seat from the discarder, never by arrival. A run of claims is one window: a discard,
+      a kong or a draw always comes between two windows. A declared (own-turn) kong is not a
+      claim and ends the run."""
+    if isinstance(m, mv.ChooseVoid):
+        return "void choices"
+    if isinstance(m, mv.Hu | mv.RobKong | mv.Pung):
+        return "claims"
+    if isinstance(m, mv.Kong) and m.kind is MeldKind.KONG:
+        return "claims"
+    return None
+
+
 def comparable(moves) -> list:
     """Moves as the table shows them: no window closes (the daemon's clock decides when),
-    no passes (a silent player and a Pass button are the same claim outcome), no times."""
-    out = []
+    no passes (a silent player and a Pass button are the same claim outcome), no times, and
+    each run of simultaneous moves (`_simultaneous`) as one `Simultaneous` block; every
+    other move keeps its place."""
+    out: list = []
     for m in moves:
         if isinstance(m, mv.CloseClaims | mv.Pass):
             continue
         if isinstance(m, mv.Kong) and m.kind is MeldKind.KONG:
             m = replace(m, tile=None)  # a melded kong's tile is the discard either way
-        out.append(replace(m, t=None))
+        m = replace(m, t=None)
+        what = _simultaneous(m)
+        if what is None:
+            out.append(m)
+        elif out and isinstance(out[-1], Simultaneous) and out[-1].what == what:
+            out[-1] = Simultaneous(what, tuple(sorted((*out[-1].moves, m), key=repr)))
+        else:
+            out.append(Simultaneous(what, (m,)))
     return out
 
 
