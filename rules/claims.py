@@ -7,13 +7,14 @@ How the controller drives a window (the judge owns legality, the controller owns
 1. After a discard the deal is in `Phase.CLAIMS` and `Deal.admissible_claims()` says which
    claims each other player still in may make (a Hu that would be false is not listed, but a
    Hu declaration is still accepted and settled as a false Hu).
-2. Declarations are fed as they arrive: `Hu`, `Pung`, `Kong(seat, MeldKind.KONG)` or `Pass`
-   — one per player per window. Each is accepted or rejected at once.
+2. Declarations are fed as they arrive: `Hu`, `Pung`, `Kong(seat, MeldKind.KONG)`,
+   `Chow(seat, lowest_tile)` (rule sets with `play.chow_claims`, only the next player after
+   the discarder) or `Pass` — one per player per window. Each is accepted or rejected at once.
 3. The window resolves either when every eligible player has declared (a bot deal never
    needs the clock), or when the controller sends `CloseClaims()` at the end of its clock;
    players who said nothing have passed.
 
-Resolution: Hu beats Pung/Kong; every Hu declarer takes a "copy" of the tile; play then
+Resolution: Hu beats Pung/Kong, which beat Chow (001 IV 2.1, 3.1); every Hu declarer takes a "copy" of the tile; play then
 passes to the first player still in after the *last* Hu declarer counted counter-clockwise
 from the discarder. A promoted or postponed kong opens a `Phase.ROBBING` window in the same
 way (`RobKong`, or `Hu`, or `Pass`); a robbed kong stays a pung.
@@ -25,7 +26,7 @@ from dataclasses import dataclass
 from enum import Enum
 
 from rules.melds import Meld
-from rules.moves import Claim, Hu, Kong, Pass, Pung, RobKong
+from rules.moves import Chow, Claim, Hu, Kong, Pass, Pung, RobKong
 from rules.seats import Seat
 from rules.tiles import Tile
 
@@ -101,8 +102,8 @@ class Resolution:
     """How a window resolved."""
 
     hu: tuple[Seat, ...]  # Hu declarers (robbers), counter-clockwise from the discarder
-    taker: Seat | None  # the player who takes the tile for a pung / melded kong
-    meld: Pung | Kong | None
+    taker: Seat | None  # the player who takes the tile for a pung / melded kong / chow
+    meld: Pung | Kong | Chow | None
     passed: tuple[Seat, ...]  # eligible players who did not declare Hu
 
 
@@ -124,7 +125,8 @@ def seats_after(seat: Seat) -> tuple[Seat, Seat, Seat]:
 
 
 def resolve(window: Window) -> Resolution:
-    """004 Lesson 4: Hu supersedes Pung/Kong; all Hu declarations are satisfied."""
+    """004 Lesson 4: Hu supersedes Pung/Kong; all Hu declarations are satisfied. 001 IV 2.1:
+    a Pung/Kong supersedes a Chow."""
     declared = window.declared
     if not declared:  # most windows: everybody let the tile go
         silent = _SILENT.get(window.eligible)
@@ -138,6 +140,10 @@ def resolve(window: Window) -> Resolution:
     for s in window.eligible:
         claim = declared.get(s)
         if isinstance(claim, (Pung, Kong)):
+            return Resolution((), s, claim, passed)
+    for s in window.eligible:
+        claim = declared.get(s)
+        if isinstance(claim, Chow):
             return Resolution((), s, claim, passed)
     return Resolution((), None, None, passed)
 
@@ -155,4 +161,4 @@ def next_player(discarder: Seat, declarers: tuple[Seat, ...], out: list[bool]) -
 
 
 def is_claim(move: object) -> bool:
-    return isinstance(move, Hu | Pung | Kong | RobKong | Pass)
+    return isinstance(move, Hu | Pung | Kong | Chow | RobKong | Pass)

@@ -1,4 +1,5 @@
-"""The deal judge: one Sichuan deal from the dealt wall to the settled ledger, as pure rules.
+"""The deal judge: one deal from the dealt wall to the settled ledger, as pure rules, under a
+Sichuan rule set or a highest-pattern one with chows, winds and dragons (Wellness, 001).
 
     deal = Deal.start(rs, Dice(6, 4), wall_order)       # wall order: see rules.wall
     result = deal.apply(ChooseVoid(Seat.E, Suit.M, Tile.M5))   # Accepted | Rejected
@@ -16,10 +17,16 @@ Seats are those of the deal (East = dealer). `apply` checks a move completely be
 changes anything, so a `Rejected` move leaves the deal exactly as it was (`snapshot()`).
 
 Flow (004 Lessons 2-4, RULES.md "Play"): `CHOOSING_VOID` (each seat lays a tile of its void
-suit face down, or the indicator card; that tile is its mandatory first discard) → East's
-first turn in `DISCARD` (heavenly Hu, concealed kong or discard) → after each discard a claim
-window `CLAIMS` (see rules.claims) → the next player `DRAW`s, or the claimer melds → after
-a kong `REPLACEMENT` (promoted/postponed kongs first open a `ROBBING` window) → ... → `OVER`.
+suit face down, or the indicator card; that tile is its mandatory first discard; skipped
+without `play.void_suit`) → East's first turn in `DISCARD` (heavenly Hu, concealed kong or
+discard) → after each discard a claim window `CLAIMS` (see rules.claims; a `Chow` too with
+`play.chow_claims`) → the next player `DRAW`s, or the claimer melds → after a kong
+`REPLACEMENT` (promoted/postponed kongs first open a `ROBBING` window) → ... → `OVER`.
+
+Highest-pattern rule sets (`scoring.method`, Wellness) score with the winds: the seat wind is
+the deal seat (East = dealer), the prevalent wind `Deal.start(..., prevalent=)`; their
+payments are rules.deal_wellness's (001 II 2, III 2.1, III 3.1-3.2); the skipped-Hu lock
+lifts when the fan changes (001 IV 3.2) rather than when the hand pays more.
 
 Blood battle: a player who declares Hu leaves the deal and is skipped; the deal ends on the
 `rs.play.winners_to_end`-th Hu (three), or when the wall is exhausted and the active player
@@ -53,6 +60,7 @@ from dataclasses import dataclass
 from itertools import chain, repeat
 from types import MappingProxyType
 
+from rules import deal_wellness
 from rules import settlement as pay
 from rules.claims import ClaimWindow, Window, WindowKind, next_player
 from rules.deal_checks import CHECKS
@@ -64,6 +72,7 @@ from rules.moves import (
     TURN_PASSED,
     Accepted,
     ChooseVoid,
+    Chow,
     Correction,
     DealEnd,
     DealOver,
@@ -83,8 +92,8 @@ from rules.moves import (
     SelfDrawnHu,
     Won,
 )
-from rules.ruleset import Identity, KongRefund, RuleSet
-from rules.scoring import is_winning, score_hand, theoretical_maximum
+from rules.ruleset import KongRefund, RuleSet, ScoringMethod
+from rules.scoring import Score, is_winning, score_hand, theoretical_maximum
 from rules.seats import SEATS, Seat
 from rules.settlement import EndHand, Ledger, LedgerLine
 from rules.tiles import NUMBER_SUITS, TILES, Suit, Tile
@@ -100,6 +109,7 @@ _KONG = MeldKind.KONG
 _POSTPONED_KONG = MeldKind.POSTPONED_KONG
 _PROMOTED_KONG = MeldKind.PROMOTED_KONG
 _PUNG = MeldKind.PUNG
+_HIGHEST_PATTERN = ScoringMethod.HIGHEST_PATTERN
 _CHOOSING_VOID = Phase.CHOOSING_VOID
 _DISCARD = Phase.DISCARD
 _DRAW = Phase.DRAW
@@ -134,13 +144,20 @@ class Deal:
     # -- construction ---------------------------------------------------------------------
 
     @classmethod
-    def start(cls, rs: RuleSet, dice: Dice, wall_order: Sequence[Tile | None]) -> Deal:
+    def start(
+        cls,
+        rs: RuleSet,
+        dice: Dice,
+        wall_order: Sequence[Tile | None],
+        *,
+        prevalent: Seat = Seat.E,
+    ) -> Deal:
         """Break and deal the wall; East (the dealer) holds 14 tiles. `None` marks a wall
-        position whose tile is not known (the dealt positions must be known)."""
-        if rs.ruleset.game is not Identity.SICHUAN:
-            raise ValueError(f"the deal judge plays Sichuan rule sets, not {rs.name}")
+        position whose tile is not known (the dealt positions must be known). `prevalent`
+        is the prevalent (round) wind, scored by rule sets that count winds (001 II 3)."""
         deal = cls.__new__(cls)
         deal._init(rs, dice, tuple(wall_order))
+        deal.prevalent = prevalent
         return deal
 
     @classmethod
@@ -149,18 +166,26 @@ class Deal:
         rs: RuleSet,
         dice: Dice,
         hands: Mapping[Seat, Sequence[Tile]] | Sequence[Sequence[Tile]],
+        *,
+        prevalent: Seat = Seat.E,
     ) -> Deal:
         """A deal on a table whose wall is not scanned: the dealt hands as read (East 14,
         the others 13, no tile more than four times; see `rules.wall.dealt_order`), every
         other wall position unknown. Raises `WallError` (a ValueError) on a bad hand."""
-        return cls.start(rs, dice, dealt_order(rs, dice, hands))
+        return cls.start(rs, dice, dealt_order(rs, dice, hands), prevalent=prevalent)
 
     @classmethod
     def replay(
-        cls, rs: RuleSet, dice: Dice, wall_order: Sequence[Tile | None], moves: Iterable[Move]
+        cls,
+        rs: RuleSet,
+        dice: Dice,
+        wall_order: Sequence[Tile | None],
+        moves: Iterable[Move],
+        *,
+        prevalent: Seat = Seat.E,
     ) -> Deal:
         """A deal re-judged from its moves; raises ValueError naming the first bad move."""
-        deal = cls.start(rs, dice, wall_order)
+        deal = cls.start(rs, dice, wall_order, prevalent=prevalent)
         play = deal.play
         for i, move in enumerate(moves):
             refused = play(move)
@@ -171,6 +196,11 @@ class Deal:
     def _init(self, rs: RuleSet, dice: Dice, order: tuple[Tile | None, ...]) -> None:
         self.rs = rs
         self.dice = dice
+        self.prevalent = Seat.E
+        # highest-pattern scoring (Wellness): its payments (rules.deal_wellness) and the
+        # skipped-Hu lock on the fan (001 IV 3.2)
+        self._pattern_pay = rs.scoring.method is _HIGHEST_PATTERN
+        self._fan_lock = self._pattern_pay
         self.wall_order = order
         self.wall = Wall(rs, dice, order)
         # each seat's standing counts, one byte per tile kind: `bytes(h)` (the hand tables'
@@ -403,11 +433,14 @@ class Deal:
                 candidates.append(RobKong(seat) if w.kind is _WINDOW_ROBBING else Hu(seat))
             if w.kind is _WINDOW_DISCARD:
                 candidates += [Pung(seat), Kong(seat, _KONG, w.tile)]
+                if self.rs.play.chow_claims:
+                    candidates += [Chow(seat, low) for low in _CHOW_STARTS[w.tile]]
         return tuple(m for m in candidates if _check(self, m) is None)
 
     def admissible_claims(self) -> Mapping[Seat, tuple[Move, ...]]:
         """In a claim or robbing window: the claims (not Pass) each seat that has not yet
-        declared may make. Empty outside a window."""
+        declared may make. Empty outside a window. Each possible chow is listed on its own
+        (`Chow(seat, lowest_tile)`, lowest first)."""
         w = self._window
         if w is None:
             return MappingProxyType({})
@@ -485,16 +518,22 @@ class Deal:
             events.add("earthly")
         return frozenset(events)
 
-    def _payment(self, seat: Seat, tile: Tile, events: frozenset[str]) -> int:
-        """What a valid Hu on `tile` would be paid by the discarder (A x multiplier)."""
-        score = score_hand(
+    def _hu_score(self, seat: Seat, tile: Tile, events: frozenset[str]) -> Score:
+        """The score of a valid Hu on `tile` (a discard or a kong's added tile)."""
+        return score_hand(
             self._standing(seat, tile),
             self._melds[seat],
             tile,
             self.rs,
             situations=events,
             void=self._void[seat],
+            seat_wind=seat,
+            prevalent_wind=self.prevalent,
         )
+
+    def _payment(self, seat: Seat, tile: Tile, events: frozenset[str]) -> int:
+        """What a valid Hu on `tile` would be paid by the discarder (A x multiplier)."""
+        score = self._hu_score(seat, tile, events)
         return score.value * score.multiplier
 
     def _others_in(self, seat: Seat) -> list[Seat]:
@@ -537,11 +576,22 @@ class Deal:
             return False, Won(seat, None, from_seat, True, 0, self._hu_events + 1)
         win = tile if tile is not None else standing[-1]
         score = score_hand(
-            standing, melds, win, self.rs, self_drawn=self_drawn, situations=events, void=void
+            standing,
+            melds,
+            win,
+            self.rs,
+            self_drawn=self_drawn,
+            situations=events,
+            void=void,
+            seat_wind=seat,
+            prevalent_wind=self.prevalent,
         )
         return True, Won(seat, win, from_seat, False, score.value, self._hu_events + 1, score)
 
     def _false_hu(self, seat: Seat, payees: list[Seat]) -> None:
+        if self._pattern_pay:
+            self._lines += deal_wellness.false_win(self, seat, payees)
+            return
         self._lines += pay.false_hu(self.rs, seat, payees)
         if self.rs.payments.false_hu_returns_kong_payments:
             self._refund_received(seat, pay.R_REFUND_FALSE_HU)
@@ -569,6 +619,9 @@ class Deal:
         self._window = None
         facts.append(DealOver(end))
         if end is not _END_WALL:
+            return
+        if self._pattern_pay:
+            self._lines += deal_wellness.wall_end(self)
             return
         rs = self.rs
         hands = []
@@ -608,6 +661,11 @@ _M, _P = Suit.M, Suit.P
 # alone for honours)
 _AROUND: tuple[tuple[int, int], ...] = tuple(
     (int(t), t + 1) if t.is_honour else (t - min(2, t.rank - 1), t + 1 + min(2, 9 - t.rank))
+    for t in TILES
+)
+# the lowest tiles of the chows that hold each tile, lowest first (none for honours)
+_CHOW_STARTS: tuple[tuple[Tile, ...], ...] = tuple(
+    () if t.is_honour else tuple(TILES[t - d] for d in (2, 1, 0) if 1 <= t.rank - d <= 7)
     for t in TILES
 )
 

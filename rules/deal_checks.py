@@ -11,6 +11,7 @@ from rules.deal_state import OWN_TURN_KONGS, Entry, Phase
 from rules.melds import Meld, MeldKind
 from rules.moves import (
     ChooseVoid,
+    Chow,
     CloseClaims,
     Correction,
     Discard,
@@ -28,11 +29,12 @@ from rules.moves import (
 )
 from rules.ruleset import VoidDiscard
 from rules.seats import Seat
-from rules.tiles import Suit, Tile
+from rules.tiles import TILES, Suit, Tile
 
 # Enum members read on every move, as module constants: `Phase.DRAW` is looked up
 # through the Enum class (about 0.1 us in CPython 3.11), a module constant is not
 _ENTRY_PUNG = Entry.PUNG
+_ENTRY_CHOW = Entry.CHOW
 _CONCEALED_KONG = MeldKind.CONCEALED_KONG
 _KONG = MeldKind.KONG
 _PROMOTED_KONG = MeldKind.PROMOTED_KONG
@@ -190,7 +192,18 @@ def _check_hu(deal: Deal, m: Hu | RobKong) -> Problem:
         return p
     lock = deal._hu_lock[m.seat]
     if lock and deal._wins_with(m.seat, w.tile):
-        value = deal._payment(m.seat, w.tile, deal._discard_events(w, m.seat))
+        events = deal._discard_events(w, m.seat)
+        if deal._fan_lock:
+            # 001 IV 3.2: no Hu on a discard again before a draw "and no change on the fan";
+            # the lock holds one bit per fan row let go
+            fan = deal._hu_score(m.seat, w.tile, events).total_fan
+            if lock >> fan & 1:
+                return (
+                    Reason.SKIPPED_HU_LOCK,
+                    f"{m.seat} let a winning tile of {fan} fan go; this Hu is {fan} fan too",
+                )
+            return None
+        value = deal._payment(m.seat, w.tile, events)
         if value <= lock:
             return (
                 Reason.SKIPPED_HU_LOCK,
@@ -239,6 +252,9 @@ def _check_kong(deal: Deal, m: Kong) -> Problem:
         return Reason.NOT_A_KONG, f"{m.kind} {m.tile} is not a kong declared on one's own turn"
     if deal._entry is _ENTRY_PUNG:
         return Reason.KONG_AFTER_PUNG, "no kong on a turn entered by a pung"
+    if deal._entry is _ENTRY_CHOW:
+        # 001 IV 2.3: the claimed set is laid out, then a tile discarded; as after a pung
+        return Reason.KONG_AFTER_CHOW, "no kong on a turn entered by a chow"
     if deal.wall.exhausted:
         return Reason.NO_REPLACEMENT_TILE, "no replacement tile is left"
     h = deal._hands[m.seat]
@@ -263,8 +279,41 @@ def _check_self_drawn(deal: Deal, m: SelfDrawnHu) -> Problem:
     p = _own_turn(deal, m.seat, _DISCARD, "a self-drawn Hu")
     if p:
         return p
-    if deal._entry is _ENTRY_PUNG:
-        return Reason.WRONG_PHASE, "a turn entered by a pung ends with a discard"
+    if deal._entry is _ENTRY_PUNG or deal._entry is _ENTRY_CHOW:
+        return Reason.WRONG_PHASE, f"a turn entered by a {deal._entry.value} ends with a discard"
+    return None
+
+
+def _check_chow(deal: Deal, m: Chow) -> Problem:
+    """001 IV 2.1: a chow is claimed on a discard; only the next player after the
+    discarder (IV 4.2, the "upper seat" discards just before the claimer) may claim it; with
+    players out (a won player is skipped) that is the next player still in, the one who
+    would draw next."""
+    p = _common(deal, m.seat)
+    if p:
+        return p
+    if not deal.rs.play.chow_claims:
+        return Reason.NO_CHOW_CLAIMS, f"no chow is claimed in {deal.rs.name}"
+    p = _check_in_window(deal, m.seat, False)
+    if p:
+        return p
+    w = deal._window
+    assert w is not None
+    if m.seat is not w.eligible[0]:
+        return (
+            Reason.CHOW_NOT_FROM_LEFT,
+            f"only {w.eligible[0]}, next after {w.discarder}, may chow its discard",
+        )
+    low, tile = m.tile, w.tile
+    if low.is_honour or low.rank > 7 or tile.suit is not low.suit or not 0 <= tile - low <= 2:
+        return Reason.NOT_A_CHOW, f"the discard {tile} is not in a chow starting at {low}"
+    p = _check_void_claim(deal, m.seat, tile)
+    if p:
+        return p
+    h = deal._hands[m.seat]
+    for other in (low, low + 1, low + 2):
+        if other != tile and not h[other]:
+            return Reason.NOT_A_CHOW, f"{m.seat} holds no {TILES[other]} for a chow of {tile}"
     return None
 
 
@@ -306,6 +355,7 @@ CHECKS = {
     Discard: _check_discard,
     Pung: _check_pung,
     Kong: _check_kong,
+    Chow: _check_chow,
     Hu: _check_hu,
     RobKong: _check_hu,
     SelfDrawnHu: _check_self_drawn,

@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING
 
+from rules import deal_wellness
 from rules import settlement as pay
 from rules.claims import Window, WindowKind, next_player, resolve, seats_after
 from rules.deal_state import Entry, KongRecord, Phase
@@ -14,6 +15,7 @@ from rules.melds import Meld, MeldKind
 from rules.moves import (
     TURN_PASSED,
     ChooseVoid,
+    Chow,
     CloseClaims,
     Correction,
     DealEnd,
@@ -45,11 +47,13 @@ _END_WALL = DealEnd.WALL
 _ENTRY_DEALT = Entry.DEALT
 _ENTRY_DRAW = Entry.DRAW
 _ENTRY_PUNG = Entry.PUNG
+_ENTRY_CHOW = Entry.CHOW
 _ENTRY_REPLACEMENT = Entry.REPLACEMENT
 _EAST = Seat.E
 _CONCEALED_KONG = MeldKind.CONCEALED_KONG
 _KONG = MeldKind.KONG
 _PUNG = MeldKind.PUNG
+_CHOW = MeldKind.CHOW
 _CLAIMS = Phase.CLAIMS
 _DISCARD = Phase.DISCARD
 _DRAW = Phase.DRAW
@@ -143,7 +147,7 @@ def _do_discard(deal: Deal, m: Discard) -> tuple[Fact, ...]:
     return ()
 
 
-def _do_claim(deal: Deal, m: Hu | Pung | Kong | RobKong | Pass) -> list[Fact]:
+def _do_claim(deal: Deal, m: Hu | Pung | Kong | Chow | RobKong | Pass) -> list[Fact]:
     w = deal._window
     assert w is not None
     w.declared[m.seat] = m
@@ -158,6 +162,18 @@ def _do_close(deal: Deal, m: CloseClaims) -> Sequence[Fact]:
     return _resolve(deal)
 
 
+def _lock_hu(deal: Deal, w: Window, s: Seat) -> None:
+    """Lock a player who let a winning tile go (004 Lesson 4): no Hu on a discard before a
+    draw unless it pays more; highest-pattern scoring (001 IV 3.2): unless the fan changes,
+    one bit per fan row let go."""
+    events = deal._discard_events(w, s)
+    if deal._fan_lock:
+        deal._hu_lock[s] |= 1 << deal._hu_score(s, w.tile, events).total_fan
+    else:
+        value = deal._payment(s, w.tile, events)
+        deal._hu_lock[s] = max(deal._hu_lock[s], value)
+
+
 def _lock_passers(deal: Deal, w: Window, passed: Iterable[Seat], hu_lock: bool = True) -> None:
     tile = w.tile
     if hu_lock and deal._skip_hu_lock:
@@ -167,8 +183,7 @@ def _lock_passers(deal: Deal, w: Window, passed: Iterable[Seat], hu_lock: bool =
             if known is None:
                 known = wins[s] = deal._wins_on(s, tile)
             if known:
-                value = deal._payment(s, tile, deal._discard_events(w, s))
-                deal._hu_lock[s] = max(deal._hu_lock[s], value)
+                _lock_hu(deal, w, s)
     if deal._skip_pung_lock and w.kind is _WINDOW_DISCARD:
         for s in passed:
             if (
@@ -195,9 +210,12 @@ def _pay_hu_group(deal: Deal, w: Window, hu: tuple[Seat, ...], facts: list[Fact]
             any_valid = True
             score = won.score
             assert score is not None
-            deal._lines += pay.hu_on_discard(
-                s, w.discarder, score.value, score.multiplier, _why(score, "Hu on", w.tile)
-            )
+            if deal._pattern_pay:
+                deal._lines += deal_wellness.win(deal, score, s, w.discarder, ())
+            else:
+                deal._lines += pay.hu_on_discard(
+                    s, w.discarder, score.value, score.multiplier, _why(score, "Hu on", w.tile)
+                )
         else:
             deal._false_hu(s, remaining)
         deal._wins.append(won)
@@ -234,6 +252,8 @@ def _resolve(deal: Deal) -> list[Fact]:
     if res.taker is not None:
         seat = res.taker
         deal._river[w.discarder].pop()
+        if isinstance(res.meld, Chow):
+            return _meld_chow(deal, w, seat, res.meld.tile, facts)
         kind = _KONG if isinstance(res.meld, Kong) else _PUNG
         meld = Meld(kind, w.tile)
         deal._hands[seat][w.tile] -= 3 if kind is _KONG else 2
@@ -277,8 +297,7 @@ def _resolve_silent(deal: Deal, w: Window) -> Sequence[Fact]:
                 # `deal._wins_on`: never on a tile of one's void suit (the bots do not ask)
                 known = wins[s] = voids[s] is not suit and deal._wins_on(s, tile)
             if known:
-                value = deal._payment(s, tile, deal._discard_events(w, s))
-                deal._hu_lock[s] = max(deal._hu_lock[s], value)
+                _lock_hu(deal, w, s)
     if deal._skip_pung_lock:
         _lock_passers(deal, w, w.eligible, hu_lock=False)
     deal._window = None
@@ -295,6 +314,23 @@ def _resolve_silent(deal: Deal, w: Window) -> Sequence[Fact]:
     deal.turn = nxt
     deal.phase = _DRAW
     return _PASSED_TO[nxt]
+
+
+def _meld_chow(deal: Deal, w: Window, seat: Seat, low: Tile, facts: list[Fact]) -> list[Fact]:
+    """001 IV 2.1-2.3: the chow joins the claimer's melds, then the claimer discards."""
+    meld = Meld(_CHOW, low)
+    hand = deal._hands[seat]
+    for t in meld.tiles:
+        if t != w.tile:
+            hand[t] -= 1
+    deal._melds[seat].append(meld)
+    deal._melded_any = True
+    facts.append(Melded(seat, meld, w.discarder))
+    deal.turn = seat
+    deal._drawn = None
+    deal._entry = _ENTRY_CHOW
+    deal.phase = _DISCARD
+    return facts
 
 
 def _resolve_robbing(deal: Deal, w: Window, hu: tuple[Seat, ...], facts: list[Fact]) -> list[Fact]:
@@ -385,15 +421,18 @@ def _do_self_drawn(deal: Deal, m: SelfDrawnHu) -> list[Fact]:
         kong_discarder = None
         if score.payer is Payer.MELDED_KONG_DISCARDER and deal._kong_chain:
             kong_discarder = deal._kong_chain[-1].from_seat  # None unless a melded kong
-        deal._lines += pay.self_drawn_hu(
-            deal.rs,
-            seat,
-            others,
-            score.value,
-            score.multiplier,
-            _why(score, "self-drawn Hu on", won.tile),
-            kong_discarder,
-        )
+        if deal._pattern_pay:
+            deal._lines += deal_wellness.win(deal, score, seat, None, others)
+        else:
+            deal._lines += pay.self_drawn_hu(
+                deal.rs,
+                seat,
+                others,
+                score.value,
+                score.multiplier,
+                _why(score, "self-drawn Hu on", won.tile),
+                kong_discarder,
+            )
     else:
         deal._false_hu(seat, others)
     deal._out[seat] = True
@@ -420,7 +459,7 @@ def _do_correction(deal: Deal, m: Correction) -> list[Fact]:
             del kept[i]
             undone += 1
     history = deal.history
-    fresh = type(deal).replay(deal.rs, deal.dice, deal.wall_order, kept)
+    fresh = type(deal).replay(deal.rs, deal.dice, deal.wall_order, kept, prevalent=deal.prevalent)
     deal.__dict__.update(fresh.__dict__)
     deal.history = history
     return []
@@ -439,6 +478,7 @@ EFFECTS = {
     Discard: _do_discard,
     Pung: _do_claim,
     Kong: _do_kong,
+    Chow: _do_claim,
     Hu: _do_claim,
     RobKong: _do_claim,
     SelfDrawnHu: _do_self_drawn,

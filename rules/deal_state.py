@@ -17,7 +17,7 @@ class Phase(Enum):
     DRAW = "draw"  # `turn` must draw from the wall
     REPLACEMENT = "replacement"  # `turn` must take a kong replacement tile
     DISCARD = "discard"  # `turn` holds 14: discard, Hu or kong
-    CLAIMS = "claims"  # a discard is open to Hu / Pung / Kong
+    CLAIMS = "claims"  # a discard is open to Hu / Pung / Kong (/ Chow)
     ROBBING = "robbing"  # a promoted/postponed kong's tile is open to Hu
     OVER = "over"
 
@@ -29,6 +29,7 @@ class Entry(Enum):
     DRAW = "draw"
     REPLACEMENT = "replacement"
     PUNG = "pung"
+    CHOW = "chow"  # Wellness: a turn entered by a chow ends with a discard, as after a pung
 
 
 class KongRecord:

@@ -6,8 +6,8 @@ origin: the judge only records it). A move is *offered* to `rules.deal.Deal.appl
 answers `Accepted` (with the facts it caused) or `Rejected(reason, detail)` — a value, never
 an exception — and a rejected move changes nothing.
 
-Player moves: `ChooseVoid`, `Draw`, `ReplacementDraw`, `Discard`, `Pung`, `Kong`, `Hu`,
-`SelfDrawnHu`, `RobKong`, `Pass`. Window move (the controller's claim clock ran out):
+Player moves: `ChooseVoid`, `Draw`, `ReplacementDraw`, `Discard`, `Pung`, `Kong`, `Chow`
+(rule sets with `play.chow_claims`, Wellness), `Hu`, `SelfDrawnHu`, `RobKong`, `Pass`. Window move (the controller's claim clock ran out):
 `CloseClaims`. Referee moves: `Penalty`, `Correction`, `EndDeal`.
 
 A Hu whose hand does not win (no valid shape, void-suit tiles, all three suits, wrong tile
@@ -58,6 +58,11 @@ class Reason(Enum):
     NOT_A_KONG = "not-a-kong"  # four tiles lacking, no pung to add to, tile not fresh
     NO_REPLACEMENT_TILE = "no-replacement-tile"
     KONG_AFTER_PUNG = "kong-after-pung"  # no kong on a turn entered by a pung
+    KONG_AFTER_CHOW = "kong-after-chow"  # nor by a chow (Wellness, as for a pung)
+    # chows (rule sets with `play.chow_claims`, 001 IV 2.1)
+    NO_CHOW_CLAIMS = "no-chow-claims"  # the rule set has no chow claims (Sichuan)
+    CHOW_NOT_FROM_LEFT = "chow-not-from-left"  # 001 IV 4.2: only from the "upper seat"
+    NOT_A_CHOW = "not-a-chow"  # not one suit sequence holding the discard, or tiles lacking
     # referee
     NOTHING_TO_UNDO = "nothing-to-undo"
     BAD_PENALTY = "bad-penalty"
@@ -119,6 +124,18 @@ class Kong:
     seat: Seat
     kind: MeldKind
     tile: Tile | None = None
+    t: float | None = field(default=None, kw_only=True)
+
+
+@dataclass(frozen=True, slots=True)
+class Chow:
+    """Claim the open discard for a chow (001 IV 2.1; rule sets with `play.chow_claims`):
+    `tile` is the lowest tile of the chow, the discard one of its three tiles, the other two
+    from the claimer's hand. Only the next player after the discarder may chow (001 IV 4.2,
+    the "upper seat"); Hu and Pung/Kong on the same discard beat it (001 IV 2.1, 3.1)."""
+
+    seat: Seat
+    tile: Tile
     t: float | None = field(default=None, kw_only=True)
 
 
@@ -192,10 +209,20 @@ class EndDeal:
 
 
 PlayerMove = (
-    ChooseVoid | Draw | ReplacementDraw | Discard | Pung | Kong | Hu | SelfDrawnHu | RobKong | Pass
+    ChooseVoid
+    | Draw
+    | ReplacementDraw
+    | Discard
+    | Pung
+    | Kong
+    | Chow
+    | Hu
+    | SelfDrawnHu
+    | RobKong
+    | Pass
 )
 Move = PlayerMove | CloseClaims | Penalty | Correction | EndDeal
-Claim = Hu | Pung | Kong | RobKong | Pass
+Claim = Hu | Pung | Kong | Chow | RobKong | Pass
 
 
 # -- what a move did --------------------------------------------------------------------
@@ -215,7 +242,7 @@ class Drawn:
 class Melded:
     seat: Seat
     meld: Meld
-    from_seat: Seat | None  # the discarder, for a pung or melded kong
+    from_seat: Seat | None  # the discarder, for a chow, pung or melded kong
 
 
 @dataclass(frozen=True, slots=True)

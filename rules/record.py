@@ -23,10 +23,12 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from rules import wellness
 from rules.deal import Deal
 from rules.melds import MeldKind
 from rules.moves import (
     ChooseVoid,
+    Chow,
     CloseClaims,
     Correction,
     DealEnd,
@@ -101,6 +103,9 @@ class DealRecord:
     players: tuple[str | None, ...] = (None, None, None, None)  # E S W N
     result: RecordedResult | None = None
     note: str = ""
+    # the prevalent (round) wind, for rule sets that score winds (001 II 3); None: not
+    # recorded (a Sichuan deal), read as East
+    prevalent: Seat | None = None
 
 
 # -- the deal -> record ------------------------------------------------------------------
@@ -109,14 +114,9 @@ class DealRecord:
 def next_dealer(deal: Deal) -> Seat:
     """RULES.md "Next dealer": nobody won → the same dealer (East of this deal); the first
     Hu by one player → that player; the first Hu by several players on one discard → the
-    discarder. A false Hu does not count."""
-    valid = [w for w in deal.winners if not w.false_hu]
-    if not valid:
-        return Seat.E
-    first = [w for w in valid if w.order == valid[0].order]
-    if len(first) == 1 or first[0].from_seat is None:
-        return first[0].seat
-    return first[0].from_seat
+    discarder, or as the rule set's `dealer.multiple-hu` says (Wellness, 001 IV 1.2: the
+    dealer if among them, else the nearest after the discarder). A false Hu does not count."""
+    return wellness.next_dealer(deal.rs, deal.winners)
 
 
 def to_record(deal: Deal, players: Sequence[str | None] = (), note: str = "") -> DealRecord:
@@ -125,8 +125,17 @@ def to_record(deal: Deal, players: Sequence[str | None] = (), note: str = "") ->
     result = None
     if deal.over:
         result = RecordedResult(deal.deltas(), deal.end, next_dealer(deal))
+    # the prevalent wind is written where it counts (a set with winds) or is not East
+    counted = deal.rs.tiles.set.contains(Tile.EAST) or deal.prevalent is not Seat.E
     return DealRecord(
-        deal.rs.name, deal.dice, deal.wall_order, tuple(deal.history), names[:4], result, note
+        deal.rs.name,
+        deal.dice,
+        deal.wall_order,
+        tuple(deal.history),
+        names[:4],
+        result,
+        note,
+        deal.prevalent if counted else None,
     )
 
 
@@ -142,7 +151,7 @@ def judge(record: DealRecord, rs: RuleSet | None = None) -> Deal:
     raises RecordError naming the first move the judge refuses."""
     rules = rs if rs is not None else ruleset_of(record)
     try:
-        deal = Deal.start(rules, record.dice, record.wall)
+        deal = Deal.start(rules, record.dice, record.wall, prevalent=record.prevalent or Seat.E)
     except (WallError, ValueError) as err:
         raise RecordError("wall", str(err)) from None
     play = deal.play
@@ -186,6 +195,7 @@ MOVE_NAMES: dict[type, str] = {
     Discard: "discard",
     Pung: "pung",
     Kong: "kong",
+    Chow: "chow",
     Hu: "hu",
     SelfDrawnHu: "self-drawn-hu",
     RobKong: "rob-kong",
@@ -248,6 +258,7 @@ _KEYS: dict[str, dict[str, bool]] = {
     "discard": {"seat": True, "tile": True},
     "pung": {"seat": True},
     "kong": {"seat": True, "kind": True, "tile": False},
+    "chow": {"seat": True, "tile": True},
     "hu": {"seat": True},
     "self-drawn-hu": {"seat": True},
     "rob-kong": {"seat": True},
@@ -332,8 +343,9 @@ _TILE_OF = {str(t): t for t in TILES}
 _SEAT_OF = {s.name: s for s in SEATS}
 _KIND_OF = {k.value: k for k in MeldKind if k.is_kong}
 _SEATED = {"pung": Pung, "hu": Hu, "self-drawn-hu": SelfDrawnHu, "rob-kong": RobKong, "pass": Pass}
-_TAKES = {"draw": Draw, "replacement": ReplacementDraw, "discard": Discard}
+_TAKES = {"draw": Draw, "replacement": ReplacementDraw, "discard": Discard, "chow": Chow}
 _KEY_SETS = {name: frozenset(("t", "move", *keys)) for name, keys in _KEYS.items()}
+_TILE_REQUIRED = (Discard, Chow)
 
 
 def _quick(obj: object) -> Move | None:
@@ -362,7 +374,7 @@ def _quick(obj: object) -> Move | None:
         return None
     cls = _TAKES.get(name)  # type: ignore[arg-type]
     if cls is not None:
-        return None if cls is Discard and tile_v is None else cls(seat, tile_v, t=t)
+        return None if cls in _TILE_REQUIRED and tile_v is None else cls(seat, tile_v, t=t)
     if name == "kong":
         kind = _KIND_OF.get(obj.get("kind"))  # type: ignore[arg-type]
         return None if kind is None else Kong(seat, kind, tile_v, t=t)
@@ -402,7 +414,7 @@ def move_from_json(obj: object, where: str = "move") -> Move:
         return Kong(seat, kind, f.tile(), t=t)
     if name == "penalty":
         return Penalty(seat, f.integer("points"), f.text("reason"), f.seat("to"), t=t)
-    if name in ("draw", "replacement", "discard"):
+    if name in ("draw", "replacement", "discard", "chow"):
         return cls(seat, f.tile(), t=t)
     return cls(seat, t=t)
 
@@ -410,7 +422,7 @@ def move_from_json(obj: object, where: str = "move") -> Move:
 # -- record <-> JSON --------------------------------------------------------------------
 
 _TOP_KEYS = ("format", "version", "rules", "players", "dealer", "dice", "wall", "moves")
-_OPTIONAL_KEYS = ("result", "note", "hands")
+_OPTIONAL_KEYS = ("result", "note", "hands", "prevalent")
 _REQUIRED = ("format", "version", "rules", "dice", "moves")
 
 
@@ -421,6 +433,7 @@ def record_to_json(record: DealRecord) -> dict[str, Any]:
         "rules": record.rules,
         "players": {str(s): name for s, name in zip(SEATS, record.players, strict=True)},
         "dealer": "E",
+        **({} if record.prevalent is None else {"prevalent": record.prevalent.name}),
         "dice": [record.dice.a, record.dice.b],
         "wall": [None if t is None else str(t) for t in record.wall],
         "moves": [move_to_json(m) for m in record.moves],
@@ -457,6 +470,7 @@ def from_record(obj: object) -> DealRecord:
         players=_players(f.obj.get("players")),
         result=_result(f.obj.get("result")),
         note=f.text("note"),
+        prevalent=f.seat("prevalent"),
     )
 
 

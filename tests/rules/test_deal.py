@@ -15,6 +15,7 @@ from rules.melds import MeldKind
 from rules.moves import (
     Accepted,
     ChooseVoid,
+    Chow,
     CloseClaims,
     Correction,
     DealEnd,
@@ -186,9 +187,28 @@ def test_every_reason_is_exercised():
         test_lock_and_last_tile_reasons,
         _kong_reasons,
         _unknown_wall_reasons,
+        _chow_reasons,
     ):
         test()
     assert set(Reason) == SEEN, set(Reason) - SEEN
+
+
+def _chow_reasons():
+    # Wellness (001 IV 2.1, 4.2; worked in test_wellness_deal.py): South, next after East,
+    # holds 12m; West holds 45m; East discards 3m
+    hands = {
+        "E": "3m999p111222333s9s",
+        "S": "12m12345p66z77z19s",
+        "W": "45m456789s11z22z5z",
+        "N": "3m678m678p777s444z",
+    }
+    d = deal_of("wellness", hands)
+    ok(d, Discard(E, Tile.M3))
+    refused(d, Chow(W, Tile.M3), Reason.CHOW_NOT_FROM_LEFT)
+    refused(d, Chow(S, Tile.M2), Reason.NOT_A_CHOW)
+    ok(d, Chow(S, Tile.M1), CloseClaims())
+    refused(d, Kong(S, MeldKind.CONCEALED_KONG, Tile.P1), Reason.KONG_AFTER_CHOW)
+    refused(blood(), Chow(S, Tile.P4), Reason.NO_CHOW_CLAIMS)
 
 
 def _kong_reasons():
