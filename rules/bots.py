@@ -1,4 +1,4 @@
-"""Seeded bots that play legal (not good) Sichuan moves, and the driver that plays a deal.
+"""Seeded bots that play legal (not good) moves, and the driver that plays a deal.
 
 A bot is a policy over the judge's public view: `Bot.choose(deal, seat)` returns the move
 that seat makes now, or None when it has nothing to do (not its turn, or it stays silent in
@@ -12,7 +12,10 @@ to reach every rule, not to win well (issue 3 item 8): void tiles go first, but 
 a breach in `lenient` mode (priced by the 48-point penalty, 004 Lesson 2); every kong kind is
 declared when it can be; a winning discard is now and then let go (to reach the skipped-Hu
 lock, 004 Lesson 4); rarely a false Hu; rarely a referee retrieves a discard (a
-`Correction`, 000 3.6.A) or hands out a penalty.
+`Correction`, 000 3.6.A) or hands out a penalty. Under a rule set with `play.chow_claims`
+(Wellness) the next player sometimes chows; without `play.void_suit` nobody chooses a void.
+Every random draw a Wellness choice adds is made only under such a rule set, so the Sichuan
+bots' streams (and deals) are what they were.
 """
 
 from __future__ import annotations
@@ -29,6 +32,7 @@ from rules.hand import is_complete
 from rules.melds import Meld, MeldKind
 from rules.moves import (
     ChooseVoid,
+    Chow,
     Correction,
     Discard,
     Draw,
@@ -76,6 +80,7 @@ class Style:
     hu: float = 0.93  # declare a winning discard (else let it go: the skipped-Hu lock)
     self_drawn_hu: float = 0.97
     pung: float = 0.6
+    chow: float = 0.35  # rule sets with chow claims: the next player chows a possible chow
     melded_kong: float = 0.8
     own_kong: float = 0.85  # concealed / promoted / postponed
     explicit_pass: float = 0.04  # say Pass instead of staying silent
@@ -168,6 +173,18 @@ class Bot:
                 m = Kong(seat, _KONG, tile) if kong else Pung(seat)
                 if deal.check(m) is None:
                     return _stamp(m, t)
+        if deal.rs.play.chow_claims and not robbing and _CHOW_STARTS[tile]:
+            w = deal._window
+            if w is not None and seat is w.eligible[0]:  # the next player (001 IV 4.2)
+                hand = deal._hands[seat]
+                chows = [
+                    Chow(seat, low, t=t)
+                    for low in _CHOW_STARTS[tile]
+                    if all(x == tile or hand[x] for x in _CHOW_TILES[low])
+                ]
+                chows = [c for c in chows if deal.check(c) is None]
+                if chows and rng.random() < style.chow:
+                    return rng.choice(chows)
         r = rng.random()
         if r < style.false_hu:
             return RobKong(seat, t=t) if robbing else Hu(seat, t=t)
@@ -233,7 +250,7 @@ class Bot:
                 return TILES[rng.choice(void_held)]
         if rng.random() < style.random_discard:
             return TILES[rng.choice(list(compress(_INDICES, counts)))]
-        return TILES[rng.choice(_loneliest(counts))]
+        return TILES[rng.choice(_loneliest(counts) or _honours(counts))]
 
 
 def _pung_to_add(counts: Sequence[int], melds: Sequence[Meld]) -> bool:
@@ -263,6 +280,16 @@ _SUIT: tuple[Suit, ...] = tuple(t.suit for t in TILES)
 _OFFSET: dict[Suit, int] = {s: s.offset for s in Suit}
 _M, _P = Suit.M, Suit.P
 _INDICES = range(len(TILES))
+_NO_HONOURS = bytes(7)
+# the lowest tiles of the chows holding each tile (as rules.deal lists them)
+_CHOW_STARTS: tuple[tuple[Tile, ...], ...] = tuple(
+    () if t.is_honour else tuple(TILES[t - d] for d in (2, 1, 0) if 1 <= t.rank - d <= 7)
+    for t in TILES
+)
+_CHOW_TILES: tuple[tuple[Tile, ...], ...] = tuple(
+    tuple(TILES[i] for i in range(t, t + 3)) if not t.is_honour and t.rank <= 7 else ()
+    for t in TILES
+)
 _NEAR: tuple[tuple[tuple[int, int], ...], ...] = tuple(
     tuple(
         (int(t) + d, 3 - abs(d)) for d in (-2, -1, 1, 2) if not t.is_honour and 1 <= t.rank + d <= 9
@@ -281,8 +308,8 @@ def _keep_score(counts: Sequence[int], i: int) -> int:
 
 
 def _loneliest(counts: Sequence[int]) -> list[int]:
-    """The held number tiles with the lowest `_keep_score`, in tile order (each suit's
-    part looked up by its nine counts)."""
+    """The held tiles with the lowest `_keep_score`, in tile order (each suit's part looked
+    up by its nine counts; honours, Wellness, have no neighbours)."""
     best: list[int] = []
     low = 99
     b = bytes(counts)
@@ -293,7 +320,19 @@ def _loneliest(counts: Sequence[int]) -> list[int]:
             best = [offset + r for r in ranks]
         elif score == low and ranks:
             best += [offset + r for r in ranks]
+    if b[27:] != _NO_HONOURS:
+        for i in range(27, 34):
+            score = 6 * b[i]  # `_suit_loneliest`'s scale: `_keep_score` plus 6
+            if not score or score > low:
+                continue
+            if score < low:
+                low, best = score, []
+            best.append(i)
     return best
+
+
+def _honours(counts: Sequence[int]) -> list[int]:
+    return [i for i in range(27, 34) if counts[i]]
 
 
 @lru_cache(maxsize=1 << 16)
@@ -394,8 +433,11 @@ class BotTable:
         if phase is _DISCARD:
             seat = deal.turn
             if self.rng.random() < self._penalty:
-                # a referee's yellow card (000 3.6), paid to nobody
                 t = self._tick(1.0, 5.0)
+                etiquette = self.rs.payments.etiquette_penalty
+                if etiquette:  # 001 III 3.4, IV 4.3: after the warning, points to nobody
+                    return Penalty(seat, etiquette, "etiquette: wrong tile announced", t=t)
+                # a referee's yellow card (000 3.6), paid to nobody
                 return Penalty(seat, 4, "yellow card: declared without the physical action", t=t)
             bot = self.bots[seat]
             # `self._tick(*self.style.thinking)`, inlined on the two moves of every turn

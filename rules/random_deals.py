@@ -11,7 +11,8 @@ items 5 and 8; RULES.md "Payments"):
   sum to zero except the penalties paid to nobody (`Ledger.check`);
 - the deltas equal the sum of the ledger lines, counted here independently;
 - after its Hu a player neither pays nor receives anything more, except kong payments and
-  their refunds (004 Table 7, 000 2.5.4);
+  their refunds (004 Table 7, 000 2.5.4), and (Wellness, 001 III 3.2) a later false win,
+  which pays each of the three opponents, winners included;
 - with `rejudge`, the deal record, to JSON text and back, re-judges to the same ledger,
   winners and end.
 """
@@ -26,6 +27,7 @@ from dataclasses import dataclass
 from enum import Enum
 from types import MappingProxyType
 
+from rules import deal_wellness, wellness
 from rules import settlement as pay
 from rules.bots import DEFAULT_STYLE, BotTable, Style, new_deal
 from rules.claims import WindowKind
@@ -77,6 +79,7 @@ class Category(Enum):
     KONG_POSTPONED = "kong-postponed"
     KONG_ROBBED = "kong-robbed"
     PUNG = "pung"
+    CHOW = "chow"  # rule sets with chow claims (Wellness)
     PASS = "pass"
     HU_PASSED = "hu-passed"  # a winning discard let go: the skipped-Hu lock (004 Lesson 4)
     END_THIRD_HU = "end-third-hu"
@@ -96,7 +99,8 @@ _KONGS = {
     MeldKind.PROMOTED_KONG: Category.KONG_PROMOTED,
     MeldKind.POSTPONED_KONG: Category.KONG_POSTPONED,
 }
-_UNCOUNTED = (Drawn, TurnPassed)  # facts of every turn that count nothing
+_UNCOUNTED = (Drawn, TurnPassed)
+_CHOW = MeldKind.CHOW  # facts of every turn that count nothing
 _OVER = Phase.OVER
 _ENDS = {
     DealEnd.HU: Category.END_THIRD_HU,
@@ -110,11 +114,15 @@ KONG_RULES = frozenset(pay.R_KONG.values()) | {
     pay.R_REFUND_DRAW,
     pay.R_REFUND_FALSE_HU,
 }
+# ledger rules in which a player who has won may still be paid (001 III 3.2: the three
+# opponents of a false win, winners included)
+PAID_AFTER_OUT_RULES = frozenset((wellness.R_FALSE_WIN, wellness.R_FALSE_CLAIM))
 _LINE_CATEGORIES = {
     pay.R_VOID_HELD: Category.VOID_PENALTY,
     pay.R_VOID_MELD: Category.VOID_PENALTY,
     pay.R_WALL_END: Category.WALL_END_PAYMENT,
     pay.R_WALL_END_FLAT: Category.WALL_END_PAYMENT,
+    deal_wellness.R_WALL_END: Category.WALL_END_PAYMENT,
     pay.R_REFUND_NEXT_DISCARD: Category.KONG_REFUND,
     pay.R_REFUND_NOT_READY: Category.KONG_REFUND,
     pay.R_REFUND_DRAW: Category.KONG_REFUND,
@@ -132,6 +140,10 @@ def applicable(rs: RuleSet) -> frozenset[Category]:
         out.discard(Category.VOID_PENALTY)
     if p.flower_pig == 0:
         out.discard(Category.FLOWER_PIG)
+    if not rs.play.chow_claims:
+        out.discard(Category.CHOW)
+    if not (p.concealed_kong or p.melded_kong or p.promoted_kong or p.postponed_kong):
+        out.discard(Category.KONG_REFUND)  # no kong payment, nothing to refund
     return frozenset(out)
 
 
@@ -213,6 +225,9 @@ def play_one(
                 if fact.meld.is_kong:
                     counts[_KONGS[fact.meld.kind]] += 1
                     kong_by = fact.seat
+                elif fact.meld.kind is _CHOW:
+                    counts[Category.CHOW] += 1
+                    on_replacement = False
                 else:
                     counts[Category.PUNG] += 1
                     on_replacement = False
@@ -276,7 +291,7 @@ def _count_win(
 def hu_marks(deal: Deal) -> dict[Seat, int]:
     """For each seat that declared Hu, the ledger length once that Hu was settled (the deal's
     moves replayed on a fresh judge)."""
-    twin = Deal.start(deal.rs, deal.dice, deal.wall_order)
+    twin = Deal.start(deal.rs, deal.dice, deal.wall_order, prevalent=deal.prevalent)
     marks: dict[Seat, int] = {}
     for move in deal.history:
         result = twin.apply(move)
@@ -307,6 +322,8 @@ def _check_ledger(seed: int, deal: Deal, out_at: Mapping[Seat, int]) -> list[Vio
     for seat, at in out_at.items():
         for line in ledger.lines[at:]:
             if seat in (line.payer, line.payee) and line.rule not in KONG_RULES:
+                if line.payee is seat and line.rule in PAID_AFTER_OUT_RULES:
+                    continue
                 problems.append(Violation(seed, f"{seat} has won, yet: {line}"))
     return problems
 

@@ -31,6 +31,8 @@ GOLDEN = {
     "sbr-russia": "7f7698ee91be477d26bb59157512f977178328f34432efc25d45c28752e00752",
     "sbr-chengdu2016": "5a7146d76b2e0f4aeae607f62fac3eba5de1739c8049a181e6f7eced8b6aea43",
     "wmt": "20a4a5ac488caf908f7d2940b846ae4171b43f264f80f189935e10de624a914b",
+    # recorded when the judge first played Wellness (136 tiles, chows, winds)
+    "wellness": "fbef2f36389c1ebe71262ecf7425af62da0f54eea369c76a2432df45c722bd9f",
 }
 
 
@@ -41,6 +43,7 @@ SUMMARY = {
     "sbr-russia": "12aeaaf377078d3392c946596ce59f29b6baa9d5375c2d7894e0153bcf3e9e7c",
     "sbr-chengdu2016": "24bc782cf98384f75262c16a408c7c7075b3c712d4d3f91991dc320c4c36fbdc",
     "wmt": "dfce99f0e5b3d9f93e3900faf2326638c9c41c1009fc4b6a72210fdcf1fd266d",
+    "wellness": "9f44ff9e6f831be7764d395525b406e83366744f73e071dc87c07dc1384f5622",
 }
 
 
