@@ -13,6 +13,7 @@ from rules.bots import play_deal
 from rules.melds import MeldKind
 from rules.moves import (
     ChooseVoid,
+    Chow,
     CloseClaims,
     Correction,
     Discard,
@@ -227,7 +228,8 @@ MALFORMED = [
     (_set(["moves", 2, "tile"], "9q"), "moves[2].tile: unexpected character 'q'"),
     (_set(["moves", 3, "t"], "soon"), 'moves[3].t: expected a time in seconds, got "soon"'),
     (_set(["moves", 3, "colour"], "red"), "moves[3].colour: unknown key"),
-    (_set(["moves", 4, "move"], "chow"), 'moves[4].move: unknown move "chow"'),
+    (_set(["moves", 4, "move"], "chi"), 'moves[4].move: unknown move "chi"'),
+    (_set(["prevalent"], "X"), 'prevalent: a seat is one of E S W N, not "X"'),
     (_set(["moves", 4, "seat"], _DELETE), "moves[4].seat: missing"),
     (_set(["moves", 4], "hu"), 'moves[4]: expected a JSON object, got "hu"'),
 ]
@@ -264,6 +266,7 @@ MOVES = [
     ReplacementDraw(N, Tile.S9, t=0.0),
     Discard(S, Tile.P5, t=12.5),
     Pung(W),
+    Chow(S, Tile.M3, t=4.0),
     Kong(W, MeldKind.KONG),
     Kong(W, MeldKind.KONG, Tile.P5),
     Kong(E, MeldKind.CONCEALED_KONG, Tile.M2),
