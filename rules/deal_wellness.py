@@ -5,6 +5,11 @@ The judge (rules.deal, rules.deal_effects) calls these instead of the `rules.set
 builders when `scoring.method = "highest-pattern"`; nothing here knows a rule set's name.
 Seat winds are the deal seats (East = the dealer, 001 IV 1.1); the prevalent wind is the
 deal's (`Deal.start(..., prevalent=)`, recorded in the deal record).
+
+Penalties the judge cannot see are the referee's `Penalty` moves, built here from the rule
+set's amounts: `false_claim_penalties` (001 III 3.2: a chow, pung or kong of a wrong tile —
+the judge refuses the claim itself, `NOT_A_CHOW`, `CLAIM_NOT_ADMISSIBLE`, ...) and
+`etiquette_penalty` (001 III 3.4, IV 4.3: the referee counts the violations).
 """
 
 from __future__ import annotations
@@ -15,6 +20,7 @@ from typing import TYPE_CHECKING
 
 from rules import settlement as pay
 from rules import wellness
+from rules.moves import Penalty
 from rules.scoring import Score
 from rules.seats import Seat
 from rules.settlement import LedgerLine
@@ -55,3 +61,24 @@ def wall_end(deal: Deal) -> list[LedgerLine]:
         replace(line, rule=R_WALL_END) if line.rule == pay.R_WALL_END else line
         for line in pay.wall_end(deal.rs, hands)
     ]
+
+
+def false_claim_penalties(
+    deal: Deal, offender: Seat, t: float | None = None
+) -> tuple[Penalty, ...]:
+    """001 III 3.2: the referee's moves for a chow, pung or kong of a wrong tile: the
+    offender pays `payments.false-claim` to each of the three opponents (winners included,
+    `false-hu-payees`), one `Penalty` each. Applying them is what settles it."""
+    lines = wellness.false_win_lines(deal.rs, offender, deal.still_in, claim=True)
+    return tuple(
+        Penalty(offender, x.points, x.rule, x.payee, t=t) for x in lines if x.payee is not None
+    )
+
+
+def etiquette_penalty(
+    deal: Deal, offender: Seat, violation: int, t: float | None = None
+) -> Penalty | None:
+    """001 III 3.4, IV 4.3: the referee's move for the player's `violation`-th violation
+    (counted from 1): None for a warning, else `payments.etiquette-penalty` to nobody."""
+    lines = wellness.etiquette_lines(deal.rs, offender, violation)
+    return Penalty(offender, lines[0].points, lines[0].rule, None, t=t) if lines else None

@@ -36,7 +36,7 @@ from rules.record import (
 )
 from rules.ruleset import DEFAULT, RuleSet, UnknownRuleSet, load
 from rules.scoring import Score
-from rules.seats import SEATS
+from rules.seats import SEATS, Seat
 from rules.settlement import LedgerLine
 from rules.tiles import format_tiles
 from rules.wall import DEALT_TILES
@@ -80,7 +80,8 @@ class _Replay:
     def __init__(self, record: DealRecord, rs: RuleSet) -> None:
         self.record = record
         self.rs = rs
-        self.deal = Deal.start(rs, record.dice, record.wall)
+        prevalent = record.prevalent or Seat.E
+        self.deal = Deal.start(rs, record.dice, record.wall, prevalent=prevalent)
         self.dealt = [self.deal.hand(s) for s in SEATS]
         self.steps: list[tuple[Move, Accepted]] = []
         self.scores: dict[int, Score] = {}  # index into deal.winners -> its score
@@ -195,11 +196,14 @@ def _print_deal(replay: _Replay, path: Path) -> None:
     )
     for s in SEATS:
         w(f"  {s} dealt {format_tiles(replay.dealt[s])}")
-    voids = []
-    for s in SEATS:
-        v = deal.void(s)
-        voids.append(f"{s} {v if v is not None else '?'}")
-    w("Voids: " + ", ".join(voids))
+    if rs.play.void_suit:
+        voids = []
+        for s in SEATS:
+            v = deal.void(s)
+            voids.append(f"{s} {v if v is not None else '?'}")
+        w("Voids: " + ", ".join(voids))
+    else:
+        w(f"No void suit; prevalent wind {deal.prevalent}, seat winds E S W N")
     w("")
     w("Moves:")
     for i, (move, result) in enumerate(replay.steps, 1):
@@ -217,6 +221,8 @@ def _print_deal(replay: _Replay, path: Path) -> None:
         score = replay.scores.get(i)
         for p in score.patterns if score else ():
             w(f"       {p.name:<22} {p.fan} fan  {p.reason}")
+        for b in score.bonuses if score else ():  # Wellness (001 III 2)
+            w(f"       {b.name:<22} +{b.points}  {b.reason}")
     w("")
     w("Ledger:")
     for line in deal.ledger().lines:

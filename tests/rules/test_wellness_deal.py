@@ -10,7 +10,7 @@ import json
 from judge_helpers import ok, refused
 
 from rules.deal import Deal, Phase
-from rules.deal_wellness import R_WALL_END
+from rules.deal_wellness import R_WALL_END, etiquette_penalty, false_claim_penalties
 from rules.melds import Meld, MeldKind
 from rules.moves import (
     Chow,
@@ -21,6 +21,7 @@ from rules.moves import (
     Kong,
     Melded,
     Pass,
+    Penalty,
     Pung,
     Reason,
     ReplacementDraw,
@@ -335,3 +336,28 @@ def test_sichuan_records_carry_no_prevalent_wind():
     assert "prevalent" not in json.loads(dumps(record))
     _, wrecord = play_deal(RS, 3)
     assert wrecord.prevalent is E and json.loads(dumps(wrecord))["prevalent"] == "E"
+
+
+# -- penalties through the referee's Penalty move (001 III 3.2, 3.4, IV 4.3) ---------------
+
+
+def test_a_false_chow_is_refused_and_the_referee_charges_800_to_each_opponent():
+    d = wdeal(CLAIMS)
+    ok(d, Discard(E, Tile.M3), Hu(N), CloseClaims())  # North has won: paid too (III 3.2)
+    ok(d, Draw(E), Discard(E, Tile.P9))
+    refused(d, Chow(S, Tile.P7), Reason.NOT_A_CHOW)  # South announced a chow of 9p: no 78p
+    moves = false_claim_penalties(d, S, t=9.0)
+    assert [(m.seat, m.to, m.points) for m in moves] == [(S, E, 800), (S, W, 800), (S, N, 800)]
+    ok(d, *moves)
+    assert d.deltas() == (-200 + 800, -2400, 800, 200 + 800)
+    assert d.ledger().check() == []
+    assert all("001 III 3.2" in x.why for x in d.ledger().lines[1:])
+
+
+def test_etiquette_one_warning_then_100_points_to_nobody_each_time():
+    d = wdeal(CLAIMS)
+    assert etiquette_penalty(d, W, 1) is None  # the warning
+    second, third = etiquette_penalty(d, W, 2), etiquette_penalty(d, W, 3)
+    assert second == third == Penalty(W, 100, second.reason, None)
+    ok(d, second, third)
+    assert d.deltas() == (0, 0, -200, 0) and d.ledger().to_nobody() == 200
