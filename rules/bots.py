@@ -277,6 +277,11 @@ _SEAT_ONLY = frozenset({Hu, Pung, Pass, RobKong, SelfDrawnHu})
 # the offset of each tile's suit, and the neighbours of each number tile in its suit with
 # their weight for `_keep_score`
 _SUIT: tuple[Suit, ...] = tuple(t.suit for t in TILES)
+# the index range of each tile and its neighbours within two ranks (rules.deal's `_AROUND`)
+_AROUND: tuple[tuple[int, int], ...] = tuple(
+    (int(t), t + 1) if t.is_honour else (t - min(2, t.rank - 1), t + 1 + min(2, 9 - t.rank))
+    for t in TILES
+)
 _OFFSET: dict[Suit, int] = {s: s.offset for s in Suit}
 _M, _P = Suit.M, Suit.P
 _INDICES = range(len(TILES))
@@ -389,6 +394,7 @@ class BotTable:
     __slots__ = (
         "_asked",
         "_closes_at",
+        "_fast",
         "_penalty",
         "_plain",
         "_think_lo",
@@ -421,6 +427,13 @@ class BotTable:
         self._penalty = style.referee_penalty
         # all four seats plain `Bot`s: the claim window asks them without `claim`'s checks
         self._plain = all(type(b) is Bot for b in self.bots)
+        # ... sharing the table's generator and style, without chows: a silent seat's two
+        # draws are made in the window loop itself (`Bot._claim`'s first and last draws)
+        self._fast = (
+            self._plain
+            and all(b.rng is rng and b.style is style for b in self.bots)
+            and not rs.play.chow_claims
+        )
 
     def _tick(self, lo: float, hi: float) -> float:
         self.now = round(self.now + lo + (hi - lo) * self.rng.random(), 1)
@@ -485,11 +498,36 @@ class BotTable:
                 return Correction(1, "discard retrieved", t=self._tick(0.1, 0.5))
         asked, bots, plain = self._asked, self.bots, self._plain
         tile, robbing, declared = window.tile, window.kind is _WINDOW_ROBBING, window.declared
+        if self._fast:
+            # `Bot._claim`'s common case inlined (three seats a discard): a seat that cannot
+            # win on the tile (the judge's `_wins_on`, kept in the window's `wins` as the
+            # judge would) nor pung it draws its two numbers and says nothing or Pass, or
+            # rarely a false Hu; the same draws in the same order as `_claim`
+            hands, voids, wins, suit = deal._hands, deal._void, window.wins, _SUIT[tile]
+            lo, hi = _AROUND[tile]
+            rng, style = self.rng, self.style
+            false_hu, quiet = style.false_hu, style.false_hu + style.explicit_pass
         for seat in window.eligible:
             if asked[seat]:
                 continue
             asked[seat] = True
-            if plain and (not declared or seat not in declared):
+            if self._fast and (not declared or seat not in declared):
+                if voids[seat] is suit:
+                    continue  # 002: no claim on one's void suit, not even a false Hu
+                h = hands[seat]
+                known = wins[seat]
+                if known is None:
+                    # a tile with no copy and no neighbour within two ranks held never wins
+                    known = wins[seat] = any(h[lo:hi]) and deal._wins_on(seat, tile)
+                if known or (h[tile] >= 2 and not robbing):
+                    move = bots[seat]._claim(deal, seat, tile, robbing, None)
+                else:
+                    rng.random()  # `_claim`'s first draw: nothing to declare with it
+                    r = rng.random()
+                    if r >= quiet:
+                        continue
+                    move = (RobKong(seat) if robbing else Hu(seat)) if r < false_hu else Pass(seat)
+            elif plain and (not declared or seat not in declared):
                 move = bots[seat]._claim(deal, seat, tile, robbing, None)
             else:
                 move = bots[seat].claim(deal, seat, deal.window)  # type: ignore[arg-type]
