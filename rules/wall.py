@@ -322,8 +322,14 @@ class Wall:
 
     def peek(self) -> Tile | None:
         """The next live tile, or None when the wall is exhausted or the tile not known."""
-        i = self._next_live()
-        return None if i is None else self.order[i]
+        # `_next_live` written out: the bots and the judge peek twice a draw
+        if not self.tiles_left:
+            return None
+        head, live, taken = self._head, self._live, self._taken
+        while taken[live[head]]:
+            head += 1
+        self._head = head
+        return self.order[live[head]]
 
     def peek_replacement(self) -> Tile | None:
         i = self._next_replacement()
@@ -370,10 +376,22 @@ class Wall:
     def draw(self, seat: Seat, tile: Tile | None = None) -> Take:
         """A live draw, clockwise from the break; `tile` (what the reader saw) is required
         on an unknown position and checked on a known one."""
-        i = self._next_live()
-        if i is None:
+        if not self.tiles_left:
             raise WallError("the wall is exhausted")
-        return self._take(seat, i, tile)
+        # `_next_live`, and `_take` for a known tile (a full wall), written out: a live draw
+        # starts most turns
+        head, live, taken = self._head, self._live, self._taken
+        while taken[live[head]]:
+            head += 1
+        self._head = head
+        i = live[head]
+        known = self.order[i]
+        if known is None or (tile is not None and tile != known):
+            return self._take(seat, i, tile)
+        taken[i] = 1
+        self.tiles_left -= 1
+        take = self.last_take = _new_take(seat, known, self.geometry._positions[i], i)
+        return take
 
     def replacement(self, seat: Seat, tile: Tile | None = None) -> Take:
         """A kong replacement tile, from the replacement end; `tile` as for `draw`."""
