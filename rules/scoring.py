@@ -19,7 +19,7 @@ from rules.melds import Meld, MeldKind
 from rules.patterns import DETECTORS, Feature, Reading
 from rules.ruleset import Payer, RuleSet, ScoringMethod, ScoringParams, Situation, WinBy
 from rules.seats import Seat
-from rules.tiles import N_KINDS, NUMBER_SUITS, TILES, Suit, Tile
+from rules.tiles import N_KINDS, NUMBER_SUITS, TILES, Suit, Tile, TileSet
 
 # The events the deal judge reports; a rule set maps them to its situational patterns.
 EVENTS: dict[str, str] = {
@@ -132,6 +132,51 @@ def _check(
     rs: RuleSet,
 ) -> list[int]:
     """Raise NotAWin for anything but the shape; return the counts of every tile held."""
+    # the usual case first (every Hu and every win test asks): a hand that passes all the
+    # checks below, tested on its counts alone; any other hand takes `_check_each`, which
+    # names the first problem
+    n = len(melds)
+    if n <= 4 and len(standing) == 14 - 3 * n:
+        counts = [0] * N_KINDS
+        for t in standing:
+            counts[t] += 1
+        chow = False
+        for m in melds:
+            kind = m.kind
+            if kind is _CHOW:
+                chow = True
+                t = m.tile
+                counts[t] += 1
+                counts[t + 1] += 1
+                counts[t + 2] += 1
+            else:
+                counts[m.tile] += 4 if kind.is_kong else 3
+        if (
+            max(counts) <= 4
+            and (not chow or rs.play.chow_claims)
+            and (rs.tiles.set is _FULL_136 or not any(counts[27:]))
+            and (void is None or not any(counts[_OFFSETS[void] : _OFFSETS[void] + 9]))
+            and (
+                not rs.play.void_suit
+                or not (any(counts[:9]) and any(counts[9:18]) and any(counts[18:27]))
+            )
+        ):
+            return counts
+    return _check_each(standing, melds, void, rs)
+
+
+_CHOW = MeldKind.CHOW
+_FULL_136 = TileSet.FULL_136
+_OFFSETS: dict[Suit, int] = {s: s.offset for s in Suit}
+
+
+def _check_each(
+    standing: Sequence[Tile],
+    melds: Sequence[Meld],
+    void: Suit | None,
+    rs: RuleSet,
+) -> list[int]:
+    """`_check`, one rule at a time: raises NotAWin naming the first problem."""
     tileset = rs.tiles.set
     for t in (*standing, *(m.tile for m in melds)):
         if not tileset.contains(t):
