@@ -225,6 +225,8 @@ def _check_situations(
     events: frozenset[str], self_drawn: bool, melds: Sequence[Meld], win: Tile, counts: list[int]
 ) -> None:
     """Reject unknown events and combinations 004 Table 9 marks impossible."""
+    if not events:
+        return  # every rule below is about an event of the hand (most Hu have none)
     for e in sorted(events):
         if e not in EVENTS:
             raise BadSituation(e, f"unknown (one of {', '.join(EVENTS)})")

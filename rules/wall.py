@@ -178,6 +178,7 @@ def _full_counts(tileset: TileSet) -> tuple[int, ...]:
 
 
 @cache
+@cache  # a handful of live orders (one per break), one plan each
 def _deal_plan(live: tuple[int, ...]) -> tuple[tuple[Seat, int], ...]:
     plan: list[tuple[Seat, int]] = []
     for rnd in range(3):
@@ -311,8 +312,9 @@ class Wall:
         if unknown:
             where = self.geometry.position(unknown[0])
             raise WallError(f"{len(unknown)} dealt tiles are not known ({where} first)")
-        order, where, taken = self.order, self.geometry.position, self._taken
-        takes = tuple([_new_take(seat, order[i], where(i), i) for seat, i in plan])
+        # `geometry.position(i)` read from its table: every index of a wall is in it
+        order, where, taken = self.order, self.geometry._positions, self._taken
+        takes = tuple([_new_take(seat, order[i], where[i], i) for seat, i in plan])
         for _, i in plan:
             taken[i] = 1
         self.tiles_left -= len(plan)
