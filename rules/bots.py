@@ -487,7 +487,8 @@ class BotTable:
         window = deal._window
         assert window is not None
         history = deal.history
-        if not window.declared and self._window_seq != len(history):
+        declared = window.declared
+        if not declared and self._window_seq != len(history):
             # a new window: it opened with the last move
             self._window_seq = len(history)
             self._asked = [False] * 4
@@ -496,8 +497,9 @@ class BotTable:
             if isinstance(last, Discard) and self.rng.random() < self.style.retrieve_discard:
                 # 000 3.6.A: a discard retrieved at once; the referee takes it back
                 return Correction(1, "discard retrieved", t=self._tick(0.1, 0.5))
-        asked, bots, plain = self._asked, self.bots, self._plain
-        tile, robbing, declared = window.tile, window.kind is _WINDOW_ROBBING, window.declared
+        asked, bots = self._asked, self.bots
+        tile, robbing = window.tile, window.kind is _WINDOW_ROBBING
+        move: Move | None = None
         if self._fast:
             # `Bot._claim`'s common case inlined (three seats a discard): a seat that cannot
             # win on the tile (the judge's `_wins_on`, kept in the window's `wins` as the
@@ -505,13 +507,15 @@ class BotTable:
             # rarely a false Hu; the same draws in the same order as `_claim`
             hands, voids, wins, suit = deal._hands, deal._void, window.wins, _SUIT[tile]
             lo, hi = _AROUND[tile]
-            rng, style = self.rng, self.style
+            random = self.rng.random
+            style = self.style
             false_hu, quiet = style.false_hu, style.false_hu + style.explicit_pass
-        for seat in window.eligible:
-            if asked[seat]:
-                continue
-            asked[seat] = True
-            if self._fast and (not declared or seat not in declared):
+            for seat in window.eligible:
+                if asked[seat]:
+                    continue
+                asked[seat] = True
+                if declared and seat in declared:
+                    continue  # `Bot.claim`: a seat speaks once
                 if voids[seat] is suit:
                     continue  # 002: no claim on one's void suit, not even a false Hu
                 h = hands[seat]
@@ -521,20 +525,30 @@ class BotTable:
                     known = wins[seat] = any(h[lo:hi]) and deal._wins_on(seat, tile)
                 if known or (h[tile] >= 2 and not robbing):
                     move = bots[seat]._claim(deal, seat, tile, robbing, None)
-                else:
-                    rng.random()  # `_claim`'s first draw: nothing to declare with it
-                    r = rng.random()
-                    if r >= quiet:
-                        continue
+                    if move is not None:
+                        break
+                    continue
+                random()  # `_claim`'s first draw: nothing to declare with it
+                r = random()
+                if r < quiet:
                     move = (RobKong(seat) if robbing else Hu(seat)) if r < false_hu else Pass(seat)
-            elif plain and (not declared or seat not in declared):
-                move = bots[seat]._claim(deal, seat, tile, robbing, None)
-            else:
-                move = bots[seat].claim(deal, seat, deal.window)  # type: ignore[arg-type]
-            if move is not None:
-                t = min(round(self.now + self.rng.uniform(0.1, 0.8), 1), self._closes_at - 0.1)
-                self.now = max(self.now, t)
-                return _stamp(move, self.now)
+                    break
+        else:
+            plain = self._plain
+            for seat in window.eligible:
+                if asked[seat]:
+                    continue
+                asked[seat] = True
+                if plain and (not declared or seat not in declared):
+                    move = bots[seat]._claim(deal, seat, tile, robbing, None)
+                else:
+                    move = bots[seat].claim(deal, seat, deal.window)  # type: ignore[arg-type]
+                if move is not None:
+                    break
+        if move is not None:
+            t = min(round(self.now + self.rng.uniform(0.1, 0.8), 1), self._closes_at - 0.1)
+            self.now = max(self.now, t)
+            return _stamp(move, self.now)
         self.now = round(max(self.now, self._closes_at), 1)
         return new_close_claims(self.now)
 
