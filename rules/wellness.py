@@ -19,6 +19,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from enum import Enum
 from types import MappingProxyType
+from typing import Any
 
 from rules.hand import Decomposition, GroupKind, Shape, decompositions, waits
 from rules.melds import Meld, MeldKind
@@ -417,6 +418,33 @@ def _bonuses(h: Hand, rs: RuleSet, winds: Winds) -> tuple[Bonus, ...]:
 def score_reading(h: Hand, rs: RuleSet, winds: Winds = Winds()) -> Score:
     """One reading's score: its single highest pattern (the first in table order on a tie,
     001 II 3 "take any"), plus its bonuses."""
+    # memoised per rule set: a Score is a pure function of the reading (a frozen value)
+    # and the winds; the judge scores a hand's readings again on a replay, a re-judge and
+    # each not-ready player's wall-end payment (theoretical_maximum over every wait)
+    memo = _memo(rs)
+    key = (h, winds)
+    score = memo.get(key)
+    if score is None:
+        if len(memo) >= _MEMO_SIZE:
+            memo.clear()
+        score = memo[key] = _score_reading(h, rs, winds)
+    return score
+
+
+_MEMO_SIZE = 1 << 16  # entries kept per rule set (cleared when full: bounded memory)
+_MEMOS: dict[int, tuple[RuleSet, dict[tuple[object, ...], Any]]] = {}
+
+
+def _memo(rs: RuleSet) -> dict[tuple[object, ...], Any]:
+    """The rule set's memo of scored readings and theoretical maxima, keyed apart by their
+    shapes (a RuleSet holds mappings, so it is known by identity)."""
+    found = _MEMOS.get(id(rs))
+    if found is None or found[0] is not rs:
+        found = _MEMOS[id(rs)] = (rs, {})
+    return found[1]
+
+
+def _score_reading(h: Hand, rs: RuleSet, winds: Winds) -> Score:
     hit = PatternHit(
         PLAIN_HAND,
         rs.scoring.plain_hand_fan,
@@ -461,6 +489,20 @@ def theoretical_maximum(
     melds = tuple(melds)
     if sum(counts) != 13 - 3 * len(melds):
         return 0
+    # memoised with the readings (`_memo`): a pure function of the hand, melds and winds
+    memo = _memo(rs)
+    key = (bytes(counts), melds, winds)
+    value = memo.get(key)
+    if value is None:
+        if len(memo) >= _MEMO_SIZE:
+            memo.clear()
+        value = memo[key] = _theoretical_maximum(counts, melds, rs, winds)
+    return value
+
+
+def _theoretical_maximum(
+    counts: Sequence[int], melds: tuple[Meld, ...], rs: RuleSet, winds: Winds
+) -> int:
     held = list(counts)
     for m in melds:
         for t in m.tiles:
