@@ -29,7 +29,7 @@ def _outcome(check, standing, melds, void, rs):
 @settings(max_examples=400, deadline=None)
 @given(
     st.sampled_from(RULE_SETS),
-    st.lists(st.integers(0, 33), min_size=0, max_size=15),
+    st.lists(st.integers(0, 33), min_size=0, max_size=16),
     st.lists(st.tuples(st.sampled_from(_KINDS), st.integers(0, 33)), max_size=5),
     st.sampled_from((None, Suit.M, Suit.P, Suit.S)),
 )
@@ -40,6 +40,10 @@ def test_the_one_pass_win_check_agrees_with_the_rule_by_rule_check(name, tiles, 
         if kind is MeldKind.CHOW and (i >= 27 or TILES[i].rank > 7):
             continue  # not a meld at all (Meld refuses it)
         melds.append(Meld(kind, TILES[i]))
+    # most drawn hands have the length a win needs, so the one-pass test answers them
+    need = 14 - 3 * len(melds)
+    if len(tiles) > need >= 0:
+        tiles = tiles[:need]
     standing = [TILES[i] for i in tiles]
     assert _outcome(_check, standing, melds, void, rs) == _outcome(
         _check_each, standing, melds, void, rs
