@@ -129,7 +129,7 @@ SYMBOLS: Mapping[tuple[CommandKind | EventKind, str], tuple[frozenset[str], froz
     (EventKind.LID, "open"): (frozenset({"open", "closed"}), frozenset()),
     (EventKind.BUTTON, "button"): (
         frozenset({"hu", "pung", "kong", "pass"}),
-        frozenset({"void-m", "void-p", "void-s"}),
+        frozenset({"void-m", "void-p", "void-s", "chow"}),
     ),
 }
 REQUIRED_COMMANDS = frozenset(

@@ -52,7 +52,8 @@ class FrameError:
 
 
 class Button(Enum):
-    """A seat button on the table's edge; VOID_* announce the void suit (定缺)."""
+    """A seat button on the table's edge; VOID_* announce the void suit (定缺); CHOW (吃) is
+    for rule sets that claim chows (Wellness, 001 IV 2.1)."""
 
     HU = "hu"
     PUNG = "pung"
@@ -61,6 +62,7 @@ class Button(Enum):
     VOID_M = "void-m"
     VOID_P = "void-p"
     VOID_S = "void-s"
+    CHOW = "chow"
 
 
 @dataclass(frozen=True, slots=True)

@@ -94,6 +94,18 @@ def test_events_one_byte_at_a_time_with_noise() -> None:
     assert driver.errors == 1
 
 
+def test_the_chow_button_of_the_136_tile_table():
+    """sim-table's button value 8 (issue 8: Wellness claims chows). Worked by hand:
+    LEN 03, CODE 83, seat S = 02, chow = 08; XOR 03^83^02^08 = 8A."""
+    driver = TableDriver(SIM)
+    assert driver.feed(1.0, bytes.fromhex("aa 55 03 83 02 08 8a")) == [
+        SeatButton(1.0, Seat.S, Button.CHOW)
+    ]
+    assert TableSide(SIM).encode(SeatButton(0.0, Seat.S, Button.CHOW)) == bytes.fromhex(
+        "aa 55 03 83 02 08 8a"
+    )
+
+
 @pytest.mark.parametrize(
     ("wire", "reason"),
     [
