@@ -13,6 +13,7 @@ import sys
 from pathlib import Path
 
 from rules.ruleset import DEFAULT
+from rules.seats import Seat
 from tools.sim.noise import NoiseConfig, Unplug
 from tools.sim.run import READERS, SimConfig, Simulation
 
@@ -32,6 +33,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--record", type=Path, help="record a capture (.jsonl or .jsonl.gz)")
     parser.add_argument("--odd", default="", help="capture header: what is unusual in it")
     parser.add_argument("--rules", default=DEFAULT, help=f"rule set (default {DEFAULT})")
+    parser.add_argument(
+        "--prevalent",
+        type=Seat.parse,
+        default=Seat.E,
+        help="prevalent (round) wind E S W N, scored by Wellness (default E)",
+    )
     parser.add_argument("--reader", choices=READERS, default="uhf", help="reader kind")
     parser.add_argument("--table-profile", default="sim-table")
     parser.add_argument("--reader-profile", default="sim-uhf")
@@ -92,6 +99,7 @@ def run(args: argparse.Namespace) -> int:
             max_moves=args.max_moves,
             glimpse_rounds=args.glimpse,
             referee=not args.no_referee,
+            prevalent=args.prevalent,
         )
         sim = Simulation(config)
     except (ValueError, LookupError, OSError) as err:

@@ -16,6 +16,10 @@ What each move does physically (RULES.md "Play"; the recogniser expects the same
   (CloseClaims, the controller's clock), the claim that won takes the tile: a Hu declarer
   moves it to the hand (river, or the melds for a robbed kong); a pung / kong claimer moves
   it and two / three tiles of the hand to the melds.
+- Chow (rule sets with chow claims, 001 IV 2.1): the CHOW button, and at once the two tiles
+  of the hand that make the chow with the discard are laid in the melds (shown: the button
+  alone cannot say which chow when several fit). When the window closes the discard joins
+  them; if a Hu or a pung/kong beat the chow, the two tiles go back to the hand.
 - Concealed Kong: button, four tiles hand → melds. Promoted / postponed: button, one tile.
   A kong of the void suit takes the face-down void tile along from the void spot.
   SelfDrawnHu: button.
@@ -39,6 +43,7 @@ from controller.profiles import TileCopy, Zone, ZoneKind
 from rules.melds import MeldKind
 from rules.moves import (
     ChooseVoid,
+    Chow,
     CloseClaims,
     Correction,
     Discard,
@@ -64,8 +69,10 @@ Press = Callable[[Seat, Button], None]
 Note = Callable[[dict], None]
 
 VOID_BUTTON = {Suit.M: Button.VOID_M, Suit.P: Button.VOID_P, Suit.S: Button.VOID_S}
-CLAIMS = (Pung, Kong, Hu, RobKong, Pass, CloseClaims)
+CLAIMS = (Pung, Kong, Chow, Hu, RobKong, Pass, CloseClaims)
 CLAIM_BUTTON = {Pung: Button.PUNG, Kong: Button.KONG, Hu: Button.HU, RobKong: Button.HU}
+
+Moved = list[tuple[TileCopy, Place, Place]]
 
 
 def move_name(move: Move) -> str:
@@ -95,6 +102,7 @@ class PhysicalPlayer:
         self.wall: Wall | None = None
         self._open: tuple[TileCopy, Place, Seat] | None = None  # tile open to claims, discarder
         self._declared: list[Move] = []  # claims of the open window
+        self._shown: Moved = []  # a chow's two hand tiles laid in the melds, window open
         self._done: list[list[tuple[TileCopy, Place, Place]]] = []  # per player move
 
     def physical(self, seat: Seat) -> Seat:
@@ -172,6 +180,11 @@ class PhysicalPlayer:
             case Pung() | Kong(kind=MeldKind.KONG) | Hu() | RobKong():
                 button = CLAIM_BUTTON[type(move)]
                 self._declared.append(move)
+            case Chow(_, low):
+                button = Button.CHOW
+                rec["tile"] = str(low)  # the lowest tile of the chow (docs/DEAL-RECORD.md)
+                self._declared.append(move)
+                moved = self._show_chow(seat, low)
             case CloseClaims():
                 moved, taker = self._resolve()
                 if taker is not None:
@@ -227,21 +240,42 @@ class PhysicalPlayer:
         takes the tile (Hu beats Pung/Kong; the others Hu on it without moving it), or
         the pung/kong claimer melds it with tiles of its hand."""
         declared, self._declared = self._declared, []
+        shown, self._shown = self._shown, []
         if self._open is None or not declared:
             return [], None
         tc, frm, discarder = self._open
         hu = [m for m in declared if isinstance(m, Hu | RobKong)]
+        melded = [m for m in declared if isinstance(m, Pung | Kong)]
+        back = [(c, to, was) for c, was, to in shown]  # a beaten chow's tiles go home
         if hu:
             winner = min(hu, key=lambda m: (m.seat - discarder) % 4).seat
             self._open = None
-            return [(tc, frm, self.zone(ZoneKind.HAND, winner))], winner
-        claim = declared[0]
+            return [(tc, frm, self.zone(ZoneKind.HAND, winner)), *back], winner
+        if not melded:  # 001 IV 2.1: the chow, whose two tiles already lie in the melds
+            (chow,) = [m for m in declared if isinstance(m, Chow)]
+            self._open = None
+            return [(tc, frm, self.zone(ZoneKind.MELDS, chow.seat))], chow.seat
+        claim = melded[0]
         hand, melds = self.zone(ZoneKind.HAND, claim.seat), self.zone(ZoneKind.MELDS, claim.seat)
-        moved: list[tuple[TileCopy, Place, Place]] = [(tc, frm, melds)]
+        moved: Moved = [(tc, frm, melds), *back]
         for _ in range(2 if isinstance(claim, Pung) else 3):
             moved.append((self._take(tc.tile, hand, moved), hand, melds))
         self._open = None
         return moved, claim.seat
+
+    def _show_chow(self, seat: Seat, low: Tile) -> Moved:
+        """The two tiles of the hand that make the chow `low` with the open discard, laid
+        in the melds as the CHOW button is pressed."""
+        assert self._open is not None
+        discard = self._open[0].tile
+        hand, melds = self.zone(ZoneKind.HAND, seat), self.zone(ZoneKind.MELDS, seat)
+        moved: Moved = []
+        for step in range(3):
+            t = Tile(low + step)
+            if t is not discard:
+                moved.append((self._take(t, hand, moved), hand, melds))
+        self._shown = list(moved)
+        return moved
 
     def _holds(self, tile: Tile, place: Place) -> bool:
         return any(tc.tile is tile for tc in self.world.in_place(place))
@@ -279,18 +313,24 @@ class DealPlan:
 
 
 def plan_deal(
-    rs: RuleSet, dice: Dice, tiles: tuple[Tile, ...], rng: random.Random, referee: bool = True
+    rs: RuleSet,
+    dice: Dice,
+    tiles: tuple[Tile, ...],
+    rng: random.Random,
+    referee: bool = True,
+    prevalent: Seat = Seat.E,
 ) -> DealPlan:
     """Plays the deal on the physical wall with the seeded bots of rules.bots (through the
     judge, so every move is legal; referee corrections and penalties included unless
     `referee` is False: the same random draws are made, so the deals stay the same up to
-    where a referee would have stepped in)."""
+    where a referee would have stepped in). `prevalent` is the round wind (rule sets that
+    score winds, 001 II 3)."""
     from dataclasses import replace
 
     from rules.bots import DEFAULT_STYLE, BotError, BotTable
     from rules.deal import Deal
 
-    deal = Deal.start(rs, dice, tiles)
+    deal = Deal.start(rs, dice, tiles, prevalent=prevalent)
     style = DEFAULT_STYLE
     if not referee:
         style = replace(style, retrieve_discard=0.0, referee_penalty=0.0)
@@ -307,12 +347,8 @@ def plan_deal(
 
 def _next_dealer(deal) -> int:
     """RULES.md: nobody won → same dealer; first Hu by one player → that player; several on
-    one discard → the discarder. A false Hu does not count."""
-    first = [w for w in deal.winners if not w.false_hu]
-    if not first:
-        return 0
-    order = min(w.order for w in first)
-    firsts = [w for w in first if w.order == order]
-    if len(firsts) == 1:
-        return int(firsts[0].seat)
-    return int(firsts[0].from_seat) if firsts[0].from_seat is not None else 0
+    one discard → the discarder, or as the rule set's `dealer.multiple-hu` says (Wellness,
+    001 IV 1.2). A false Hu does not count. The judge's own rule (rules.record)."""
+    from rules.record import next_dealer
+
+    return int(next_dealer(deal))

@@ -89,6 +89,7 @@ class SimConfig:
     odd: str = ""  # recorded in a capture's header: what is unusual in it
     max_moves: int | None = None  # stop each deal after this many moves (short captures)
     referee: bool = True  # False: no referee corrections or penalties in the bots' deals
+    prevalent: Seat = Seat.E  # the round wind (Wellness scores it, 001 II 3)
 
     def __post_init__(self) -> None:
         if self.reader not in READERS:
@@ -101,8 +102,6 @@ class Simulation:
     def __init__(self, config: SimConfig) -> None:
         self.config = config
         self.rs = rulesets.load(config.rules)
-        if self.rs.ruleset.game is not rulesets.Identity.SICHUAN:
-            raise ValueError(f"the simulator's bots play Sichuan rule sets, not {self.rs.name}")
         self.table_profile = load_table(config.table_profile)
         self.reader_profile = load_reader(config.reader_profile)
         d = self.reader_profile.debounce
@@ -190,6 +189,7 @@ class Simulation:
                     "reader": self.config.reader_profile,
                     "reader_kind": self.config.reader,
                     "deals": self.config.deals,
+                    "prevalent": str(self.config.prevalent),
                 }
             )
             dealer = Seat.E
@@ -234,7 +234,12 @@ class Simulation:
         self._human(1.5)
         self.table.send(DiceRolled(0.0, dice.a, dice.b))
         plan = plan_deal(
-            self.rs, dice, tuple(tc.tile for tc in order), self.rng, self.config.referee
+            self.rs,
+            dice,
+            tuple(tc.tile for tc in order),
+            self.rng,
+            self.config.referee,
+            self.config.prevalent,
         )
         self._note(
             {
@@ -243,6 +248,7 @@ class Simulation:
                 "t": self._now(),
                 "dealer": str(dealer),
                 "dice": [dice.a, dice.b],
+                "prevalent": str(self.config.prevalent),
                 "wall": [str(tc) for tc in order],
             }
         )
