@@ -76,7 +76,7 @@ def _chow_and_pung_window(seed: int):
     """A deal played by the judge until a discard both the next player can chow and another
     player can pung (searched over seeds, then scripted)."""
     for s in range(seed, seed + 400):
-        player, rng, order, dice, presses, notes = _table(s)
+        player, _rng, order, dice, presses, notes = _table(s)
         deal = Deal.start(RS, dice, tuple(tc.tile for tc in order))
         moves = []
         while not deal.over and len(moves) < 120:
@@ -97,7 +97,7 @@ def _chow_and_pung_window(seed: int):
 
 
 def test_a_chow_shows_two_tiles_at_once_and_the_discard_joins_them() -> None:
-    player, presses, notes, moves, chow, _, deal = _chow_and_pung_window(1)
+    player, presses, _notes, moves, chow, _, deal = _chow_and_pung_window(1)
     for m in moves:
         player.perform(m)
     discarder = SEATS[(chow.seat - 1) % 4]
@@ -121,7 +121,7 @@ def test_a_chow_shows_two_tiles_at_once_and_the_discard_joins_them() -> None:
 
 
 def test_a_chow_beaten_by_a_pung_takes_its_two_tiles_back() -> None:
-    player, _, notes, moves, chow, pung, deal = _chow_and_pung_window(1)
+    player, _, _notes, moves, chow, pung, deal = _chow_and_pung_window(1)
     for m in moves:
         player.perform(m)
     player.perform(chow)
