@@ -126,6 +126,7 @@ class RecogniserLike(Protocol):
     def on_accepted(self, move: mv.Move, deal: Deal) -> None: ...
     def on_tag_alert(self, alert: UnknownTagSeen | DuplicateTile) -> list[Any]: ...
     def tick(self, now: float, deal: Deal | None) -> list[Any]: ...
+    def holds_window(self) -> bool: ...
     def reconcile(self, presence: Mapping[Any, Any], deal: Deal) -> list[Any]: ...
 
 
@@ -221,6 +222,7 @@ class Runtime:
         self._last_read: dict[int, tuple[bytes, ...]] = {}
         self._window_open: mv.Move | None = None  # marker that a claim window is journalled open
         self._window_closed_at: float | None = None
+        self._close_held = False  # the claim clock ran out while a CHOW waited for its tiles
         self._over_time_warned = False
         self._dirty = True
         self._countdown_second: int | None = None
@@ -336,6 +338,7 @@ class Runtime:
                 self._alert("no-dealt-hands", "the dealt hands are not read yet")
         if self._live():
             self.recognised(self.recogniser.tick(now, self._as_seen()), now)
+            self._close_if_released(now)
         self._countdown()
         self.outputs.tick()
         self._publish_if_dirty()
@@ -883,7 +886,10 @@ class Runtime:
         if deal is None or deal.over:
             return
         if fired.timer in (Timer.CLAIM, Timer.ROBBING) and deal.window is not None:
-            self._close_window("timer", fired.t)
+            if self._window_held():
+                self._close_held = True  # closed once the CHOW's tiles are read (tick)
+            else:
+                self._close_window("timer", fired.t)
         elif fired.timer is Timer.MOVE and not self._over_time_warned:
             self._over_time_warned = True
             seat = table_seat(deal.turn, self.dealer)
@@ -892,6 +898,22 @@ class Runtime:
                 f"{seat} has taken more than {self.rs.play.move_seconds:g} s for this move",
                 seat,
             )
+
+    def _window_held(self) -> bool:
+        """A CHOW button waits for the tiles that say which chow (several fit): the claim
+        is being made, so the clock's end waits for it (at most the recogniser's grace)."""
+        held = getattr(self.recogniser, "holds_window", None)
+        return bool(held and held())
+
+    def _close_if_released(self, now: float) -> None:
+        if not self._close_held:
+            return
+        deal = self.deal
+        if deal is None or deal.over or deal.window is None:
+            self._close_held = False
+        elif not self._window_held():
+            self._close_held = False
+            self._close_window("timer", now)
 
     def _countdown(self) -> None:
         left = self.machine.remaining(Timer.CLAIM)

@@ -10,6 +10,8 @@ tools/sim/player.py move by move; the judge decides afterwards whether the move 
   own-turn Kong |
 | a new tile in the hand of the player due to draw (or of the next player, or of a kong's
   declarer, while the window is still open) | Draw / ReplacementDraw |
+| two tiles hand → melds making a chow with the open discard (needs a pending CHOW button;
+  read in controller.recognition.recogniser, which holds the button) | Chow |
 """
 
 from __future__ import annotations
@@ -23,7 +25,17 @@ from controller.recognition.expected import Layout, Spot, Tally
 from rules.claims import WindowKind
 from rules.deal import Deal, Phase
 from rules.melds import Meld, MeldKind
-from rules.moves import ChooseVoid, CloseClaims, Discard, Draw, Kong, Move, Pass, ReplacementDraw
+from rules.moves import (
+    ChooseVoid,
+    Chow,
+    CloseClaims,
+    Discard,
+    Draw,
+    Kong,
+    Move,
+    Pass,
+    ReplacementDraw,
+)
 from rules.seats import Seat
 from rules.tiles import Tile
 
@@ -188,11 +200,11 @@ def orphan(res: Tally) -> bool:
 
 def shown(moves: tuple[Move, ...], declared: Collection[Seat]) -> bool:
     """Moves the table showed without a button being missed: tile moves, a window's
-    close, and own-turn kongs whose KONG button is pending."""
+    close, own-turn kongs whose KONG button is pending and chows whose CHOW button is."""
     if not moves:
         return False
     for m in moves:
-        if isinstance(m, Kong) and m.kind is not MeldKind.KONG:
+        if (isinstance(m, Kong) and m.kind is not MeldKind.KONG) or isinstance(m, Chow):
             if m.seat not in declared:
                 return False
         elif not isinstance(m, Draw | ReplacementDraw | Discard | ChooseVoid | CloseClaims):

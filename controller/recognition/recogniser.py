@@ -21,6 +21,10 @@ and Kong on one's own turn, the void buttons. The judge decides legality (`Deal.
   declaration; WMT 000: both are yellow-card matters), LONG_HAND / SHORT_HAND, UNRECOGNISED;
 - button declarations are always offered (the judge's rejection names the reason, e.g. a
   claim after the window closed); a Hu the judge will accept as false raises FALSE_HU at once.
+  CHOW (rule sets that claim chows, 001 IV 2.1) names no tile: with one possible chow it is
+  offered at once, with several the two tiles the player lays in the melds say which
+  (tools/sim/player.py); a CHOW with no possible chow (not the next player, no such tiles)
+  is an UNRECOGNISED alert giving the judge's reason, nothing is offered.
 
 Seats: moves and alerts use deal seats (East = this deal's dealer); zones and buttons use the
 table's physical sides: deal seat = (side - dealer_side) mod 4.
@@ -56,6 +60,7 @@ from rules.deal import Deal, Phase
 from rules.melds import MeldKind
 from rules.moves import (
     ChooseVoid,
+    Chow,
     CloseClaims,
     Correction,
     Discard,
@@ -73,7 +78,7 @@ from rules.moves import (
 )
 from rules.ruleset import RuleSet
 from rules.seats import SEATS, Seat
-from rules.tiles import Suit
+from rules.tiles import TILES, Suit, Tile
 
 log = logging.getLogger(__name__)
 
@@ -146,6 +151,23 @@ ALERT_FOR = {
 }
 
 
+@dataclass(frozen=True, slots=True)
+class PendingChow:
+    """A CHOW button that fits several chows: the tiles laid in the melds will say which."""
+
+    t: float
+    tile: Tile  # the open discard
+    options: tuple[Chow, ...]
+    note: str
+
+
+def chow_starts(tile: Tile) -> tuple[Tile, ...]:
+    """The lowest tiles of the chows holding `tile`, lowest first (none for honours)."""
+    if tile.is_honour:
+        return ()
+    return tuple(TILES[tile - d] for d in (2, 1, 0) if 1 <= tile.rank - d <= 7)
+
+
 class Recogniser:
     def __init__(
         self,
@@ -178,6 +200,7 @@ class Recogniser:
         self._swap_notes: dict[Move, str] = {}  # draws that fit the wall with a pair swapped
         self._dealt = False
         self._kong_button: dict[Seat, float] = {}
+        self._chow_button: dict[Seat, PendingChow] = {}
         self._held: list[tuple[float, Seat, Button, str]] = []  # claims before their discard
         # (judge state, residue) when moves were offered: not read again until either changes
         self._offered: tuple[tuple[int, int], frozenset] | None = None
@@ -235,6 +258,11 @@ class Recogniser:
                 text = "the judge's wall is not the scanned wall: draws are not checked by it"
                 out.append(RefereeAlert(AlertKind.WALL_MISMATCH, None, text))
         return out + self._evaluate(deal, None)
+
+    def holds_window(self) -> bool:
+        """(added) A CHOW button that fits several chows waits for its tiles: the runtime
+        keeps the claim window open meanwhile (`tick` gives up after `grace`)."""
+        return bool(self._chow_button)
 
     def on_wall_doubt(self, uncertain: tuple[int, ...]) -> None:
         """(added) The scan's pairs of unknown order, after a restart: the runtime journalled
@@ -298,6 +326,8 @@ class Recogniser:
             # than a finger): held until the discard is read, then offered after it
             self._held.append((press.t, seat, press.button, f"{note} (before the discard)"))
             return self._evaluate(deal, press.t)
+        if press.button is Button.CHOW:
+            return self._chow(seat, deal, press.t, note) + self._evaluate(deal, press.t)
         move = self._declaration(press.button, seat, deal, press.t)
         out: list[Recognised] = []
         if move is not None:
@@ -333,9 +363,55 @@ class Recogniser:
             return None
         return Kong(seat, MeldKind.KONG)  # no window and not its turn: the judge says why
 
+    def _chow_options(self, seat: Seat, deal: Deal) -> tuple[Chow, ...]:
+        return tuple(m for m in deal.admissible_claims().get(seat, ()) if isinstance(m, Chow))
+
+    def _chow(self, seat: Seat, deal: Deal, t: float, note: str) -> list[Recognised]:
+        """A CHOW button: the one chow it can be, offered; several, the laid tiles will
+        say (`_chow_readings`); none, the referee is told why (the judge's reason)."""
+        options = self._chow_options(seat, deal)
+        if len(options) == 1:
+            return [MoveSeen(options[0], (note,))]
+        w = deal.window
+        if options:
+            assert w is not None
+            self._chow_button[seat] = PendingChow(t, w.tile, options, note)
+            return []
+        if w is None or w.kind is not WindowKind.DISCARD:
+            why = "no discard is open to claims"
+        else:
+            tries = [Chow(seat, low) for low in chow_starts(w.tile)] or [Chow(seat, w.tile)]
+            problems = [p for p in map(deal.check, tries) if p is not None]
+            why = str(problems[0]) if problems else "no chow fits"
+            why = f"{w.discarder}'s {w.tile}: {why}"
+        text = f"{seat} pressed CHOW, no chow is possible ({why}); nothing offered"
+        return [RefereeAlert(AlertKind.UNRECOGNISED, seat, text, (note,))]
+
+    def _chow_readings(self, deal: Deal, res: Tally) -> list[Reading]:
+        """A pending CHOW and the two tiles the player laid in the melds (or, without a
+        melds antenna, took from the hand) that make one of its chows with the discard."""
+        out: list[Reading] = []
+        for seat, pending in self._chow_button.items():
+            hz = self.layout.zone(ZoneKind.HAND, seat)
+            mz = self.layout.zone(ZoneKind.MELDS, seat)
+            if hz is None and mz is None:
+                continue
+            for chow in pending.options:
+                laid = [x for x in (Tile(chow.tile + i) for i in range(3)) if x is not pending.tile]
+                spots: set[Spot] = set()
+                for x in laid:
+                    if mz is not None and res.get(Spot(mz, x), 0) < 1:
+                        break
+                    if hz is not None and res.get(Spot(hz, x), 0) > -1:
+                        break
+                    spots |= {Spot(z, x) for z in (hz, mz) if z is not None}
+                else:
+                    out.append(Reading(seat, (chow,), frozenset(spots), Button.CHOW))
+        return out
+
     def _early(self, button: Button, seat: Seat, deal: Deal) -> bool:
         """A claim pressed before the discard it is for was read: held for `settle`."""
-        if button not in (Button.HU, Button.PUNG, Button.KONG, Button.PASS):
+        if button not in (Button.HU, Button.PUNG, Button.KONG, Button.PASS, Button.CHOW):
             return False
         if deal.window is None:
             return deal.phase is Phase.DISCARD and deal.turn is not seat
@@ -347,6 +423,8 @@ class Recogniser:
         # yet (seed 505 deal 8: S's pung of E's discard after E's pung, judged on the
         # pung's window: "S holds fewer than two 1p"); if none comes within `settle`, it
         # is offered as pressed and refused with the judge's reason
+        if button is Button.CHOW:
+            return not self._chow_options(seat, deal)
         move = self._declaration(button, seat, deal, 0.0)
         return move is not None and deal.check(move) is not None
 
@@ -359,7 +437,14 @@ class Recogniser:
                 trial.apply(CloseClaims())  # a turn move closes the window it follows
             trial.apply(m)
         out: list[Recognised] = []
-        for _, seat, button, note in held:
+        for t, seat, button, note in held:
+            if button is Button.CHOW:
+                said = self._chow(seat, trial, t, note)
+                out += said
+                for r in said:
+                    if isinstance(r, MoveSeen):
+                        trial.apply(r.move)
+                continue
             move = self._declaration(button, seat, trial, 0.0)
             if move is None:
                 continue
@@ -385,6 +470,10 @@ class Recogniser:
             self._undone = frozenset(self._residue(deal).items())
         if isinstance(move, Kong):
             self._kong_button.pop(move.seat, None)
+        if deal.window is None:
+            self._chow_button.clear()  # the window a pending CHOW was for is over
+        elif isinstance(move, Chow):
+            self._chow_button.pop(move.seat, None)
         if isinstance(move, Draw | ReplacementDraw):
             hz = self.layout.zone(ZoneKind.HAND, move.seat)
             self._fresh = {tc for tc in self._fresh if self._where.get(tc) != hz}
@@ -433,6 +522,7 @@ class Recogniser:
         viable: list[Reading] = []
         refused: list[tuple[Reading, Rejected]] = []
         readings = Reader(self.layout, self._where, self._fresh, self._kong_button).read(deal, res)
+        readings += self._chow_readings(deal, res)
         explained = frozenset().union(*(r.spots for r in readings))
         for r in readings:
             if self._in_transit(res, r, explained):
@@ -518,6 +608,8 @@ class Recogniser:
             )
         if isinstance(move, Kong):
             self._kong_button.pop(move.seat, None)
+        if isinstance(move, Chow):
+            self._chow_button.pop(move.seat, None)
         if self._held and isinstance(move, Discard | Kong):
             out += self._release_held(deal, r.moves)
         self._mark_offered(deal)
@@ -530,6 +622,11 @@ class Recogniser:
         return any(t.suit is void for t in deal.hand(m.seat))
 
     def _judge(self, deal: Deal, r: Reading) -> Rejected | None:
+        if isinstance(r.moves[0], Chow) and deal.window is None:
+            # read against the deal as if the window had closed (the runtime's view while
+            # it is open): the CHOW was admissible when pressed, the runtime judges it on
+            # the real window
+            return None
         problem = self._check(deal, r)
         if problem is not None and problem.reason is Reason.WALL_MISMATCH:
             if self._fits_swapped(deal, r):
@@ -601,6 +698,11 @@ class Recogniser:
             # no discard read within `settle`: not an early claim but a late (or stray) one;
             # offered as pressed, the judge (and the runtime's window clock) say why not
             self._held.remove(held)
+            if held[2] is Button.CHOW:
+                out += self._chow(
+                    held[1], deal, held[0], held[3].replace(" (before the discard)", "")
+                )
+                continue
             move = self._declaration(held[2], held[1], deal, held[0])
             if move is not None:
                 out.append(MoveSeen(move, (held[3].replace(" (before the discard)", ""),)))
@@ -609,6 +711,16 @@ class Recogniser:
                 del self._kong_button[seat]
                 text = f"{seat} declared a kong; no tiles followed within {self.grace:g} s"
                 out.append(RefereeAlert(AlertKind.DECLARATION_WITHOUT_TILES, seat, text))
+        for seat, pending in list(self._chow_button.items()):
+            if now - pending.t >= self.grace:
+                del self._chow_button[seat]
+                text = (
+                    f"{seat} pressed CHOW on {pending.tile}; no chow was laid in the melds "
+                    f"within {self.grace:g} s"
+                )
+                out.append(
+                    RefereeAlert(AlertKind.DECLARATION_WITHOUT_TILES, seat, text, (pending.note,))
+                )
         # a residue first noticed now dates from the last event (the judge's change)
         out += self._evaluate(deal, None, now)
         self._clock = now
@@ -658,7 +770,8 @@ class Recogniser:
                 " → ".join(move_text(m) for m in e.moves) for e in found.explanations
             )
             return self._alert(AlertKind.AMBIGUOUS, None, text, (), self._residue_key)
-        if found.outcomes == 1 and shown(found.explanations[0].moves, self._kong_button):
+        declared = {*self._kong_button, *self._chow_button}
+        if found.outcomes == 1 and shown(found.explanations[0].moves, declared):
             best = min(found.explanations, key=lambda e: len(e.moves))
             evidence = self._evidence(frozenset(self._residue(deal)), consume=True)
             evidence = ("several moves read at once (a read missed in between)", *evidence)

@@ -6,8 +6,8 @@ A bounded depth-first search over the judge's own legal moves, on copies of the 
 step is one player move, or for an open window one *resolution* (the claims that took the
 tile, then `CloseClaims`). Only steps the table shows are tried: a discard must take a tile
 the hand (or void spot) no longer holds, a kong or a claim must put tiles into that seat's
-melds, a Hu on a discard must put the tile into the winner's hand; draws take the tile the
-wall holds next. A step may make the residue larger by one tile at most (a drawn tile that
+melds (a chow: the two tiles of the hand), a Hu on a discard must put the tile into the
+winner's hand; draws take the tile the wall holds next. A step may make the residue larger by one tile at most (a drawn tile that
 was discarded again shows only in the river), and at most `stall` steps in a row may fail to
 shrink it (that, closing a window, a self-drawn Hu: nothing moves on the table).
 
@@ -38,6 +38,7 @@ from rules.deal import Deal, DealState, Phase
 from rules.melds import MeldKind
 from rules.moves import (
     ChooseVoid,
+    Chow,
     CloseClaims,
     Discard,
     Draw,
@@ -50,6 +51,7 @@ from rules.moves import (
     SelfDrawnHu,
 )
 from rules.seats import SEATS
+from rules.tiles import Tile
 
 Step = tuple[Move, ...]
 
@@ -175,6 +177,13 @@ def candidate_steps(d: Deal, res: Tally, layout: Layout) -> list[Step]:
     return _window_steps(d, res, layout)
 
 
+def _laid(res: Tally, melds: Zone, chow: Chow, discard: Tile) -> bool:
+    """The two tiles of the hand that make the chow lie in the melds (the discard joins
+    them when the window closes: tools/sim/player.py)."""
+    tiles = (Tile(chow.tile + i) for i in range(3))
+    return all(res.get(Spot(melds, t), 0) > 0 for t in tiles if t is not discard)
+
+
 def _arrived(res: Tally, layout: Layout, seat) -> list:
     """Tiles more than expected in the seat's hand, river or melds (sorted, once each)."""
     zones = {layout.zone(k, seat) for k in (ZoneKind.HAND, ZoneKind.RIVER, ZoneKind.MELDS)}
@@ -224,7 +233,8 @@ def _window_steps(d: Deal, res: Tally, layout: Layout) -> list[Step]:
             if mz is not None and res.get(Spot(mz, w.tile), 0) <= 0:
                 continue
             for m in moves:
-                if isinstance(m, Pung) or (isinstance(m, Kong) and m.kind is MeldKind.KONG):
+                melded = isinstance(m, Pung) or (isinstance(m, Kong) and m.kind is MeldKind.KONG)
+                if melded or (isinstance(m, Chow) and (mz is None or _laid(res, mz, m, w.tile))):
                     out.append((m, CloseClaims()))
     out.append((CloseClaims(),))
     return out

@@ -116,13 +116,15 @@ class Runtime:
 
     def feed(self, results) -> None:
         self._feed(results)
-        if self.close_due and self.deal is not None and self.deal.window is not None:
+        due = self.close_due and self.deal is not None and self.deal.window is not None
+        if due and not self.rec.holds_window():
             self.close_due = False
             self.apply(CloseClaims())
 
     def close(self) -> None:
-        """The runtime's claim clock: close the window now, or as soon as it opens."""
-        if self.deal is not None and self.deal.window is not None:
+        """The runtime's claim clock: close the window now, or as soon as it opens (and
+        no CHOW waits for its tiles, as the daemon's runtime does)."""
+        if self.deal is not None and self.deal.window is not None and not self.rec.holds_window():
             self.apply(CloseClaims())
         else:
             self.close_due = True
