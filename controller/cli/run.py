@@ -24,6 +24,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--config", help="TOML settings (default: XDG, then /etc/mjtable)")
     parser.add_argument("--deals", type=int, help="stop after N settled deals (exit 0)")
     parser.add_argument("--rules", help="rule set (default sbr-mil)")
+    parser.add_argument(
+        "--prevalent",
+        choices=("E", "S", "W", "N"),
+        help="the prevalent (round) wind, scored by Wellness (default E; [table] prevalent)",
+    )
     parser.add_argument("--journal", help="the journal file (default ./mjtable.journal)")
     parser.add_argument(
         "--http", help="scoreboard HOST:PORT (default 127.0.0.1:8080; another host is explicit)"
@@ -61,6 +66,7 @@ def settings_from(args: argparse.Namespace) -> Settings:
         table={
             "name": args.table_name,
             "rules": args.rules,
+            "prevalent": args.prevalent,
             "journal": args.journal,
             "deals": args.deals,
         },
@@ -101,6 +107,8 @@ def start_simulator(
         str(s.seed),
         "--rules",
         settings.table.rules,
+        "--prevalent",
+        settings.table.prevalent,
         "--table-profile",
         settings.devices.table_profile,
         "--reader-profile",

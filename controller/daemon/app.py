@@ -24,7 +24,7 @@ from typing import Any
 
 from controller.daemon.checkpoint import Checkpointer
 from controller.daemon.clock import Clock, SystemClock
-from controller.daemon.config import Settings, parse_listen
+from controller.daemon.config import ConfigError, Settings, parse_listen
 from controller.daemon.notify import Notifier
 from controller.daemon.replay import recover
 from controller.daemon.runtime import Runtime, RuntimeConfig, Stop
@@ -171,7 +171,12 @@ class Daemon:
         rs = load_rules(s.table.rules)
         table_profile = load_table(s.devices.table_profile)
         reader_profile = load_reader(s.devices.reader_profile)
-        tags = load_tags(s.devices.tags)
+        tags = load_tags(s.tags)
+        if tags.header.tileset is not rs.tiles.set:
+            raise ConfigError(
+                f"tag map {s.tags} is a {tags.header.tileset.value}-tile set; rule set "
+                f"{rs.name} plays {rs.tiles.set.value} tiles"
+            )
         usb_devices = self._usb_devices(reader_profile)  # before anything is opened
         journal_path = Path(s.table.journal)
         journal_path.parent.mkdir(parents=True, exist_ok=True)
@@ -209,6 +214,7 @@ class Daemon:
                 table=s.table.name,
                 players=tuple(s.table.players),  # type: ignore[arg-type]
                 deals=s.table.deals,
+                prevalent=Seat.parse(s.table.prevalent),
                 config_echo=s.echo(),
             ),
             outputs=outputs,

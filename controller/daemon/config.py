@@ -8,6 +8,7 @@ Example (docs/DAEMON.md):
     [table]
     name = "table3"
     rules = "sbr-mil"
+    prevalent = "E"                  # the round's (prevalent) wind: E S W N (Wellness, 001)
     players = ["Ann", "Bo", "Cy", "Di"]
     journal = "/var/lib/mjtable/table3.journal"
     deals = 0                        # 0: play until stopped
@@ -18,7 +19,7 @@ Example (docs/DAEMON.md):
                                      # with a reader profile of model "pn533-usb"
     table-profile = "sim-table"
     reader-profile = "sim-uhf"
-    tags = "sim-108"
+    tags = "sim-108"                 # default: sim-108, or sim-136 for a 136-tile rule set
 
     [http]
     listen = "127.0.0.1:8080"        # another host only when named here or with --http
@@ -42,6 +43,7 @@ from rules.schema import SchemaError, build
 
 SYSTEM_CONFIG = Path("/etc/mjtable/mjtable.toml")
 DEFAULT_JOURNAL = "mjtable.journal"
+WINDS = ("E", "S", "W", "N")
 
 
 class ConfigError(ValueError):
@@ -52,6 +54,7 @@ class ConfigError(ValueError):
 class TableSection:
     name: str = "table"
     rules: str = "sbr-mil"
+    prevalent: str = "E"  # the round wind, E S W N (001 II 3: scored by Wellness)
     players: tuple[str, ...] = field(
         default=("East", "South", "West", "North"), metadata={"length": 4}
     )
@@ -65,7 +68,7 @@ class DevicesSection:
     reader: str = ""
     table_profile: str = "sim-table"
     reader_profile: str = "sim-uhf"
-    tags: str = "sim-108"
+    tags: str = ""  # empty: the simulator's set for the rule set's tiles (sim-108 / sim-136)
     baudrate: int = field(default=0, metadata={"range": (0, 4_000_000)})  # 0: the profile's
 
 
@@ -107,6 +110,15 @@ class Settings:
     def simulated(self) -> bool:
         return not (self.devices.table or self.devices.reader)
 
+    @property
+    def tags(self) -> str:
+        """The tag map: as configured, else the simulator's set for the rule set's tiles."""
+        if self.devices.tags:
+            return self.devices.tags
+        from rules.ruleset import load
+
+        return f"sim-{load(self.table.rules).tiles.set.value}"
+
     def echo(self) -> dict[str, Any]:
         """What `daemon.started` records (never the token or the broker password)."""
         return {
@@ -116,7 +128,7 @@ class Settings:
             "profiles": [
                 self.devices.table_profile,
                 self.devices.reader_profile,
-                self.devices.tags,
+                self.tags,
             ],
             "http": self.http.listen,
             "mqtt": self.mqtt.broker or None,
@@ -144,9 +156,20 @@ def load_settings(path: Path | None) -> Settings:
     except tomllib.TOMLDecodeError as err:
         raise ConfigError(f"{path}: not TOML: {err}") from None
     try:
-        return build(Settings, data, str(path))
+        settings = build(Settings, data, str(path))
     except SchemaError as err:
         raise ConfigError(str(err)) from None
+    check(settings, str(path))
+    return settings
+
+
+def check(settings: Settings, where: str) -> None:
+    """Cross-field checks the schema cannot express."""
+    if settings.table.prevalent not in WINDS:
+        raise ConfigError(
+            f"{where}: [table] key 'prevalent': {settings.table.prevalent!r} is not one of "
+            + ", ".join(WINDS)
+        )
 
 
 def overlay(settings: Settings, **options: Any) -> Settings:

@@ -52,6 +52,7 @@ class StartedDeal:
     dice: Dice
     wall_order: tuple[Tile | None, ...]  # physical order, as the judge takes it (None: unknown)
     uncertain: tuple[int, ...] = ()  # scan pairs (i, i + 1) of unknown order, not yet drawn
+    prevalent: Seat = Seat.E  # the round wind (Wellness scores it; older journals: East)
 
 
 @dataclass(slots=True)
@@ -108,12 +109,13 @@ def recover(
             dealer = Seat.parse(data["dealer"])
             order = _wall_order(rs, dice, dealer, data, rec)
             uncertain = tuple(int(i) for i in data.get("wall_uncertain") or ())
-            out.started = StartedDeal(int(data["deal"]), dealer, dice, order, uncertain)
+            prevalent = Seat.parse(data.get("prevalent", "E"))
+            out.started = StartedDeal(int(data["deal"]), dealer, dice, order, uncertain, prevalent)
             out.deal_no = out.started.number
             out.next_deal = max(out.next_deal, out.deal_no + 1)
             out.dealer = dealer
             out.moves = []
-            judge = Deal.start(rs, dice, order)
+            judge = Deal.start(rs, dice, order, prevalent=prevalent)
         elif kind is RecordKind.MOVE_ACCEPTED and judge is not None and rec.deal == out.deal_no:
             data = rec.data()
             if "wall_check" in data:
@@ -180,7 +182,7 @@ def _wall_checked(
         return judge
     order = swapped(started.wall_order, i)
     try:
-        judge = Deal.replay(rs, started.dice, order, judge.history)
+        judge = Deal.replay(rs, started.dice, order, judge.history, prevalent=started.prevalent)
     except ValueError as err:
         raise ReplayError(f"record {rec.seq}: the swapped wall does not fit: {err}") from None
     out.started = replace(started, wall_order=order, uncertain=left)

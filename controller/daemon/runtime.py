@@ -89,6 +89,7 @@ from controller.recognition.wall_doubt import next_index, pair_of, swap_for, swa
 from rules import moves as mv
 from rules.claims import is_claim
 from rules.deal import Deal, Phase
+from rules.record import next_dealer as record_next_dealer
 from rules.ruleset import RuleSet
 from rules.seats import SEATS, Seat
 from rules.wall import Dice
@@ -176,6 +177,7 @@ class RuntimeConfig:
     players: tuple[str, str, str, str] = ("East", "South", "West", "North")
     deals: int = 0  # stop after this many settled deals (0: until stopped)
     settle_rounds: int = 0  # reader rounds after a reconnect before reconciling (0: profile)
+    prevalent: Seat = Seat.E  # the session's round wind (001 II 3; [table] prevalent)
     config_echo: Mapping[str, Any] | None = None  # recorded in daemon.started
 
 
@@ -592,7 +594,7 @@ class Runtime:
         assert self._wall_scan is not None
         physical = tuple(tc.tile for tc in self._wall_scan)
         try:
-            deal = Deal.start(self.rs, dice, physical)
+            deal = Deal.start(self.rs, dice, physical, prevalent=self.config.prevalent)
         except ValueError as err:
             self._alert(
                 "bad-wall-scan", f"the scanned wall cannot be dealt: {err}", severity="error"
@@ -620,7 +622,7 @@ class Runtime:
         if hands is None:
             return
         try:
-            deal = Deal.start_dealt(self.rs, dice, hands)
+            deal = Deal.start_dealt(self.rs, dice, hands, prevalent=self.config.prevalent)
         except ValueError as err:
             self._alert("bad-hands", f"the dealt hands cannot be dealt: {err}", severity="error")
             self._pending_dice = None
@@ -639,6 +641,7 @@ class Runtime:
                 "rules": self.rs.name,
                 "dealer": self.dealer.name,
                 "dice": [dice.a, dice.b],
+                "prevalent": deal.prevalent.name,
                 "players": list(self.config.players),
                 "session": self.session,
                 **wall,
@@ -744,7 +747,8 @@ class Runtime:
         if found is None:
             return False
         i = found.index
-        self.deal = Deal.replay(self.rs, deal.dice, swapped(deal.wall_order, i), deal.history)
+        order = swapped(deal.wall_order, i)
+        self.deal = Deal.replay(self.rs, deal.dice, order, deal.history, prevalent=deal.prevalent)
         self._seen_key = None
         self._wall_check = {"positions": [i, i + 1], "order": "swapped"}
         log.info("wall positions %d and %d were the other way round: %s", i, i + 1, move)
@@ -803,7 +807,7 @@ class Runtime:
         assert deal is not None
         before = deal.window
         from_seat = None
-        if isinstance(move, mv.Pung | mv.Hu | mv.RobKong) or (
+        if isinstance(move, mv.Pung | mv.Chow | mv.Hu | mv.RobKong) or (
             isinstance(move, mv.Kong) and move.kind.value == "kong"
         ):
             from_seat = before.discarder if before is not None else None
@@ -958,7 +962,9 @@ class Runtime:
         recogniser, then wait for the links as in degraded mode."""
         started = rec.started
         if started is not None:
-            deal = Deal.start(self.rs, started.dice, started.wall_order)  # swaps included
+            deal = Deal.start(  # swaps included
+                self.rs, started.dice, started.wall_order, prevalent=started.prevalent
+            )
             self._uncertain = started.uncertain
             self.recogniser.new_deal(started.dealer)
             self.recogniser.start_deal(deal)
@@ -1085,15 +1091,9 @@ class Runtime:
 
 def next_dealer(deal: Deal) -> Seat:
     """RULES.md: nobody won → the same dealer; the first Hu by one player → that player;
-    by several on one discard → the discarder. A false Hu does not count. Deal seats."""
-    valid = [w for w in deal.winners if not w.false_hu]
-    if not valid:
-        return Seat.E
-    first = min(w.order for w in valid)
-    firsts = [w for w in valid if w.order == first]
-    if len(firsts) == 1:
-        return firsts[0].seat
-    return firsts[0].from_seat if firsts[0].from_seat is not None else Seat.E
+    by several on one discard → the discarder, or as the rule set's `dealer.multiple-hu`
+    says (Wellness, 001 IV 1.2). A false Hu does not count. Deal seats (rules.record)."""
+    return record_next_dealer(deal)
 
 
 def _prefer(move: mv.Move, result: mv.Accepted) -> tuple[str, ...]:

@@ -58,7 +58,9 @@ def swap_for(
     if i not in left or i + 1 not in left or deal.wall_order[i] == deal.wall_order[i + 1]:
         return None
     try:
-        alt = Deal.replay(deal.rs, deal.dice, swapped(deal.wall_order, i), deal.history)
+        alt = Deal.replay(
+            deal.rs, deal.dice, swapped(deal.wall_order, i), deal.history, prevalent=deal.prevalent
+        )
     except ValueError:
         return None  # an accepted move does not fit the swapped wall
     return WallSwap(i, alt) if alt.check(move) is None else None

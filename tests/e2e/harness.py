@@ -30,7 +30,7 @@ from rules.deal import Deal
 from rules.melds import MeldKind
 from rules.ruleset import load
 from rules.seats import Seat
-from rules.tiles import Suit
+from rules.tiles import Suit, Tile
 from rules.wall import Dice
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -44,6 +44,7 @@ class DealTruth:
     dice: Dice
     wall: tuple  # tiles, physical order
     moves: list  # judge moves (deal seats), CloseClaims included
+    prevalent: Seat = Seat.E  # the round wind (Wellness scores it)
     complete: bool = False  # the simulator wrote its deal-end
     corrected: bool = False  # a referee took moves back: not something the table shows
 
@@ -67,13 +68,18 @@ def start_sim(folder: Path, deals: int, seed: int, *extra: str) -> tuple[subproc
 
 
 def start_daemon(
-    paths: dict, journal: Path, deals: int = 0, reader_profile: str = "sim-uhf"
+    paths: dict,
+    journal: Path,
+    deals: int = 0,
+    reader_profile: str = "sim-uhf",
+    *extra: str,
+    tags: str = "sim-108",
 ) -> subprocess.Popen:
     cmd = [
         sys.executable, "-m", "controller", "run", "--table", paths["table"],
         "--reader", paths["reader"], "--profile", "sim-table", "--reader-profile", reader_profile,
-        "--tags", "sim-108", "--journal", str(journal), "--http", "127.0.0.1:0",
-        "--config", os.devnull,
+        "--tags", tags, "--journal", str(journal), "--http", "127.0.0.1:0",
+        "--config", os.devnull, *extra,
     ]  # fmt: skip
     if deals:
         cmd += ["--deals", str(deals)]
@@ -153,7 +159,12 @@ def read_truth(path: Path, rules: str = "sbr-mil") -> list[DealTruth]:
         if rec["class"] == "deal":
             wall = tuple(TileCopy.parse(t).tile for t in rec["wall"])
             deals[rec["deal"]] = DealTruth(
-                rec["deal"], Seat.parse(rec["dealer"]), Dice(*rec["dice"]), wall, []
+                rec["deal"],
+                Seat.parse(rec["dealer"]),
+                Dice(*rec["dice"]),
+                wall,
+                [],
+                Seat.parse(rec.get("prevalent", "E")),
             )
         elif rec["class"] == "move":
             deals[rec["deal"]].moves.append(rec)
@@ -167,7 +178,7 @@ def read_truth(path: Path, rules: str = "sbr-mil") -> list[DealTruth]:
 
 
 def _judge_moves(rs, d: DealTruth) -> list:
-    deal = Deal.start(rs, d.dice, d.wall)
+    deal = Deal.start(rs, d.dice, d.wall, prevalent=d.prevalent)
     moves = []
     for rec in d.moves:
         if rec["move"] == "penalty":
@@ -201,6 +212,8 @@ def _move(rec: dict, deal: Deal) -> mv.Move:
         return mv.ReplacementDraw(seat, tiles[0])
     if name == "discard":
         return mv.Discard(seat, tiles[0])
+    if name == "chow":  # the tiles are the two laid from the hand; `tile` the chow's lowest
+        return mv.Chow(seat, Tile.parse(rec["tile"]))
     if name == "kong":
         if not tiles:
             return mv.Kong(seat, MeldKind.KONG)
@@ -219,7 +232,7 @@ def _move(rec: dict, deal: Deal) -> mv.Move:
 
 
 def truth_deltas(rules: str, d: DealTruth) -> list[int]:
-    deal = Deal.replay(load(rules), d.dice, d.wall, d.moves)
+    deal = Deal.replay(load(rules), d.dice, d.wall, d.moves, prevalent=d.prevalent)
     return list(fixed_order(deal.deltas(), d.dealer))
 
 
