@@ -229,6 +229,7 @@ class DealStarted:
     players: tuple[str, str, str, str]  # names at E, S, W, N
     session: int | None = None
     wall: tuple[Tile, ...] | None = None  # tiles in drawing order, when the wall was scanned
+    prevalent: Seat = Seat.E  # the round wind (Wellness scores it, 001 II 3); absent: East
 
     def __post_init__(self) -> None:
         if self.deal < 1:
@@ -247,6 +248,7 @@ class DealStarted:
             "players": list(self.players),
             "session": self.session,
             "wall": None if self.wall is None else [str(t) for t in self.wall],
+            "prevalent": self.prevalent.name,
         }
 
     @classmethod
@@ -264,6 +266,7 @@ class DealStarted:
             players=_str_tuple(data["players"], "players", 4),  # type: ignore[arg-type]
             session=None if session is None else _int(session, "session"),
             wall=None if wall is None else tuple(Tile.parse(t) for t in _str_tuple(wall, "wall")),
+            prevalent=_seat(data.get("prevalent", "E"), "prevalent"),
         )
 
 

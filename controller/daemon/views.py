@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from controller.daemon.records import deal_seat, table_seat
 from controller.outputs.view import (
@@ -19,7 +20,10 @@ from controller.outputs.view import (
 )
 from rules.deal import Deal
 from rules.hand import waits
+from rules.moves import Won
+from rules.ruleset import ScoringMethod
 from rules.seats import SEATS, Seat
+from rules.tiles import Tile
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,6 +70,7 @@ def public_view(facts: TableFacts, deal: Deal | None) -> PublicView:
                 void=None if void is None else void.value,
                 hu_order=None if win is None else win.order,
                 hu_tile=None if win is None or win.tile is None else str(win.tile),
+                **_hand_score(deal, win),
             )
         )
     turn = None
@@ -88,7 +93,29 @@ def public_view(facts: TableFacts, deal: Deal | None) -> PublicView:
         last_discard=last,
         seats=tuple(seats),
         seq=facts.seq,
+        prevalent=_prevalent(deal),
     )
+
+
+def _hand_score(deal: Deal | None, win: Won | None) -> dict[str, Any]:
+    """Wellness (highest-pattern scoring, 001 II 3): the winner's one pattern and bonuses."""
+    if deal is None or win is None or win.score is None:
+        return {}
+    if deal.rs.scoring.method is not ScoringMethod.HIGHEST_PATTERN:
+        return {}
+    score = win.score
+    return {
+        "hu_pattern": score.patterns[0].name if score.patterns else None,
+        "hu_value": score.value,
+        "hu_bonuses": tuple(f"{b.name} {b.points}" for b in score.bonuses),
+    }
+
+
+def _prevalent(deal: Deal | None) -> str | None:
+    """The round wind, shown where the tiles have winds (136-tile sets)."""
+    if deal is None or not deal.rs.tiles.set.contains(Tile.EAST):
+        return None
+    return deal.prevalent.name
 
 
 def _settled(facts: TableFacts) -> bool:

@@ -27,6 +27,11 @@ class SeatView:
     void: str | None = None  # only once revealed (the face-down tile turned up)
     hu_order: int | None = None  # 1, 2, 3 once this seat has won
     hu_tile: str | None = None  # the winning tile, public once declared
+    # highest-pattern rule sets (Wellness, 001): the scored pattern, the hand value and its
+    # bonuses ("dragon-pung 100"), public once the Hu is declared
+    hu_pattern: str | None = None
+    hu_value: int | None = None
+    hu_bonuses: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -43,6 +48,7 @@ class PublicView:
     last_discard: str | None
     seats: tuple[SeatView, ...]
     seq: int  # the journal sequence number this view reflects
+    prevalent: str | None = None  # the round wind, E S W N, for rule sets that score winds
     kind: str = field(default="public", init=False)
     version: int = field(default=VIEW_VERSION, init=False)
 

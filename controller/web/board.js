@@ -112,6 +112,12 @@ const MJ = (() => {
     if (seat.hu_order) {
       badges.appendChild(el("span", "badge hu", "Hu " + ordinal(seat.hu_order)));
     }
+    if (seat.hu_pattern) {
+      // Wellness: the one pattern scored and the hand value, bonuses in the tooltip
+      const p = el("span", "badge pattern", seat.hu_pattern + " " + seat.hu_value);
+      p.title = (seat.hu_bonuses || []).join(", ") || "no bonus";
+      badges.appendChild(p);
+    }
     who.appendChild(badges);
     head.appendChild(who);
     const score = el("div", "score");
@@ -174,6 +180,11 @@ const MJ = (() => {
     title.appendChild(el("span", "table-name", view.table));
     title.appendChild(el("span", "muted", "Session " + view.session + " · Deal " + view.deal));
     title.appendChild(el("span", "muted rules", view.rules));
+    if (view.prevalent) {
+      const round = el("span", "muted prevalent", "round wind " + view.prevalent);
+      round.title = WIND[view.prevalent] || view.prevalent;
+      title.appendChild(round);
+    }
     bar.appendChild(title);
     const phase = el("div", "phase", PHASES[view.phase] || view.phase);
     phase.dataset.phase = view.phase;

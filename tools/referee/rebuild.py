@@ -267,7 +267,7 @@ def rebuild(jd: JournalDeal, corrections: bool = True) -> Rebuilt:
 def _judge(jd: JournalDeal, entries: list[Entry], wall: list[Tile]) -> Rebuilt | tuple[int, int]:
     dice = Dice(*jd.started.dice)
     try:
-        deal = Deal.start(jd.rules, dice, wall)
+        deal = Deal.start(jd.rules, dice, wall, prevalent=jd.started.prevalent)
     except ValueError as err:
         raise JournalError(
             f"deal {jd.number}: the journalled wall cannot be dealt: {err}"

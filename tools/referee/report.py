@@ -15,13 +15,14 @@ from html import escape
 
 from controller.journal import Finding
 from controller.outputs.tiles_svg import sprite, symbol_id
+from rules.ruleset import ScoringMethod
 from rules.seats import SEATS
 from rules.tiles import Tile
 from tools.referee.journal_deal import Verdict
 from tools.referee.rebuild import END_NAMES, Rebuilt
 from tools.referee.session import SessionDeal
 from tools.referee.svg import legend_svg, progression_svg, wall_svg
-from tools.referee.text import clock_time
+from tools.referee.text import clock_time, seat_status, won_text
 
 CSS = """
 body { font-family: "DejaVu Sans", Verdana, Arial, sans-serif; font-size: 11pt; color: #111;
@@ -108,21 +109,27 @@ def deal_sheet(sd: SessionDeal) -> str:
 def _players(sd: SessionDeal) -> str:
     rb = sd.rebuilt
     first, last = rb.moments[0], rb.moments[-1]
+    voids = rb.source.rules.play.void_suit
     rows = [
-        "<table><tr><th>seat</th><th>void</th><th>first discard</th><th>result</th>"
+        f"<table><tr><th>seat</th><th>{'void' if voids else 'wind'}</th><th>first discard</th>"
+        "<th>result</th>"
         '<th class="n">deal</th><th class="n">session</th></tr>'
     ]
     for seat in SEATS:
-        void = last.voids[seat]
         firsts = last.discards[seat][:1]
         won = [w for w in last.winners if rb.fixed(w.seat) == seat]
         result = ""
         if won:
             w = won[0]
-            result = "false Hu" if w.false_hu else f"Hu on {w.tile} ({w.value} pts), #{w.order}"
+            if w.false_hu:
+                result = "false Hu"
+            elif rb.source.rules.scoring.method is ScoringMethod.HIGHEST_PATTERN:
+                result = f"Hu {escape(won_text(w, rb.source.rules))}, #{w.order}"
+            else:
+                result = f"Hu on {w.tile} ({w.value} pts), #{w.order}"
         rows.append(
             f"<tr><td>{seat} {escape(rb.source.started.players[seat])}</td>"
-            f"<td>{'-' if void is None else void.value}</td>"
+            f"<td>{escape(_seat_status(rb, last, seat, voids))}</td>"
             f"<td>{_tiles(firsts) if firsts else '-'}</td><td>{result}</td>"
             f'<td class="n">{last.deltas[seat]:+d}</td><td class="n">{sd.after[seat]:+d}</td></tr>'
         )
@@ -136,6 +143,14 @@ def _players(sd: SessionDeal) -> str:
             f"<td>{_tiles(last.hands[seat])} {melds}</td></tr>"
         )
     return "".join(rows) + "</table>"
+
+
+def _seat_status(rb: Rebuilt, m, seat, voids: bool) -> str:
+    """The void column (`-` while unknown) or, without void suits, the seat's wind."""
+    if voids:
+        void = m.voids[seat]
+        return "-" if void is None else void.value
+    return seat_status(rb, m, seat)
 
 
 def _steps(rb: Rebuilt) -> str:

@@ -21,7 +21,7 @@ from controller.daemon.records import (
 from controller.journal import Journal
 from controller.journal_records import DealStarted, RecordKind, Source
 from rules.deal import Deal
-from rules.moves import CloseClaims, EndDeal, Hu, Kong, Move, Pung, Rejected, RobKong
+from rules.moves import Chow, CloseClaims, EndDeal, Hu, Kong, Move, Pung, Rejected, RobKong
 from rules.record import next_dealer
 from rules.ruleset import RuleSet
 from rules.seats import Seat
@@ -43,13 +43,16 @@ def write_deal(
     session: int | None = 1,
     players: tuple[str, str, str, str] = ("East", "South", "West", "North"),
     settle: bool = True,
+    prevalent: Seat = Seat.E,
 ) -> Deal:
     """Judge `moves` (deal seats) on `wall` (physical order) and journal them; a refused
     move raises ValueError. The deal is settled in the journal when it ends."""
     drawing = to_drawing(rs, dice, wall)
-    started = DealStarted(number, rs.name, dealer, (dice.a, dice.b), players, session, drawing)
+    started = DealStarted(
+        number, rs.name, dealer, (dice.a, dice.b), players, session, drawing, prevalent
+    )
     journal.append(Source.DAEMON, RecordKind.DEAL_STARTED, started.to_payload(), deal=number)
-    deal = Deal.start(rs, dice, wall)
+    deal = Deal.start(rs, dice, wall, prevalent=prevalent)
     for move in moves:
         window = deal.window
         if isinstance(move, CloseClaims):
@@ -58,7 +61,7 @@ def write_deal(
             _window(journal, deal, dealer, number, "closed", "timer")
         from_seat = None
         if window is not None and (
-            isinstance(move, Pung | Hu | RobKong)
+            isinstance(move, Pung | Chow | Hu | RobKong)
             or (isinstance(move, Kong) and move.kind.value == "kong")
         ):
             from_seat = window.discarder

@@ -7,11 +7,15 @@ from __future__ import annotations
 
 from datetime import datetime
 
+from rules.moves import Won
+from rules.ruleset import RuleSet, ScoringMethod
 from rules.seats import SEATS, Seat
 from rules.tiles import format_tiles
 from rules.wall import RING, Dice, Geometry, break_for
 from tools.referee.journal_deal import Step, Verdict
 from tools.referee.rebuild import Moment, Rebuilt
+
+HIGHEST_PATTERN = ScoringMethod.HIGHEST_PATTERN
 
 FULL, BOTTOM, TOP, EMPTY = "█", "▄", "▀", "·"
 
@@ -119,6 +123,34 @@ def _pos(rb: Rebuilt, index: int) -> str:
     return f"{rb.fixed(p.wall)} wall stack {p.stack + 1} {p.layer.value}"
 
 
+def won_text(w: Won, rs: RuleSet) -> str:
+    """`on 5m, value 8`; under highest-pattern scoring (Wellness, 001 II 3) the one pattern
+    and the bonuses: `on 5m, qin-dui 800 + dragon-pung 100 = 900`."""
+    if w.false_hu:
+        return "false Hu"
+    on = f"on {w.tile}"
+    score = w.score
+    if score is None or not score.patterns or rs.scoring.method is not HIGHEST_PATTERN:
+        return f"{on}, value {w.value}"
+    base = score.value - sum(b.points for b in score.bonuses)
+    parts = [f"{score.patterns[0].name} {base}", *(f"{b.name} {b.points}" for b in score.bonuses)]
+    total = f" = {score.value}" if score.bonuses else ""
+    return f"{on}, {' + '.join(parts)}{total}"
+
+
+def seat_status(rb: Rebuilt, m: Moment, seat: Seat) -> str:
+    """`void m (laid 3m)` under a void-suit rule set; otherwise the seat's wind in the deal
+    and the prevalent wind (Wellness, 001 II 3: both are scored)."""
+    if not rb.source.rules.play.void_suit:
+        wind = SEATS[(seat - rb.source.dealer) % 4]
+        return f"wind {wind}, round {rb.deal.prevalent}"
+    void = m.voids[seat]
+    text = "void ?" if void is None else f"void {void.value}"
+    if m.laid[seat] is not None:
+        text += f" (laid {m.laid[seat]})"
+    return text
+
+
 def seat_lines(rb: Rebuilt, m: Moment, before: tuple[int, ...]) -> list[str]:
     jd = rb.source
     lines = []
@@ -129,15 +161,12 @@ def seat_lines(rb: Rebuilt, m: Moment, before: tuple[int, ...]) -> list[str]:
             tags.append("dealer")
         if m.turn == seat and not m.out[seat] and m.phase.value != "over":
             tags.append("to play")
-        void = m.voids[seat]
-        void_text = "void ?" if void is None else f"void {void.value}"
-        if m.laid[seat] is not None:
-            void_text += f" (laid {m.laid[seat]})"
+        void_text = seat_status(rb, m, seat)
         won = [w for w in m.winners if rb.fixed(w.seat) == seat]
         status = ""
         if won:
             w = won[0]
-            status = "FALSE HU" if w.false_hu else f"WON on {w.tile}, value {w.value}"
+            status = "FALSE HU" if w.false_hu else f"WON {won_text(w, rb.source.rules)}"
         total = before[seat] + m.deltas[seat]
         lines.append(
             f"{seat} {name[:12]:<12} {' '.join(tags):<16} {void_text:<16} "
