@@ -98,8 +98,10 @@ def public_view(facts: TableFacts, deal: Deal | None) -> PublicView:
 
 
 def _hand_score(deal: Deal | None, win: Won | None) -> dict[str, Any]:
-    """Wellness (highest-pattern scoring, 001 II 3): the winner's one pattern and bonuses."""
-    if deal is None or win is None or win.score is None:
+    """Wellness (highest-pattern scoring, 001 II 3): the winner's one pattern and bonuses,
+    once the deal is over: until then the winner's hand lies face down, and its pattern
+    would tell the others about tiles they cannot see."""
+    if deal is None or win is None or win.score is None or not deal.over:
         return {}
     if deal.rs.scoring.method is not ScoringMethod.HIGHEST_PATTERN:
         return {}

@@ -44,12 +44,15 @@ PUBLIC_KEYS = frozenset(
     (
         *("table", "session", "deal", "rules", "dealer", "phase", "turn", "tiles_left"),
         *("claim_remaining_s", "last_discard", "seats", "seq", "kind", "version"),
+        "prevalent",  # the round wind (Wellness): public, it is announced
     )
 )
 SEAT_KEYS = frozenset(
     (
         *("seat", "player", "score", "deal_delta", "discards", "melds", "standing", "void"),
         *("hu_order", "hu_tile"),
+        # Wellness: the pattern, value and bonuses of a Hu, once the deal is over (no tile)
+        *("hu_pattern", "hu_value", "hu_bonuses"),
     )
 )
 

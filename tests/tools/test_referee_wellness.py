@@ -83,6 +83,21 @@ def test_the_public_view_shows_the_pattern_bonuses_and_round_wind() -> None:
     seat = view.seats[win.seat]  # dealer at E: sides are deal seats
     assert seat.hu_pattern == win.score.patterns[0].name and seat.hu_value == win.value
     assert seat.hu_bonuses == tuple(f"{b.name} {b.points}" for b in win.score.bonuses)
+    # before the deal is over the winner's hand lies face down: no pattern yet
+    first = next(
+        i
+        for i in range(len(deal.history))
+        if Deal.replay(
+            RS, deal.dice, deal.wall_order, deal.history[: i + 1], prevalent=Seat.S
+        ).winners
+    )
+    midway = Deal.replay(
+        RS, deal.dice, deal.wall_order, deal.history[: first + 1], prevalent=Seat.S
+    )
+    assert not midway.over and midway.winners
+    assert all(
+        s.hu_pattern is None and s.hu_bonuses == () for s in public_view(facts, midway).seats
+    )
     sichuan = Deal.start(
         load("sbr-mil"), Dice(6, 4), [t for t in load("sbr-mil").tiles.set.kinds for _ in range(4)]
     )
