@@ -136,6 +136,7 @@ class EventKind(Enum):
     DRAW = "draw"
     DISCARD = "discard"
     PUNG = "pung"
+    CHOW = "chow"  # rule sets that claim chows (Wellness, 001 IV 2.1)
     KONG = "kong"
     HU = "hu"
     FALSE_HU = "false-hu"
@@ -152,7 +153,7 @@ class TableEvent:
     kind: EventKind
     seat: Seat | None = None
     tile: str | None = None  # a public tile: the discard, the Hu tile
-    meld: str | None = None  # "pung 5s", "promoted-kong 8s"
+    meld: str | None = None  # "pung 5s", "promoted-kong 8s", "chow 345m"
     text: str = ""
 
     def __post_init__(self) -> None:

@@ -37,7 +37,9 @@ from controller.hub.wire import (
     topic,
 )
 from controller.outputs.view import PublicView
+from rules.melds import Meld, MeldKind
 from rules.seats import Seat
+from rules.tiles import Tile
 
 log = logging.getLogger(__name__)
 
@@ -255,6 +257,7 @@ _PUBLIC_MOVES = {
     "replacement-draw": EventKind.DRAW,
     "discard": EventKind.DISCARD,
     "pung": EventKind.PUNG,
+    "chow": EventKind.CHOW,
     "kong": EventKind.KONG,
     "concealed-kong": EventKind.KONG,
     "promoted-kong": EventKind.KONG,
@@ -278,6 +281,9 @@ def public_event(
     seat = payload.get("seat")
     tile = payload.get("tile")
     meld = f"{payload['move']} {tile}" if kind is EventKind.KONG and tile else None
+    if kind is EventKind.CHOW and tile:
+        # the journal names a chow by its lowest tile; the meld says which three (laid out)
+        meld = str(Meld(MeldKind.CHOW, Tile.parse(tile)))
     return TableEvent(
         seq=seq,
         session=session,

@@ -37,3 +37,10 @@ def test_a_void_choice_pass_and_window_close_are_not_published():
 def test_a_self_drawn_hu_does_not_show_the_drawn_tile():
     e = event(move="hu", seat="W", tile="4p", self_drawn=True)
     assert (e.kind, e.tile) == (EventKind.HU, None)
+
+
+def test_a_chow_names_its_three_tiles():
+    """Wellness: the journal names a chow by its lowest tile; the event says which chow."""
+    e = event(move="chow", seat="S", tile="3m", from_seat="E")
+    assert (e.kind, e.meld, e.tile, e.seat) == (EventKind.CHOW, "chow 345m", None, Seat.S)
+    assert e.to_json()["event"] == "chow"
