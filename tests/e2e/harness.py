@@ -258,7 +258,7 @@ def _simultaneous(m: mv.Move) -> str | None:
       claim and ends the run."""
     if isinstance(m, mv.ChooseVoid):
         return "void choices"
-    if isinstance(m, mv.Hu | mv.RobKong | mv.Pung):
+    if isinstance(m, mv.Hu | mv.RobKong | mv.Pung | mv.Chow):  # chow: 001 IV 2.1
         return "claims"
     if isinstance(m, mv.Kong) and m.kind is MeldKind.KONG:
         return "claims"
