@@ -439,6 +439,15 @@ class BotTable:
         self.now = round(self.now + lo + (hi - lo) * self.rng.random(), 1)
         return self.now
 
+    def _penalised(self, seat: Seat) -> Penalty:
+        """The penalty a seat on turn takes instead of its move (`Style.referee_penalty`)."""
+        t = self._tick(1.0, 5.0)
+        etiquette = self.rs.payments.etiquette_penalty
+        if etiquette:  # 001 III 3.4, IV 4.3: after the warning, points to nobody
+            return Penalty(seat, etiquette, "etiquette: wrong tile announced", t=t)
+        # a referee's yellow card (000 3.6), paid to nobody
+        return Penalty(seat, 4, "yellow card: declared without the physical action", t=t)
+
     def next_move(self, deal: Deal) -> Move:
         """The next move to offer the judge; the deal must not be over."""
         phase = deal.phase
@@ -446,12 +455,7 @@ class BotTable:
         if phase is _DISCARD:
             seat = deal.turn
             if self.rng.random() < self._penalty:
-                t = self._tick(1.0, 5.0)
-                etiquette = self.rs.payments.etiquette_penalty
-                if etiquette:  # 001 III 3.4, IV 4.3: after the warning, points to nobody
-                    return Penalty(seat, etiquette, "etiquette: wrong tile announced", t=t)
-                # a referee's yellow card (000 3.6), paid to nobody
-                return Penalty(seat, 4, "yellow card: declared without the physical action", t=t)
+                return self._penalised(seat)
             bot = self.bots[seat]
             # `self._tick(*self.style.thinking)`, inlined on the two moves of every turn
             t = self.now = round(
@@ -574,10 +578,31 @@ def play_deal(
     rng = random.Random(seed)
     deal = new_deal(rs, rng)
     table = BotTable(rs, rng, style)
-    over = _OVER
-    next_move, play = table.next_move, deal.play
-    while deal.phase is not over:
-        move = next_move(deal)
+    over, draw, claims, discard = _OVER, _DRAW, _CLAIMS, _DISCARD
+    next_move, window_move, play = table.next_move, table._window_move, deal.play
+    rand, lo, span, penalty = rng.random, table._think_lo, table._think_span, table._penalty
+    bots = table.bots  # four plain `Bot`s (`BotTable` made them): `_turn` is their `choose`
+    while True:
+        # `next_move` written out for the three moves of every turn (the draw, the discard
+        # and its claim window; the loop's phase test picks them, one call less a move):
+        # the same random draws in the same order
+        phase = deal.phase
+        if phase is draw:
+            t = table.now = round(table.now + lo + span * rand(), 1)
+            move = new_draw(deal.turn, deal.wall.peek(), t)
+        elif phase is claims:
+            move = window_move(deal)
+        elif phase is discard:
+            seat = deal.turn
+            if rand() < penalty:
+                move = table._penalised(seat)
+            else:
+                t = table.now = round(table.now + lo + span * rand(), 1)
+                move = bots[seat]._turn(deal, seat, t)
+        elif phase is over:
+            break
+        else:
+            move = next_move(deal)
         refused = play(move)
         if refused is not None:
             raise BotError(f"seed {seed}: the judge refused {move}: {refused}")

@@ -1,16 +1,22 @@
 """The speed-ups of the judge's third round keep the answers of the paths they shortcut:
 the win check's one-pass test on counts against the rule-by-rule check (same counts, or the
 same NotAWin kind), and the Wellness memo of scored readings and theoretical maxima against
-scoring afresh."""
+scoring afresh. The fourth round's `play_deal` loop plays what `BotTable.next_move` offers."""
 
 import random
+from dataclasses import replace
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from rules import wellness
+from rules.bots import DEFAULT_STYLE, BotTable, new_deal, play_deal
+from rules.deal import Phase
 from rules.hand import decompositions
 from rules.melds import Meld, MeldKind
+from rules.moves import Rejected
+from rules.record import to_record
 from rules.ruleset import load
 from rules.scoring import NotAWin, _check, _check_each
 from rules.tiles import TILES, Suit
@@ -92,3 +98,27 @@ def test_the_wellness_memo_scores_as_afresh():
         assert value > 0
         assert wellness.theoretical_maximum(counts, (), rs) == value
         assert value == wellness._theoretical_maximum(counts, (), rs, winds)
+
+
+def _played_by_next_move(rs, seed, style):
+    """A bot deal driven move by move through `BotTable.next_move` and `Deal.apply`."""
+    rng = random.Random(seed)
+    deal = new_deal(rs, rng)
+    table = BotTable(rs, rng, style)
+    while deal.phase is not Phase.OVER:
+        assert not isinstance(deal.apply(table.next_move(deal)), Rejected)
+    return deal
+
+
+@pytest.mark.parametrize("name", ("sbr-mil", "wmt", "wellness"))
+@pytest.mark.parametrize("penalty", (0.001, 0.3))
+def test_play_deals_loop_plays_the_moves_next_move_offers(name, penalty):
+    # `play_deal` writes `next_move` out for the draw, the discard and the claim window;
+    # a high referee-penalty rate sends many turns through the penalty branch
+    rs = load(name)
+    style = replace(DEFAULT_STYLE, referee_penalty=penalty)
+    for seed in range(12):
+        fast, record = play_deal(rs, seed, style)
+        slow = _played_by_next_move(rs, seed, style)
+        assert fast.history == slow.history
+        assert record == to_record(slow)
