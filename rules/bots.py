@@ -27,7 +27,7 @@ from functools import cache, lru_cache
 from itertools import compress
 
 from rules.claims import ClaimWindow, WindowKind
-from rules.deal import Deal, Phase
+from rules.deal import _HANDLERS, Deal, Phase
 from rules.hand import is_complete
 from rules.melds import Meld, MeldKind
 from rules.moves import (
@@ -42,6 +42,7 @@ from rules.moves import (
     Pass,
     Penalty,
     Pung,
+    Rejected,
     ReplacementDraw,
     RobKong,
     SelfDrawnHu,
@@ -579,6 +580,7 @@ def play_deal(
     deal = new_deal(rs, rng)
     table = BotTable(rs, rng, style)
     over, draw, claims, discard = _OVER, _DRAW, _CLAIMS, _DISCARD
+    handlers, correction = _HANDLERS, Correction
     next_move, window_move, play = table.next_move, table._window_move, deal.play
     rand, lo, span, penalty = rng.random, table._think_lo, table._think_span, table._penalty
     bots = table.bots  # four plain `Bot`s (`BotTable` made them): `_turn` is their `choose`
@@ -603,7 +605,19 @@ def play_deal(
             break
         else:
             move = next_move(deal)
-        refused = play(move)
+        kind = type(move)
+        if kind is correction:
+            refused = play(move)  # a correction replays the deal (its state is replaced)
+        else:
+            # `deal.play(move)` written out, one call less a move: the judge's own check and
+            # effect for the move's kind, then the move joins the deal's history
+            check, effect = handlers[kind]
+            problem = check(deal, move)
+            refused = None if problem is None else Rejected(problem[0], problem[1], move)
+            if refused is None:
+                effect(deal, move)
+                deal.history.append(move)
+                deal._moves.append(move)
         if refused is not None:
             raise BotError(f"seed {seed}: the judge refused {move}: {refused}")
     return deal, to_record(deal, players)
