@@ -1,8 +1,8 @@
 """Helpers shared by the hand-written deal tests: a deal from chosen hands, moves that must be
 accepted, and moves that must be refused without changing anything."""
 
-from rules.deal import Deal
-from rules.moves import Accepted, Reason, Rejected
+from rules.deal import Deal, Phase
+from rules.moves import Accepted, CloseClaims, Discard, Draw, Reason, Rejected, ReplacementDraw
 from rules.ruleset import load
 from rules.seats import Seat
 from rules.tiles import parse_tiles
@@ -37,3 +37,19 @@ def refused(deal: Deal, move, reason: Reason) -> Rejected:
     assert isinstance(result, Rejected) and result.reason is reason, (move, result)
     assert deal.snapshot() == before and deal.moves == moves
     return result
+
+
+def drain(deal: Deal) -> None:
+    """Play on to the end: every window closes unclaimed, every player discards the face-down
+    void tile first (Sichuan), then the tile just drawn."""
+    while not deal.over:
+        if deal.phase in (Phase.CLAIMS, Phase.ROBBING):
+            ok(deal, CloseClaims())
+        elif deal.phase is Phase.DRAW:
+            ok(deal, Draw(deal.turn))
+        elif deal.phase is Phase.REPLACEMENT:
+            ok(deal, ReplacementDraw(deal.turn))
+        else:
+            seat = deal.turn
+            tile = deal.laid_tile(seat) or deal.drawn or deal.hand(seat)[0]
+            ok(deal, Discard(seat, tile))

@@ -4,7 +4,7 @@ the rulebooks in the comments (004 Tables 6-7 and Lesson 5 unless stated)."""
 
 from dataclasses import replace
 
-from judge_helpers import deal_of, ok, refused
+from judge_helpers import deal_of, drain, ok, refused
 
 from rules.deal import Deal, Phase
 from rules.melds import Meld, MeldKind
@@ -53,22 +53,6 @@ def pays(deal: Deal) -> list[tuple]:
 
 def rules_of(deal: Deal) -> list[str]:
     return [x.rule for x in deal.ledger().lines]
-
-
-def drain(deal: Deal) -> None:
-    """Play on to the end: every window closes unclaimed, every player discards the face-down
-    void tile first, then the tile just drawn."""
-    while not deal.over:
-        if deal.phase in (Phase.CLAIMS, Phase.ROBBING):
-            ok(deal, CloseClaims())
-        elif deal.phase is Phase.DRAW:
-            ok(deal, Draw(deal.turn))
-        elif deal.phase is Phase.REPLACEMENT:
-            ok(deal, ReplacementDraw(deal.turn))
-        else:
-            seat = deal.turn
-            tile = deal.laid_tile(seat) or deal.drawn or deal.hand(seat)[0]
-            ok(deal, Discard(seat, tile))
 
 
 def check_invariants(deal: Deal) -> None:

@@ -7,7 +7,7 @@ base point = 100, the rule set's choice); the comments give the reading of each 
 
 import json
 
-from judge_helpers import ok, refused
+from judge_helpers import drain, ok, refused
 
 from rules.deal import Deal, Phase
 from rules.deal_wellness import R_WALL_END, etiquette_penalty, false_claim_penalties
@@ -24,7 +24,6 @@ from rules.moves import (
     Penalty,
     Pung,
     Reason,
-    ReplacementDraw,
     SelfDrawnHu,
     TurnPassed,
 )
@@ -56,19 +55,6 @@ def wdeal(hands: dict, live: str = "", repl: str = "", prevalent: Seat = E) -> D
 
 def pays(deal: Deal) -> list[tuple]:
     return [(x.payer, x.payee, x.points) for x in deal.ledger().lines]
-
-
-def drain(deal: Deal) -> None:
-    """Every window closes unclaimed; every player discards the tile just drawn."""
-    while not deal.over:
-        if deal.phase is Phase.CLAIMS:
-            ok(deal, CloseClaims())
-        elif deal.phase is Phase.DRAW:
-            ok(deal, Draw(deal.turn))
-        elif deal.phase is Phase.REPLACEMENT:
-            ok(deal, ReplacementDraw(deal.turn))
-        else:
-            ok(deal, Discard(deal.turn, deal.drawn or deal.hand(deal.turn)[0]))
 
 
 # -- the wall, the deal, no void choice ----------------------------------------------------
