@@ -39,17 +39,21 @@ def refused(deal: Deal, move, reason: Reason) -> Rejected:
     return result
 
 
+def drain_step(deal: Deal) -> None:
+    """One move of `drain`: a window closes unclaimed, or the player on turn draws, or
+    discards the face-down void tile first (Sichuan), then the tile just drawn."""
+    if deal.phase in (Phase.CLAIMS, Phase.ROBBING):
+        ok(deal, CloseClaims())
+    elif deal.phase is Phase.DRAW:
+        ok(deal, Draw(deal.turn))
+    elif deal.phase is Phase.REPLACEMENT:
+        ok(deal, ReplacementDraw(deal.turn))
+    else:
+        seat = deal.turn
+        ok(deal, Discard(seat, deal.laid_tile(seat) or deal.drawn or deal.hand(seat)[0]))
+
+
 def drain(deal: Deal) -> None:
-    """Play on to the end: every window closes unclaimed, every player discards the face-down
-    void tile first (Sichuan), then the tile just drawn."""
+    """Play on to the end with `drain_step`."""
     while not deal.over:
-        if deal.phase in (Phase.CLAIMS, Phase.ROBBING):
-            ok(deal, CloseClaims())
-        elif deal.phase is Phase.DRAW:
-            ok(deal, Draw(deal.turn))
-        elif deal.phase is Phase.REPLACEMENT:
-            ok(deal, ReplacementDraw(deal.turn))
-        else:
-            seat = deal.turn
-            tile = deal.laid_tile(seat) or deal.drawn or deal.hand(seat)[0]
-            ok(deal, Discard(seat, tile))
+        drain_step(deal)

@@ -4,7 +4,7 @@ the rulebooks in the comments (004 Tables 6-7 and Lesson 5 unless stated)."""
 
 from dataclasses import replace
 
-from judge_helpers import deal_of, drain, ok, refused
+from judge_helpers import deal_of, drain, drain_step, ok, refused
 
 from rules.deal import Deal, Phase
 from rules.melds import Meld, MeldKind
@@ -533,18 +533,6 @@ def test_after_the_last_tile_only_hu_or_pung_and_the_punger_discards_the_last_di
     assert [w.seat for w in d.winners if not w.false_hu][-1] is W
     assert d.end is DealEnd.WALL
     check_invariants(d)
-
-
-def drain_step(deal: Deal) -> None:
-    if deal.phase in (Phase.CLAIMS, Phase.ROBBING):
-        ok(deal, CloseClaims())
-    elif deal.phase is Phase.DRAW:
-        ok(deal, Draw(deal.turn))
-    elif deal.phase is Phase.REPLACEMENT:
-        ok(deal, ReplacementDraw(deal.turn))
-    else:
-        seat = deal.turn
-        ok(deal, Discard(seat, deal.laid_tile(seat) or deal.drawn or deal.hand(seat)[0]))
 
 
 # -- WMT situation formulas (003 B/C) -----------------------------------------------------------
