@@ -7,7 +7,7 @@ import random
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from judge_helpers import deal_of, ok
+from judge_helpers import deal_of, drain_step, ok
 from judge_helpers import refused as shared_refused
 
 from rules.deal import Deal, Phase
@@ -158,24 +158,13 @@ def test_lock_and_last_tile_reasons():
     refused(d, Pung(W), Reason.SKIPPED_PUNG_LOCK)  # W let the first 5p go (000 2.2.4)
     d = chosen()
     while not (d.tiles_left == 0 and d.phase is Phase.DISCARD):
-        step(d)
+        drain_step(d)
     refused(d, Kong(d.turn, MeldKind.CONCEALED_KONG, Tile.M1), Reason.NO_REPLACEMENT_TILE)
     drawer = d.turn
     tile = d.drawn
     ok(d, Discard(drawer, tile))
     claimer = next(s for s in d.window.eligible if d.void(s) is not tile.suit)
     refused(d, Kong(claimer, MeldKind.KONG), Reason.AFTER_LAST_TILE)
-
-
-def step(d: Deal) -> None:
-    if d.phase in (Phase.CLAIMS, Phase.ROBBING):
-        ok(d, CloseClaims())
-    elif d.phase is Phase.DRAW:
-        ok(d, Draw(d.turn))
-    elif d.phase is Phase.REPLACEMENT:
-        ok(d, ReplacementDraw(d.turn))
-    else:
-        ok(d, Discard(d.turn, d.laid_tile(d.turn) or d.drawn or d.hand(d.turn)[0]))
 
 
 def test_every_reason_is_exercised():
