@@ -21,12 +21,12 @@ bots' streams (and deals) are what they were.
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from functools import cache, lru_cache
 from itertools import compress
 
-from rules.claims import ClaimWindow, WindowKind
+from rules.claims import ClaimWindow, Window, WindowKind
 from rules.deal import _HANDLERS, Deal, Phase
 from rules.hand import is_complete
 from rules.melds import Meld, MeldKind
@@ -34,7 +34,6 @@ from rules.moves import (
     ChooseVoid,
     Chow,
     Correction,
-    Discard,
     Draw,
     Hu,
     Kong,
@@ -244,14 +243,18 @@ class Bot:
         if void is not None:
             offset = 0 if void is _M else 9 if void is _P else 18
             row = counts[offset : offset + 9]
-            void_held = list(compress(range(offset, offset + 9), row)) if any(row) else None
-            if void_held and (
+            if any(row) and (
                 deal.rs.play.void_discard is VoidDiscard.STRICT or rng.random() >= style.void_breach
             ):
-                return TILES[rng.choice(void_held)]
+                held = list(compress(range(offset, offset + 9), row))
+                return TILES[held[rng._randbelow(len(held))]]
+        # `rng.choice(seq)` is `seq[rng._randbelow(len(seq))]` for a sequence that is not
+        # empty (the same draw); written out on the discard of every turn, one call less
         if rng.random() < style.random_discard:
-            return TILES[rng.choice(list(compress(_INDICES, counts)))]
-        return TILES[rng.choice(_loneliest(counts) or _honours(counts))]
+            held = list(compress(_INDICES, counts))
+            return TILES[held[rng._randbelow(len(held))]]
+        lonely = _loneliest(counts) or _honours(counts)
+        return TILES[lonely[rng._randbelow(len(lonely))]]
 
 
 def _pung_to_add(counts: Sequence[int], melds: Sequence[Meld]) -> bool:
@@ -313,47 +316,52 @@ def _keep_score(counts: Sequence[int], i: int) -> int:
     return score
 
 
-def _loneliest(counts: Sequence[int]) -> list[int]:
+def _loneliest(counts: Sequence[int]) -> list[int] | tuple[int, ...]:
     """The held tiles with the lowest `_keep_score`, in tile order (each suit's part looked
     up by its nine counts; honours, Wellness, have no neighbours)."""
-    best: list[int] = []
-    low = 99
     b = bytes(counts)
-    for offset in (0, 9, 18):
-        score, ranks = _suit_loneliest(b[offset : offset + 9])
+    m, mi = _LONELIEST_M(b[:9])
+    p, pi = _LONELIEST_P(b[9:18])
+    s, si = _LONELIEST_S(b[18:27])
+    low = m if m < p else p  # `min(m, p, s)` builds a tuple and costs four times more
+    if s < low:
+        low = s
+    best = (mi if m == low else ()) + (pi if p == low else ()) + (si if s == low else ())
+    if b.endswith(_NO_HONOURS):
+        return best
+    honours = list(best)
+    for i in range(27, 34):
+        score = 6 * b[i]  # `_suit_loneliest`'s scale: `_keep_score` plus 6
+        if not score or score > low:
+            continue
         if score < low:
-            low = score
-            best = [offset + r for r in ranks]
-        elif score == low and ranks:
-            best += [offset + r for r in ranks]
-    if b[27:] != _NO_HONOURS:
-        for i in range(27, 34):
-            score = 6 * b[i]  # `_suit_loneliest`'s scale: `_keep_score` plus 6
-            if not score or score > low:
-                continue
-            if score < low:
-                low, best = score, []
-            best.append(i)
-    return best
+            low, honours = score, []
+        honours.append(i)
+    return honours
 
 
 def _honours(counts: Sequence[int]) -> list[int]:
     return [i for i in range(27, 34) if counts[i]]
 
 
-@lru_cache(maxsize=1 << 16)
-def _suit_loneliest(row: bytes) -> tuple[int, tuple[int, ...]]:
-    """Within one suit's counts: the lowest `_keep_score` (plus 6) of a held rank and the
-    ranks that have it; (99, ()) when the suit is not held."""
-    low, ranks = 99, ()
-    # the neighbours' part of the score depends only on which ranks are held
-    for r, near in _NEIGHBOURS[row.translate(_HELD)]:
-        score = 6 * row[r] + near
-        if score < low:
-            low, ranks = score, (r,)
-        elif score == low:
-            ranks += (r,)
-    return low, ranks
+def _suit_loneliest(offset: int) -> Callable[[bytes], tuple[int, tuple[int, ...]]]:
+    """For the suit whose first tile is at `offset`, a look-up from its nine counts to the
+    lowest `_keep_score` (plus 6) of a held rank and the tiles that have it ((99, ()) when
+    the suit is not held); one cache per suit, keyed by the counts alone."""
+
+    @lru_cache(maxsize=1 << 15)
+    def loneliest(row: bytes) -> tuple[int, tuple[int, ...]]:
+        low, tiles = 99, ()
+        # the neighbours' part of the score depends only on which ranks are held
+        for r, near in _NEIGHBOURS[row.translate(_HELD)]:
+            score = 6 * row[r] + near
+            if score < low:
+                low, tiles = score, (offset + r,)
+            elif score == low:
+                tiles += (offset + r,)
+        return low, tiles
+
+    return loneliest
 
 
 _HELD = bytes([0] + [1] * 255)  # `bytes.translate` table: a count -> held (1) or not (0)
@@ -375,6 +383,9 @@ _NEIGHBOURS: dict[bytes, tuple[tuple[int, int], ...]] = {
 }
 
 
+_LONELIEST_M, _LONELIEST_P, _LONELIEST_S = (_suit_loneliest(o) for o in (0, 9, 18))
+
+
 # -- the controller's part: turns, claim windows, the clock ------------------------------
 
 
@@ -394,13 +405,17 @@ class BotTable:
 
     __slots__ = (
         "_asked",
+        "_claim_seconds",
         "_closes_at",
+        "_false_hu",
         "_fast",
         "_penalty",
         "_plain",
+        "_quiet",
+        "_retrieve",
         "_think_lo",
         "_think_span",
-        "_window_seq",
+        "_window",
         "bots",
         "now",
         "rng",
@@ -420,12 +435,17 @@ class BotTable:
         self.style = style
         self.bots = bots or tuple(Bot(rng, style) for _ in SEATS)
         self.now = 0.0
-        self._window_seq = -1  # len(deal.history) when the current window opened
+        self._window: Window | None = None  # the judge's window the seats are asked in
         self._asked = [False] * 4  # seats asked in the open window (Enum hashing is slow)
         self._closes_at = 0.0
+        self._claim_seconds = rs.play.claim_seconds
         lo, hi = style.thinking
         self._think_lo, self._think_span = lo, hi - lo  # `_tick` computes `hi - lo` alike
+        # the style's chances read in every window, once
         self._penalty = style.referee_penalty
+        self._retrieve = style.retrieve_discard
+        self._false_hu = style.false_hu
+        self._quiet = style.false_hu + style.explicit_pass  # `Bot._claim`'s second test
         # all four seats plain `Bot`s: the claim window asks them without `claim`'s checks
         self._plain = all(type(b) is Bot for b in self.bots)
         # ... sharing the table's generator and style, without chows: a silent seat's two
@@ -491,18 +511,16 @@ class BotTable:
         # a claim window follows every discard
         window = deal._window
         assert window is not None
-        history = deal.history
-        declared = window.declared
-        if not declared and self._window_seq != len(history):
-            # a new window: it opened with the last move
-            self._window_seq = len(history)
+        if window is not self._window:
+            # a new window: it opened with the last move, a discard or a kong that can be
+            # robbed (the table holds the old window, so a new one is never the same object)
+            self._window = window
             self._asked = [False] * 4
-            self._closes_at = self.now + self.rs.play.claim_seconds
-            last = history[-1] if history else None
-            if isinstance(last, Discard) and self.rng.random() < self.style.retrieve_discard:
+            self._closes_at = self.now + self._claim_seconds
+            if window.kind is _WINDOW_DISCARD and self.rng.random() < self._retrieve:
                 # 000 3.6.A: a discard retrieved at once; the referee takes it back
                 return Correction(1, "discard retrieved", t=self._tick(0.1, 0.5))
-        asked, bots = self._asked, self.bots
+        asked, bots, declared = self._asked, self.bots, window.declared
         tile, robbing = window.tile, window.kind is _WINDOW_ROBBING
         move: Move | None = None
         if self._fast:
@@ -513,8 +531,7 @@ class BotTable:
             hands, voids, wins, suit = deal._hands, deal._void, window.wins, _SUIT[tile]
             lo, hi = _AROUND[tile]
             random = self.rng.random
-            style = self.style
-            false_hu, quiet = style.false_hu, style.false_hu + style.explicit_pass
+            false_hu, quiet = self._false_hu, self._quiet
             for seat in window.eligible:
                 if asked[seat]:
                     continue
