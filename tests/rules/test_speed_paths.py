@@ -1,7 +1,8 @@
 """The speed-ups of the judge's third round keep the answers of the paths they shortcut:
 the win check's one-pass test on counts against the rule-by-rule check (same counts, or the
 same NotAWin kind), and the Wellness memo of scored readings and theoretical maxima against
-scoring afresh. The fourth round's `play_deal` loop plays what `BotTable.next_move` offers."""
+scoring afresh. The fourth round's `play_deal` loop plays what `BotTable.next_move` offers;
+the fifth round's `_tenth` is `round(x, 1)`."""
 
 import random
 from dataclasses import replace
@@ -11,7 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from rules import wellness
-from rules.bots import DEFAULT_STYLE, BotTable, new_deal, play_deal
+from rules.bots import DEFAULT_STYLE, BotTable, _tenth, new_deal, play_deal
 from rules.deal import Phase
 from rules.hand import decompositions
 from rules.melds import Meld, MeldKind
@@ -122,3 +123,23 @@ def test_play_deals_loop_plays_the_moves_next_move_offers(name, penalty):
         slow = _played_by_next_move(rs, seed, style)
         assert fast.history == slow.history
         assert record == to_record(slow)
+
+
+@settings(max_examples=2000, deadline=None)
+@given(
+    st.one_of(
+        st.floats(0.0, 1e6, allow_nan=False),
+        # the bots' clock: a time in tenths plus a thinking time
+        st.builds(lambda k, r: k / 10 + 0.4 + 2.1 * r, st.integers(0, 100_000), st.floats(0, 1)),
+        # near and at halves of a tenth, where a rounded product could fall either side
+        st.builds(lambda k, e: (k + 0.5) / 10 + e, st.integers(0, 100_000), st.floats(-1e-9, 1e-9)),
+    )
+)
+def test_the_bots_tenth_is_round_to_one_decimal(x):
+    assert _tenth(x) == round(x, 1)
+
+
+@pytest.mark.parametrize("x", [0.25, 0.35, 0.05, 2.675, 1.45, 0.15, 1e5 + 0.05, 0.0])
+def test_the_bots_tenth_keeps_round_half_cases(x):
+    # exact halves round half-even on the binary value (0.25 -> 0.2, 2.675 -> 2.7)
+    assert _tenth(x) == round(x, 1)
