@@ -416,9 +416,9 @@ class BotTable:
     """
 
     __slots__ = (
-        "_asked",
         "_claim_seconds",
         "_closes_at",
+        "_done",
         "_false_hu",
         "_fast",
         "_penalty",
@@ -448,7 +448,7 @@ class BotTable:
         self.bots = bots or tuple(Bot(rng, style) for _ in SEATS)
         self.now = 0.0
         self._window: Window | None = None  # the judge's window the seats are asked in
-        self._asked = [False] * 4  # seats asked in the open window (Enum hashing is slow)
+        self._done = 0  # the open window's eligible seats asked so far (they are asked in order)
         self._closes_at = 0.0
         self._claim_seconds = rs.play.claim_seconds
         lo, hi = style.thinking
@@ -523,12 +523,14 @@ class BotTable:
             # a new window: it opened with the last move, a discard or a kong that can be
             # robbed (the table holds the old window, so a new one is never the same object)
             self._window = window
-            self._asked = [False] * 4
+            self._done = 0
             self._closes_at = self.now + self._claim_seconds
             if window.kind is _WINDOW_DISCARD and self.rng.random() < self._retrieve:
                 # 000 3.6.A: a discard retrieved at once; the referee takes it back
                 return Correction(1, "discard retrieved", t=self._tick(0.1, 0.5))
-        asked, bots, declared = self._asked, self.bots, window.declared
+        bots, declared, done = self.bots, window.declared, self._done
+        # the seats not asked yet, in order (a window is asked again after a declaration)
+        seats = window.eligible[done:] if done else window.eligible
         tile, robbing = window.tile, window.kind is _WINDOW_ROBBING
         move: Move | None = None
         if self._fast:
@@ -540,10 +542,8 @@ class BotTable:
             lo, hi = _AROUND[tile]
             random = self.rng.random
             false_hu, quiet = self._false_hu, self._quiet
-            for seat in window.eligible:
-                if asked[seat]:
-                    continue
-                asked[seat] = True
+            for seat in seats:
+                done += 1
                 if declared and seat in declared:
                     continue  # `Bot.claim`: a seat speaks once
                 if voids[seat] is suit:
@@ -565,16 +565,15 @@ class BotTable:
                     break
         else:
             plain = self._plain
-            for seat in window.eligible:
-                if asked[seat]:
-                    continue
-                asked[seat] = True
+            for seat in seats:
+                done += 1
                 if plain and (not declared or seat not in declared):
                     move = bots[seat]._claim(deal, seat, tile, robbing, None)
                 else:
                     move = bots[seat].claim(deal, seat, deal.window)  # type: ignore[arg-type]
                 if move is not None:
                     break
+        self._done = done
         if move is not None:
             t = min(_tenth(self.now + self.rng.uniform(0.1, 0.8)), self._closes_at - 0.1)
             self.now = max(self.now, t)
