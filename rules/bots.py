@@ -642,16 +642,17 @@ def play_deal(
         kind = type(move)
         if kind is correction:
             refused = play(move)  # a correction replays the deal (its state is replaced)
-        else:
-            # `deal.play(move)` written out, one call less a move: the judge's own check and
-            # effect for the move's kind, then the move joins the deal's history
-            check, effect = handlers[kind]
-            problem = check(deal, move)
-            refused = None if problem is None else Rejected(problem[0], problem[1], move)
-            if refused is None:
-                effect(deal, move)
-                deal.history.append(move)
-                deal._moves.append(move)
-        if refused is not None:
+            if refused is not None:  # pragma: no cover - a bug in the bots or the judge
+                raise BotError(f"seed {seed}: the judge refused {move}: {refused}")
+            continue
+        # `deal.play(move)` written out, one call less a move: the judge's own check and
+        # effect for the move's kind, then the move joins the deal's history
+        check, effect = handlers[kind]
+        problem = check(deal, move)
+        if problem is not None:  # pragma: no cover - a bug in the bots or the judge
+            refused = Rejected(problem[0], problem[1], move)
             raise BotError(f"seed {seed}: the judge refused {move}: {refused}")
+        effect(deal, move)
+        deal.history.append(move)
+        deal._moves.append(move)
     return deal, to_record(deal, players)
