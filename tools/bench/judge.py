@@ -10,7 +10,10 @@ Measured in one run, on the same seeded deals (`rules.random_deals.deal_seed`):
   `deal_ms`, only shuffling and dealing the wall (`Deal.start`), the floor of any deal;
 - `yardstick_us`: the standard library alone shuffling a 108-tile wall (`random.shuffle`),
   code the judge does not touch: on a shared machine, `deals_per_s * yardstick_us` moves
-  much less than either figure, and scales a run to a quiet machine's yardstick.
+  much less than either figure, and scales a run to a quiet machine's yardstick;
+- `python`: the interpreter that ran it. Builds differ: a CPython built without profile-
+  guided optimisation (pyenv's default) runs the same deals ~15% slower than Debian's
+  (docs/DEAL-RECORD.md "Speed").
 """
 
 from __future__ import annotations
@@ -18,8 +21,10 @@ from __future__ import annotations
 import argparse
 import gc
 import json
+import platform
 import random
 import statistics
+import sys
 import time
 from typing import Any
 
@@ -85,6 +90,8 @@ def measure(rules: str, deals: int, seed: int) -> dict[str, Any]:
         "replay_ms": round(1000 * statistics.median(replay), 3),
         "deal_ms": round(1000 * statistics.median(dealing), 3),
         "yardstick_us": round(1e6 * statistics.median(yardstick), 2),
+        "python": f"{platform.python_implementation()} {platform.python_version()} "
+        f"({sys.executable})",
     }
 
 
@@ -97,7 +104,7 @@ def run(args: argparse.Namespace) -> int:
         print(json.dumps(r))
         return 0
     print(f"judge benchmark: {r['deals']} bot deals under {r['rules']}, seed {r['seed']}")
-    print(f"  {r['moves_per_deal']} moves per deal on average")
+    print(f"  {r['moves_per_deal']} moves per deal on average; {r['python']}")
     print(
         f"  played and judged    {r['deals_per_s']:>9.1f} deals/s  ({r['play_ms']:.3f} ms a deal,"
         " target >= 500/s)"
