@@ -23,7 +23,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
-from functools import cache, lru_cache
+from functools import lru_cache
 from itertools import compress
 
 from rules.claims import ClaimWindow, Window, WindowKind
@@ -52,8 +52,7 @@ from rules.moves import (
 from rules.record import DealRecord, to_record
 from rules.ruleset import RuleSet, VoidDiscard
 from rules.seats import SEATS, Seat
-from rules.tiles import TILES, Suit, Tile, TileSet
-from rules.wall import Dice
+from rules.tiles import TILES, Suit, Tile
 
 # Enum members read on every move, as module constants: `Phase.DRAW` is looked up
 # through the Enum class (about 0.1 us in CPython 3.11), a module constant is not
@@ -588,17 +587,8 @@ class BotTable:
 
 
 def new_deal(rs: RuleSet, rng: random.Random) -> Deal:
-    """A shuffled wall and East's roll of the dice."""
-    tiles = list(_full_set(rs.tiles.set))
-    rng.shuffle(tiles)
-    dice = Dice(rng.randint(1, 6), rng.randint(1, 6))
-    return Deal.start(rs, dice, tiles)
-
-
-@cache
-def _full_set(tileset: TileSet) -> tuple[Tile, ...]:
-    """Four of every kind of the set, in tile order (the wall before its shuffle)."""
-    return tuple(t for t in tileset.kinds for _ in range(4))
+    """A shuffled wall and East's roll of the dice (`rules.wall.Wall.shuffled`)."""
+    return Deal.start_shuffled(rs, rng)
 
 
 def play_deal(

@@ -55,6 +55,7 @@ code):
 
 from __future__ import annotations
 
+import random
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import chain, repeat
@@ -97,7 +98,7 @@ from rules.scoring import Score, is_winning, score_hand, theoretical_maximum
 from rules.seats import SEATS, Seat
 from rules.settlement import EndHand, Ledger, LedgerLine
 from rules.tiles import NUMBER_SUITS, TILES, Suit, Tile
-from rules.wall import Dice, Wall, dealt_order
+from rules.wall import Dice, Take, Wall, dealt_order
 
 # Enum members read on every move, as module constants: `Phase.DRAW` is looked up
 # through the Enum class (about 0.1 us in CPython 3.11), a module constant is not
@@ -156,8 +157,16 @@ class Deal:
         position whose tile is not known (the dealt positions must be known). `prevalent`
         is the prevalent (round) wind, scored by rule sets that count winds (001 II 3)."""
         deal = cls.__new__(cls)
-        deal._init(rs, dice, tuple(wall_order))
+        deal._init(rs, Wall(rs, dice, wall_order))
         deal.prevalent = prevalent
+        return deal
+
+    @classmethod
+    def start_shuffled(cls, rs: RuleSet, rng: random.Random) -> Deal:
+        """A deal on a wall shuffled here from `rng` (`rules.wall.Wall.shuffled`: the full
+        set shuffled, then East's roll of the dice), prevalent wind East."""
+        deal = cls.__new__(cls)
+        deal._init(rs, Wall.shuffled(rs, rng))
         return deal
 
     @classmethod
@@ -193,23 +202,23 @@ class Deal:
                 raise ValueError(f"move {i + 1} ({move}) rejected: {refused}")
         return deal
 
-    def _init(self, rs: RuleSet, dice: Dice, order: tuple[Tile | None, ...]) -> None:
+    def _init(self, rs: RuleSet, wall: Wall) -> None:
+        """A deal on `wall` (checked when built, not yet dealt), prevalent wind East."""
         self.rs = rs
-        self.dice = dice
+        self.dice = wall.dice
         self.prevalent = Seat.E
         # highest-pattern scoring (Wellness): its payments (rules.deal_wellness) and the
         # skipped-Hu lock on the fan (001 IV 3.2)
         self._pattern_pay = rs.scoring.method is _HIGHEST_PATTERN
         self._fan_lock = self._pattern_pay
-        self.wall_order = order
-        self.wall = Wall(rs, dice, order)
+        self.wall_order = order = wall.order
+        self.wall = wall
         # each seat's standing counts, one byte per tile kind: `bytes(h)` (the hand tables'
         # key) is then a copy, not a conversion of 34 ints, and `4 in h` a byte search
         self._hands = hands = [bytearray(34) for _ in SEATS]
-        takes = self.wall.deal()
-        for take in takes:
-            hands[take.seat][take.tile] += 1
-        self.deal_takes = takes
+        plan = wall.deal_out()  # the takes themselves only when asked (`deal_takes`)
+        for seat, i in plan:
+            hands[seat][order[i]] += 1
         self._melds: list[list[Meld]] = [[] for _ in SEATS]
         self._river: list[list[Tile]] = [[] for _ in SEATS]
         self._discards: list[list[Tile]] = [[] for _ in SEATS]
@@ -224,7 +233,7 @@ class Deal:
         self.phase = _CHOOSING_VOID if rs.play.void_suit else _DISCARD
         self.turn = Seat.E
         self._entry = _ENTRY_DEALT
-        self._drawn: Tile | None = takes[49].tile  # East's 14th tile (004: the jump)
+        self._drawn: Tile | None = order[plan[49][1]]  # East's 14th tile (004: the jump)
         self._kong_chain: list[KongRecord] = []
         self._kongs: list[KongRecord] = []
         self._window: Window | None = None
@@ -251,6 +260,11 @@ class Deal:
     @property
     def end(self) -> DealEnd | None:
         return self._end
+
+    @property
+    def deal_takes(self) -> tuple[Take, ...]:
+        """The 53 takes of the deal in the order they happened (004 Lesson 2)."""
+        return self.wall.dealt_takes()
 
     @property
     def tiles_left(self) -> int:

@@ -36,6 +36,7 @@ included).
 
 from __future__ import annotations
 
+import random
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -174,12 +175,12 @@ def geometry_of(stacks: tuple[int, ...]) -> Geometry:
 
 @cache
 def _full_counts(tileset: TileSet) -> tuple[int, ...]:
-    return tuple(to_counts(t for t in tileset.kinds for _ in range(4)))
+    return tuple(to_counts(full_set(tileset)))
 
 
-@cache
-@cache  # a handful of live orders (one per break), one plan each
-def _deal_plan(live: tuple[int, ...]) -> tuple[tuple[Seat, int], ...]:
+@cache  # a handful of breaks (live orders), one plan each
+def _deal_plan(n: int, first: int) -> tuple[tuple[Seat, int], ...]:
+    live = _draw_orders(n, first)[0]
     plan: list[tuple[Seat, int]] = []
     for rnd in range(3):
         for seat in SEATS:
@@ -204,23 +205,35 @@ def _draw_orders(n: int, first: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
     return live, tail
 
 
+@cache
+def full_set(tileset: TileSet) -> tuple[Tile, ...]:
+    """Four of every kind of the set, in tile order (a wall before its shuffle)."""
+    return tuple(t for t in tileset.kinds for _ in range(4))
+
+
 def check_order(order: tuple[Tile | None, ...], tileset: TileSet) -> None:
     """A wall order must hold every tile of the set exactly four times; with unknown
     positions (`None`), no tile of the set may be known more than four times."""
+    _check(order, tileset)
+
+
+def _check(order: tuple[Tile | None, ...], tileset: TileSet) -> bool:
+    """`check_order`; True when every position is known (no `None`)."""
     if len(order) != tileset.value:
         raise WallError(f"a wall of a {tileset.value}-tile set has {len(order)} tiles")
     if None in order:
         _check_known([t for t in order if t is not None], tileset, "the wall holds")
-        return
+        return False
     counts = Counter(order)  # counted in C: every deal starts here
     for tile in tileset.kinds:
         if counts[tile] != 4:
             raise WallError(f"the wall holds {counts[tile]} copies of {tile}, not 4")
     if len(tileset.kinds) * 4 == len(order):
-        return  # four of every kind fill the wall: no room for a tile of another set
+        return True  # four of every kind fill the wall: no room for a tile of another set
     extra = [t for t in order if not tileset.contains(t)]
     if extra:
         raise WallError(f"{extra[0]} is not in a {tileset.value}-tile set")
+    return True
 
 
 def _check_known(tiles: Sequence[Tile], tileset: TileSet, what: str) -> None:
@@ -236,9 +249,11 @@ def _check_known(tiles: Sequence[Tile], tileset: TileSet, what: str) -> None:
 class Wall:
     """The wall of one deal: dealing, live draws and replacement draws.
 
-    `Wall(rs, dice, order)` checks the order and breaks the wall; `deal()` returns the 53
-    takes of the deal in the order they happen; then `draw()` and `replacement()` take one
-    tile each (a `Take`), and `tiles_left` counts what remains. `order[i] is None` where the
+    `Wall(rs, dice, order)` checks the order and breaks the wall (`Wall.shuffled(rs, rng)`
+    shuffles the full set itself: nothing to check); `deal()` returns the 53 takes of the
+    deal in the order they happen (`deal_out()` deals without building them); then
+    `draw()` and `replacement()` take one tile each (a `Take`), and `tiles_left` counts what
+    remains. `order[i] is None` where the
     tile is not known: `deal()` needs the dealt positions known, and `draw(seat, tile)` /
     `replacement(seat, tile)` on an unknown position must name a `possible` tile.
     """
@@ -251,9 +266,9 @@ class Wall:
         "_tail_at",
         "_taken",
         "brk",
+        "complete",
         "dice",
         "geometry",
-        "last_take",
         "order",
         "replacement_end",
         "tiles_left",
@@ -261,26 +276,44 @@ class Wall:
     )
 
     def __init__(self, rs: RuleSet, dice: Dice, order: Sequence[Tile | None]) -> None:
-        check_order(tuple(order), rs.tiles.set)
-        self.order: tuple[Tile | None, ...] = tuple(order)
+        order = tuple(order)
+        self._setup(rs, dice, order, _check(order, rs.tiles.set))
+
+    @classmethod
+    def shuffled(cls, rs: RuleSet, rng: random.Random) -> Wall:
+        """A wall as the table makes it: the full set shuffled (`rng.shuffle`), then East's
+        roll of the dice (two `rng.randint(1, 6)`), in that order. The order is a
+        permutation of `full_set` by construction, so `check_order` is not asked."""
+        tiles = list(full_set(rs.tiles.set))
+        rng.shuffle(tiles)
+        dice = Dice(rng.randint(1, 6), rng.randint(1, 6))
+        wall = cls.__new__(cls)
+        wall._setup(rs, dice, tuple(tiles), True)
+        return wall
+
+    def _setup(
+        self, rs: RuleSet, dice: Dice, order: tuple[Tile | None, ...], complete: bool
+    ) -> None:
+        """Break a checked `order` (`complete`: it holds no `None`)."""
+        self.order = order
+        self.complete = complete  # every tile known (a scanned or shuffled wall)
         self.tileset = rs.tiles.set
         # copies of each tile known so far: the known order, then tiles named on unknown takes
-        if None in self.order:
-            self._seen = to_counts(t for t in self.order if t is not None)
-        else:  # a full wall (checked above): four of every kind of the set
+        if complete:  # a full wall (checked): four of every kind of the set
             self._seen = list(_full_counts(self.tileset))
+        else:
+            self._seen = to_counts(t for t in order if t is not None)
         self.dice = dice
         self.geometry = geometry_of(rs.tiles.wall_stacks)
         self.brk = break_for(dice, rs.wall.indent)
         self.replacement_end = rs.wall.replacement
-        n = len(self.order)
+        n = len(order)
         first = 2 * self.geometry.first_stack(self.brk)
         self._live, self._tail = _draw_orders(n, first)
         self._taken = bytearray(n)
         self._head = 0
         self._tail_at = 0
         self.tiles_left = n
-        self.last_take: Take | None = None
 
     def _take(self, seat: Seat, index: int, tile: Tile | None = None) -> Take:
         known = self.order[index]
@@ -295,32 +328,41 @@ class Wall:
             raise WallError(f"the tile at {self.geometry.position(index)} is {known}, not {tile}")
         self._taken[index] = 1
         self.tiles_left -= 1
-        take = _new_take(seat, known, self.geometry.position(index), index)
-        self.last_take = take
-        return take
+        return _new_take(seat, known, self.geometry.position(index), index)
 
     def deal_plan(self) -> tuple[tuple[Seat, int], ...]:
         """Who takes which physical index, for the 53 takes of the deal (004 Lesson 2)."""
-        return _deal_plan(self._live)
+        return _deal_plan(len(self._live), self._live[0])
 
     def deal(self) -> tuple[Take, ...]:
         """The 53 takes of the deal (004 Lesson 2), East's jump included."""
+        self.deal_out()
+        return self.dealt_takes()
+
+    def deal_out(self) -> tuple[tuple[Seat, int], ...]:
+        """Deal (004 Lesson 2): the 53 dealt positions leave the wall; returns `deal_plan()`.
+        `deal()` is this and the takes (`dealt_takes()`)."""
         if self._head:
             raise WallError("the wall has already been dealt")
         plan = self.deal_plan()
-        unknown = [i for _, i in plan if self.order[i] is None]
-        if unknown:
-            where = self.geometry.position(unknown[0])
-            raise WallError(f"{len(unknown)} dealt tiles are not known ({where} first)")
-        # `geometry.position(i)` read from its table: every index of a wall is in it
-        order, where, taken = self.order, self.geometry._positions, self._taken
-        takes = tuple([_new_take(seat, order[i], where[i], i) for seat, i in plan])
+        order, taken = self.order, self._taken
+        if not self.complete:
+            unknown = [i for _, i in plan if order[i] is None]
+            if unknown:
+                where = self.geometry.position(unknown[0])
+                raise WallError(f"{len(unknown)} dealt tiles are not known ({where} first)")
         for _, i in plan:
             taken[i] = 1
         self.tiles_left -= len(plan)
-        self.last_take = takes[-1]
         self._head = DEALT_TILES
-        return takes
+        return plan
+
+    def dealt_takes(self) -> tuple[Take, ...]:
+        """The 53 takes of the deal in the order they happen (built when asked: the judge
+        needs only the tiles)."""
+        # `geometry.position(i)` read from its table: every index of a wall is in it
+        order, where = self.order, self.geometry._positions
+        return tuple([_new_take(seat, order[i], where[i], i) for seat, i in self.deal_plan()])
 
     def peek(self) -> Tile | None:
         """The next live tile, or None when the wall is exhausted or the tile not known."""
@@ -392,8 +434,7 @@ class Wall:
             return self._take(seat, i, tile)
         taken[i] = 1
         self.tiles_left -= 1
-        take = self.last_take = _new_take(seat, known, self.geometry._positions[i], i)
-        return take
+        return _new_take(seat, known, self.geometry._positions[i], i)
 
     def replacement(self, seat: Seat, tile: Tile | None = None) -> Take:
         """A kong replacement tile, from the replacement end; `tile` as for `draw`."""
