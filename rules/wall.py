@@ -261,6 +261,7 @@ class Wall:
     __slots__ = (
         "_head",
         "_live",
+        "_positions",
         "_seen",
         "_tail",
         "_tail_at",
@@ -305,6 +306,8 @@ class Wall:
             self._seen = to_counts(t for t in order if t is not None)
         self.dice = dice
         self.geometry = geometry_of(rs.tiles.wall_stacks)
+        # `geometry.position(i)` as its table: every index of a wall is in it
+        self._positions = self.geometry._positions
         self.brk = break_for(dice, rs.wall.indent)
         self.replacement_end = rs.wall.replacement
         n = len(order)
@@ -360,8 +363,7 @@ class Wall:
     def dealt_takes(self) -> tuple[Take, ...]:
         """The 53 takes of the deal in the order they happen (built when asked: the judge
         needs only the tiles)."""
-        # `geometry.position(i)` read from its table: every index of a wall is in it
-        order, where = self.order, self.geometry._positions
+        order, where = self.order, self._positions
         return tuple([_new_take(seat, order[i], where[i], i) for seat, i in self.deal_plan()])
 
     def peek(self) -> Tile | None:
@@ -427,14 +429,15 @@ class Wall:
         head, live, taken = self._head, self._live, self._taken
         while taken[live[head]]:
             head += 1
-        self._head = head
         i = live[head]
         known = self.order[i]
         if known is None or (tile is not None and tile != known):
+            self._head = head
             return self._take(seat, i, tile)
         taken[i] = 1
+        self._head = head + 1  # past the tile taken: the next peek starts on the next one
         self.tiles_left -= 1
-        return _new_take(seat, known, self.geometry._positions[i], i)
+        return _new_take(seat, known, self._positions[i], i)
 
     def replacement(self, seat: Seat, tile: Tile | None = None) -> Take:
         """A kong replacement tile, from the replacement end; `tile` as for `draw`."""
