@@ -20,6 +20,11 @@ class Suit(Enum):
     S = "s"  # Bamboo (Tiao)
     Z = "z"  # honours: winds and dragons
 
+    # Members are singletons compared by identity: hash them by identity too, in C.
+    # (`Enum.__hash__` is a Python call, and suits are hashed some 90 times a deal: the
+    # void-suit and one-suit tests build sets of them.)
+    __hash__ = object.__hash__
+
     @property
     def offset(self) -> int:
         return _SUIT_OFFSET[self]
