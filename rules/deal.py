@@ -219,9 +219,9 @@ class Deal:
         plan = wall.deal_out()  # the takes themselves only when asked (`deal_takes`)
         for seat, i in plan:
             hands[seat][order[i]] += 1
-        self._melds: list[list[Meld]] = [[] for _ in SEATS]
-        self._river: list[list[Tile]] = [[] for _ in SEATS]
-        self._discards: list[list[Tile]] = [[] for _ in SEATS]
+        self._melds: list[list[Meld]] = [[], [], [], []]
+        self._river: list[list[Tile]] = [[], [], [], []]
+        self._discards: list[list[Tile]] = [[], [], [], []]
         self._void: list[Suit | None] = [None] * 4
         self._void_chosen = [not rs.play.void_suit] * 4
         self._laid: list[Tile | None] = [None] * 4
@@ -241,7 +241,7 @@ class Deal:
         self._hu_lock = [0] * 4
         self._skip_hu_lock = rs.play.skip_hu_lock  # read after every claim window
         self._skip_pung_lock = rs.play.skip_pung_lock
-        self._pung_lock: list[set[Tile]] = [set() for _ in SEATS]
+        self._pung_lock: list[set[Tile]] = [set(), set(), set(), set()]
         self._lines: list[LedgerLine] = []
         self._void_penalized = [False] * 4
         self._draws = [0] * 4
