@@ -39,7 +39,7 @@ class Suit(Enum):
 
     @property
     def tiles(self) -> tuple[Tile, ...]:
-        return TILES[self.offset : self.offset + self.size]
+        return _SUIT_TILES[self]
 
     @classmethod
     def parse(cls, text: str) -> Suit:
@@ -127,7 +127,7 @@ class Tile(IntEnum):
         return tiles[0]
 
     def __str__(self) -> str:
-        return f"{self.rank}{self.suit.value}"
+        return _TILE_TEXT[self]
 
     def __repr__(self) -> str:
         return f"Tile({self})"
@@ -137,6 +137,8 @@ TILES: tuple[Tile, ...] = tuple(Tile)
 for _tile in TILES:
     _tile.suit = _SUIT_OF_INDEX[_tile]
 del _tile
+_TILE_TEXT = tuple(f"{t.rank}{t.suit.value}" for t in TILES)  # `str(tile)`: `5p`
+_SUIT_TILES = {s: TILES[s.offset : s.offset + s.size] for s in Suit}
 N_KINDS = 34
 
 

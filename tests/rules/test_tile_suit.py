@@ -1,5 +1,6 @@
-"""`Tile.suit` is a plain attribute of each member and `Suit` hashes by identity (both
-for speed): the values stay those of the notation (RULES.md "Notation")."""
+"""`Tile.suit` is a plain attribute of each member, `str(tile)` and `Suit.tiles` come from
+tables and `Suit` hashes by identity (all for speed): the values stay those of the
+notation (RULES.md "Notation")."""
 
 import pickle
 
@@ -22,3 +23,14 @@ def test_suits_as_keys():
     assert {Suit.M: 1, Suit.P: 2}[Suit("p")] == 2
     assert len({t.suit for t in TILES}) == 4
     assert Suit.M in frozenset(t.suit for t in TILES[:9]) and Suit.P not in {Suit.M}
+
+
+def test_tile_text_and_suit_tiles_come_from_their_tables():
+    assert [str(t) for t in (Tile.M1, Tile.P9, Tile.S5, Tile.EAST, Tile.RED)] == [
+        "1m", "9p", "5s", "1z", "7z"
+    ]  # fmt: skip
+    assert f"{Tile.P3}" == "3p" and repr(Tile.S9) == "Tile(9s)"
+    assert Suit.P.tiles == tuple(TILES[9:18]) and len(Suit.Z.tiles) == 7
+    for suit in Suit:
+        assert all(t.suit is suit for t in suit.tiles)
+        assert "".join(str(t)[0] for t in suit.tiles) == "123456789"[: suit.size]
