@@ -45,6 +45,9 @@ from rules.moves import (
     ReplacementDraw,
     RobKong,
     SelfDrawnHu,
+    new_close_claims,
+    new_discard,
+    new_draw,
 )
 from rules.ruleset import RuleSet, UnknownRuleSet, load
 from rules.schema import SchemaError
@@ -361,8 +364,9 @@ def _quick(obj: object) -> Move | None:
     if t is not None and (type(t) not in (float, int) or not math.isfinite(t)):
         return None
     seat = _SEAT_OF.get(obj.get("seat"))  # type: ignore[arg-type]
+    # the moves of every turn (a close, a draw, a discard) by their quick constructors
     if name == "close-claims":
-        return CloseClaims(t=t)
+        return new_close_claims(t)
     if seat is None:
         return None
     cls = _SEATED.get(name)  # type: ignore[arg-type]
@@ -372,6 +376,10 @@ def _quick(obj: object) -> Move | None:
     tile_v = _TILE_OF.get(tile) if tile is not None else None  # type: ignore[arg-type]
     if tile is not None and tile_v is None:
         return None
+    if name == "draw":
+        return new_draw(seat, tile_v, t)
+    if name == "discard":
+        return None if tile_v is None else new_discard(seat, tile_v, t)
     cls = _TAKES.get(name)  # type: ignore[arg-type]
     if cls is not None:
         return None if cls in _TILE_REQUIRED and tile_v is None else cls(seat, tile_v, t=t)
