@@ -27,7 +27,7 @@ from functools import lru_cache
 from itertools import compress
 
 from rules.claims import ClaimWindow, Window, WindowKind
-from rules.deal import _HANDLERS, Deal, Phase
+from rules.deal import _PLAY_HANDLERS, Deal, Phase
 from rules.hand import is_complete
 from rules.melds import Meld, MeldKind
 from rules.moves import (
@@ -599,7 +599,7 @@ def play_deal(
     deal = new_deal(rs, rng)
     table = BotTable(rs, rng, style)
     over, draw, claims, discard = _OVER, _DRAW, _CLAIMS, _DISCARD
-    handlers, correction = _HANDLERS, Correction
+    handlers, correction = _PLAY_HANDLERS, Correction
     next_move, window_move, play = table.next_move, table._window_move, deal.play
     rand, lo, span, penalty = rng.random, table._think_lo, table._think_span, table._penalty
     bots = table.bots  # four plain `Bot`s (`BotTable` made them): `_turn` is their `choose`

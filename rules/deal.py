@@ -65,7 +65,7 @@ from rules import deal_wellness
 from rules import settlement as pay
 from rules.claims import ClaimWindow, Window, WindowKind, next_player
 from rules.deal_checks import CHECKS
-from rules.deal_effects import _OTHERS_IN, EFFECTS
+from rules.deal_effects import _OTHERS_IN, EFFECTS, PLAY_EFFECTS
 from rules.deal_state import Entry, KongRecord, Phase
 from rules.hand import is_complete
 from rules.melds import Meld, MeldKind
@@ -386,8 +386,9 @@ class Deal:
     def play(self, move: Move) -> Rejected | None:
         """`apply` for a driver that reads no facts (the bots' `play_deal`, replays): the
         deal changes exactly as by `apply`; None when the move is accepted, else the
-        `Rejected` value. It saves building the `Accepted` value on every move."""
-        handlers = _HANDLERS.get(type(move))
+        `Rejected` value. It saves building the `Accepted` value on every move, and a
+        draw's `Drawn` fact and `Take`."""
+        handlers = _PLAY_HANDLERS.get(type(move))
         if handlers is None:
             return Rejected(Reason.WRONG_PHASE, f"not a move: {move!r}", move)
         check, effect = handlers
@@ -669,6 +670,8 @@ class Deal:
 
 
 _HANDLERS = {kind: (CHECKS[kind], EFFECTS[kind]) for kind in CHECKS}
+# `play`'s: the same checks, effects that build no facts where that saves work
+_PLAY_HANDLERS = {kind: (CHECKS[kind], PLAY_EFFECTS[kind]) for kind in CHECKS}
 _SUIT_OF: tuple[Suit, ...] = tuple(t.suit for t in TILES)
 _M, _P = Suit.M, Suit.P
 # the index range of each tile and its neighbours within two ranks in its suit (the tile

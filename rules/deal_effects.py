@@ -104,12 +104,18 @@ def _took(deal: Deal, seat: Seat, replacement: bool, tile: Tile | None) -> list[
 
 
 def _do_draw(deal: Deal, m: Draw) -> list[Fact]:
-    # `_took(deal, m.seat, False, m.tile)` written out: a live draw starts most turns
+    tile = _play_draw(deal, m)
+    wall = deal.wall
+    return [new_drawn(wall.take_at(m.seat, tile, wall.last_index), False, not wall.tiles_left)]
+
+
+def _play_draw(deal: Deal, m: Draw) -> Tile:
+    """`_do_draw` without its `Drawn` fact (`Deal.play` reports none; a live draw starts
+    most turns): the tile drawn. `_took(deal, m.seat, False, m.tile)` written out."""
     if deal._kong_chain:
         deal._kong_chain = []
-    seat, wall = m.seat, deal.wall
-    take = wall.draw(seat, m.tile)
-    tile = take.tile
+    seat = m.seat
+    tile = deal.wall.draw_tile(m.tile)
     deal._hands[seat][tile] += 1
     deal._drawn = tile
     deal._hu_lock[seat] = 0
@@ -119,7 +125,7 @@ def _do_draw(deal: Deal, m: Draw) -> list[Fact]:
     deal._draws[seat] += 1
     deal._entry = _ENTRY_DRAW
     deal.phase = _DISCARD
-    return [new_drawn(take, False, not wall.tiles_left)]
+    return tile
 
 
 def _do_replacement(deal: Deal, m: ReplacementDraw) -> list[Fact]:
@@ -488,3 +494,6 @@ EFFECTS = {
     Correction: _do_correction,
     EndDeal: _do_end,
 }
+
+# `Deal.play`'s effects, which need not report facts: those that save building them
+PLAY_EFFECTS = {**EFFECTS, Draw: _play_draw}

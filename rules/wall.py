@@ -270,6 +270,7 @@ class Wall:
         "complete",
         "dice",
         "geometry",
+        "last_index",
         "order",
         "replacement_end",
         "tiles_left",
@@ -317,8 +318,14 @@ class Wall:
         self._head = 0
         self._tail_at = 0
         self.tiles_left = n
+        self.last_index = -1  # the physical index of the last tile taken after the deal
 
     def _take(self, seat: Seat, index: int, tile: Tile | None = None) -> Take:
+        return _new_take(seat, self._take_tile(index, tile), self._positions[index], index)
+
+    def _take_tile(self, index: int, tile: Tile | None) -> Tile:
+        """Take the tile at `index` (named `tile` by the reader, required where the wall
+        is not known): the tile taken."""
         known = self.order[index]
         if known is None:
             if tile is None:
@@ -331,7 +338,12 @@ class Wall:
             raise WallError(f"the tile at {self.geometry.position(index)} is {known}, not {tile}")
         self._taken[index] = 1
         self.tiles_left -= 1
-        return _new_take(seat, known, self.geometry.position(index), index)
+        self.last_index = index
+        return known
+
+    def take_at(self, seat: Seat, tile: Tile, index: int) -> Take:
+        """The `Take` of `tile`, taken by `seat` from physical `index`."""
+        return _new_take(seat, tile, self._positions[index], index)
 
     def deal_plan(self) -> tuple[tuple[Seat, int], ...]:
         """Who takes which physical index, for the 53 takes of the deal (004 Lesson 2)."""
@@ -422,10 +434,17 @@ class Wall:
     def draw(self, seat: Seat, tile: Tile | None = None) -> Take:
         """A live draw, clockwise from the break; `tile` (what the reader saw) is required
         on an unknown position and checked on a known one."""
+        taken = self.draw_tile(tile)
+        index = self.last_index
+        return _new_take(seat, taken, self._positions[index], index)
+
+    def draw_tile(self, tile: Tile | None = None) -> Tile:
+        """`draw` without building its `Take` (the judge's `Deal.play`, which reports no
+        facts): the tile drawn; `last_index` is where it lay."""
         if not self.tiles_left:
             raise WallError("the wall is exhausted")
-        # `_next_live`, and `_take` for a known tile (a full wall), written out: a live draw
-        # starts most turns
+        # `_next_live`, and `_take_tile` for a known tile (a full wall), written out: a live
+        # draw starts most turns
         head, live, taken = self._head, self._live, self._taken
         while taken[live[head]]:
             head += 1
@@ -433,11 +452,12 @@ class Wall:
         known = self.order[i]
         if known is None or (tile is not None and tile != known):
             self._head = head
-            return self._take(seat, i, tile)
+            return self._take_tile(i, tile)
         taken[i] = 1
         self._head = head + 1  # past the tile taken: the next peek starts on the next one
         self.tiles_left -= 1
-        return _new_take(seat, known, self._positions[i], i)
+        self.last_index = i
+        return known
 
     def replacement(self, seat: Seat, tile: Tile | None = None) -> Take:
         """A kong replacement tile, from the replacement end; `tile` as for `draw`."""

@@ -2,7 +2,8 @@
 the win check's one-pass test on counts against the rule-by-rule check (same counts, or the
 same NotAWin kind), and the Wellness memo of scored readings and theoretical maxima against
 scoring afresh. The fourth round's `play_deal` loop plays what `BotTable.next_move` offers;
-the fifth round's `_tenth` is `round(x, 1)`."""
+the fifth round's `_tenth` is `round(x, 1)`, and `Deal.play`'s draw without facts
+leaves the deal where `apply`'s leaves it."""
 
 import random
 from dataclasses import replace
@@ -13,10 +14,10 @@ from hypothesis import strategies as st
 
 from rules import wellness
 from rules.bots import DEFAULT_STYLE, BotTable, _tenth, new_deal, play_deal
-from rules.deal import Phase
+from rules.deal import Deal, Phase
 from rules.hand import decompositions
 from rules.melds import Meld, MeldKind
-from rules.moves import Rejected
+from rules.moves import Accepted, Draw, Rejected
 from rules.record import to_record
 from rules.ruleset import load
 from rules.scoring import NotAWin, _check, _check_each
@@ -143,3 +144,33 @@ def test_the_bots_tenth_is_round_to_one_decimal(x):
 def test_the_bots_tenth_keeps_round_half_cases(x):
     # exact halves round half-even on the binary value (0.25 -> 0.2, 2.675 -> 2.7)
     assert _tenth(x) == round(x, 1)
+
+
+@pytest.mark.parametrize("name", RULE_SETS)
+@pytest.mark.parametrize("scanned", [True, False])
+def test_play_draws_without_facts_as_apply_draws_with_them(name, scanned):
+    """`Deal.play`'s draw builds no `Take` nor `Drawn`: the deal and its wall end where
+    `apply` leaves them, and the tile and position `apply` reports are where `play` took
+    from, on a scanned wall and on one whose undealt positions are unknown (named draws)."""
+    rs = load(name)
+    for seed in range(3):
+        played, _ = play_deal(rs, 4000 + seed)
+        order = played.wall_order
+        if not scanned:
+            dealt = {take.index for take in played.deal_takes}
+            order = tuple(t if i in dealt else None for i, t in enumerate(order))
+        applied = Deal.start(rs, played.dice, order, prevalent=played.prevalent)
+        quiet = Deal.start(rs, played.dice, order, prevalent=played.prevalent)
+        draws = 0
+        for move in played.history:
+            result = applied.apply(move)
+            assert isinstance(result, Accepted), result
+            assert quiet.play(move) is None
+            if isinstance(move, Draw):
+                draws += 1
+                (drawn,) = result.facts
+                assert drawn.take.index == quiet.wall.last_index
+                assert drawn.take.tile is quiet.drawn and drawn.take.seat is move.seat
+            assert quiet.snapshot() == applied.snapshot()
+            assert quiet.wall.remaining() == applied.wall.remaining()
+        assert draws > 20 and quiet.ledger() == applied.ledger()
