@@ -96,12 +96,14 @@ def roots(r: Reading) -> tuple[Found, ...]:
     """004 Table 4 no 2: four identical tiles spread over two or more sets (a pair counts;
     in seven pairs they are two pairs). A declared kong is not a root in 004 (it scores as
     a kong); in WMT (000 2.8.3 "With Root") it is, with `kong_is_root`."""
-    kong_tiles = {m.tile for m in r.melds if m.is_kong}
-    found = [
-        Found(f"four {TILES[i]} {_where(r, TILES[i])}")
-        for i in range(N_KINDS)
-        if r.counts[i] == 4 and TILES[i] not in kong_tiles
-    ]
+    found = []
+    if 4 in r.counts:  # most hands hold no four of a kind
+        kong_tiles = {m.tile for m in r.melds if m.is_kong}
+        found = [
+            Found(f"four {TILES[i]} {_where(r, TILES[i])}")
+            for i in range(N_KINDS)
+            if r.counts[i] == 4 and TILES[i] not in kong_tiles
+        ]
     if r.kong_is_root:
         found.extend(Found(f"{m} (a declared kong is a root)") for m in r.melds if m.is_kong)
     return tuple(found)
@@ -127,9 +129,13 @@ def golden_wait(r: Reading) -> tuple[Found, ...]:
     return (Found(f"four sets laid down, {r.win} stood alone and {r.win} paired it"),)
 
 
+_SUIT_SPANS = tuple((s, s.offset, s.offset + s.size) for s in Suit)
+
+
 def one_suit(r: Reading) -> tuple[Found, ...]:
     """004 Table 4 no 5: every tile of the hand is of one suit (003 "Pure Suit")."""
-    suits = {TILES[i].suit for i in range(N_KINDS) if r.counts[i]}
+    counts = r.counts
+    suits = [s for s, lo, hi in _SUIT_SPANS if any(counts[lo:hi])]
     if len(suits) != 1:
         return ()
     (suit,) = suits

@@ -290,14 +290,8 @@ def _apply_includes(found: list[tuple[str, str]], rs: RuleSet) -> list[tuple[str
     return out
 
 
-def _structural(reading: Reading, rs: RuleSet) -> list[tuple[str, str]]:
-    found: list[tuple[str, str]] = []
-    for name in rs.scoring.fans:
-        pattern = DETECTORS.get(name)
-        if pattern is None:
-            raise ValueError(f"rule set {rs.name} scores an unknown pattern {name!r}")
-        found.extend((name, f.detail) for f in pattern.detect(reading))
-    return found
+def _structural(reading: Reading, plan: _Plan) -> list[tuple[str, str]]:
+    return [(name, f.detail) for name, detect in plan.detectors for f in detect(reading)]
 
 
 def score_hand(
@@ -341,16 +335,20 @@ def score_hand(
         multiplier *= sit.multiplier
         if sit.payer is not Payer.USUAL:
             payer = sit.payer
-    situation_fan = {name: sit.fan for name, sit, _ in sits}
+    # the fan of each pattern found: the rule set's, a situation's where it names one
+    fan_of = rs.scoring.fans
+    if sits:
+        fan_of = {**fan_of, **{name: sit.fan for name, sit, _ in sits}}
+    plan = _plan(rs)
     frozen_counts = tuple(counts)
     best: Score | None = None
     for d in readings:
-        reading = Reading(d, melds, win, frozen_counts, rs.scoring.kong_is_root)
-        found = _structural(reading, rs) + [(n, detail) for n, _, detail in sits]
-        hits = tuple(
-            PatternHit(n, situation_fan[n] if n in situation_fan else rs.fan(n), f"{n}: {detail}")
-            for n, detail in _apply_includes(found, rs)
-        )
+        reading = Reading(d, melds, win, frozen_counts, plan.kong_is_root)
+        found = _structural(reading, plan)
+        found.extend((n, detail) for n, _, detail in sits)
+        if plan.includes:
+            found = _apply_includes(found, rs)
+        hits = tuple(PatternHit(n, fan_of[n], f"{n}: {detail}") for n, detail in found)
         total = sum(h.fan for h in hits)
         score = Score(hits, total, hand_value(total, rs.scoring), multiplier, payer)
         if best is None or (score.value, score.total_fan) > (best.value, best.total_fan):
@@ -363,10 +361,11 @@ def score_hand(
 
 
 class _Plan:
-    """A rule set's structural patterns resolved for the fast path: the value of a hand as a
+    """A rule set's structural patterns resolved once: their detectors in the rule set's
+    order (for `score_hand`) and, for the theoretical maximum, the value of a hand as a
     function of its feature counts, memoised (a handful of distinct keys ever occur)."""
 
-    __slots__ = ("fans", "includes", "kong_is_root", "memo", "scoring", "top")
+    __slots__ = ("detectors", "fans", "includes", "kong_is_root", "memo", "scoring", "top")
 
     def __init__(self, rs: RuleSet) -> None:
         fans = []
@@ -375,6 +374,7 @@ class _Plan:
                 raise ValueError(f"rule set {rs.name} scores an unknown pattern {name!r}")
             fans.append((name, DETECTORS[name].feature, fan))
         self.fans = tuple(fans)
+        self.detectors = tuple((name, DETECTORS[name].detect) for name, _, _ in fans)
         self.includes = tuple((k, tuple(v)) for k, v in rs.scoring.includes.items())
         self.kong_is_root = rs.scoring.kong_is_root
         self.scoring = rs.scoring
@@ -413,6 +413,8 @@ def _plan(rs: RuleSet) -> _Plan:
     if cached is not None and cached[0] is rs:
         return cached[1]
     plan = _Plan(rs)
+    if len(_PLANS) >= 16:  # a few rule sets per process; tests make more
+        _PLANS.clear()
     _PLANS[id(rs)] = (rs, plan)
     return plan
 
