@@ -94,7 +94,7 @@ from rules.moves import (
     Won,
 )
 from rules.ruleset import KongRefund, RuleSet, ScoringMethod
-from rules.scoring import Score, is_winning, score_hand, theoretical_maximum
+from rules.scoring import NotAWin, Score, is_winning, score_hand, theoretical_maximum
 from rules.seats import SEATS, Seat
 from rules.settlement import EndHand, Ledger, LedgerLine
 from rules.tiles import NUMBER_SUITS, TILES, Suit, Tile
@@ -584,24 +584,35 @@ class Deal:
     ) -> tuple[bool, Won]:
         """Score a Hu declaration; return (valid, Won) without paying yet."""
         self_drawn = from_seat is None
-        standing = self._standing(seat, None if self_drawn else tile)
         melds = self._melds[seat]
-        void = self._void[seat]
-        if not is_winning(standing, melds, void, self.rs):
-            return False, Won(seat, None, from_seat, True, 0, self._hu_events + 1)
-        win = tile if tile is not None else standing[-1]
-        score = score_hand(
-            standing,
-            melds,
-            win,
-            self.rs,
-            self_drawn=self_drawn,
-            situations=events,
-            void=void,
-            seat_wind=seat,
-            prevalent_wind=self.prevalent,
-        )
-        return True, Won(seat, win, from_seat, False, score.value, self._hu_events + 1, score)
+        counts = self._hands[seat]
+        if not self_drawn:
+            counts = counts.copy()
+            counts[tile] += 1
+        # `is_winning` in two steps, so a valid Hu is checked once: the shape (a table
+        # look-up), then score_hand's own checks (NotAWin: void-suit tiles, three suits, ...);
+        # the shape goes first as score_hand rejects a bad situation before the shape
+        if is_complete(counts, len(melds)):
+            standing = self._standing(seat, None if self_drawn else tile)
+            win = tile if tile is not None else standing[-1]
+            try:
+                score = score_hand(
+                    standing,
+                    melds,
+                    win,
+                    self.rs,
+                    self_drawn=self_drawn,
+                    situations=events,
+                    void=self._void[seat],
+                    seat_wind=seat,
+                    prevalent_wind=self.prevalent,
+                )
+            except NotAWin:
+                pass
+            else:
+                won = Won(seat, win, from_seat, False, score.value, self._hu_events + 1, score)
+                return True, won
+        return False, Won(seat, None, from_seat, True, 0, self._hu_events + 1)
 
     def _false_hu(self, seat: Seat, payees: list[Seat]) -> None:
         if self._pattern_pay:
