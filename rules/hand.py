@@ -215,6 +215,12 @@ def shape_facts(counts: Sequence[int], melds: Sequence[Meld] = ()) -> ShapeFacts
     return _FACTS[4] if n == 0 and _seven(b) else NOT_COMPLETE_FACTS
 
 
+# every Group value, shared (a new suit's readings build many): _PUNG_GROUPS[tile],
+# _CHOW_GROUPS[lowest tile] (used for ranks 1-7 only)
+_PUNG_GROUPS = tuple(Group(GroupKind.PUNG, t) for t in TILES)
+_CHOW_GROUPS = tuple(Group(GroupKind.CHOW, t) for t in TILES)
+
+
 @functools.cache
 def _suit_readings(key: bytes, offset: int) -> tuple[tuple[Tile | None, tuple[Group, ...]], ...]:
     """Every (pair, sets) reading of one suit's counts; empty if it has none."""
@@ -242,13 +248,13 @@ def _sets(counts: list[int], i: int, offset: int, chows: bool) -> list[tuple[Gro
     found: list[tuple[Group, ...]] = []
     if counts[i] >= 3:
         counts[i] -= 3
-        head = Group(GroupKind.PUNG, TILES[offset + i])
+        head = _PUNG_GROUPS[offset + i]
         found.extend((head, *rest) for rest in _sets(counts, i, offset, chows))
         counts[i] += 3
     if chows and i + 2 < len(counts) and counts[i + 1] and counts[i + 2]:
         for j in (i, i + 1, i + 2):
             counts[j] -= 1
-        head = Group(GroupKind.CHOW, TILES[offset + i])
+        head = _CHOW_GROUPS[offset + i]
         found.extend((head, *rest) for rest in _sets(counts, i, offset, chows))
         for j in (i, i + 1, i + 2):
             counts[j] += 1
