@@ -97,7 +97,7 @@ from rules.ruleset import KongRefund, RuleSet, ScoringMethod
 from rules.scoring import NotAWin, Score, is_winning, score_hand, theoretical_maximum
 from rules.seats import SEATS, Seat
 from rules.settlement import EndHand, Ledger, LedgerLine
-from rules.tiles import NUMBER_SUITS, TILES, Suit, Tile
+from rules.tiles import TILES, Suit, Tile
 from rules.wall import Dice, Take, Wall, dealt_order
 
 # Enum members read on every move, as module constants: `Phase.DRAW` is looked up
@@ -654,8 +654,7 @@ class Deal:
         for s in self.still_in:
             counts = tuple(self._hands[s])
             melds = tuple(self._melds[s])
-            held = [t for t in TILES[:27] if counts[t]] + [m.tile for m in melds]
-            pig = len({t.suit for t in held} & set(NUMBER_SUITS)) == 3
+            pig = _three_suits(counts, melds)
             maximum = theoretical_maximum(counts, melds, self._void[s], rs)
             hands.append(EndHand(s, counts, melds, self._void[s], maximum, pig))
         self._lines += pay.wall_end(rs, hands)
@@ -678,6 +677,15 @@ class Deal:
             if rs.payments.void_penalty_waived_if_all_discards_void and all_void:
                 continue
             self._penalize_void(h.seat, False, held)
+
+
+def _three_suits(counts: Sequence[int], melds: Sequence[Meld]) -> bool:
+    """All three number suits held, standing or declared (WMT flower pig, 000 2.3.1)."""
+    held = [any(counts[0:9]), any(counts[9:18]), any(counts[18:27])]
+    for m in melds:
+        if m.tile < 27:  # not an honour
+            held[m.tile // 9] = True
+    return all(held)
 
 
 _HANDLERS = {kind: (CHECKS[kind], EFFECTS[kind]) for kind in CHECKS}
