@@ -155,7 +155,7 @@ def _check(
             max(counts) <= 4
             and (not chow or rs.play.chow_claims)
             and (rs.tiles.set is _FULL_136 or not any(counts[27:]))
-            and (void is None or not any(counts[_OFFSETS[void] : _OFFSETS[void] + 9]))
+            and (void is None or not any(counts[_VOID_SLICES[void]]))
             and (
                 not rs.play.void_suit
                 or not (any(counts[:9]) and any(counts[9:18]) and any(counts[18:27]))
@@ -167,7 +167,7 @@ def _check(
 
 _CHOW = MeldKind.CHOW
 _FULL_136 = TileSet.FULL_136
-_OFFSETS: dict[Suit, int] = {s: s.offset for s in Suit}
+_VOID_SLICES: dict[Suit, slice] = {s: slice(s.offset, s.offset + 9) for s in Suit}
 
 
 def _check_each(

@@ -17,11 +17,12 @@ nobody; every line moves a positive number of points between two different parti
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
+from operator import attrgetter
 
 from rules.melds import Meld, MeldKind
-from rules.ruleset import RuleSet, WallEndValue
+from rules.ruleset import PaymentParams, RuleSet, WallEndValue
 from rules.seats import SEATS, Seat
 from rules.tiles import Suit, Tile
 
@@ -150,15 +151,21 @@ def kong_payment(
 ) -> list[LedgerLine]:
     """004 Table 7. `payers`: the discarder for a melded kong, else every other player
     still in."""
-    pay = rs.payments
-    points = {
-        MeldKind.CONCEALED_KONG: pay.concealed_kong,
-        MeldKind.KONG: pay.melded_kong,
-        MeldKind.PROMOTED_KONG: pay.promoted_kong,
-        MeldKind.POSTPONED_KONG: pay.postponed_kong,
-    }[meld.kind]
+    kind = meld.kind
+    points = _KONG_POINTS[kind](rs.payments)
     why = f"{meld}"
-    return [line for p in payers for line in _line(p, declarer, points, why, R_KONG[meld.kind])]
+    rule = R_KONG[kind]
+    return [line for p in payers for line in _line(p, declarer, points, why, rule)]
+
+
+# the rule set's payment for each kind of kong (a MeldKind key is hashed in Python: one
+# look-up a kong)
+_KONG_POINTS: dict[MeldKind, Callable[[PaymentParams], int]] = {
+    MeldKind.CONCEALED_KONG: attrgetter("concealed_kong"),
+    MeldKind.KONG: attrgetter("melded_kong"),
+    MeldKind.PROMOTED_KONG: attrgetter("promoted_kong"),
+    MeldKind.POSTPONED_KONG: attrgetter("postponed_kong"),
+}
 
 
 def refund(lines: Iterable[LedgerLine], rule: str) -> list[LedgerLine]:
