@@ -252,9 +252,9 @@ class Wall:
     `Wall(rs, dice, order)` checks the order and breaks the wall (`Wall.shuffled(rs, rng)`
     shuffles the full set itself: nothing to check); `deal()` returns the 53 takes of the
     deal in the order they happen (`deal_out()` deals without building them); then
-    `draw()` and `replacement()` take one tile each (a `Take`), and `tiles_left` counts what
-    remains. `order[i] is None` where the
-    tile is not known: `deal()` needs the dealt positions known, and `draw(seat, tile)` /
+    `draw()` and `replacement()` take one tile each (a `Take`; `draw_tile()` without it),
+    and `tiles_left` counts what remains. `order[i] is None` where the tile is not known:
+    `deal()` needs the dealt positions known, and `draw(seat, tile)` /
     `replacement(seat, tile)` on an unknown position must name a `possible` tile.
     """
 
