@@ -51,6 +51,9 @@ from rules.seats import Seat
 
 log = logging.getLogger(__name__)
 
+# how long a stopping daemon waits for the broker to take what is queued (docs/MQTT.md)
+MQTT_STOP_DRAIN_S = 10.0
+
 
 @dataclass(frozen=True, slots=True)
 class Endpoints:
@@ -350,7 +353,9 @@ class Daemon:
         if self.server is not None:
             self.server.close()
         if self.mqtt is not None:
-            self.mqtt.stop(drain_timeout_s=2.0)
+            # a table stopped while the hall broker restarts: paho's next try may be seconds
+            # away (backoff 0.5, 1, 2, 4 s ...), so wait that long for the deals queued
+            self.mqtt.stop(drain_timeout_s=MQTT_STOP_DRAIN_S)
         if self.checkpointer is not None:
             self.checkpointer.stop()
         if self.journal is not None:

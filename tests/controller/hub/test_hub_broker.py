@@ -18,6 +18,7 @@ from pathlib import Path
 import paho.mqtt.client as paho
 import pytest
 
+from controller.daemon.app import MQTT_STOP_DRAIN_S
 from controller.hub.standings import HallStandings, Standings
 from controller.hub.subscriber import HubSubscriber
 from controller.hub.wire import BrokerOptions, Channel, SettledDeal, encode, topic
@@ -250,3 +251,26 @@ def test_a_table_that_dies_is_shown_offline_by_its_last_will(broker, hub):
         if proc.poll() is None:
             proc.kill()
             proc.wait(T)
+
+
+def test_a_stop_while_the_broker_restarts_still_delivers_its_deals(broker, hub):
+    """Caught by the live hub test: a table ending its session just after the hall broker
+    came back could stop before paho's next try (0.5, 1, 2 s ... apart) and keep its last
+    deal from the hub until its next start; a daemon's stop waits `MQTT_STOP_DRAIN_S`."""
+    table = MqttPublisher(BrokerOptions(port=broker.port), "h1", "t1")  # the daemon's backoff
+    table.start()
+    try:
+        assert table.wait_connected(T)
+        broker.kill()
+        assert table.wait_connected(T, connected=False)
+        table.publish_deal(deal(1))  # settled while the broker is away
+        stopped: list[bool] = []
+        stopper = threading.Thread(target=lambda: stopped.append(table.stop(MQTT_STOP_DRAIN_S)))
+        stopper.start()  # the session ends ...
+        broker.start()  # ... as the broker comes back
+        stopper.join(T + MQTT_STOP_DRAIN_S)
+        assert stopped == [True], "the stop gave up before the broker took the deal"
+        assert hub.wait_until(lambda: deals_held(hub) == 1, T)
+        assert session_of(hub.standings.snapshot()).totals == ROUND[0]
+    finally:
+        table.stop(drain_timeout_s=0)
