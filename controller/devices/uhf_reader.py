@@ -72,6 +72,7 @@ class UHFErrorKind(Enum):
     BAD_CRC = "bad-crc"
     TRUNCATED = "truncated"  # the line went idle inside a frame
     MALFORMED = "malformed"  # CRC fine, content inconsistent (inventory parsing)
+    WRONG_ADDRESS = "wrong-address"  # a sound frame from another reader on a shared line
 
 
 @dataclass(frozen=True, slots=True)
@@ -486,6 +487,13 @@ class UHFPoller:
         self._index = (self._index + 1) % len(self.config.antennas)
 
     def _on_frame(self, t: float, resp: UHFResponse) -> tuple[list[ReaderEvent], bytes]:
+        adr = self.config.adr
+        if adr != BROADCAST and resp.adr != adr:
+            # polled by address, another address answering is another reader on the same
+            # line (a late answer to its own poll): its tags are not this reader's antennas'
+            self.decoder.count_error(UHFErrorKind.WRONG_ADDRESS)
+            detail = f"answer from reader address 0x{resp.adr:02x}, polling 0x{adr:02x}"
+            return [FrameError(t, self.device, detail, resp.encode())], b""
         if self._phase is _Phase.SELECTING and resp.cmd == UHFCmd.SET_ANTENNA:
             if resp.status != UHFStatus.SUCCESS:
                 self.antenna_errors += 1

@@ -1,6 +1,8 @@
 """UHFReader18-family codec and poller: byte-exact frames, fed one byte at a time, and the
 poller driving the simulated reader over antennas, silence, antenna errors and noise."""
 
+from dataclasses import replace
+
 import pytest
 
 from controller.devices.events import FrameError, TagsRead
@@ -279,6 +281,34 @@ def test_line_noise_before_answers_is_skipped():
     wire.spoil = lambda data: b"\x00\x03\xff" + data
     assert reads(wire.run(4)) == [(1, (b"\x0a" * 12,))] * 2
     assert wire.poller.stats().junk_bytes >= 12
+
+
+def test_an_answer_from_another_reader_address_is_not_taken_as_this_readers():
+    """A shared line (the reader bus polls addresses 0, 1, ...): a late answer from another
+    reader must not put its tags on the polled reader's antennas."""
+    reader = SimUHFReader(antennas=2, adr=0x01)
+    reader.place(b"\x0b" * 12, 2)
+    wire = Wire(reader, UHFPoller(PollerConfig(antennas=(2,), adr=0x01)))
+
+    def from_reader_5(data: bytes) -> bytes:
+        frames = ResponseDecoder().feed(data)
+        return b"".join(replace(f, adr=0x05).encode() for f in frames)
+
+    wire.spoil = from_reader_5
+    events = wire.run(3)
+    assert reads(events) == []
+    errors = [e.reason for e in events if isinstance(e, FrameError)]
+    assert "answer from reader address 0x05, polling 0x01" in errors
+    assert dict(wire.poller.stats().errors)[UHFErrorKind.WRONG_ADDRESS] >= 1
+    wire.spoil = lambda data: data  # its own answers again: read as before
+    assert (2, (b"\x0b" * 12,)) in reads(wire.run(4))
+
+
+def test_a_broadcast_poll_takes_the_answer_of_any_address():
+    reader = SimUHFReader(antennas=1, adr=0x09)
+    reader.place(b"\x0c" * 12, 1)
+    wire = Wire(reader, UHFPoller(PollerConfig(antennas=(1,))))  # adr 0xFF
+    assert reads(wire.run(2)) == [(1, (b"\x0c" * 12,))]
 
 
 def test_sim_reader_rejects_bad_antenna_mask_and_unknown_commands():
