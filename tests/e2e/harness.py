@@ -88,50 +88,56 @@ def start_daemon(
     )
 
 
-def wait_records(journal: Path, kind: RecordKind, n: int, timeout: float) -> bool:
-    """Until the journal holds `n` records of `kind` (polling a read-only view)."""
+def poll(ready, timeout: float, every: float):
+    """`ready()` until it gives a true value (returned) or `timeout` runs out (returns the
+    last value). The daemon and the simulator are real child processes writing their own
+    files: there is no clock of theirs to inject, so this polls, bounded, at `every` s."""
     deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if journal.exists():
-            try:
-                with Journal.open_readonly(journal) as j:
-                    if sum(1 for r in j.records() if r.kind is kind) >= n:
-                        return True
-            except Exception:
-                pass
-        time.sleep(0.2)
-    return False
+    while True:
+        value = ready()
+        if value or time.monotonic() >= deadline:
+            return value
+        time.sleep(every)
+
+
+def _records(journal: Path, first: int = 1) -> list:
+    """The journal's records from seq `first` (a read-only view); none while the daemon is
+    still creating it."""
+    if not journal.exists():
+        return []
+    try:
+        with Journal.open_readonly(journal) as j:
+            return list(j.records(first))
+    except Exception:
+        return []
+
+
+def wait_records(journal: Path, kind: RecordKind, n: int, timeout: float) -> bool:
+    """Until the journal holds `n` records of `kind`."""
+    return poll(lambda: sum(r.kind is kind for r in _records(journal)) >= n, timeout, 0.2)
 
 
 def wait_for(journal: Path, test, after: int = 0, timeout: float = 60.0) -> int:
     """Until a record after seq `after` satisfies `test(record)`; returns its seq (0: none in
-    time). Polls a read-only view, reading only the records it has not seen."""
-    deadline = time.monotonic() + timeout
+    time), reading only the records it has not seen."""
     seen = after
-    while time.monotonic() < deadline:
-        if journal.exists():
-            try:
-                with Journal.open_readonly(journal) as j:
-                    for r in j.records(seen + 1):
-                        seen = r.seq
-                        if test(r):
-                            return r.seq
-            except Exception:
-                pass
-        time.sleep(0.05)
-    return 0
+
+    def found() -> int:
+        nonlocal seen
+        for r in _records(journal, seen + 1):
+            seen = r.seq
+            if test(r):
+                return r.seq
+        return 0
+
+    return poll(found, timeout, 0.05)
 
 
 def wait_deal_end(truth: Path, deal: int, timeout: float = 15.0) -> bool:
     """Until the simulator's truth says deal `deal` ended (the daemon may settle a deal a
     few reader rounds before the simulator has finished pacing its last move)."""
-    deadline = time.monotonic() + timeout
     mark = f'"class": "deal-end", "deal": {deal},'
-    while time.monotonic() < deadline:
-        if truth.exists() and mark in truth.read_text():
-            return True
-        time.sleep(0.1)
-    return False
+    return poll(lambda: truth.exists() and mark in truth.read_text(), timeout, 0.1)
 
 
 def last_seq(journal: Path) -> int:
