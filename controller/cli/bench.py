@@ -13,6 +13,10 @@ TARGETS = {
     ),
     "judge": ("tools.bench.judge", "random bot deals judged per second; re-judging a deal record"),
     "daemon": ("tools.bench.daemon", "reader frame to journal commit and scoreboard push latency"),
+    "recognition": (
+        "tools.bench.recognition",
+        "noisy simulated deals with the daemon killed and restarted, compared with the truth",
+    ),
 }
 
 

@@ -375,6 +375,11 @@ class PollerConfig:
     antennas: tuple[int, ...] = (1, 2, 3, 4)
     adr: int = BROADCAST
     reply_timeout: float = 0.5  # seconds without an answer before moving on
+    # seconds of silence after the answer's last byte that end it: an answer comes as one
+    # burst, so a frame still incomplete (a damaged Len) or an answer without its final
+    # frame (a damaged CRC) is over once the line has been quiet this long (a USB serial
+    # adapter adds up to 16 ms between chunks) instead of at `reply_timeout`
+    idle_gap: float = 0.03
     with_rssi: bool = True
     select_antenna: bool = True  # False for single-antenna readers: no 0x3F command
     # True: one 0x3F with the mask of every antenna, then one inventory reads them all (each
@@ -389,6 +394,8 @@ class PollerConfig:
             antenna_mask(a)
         if not 0 < self.reply_timeout <= 10:
             raise ValueError("reply_timeout must be in (0, 10] seconds")
+        if not 0 < self.idle_gap <= self.reply_timeout:
+            raise ValueError("idle_gap must be in (0, reply_timeout] seconds")
 
 
 @dataclass(frozen=True, slots=True)
@@ -428,6 +435,7 @@ class UHFPoller:
         self._phase = _Phase.IDLE
         self._index = 0
         self._deadline = 0.0
+        self._heard: float | None = None  # when the current answer's last bytes came
         self._pending = _Pending(self.config.antennas[0])
 
     def start(self, t: float) -> PollStep:
@@ -437,6 +445,8 @@ class UHFPoller:
         return PollStep(send=self._begin(t))
 
     def feed(self, t: float, data: bytes) -> PollStep:
+        if data:
+            self._heard = t
         before = self.decoder.stats().errors
         frames = self.decoder.feed(data)
         events: list[ReaderEvent] = self._codec_errors(t, before)
@@ -448,7 +458,10 @@ class UHFPoller:
         return PollStep(tuple(events), send)
 
     def tick(self, t: float) -> PollStep:
-        if self._phase is _Phase.IDLE or t < self._deadline:
+        if self._phase is _Phase.IDLE:
+            return PollStep()
+        quiet = self._heard is not None and t - self._heard >= self.config.idle_gap
+        if t < self._deadline and not quiet:
             return PollStep()
         before = self.decoder.stats().errors
         frames = self.decoder.flush()  # a bogus Len may have been holding an answer back
@@ -459,9 +472,11 @@ class UHFPoller:
                 step_events, step_send = self._on_frame(t, resp)
                 events += step_events
                 send += step_send
-            return PollStep(tuple(events), send)
+            if send or not quiet:
+                return PollStep(tuple(events), send)
         self.timeouts += 1
-        events.append(FrameError(t, self.device, f"no reply on antenna {self._pending.antenna}"))
+        what = "an incomplete answer" if quiet else "no reply"
+        events.append(FrameError(t, self.device, f"{what} on antenna {self._pending.antenna}"))
         self._advance()
         return PollStep(tuple(events), self._begin(t))
 
@@ -471,6 +486,7 @@ class UHFPoller:
     def _begin(self, t: float) -> bytes:
         antenna = self.config.antennas[self._index]
         self._pending = _Pending(antenna)
+        self._heard = None
         self._deadline = t + self.config.reply_timeout
         if self.config.together:
             self._phase = _Phase.SELECTING
@@ -502,6 +518,7 @@ class UHFPoller:
                 return [FrameError(t, self.device, reason)], self._begin(t)
             self._phase = _Phase.INVENTORY
             self._deadline = t + self.config.reply_timeout
+            self._heard = None
             return [], inventory_command(self.config.adr).encode()
         if self._phase is _Phase.INVENTORY and resp.cmd == UHFCmd.INVENTORY:
             return self._on_inventory(t, resp)

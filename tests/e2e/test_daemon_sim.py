@@ -15,6 +15,7 @@ from harness import (
     start_daemon,
     start_sim,
     truth_deltas,
+    wait_daemon,
     wait_deal_end,
     wait_for,
 )
@@ -45,7 +46,7 @@ def run_plain(tmp_path, deals, seed, *extra):
     journal = tmp_path / "table.journal"
     daemon = start_daemon(paths, journal, deals)
     try:
-        assert daemon.wait(30 * deals) == 0, daemon.stderr.read()[-3000:]
+        wait_daemon(daemon, journal, 30 * deals)
         wait_deal_end(paths["truth"], deals)
     finally:
         kill(daemon)
@@ -99,7 +100,7 @@ def test_sigkill_mid_deal_loses_nothing(tmp_path):
             with Journal.open_readonly(journal) as j:  # what a reader saw committed stays
                 assert j.verify().ok and j.get(seen).hash == acknowledged, moment
         daemon = start_daemon(paths, journal, deals)
-        assert daemon.wait(120) == 0, daemon.stderr.read()[-3000:]
+        wait_daemon(daemon, journal, 120)
         wait_deal_end(paths["truth"], deals)
     finally:
         if daemon is not None:
@@ -150,7 +151,7 @@ def test_a_table_without_a_wall_antenna(tmp_path):
         assert wait_for(journal, opened), "no claim window"
         kill(daemon, signal.SIGKILL)
         daemon = start_daemon(paths, journal, deals, reader_profile=profile)
-        assert daemon.wait(30 * deals) == 0, daemon.stderr.read()[-3000:]
+        wait_daemon(daemon, journal, 30 * deals)
         wait_deal_end(paths["truth"], deals)
     finally:
         kill(daemon)

@@ -14,6 +14,7 @@ from harness import (
     start_daemon,
     start_sim,
     truth_deltas,
+    wait_daemon,
     wait_deal_end,
 )
 
@@ -31,7 +32,7 @@ def test_seeded_wellness_deals_with_noise_match_the_truth(tmp_path):
     journal = tmp_path / "table.journal"
     daemon = start_daemon(paths, journal, DEALS, "sim-uhf", *WELLNESS, tags="sim-136")
     try:
-        assert daemon.wait(40 * DEALS) == 0, daemon.stderr.read()[-3000:]
+        wait_daemon(daemon, journal, 40 * DEALS)
         wait_deal_end(paths["truth"], DEALS)
     finally:
         kill(daemon)

@@ -12,6 +12,7 @@ from controller.devices.uhf_reader import (
     InventoryReply,
     Malformed,
     PollerConfig,
+    PollStep,
     ResponseDecoder,
     UHFCmd,
     UHFCommand,
@@ -269,9 +270,36 @@ def test_corrupted_answer_counted_then_recovered():
     wire.spoil = flip_first_inventory
     events = wire.run(5)
     kinds = [e.reason for e in events if isinstance(e, FrameError)]
-    assert "bad-crc" in kinds and "no reply on antenna 1" in kinds
+    assert "bad-crc" in kinds and "an incomplete answer on antenna 1" in kinds
     assert reads(events) == [(1, (b"\x09" * 12,))]
     assert dict(wire.poller.stats().errors)[UHFErrorKind.BAD_CRC] == 1
+
+
+def test_a_damaged_answer_ends_when_the_line_goes_quiet_not_at_the_reply_timeout():
+    """Regression (1 % corrupt frames made a simulated deal last 50 s instead of 5): an
+    answer whose final frame failed its CRC waited the whole 0.5 s reply timeout, once per
+    damaged answer. The answer is over once the line is quiet for `idle_gap`."""
+    poller = UHFPoller(PollerConfig(antennas=(1,), reply_timeout=0.5, idle_gap=0.03))
+    poller.start(0.0)
+    select_ok = UHFResponse(UHFCmd.SET_ANTENNA, UHFStatus.SUCCESS).encode()
+    assert poller.feed(0.01, select_ok).send  # the inventory goes out
+    damaged = bytearray(UHFResponse(UHFCmd.INVENTORY, UHFStatus.INVENTORY_DONE).encode())
+    damaged[-1] ^= 0xFF
+    assert poller.feed(0.02, bytes(damaged)).send == b""
+    assert poller.tick(0.04) == PollStep()  # quiet for 20 ms only: still listening
+    step = poller.tick(0.06)
+    assert [e.reason for e in step.events if isinstance(e, FrameError)] == [
+        "an incomplete answer on antenna 1"
+    ]
+    assert step.send  # the next command, 40 ms after the answer instead of 500
+
+
+def test_silence_before_any_answer_still_waits_the_reply_timeout():
+    poller = UHFPoller(PollerConfig(antennas=(1,), reply_timeout=0.5, idle_gap=0.03))
+    poller.start(0.0)
+    assert poller.tick(0.3) == PollStep()  # a reader scanning its field says nothing yet
+    step = poller.tick(0.51)
+    assert [e.reason for e in step.events] == ["no reply on antenna 1"]
 
 
 def test_line_noise_before_answers_is_skipped():
