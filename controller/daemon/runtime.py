@@ -98,6 +98,7 @@ log = logging.getLogger(__name__)
 
 DEVICES = ("table", "reader")
 WALL_SCAN_WAIT = 3.0  # seconds after the dice for the wall scan to complete
+HELD_LIMIT = 20_000  # events held while not ready (a wall scan is ~108 tiles x a few reads)
 
 # the judge's phase → the table machine's phase
 _PHASES = {
@@ -233,9 +234,14 @@ class Runtime:
         self._wall_check: dict[str, Any] | None = None  # for the next accepted draw
         self._hands_late = False
         self._pending_dice: tuple[float, Dice] | None = None
+        self._dice_judged_at = 0.0  # when the pending dice were judged (held ones: later)
         self._seen_key: tuple[int, int] | None = None
         self._alerted: set[tuple[int, str, str]] = set()
         self._seen: Deal | None = None
+        # table events (and, after a held shuffle, the wall antenna's reads) that came while
+        # the daemon was degraded or recovering: judged in order once it is ready (`_release`)
+        self._held: deque[Any] = deque()
+        self._held_shuffles = 0
         rec = recovered or Recovered()
         self.deals_done = rec.settled_in_session  # settled in the open session
         self._dealt_by = rec.started.dealer if rec.started is not None else rec.dealer
@@ -327,7 +333,7 @@ class Runtime:
         if self.links["reader"] is LinkState.UP and self.stopped is None and not self.polled:
             self._on_bus(self.bus.tick(now), b"")
         self.machine.tick()
-        if self._pending_dice is not None and now - self._pending_dice[0] > WALL_SCAN_WAIT:
+        if self._pending_dice is not None and now - self._dice_judged_at > WALL_SCAN_WAIT:
             if self._wall_antennas:
                 self._pending_dice = None
                 self._alert(
@@ -468,7 +474,11 @@ class Runtime:
             self.seq = self.journal.append_many(entries)[-1].seq
         for ev in reads:
             if ev.antenna in self._wall_antennas:
-                self.recognised(self.recogniser.on_wall_read(ev), ev.t)
+                if self._held_shuffle():
+                    if len(self._held) < HELD_LIMIT:  # the new walls' scan, after the shuffle
+                        self._held.append(ev)
+                else:
+                    self.recognised(self.recogniser.on_wall_read(ev), ev.t)
             self.debouncer.observe(ev)
         self._write("reader", step.send)
         if step.round_done:
@@ -519,7 +529,32 @@ class Runtime:
 
     # --- table events -------------------------------------------------------------------
 
+    def _holding(self) -> bool:
+        """Not ready to judge: a device is lost, or the restart has not reconciled yet."""
+        return self.stopped is None and (self._recovering or self.machine.phase == "degraded")
+
+    def _held_shuffle(self) -> bool:
+        return self._held_shuffles > 0
+
+    def _release(self) -> None:
+        """What came while not ready, in the order it came, judged at the times it was read
+        (each event keeps its own `t`)."""
+        while self._held and not self._holding():
+            ev = self._held.popleft()
+            if isinstance(ev, TagsRead):
+                self.recognised(self.recogniser.on_wall_read(ev), ev.t)
+                continue
+            if isinstance(ev, ShuffleDone):
+                self._held_shuffles -= 1
+            self._on_table_event(ev)
+
     def _on_table_event(self, ev: Any) -> None:
+        if self._holding() and isinstance(ev, ShuffleDone | WallsUp | DiceRolled | SeatButton):
+            # a restart or a lost cable: what the table says now is judged once the daemon
+            # has caught up with the tiles (never dropped: issue 13 items 1 and 4)
+            self._held.append(ev)
+            self._held_shuffles += isinstance(ev, ShuffleDone)
+            return
         match ev:
             case ShuffleDone(t):
                 self._shuffle(t)
@@ -585,6 +620,7 @@ class Runtime:
         if self._wall_scan is None:
             # the wall antenna's last (empty) read may still be on its way: wait for it
             self._pending_dice = (t, dice)
+            self._dice_judged_at = self.clock.monotonic()
             return
         self._start_deal(t, dice)
 
@@ -1001,10 +1037,12 @@ class Runtime:
             if self._recovering:
                 self.machine.rearm()
         self._recovering = False
-        if self.deal is None or self.deal.over:
-            return
-        presence = self.debouncer.presence()
-        self.recognised(self.recogniser.reconcile(presence, self.deal), self.clock.monotonic())
+        if self.deal is not None and not self.deal.over and not self._held_shuffle():
+            # (after a held shuffle the tiles show the new walls, not this deal)
+            presence = self.debouncer.presence()
+            now = self.clock.monotonic()
+            self.recognised(self.recogniser.reconcile(presence, self.deal), now)
+        self._release()
 
     # --- outputs --------------------------------------------------------------------------
 

@@ -831,6 +831,11 @@ class Recogniser:
         self._dealt = self._dealt or bool(deal.moves)
         if deal.over:
             return []
+        if not self._dealt and all(n < 0 for n in self._residue(deal).values()):
+            # restarted while the walls were being dealt: tiles are only still missing from
+            # the hands, none is anywhere else; the dealing goes on and is read as it lands
+            # (no RECOVERY alert for a half-dealt table, issue 13 item 3)
+            return self._evaluate(deal, None)
         found = explain(deal, self._where, self.layout, max_steps=self.max_steps)
         note = ("reconciled from the tiles on the table",)
         if found.outcomes == 1:

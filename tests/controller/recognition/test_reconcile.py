@@ -127,3 +127,22 @@ def test_reconcile_then_live_reading_goes_on() -> None:
     got = sc.feed(sc.rec.reconcile(presence, sc.deal))
     assert moves(got) == [Discard(E, laid.tile)]
     assert moves(sc.press(N, Button.PUNG))  # the window is open: live buttons read again
+
+
+def test_regression_a_restart_while_the_walls_are_dealt_raises_no_recovery_alert() -> None:
+    """Issue 13 item 3: every restart during dealing raised "no legal sequence of up to 8
+    moves explains the table" (recovery tried on a half-dealt table)."""
+    p = deal("sbr-mil", 0)
+    rs = p.runtime.rs
+    judge = Deal.replay(rs, p.reference.dice, p.reference.wall_order, ())
+    dealt = dict(p.snapshots[0])
+    hands = [tc for tc, zone in dealt.items() if zone.kind is ZoneKind.HAND]
+    half = {tc: zone for tc, zone in dealt.items() if tc not in set(hands[::2])}
+    rec = Recogniser(rs, reader(), sim_tag_map(rs.tiles.set))
+    rec.new_deal(p.dealer_side)
+    rec.start_deal(judge)
+    assert rec.reconcile(half, judge) == []
+    # the rest of the dealing lands: the hands are dealt, as without a restart
+    rt = Runtime(rs, rec, deal=judge)
+    rt.feed(rec.reconcile(dealt, judge))
+    assert rt.alerts == [] and rt.rejected == [] and not rt.deal.history
