@@ -10,8 +10,10 @@ prints where to look. Ctrl-C or SIGTERM stop cleanly (links and journal closed);
 from __future__ import annotations
 
 import argparse
+import ctypes
 import logging
 import os
+import signal
 import subprocess
 import sys
 import threading
@@ -133,7 +135,14 @@ def start_simulator(
         cmd += ["--truth", str(args.truth)]
     for u in args.unplug:
         cmd += ["--unplug", u]
-    child = subprocess.Popen(cmd, stdout=subprocess.PIPE, text=True, bufsize=1)
+    child = subprocess.Popen(
+        cmd,
+        stdout=subprocess.PIPE,
+        text=True,
+        bufsize=1,
+        start_new_session=True,  # a Ctrl-C reaches the daemon, which ends the simulator
+        preexec_fn=_die_with_parent,
+    )
     paths: dict[str, str] = {}
     assert child.stdout is not None
     while len(paths) < 2:
@@ -162,7 +171,9 @@ def run(args: argparse.Namespace) -> int:
     from controller.daemon.app import Daemon
 
     child = None
-    folder = Path(tempfile.mkdtemp(prefix="mjtable-run-"))
+    _sweep_stale(Path(tempfile.gettempdir()))
+    folder = Path(tempfile.mkdtemp(prefix=RUN_PREFIX))
+    (folder / OWNER).write_text(str(os.getpid()))
     try:
         if settings.simulated:
             child, table_url, reader_url = start_simulator(settings, args, folder)
@@ -198,6 +209,37 @@ def run(args: argparse.Namespace) -> int:
         for leftover in folder.iterdir():
             leftover.unlink(missing_ok=True)
         os.rmdir(folder)
+
+
+RUN_PREFIX = "mjtable-run-"
+OWNER = "daemon.pid"
+
+
+def _die_with_parent() -> None:
+    """In the simulator child, before it runs: SIGTERM when the daemon dies, even by
+    SIGKILL (Linux's PR_SET_PDEATHSIG), so a killed daemon leaves no table playing on."""
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(1, signal.SIGTERM)  # 1 = PR_SET_PDEATHSIG
+    except (OSError, AttributeError):
+        pass  # not Linux: the simulator ends when its ptys' client is gone for good
+
+
+def _sweep_stale(tmp: Path) -> None:
+    """Remove the device folders of earlier runs whose daemon is gone (killed by SIGKILL:
+    its `finally` never ran)."""
+    for folder in tmp.glob(RUN_PREFIX + "*"):
+        try:
+            pid = int((folder / OWNER).read_text())
+            os.kill(pid, 0)
+            continue  # that daemon still runs
+        except ProcessLookupError:
+            pass
+        except (OSError, ValueError):
+            continue  # not ours to judge (no owner file, another user's)
+        for leftover in folder.iterdir():
+            leftover.unlink(missing_ok=True)
+        folder.rmdir()
 
 
 def _watch(child: subprocess.Popen[str], daemon) -> None:

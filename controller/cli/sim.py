@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import logging
+import signal
 import sys
 from pathlib import Path
 
@@ -105,6 +106,9 @@ def run(args: argparse.Namespace) -> int:
     except (ValueError, LookupError, OSError) as err:
         print(f"mjtable sim: {err}", file=sys.stderr)
         return 2
+    # SIGTERM (from `kill`, or the parent-death signal `mjtable run` sets up) ends the run
+    # through `finally`, so the devices are closed and their links removed
+    signal.signal(signal.SIGTERM, _terminated)
     try:
         for device, path in sim.paths().items():
             print(f"{device}: {path}", flush=True)
@@ -116,3 +120,7 @@ def run(args: argparse.Namespace) -> int:
         return 0
     finally:
         sim.close()
+
+
+def _terminated(signum: int, frame: object) -> None:
+    raise SystemExit(128 + signum)

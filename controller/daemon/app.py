@@ -26,12 +26,12 @@ from controller.daemon.checkpoint import Checkpointer
 from controller.daemon.clock import Clock, SystemClock
 from controller.daemon.config import ConfigError, Settings, parse_listen
 from controller.daemon.notify import Notifier
-from controller.daemon.replay import recover
+from controller.daemon.replay import Recovered, recover
 from controller.daemon.runtime import Runtime, RuntimeConfig, Stop
 from controller.devices.serial_link import LinkConfig, SerialLink
 from controller.devices.table import ShowCountdown, ShowScore, TableDriver
 from controller.journal import Journal
-from controller.journal_records import Record
+from controller.journal_records import Record, RecordKind, Source
 from controller.outputs.http import WebServer
 from controller.outputs.scoreboard import ActionResult, RefereeAction, RejectReason, Scoreboard
 from controller.outputs.seat_display import SeatDisplays
@@ -190,6 +190,11 @@ class Daemon:
             a.number for a in reader_profile.antennas.values() if a.zone.kind is ZoneKind.WALL
         )
         recovered = recover(self.journal, rs, wall)
+        if s.simulated and recovered.session is not None:
+            # the built-in simulator always starts a fresh session at deal 1: the open one
+            # ends here, so the two are never mixed (issue 13 item 8)
+            end_simulated_session(self.journal, recovered)
+            recovered = recover(self.journal, rs, wall)
         token = s.http.referee_token or secrets.token_urlsafe(12)
         board = Scoreboard(
             referee_token=token,
@@ -361,3 +366,18 @@ class Daemon:
         if self.journal is not None:
             self.journal.close()
         self.notifier.close()
+
+
+def end_simulated_session(journal: Journal, recovered: Recovered) -> None:
+    """Close the session a previous run against the built-in simulator left open: its open
+    deal (if any) stays unsettled, said in an alert; a new simulator plays a new session."""
+    if recovered.started is not None:
+        payload = {
+            "code": "deal-abandoned",
+            "message": f"the built-in simulator restarted: deal {recovered.deal_no} of session "
+            f"{recovered.session} stays unsettled",
+            "severity": "error",
+        }
+        journal.append(Source.DAEMON, RecordKind.ALERT, payload, deal=recovered.deal_no)
+    payload = {"session": recovered.session, "reason": "simulator-restarted"}
+    journal.append(Source.DAEMON, RecordKind.SESSION_ENDED, payload)

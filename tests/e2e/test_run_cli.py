@@ -1,12 +1,14 @@
 """`mjtable run` as a new user runs it: no hardware, so the simulator starts as a child;
 it prints where to look, plays, and stops cleanly on --deals or SIGTERM."""
 
+import os
 import signal
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
-from harness import ENV, ROOT
+from harness import ENV, ROOT, poll, wait_for
 
 from controller.journal import Journal
 from controller.journal_records import RecordKind
@@ -50,3 +52,53 @@ def test_sigterm_stops_cleanly(tmp_path):
         last = j.last()
     assert last.kind is RecordKind.DAEMON_STOPPED and last.data()["reason"] == "sigterm"
     assert not (tmp_path / "t.journal-wal").exists()  # closed: checkpointed and removed
+
+
+def _sim_pid(out_line: str) -> int:
+    return int(out_line.rsplit("(pid ", 1)[1].rstrip(")\n"))
+
+
+def test_regression_a_killed_run_takes_its_simulator_along_and_a_rerun_plays_a_new_session(
+    tmp_path,
+):
+    """Issue 13 items 4 and 8: `mjtable run` killed by SIGKILL left its simulator playing
+    (and its temp folder); run again on the same journal, a fresh simulator started at deal
+    1 and the journal's deal was settled as a mix of two deals, or the second run exited 1
+    with "stopped: simulator-ended". Now the simulator dies with the daemon (a parent-death
+    signal), and a rerun ends the open simulated session and plays a new one."""
+    journal = tmp_path / "t.journal"
+    proc = run_cmd(journal)
+    sim_pid = None
+    for line in proc.stdout:
+        if line.startswith("simulator:"):
+            sim_pid = _sim_pid(line)
+        if line.startswith("playing"):
+            break
+    assert sim_pid is not None
+    started = wait_for(journal, lambda r: r.kind is RecordKind.DEAL_STARTED, timeout=60)
+    assert started, "no deal started"
+    proc.kill()
+    proc.wait(30)
+
+    def sim_gone() -> bool:
+        try:
+            os.kill(sim_pid, 0)
+        except ProcessLookupError:
+            return True
+        return Path(f"/proc/{sim_pid}/status").read_text().find("State:\tZ") >= 0
+
+    assert poll(sim_gone, 10, 0.1), "the simulator outlived its daemon"
+    again = run_cmd(journal, "--deals", "1")
+    out, err = again.communicate(timeout=240)
+    assert again.returncode == 0, err[-2000:]
+    assert "stopped: deals" in out
+    with Journal.open_readonly(journal) as j:
+        assert j.verify().ok
+        records = list(j.records())
+    ended = [r.data() for r in records if r.kind is RecordKind.SESSION_ENDED]
+    assert ended[0] == {"session": 1, "reason": "simulator-restarted"}
+    sessions = [r.data()["session"] for r in records if r.kind is RecordKind.SESSION_STARTED]
+    assert sessions == [1, 2]
+    second = [r.seq for r in records if r.kind is RecordKind.SESSION_STARTED][1]
+    settled = [r.seq for r in records if r.kind is RecordKind.DEAL_SETTLED]
+    assert len(settled) == 1 and settled[0] > second  # the new session's deal 1
