@@ -13,6 +13,7 @@ TARGETS = {
     ),
     "judge": ("tools.bench.judge", "random bot deals judged per second; re-judging a deal record"),
     "daemon": ("tools.bench.daemon", "reader frame to journal commit and scoreboard push latency"),
+    "codecs": ("tools.bench.codecs", "line noise skipped per second by each frame decoder"),
 }
 
 
