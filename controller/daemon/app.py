@@ -174,15 +174,14 @@ class Daemon:
         rs = load_rules(s.table.rules)
         table_profile = load_table(s.devices.table_profile)
         reader_profile = load_reader(s.devices.reader_profile)
-        tags = load_tags(s.tags)
+        tags = load_tags(s.tags, complete=True)
         if tags.header.tileset is not rs.tiles.set:
             raise ConfigError(
                 f"tag map {s.tags} is a {tags.header.tileset.value}-tile set; rule set "
                 f"{rs.name} plays {rs.tiles.set.value} tiles"
             )
         usb_devices = self._usb_devices(reader_profile)  # before anything is opened
-        journal_path = Path(s.table.journal)
-        journal_path.parent.mkdir(parents=True, exist_ok=True)
+        journal_path = Path(s.table.journal)  # its folder is not created: a typo is an error
         self.journal = Journal.open(journal_path, clock=self.clock)
         self.checkpointer = Checkpointer(self.journal)
         self.checkpointer.start()

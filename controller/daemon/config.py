@@ -153,6 +153,11 @@ def load_settings(path: Path | None) -> Settings:
         data = tomllib.loads(path.read_text(encoding="utf-8"))
     except OSError as err:
         raise ConfigError(f"{path}: cannot read: {err.strerror or err}") from None
+    except UnicodeDecodeError as err:
+        raise ConfigError(
+            f"{path}: not a settings file (not UTF-8 text: byte {err.object[err.start]:#04x} "
+            f"at offset {err.start})"
+        ) from None
     except tomllib.TOMLDecodeError as err:
         raise ConfigError(f"{path}: not TOML: {err}") from None
     try:

@@ -317,7 +317,11 @@ class WebServer:
             pass
 
         _Handler.registry = registry
-        self._httpd = ThreadingHTTPServer((self._host, self._port), _Handler)
+        try:
+            self._httpd = ThreadingHTTPServer((self._host, self._port), _Handler)
+        except OSError as err:  # the port is taken, the address is not this machine's, ...
+            where = f"{self._host}:{self._port}"
+            raise OSError(err.errno, f"cannot listen on {where}: {err.strerror or err}") from err
         self._httpd.daemon_threads = True
         # A short poll interval keeps close() quick; the idle cost is negligible on a Pi.
         self._thread = threading.Thread(
