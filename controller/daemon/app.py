@@ -32,7 +32,7 @@ from controller.devices.serial_link import LinkConfig, SerialLink
 from controller.devices.table import ShowCountdown, ShowScore, TableDriver
 from controller.journal import Journal
 from controller.journal_records import Record
-from controller.outputs.http import WebServer
+from controller.outputs.http import ServerLimits, WebServer
 from controller.outputs.scoreboard import ActionResult, RefereeAction, RejectReason, Scoreboard
 from controller.outputs.seat_display import SeatDisplays
 from controller.outputs.view import PublicView
@@ -197,7 +197,12 @@ class Daemon:
             on_action=self._referee_action,
         )
         host, port = parse_listen(s.http.listen)
-        self.server = WebServer(host=host, port=port)
+        limits = ServerLimits(
+            connections=s.http.max_connections,
+            header_timeout=s.http.header_timeout,
+            idle_timeout=s.http.idle_timeout,
+        )
+        self.server = WebServer(host=host, port=port, limits=limits)
         board.mount(self.server)
         self.server.start()
         driver = TableDriver(table_profile)

@@ -25,6 +25,9 @@ Example (docs/DAEMON.md):
     listen = "127.0.0.1:8080"        # another host only when named here or with --http
     referee-token = ""               # empty: a fresh token is printed at start-up
     broadcast-delay = 30.0
+    max-connections = 512            # one more is answered 503
+    header-timeout = 10.0            # seconds for a request head once begun
+    idle-timeout = 30.0              # seconds a kept-alive connection may wait
 
     [mqtt]                           # optional: the hall broker
     broker = "hub.local:1883"
@@ -77,6 +80,10 @@ class HttpSection:
     listen: str = "127.0.0.1:8080"
     referee_token: str = ""
     broadcast_delay: float = field(default=30.0, metadata={"range": (0.0, 3600.0)})
+    # the web server's limits (controller/outputs/http_engine.py ServerLimits)
+    max_connections: int = field(default=512, metadata={"range": (1, 10_000)})
+    header_timeout: float = field(default=10.0, metadata={"range": (0.1, 300.0)})
+    idle_timeout: float = field(default=30.0, metadata={"range": (0.1, 3600.0)})
 
 
 @dataclass(frozen=True, slots=True)
