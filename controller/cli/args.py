@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import math
+from collections.abc import Callable
 
 
 def _number(text: str, kind: type[int] | type[float]) -> int | float:
@@ -18,22 +19,19 @@ def _number(text: str, kind: type[int] | type[float]) -> int | float:
     return value
 
 
-def positive_int(text: str) -> int:
-    value = int(_number(text, int))
-    if value <= 0:
-        raise argparse.ArgumentTypeError(f"must be at least 1, not {value}")
-    return value
+def _checked(kind: type[int] | type[float], ok: Callable[[float], bool], rule: str):
+    """An argparse type: a number of `kind` for which `ok` holds, else "`rule`, not TEXT"."""
+
+    def parse(text: str) -> int | float:
+        value = _number(text, kind)
+        if not ok(value):
+            raise argparse.ArgumentTypeError(f"{rule}, not {text}")
+        return value
+
+    parse.__name__ = rule
+    return parse
 
 
-def natural_int(text: str) -> int:
-    value = int(_number(text, int))
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"must be 0 or more, not {value}")
-    return value
-
-
-def positive_float(text: str) -> float:
-    value = float(_number(text, float))
-    if value <= 0:
-        raise argparse.ArgumentTypeError(f"must be more than 0, not {text}")
-    return value
+positive_int = _checked(int, lambda v: v >= 1, "must be at least 1")
+natural_int = _checked(int, lambda v: v >= 0, "must be 0 or more")
+positive_float = _checked(float, lambda v: v > 0, "must be more than 0")
