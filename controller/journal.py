@@ -134,13 +134,44 @@ def _wrap(err: sqlite3.Error, path: Path) -> JournalError:
 
 
 def _check_header(path: Path) -> None:
+    """Refuse, before SQLite sees it, a file that is no journal: empty, not SQLite, or cut
+    short (SQLite would open it and fail at the first record past the cut)."""
     try:
         with path.open("rb") as f:
-            head = f.read(len(_SQLITE_MAGIC))
+            head = f.read(100)
+            size = os.fstat(f.fileno()).st_size
+    except IsADirectoryError:
+        raise JournalError(f"{path}: is a folder, not a journal file") from None
     except OSError as err:
         raise JournalError(f"{path}: cannot read: {err.strerror or err}") from err
-    if head != _SQLITE_MAGIC:
+    if not head:
+        raise JournalError(f"{path}: empty file (0 bytes), not a journal")
+    if not head.startswith(_SQLITE_MAGIC):
         raise JournalError(f"{path}: not a journal (not an SQLite database)")
+    if len(head) < 100:
+        raise JournalError(f"{path}: damaged journal (cut short: {size} bytes)")
+    # SQLite file header: page size at 16 (1 means 65536), the change counter at 24, the
+    # page count at 28, valid when the "version-valid-for" number at 92 equals the counter.
+    # With a WAL beside it the file may be mid-checkpoint (page 1 written, the file not yet
+    # grown): SQLite recovers that from the WAL, so the size is judged only without one.
+    page_size = int.from_bytes(head[16:18], "big")
+    page_size = 65536 if page_size == 1 else page_size
+    pages = int.from_bytes(head[28:32], "big")
+    wal = Path(f"{path}-wal")
+    settled = not wal.exists() or wal.stat().st_size == 0
+    if settled and head[24:28] == head[92:96] and size < pages * page_size:
+        raise JournalError(
+            f"{path}: damaged journal (cut short: {size} bytes, its header says "
+            f"{pages} pages of {page_size} = {pages * page_size} bytes)"
+        )
+
+
+def _check_writable(path: Path) -> None:
+    """A journal the daemon cannot write is refused at start, not at its first append (the
+    folder too: SQLite keeps the -wal and -shm files beside the journal)."""
+    for target, what in ((path, "the journal"), (path.parent, "its folder")):
+        if not os.access(target, os.W_OK):
+            raise JournalError(f"{path}: cannot write {what} (read-only)")
 
 
 def _check_schema(conn: sqlite3.Connection, path: Path) -> None:
@@ -180,14 +211,17 @@ class Journal:
 
     @classmethod
     def open(cls, path: str | Path, clock: Clock | None = None) -> Journal:
-        """Open for appending, creating the journal if the file is missing or empty. An existing
-        file is first checked through a read-only connection, so a foreign or damaged file is
-        refused without being touched."""
+        """Open for appending, creating the journal if no file is there (in a folder that
+        exists: none is created). An existing file is first checked through a read-only
+        connection, so a foreign, empty, damaged or read-only file is refused untouched."""
         path = Path(path)
-        if not path.exists() or path.stat().st_size == 0:
+        if not path.exists() and not path.is_symlink():
+            if not path.parent.is_dir():
+                raise JournalError(f"{path}: no such folder {path.parent}")
             _create(path)
         else:
             cls.open_readonly(path).close()
+            _check_writable(path)
         try:
             conn = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
         except sqlite3.Error as err:
@@ -199,6 +233,8 @@ class Journal:
             conn.execute("PRAGMA synchronous=FULL")
             conn.execute("PRAGMA busy_timeout=5000")
             _check_schema(conn, path)
+            conn.execute("BEGIN IMMEDIATE")  # takes the write lock: fails here if it cannot
+            conn.execute("ROLLBACK")
         except sqlite3.Error as err:
             conn.close()
             raise _wrap(err, path) from err
@@ -215,7 +251,7 @@ class Journal:
         it are read through SQLite's WAL index. A cleanly closed journal has no `-wal` and is
         opened `immutable`, so reading creates no side files (and works on read-only media)."""
         path = Path(path)
-        if not path.is_file():
+        if not path.exists():
             raise JournalError(f"{path}: no such journal file")
         _check_header(path)
         options = "mode=ro" if Path(f"{path}-wal").exists() else "mode=ro&immutable=1"
@@ -487,8 +523,8 @@ class Journal:
             finding = Finding(
                 count,
                 Problem.HEAD_MISMATCH,
-                f"the head names record {head_seq} ({head_hash[:12]}…), the last record is "
-                f"{count} ({prev[:12]}…): records were removed from the end",
+                f"the head names record {head_seq} ({head_hash}), the last record is "
+                f"{count} ({prev}): records were removed from the end",
             )
             return Verification(count, len(deals), prev, finding)
         return Verification(count, len(deals), prev, None)
@@ -540,9 +576,7 @@ def _check_row(row: tuple[Any, ...], expected_seq: int, prev: str) -> Finding | 
     if seq != expected_seq:
         return Finding(seq, Problem.SEQUENCE_GAP, f"expected record {expected_seq}, found {seq}")
     if prev_hash != prev:
-        return Finding(
-            seq, Problem.BROKEN_LINK, f"prev_hash {str(prev_hash)[:12]}… is not {prev[:12]}…"
-        )
+        return Finding(seq, Problem.BROKEN_LINK, f"prev_hash {prev_hash} is not {prev}")
     try:
         Source(source)
         RecordKind(kind)
@@ -558,7 +592,7 @@ def _check_row(row: tuple[Any, ...], expected_seq: int, prev: str) -> Finding | 
         return Finding(
             seq,
             Problem.HASH_MISMATCH,
-            f"content hashes to {actual[:12]}…, stored {str(digest)[:12]}…",
+            f"content hashes to {actual}, stored {digest}",
         )
     return None
 

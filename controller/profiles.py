@@ -500,9 +500,23 @@ def parse_tags(data: dict[str, Any], source: str, strict: bool = True) -> TagMap
     return TagMap(raw.tags, types.MappingProxyType(by_uid), frozenset(duplicates))
 
 
-def load_tags(name: str, strict: bool = True) -> TagMap:
+def load_tags(name: str, strict: bool = True, complete: bool = False) -> TagMap:
+    """The tag map `name`; `complete`: every tile copy of its set must have its tag (a
+    table plays with the whole set; an enrolment in progress loads a partial map)."""
     data, source = _read("tags", name)
-    return parse_tags(data, source, strict)
+    tags = parse_tags(data, source, strict)
+    missing = tags.missing()
+    if complete and missing:
+        size = tags.header.tileset.value
+        raise SchemaError(
+            source,
+            "uids",
+            None,
+            f"{len(tags.by_uid)} tags for the {size}-tile set: no tag for "
+            + ", ".join(str(tc) for tc in missing[:8])
+            + (f" and {len(missing) - 8} more" if len(missing) > 8 else ""),
+        )
+    return tags
 
 
 def sim_tag_uid(tc: TileCopy) -> bytes:

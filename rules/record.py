@@ -84,7 +84,7 @@ class RecordError(ValueError):
                 f"{reason.value}: {message}"
             )
         else:
-            text = f"{field}: {message}"
+            text = f"{field}: {message}" if field else message
         super().__init__(text)
 
 
@@ -466,6 +466,8 @@ def from_record(obj: object) -> DealRecord:
         raise RecordError("format", f"not a deal record (expected {json.dumps(FORMAT)})")
     if f.integer("version") != VERSION:
         raise RecordError("version", f"version {f.obj['version']} is not known (this is {VERSION})")
+    if "dealer" in f.obj and f.obj["dealer"] is None:
+        raise RecordError("dealer", 'null: the dealer is "E" (seats are those of the deal)')
     dealer = f.seat("dealer")
     if dealer not in (None, Seat.E):
         raise RecordError("dealer", "seats are those of the deal, so the dealer is E")
@@ -600,4 +602,9 @@ def loads(text: str) -> DealRecord:
         obj = json.loads(text)
     except json.JSONDecodeError as err:
         raise RecordError("", f"not JSON: {err}") from None
-    return from_record(obj)
+    except RecursionError:
+        raise RecordError("", "not a deal record: JSON nested too deeply") from None
+    try:
+        return from_record(obj)
+    except RecursionError:  # a field nested too deeply to quote in the error message
+        raise RecordError("", "not a deal record: JSON nested too deeply") from None

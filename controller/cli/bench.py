@@ -17,6 +17,7 @@ TARGETS = {
         "tools.bench.recognition",
         "noisy simulated deals with the daemon killed and restarted, compared with the truth",
     ),
+    "codecs": ("tools.bench.codecs", "line noise skipped per second by each frame decoder"),
 }
 
 

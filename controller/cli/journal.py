@@ -2,7 +2,8 @@
 
 Every action opens the journal read-only (`mode=ro`, `query_only`) and never modifies it.
 Exit status: 0 fine; 1 the hash chain is broken (verify names the first bad record; export and
-summary still write their output, with a warning); 2 not a journal, foreign or damaged.
+summary still write their output, with a warning); 2 not a journal, foreign or damaged, or
+the output file cannot be written.
 """
 
 from __future__ import annotations
@@ -56,6 +57,10 @@ def run(args: argparse.Namespace) -> int:
                 _summary(journal, args.json)
     except JournalError as err:
         print(f"mjtable journal: {err}", file=sys.stderr)
+        return EXIT_UNUSABLE
+    except OSError as err:  # the output file (-o)
+        target = getattr(args, "output", None) or err.filename
+        print(f"mjtable journal: {target}: cannot write: {err.strerror or err}", file=sys.stderr)
         return EXIT_UNUSABLE
     if not check.ok:
         print(f"mjtable journal: warning: {args.path}: {check.finding}", file=sys.stderr)

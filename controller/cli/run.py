@@ -19,12 +19,14 @@ import sys
 import threading
 from pathlib import Path
 
+from controller.cli.args import natural_int
 from controller.daemon.config import ConfigError, Settings, find_config, load_settings, overlay
+from controller.journal_records import JournalError
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--config", help="TOML settings (default: XDG, then /etc/mjtable)")
-    parser.add_argument("--deals", type=int, help="stop after N settled deals (exit 0)")
+    parser.add_argument("--deals", type=natural_int, help="stop after N settled deals (exit 0)")
     parser.add_argument("--rules", help="rule set (default sbr-mil)")
     parser.add_argument(
         "--prevalent",
@@ -182,7 +184,7 @@ def run(args: argparse.Namespace) -> int:
         daemon = Daemon(settings, table_url, reader_url)
         try:
             where = daemon.start()
-        except (ValueError, LookupError, OSError) as err:
+        except (ValueError, LookupError, OSError, JournalError) as err:
             print(f"mjtable run: {err}", file=sys.stderr)
             daemon.close()
             return 2

@@ -13,6 +13,7 @@ import signal
 import sys
 from pathlib import Path
 
+from controller.cli.args import natural_int, positive_float, positive_int
 from rules.ruleset import DEFAULT
 from rules.seats import Seat
 from tools.sim.noise import NoiseConfig, Unplug
@@ -27,7 +28,7 @@ def _unplug(text: str) -> Unplug:
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--deals", type=int, default=1, help="deals to play (default 1)")
+    parser.add_argument("--deals", type=natural_int, default=1, help="deals to play (default 1)")
     parser.add_argument("--fast", action="store_true", help="no human pauses: pace by reader")
     parser.add_argument("--seed", type=int, default=0, help="seed of every random choice")
     parser.add_argument("--truth", type=Path, help="write the ground truth here (JSON lines)")
@@ -57,7 +58,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="DEV:S@T",
         help="unplug 'reader' or 'table' for S seconds, T seconds into play (repeatable)",
     )
-    parser.add_argument("--max-moves", type=int, help="stop each deal after this many moves")
+    parser.add_argument(
+        "--max-moves", type=natural_int, help="stop each deal after this many moves"
+    )
     parser.add_argument(
         "--no-referee",
         action="store_true",
@@ -65,14 +68,16 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--glimpse",
-        type=int,
+        type=positive_int,
         default=1,
         metavar="N",
         help="wall-antenna inventories per tile step while the walls are built (default 1)",
     )
-    parser.add_argument("--speed", type=float, default=1.0, help="real time: pause divisor")
     parser.add_argument(
-        "--wait", type=float, default=None, help="give up if no client within SECONDS"
+        "--speed", type=positive_float, default=1.0, help="real time: pause divisor"
+    )
+    parser.add_argument(
+        "--wait", type=positive_float, default=None, help="give up if no client within SECONDS"
     )
     parser.add_argument("-v", "--verbose", action="store_true")
 

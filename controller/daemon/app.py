@@ -32,7 +32,7 @@ from controller.devices.serial_link import LinkConfig, SerialLink
 from controller.devices.table import ShowCountdown, ShowScore, TableDriver
 from controller.journal import Journal
 from controller.journal_records import Record, RecordKind, Source
-from controller.outputs.http import WebServer
+from controller.outputs.http import ServerLimits, WebServer
 from controller.outputs.scoreboard import ActionResult, RefereeAction, RejectReason, Scoreboard
 from controller.outputs.seat_display import SeatDisplays
 from controller.outputs.view import PublicView
@@ -174,15 +174,14 @@ class Daemon:
         rs = load_rules(s.table.rules)
         table_profile = load_table(s.devices.table_profile)
         reader_profile = load_reader(s.devices.reader_profile)
-        tags = load_tags(s.tags)
+        tags = load_tags(s.tags, complete=True)
         if tags.header.tileset is not rs.tiles.set:
             raise ConfigError(
                 f"tag map {s.tags} is a {tags.header.tileset.value}-tile set; rule set "
                 f"{rs.name} plays {rs.tiles.set.value} tiles"
             )
         usb_devices = self._usb_devices(reader_profile)  # before anything is opened
-        journal_path = Path(s.table.journal)
-        journal_path.parent.mkdir(parents=True, exist_ok=True)
+        journal_path = Path(s.table.journal)  # its folder is not created: a typo is an error
         self.journal = Journal.open(journal_path, clock=self.clock)
         self.checkpointer = Checkpointer(self.journal)
         self.checkpointer.start()
@@ -203,7 +202,12 @@ class Daemon:
             on_action=self._referee_action,
         )
         host, port = parse_listen(s.http.listen)
-        self.server = WebServer(host=host, port=port)
+        limits = ServerLimits(
+            connections=s.http.max_connections,
+            header_timeout=s.http.header_timeout,
+            idle_timeout=s.http.idle_timeout,
+        )
+        self.server = WebServer(host=host, port=port, limits=limits)
         board.mount(self.server)
         self.server.start()
         driver = TableDriver(table_profile)

@@ -25,6 +25,9 @@ Example (docs/DAEMON.md):
     listen = "127.0.0.1:8080"        # another host only when named here or with --http
     referee-token = ""               # empty: a fresh token is printed at start-up
     broadcast-delay = 30.0
+    max-connections = 512            # one more is answered 503
+    header-timeout = 10.0            # seconds for a request head once begun
+    idle-timeout = 30.0              # seconds a kept-alive connection may wait
 
     [mqtt]                           # optional: the hall broker
     broker = "hub.local:1883"
@@ -77,6 +80,10 @@ class HttpSection:
     listen: str = "127.0.0.1:8080"
     referee_token: str = ""
     broadcast_delay: float = field(default=30.0, metadata={"range": (0.0, 3600.0)})
+    # the web server's limits (controller/outputs/http_engine.py ServerLimits)
+    max_connections: int = field(default=512, metadata={"range": (1, 10_000)})
+    header_timeout: float = field(default=10.0, metadata={"range": (0.1, 300.0)})
+    idle_timeout: float = field(default=30.0, metadata={"range": (0.1, 3600.0)})
 
 
 @dataclass(frozen=True, slots=True)
@@ -153,6 +160,11 @@ def load_settings(path: Path | None) -> Settings:
         data = tomllib.loads(path.read_text(encoding="utf-8"))
     except OSError as err:
         raise ConfigError(f"{path}: cannot read: {err.strerror or err}") from None
+    except UnicodeDecodeError as err:
+        raise ConfigError(
+            f"{path}: not a settings file (not UTF-8 text: byte {err.object[err.start]:#04x} "
+            f"at offset {err.start})"
+        ) from None
     except tomllib.TOMLDecodeError as err:
         raise ConfigError(f"{path}: not TOML: {err}") from None
     try:

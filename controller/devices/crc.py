@@ -8,6 +8,7 @@ CRC-16/MCRF4XX. It is sent LSB first. Worked value: `04 FF 01` → 0xB41B, sent 
 
 from __future__ import annotations
 
+import binascii
 from functools import cache
 
 UHF_POLY = 0x8408  # reflected CCITT polynomial
@@ -65,9 +66,23 @@ def reflect16(value: int) -> int:
     return int(f"{value:016b}"[::-1], 2)
 
 
-def crc16_uhf(data: bytes) -> int:
+# each byte with its bits in reverse order: a reflected CRC over data is the bit-reversed
+# MSB-first CRC over bit-reversed bytes, which the C library computes (binascii.crc_hqx is
+# CRC-16 with polynomial 0x1021, MSB first, no final XOR)
+BIT_REVERSED = bytes(int(f"{b:08b}"[::-1], 2) for b in range(256))
+
+
+def crc16_uhf(data: bytes | bytearray | memoryview) -> int:
     """CRC of a UHFReader18-family frame body (Len .. last data byte)."""
-    return crc16_reflected(data, UHF_POLY, UHF_PRESET)
+    r = binascii.crc_hqx(bytes(data).translate(BIT_REVERSED), UHF_PRESET)
+    return (BIT_REVERSED[r & 0xFF] << 8) | BIT_REVERSED[r >> 8]
+
+
+def uhf_frame_checks(buf: bytes | bytearray, start: int, end: int) -> bool:
+    """Whether buf[start:end] is a body (Len .. last data byte) followed by its two CRC bytes
+    (LSB first): the decoder's test of a candidate frame, without building the CRC value."""
+    r = binascii.crc_hqx(buf[start : end - 2].translate(BIT_REVERSED), UHF_PRESET)
+    return r == (BIT_REVERSED[buf[end - 2]] << 8) | BIT_REVERSED[buf[end - 1]]
 
 
 def crc16_uhf_bytes(data: bytes) -> bytes:

@@ -18,7 +18,9 @@ code + payload, everything after it, the whole frame) plus `length-adjust`.
 `length = "fixed"`: no length field; the payload size comes from the code (the profile's
 message layouts). The codec never raises on input: garbage, bad lengths, unknown codes,
 bad checksums and trailers are counted in `errors`, hex-logged at debug, reported as
-`BadFrame` values in the output and skipped, resynchronising on the next header.
+`BadFrame` values in the output and skipped, resynchronising on the next header. Headers
+are found with `bytes.find`; between reads the codec keeps at most one frame (`max_frame`);
+a run of garbage is reported as its size and first bytes, however long it was.
 """
 
 from __future__ import annotations
@@ -30,6 +32,7 @@ from dataclasses import dataclass, field
 from enum import Enum
 
 from controller.devices import crc
+from controller.devices.skipped import SkipRun, debug_hex
 
 log = logging.getLogger(__name__)
 
@@ -177,8 +180,17 @@ class FrameFault(Enum):
 
 @dataclass(frozen=True, slots=True)
 class BadFrame:
+    """`size` bytes that are no frame: `data` holds all of them for a broken frame, the
+    first few (`skipped.SAMPLE`) of a garbage run."""
+
     fault: FrameFault
     data: bytes
+    size: int
+
+    def __str__(self) -> str:
+        if self.size > len(self.data):
+            return f"{self.fault.value}, {self.size} bytes"
+        return self.fault.value
 
 
 class FrameCodec:
@@ -196,9 +208,20 @@ class FrameCodec:
         self.payload_sizes = dict(payload_sizes or {})
         self.errors: collections.Counter[FrameFault] = collections.Counter()
         self._buf = bytearray()
-        self._garbage = bytearray()
+        self._garbage = SkipRun()
         self._header = bytes(framing.header)
         self._trailer = bytes(framing.trailer)
+        if framing.length is LengthRule.FIXED:
+            largest = max(self.payload_sizes.values(), default=0)
+        else:
+            largest = framing.max_payload
+        self.max_frame = framing.overhead + largest
+        self._slice = max(4096, self.max_frame)
+
+    @property
+    def buffered(self) -> int:
+        """Bytes held for a frame not yet complete (under `max_frame`)."""
+        return len(self._buf)
 
     # -- encoding ---------------------------------------------------------------
     def encode(self, code: int, payload: bytes = b"") -> bytes:
@@ -239,8 +262,13 @@ class FrameCodec:
     # -- decoding ---------------------------------------------------------------
     def feed(self, data: bytes) -> list[Frame | BadFrame]:
         """Frames (and bad ones, as values) completed by `data`; never raises."""
-        self._buf += data
         out: list[Frame | BadFrame] = []
+        for i in range(0, len(data), self._slice):
+            self._buf += data[i : i + self._slice]
+            self._decode(out)
+        return out
+
+    def _decode(self, out: list[Frame | BadFrame]) -> None:
         while True:
             if not self._sync(out):
                 break
@@ -248,13 +276,12 @@ class FrameCodec:
             if result is None:
                 break
             if isinstance(result, BadFrame):
-                self._fault(result.fault, result.data, out)
+                self._fault(result, out)
                 del self._buf[:1]  # resynchronise from the next byte
                 continue
             frame, size = result
             del self._buf[:size]
             out.append(frame)
-        return out
 
     def _sync(self, out: list[Frame | BadFrame]) -> bool:
         """Drop bytes before the next header; True when the buffer starts with a header."""
@@ -268,21 +295,22 @@ class FrameCodec:
                     keep = n
                     break
             cut = len(self._buf) - keep
-            self._garbage += self._buf[:cut]
+            self._garbage.add(self._buf[:cut])
             del self._buf[:cut]
             return False
         if i:
-            self._garbage += self._buf[:i]
+            self._garbage.add(self._buf[:i])
             del self._buf[:i]
         if self._garbage:
-            self._fault(FrameFault.GARBAGE, bytes(self._garbage), out)
-            self._garbage.clear()
+            size, sample = self._garbage.end(log, "framing: garbage")
+            self._fault(BadFrame(FrameFault.GARBAGE, sample, size), out)
         return True
 
-    def _fault(self, fault: FrameFault, data: bytes, out: list[Frame | BadFrame]) -> None:
-        self.errors[fault] += 1
-        log.debug("framing: %s: %s", fault.value, data.hex(" "))
-        out.append(BadFrame(fault, data))
+    def _fault(self, bad: BadFrame, out: list[Frame | BadFrame]) -> None:
+        self.errors[bad.fault] += 1
+        if bad.fault is not FrameFault.GARBAGE:  # a garbage run was logged as it ended
+            debug_hex(log, f"framing: {bad.fault.value}", bad.data)
+        out.append(bad)
 
     def _try_frame(self) -> tuple[Frame, int] | BadFrame | None:
         f = self.framing
@@ -304,13 +332,13 @@ class FrameCodec:
         assert code is not None
         if f.length is LengthRule.FIXED:
             if code not in self.payload_sizes:
-                return BadFrame(FrameFault.UNKNOWN_CODE, bytes(buf[:pos]))
+                return BadFrame(FrameFault.UNKNOWN_CODE, bytes(buf[:pos]), pos)
             payload_len = self.payload_sizes[code]
         else:
             assert length is not None
             payload_len = length - self._length_value(0)
             if not 0 <= payload_len <= f.max_payload:
-                return BadFrame(FrameFault.BAD_LENGTH, bytes(buf[:pos]))
+                return BadFrame(FrameFault.BAD_LENGTH, bytes(buf[:pos]), pos)
         total = f.overhead + payload_len
         if len(buf) < total:
             return None
@@ -318,9 +346,9 @@ class FrameCodec:
         end_body = pos + payload_len
         csize = f.checksum.size
         if raw[end_body + csize :] != self._trailer:
-            return BadFrame(FrameFault.BAD_TRAILER, raw)
+            return BadFrame(FrameFault.BAD_TRAILER, raw, total)
         start = len(f.header) if f.covers is Covers.AFTER_HEADER else 0
         got = int.from_bytes(raw[end_body : end_body + csize], f.checksum_order.value)
         if csize and got != checksum(f.checksum, raw[start:end_body]):
-            return BadFrame(FrameFault.BAD_CHECKSUM, raw)
+            return BadFrame(FrameFault.BAD_CHECKSUM, raw, total)
         return Frame(code, raw[pos:end_body], raw), total

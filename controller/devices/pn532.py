@@ -29,6 +29,7 @@ from enum import Enum, IntEnum
 
 from controller.devices.crc import checksum8_complement, sum8
 from controller.devices.events import FrameError, TagsRead
+from controller.devices.skipped import SkipRun
 
 log = logging.getLogger(__name__)
 
@@ -39,6 +40,10 @@ ERROR_FRAME = b"\x00\x00\xff\x01\xff\x7f\x81\x00"
 # HSU wake-up: the PN532 sleeps after power-up; a long 0x55 preamble wakes it (notes, libnfc).
 WAKEUP = b"\x55\x55" + bytes(14)
 MAX_NORMAL = 0xFF  # LEN of a normal frame; longer bodies take the extended form
+# The longest body (TFI + data) the decoder takes. An extended LEN may say up to 65535, but
+# a PN53x's data buffer holds a few hundred bytes and the USB link reads 512 at a time
+# (pn533_usb.READ_SIZE): a longer length is noise, and waiting for it would hold the line.
+MAX_BODY = 512
 
 
 class TFI(IntEnum):
@@ -129,11 +134,11 @@ def encode_info(tfi: TFI, data: bytes) -> bytes:
     body = bytes((tfi,)) + data
     if len(body) <= MAX_NORMAL:  # LEN FF with LCS 01; LCS 00 is a NACK, LCS FF extended
         head = bytes((len(body), checksum8_complement(bytes((len(body),)))))
-    elif len(body) <= 0xFFFF:
+    elif len(body) <= MAX_BODY:
         size = len(body).to_bytes(2, "big")
         head = b"\xff\xff" + size + bytes((checksum8_complement(size),))
     else:
-        raise ValueError("PN53x frame body too long")
+        raise ValueError(f"PN53x frame body of {len(body)} bytes (at most {MAX_BODY})")
     return b"\x00" + START + head + body + bytes((checksum8_complement(body),)) + b"\x00"
 
 
@@ -152,23 +157,36 @@ class FrameDecoder:
     and scans again, so a real frame hidden behind a corrupt one is still found. `flush()` is
     for an idle line (read timeout): a partial frame is abandoned and what follows its start
     rescanned. `idle` are the bytes that may sit between frames without counting as junk
-    (0x00 always; the device side adds 0x55 for the HSU wake-up).
+    (0x00 always; the device side adds 0x55 for the HSU wake-up). Start codes are found
+    with `bytes.find`; what is kept between reads is at most the largest frame (`MAX_BODY`);
+    a run of junk is logged as its count and first bytes (controller/devices/skipped.py).
     """
+
+    _slice = 4096  # bytes of input scanned at a time: the buffer stays within a frame + this
 
     def __init__(self, device: str = "reader", idle: bytes = b"\x00") -> None:
         self.device = device
         self._idle = frozenset(idle)
+        self._idle_bytes = bytes(sorted(self._idle))
         self._buf = bytearray()
         self._errors: Counter[PN532ErrorKind] = Counter()
         self._frames = 0
         self._bytes_in = 0
         self._junk_bytes = 0
-        self._junk = bytearray()
+        self._junk = SkipRun()
+
+    @property
+    def buffered(self) -> int:
+        """Bytes held for a frame not yet complete (at most the largest frame's worth)."""
+        return len(self._buf)
 
     def feed(self, data: bytes) -> list[Frame]:
         self._bytes_in += len(data)
-        self._buf += data
-        return self._scan()
+        out: list[Frame] = []
+        for i in range(0, len(data), self._slice):
+            self._buf += data[i : i + self._slice]
+            out += self._scan()
+        return out
 
     def flush(self) -> list[Frame]:
         out: list[Frame] = []
@@ -178,7 +196,7 @@ class FrameDecoder:
             else:
                 self._drop(1)
             out += self._scan()
-        self._end_junk()
+        self._junk.end(log, self.device)
         return out
 
     def count_error(self, kind: PN532ErrorKind) -> None:
@@ -206,7 +224,7 @@ class FrameDecoder:
                 self._fail(2, result)
                 continue
             frame, size = result
-            self._end_junk()
+            self._junk.end(log, self.device)
             del buf[:size]
             self._frames += 1
             out.append(frame)
@@ -231,7 +249,7 @@ class FrameDecoder:
             if sum8(buf[4:7]) != 0:
                 return PN532ErrorKind.BAD_LCS
             length, at = int.from_bytes(buf[4:6], "big"), 7
-            if length == 0:
+            if not 0 < length <= MAX_BODY:
                 return PN532ErrorKind.BAD_LENGTH
         else:
             if (length + lcs) & 0xFF:
@@ -257,11 +275,11 @@ class FrameDecoder:
         """Skip n bytes before a start code: idle bytes are free, others are junk."""
         chunk = self._buf[:n]
         del self._buf[:n]
-        junk = sum(1 for b in chunk if b not in self._idle)
+        junk = len(chunk.translate(None, self._idle_bytes))
         if junk:
             if not self._junk:
                 self._errors[PN532ErrorKind.JUNK] += 1
-            self._junk += chunk
+            self._junk.add(chunk)
             self._junk_bytes += junk
 
     def _fail(self, n: int, kind: PN532ErrorKind) -> None:
@@ -269,14 +287,9 @@ class FrameDecoder:
         if not self._junk:
             self._errors[kind] += 1
         chunk = self._buf[:n]
-        self._junk += chunk
-        self._junk_bytes += sum(1 for b in chunk if b not in self._idle)
+        self._junk.add(chunk)
+        self._junk_bytes += len(chunk.translate(None, self._idle_bytes))
         del self._buf[:n]
-
-    def _end_junk(self) -> None:
-        if self._junk:
-            log.debug("%s: skipped %d bytes: %s", self.device, len(self._junk), self._junk.hex(" "))
-            self._junk.clear()
 
 
 # --- command layer ---------------------------------------------------------------------

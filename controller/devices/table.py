@@ -27,6 +27,7 @@ from controller.devices.events import (
     WallsUp,
 )
 from controller.devices.framing import BadFrame, Frame, FrameCodec
+from controller.devices.skipped import debug_hex
 from controller.profiles import (
     CONST,
     CommandKind,
@@ -168,7 +169,7 @@ class _Endpoint:
         out: list[_Message | FrameError] = []
         for item in self.codec.feed(data):
             if isinstance(item, BadFrame):
-                out.append(FrameError(t, device, item.fault.value, item.data))
+                out.append(FrameError(t, device, str(item), item.data))
                 continue
             out.append(self._message(t, device, item))
         return out
@@ -185,7 +186,7 @@ class _Endpoint:
 
     def _bad(self, t: float, device: str, reason: str, raw: bytes) -> FrameError:
         self.bad_messages += 1
-        log.debug("%s: %s: %s", device, reason, raw.hex(" "))
+        debug_hex(log, f"{device}: {reason}", raw)
         return FrameError(t, device, reason, raw)
 
 

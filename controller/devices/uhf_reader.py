@@ -35,13 +35,15 @@ reader answers Status 0x00. The poller selects one antenna, inventories it, and 
 from __future__ import annotations
 
 import logging
+import re
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from enum import Enum, IntEnum
 
-from controller.devices.crc import crc16_uhf, crc16_uhf_bytes
+from controller.devices.crc import crc16_uhf_bytes, uhf_frame_checks
 from controller.devices.events import FrameError, TagsRead
+from controller.devices.skipped import SkipRun, debug_hex
 
 log = logging.getLogger(__name__)
 
@@ -155,12 +157,18 @@ class _Decoder:
     """Length-prefixed CRC frame scanner shared by both directions.
 
     No start byte exists, so every byte is a candidate Len: a candidate whose CRC fails is
-    dropped one byte at a time until a frame checks. `flush()` is called when the line has
-    been idle (reply timeout): a partial frame cannot complete any more, so it is dropped
-    and the bytes behind its start are scanned again.
+    dropped one byte at a time until a frame checks. Bytes too small to be a Len are skipped
+    in one search, and a candidate's CRC is computed in C (`crc.uhf_frame_checks`), so noise
+    is skipped far faster than a serial line delivers it. What is kept between reads is at
+    most one frame's worth (`MAX_LEN` + 1 bytes): input is scanned a read's worth at a time.
+    A run of skipped bytes is reported as its count and a short sample, never whole.
+
+    `flush()` is called when the line has been idle (reply timeout): a partial frame cannot
+    complete any more, so it is dropped and the bytes behind its start are scanned again.
     """
 
     _min_len = 4
+    _slice = 4096  # bytes of input scanned at a time: the buffer stays within a frame + this
 
     def __init__(self, device: str = "reader") -> None:
         self.device = device
@@ -169,20 +177,30 @@ class _Decoder:
         self._frames = 0
         self._bytes_in = 0
         self._junk_bytes = 0
-        self._junk = bytearray()  # the current run of skipped bytes, for the debug hex log
+        self._junk = SkipRun()  # the current run of skipped bytes: count and sample
+        self._candidate = re.compile(b"[\\x%02x-\\xff]" % self._min_len)
+
+    @property
+    def buffered(self) -> int:
+        """Bytes held for a frame not yet complete (at most a frame's worth)."""
+        return len(self._buf)
 
     def feed(self, data: bytes) -> list:
         self._bytes_in += len(data)
-        self._buf += data
-        return self._scan()
+        out: list = []
+        for i in range(0, len(data), self._slice):
+            self._buf += data[i : i + self._slice]
+            out += self._scan()
+        return out
 
     def flush(self) -> list:
         """The line went idle: give up on a partial frame, rescan what follows its start."""
         out: list = []
         while self._buf:
-            self._skip(1, UHFErrorKind.TRUNCATED)
+            self._skip(0, 1, UHFErrorKind.TRUNCATED)
+            del self._buf[:1]
             out += self._scan()
-        self._end_junk()
+        self._junk.end(log, self.device)
         return out
 
     def count_error(self, kind: UHFErrorKind) -> None:
@@ -195,34 +213,35 @@ class _Decoder:
     def _scan(self) -> list:
         out = []
         buf = self._buf
-        while buf:
-            length = buf[0]
-            if length < self._min_len:
-                self._skip(1, UHFErrorKind.SHORT_LENGTH)
+        n = len(buf)
+        p = 0
+        while p < n:
+            m = self._candidate.search(buf, p)
+            q = n if m is None else m.start()
+            if q > p:
+                self._skip(p, q, UHFErrorKind.SHORT_LENGTH)
+                p = q
                 continue
-            if len(buf) < length + 1:
-                break
-            head = bytes(buf[: length - 1])
-            if crc16_uhf(head) != int.from_bytes(buf[length - 1 : length + 1], "little"):
-                self._skip(1, UHFErrorKind.BAD_CRC)
+            end = p + buf[p] + 1
+            if end > n:
+                break  # wait for the rest of the candidate
+            if not uhf_frame_checks(buf, p, end):
+                self._skip(p, p + 1, UHFErrorKind.BAD_CRC)
+                p += 1
                 continue
-            self._end_junk()
-            del buf[: length + 1]
+            self._junk.end(log, self.device)
             self._frames += 1
-            out.append(self._make(head[1:]))
+            out.append(self._make(bytes(buf[p + 1 : end - 2])))
+            p = end
+        del buf[:p]
         return out
 
-    def _skip(self, n: int, kind: UHFErrorKind) -> None:
+    def _skip(self, start: int, end: int, kind: UHFErrorKind) -> None:
+        """Skip buf[start:end]; a new run of skipped bytes counts one error of `kind`."""
         if not self._junk:
             self._errors[kind] += 1
-        self._junk += self._buf[:n]
-        self._junk_bytes += n
-        del self._buf[:n]
-
-    def _end_junk(self) -> None:
-        if self._junk:
-            log.debug("%s: skipped %d bytes: %s", self.device, len(self._junk), self._junk.hex(" "))
-            self._junk.clear()
+        self._junk.add(self._buf[start:end])
+        self._junk_bytes += end - start
 
     def _make(self, body: bytes):  # pragma: no cover - overridden
         raise NotImplementedError
@@ -530,9 +549,7 @@ class UHFPoller:
         reply = parse_inventory(resp, self.config.with_rssi)
         if isinstance(reply, Malformed):
             self.decoder.count_error(UHFErrorKind.MALFORMED)
-            log.debug(
-                "%s: malformed inventory %s: %s", self.device, reply.detail, resp.encode().hex(" ")
-            )
+            debug_hex(log, f"{self.device}: malformed inventory {reply.detail}", resp.encode())
             return [FrameError(t, self.device, reply.detail, resp.encode())], b""
         pending = self._pending
         if reply.status is UHFStatus.ANTENNA_ERROR:

@@ -50,6 +50,7 @@ MAX_PENDING_BROADCAST = 20_000  # views waiting for their delay (hours of play a
 MAX_NOTE = 500
 LOGIN_ATTEMPTS = 5  # wrong tokens from one address within LOGIN_WINDOW_S before a lock-out
 LOGIN_WINDOW_S = 60.0
+MAX_TRACKED_CLIENTS = 1024  # addresses whose wrong tokens are remembered (the oldest go first)
 MAX_PENALTY = 1000
 
 
@@ -316,11 +317,46 @@ class Scoreboard:
 
     def _guard(self, handler: Callable[[Request], Response | EventStream]):
         def guarded(request: Request) -> Response | EventStream:
+            # a wrong Bearer token counts against the address like a wrong login: after
+            # LOGIN_ATTEMPTS in LOGIN_WINDOW_S every token from it is refused (429) a while
+            if self._locked_out(request.client):
+                return self._too_many(request)
             if not self.authorised(request):
+                if (request.header("authorization") or "").lower().startswith("bearer "):
+                    self._wrong_token(request.client, "Bearer token")
                 return self._unauthorised(request)
             return handler(request)
 
         return guarded
+
+    def _locked_out(self, client: str) -> bool:
+        now = self._clock()
+        with self._lock:
+            recent = self._failed_logins.get(client)
+            if recent is None:
+                return False
+            while recent and recent[0] <= now - LOGIN_WINDOW_S:
+                recent.popleft()
+            if not recent:
+                del self._failed_logins[client]
+                return False
+            return len(recent) >= LOGIN_ATTEMPTS
+
+    def _wrong_token(self, client: str, what: str) -> None:
+        with self._lock:
+            recent = self._failed_logins.pop(client, deque())
+            recent.append(self._clock())
+            self._failed_logins[client] = recent  # most recent last: the oldest are dropped
+            while len(self._failed_logins) > MAX_TRACKED_CLIENTS:
+                del self._failed_logins[next(iter(self._failed_logins))]
+        log.warning("referee %s refused from %s", what, client)
+
+    def _too_many(self, request: Request) -> Response:
+        wait = (("Retry-After", str(int(LOGIN_WINDOW_S))),)
+        if "text/html" in (request.header("accept") or ""):
+            page = self._login_page(HTTPStatus.TOO_MANY_REQUESTS, "Too many tries; wait.")
+            return Response(page.status, page.body, page.content_type, wait)
+        return Response.json({"error": "too many wrong tokens"}, HTTPStatus.TOO_MANY_REQUESTS, wait)
 
     def _unauthorised(self, request: Request) -> Response:
         if "text/html" in (request.header("accept") or ""):
@@ -337,18 +373,11 @@ class Scoreboard:
         return Response.html(text, status)
 
     def _login(self, request: Request) -> Response:
-        now = self._clock()
-        with self._lock:
-            recent = self._failed_logins.setdefault(request.client, deque())
-            while recent and recent[0] <= now - LOGIN_WINDOW_S:
-                recent.popleft()
-            if len(recent) >= LOGIN_ATTEMPTS:
-                return self._login_page(HTTPStatus.TOO_MANY_REQUESTS, "Too many tries; wait.")
+        if self._locked_out(request.client):
+            return self._too_many(request)
         token = request.form().get("token", "")
         if self._token is None or not hmac.compare_digest(token.encode(), self._token.encode()):
-            with self._lock:
-                recent.append(now)
-            log.warning("referee login refused from %s", request.client)
+            self._wrong_token(request.client, "login")
             return self._login_page(HTTPStatus.UNAUTHORIZED, "Wrong token.")
         session = secrets.token_urlsafe(32)
         with self._lock:

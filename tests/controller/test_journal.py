@@ -300,6 +300,7 @@ BAD_FILES = {
     "foreign schema": (_wrong_schema, "foreign journal schema"),
     "damaged pages": (_damaged, "damaged"),
     "truncated": (_truncated, "damaged|malformed"),
+    "empty": (lambda p: p.write_bytes(b""), "empty file"),  # never silently made a journal
 }
 
 
@@ -327,11 +328,16 @@ def test_missing_file_for_reading(tmp_path: Path) -> None:
         Journal.open_readonly(tmp_path / "nothing.journal")
 
 
-def test_empty_file_becomes_a_journal(path: Path) -> None:
-    path.write_bytes(b"")
+def test_missing_file_becomes_a_journal(path: Path) -> None:
     with Journal.open(path) as journal:
         assert journal.last() is None
     assert not list(path.parent.glob(".*creating*"))
+
+
+def test_no_folder_is_created_for_a_journal(tmp_path: Path) -> None:
+    with pytest.raises(JournalError, match="no such folder"):
+        Journal.open(tmp_path / "typo" / "table1.journal")
+    assert not (tmp_path / "typo").exists()
 
 
 # --- verify: the first bad record after tampering with the file --------------------------------

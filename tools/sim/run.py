@@ -96,6 +96,12 @@ class SimConfig:
             raise ValueError(f"reader is one of {', '.join(READERS)}, not {self.reader!r}")
         if self.deals < 0:
             raise ValueError("deals must be >= 0")
+        if not self.speed > 0:
+            raise ValueError(f"speed divides the pauses: more than 0, not {self.speed}")
+        if self.glimpse_rounds < 1 or self.linger < 1:
+            raise ValueError("glimpse rounds and linger are at least 1")
+        if self.max_moves is not None and self.max_moves < 0:
+            raise ValueError(f"max_moves must be >= 0, not {self.max_moves}")
 
 
 class Simulation:

@@ -121,6 +121,7 @@ def test_config_search_order(tmp_path):
 def test_shipped_example_config_loads():
     s = load_settings(SYSTEMD / "mjtable.toml")
     assert s.devices.table == "/dev/mjtable-table" and not s.simulated
+    assert s.http.listen == "127.0.0.1:8080"  # the hall network is opened by choice only
 
 
 @pytest.mark.skipif(shutil.which("systemd-analyze") is None, reason="no systemd-analyze here")

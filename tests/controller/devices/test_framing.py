@@ -80,7 +80,7 @@ def test_resync_after_garbage_and_bad_checksum() -> None:
     assert frames == [Frame(0x80, b"", good)]
     assert codec.errors[FrameFault.BAD_CHECKSUM] == 1
     assert codec.errors[FrameFault.GARBAGE] >= 1
-    assert BadFrame(FrameFault.BAD_CHECKSUM, bytes(bad)) in out
+    assert BadFrame(FrameFault.BAD_CHECKSUM, bytes(bad), len(bad)) in out
 
 
 def test_bad_length_resyncs() -> None:

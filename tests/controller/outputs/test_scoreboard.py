@@ -147,9 +147,12 @@ def test_every_referee_endpoint_refuses_without_the_token(board, clock):
         for headers in bad_credentials:
             headers = {**headers, "Content-Type": "application/json"}
             reply = fetch(server.url, path, method=method, headers=headers, body=body)
-            assert reply.status == HTTPStatus.UNAUTHORIZED, (method, path, headers)
+            # after five wrong Bearer tokens this address is locked out: 429, still nothing
+            refused = (HTTPStatus.UNAUTHORIZED, HTTPStatus.TOO_MANY_REQUESTS)
+            assert reply.status in refused, (method, path, headers)
             assert leaks(reply.text) == [], (method, path)
             assert "Li Wei" not in reply.text  # not even public data behind the referee door
+    clock.t += 60.0  # the lock-out ends
     ok = fetch(server.url, "/referee/api/view", headers={"Authorization": f"Bearer {TOKEN}"})
     assert ok.status == 200
     assert ok.json()["wall_remaining"][:3] == ["1s", "2s", "3s"]
@@ -332,3 +335,22 @@ def test_login_is_locked_after_repeated_wrong_tokens(board, clock):
     assert login(TOKEN) == HTTPStatus.TOO_MANY_REQUESTS  # even the right one, for a while
     clock.t += 60.0
     assert login(TOKEN) == HTTPStatus.SEE_OTHER
+
+
+def test_wrong_bearer_tokens_back_off_per_address(board, clock):
+    _, server = board
+
+    def view(token: str) -> tuple[int, str | None]:
+        reply = fetch(server.url, "/referee/api/view", headers={"Authorization": f"Bearer {token}"})
+        return reply.status, reply.headers.get("retry-after")
+
+    assert [view(f"guess-{i}")[0] for i in range(5)] == [401] * 5
+    assert view(TOKEN) == (HTTPStatus.TOO_MANY_REQUESTS, "60")  # even the right one
+    assert fetch(server.url, "/api/public").status == 200  # the public side is not locked
+    clock.t += 59.0
+    assert view(TOKEN)[0] == HTTPStatus.TOO_MANY_REQUESTS
+    clock.t += 1.0  # the wrong tokens are a minute old: forgotten
+    assert view(TOKEN)[0] == 200
+    # no Authorization at all (a browser opening the page) is not a wrong token
+    assert [fetch(server.url, "/referee/api/view").status for _ in range(8)] == [401] * 8
+    assert view(TOKEN)[0] == 200
