@@ -1,7 +1,7 @@
 """`mjtable correct JOURNAL ACTION --record SEQ --referee NAME --why TEXT`: a referee's
 correction, appended to the journal as a `correction` record (docs/JOURNAL.md). The corrected
 record stays as it was; `mjtable replay`, `mjtable report` and `mjtable journal record` apply
-corrections (tools/referee/rebuild.py says how each action changes the deal).
+corrections (controller/referee/rebuild.py says how each action changes the deal).
 
 Actions and what they need:
   cancel-move   --record (an accepted move): the move did not happen
@@ -33,9 +33,9 @@ from controller.journal_records import (
     Record,
     RecordKind,
 )
+from controller.referee.journal_deal import open_checked
 from rules.seats import Seat
 from rules.tiles import NotationError, Tile
-from tools.referee.journal_deal import open_checked
 
 EXIT_BROKEN = 1
 EXIT_UNUSABLE = 2

@@ -113,10 +113,10 @@ def _summary(journal: Journal, as_json: bool) -> None:
 
 
 def _record(journal: Journal, path: Path, deal: int, output: Path | None) -> None:
-    """`mjtable journal record`: the deal re-judged with corrections (tools/referee/export.py)."""
-    from tools.referee.export import deal_record_text
-    from tools.referee.journal_deal import read_deal
-    from tools.referee.rebuild import rebuild
+    """`mjtable journal record`: the deal re-judged with corrections (controller/referee/export.py)."""
+    from controller.referee.export import deal_record_text
+    from controller.referee.journal_deal import read_deal
+    from controller.referee.rebuild import rebuild
 
     text = deal_record_text(rebuild(read_deal(journal, deal)))
     if output is None:

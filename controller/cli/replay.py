@@ -19,9 +19,9 @@ import sys
 from pathlib import Path
 
 from controller.journal_records import JournalError
-from tools.referee.journal_deal import open_checked
-from tools.referee.session import SessionDeal, rebuild_all
-from tools.referee.text import render
+from controller.referee.journal_deal import open_checked
+from controller.referee.session import SessionDeal, rebuild_all
+from controller.referee.text import render
 
 EXIT_BROKEN = 1
 EXIT_UNUSABLE = 2

@@ -1,7 +1,7 @@
 """`mjtable report JOURNAL [--deal N] -o FILE.html`: a printable deal sheet (or, without
 `--deal`, the whole journal: each session's score progression, a table of deals, then every
 deal sheet). One HTML file with inline SVG and a print style sheet, no external assets
-(tools/referee/report.py). Corrections are applied, and listed with who made them and when.
+(controller/referee/report.py). Corrections are applied, and listed with who made them and when.
 
 The journal is opened read-only and never modified; the report is written beside the target
 and renamed into place. Exit status: 0 fine; 1 the hash chain is broken (the report is still
@@ -17,9 +17,9 @@ import tempfile
 from pathlib import Path
 
 from controller.journal_records import JournalError
-from tools.referee.journal_deal import open_checked
-from tools.referee.report import deal_report, session_report
-from tools.referee.session import rebuild_all
+from controller.referee.journal_deal import open_checked
+from controller.referee.report import deal_report, session_report
+from controller.referee.session import rebuild_all
 
 EXIT_BROKEN = 1
 EXIT_UNUSABLE = 2

@@ -15,6 +15,12 @@ from hypothesis import strategies as st
 
 from controller.journal import Journal
 from controller.journal_records import Correction, CorrectionAction
+from controller.referee.export import deal_record
+from controller.referee.journal_deal import Verdict, read_deal
+from controller.referee.rebuild import rebuild
+from controller.referee.scripted import write_deal
+from controller.referee.session import rebuild_all
+from controller.referee.text import render
 from rules.bots import play_deal
 from rules.deal import Deal
 from rules.moves import ChooseVoid, Draw, EndDeal, SelfDrawnHu
@@ -23,12 +29,6 @@ from rules.ruleset import load
 from rules.seats import SEATS, Seat
 from rules.tiles import Suit, Tile, parse_tiles
 from rules.wall import Dice, compose
-from tools.referee.export import deal_record
-from tools.referee.journal_deal import Verdict, read_deal
-from tools.referee.rebuild import rebuild
-from tools.referee.scripted import write_deal
-from tools.referee.session import rebuild_all
-from tools.referee.text import render
 
 MIL = load("sbr-mil")
 RUSSIA = load("sbr-russia")

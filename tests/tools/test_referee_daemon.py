@@ -12,9 +12,9 @@ import pytest
 
 from controller.cli import main
 from controller.journal import Journal
+from controller.referee.journal_deal import Verdict, read_deal
+from controller.referee.rebuild import rebuild
 from rules.record import judge, loads
-from tools.referee.journal_deal import Verdict, read_deal
-from tools.referee.rebuild import rebuild
 
 ROOT = Path(__file__).resolve().parents[2]
 

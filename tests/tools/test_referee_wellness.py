@@ -10,6 +10,8 @@ from pathlib import Path
 from controller.cli import main
 from controller.journal import Journal
 from controller.journal_records import DealStarted, RecordKind
+from controller.referee.scripted import write_deal
+from controller.referee.text import seat_lines
 from rules.deal import Deal
 from rules.melds import MeldKind
 from rules.moves import Chow
@@ -17,8 +19,6 @@ from rules.ruleset import load
 from rules.seats import Seat
 from rules.wall import Dice
 from tests.tools.test_referee import FakeClock, rebuilt
-from tools.referee.scripted import write_deal
-from tools.referee.text import seat_lines
 from tools.sim.player import plan_deal
 
 RS = load("wellness")

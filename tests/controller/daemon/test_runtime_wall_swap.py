@@ -17,11 +17,11 @@ from controller.devices.events import DiceRolled, ShuffleDone, WallsUp
 from controller.journal import Journal
 from controller.journal_records import RecordKind
 from controller.recognition.wall_doubt import swapped
+from controller.referee.journal_deal import read_deal
+from controller.referee.rebuild import rebuild
 from rules import moves as mv
 from rules.deal import Deal
 from rules.wall import Dice
-from tools.referee.journal_deal import read_deal
-from tools.referee.rebuild import rebuild
 from tools.sim.player import plan_deal
 
 DICE = Dice(6, 4)

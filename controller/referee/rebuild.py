@@ -30,6 +30,7 @@ from typing import Any
 from controller.daemon.records import deal_seat, move_from_judge_json, table_seat, to_physical
 from controller.journal_records import CorrectionAction, JournalError
 from controller.recognition.wall_doubt import swapped
+from controller.referee.journal_deal import JournalDeal, Verdict
 from rules.deal import Deal, Phase
 from rules.melds import Meld
 from rules.moves import (
@@ -51,7 +52,6 @@ from rules.seats import SEATS, Seat
 from rules.settlement import LedgerLine
 from rules.tiles import NotationError, Suit, Tile
 from rules.wall import Dice, dealt_order
-from tools.referee.journal_deal import JournalDeal, Verdict
 
 _MAX_SWAPS = 16
 

@@ -7,8 +7,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from controller.journal import Journal
-from tools.referee.journal_deal import read_session
-from tools.referee.rebuild import Rebuilt, rebuild
+from controller.referee.journal_deal import read_session
+from controller.referee.rebuild import Rebuilt, rebuild
 
 
 @dataclass(frozen=True, slots=True)

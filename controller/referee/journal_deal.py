@@ -4,7 +4,7 @@ refusals, claim windows, alerts, corrections, the settlement) and the correction
 `read_deal(journal, n)` reads one deal; `read_session(journal)` every deal in journal order.
 Seats here are the table's *fixed* seats E S W N (docs/JOURNAL.md; the dealer of the deal is
 `started.dealer`); the judge's own moves, in deal seats, are under each move's `judge` key
-(controller/daemon/records.py) and are what `tools.referee.rebuild` re-judges.
+(controller/daemon/records.py) and are what `controller.referee.rebuild` re-judges.
 
 A payload the tools cannot read (a foreign or hand-edited journal whose chain still holds)
 raises `JournalError` naming the record.

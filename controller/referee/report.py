@@ -1,5 +1,5 @@
 """The printable deal sheet and session report (`mjtable report`): one HTML file, inline SVG
-(tiles from controller/outputs/tiles_svg.py, the wall and the chart from tools/referee/svg.py),
+(tiles from controller/outputs/tiles_svg.py, the wall and the chart from controller/referee/svg.py),
 no external assets, a print style sheet for A4.
 
 A deal sheet: the journal and its chain check, the wall with the dice and the break, each
@@ -15,14 +15,14 @@ from html import escape
 
 from controller.journal import Finding
 from controller.outputs.tiles_svg import sprite, symbol_id
+from controller.referee.journal_deal import Verdict
+from controller.referee.rebuild import END_NAMES, Rebuilt
+from controller.referee.session import SessionDeal
+from controller.referee.svg import legend_svg, progression_svg, wall_svg
+from controller.referee.text import clock_time, seat_status, won_text
 from rules.ruleset import ScoringMethod
 from rules.seats import SEATS
 from rules.tiles import Tile
-from tools.referee.journal_deal import Verdict
-from tools.referee.rebuild import END_NAMES, Rebuilt
-from tools.referee.session import SessionDeal
-from tools.referee.svg import legend_svg, progression_svg, wall_svg
-from tools.referee.text import clock_time, seat_status, won_text
 
 CSS = """
 body { font-family: "DejaVu Sans", Verdana, Arial, sans-serif; font-size: 11pt; color: #111;

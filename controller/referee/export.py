@@ -9,9 +9,9 @@ which table seat each one is and which corrections were applied.
 
 from __future__ import annotations
 
+from controller.referee.rebuild import Rebuilt
 from rules.record import DealRecord, dumps, to_record
 from rules.seats import SEATS
-from tools.referee.rebuild import Rebuilt
 
 
 def deal_record(rb: Rebuilt) -> DealRecord:

@@ -13,10 +13,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from html import escape
 
+from controller.referee.rebuild import Rebuilt
 from rules.moves import ReplacementDraw
 from rules.seats import SEATS, Seat
 from rules.wall import RING, Dice, Geometry, break_for
-from tools.referee.rebuild import Rebuilt
 
 FATE_COLOURS = {
     "dealt": "#b9c3cf",

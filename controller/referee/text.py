@@ -7,13 +7,13 @@ from __future__ import annotations
 
 from datetime import datetime
 
+from controller.referee.journal_deal import Step, Verdict
+from controller.referee.rebuild import Moment, Rebuilt
 from rules.moves import Won
 from rules.ruleset import RuleSet, ScoringMethod
 from rules.seats import SEATS, Seat
 from rules.tiles import format_tiles
 from rules.wall import RING, Dice, Geometry, break_for
-from tools.referee.journal_deal import Step, Verdict
-from tools.referee.rebuild import Moment, Rebuilt
 
 HIGHEST_PATTERN = ScoringMethod.HIGHEST_PATTERN
 
