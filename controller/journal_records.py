@@ -387,6 +387,9 @@ class CorrectionAction(StrEnum):
     FORCE_END = "force-end"  # the deal ends here
     WITHDRAW = "withdraw"  # an earlier correction is withdrawn
     NOTE = "note"  # a remark on the record, nothing changes
+    # the corrected record is a move the referee entered by hand (the reader missed it);
+    # withdrawn, the move no longer counts
+    ENTER_MOVE = "enter-move"
 
 
 @dataclass(frozen=True, slots=True)

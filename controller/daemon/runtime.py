@@ -39,13 +39,13 @@ from controller.daemon.reader_bus import BusStep, ReaderBus
 from controller.daemon.records import (
     deal_seat,
     fixed_order,
-    judge_json,
     ledger_payload,
     move_payload,
     rejected_payload,
     table_seat,
     to_drawing,
 )
+from controller.daemon.referee_desk import RefereeDesk
 from controller.daemon.replay import Recovered
 from controller.daemon.views import (
     TableFacts,
@@ -71,15 +71,13 @@ from controller.devices.events import (
 from controller.devices.table import Command, ShowScore, TableDriver
 from controller.journal import Journal
 from controller.journal_records import (
-    Correction,
-    CorrectionAction,
     DealEnd,
     Record,
     RecordKind,
     Source,
     Stamp,
 )
-from controller.outputs.scoreboard import ActionKind, ActionResult, RefereeAction, RejectReason
+from controller.outputs.scoreboard import ActionResult, RefereeAction
 from controller.outputs.view import AlertView, PublicView
 from controller.profiles import ReaderModel, ReaderProfile, ZoneKind
 from controller.recognition.presence import Debouncer, DuplicateTile, TileLifted, TilePlaced
@@ -98,6 +96,21 @@ log = logging.getLogger(__name__)
 
 DEVICES = ("table", "reader")
 WALL_SCAN_WAIT = 3.0  # seconds after the dice for the wall scan to complete
+# the recogniser's alerts that stop the deal until the referee answers (the table shows
+# "referee called"); the others inform
+REFEREE_CALLS = frozenset(
+    {
+        "stalled",
+        "unrecognised",
+        "ambiguous",
+        "wall-mismatch",
+        "recovery",
+        "short-hand",
+        "long-hand",
+        "declaration-without-tiles",
+        "tiles-without-declaration",
+    }
+)
 HELD_LIMIT = 20_000  # events held while not ready (a wall scan is ~108 tiles x a few reads)
 
 # the judge's phase → the table machine's phase
@@ -242,6 +255,9 @@ class Runtime:
         # the daemon was degraded or recovering: judged in order once it is ready (`_release`)
         self._held: deque[Any] = deque()
         self._held_shuffles = 0
+        self.referee_called: str | None = None  # what the table waits for the referee about
+        self.last_accepted_seq = 0
+        self.desk = RefereeDesk(self)
         rec = recovered or Recovered()
         self.deals_done = rec.settled_in_session  # settled in the open session
         self._dealt_by = rec.started.dealer if rec.started is not None else rec.dealer
@@ -712,6 +728,10 @@ class Runtime:
                     continue  # the same reading alerted again: once is enough for the referee
                 self._alerted.add(key)
                 seat = None if r.seat is None else table_seat(r.seat, self._dealt_by)
+                if code in REFEREE_CALLS and self.deal is not None and not self.deal.over:
+                    self.referee_called = f"{code}: {r.text}"
+                    self._alert(code, r.text, seat, evidence=list(r.evidence), referee_called=True)
+                    continue
                 self._alert(code, r.text, seat, evidence=list(r.evidence))
             elif isinstance(r, WallScanned):
                 self._wall_scan = tuple(r.order)
@@ -855,6 +875,8 @@ class Runtime:
                 Source.JUDGE, RecordKind.MOVE_ACCEPTED, payload, deal=self.deal_no, t=t
             )
             accepted = (payload, record)
+            self.last_accepted_seq = record.seq
+            self.referee_answered()
         result = deal.apply(move)
         assert isinstance(result, mv.Accepted), result  # checked above
         self.recogniser.on_accepted(move, deal)
@@ -1010,9 +1032,18 @@ class Runtime:
             for move in rec.moves:
                 deal.apply(move)
                 self.recogniser.on_accepted(move, deal)
+            corrected = self.desk.rebuilt()  # the referee's corrections, as the tools apply them
+            if corrected is not None:
+                deal = corrected
+                self.recogniser.start_deal(deal)
+                self.recogniser.on_accepted(mv.Correction(1), deal)
             self.deal = deal
             if deal.window is not None:
                 self._window_open = mv.CloseClaims()  # journalled open before the restart
+            target = _PHASES[deal.phase]
+            if not deal.over and self.machine.phase != target:
+                for trigger in self.machine.path_to(target, ()) or ():
+                    self._trigger(trigger)
         elif rec.phase in ("shuffling", "walls_up", "dice_rolled"):
             if rec.phase != "dice_rolled":
                 self.bus.focus(self._wall_antennas)
@@ -1020,7 +1051,7 @@ class Runtime:
             for read in rec.wall_reads:  # the walls were being built: scan them again
                 self.recognised(self.recogniser.on_wall_read(read), read.t)
         self._alert(
-            "recovery",
+            "restarted",
             f"restarted in {rec.phase} (deal {rec.deal_no or '-'}, "
             f"{len(rec.moves)} moves replayed)",
             severity="info",
@@ -1058,6 +1089,7 @@ class Runtime:
             phase=self.machine.phase,
             claim_remaining_s=self.machine.remaining(Timer.CLAIM),
             seq=self.seq,
+            referee_called=self.referee_called is not None,
         )
 
     def _current_dealer(self) -> Seat:
@@ -1075,7 +1107,15 @@ class Runtime:
         self._dirty = False
         facts = self.facts()
         public = public_view(facts, self.deal)
-        referee = referee_view(public, facts, self.deal, tuple(self.alerts), tuple(self.tail))
+        referee = referee_view(
+            public,
+            facts,
+            self.deal,
+            tuple(self.alerts),
+            tuple(self.tail),
+            self.referee_called,
+            self.desk.listing(),
+        )
         broadcast = broadcast_view(public, facts, self.deal, self.clock.monotonic())
         try:
             self.outputs.publish(public, referee, broadcast)
@@ -1085,42 +1125,65 @@ class Runtime:
     # --- the referee ----------------------------------------------------------------------
 
     def referee(self, action: RefereeAction) -> ActionResult:
-        """A referee action from the web view, journalled as a `correction` record. A
-        penalty during a deal is also a judge move (it counts in the deal's settlement)."""
-        who = action.client or "referee"
-        stamp = Stamp(self.clock.monotonic(), self.clock.wall())
-        if action.kind is ActionKind.CORRECTION:
-            target = action.target_seq or 0
-            if target < 1 or self.journal.get(target) is None:
-                return ActionResult(False, None, RejectReason.NO_SUCH_RECORD, f"no record {target}")
-            correction = Correction(target, who, CorrectionAction.NOTE, action.note)
-            record = self.journal.append_correction(correction, at=stamp)
-            self.seq, self._dirty = record.seq, True
-            return ActionResult(True, record.seq)
-        deal = self.deal
-        if deal is None or deal.over or action.seat is None or self.seq < 1:
-            return ActionResult(False, None, RejectReason.NOT_NOW, "no deal in progress")
-        dealer = self._dealt_by
-        to = None if action.paid_to is None else deal_seat(action.paid_to, dealer)
-        move = mv.Penalty(
-            deal_seat(action.seat, dealer), action.points, action.note or "referee", to
-        )
-        rejected = deal.check(move)
-        if rejected is not None:
-            return ActionResult(False, None, RejectReason.NOT_NOW, str(rejected))
-        details = {
-            "seat": action.seat.name,
-            "points": action.points,
-            "paid_to": None if action.paid_to is None else action.paid_to.name,
-            "judge": judge_json(move),
-        }
-        correction = Correction(
-            self.seq, who, CorrectionAction.PENALTY, action.note or "referee penalty", details
-        )
-        record = self.journal.append_correction(correction, at=stamp)
+        """A referee action from the web view (controller/daemon/referee_desk.py)."""
+        return self.desk.act(action)
+
+    @property
+    def dealt_by(self) -> Seat:
+        """The dealer of the deal in progress (its deal seat East)."""
+        return self._dealt_by
+
+    def journalled(self, record: Record) -> None:
+        """A record another part of the daemon appended (the referee desk)."""
         self.seq, self._dirty = record.seq, True
-        deal.apply(move)
-        return ActionResult(True, record.seq)
+        self.tail.append(f"{record.seq} {record.kind.value} {record.payload[:120]}")
+
+    def would_refuse(self, move: mv.Move) -> mv.Rejected | None:
+        """The judge's answer to `move` now, closing an open window first where the move
+        would (as `offer` does), without changing anything."""
+        deal = self.deal
+        if deal is None or deal.over:
+            return mv.Rejected(mv.Reason.DEAL_OVER, "no deal in progress")
+        rejected = deal.check(move)
+        if rejected is not None and self._closes_window(deal, move):
+            return None
+        return rejected
+
+    def referee_answered(self) -> None:
+        if self.referee_called is not None:
+            self.referee_called = None
+            self._dirty = True
+
+    def reread_table(self) -> None:
+        """Read the table again against the judge (after a referee's answer): moves the
+        tiles show beyond the judge are offered, as after a reconnection."""
+        if self.deal is None or self.deal.over or not self._live():
+            return
+        presence = self.debouncer.presence()
+        self.recognised(self.recogniser.reconcile(presence, self.deal), self.clock.monotonic())
+
+    def adopt(self, deal: Deal, taken_back: bool = False) -> None:
+        """The judge as the referee's corrections rebuilt it: the table machine follows its
+        phase, a deal that ended is settled. `taken_back`: the cancelled moves still lie on
+        the table until the players put the tiles back (they are not read again)."""
+        self.deal = deal
+        self._seen_key = None
+        self.referee_answered()
+        if deal.window is None:
+            self._window_open = None
+        elif self._window_open is None:
+            self._journal_window_opened()
+        if taken_back:
+            self.recogniser.on_accepted(mv.Correction(1), deal)
+        target = _PHASES[deal.phase]
+        if self.machine.phase != target and self.machine.phase not in m.INTERRUPTIONS:
+            for trigger in self.machine.path_to(target, ()) or ():
+                self._trigger(trigger)
+        if deal.over:
+            self._settle_deal()
+        elif not taken_back:
+            self.reread_table()
+        self._dirty = True
 
     def show_scores(self) -> None:
         for s in SEATS:

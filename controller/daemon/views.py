@@ -13,6 +13,7 @@ from controller.daemon.records import deal_seat, table_seat
 from controller.outputs.view import (
     AlertView,
     BroadcastView,
+    CorrectionView,
     HandView,
     PublicView,
     RefereeView,
@@ -40,6 +41,7 @@ class TableFacts:
     phase: str
     claim_remaining_s: float | None
     seq: int
+    referee_called: bool = False  # the table waits for the referee (issue 13)
 
 
 def _revealed(deal: Deal, s: Seat) -> bool:
@@ -90,6 +92,7 @@ def public_view(facts: TableFacts, deal: Deal | None) -> PublicView:
         turn=turn,
         tiles_left=deal.tiles_left if deal is not None else 0,
         claim_remaining_s=facts.claim_remaining_s,
+        referee_called=facts.referee_called,
         last_discard=last,
         seats=tuple(seats),
         seq=facts.seq,
@@ -153,11 +156,21 @@ def referee_view(
     deal: Deal | None,
     alerts: Sequence[AlertView],
     tail: Sequence[str],
+    called: str | None = None,
+    corrections: Sequence[CorrectionView] = (),
 ) -> RefereeView:
     wall: tuple[str, ...] = ()
     if deal is not None:
         wall = tuple(str(deal.wall.order[i]) for i in deal.wall.remaining())
-    return RefereeView(public, hand_views(facts, deal), wall, tuple(alerts), tuple(tail))
+    return RefereeView(
+        public,
+        hand_views(facts, deal),
+        wall,
+        tuple(alerts),
+        tuple(tail),
+        called,
+        tuple(corrections),
+    )
 
 
 def broadcast_view(public: PublicView, facts: TableFacts, deal: Deal | None, t: float):

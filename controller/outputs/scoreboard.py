@@ -29,7 +29,7 @@ import threading
 import time
 from collections import OrderedDict, deque
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from enum import Enum
 from http import HTTPStatus
 from pathlib import Path
@@ -55,19 +55,36 @@ MAX_PENALTY = 1000
 
 
 class ActionKind(Enum):
-    CORRECTION = "correction"  # a journal record was wrong; the note says what it should be
+    """What a referee does from the referee page (docs/REFEREE.md "At the table"); each is
+    journalled as a correction record (who, when, what, why) and undoable (`undo`)."""
+
+    MOVE = "move"  # a move the reader missed, entered by hand: seat, move, tile
+    CANCEL = "cancel"  # the last `count` moves did not happen (or the one at target_seq)
+    FIX_TILE = "fix-tile"  # the move at target_seq took `tile`, not what was read
     PENALTY = "penalty"  # points taken from a seat, paid to a seat or to nobody
+    UNDO = "undo"  # the correction at target_seq no longer applies
+    ABANDON = "abandon"  # the deal ends here: payments made so far stand
+    NOTE = "note"  # a remark in the journal, nothing changes
+
+
+# actions that change points or end a deal: the page asks first, and so does the daemon
+CONFIRMED = frozenset({ActionKind.PENALTY, ActionKind.ABANDON})
+MAX_CANCEL = 8
 
 
 @dataclass(frozen=True, slots=True)
 class RefereeAction:
     kind: ActionKind
     note: str
-    seat: Seat | None = None
-    points: int = 0  # penalty points (> 0); 0 for a correction
+    seat: Seat | None = None  # the table's fixed seat
+    points: int = 0  # penalty points (> 0)
     paid_to: Seat | None = None  # None: paid to nobody (like the 48-point void penalty)
     target_seq: int | None = None  # the journal record a correction is about
     client: str = ""  # the referee's address, for the journal
+    move: str = ""  # MOVE: the deal record's move name ("draw", "discard", "pung", ...)
+    tile: str = ""  # MOVE, FIX_TILE: the tile ("3p")
+    count: int = 0  # CANCEL: how many of the last moves
+    confirmed: bool = False  # PENALTY, ABANDON: the referee said yes to the question
 
 
 class RejectReason(Enum):
@@ -104,39 +121,84 @@ def _seat_or_none(value: Any, name: str) -> Seat | None:
     return Seat.parse(value)
 
 
+ACTION_FIELDS = frozenset(
+    {
+        "kind",
+        "note",
+        "seat",
+        "points",
+        "paid_to",
+        "target_seq",
+        "move",
+        "tile",
+        "count",
+        "confirmed",
+    }
+)
+
+
+def _whole(data: dict[str, Any], name: str, low: int, high: int, default: int | None = None) -> int:
+    value = data.get(name, default)
+    if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
+        raise ValueError(f"{name}: a whole number from {low} to {high}")
+    return value
+
+
+def _text(data: dict[str, Any], name: str, limit: int = 16) -> str:
+    value = data.get(name, "")
+    if not isinstance(value, str) or len(value) > limit:
+        raise ValueError(f"{name}: text of at most {limit} characters")
+    return value.strip()
+
+
 def parse_action(data: Any, client: str = "") -> RefereeAction:
     """A referee action from its JSON form; `ValueError` names the bad field."""
     if not isinstance(data, dict):
         raise ValueError("an action is a JSON object")
-    unknown = set(data) - {"kind", "note", "seat", "points", "paid_to", "target_seq"}
+    unknown = set(data) - ACTION_FIELDS
     if unknown:
         raise ValueError(f"unknown field(s): {', '.join(sorted(unknown))}")
     try:
         kind = ActionKind(data.get("kind"))
     except ValueError:
-        raise ValueError("kind: one of correction, penalty") from None
-    note = data.get("note", "")
-    if not isinstance(note, str) or len(note) > MAX_NOTE:
-        raise ValueError(f"note: text of at most {MAX_NOTE} characters")
+        raise ValueError(f"kind: one of {', '.join(k.value for k in ActionKind)}") from None
+    note = _text(data, "note", MAX_NOTE)
     seat = _seat_or_none(data.get("seat"), "seat")
     paid_to = _seat_or_none(data.get("paid_to"), "paid_to")
+    confirmed = data.get("confirmed", False)
+    if not isinstance(confirmed, bool):
+        raise ValueError("confirmed: true or false")
+    if kind in CONFIRMED and not confirmed:
+        raise ValueError(f"confirmed: a {kind.value} is applied only once confirmed")
+    action = RefereeAction(kind, note, seat, client=client, confirmed=confirmed)
     if kind is ActionKind.PENALTY:
-        points = data.get("points")
-        if not isinstance(points, int) or isinstance(points, bool):
-            raise ValueError("points: a whole number")
-        if not 1 <= points <= MAX_PENALTY:
-            raise ValueError(f"points: 1-{MAX_PENALTY}")
+        points = _whole(data, "points", 1, MAX_PENALTY)
         if seat is None:
             raise ValueError("seat: a penalty names the seat that pays")
         if paid_to == seat:
             raise ValueError("paid_to: a seat cannot pay itself")
-        return RefereeAction(kind, note.strip(), seat, points, paid_to, None, client)
-    target = data.get("target_seq")
-    if not isinstance(target, int) or isinstance(target, bool) or target < 0:
-        raise ValueError("target_seq: the journal record number being corrected")
-    if not note.strip():
-        raise ValueError("note: say what the record should have been")
-    return RefereeAction(kind, note.strip(), seat, 0, None, target, client)
+        return replace(action, points=points, paid_to=paid_to)
+    if kind is ActionKind.MOVE:
+        move = _text(data, "move")
+        if not move:
+            raise ValueError("move: the move's name (draw, discard, pung, kong, hu, ...)")
+        if seat is None:
+            raise ValueError("seat: the seat that made the move")
+        return replace(action, move=move, tile=_text(data, "tile"))
+    if kind is ActionKind.CANCEL:
+        if "target_seq" in data:
+            return replace(action, target_seq=_whole(data, "target_seq", 1, 2**62))
+        return replace(action, count=_whole(data, "count", 1, MAX_CANCEL, 1))
+    if kind is ActionKind.FIX_TILE:
+        tile = _text(data, "tile")
+        if not tile:
+            raise ValueError("tile: the tile that was really there")
+        return replace(action, target_seq=_whole(data, "target_seq", 1, 2**62), tile=tile)
+    if kind is ActionKind.UNDO:
+        return replace(action, target_seq=_whole(data, "target_seq", 1, 2**62))
+    if kind is ActionKind.NOTE and not note:
+        raise ValueError("note: the remark")
+    return action
 
 
 class Scoreboard:

@@ -49,6 +49,7 @@ class PublicView:
     seats: tuple[SeatView, ...]
     seq: int  # the journal sequence number this view reflects
     prevalent: str | None = None  # the round wind, E S W N, for rule sets that score winds
+    referee_called: bool = False  # the deal waits for the referee ("referee called")
     kind: str = field(default="public", init=False)
     version: int = field(default=VIEW_VERSION, init=False)
 
@@ -88,12 +89,23 @@ class AlertView:
 
 
 @dataclass(frozen=True, slots=True)
+class CorrectionView:
+    """A referee correction of the deal in progress, as the referee page lists it."""
+
+    seq: int
+    text: str  # "cancel-move of #812 by ref-1: it did not happen"
+    active: bool  # False once undone (withdrawn)
+
+
+@dataclass(frozen=True, slots=True)
 class RefereeView:
     public: PublicView
     hands: tuple[HandView, ...]
     wall_remaining: tuple[str, ...]  # in draw order, when the wall was scanned
     alerts: tuple[AlertView, ...]
     journal_tail: tuple[str, ...]  # readable lines of the last records
+    called: str | None = None  # why the referee is called (None: not called)
+    corrections: tuple[CorrectionView, ...] = ()  # of the deal in progress, undoable
     kind: str = field(default="referee", init=False)
     version: int = field(default=VIEW_VERSION, init=False)
 

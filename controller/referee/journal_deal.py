@@ -127,6 +127,12 @@ def read_deal(journal: Journal, number: int) -> JournalDeal:
     return _build(journal, records)
 
 
+def deal_from_records(journal: Journal, records: list[Record]) -> JournalDeal:
+    """A deal from its records as `read_deal` reads them (the daemon adds the corrections
+    it is about to append, to see what they would do before it writes them)."""
+    return _build(journal, records)
+
+
 def read_session(journal: Journal) -> list[JournalDeal]:
     return [read_deal(journal, n) for n in journal.deals()]
 

@@ -14,7 +14,9 @@ Corrections (docs/JOURNAL.md "Corrections") change that list, never the records:
 - `force-end`: moves journalled after the corrected record are left out and the deal ends
   there (`EndDeal`: payments made so far stand, 004 Lesson 4);
 - `yellow-card`, `note`: shown, nothing changes; `withdraw`: the named correction no longer
-  applies.
+  applies;
+- `enter-move`: the corrected record is a move the referee entered by hand (the daemon
+  journalled it as accepted); withdrawn, that move is left out.
 
 Moves that no longer fit after a correction are `Refused` (kept, shown to the referee) and
 skipped; the rest of the deal is judged on.
@@ -175,6 +177,12 @@ def effective_moves(jd: JournalDeal, corrections: bool = True) -> tuple[list[Ent
     cancelled = {
         c.correction.corrects for c in active if c.correction.action is CorrectionAction.CANCEL_MOVE
     }
+    if corrections:  # a move the referee entered, and then took back, never happened
+        cancelled |= {
+            c.correction.corrects
+            for c in jd.corrections
+            if c.correction.action is CorrectionAction.ENTER_MOVE and not c.active
+        }
     fixes: dict[int, Tile] = {}
     for c in active:
         if c.correction.action is CorrectionAction.FIX_TILE:
@@ -223,6 +231,10 @@ def effective_moves(jd: JournalDeal, corrections: bool = True) -> tuple[list[Ent
                 notes.append(f"correction {step.seq}: not a penalty the judge can take ({err})")
         if step.seq == force_end:
             entries.append(Entry(step.seq, EndDeal("force-ended by the referee"), "force-end"))
+    if force_end is not None and not any(e.origin == "force-end" for e in entries):
+        # the corrected record is not a step (a raw frame, a phase): the deal ends after
+        # the last step before it
+        entries.append(Entry(force_end, EndDeal("force-ended by the referee"), "force-end"))
     return entries, notes
 
 

@@ -189,6 +189,10 @@ const MJ = (() => {
     const phase = el("div", "phase", PHASES[view.phase] || view.phase);
     phase.dataset.phase = view.phase;
     bar.appendChild(phase);
+    if (view.referee_called) {
+      // the deal waits for the referee (a reading no legal move explains)
+      bar.appendChild(el("div", "referee-called", "Referee called"));
+    }
     const wall = el("div", "wall-count");
     wall.appendChild(el("span", "n", view.tiles_left));
     wall.appendChild(el("span", "muted", " tiles left"));

@@ -1,13 +1,19 @@
 // The referee view: the board with every hand, the wall, alerts, the journal tail, and the
-// penalty and correction forms (sent as JSON; the daemon journals them).
+// actions that put a deal right (sent as JSON; the daemon journals each as a correction and
+// re-judges the deal; every correction listed can be undone).
 "use strict";
+
+function localTime(iso) {
+  const t = new Date(iso);
+  return isNaN(t) ? iso : t.toLocaleTimeString();
+}
 
 function drawSide(view) {
   const alerts = document.getElementById("alerts");
   alerts.replaceChildren(
     ...view.alerts.map((a) => {
       const li = MJ.el("li", "alert " + a.level);
-      li.appendChild(MJ.el("span", "muted", "#" + a.seq + " " + a.t_wall + " "));
+      li.appendChild(MJ.el("span", "muted", "#" + a.seq + " " + localTime(a.t_wall) + " "));
       li.appendChild(MJ.el("span", "", a.text));
       return li;
     }),
@@ -16,14 +22,30 @@ function drawSide(view) {
   document.getElementById("wall").replaceChildren(...view.wall_remaining.map((t) => MJ.tile(t, "small")));
   const journal = document.getElementById("journal");
   journal.replaceChildren(...view.journal_tail.map((line) => MJ.el("li", "", line)));
+  const called = document.getElementById("called");
+  called.hidden = !view.called;
+  called.textContent = view.called ? "Referee called — " + view.called : "";
+  const list = document.getElementById("corrections");
+  list.replaceChildren(
+    ...(view.corrections || []).map((c) => {
+      const li = MJ.el("li", c.active ? "correction" : "correction undone", c.text + " ");
+      if (c.active) {
+        const undo = MJ.el("button", "undo", "Undo");
+        undo.type = "button";
+        undo.addEventListener("click", () => post({ kind: "undo", target_seq: c.seq }, null));
+        li.appendChild(undo);
+      }
+      return li;
+    }),
+  );
 }
 
-async function sendAction(form, kind) {
-  const data = { kind: kind };
-  for (const [key, value] of new FormData(form).entries()) {
-    if (value === "") continue;
-    data[key] = key === "points" || key === "target_seq" ? Number(value) : value;
-  }
+const QUESTIONS = {
+  penalty: (d) => `${d.seat} pays ${d.points} points to ${d.paid_to || "nobody"} (${d.note}). Apply?`,
+  abandon: (d) => `End the deal here? Payments made so far stand (${d.note}).`,
+};
+
+async function post(data, form) {
   const out = document.getElementById("action-result");
   try {
     const reply = await fetch("/referee/api/action", {
@@ -35,19 +57,30 @@ async function sendAction(form, kind) {
     const result = await reply.json();
     out.className = "action-result " + (result.accepted ? "ok" : "bad");
     out.textContent = result.accepted
-      ? "Recorded" + (result.seq !== null ? " as #" + result.seq : "") + "."
+      ? "Recorded" + (result.seq !== null ? " as #" + result.seq : "") + "." +
+        (result.detail ? " " + result.detail + "." : "")
       : "Refused: " + (result.detail || result.reason);
-    if (result.accepted) form.reset();
+    if (result.accepted && form) form.reset();
   } catch (err) {
     out.className = "action-result bad";
     out.textContent = "Not sent: " + err;
   }
 }
 
-for (const [id, kind] of [["penalty-form", "penalty"], ["correction-form", "correction"]]) {
-  document.getElementById(id).addEventListener("submit", (ev) => {
+for (const form of document.querySelectorAll("form[data-kind]")) {
+  form.addEventListener("submit", (ev) => {
     ev.preventDefault();
-    sendAction(ev.target, kind);
+    const data = { kind: form.dataset.kind };
+    for (const [key, value] of new FormData(form).entries()) {
+      if (value === "") continue;
+      data[key] = ["points", "target_seq", "count"].includes(key) ? Number(value) : value;
+    }
+    const ask = QUESTIONS[form.dataset.confirm];
+    if (ask) {
+      if (!window.confirm(ask(data))) return;
+      data.confirmed = true;
+    }
+    post(data, form);
   });
 }
 

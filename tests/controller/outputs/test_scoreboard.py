@@ -56,7 +56,7 @@ def actions() -> list[RefereeAction]:
 def board(clock, actions):
     def on_action(action: RefereeAction) -> ActionResult:
         actions.append(action)
-        if action.kind is ActionKind.CORRECTION and action.target_seq == 999:
+        if action.kind is ActionKind.UNDO and action.target_seq == 999:
             return ActionResult(False, None, RejectReason.NO_SUCH_RECORD, "no record 999")
         return ActionResult(True, 100 + len(actions))
 
@@ -204,7 +204,10 @@ def test_referee_actions_are_validated_and_handed_over(board, actions):
         body = json.dumps(data).encode()
         return fetch(server.url, "/referee/api/action", method="POST", body=body, headers=headers)
 
-    reply = post({"kind": "penalty", "seat": "S", "points": 48, "note": "void held at Hu"})
+    unconfirmed = {"kind": "penalty", "seat": "S", "points": 48, "note": "void held at Hu"}
+    reply = post(unconfirmed)  # a penalty is applied only once the referee said yes
+    assert reply.status == 400 and "confirmed" in reply.json()["detail"]
+    reply = post({**unconfirmed, "confirmed": True})
     assert reply.status == 200 and reply.json() == {
         "accepted": True,
         "seq": 101,
@@ -212,18 +215,25 @@ def test_referee_actions_are_validated_and_handed_over(board, actions):
         "detail": "",
     }
     assert actions[0] == RefereeAction(
-        ActionKind.PENALTY, "void held at Hu", Seat.S, 48, None, None, "127.0.0.1"
+        ActionKind.PENALTY, "void held at Hu", Seat.S, 48, None, None, "127.0.0.1", confirmed=True
     )
-    reply = post({"kind": "correction", "target_seq": 12, "note": "discard was 5p"})
-    assert reply.status == 200 and actions[1].target_seq == 12
-    reply = post({"kind": "correction", "target_seq": 999, "note": "x"})
+    reply = post({"kind": "move", "seat": "E", "move": "draw", "tile": "3p", "note": "missed"})
+    assert reply.status == 200
+    assert (actions[1].kind, actions[1].seat, actions[1].move, actions[1].tile) == (
+        ActionKind.MOVE,
+        Seat.E,
+        "draw",
+        "3p",
+    )
+    reply = post({"kind": "undo", "target_seq": 999, "note": "x"})
     assert reply.status == HTTPStatus.CONFLICT and reply.json()["reason"] == "no-such-record"
-    reply = post({"kind": "penalty", "seat": "S", "points": 0})
+    reply = post({"kind": "penalty", "seat": "S", "points": 0, "confirmed": True})
     assert reply.status == 400 and "points" in reply.json()["detail"]
     as_form = {**auth, "Content-Type": "application/x-www-form-urlencoded"}
-    assert post({"kind": "penalty", "seat": "S", "points": 8}, as_form).status == 400
+    yes = {"kind": "penalty", "seat": "S", "points": 8, "confirmed": True}
+    assert post(yes, as_form).status == 400
     cross = {**auth, "Origin": "http://evil.example"}
-    assert post({"kind": "penalty", "seat": "S", "points": 8}, cross).status == 400
+    assert post(yes, cross).status == 400
     assert len(actions) == 3  # refused requests never reached the daemon
 
 
@@ -232,14 +242,23 @@ def test_referee_actions_are_validated_and_handed_over(board, actions):
     [
         ([], "object"),
         ({"kind": "nap"}, "kind"),
-        ({"kind": "penalty", "seat": "X", "points": 8}, "seat"),
-        ({"kind": "penalty", "points": 8}, "seat"),
-        ({"kind": "penalty", "seat": "E", "points": True}, "points"),
-        ({"kind": "penalty", "seat": "E", "points": 1001}, "points"),
-        ({"kind": "penalty", "seat": "E", "points": 8, "paid_to": "E"}, "paid_to"),
-        ({"kind": "correction", "note": "x"}, "target_seq"),
-        ({"kind": "correction", "target_seq": 3, "note": " "}, "note"),
-        ({"kind": "correction", "target_seq": 3, "note": "x" * 501}, "note"),
+        ({"kind": "penalty", "seat": "X", "points": 8, "confirmed": True}, "seat"),
+        ({"kind": "penalty", "points": 8, "confirmed": True}, "seat"),
+        ({"kind": "penalty", "seat": "E", "points": True, "confirmed": True}, "points"),
+        ({"kind": "penalty", "seat": "E", "points": 1001, "confirmed": True}, "points"),
+        (
+            {"kind": "penalty", "seat": "E", "points": 8, "paid_to": "E", "confirmed": True},
+            "paid_to",
+        ),
+        ({"kind": "penalty", "seat": "E", "points": 8}, "confirmed"),
+        ({"kind": "abandon", "confirmed": "yes"}, "confirmed"),
+        ({"kind": "undo", "note": "x"}, "target_seq"),
+        ({"kind": "fix-tile", "target_seq": 3}, "tile"),
+        ({"kind": "move", "seat": "E"}, "move"),
+        ({"kind": "move", "move": "draw"}, "seat"),
+        ({"kind": "cancel", "count": 9}, "count"),
+        ({"kind": "note", "note": " "}, "note"),
+        ({"kind": "note", "note": "x" * 501}, "note"),
         ({"kind": "penalty", "seat": "E", "points": 8, "sql": 1}, "unknown"),
     ],
 )

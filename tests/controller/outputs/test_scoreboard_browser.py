@@ -231,9 +231,16 @@ def test_referee_view_behind_the_login_form(browser, table):
     points.send_keys("48")
     form.find_element(By.NAME, "note").send_keys("void suit held at wall end")
     form.find_element(By.CSS_SELECTOR, "button").click()
+    # a penalty asks first: "no" sends nothing, "yes" applies it
+    question = browser.switch_to.alert
+    assert question.text.startswith("S pays 48 points to nobody")
+    question.dismiss()
+    assert actions == []
+    form.find_element(By.CSS_SELECTOR, "button").click()
+    browser.switch_to.alert.accept()
     _wait(browser, lambda d: "Recorded as #901" in d.find_element(By.ID, "action-result").text, "")
-    assert [(a.kind.value, a.seat.name, a.points, a.note) for a in actions] == [
-        ("penalty", "S", 48, "void suit held at wall end")
+    assert [(a.kind.value, a.seat.name, a.points, a.note, a.confirmed) for a in actions] == [
+        ("penalty", "S", 48, "void suit held at wall end", True)
     ]
     _push(sb, clock, public_steps()[7])  # the referee page follows the deal live too
     _wait(browser, lambda d: "Settled" in d.find_element(By.CSS_SELECTOR, ".phase").text, "live")

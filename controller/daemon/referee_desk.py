@@ -1,0 +1,295 @@
+"""The referee at the table: actions from the referee page put the deal in progress right
+(issue 13). Each is a `correction` record (who, when, what, why; docs/JOURNAL.md), and the
+live judge is then the deal *rebuilt from the journal* exactly as `mjtable replay`, `report`
+and a restart rebuild it (controller/referee/rebuild.py): one code path for the page, the
+`mjtable correct` command and every tool that reads the journal afterwards.
+
+Before anything is written the action is tried: the deal is rebuilt with the corrections it
+would append, and an action after which the judge would refuse a move it accepted before
+(or any hand-entered move the judge refuses now) is refused with the judge's reason, and
+nothing is written. Every correction can be undone (`undo`: a `withdraw` correction).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+from controller.daemon.records import deal_seat, judge_json
+from controller.journal_records import Correction, CorrectionAction, Record, RecordKind, Stamp
+from controller.outputs.scoreboard import ActionKind, ActionResult, RefereeAction, RejectReason
+from controller.outputs.view import CorrectionView
+from controller.referee.journal_deal import deal_from_records
+from controller.referee.rebuild import Rebuilt, rebuild
+from controller.referee.trial import CorrectionRefused, say, trial
+from rules import moves as mv
+from rules.melds import MeldKind
+from rules.record import RecordError, move_from_json
+from rules.seats import Seat
+from rules.tiles import NotationError, Tile
+
+if TYPE_CHECKING:
+    from controller.daemon.runtime import Runtime
+    from rules.deal import Deal
+
+# an undone or cancelled move still lies on the table until its tiles are put back
+_TAKES_BACK = frozenset({ActionKind.CANCEL})
+
+
+class Refused(Exception):
+    """The action changes nothing; the message is the judge's (or the desk's) reason."""
+
+    def __init__(self, detail: str, reason: RejectReason = RejectReason.NOT_NOW) -> None:
+        super().__init__(detail)
+        self.reason = reason
+
+
+def hand_move(action: RefereeAction, dealer: Seat, deal: Deal | None = None) -> mv.Move:
+    """The judge move a referee entered (fixed seats on the page, deal seats for the judge).
+    A kong's kind follows from the deal: melded on an open discard, else the one the judge
+    takes (concealed, promoted, postponed)."""
+    assert action.seat is not None
+    seat = deal_seat(action.seat, dealer)
+    obj: dict[str, Any] = {"move": action.move, "seat": seat.name}
+    try:
+        tile = Tile.parse(action.tile) if action.tile else None
+    except (NotationError, ValueError) as err:
+        raise Refused(f"tile: {err}", RejectReason.INVALID) from None
+    if tile is not None and action.move not in ("pung", "hu", "pass", "self-drawn-hu", "rob-kong"):
+        obj["tile"] = str(tile)
+    if action.move == "void":
+        if tile is None:
+            raise Refused(
+                "tile: the tile laid face down (its suit is the void)", RejectReason.INVALID
+            )
+        obj["suit"] = tile.suit.value
+    if action.move == "kong":
+        return _kong(seat, tile, deal)
+    try:
+        return move_from_json(obj, "move")
+    except RecordError as err:
+        raise Refused(str(err), RejectReason.INVALID) from None
+
+
+def _kong(seat: Seat, tile: Tile | None, deal: Deal | None) -> mv.Move:
+    w = None if deal is None else deal.window
+    if w is not None and w.kind.value == "discard":
+        return mv.Kong(seat, MeldKind.KONG, w.tile)
+    if tile is None:
+        raise Refused("tile: the kong's tile", RejectReason.INVALID)
+    kinds = (MeldKind.CONCEALED_KONG, MeldKind.PROMOTED_KONG, MeldKind.POSTPONED_KONG)
+    moves = [mv.Kong(seat, k, tile) for k in kinds]
+    return next((m for m in moves if deal is not None and deal.check(m) is None), moves[0])
+
+
+class RefereeDesk:
+    """Applies `RefereeAction`s to the runtime's deal in progress (core thread only)."""
+
+    def __init__(self, runtime: Runtime) -> None:
+        self.rt = runtime
+        self._listed: tuple[int, int, tuple[CorrectionView, ...]] = (0, -1, ())
+        self._corrections_written = 0
+
+    def listing(self) -> tuple[CorrectionView, ...]:
+        """The deal in progress's corrections, newest first (read again only when the
+        journal has grown by a correction: publishing happens after every record)."""
+        rt = self.rt
+        if rt.deal is None or not rt.deal_no:
+            return ()
+        deal_no, seen, views = self._listed
+        if deal_no == rt.deal_no and seen == self._corrections_written:
+            return views
+        jd = deal_from_records(rt.journal, self._deal_records())
+        views = tuple(
+            CorrectionView(c.record.seq, _describe(c.correction), c.active)
+            for c in reversed(jd.corrections)
+            if c.correction.action is not CorrectionAction.WITHDRAW
+        )
+        self._listed = (rt.deal_no, self._corrections_written, views)
+        return views
+
+    def act(self, action: RefereeAction) -> ActionResult:
+        try:
+            return self._act(action)
+        except Refused as err:
+            return ActionResult(False, None, err.reason, str(err))
+
+    # --- the actions ----------------------------------------------------------------------
+
+    def _act(self, a: RefereeAction) -> ActionResult:
+        rt = self.rt
+        who = a.client or "referee"
+        why = a.note or _DEFAULT_WHY[a.kind]
+        if a.kind is ActionKind.NOTE:
+            target = a.target_seq or rt.seq
+            if target < 1 or rt.journal.get(target) is None:
+                raise Refused(f"no record {target}", RejectReason.NO_SUCH_RECORD)
+            return self._write([Correction(target, who, CorrectionAction.NOTE, why)], apply=False)
+        deal = rt.deal
+        if deal is None or deal.over or not rt.deal_no:
+            raise Refused("no deal in progress")
+        if a.kind is ActionKind.MOVE:
+            return self._enter(a, who, why)
+        if a.kind is ActionKind.CANCEL:
+            targets = [a.target_seq] if a.target_seq else self._last_moves(a.count or 1)
+            self._own_moves(targets)
+            corrections = [Correction(s, who, CorrectionAction.CANCEL_MOVE, why) for s in targets]
+        elif a.kind is ActionKind.FIX_TILE:
+            assert a.target_seq is not None
+            self._own_moves([a.target_seq])
+            try:
+                tile = str(Tile.parse(a.tile))
+            except (NotationError, ValueError) as err:
+                raise Refused(f"tile: {err}", RejectReason.INVALID) from None
+            details = {"tile": tile}
+            corrections = [Correction(a.target_seq, who, CorrectionAction.FIX_TILE, why, details)]
+        elif a.kind is ActionKind.PENALTY:
+            corrections = [self._penalty(a, who, why)]
+        elif a.kind is ActionKind.UNDO:
+            assert a.target_seq is not None
+            self._undoable(a.target_seq)
+            corrections = [Correction(a.target_seq, who, CorrectionAction.WITHDRAW, why)]
+        else:  # ABANDON
+            corrections = [Correction(rt.seq, who, CorrectionAction.FORCE_END, why)]
+        return self._write(corrections, taken_back=a.kind in _TAKES_BACK)
+
+    def _enter(self, a: RefereeAction, who: str, why: str) -> ActionResult:
+        """A move the reader missed: offered to the judge like a read one, journalled with
+        an `enter-move` correction on it (so it can be taken back)."""
+        rt = self.rt
+        move = hand_move(a, rt.dealt_by, rt.deal)
+        refused = rt.would_refuse(move)
+        if refused is not None:
+            raise Refused(f"the judge refuses {say(move, rt.dealt_by)}: {refused.detail}")
+        evidence = (f"entered by the referee ({who}): {why}",)
+        if not rt.offer(move, evidence, rt.clock.monotonic()):
+            raise Refused(f"the judge refuses {say(move, rt.dealt_by)}")
+        accepted = rt.last_accepted_seq
+        record = rt.journal.append_correction(
+            Correction(
+                accepted, who, CorrectionAction.ENTER_MOVE, why, {"judge": judge_json(move)}
+            ),
+            at=self._stamp(),
+        )
+        rt.journalled(record)
+        self._corrections_written += 1
+        rt.referee_answered()
+        rt.reread_table()
+        return ActionResult(True, record.seq, None, f"{say(move, rt.dealt_by)} accepted")
+
+    def _penalty(self, a: RefereeAction, who: str, why: str) -> Correction:
+        rt = self.rt
+        assert a.seat is not None
+        dealer = rt.dealt_by
+        to = None if a.paid_to is None else deal_seat(a.paid_to, dealer)
+        move = mv.Penalty(deal_seat(a.seat, dealer), a.points, a.note or "referee", to)
+        rejected = rt.deal.check(move) if rt.deal is not None else None
+        if rejected is not None:
+            raise Refused(str(rejected))
+        details = {
+            "seat": a.seat.name,
+            "points": a.points,
+            "paid_to": None if a.paid_to is None else a.paid_to.name,
+            "judge": judge_json(move),
+        }
+        return Correction(rt.seq, who, CorrectionAction.PENALTY, why, details)
+
+    def rebuilt(self) -> Deal | None:
+        """The deal in progress rebuilt with its corrections (None: it has none), for a
+        restart: replaying the accepted moves alone would undo the referee's work."""
+        records = self._deal_records()
+        if not any(r.kind is RecordKind.CORRECTION for r in records):
+            return None
+        return rebuild(deal_from_records(self.rt.journal, records)).deal
+
+    # --- targets ----------------------------------------------------------------------------
+
+    def _deal_records(self) -> list[Record]:
+        return list(self.rt.journal.deal_records(self.rt.deal_no))
+
+    def _current(self) -> Rebuilt:
+        return rebuild(deal_from_records(self.rt.journal, self._deal_records()))
+
+    def _last_moves(self, n: int) -> list[int]:
+        """The records of the last n moves that count now (corrections applied)."""
+        moves = [e.at for e in self._current().entries if e.origin == "move"]
+        if not moves:
+            raise Refused("no move of this deal to cancel")
+        return moves[-n:]
+
+    def _own_moves(self, seqs: Sequence[int]) -> None:
+        by_seq = {r.seq: r for r in self._deal_records()}
+        for seq in seqs:
+            rec = by_seq.get(seq)
+            if rec is None or rec.kind is not RecordKind.MOVE_ACCEPTED:
+                raise Refused(
+                    f"record {seq} is not an accepted move of deal {self.rt.deal_no}",
+                    RejectReason.NO_SUCH_RECORD,
+                )
+
+    def _undoable(self, seq: int) -> None:
+        jd = deal_from_records(self.rt.journal, self._deal_records())
+        found = next((c for c in jd.corrections if c.record.seq == seq), None)
+        if found is None:
+            raise Refused(
+                f"record {seq} is not a correction of deal {self.rt.deal_no}",
+                RejectReason.NO_SUCH_RECORD,
+            )
+        if not found.active:
+            raise Refused(f"correction {seq} is already withdrawn or is itself a withdrawal")
+
+    # --- try, write, apply ----------------------------------------------------------------
+
+    def _stamp(self) -> Stamp:
+        return Stamp(self.rt.clock.monotonic(), self.rt.clock.wall())
+
+    def _trial(self, corrections: Sequence[Correction]) -> Rebuilt:
+        try:
+            return trial(self.rt.journal, self.rt.deal_no, corrections, self._stamp())
+        except CorrectionRefused as err:
+            raise Refused(str(err)) from None
+
+    def _write(
+        self, corrections: Sequence[Correction], apply: bool = True, taken_back: bool = False
+    ) -> ActionResult:
+        rt = self.rt
+        if apply:
+            self._trial(corrections)
+        seq = 0
+        for c in corrections:
+            record = rt.journal.append_correction(c, at=self._stamp())
+            rt.journalled(record)
+            seq = record.seq
+        self._corrections_written += 1
+        if apply:
+            rt.adopt(self._current().deal, taken_back=taken_back)
+        return ActionResult(True, seq)
+
+
+def _describe(c: Correction) -> str:
+    what = {
+        CorrectionAction.ENTER_MOVE: "move entered",
+        CorrectionAction.CANCEL_MOVE: "move cancelled",
+        CorrectionAction.FIX_TILE: "tile fixed",
+        CorrectionAction.PENALTY: "penalty",
+        CorrectionAction.FORCE_END: "deal ended",
+    }.get(c.action, str(c.action))
+    details = c.details or {}
+    extra = ""
+    if c.action is CorrectionAction.PENALTY:
+        to = details.get("paid_to")
+        extra = f" {details.get('seat')} pays {details.get('points')} to {to or 'nobody'}"
+    elif c.action is CorrectionAction.FIX_TILE:
+        extra = f" to {details.get('tile')}"
+    return f"#{c.corrects} {what}{extra} by {c.referee}: {c.reason}"
+
+
+_DEFAULT_WHY = {
+    ActionKind.MOVE: "the reader missed it",
+    ActionKind.CANCEL: "it did not happen",
+    ActionKind.FIX_TILE: "the tile was misread",
+    ActionKind.PENALTY: "referee penalty",
+    ActionKind.UNDO: "undone by the referee",
+    ActionKind.ABANDON: "abandoned by the referee",
+    ActionKind.NOTE: "",
+}

@@ -1,0 +1,178 @@
+"""Issue 13: the referee puts a deal right from the referee page. Each action is a journalled
+correction, undoable, applied to the live judge by rebuilding the deal from the journal as
+the referee tools do; an action that would make the deal illegal is refused with the judge's
+reason and writes nothing. A restart keeps what the referee did."""
+
+from __future__ import annotations
+
+import dataclasses
+from pathlib import Path
+
+import pytest
+from rig import Rig, begin_deal, play
+
+from controller.daemon.records import table_seat
+from controller.journal_records import RecordKind
+from controller.outputs.scoreboard import ActionKind, RefereeAction
+from controller.referee.journal_deal import read_deal
+from controller.referee.rebuild import rebuild
+from rules import moves as mv
+from rules.seats import Seat
+
+
+@pytest.fixture
+def rig(tmp_path: Path):
+    r = Rig(tmp_path / "t.journal")
+    r.link("table", True)
+    r.link("reader", True)
+    yield r
+    r.close()
+
+
+def bare(moves) -> list:
+    """Moves without their times (a rebuilt deal reads them back from the journal)."""
+    return [dataclasses.replace(m, t=None) for m in moves]
+
+
+def first_draw(moves) -> int:
+    return next(i for i, x in enumerate(moves) if isinstance(x, mv.Draw))
+
+
+def act(rig: Rig, kind: ActionKind, **fields) -> object:
+    fields.setdefault("note", "test")
+    return rig.rt.referee(RefereeAction(kind, client="ref-1", **fields))
+
+
+def entered_draw(rig: Rig, move: mv.Draw) -> object:
+    side = table_seat(move.seat, rig.rt.dealt_by)
+    return act(rig, ActionKind.MOVE, seat=side, move="draw", tile=str(move.tile))
+
+
+def test_a_draw_the_reader_missed_is_entered_by_hand_and_the_deal_goes_on(rig):
+    plan = begin_deal(rig, 3)
+    moves = list(plan.moves)
+    k = first_draw(moves)
+    play(rig, moves[:k])
+    result = entered_draw(rig, moves[k])
+    assert result.accepted, result.detail
+    assert bare(rig.rt.deal.history[-1:]) == bare([moves[k]])
+    accepted = rig.records(RecordKind.MOVE_ACCEPTED)[-1].data()
+    assert "entered by the referee (ref-1): test" in accepted["evidence"]
+    correction = rig.records(RecordKind.CORRECTION)[-1].data()
+    assert (correction["action"], correction["referee"]) == ("enter-move", "ref-1")
+    play(rig, moves[k + 1 :])  # the rest of the deal is read as usual and settles
+    assert len(rig.records(RecordKind.DEAL_SETTLED)) == 1
+
+
+def test_a_move_the_judge_refuses_changes_nothing_and_says_why(rig):
+    plan = begin_deal(rig, 3)
+    moves = list(plan.moves)
+    k = first_draw(moves)
+    play(rig, moves[:k])
+    last = rig.rt.seq
+    wrong = next(t for t in moves[k].tile.suit.tiles if t != moves[k].tile)
+    result = entered_draw(rig, mv.Draw(moves[k].seat, wrong))
+    assert not result.accepted and "the judge refuses" in result.detail
+    assert "wall" in result.detail  # the judge's reason: not the wall's next tile
+    side = table_seat(moves[k].seat.next, rig.rt.dealt_by)
+    result = act(rig, ActionKind.MOVE, seat=side, move="draw", tile=str(moves[k].tile))
+    assert not result.accepted and "turn" in result.detail
+    assert rig.rt.seq == last  # nothing journalled
+
+
+def test_cancel_and_undo_the_cancel(rig):
+    plan = begin_deal(rig, 4)
+    moves = list(plan.moves)
+    k = first_draw(moves) + 2
+    play(rig, moves[:k])
+    before = rig.rt.deal.history
+    result = act(rig, ActionKind.CANCEL, count=1)
+    assert result.accepted, result.detail
+    assert bare(rig.rt.deal.history) == bare(before[:-1])
+    cancel = result.seq
+    result = act(rig, ActionKind.UNDO, target_seq=cancel)
+    assert result.accepted, result.detail
+    assert bare(rig.rt.deal.history) == bare(before)
+    # a correction is undone once
+    assert not act(rig, ActionKind.UNDO, target_seq=result.seq).accepted
+
+
+def test_undo_an_entered_move(rig):
+    plan = begin_deal(rig, 3)
+    moves = list(plan.moves)
+    k = first_draw(moves)
+    play(rig, moves[:k])
+    entered = entered_draw(rig, moves[k])
+    assert act(rig, ActionKind.UNDO, target_seq=entered.seq).accepted
+    assert bare([moves[k]])[0] not in bare(rig.rt.deal.history)
+    assert rig.rt.deal.phase.value == "draw"
+
+
+def test_cancelling_a_move_others_built_on_is_refused(rig):
+    plan = begin_deal(rig, 3)
+    moves = list(plan.moves)
+    k = first_draw(moves)
+    play(rig, moves[: k + 2])  # the draw and its discard
+    draw_seq = next(
+        r.seq
+        for r in rig.records(RecordKind.MOVE_ACCEPTED)
+        if r.data()["judge"]["move"] == "draw"
+    )
+    last = rig.rt.seq
+    result = act(rig, ActionKind.CANCEL, target_seq=draw_seq)
+    assert not result.accepted and "would refuse" in result.detail
+    assert rig.rt.seq == last
+
+
+def test_a_penalty_counts_in_the_settlement_and_can_be_undone(rig):
+    plan = begin_deal(rig, 5)
+    moves = list(plan.moves)
+    play(rig, moves[:10])
+    result = act(rig, ActionKind.PENALTY, seat=Seat.S, points=8, paid_to=Seat.N, confirmed=True)
+    assert result.accepted, result.detail
+    assert any(isinstance(m, mv.Penalty) for m in rig.rt.deal.history)
+    assert act(rig, ActionKind.UNDO, target_seq=result.seq).accepted
+    assert not any(isinstance(m, mv.Penalty) for m in rig.rt.deal.history)
+
+
+def test_abandon_ends_and_settles_the_deal(rig):
+    plan = begin_deal(rig, 5)
+    play(rig, list(plan.moves)[:12])
+    assert act(rig, ActionKind.ABANDON, confirmed=True).accepted
+    assert rig.rt.deal.over
+    settled = rig.records(RecordKind.DEAL_SETTLED)
+    assert len(settled) == 1
+
+
+def test_a_referee_call_is_shown_until_answered(rig):
+    from controller.recognition.recogniser import AlertKind, RefereeAlert
+
+    plan = begin_deal(rig, 3)
+    moves = list(plan.moves)
+    k = first_draw(moves)
+    play(rig, moves[:k])
+    alert = RefereeAlert(AlertKind.STALLED, moves[k].seat, "the judge waits for E's draw", ())
+    rig.rt.recognised([alert], rig.clock.now)
+    assert rig.rt.referee_called and "waits for E's draw" in rig.rt.referee_called
+    assert rig.rt.public().referee_called
+    assert rig.records(RecordKind.ALERT)[-1].data()["referee_called"] is True
+    assert entered_draw(rig, moves[k]).accepted
+    assert rig.rt.referee_called is None and not rig.rt.public().referee_called
+
+
+def test_a_restart_keeps_the_referees_corrections(tmp_path):
+    path = tmp_path / "t.journal"
+    rig = Rig(path)
+    rig.link("table", True)
+    rig.link("reader", True)
+    plan = begin_deal(rig, 4)
+    moves = list(plan.moves)
+    k = first_draw(moves) + 2
+    play(rig, moves[:k])
+    assert act(rig, ActionKind.CANCEL, count=1).accepted
+    corrected = bare(rig.rt.deal.history)
+    rig.close()
+    again = Rig(path, clock=rig.clock)
+    assert bare(again.rt.deal.history) == corrected
+    with again.journal as j:
+        assert bare(rebuild(read_deal(j, again.rt.deal_no)).deal.history) == corrected
