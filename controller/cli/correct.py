@@ -32,8 +32,10 @@ from controller.journal_records import (
     JournalError,
     Record,
     RecordKind,
+    Stamp,
 )
 from controller.referee.journal_deal import open_checked
+from controller.referee.trial import CorrectionRefused, trial
 from rules.seats import Seat
 from rules.tiles import NotationError, Tile
 
@@ -47,7 +49,10 @@ MAX_POINTS = 1000
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("journal", metavar="JOURNAL", type=Path, help="journal file")
     parser.add_argument(
-        "action", choices=[a.value for a in CorrectionAction], help="what the correction does"
+        "action",
+        # a move entered by hand goes through the daemon's judge (the referee page)
+        choices=[a.value for a in CorrectionAction if a is not CorrectionAction.ENTER_MOVE],
+        help="what the correction does",
     )
     target = parser.add_mutually_exclusive_group(required=True)
     target.add_argument("--record", type=int, metavar="SEQ", help="the record corrected")
@@ -75,6 +80,7 @@ def run(args: argparse.Namespace) -> int:
                 )
                 return EXIT_BROKEN
             correction = _correction(journal, args)
+            _try(journal, correction)
         with Journal.open(args.journal) as writer:
             record = writer.append_correction(correction)
     except JournalError as err:
@@ -88,6 +94,20 @@ def run(args: argparse.Namespace) -> int:
         f"(deal {record.deal}) by {correction.referee} at {record.wall}"
     )
     return 0
+
+
+def _try(journal: Journal, correction: Correction) -> None:
+    """The check the referee page makes (controller/referee/trial.py): a correction after
+    which the judge would refuse a move it accepted before is refused, nothing appended."""
+    target = journal.get(correction.corrects)
+    if target is None or target.deal is None or correction.action is CorrectionAction.NOTE:
+        return
+    last = journal.last()
+    stamp = Stamp(last.mono if last is not None else 0.0, last.wall if last is not None else "")
+    try:
+        trial(journal, target.deal, [correction], stamp)
+    except CorrectionRefused as err:
+        raise Refused(str(err)) from None
 
 
 def _target(journal: Journal, args: argparse.Namespace) -> Record:

@@ -33,7 +33,6 @@ def test_each_action_is_journalled(journal: Path, capsys) -> None:
     discardless = seq_of(journal, "void suit p 4p")
     cases = [
         (["cancel-move", "--record", str(hu)], None),
-        (["fix-tile", "--record", str(discardless), "--tile", "3p"], {"tile": "3p"}),
         (
             ["penalty", "--deal", "1", "--seat", "N", "--points", "8", "--to", "w"],
             {"seat": "N", "points": 8, "paid_to": "W"},
@@ -54,6 +53,13 @@ def test_each_action_is_journalled(journal: Path, capsys) -> None:
         )
         assert c.details == details
         assert rec.source == "referee" and rec.deal == 1
+    # the void tile laid was really 3p: then the judge would refuse the later discard of
+    # the 4p it laid, so the correction is refused, as on the referee page, and not written
+    before = len(corrections(journal))
+    argv = ["fix-tile", "--record", str(discardless), "--tile", "3p"]
+    assert main(["correct", str(journal), *argv, *REF]) == 3
+    assert "the judge would refuse" in capsys.readouterr().err
+    assert len(corrections(journal)) == before
     # withdraw the penalty
     penalty = next(r.seq for r, c in corrections(journal) if c.action is CorrectionAction.PENALTY)
     assert main(["correct", str(journal), "withdraw", "--record", str(penalty), *REF]) == 0

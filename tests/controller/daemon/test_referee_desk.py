@@ -114,9 +114,7 @@ def test_cancelling_a_move_others_built_on_is_refused(rig):
     k = first_draw(moves)
     play(rig, moves[: k + 2])  # the draw and its discard
     draw_seq = next(
-        r.seq
-        for r in rig.records(RecordKind.MOVE_ACCEPTED)
-        if r.data()["judge"]["move"] == "draw"
+        r.seq for r in rig.records(RecordKind.MOVE_ACCEPTED) if r.data()["judge"]["move"] == "draw"
     )
     last = rig.rt.seq
     result = act(rig, ActionKind.CANCEL, target_seq=draw_seq)
