@@ -790,7 +790,7 @@ class Runtime:
         """A draw the judge refuses as WALL_MISMATCH that fits the wall with an uncertain
         pair of the scan swapped (controller/recognition/wall_doubt.py): the judge is
         re-judged on that order, and the draw's `move.accepted` records it (`wall_check`)."""
-        if not self._uncertain or not isinstance(move, mv.Draw | mv.ReplacementDraw):
+        if not isinstance(move, mv.Draw | mv.ReplacementDraw):
             return False
         trial = deal
         if deal.window is not None:  # the draw closes the window first
@@ -803,6 +803,8 @@ class Runtime:
         if found is None:
             return False
         i = found.index
+        if i not in self._uncertain:  # a pair the scan did not mark: the draw journals it too
+            self._uncertain = tuple(sorted((*self._uncertain, i)))
         order = swapped(deal.wall_order, i)
         self.deal = Deal.replay(self.rs, deal.dice, order, deal.history, prevalent=deal.prevalent)
         self._seen_key = None

@@ -638,7 +638,7 @@ class Recogniser:
         """A draw refused as WALL_MISMATCH that the wall accepts with an uncertain pair of
         the scan swapped (controller.recognition.wall_doubt)."""
         take = r.moves[0]
-        if not self._uncertain or not isinstance(take, Draw | ReplacementDraw):
+        if not isinstance(take, Draw | ReplacementDraw):
             return False
         if r.closes:
             deal = fork(deal)
@@ -648,8 +648,9 @@ class Recogniser:
             return False
         i = found.index
         a, b = deal.wall_order[i], deal.wall_order[i + 1]
+        why = "read in the same rounds" if i in self._uncertain else "not marked as in doubt"
         self._swap_notes[take] = (
-            f"the wall scan read positions {i} ({a}) and {i + 1} ({b}) in the same rounds: "
+            f"the wall scan read positions {i} ({a}) and {i + 1} ({b}) ({why}): "
             f"this draw shows them the other way round"
         )
         return True

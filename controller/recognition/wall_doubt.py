@@ -50,9 +50,17 @@ def swap_for(
     deal: Deal, uncertain: Collection[int], move: Draw | ReplacementDraw
 ) -> WallSwap | None:
     """The re-judged deal on which `move` is accepted, when the tile it names lies in the
-    other position of an uncertain pair holding the position it is drawn from; else None."""
-    i = pair_of(next_index(deal, move), uncertain)
-    if i is None or move.tile is None:
+    other position of an uncertain pair holding the position it is drawn from; else None.
+
+    The pair the draw comes from is always in doubt, marked or not: a scan misorders two
+    neighbours whenever one of them was read once less than the scan could tell (issue 13
+    item 6: positions 106 and 107 swapped with no doubt recorded lost a deal). A live draw
+    takes i before i + 1, a replacement from the tail i + 1 before i."""
+    index = next_index(deal, move)
+    i = pair_of(index, uncertain)
+    if i is None and index is not None:
+        i = index if isinstance(move, Draw) else index - 1
+    if i is None or i < 0 or move.tile is None:
         return None
     left = set(deal.wall.remaining())
     if i not in left or i + 1 not in left or deal.wall_order[i] == deal.wall_order[i + 1]:

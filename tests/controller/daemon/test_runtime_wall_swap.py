@@ -127,13 +127,30 @@ def test_a_scan_that_was_right_is_confirmed_as_scanned(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize("uncertain", [(), "far"])
-def test_without_that_doubt_the_draw_is_a_wall_mismatch(tmp_path: Path, uncertain) -> None:
+def test_regression_two_neighbours_swapped_with_no_doubt_recorded(tmp_path: Path, uncertain):
+    """Issue 13 item 6: the scan had positions 106 and 107 swapped without marking the pair
+    uncertain: "wall-mismatch: next wall tile is 5p, not 3m", six refused discards, the deal
+    abandoned. The pair a draw comes from is in doubt whether marked or not."""
     rig = Rig(tmp_path / "t.journal")
     order = wall_copies(rig.rs, SEED)
     truth = tuple(tc.tile for tc in order)
     k = first_draw_pair(rig, truth)
     doubt = () if uncertain == () else (k + 20,)
     play(rig, deal_on_scan(rig, swapped(order, k), doubt, truth).moves[:12])
+    assert rig.records(RecordKind.MOVE_REJECTED) == []
+    assert checks(rig) == [{"positions": [k, k + 1], "order": "swapped"}]
+    assert rig.rt.deal.wall_order[k : k + 2] == truth[k : k + 2]
+
+
+def test_a_draw_that_no_neighbour_swap_explains_is_a_wall_mismatch(tmp_path: Path) -> None:
+    rig = Rig(tmp_path / "t.journal")
+    order = wall_copies(rig.rs, SEED)
+    truth = tuple(tc.tile for tc in order)
+    k = first_draw_pair(rig, truth)
+    far = next(j for j in range(k + 2, len(order)) if truth[j] not in (truth[k], truth[k + 1]))
+    scan = list(order)
+    scan[k], scan[far] = scan[far], scan[k]  # not two neighbours
+    play(rig, deal_on_scan(rig, tuple(scan), (), truth).moves[:12])
     rejected = [r.data() for r in rig.records(RecordKind.MOVE_REJECTED)]
     assert rejected and rejected[0]["reason"] == "wall-mismatch"
     assert checks(rig) == []

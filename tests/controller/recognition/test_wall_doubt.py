@@ -33,10 +33,15 @@ def test_the_neighbours_tile_drawn_from_an_uncertain_pair_is_offered() -> None:
     assert any("other way round" in line for line in got[0].evidence)
 
 
-def test_without_the_doubt_it_is_a_wall_mismatch() -> None:
+def test_regression_the_draws_own_pair_is_in_doubt_even_unmarked() -> None:
+    """Issue 13 item 6: a scan can misorder two neighbours without marking them; the
+    neighbour's tile drawn is offered all the same, its evidence saying the pair was not
+    marked."""
     sc, k = after_first_discard(uncertain=False)
-    assert sc.place(sc.copies[k + 1], sc.zone(ZoneKind.HAND, S)) == []
-    assert [a.kind for a in alerts(sc.wait(1.0))] == [AlertKind.WALL_MISMATCH]
+    neighbour = sc.copies[k + 1]
+    got = sc.place(neighbour, sc.zone(ZoneKind.HAND, S))
+    assert moves(got) == [Draw(S, neighbour.tile)] and alerts(got) == []
+    assert any("not marked as in doubt" in line for line in got[0].evidence)
 
 
 def test_a_tile_from_further_away_is_still_a_wall_mismatch() -> None:
