@@ -720,7 +720,7 @@ class Runtime:
     def recognised(self, results: Sequence[Any], t: float) -> None:
         for r in results:
             if isinstance(r, MoveSeen):
-                self.offer(r.move, r.evidence, t)
+                self.offer(r.move, r.evidence, t, getattr(r, "read_at", None))
             elif isinstance(r, RefereeAlert):
                 code = getattr(r.kind, "value", str(r.kind))
                 key = (self.deal_no, code, r.text)
@@ -742,7 +742,13 @@ class Runtime:
             elif isinstance(r, HandsDealt) and self.machine.can("deal_complete"):
                 self._trigger("deal_complete")
 
-    def offer(self, move: mv.Move, evidence: Sequence[str] = (), t: float | None = None) -> bool:
+    def offer(
+        self,
+        move: mv.Move,
+        evidence: Sequence[str] = (),
+        t: float | None = None,
+        read_at: float | None = None,
+    ) -> bool:
         """Offer a move to the judge; journal the decision, then act on it."""
         deal = self.deal
         if deal is None or deal.over:
@@ -758,8 +764,15 @@ class Runtime:
         if rejected is not None:
             detail = rejected.detail
             if is_claim(move) and deal.window is None and self._window_closed_at is not None:
-                late = (t or self.clock.monotonic()) - self._window_closed_at
-                detail = f"the claim window had closed {late:.1f} s before ({rejected.detail})"
+                read = read_at if read_at is not None else (t or self.clock.monotonic())
+                late = read - self._window_closed_at
+                if late >= 0:
+                    detail = f"read {late:.1f} s after the claim window closed ({rejected.detail})"
+                else:  # read in time, but for a discard the judge had not been shown
+                    detail = (
+                        f"read {-late:.1f} s before the last claim window closed, for a discard "
+                        f"not read yet ({rejected.detail})"
+                    )
             self._log(
                 Source.JUDGE,
                 RecordKind.MOVE_REJECTED,

@@ -117,6 +117,9 @@ class MoveSeen:
 
     move: Move
     evidence: tuple[str, ...]
+    # (added) when the button that declared it was read, for a claim offered later (held
+    # for its discard): the runtime times the claim from this, not from when it is judged
+    read_at: float | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -448,7 +451,7 @@ class Recogniser:
             move = self._declaration(button, seat, trial, 0.0)
             if move is None:
                 continue
-            out.append(MoveSeen(move, (note,)))
+            out.append(MoveSeen(move, (note,), t))
             if isinstance(move, Hu | RobKong) and self._false_hu(trial, move):
                 text = f"{seat} declared Hu without a winning hand (accepted as a false Hu)"
                 out.append(RefereeAlert(AlertKind.FALSE_HU, seat, text, (note,)))
@@ -706,7 +709,8 @@ class Recogniser:
                 continue
             move = self._declaration(held[2], held[1], deal, held[0])
             if move is not None:
-                out.append(MoveSeen(move, (held[3].replace(" (before the discard)", ""),)))
+                note = held[3].replace(" (before the discard)", "")
+                out.append(MoveSeen(move, (note,), held[0]))
         for seat, t0 in list(self._kong_button.items()):
             if now - t0 >= self.grace:
                 del self._kong_button[seat]

@@ -97,7 +97,24 @@ def test_a_claim_after_the_window_is_refused_with_how_late_it_came(rig):
     data = rejected.data()
     assert data["move"] == "pung" and data["seat"] == "S"
     assert data["reason"] in ("wrong-phase", "claim-not-admissible")
-    assert "closed 1.2 s before" in data["detail"] or "closed 1.0 s before" in data["detail"]
+    assert data["detail"].startswith("read 1.0 s after the claim window closed")
+
+
+def test_regression_lateness_is_measured_from_when_the_button_was_read(rig):
+    """Issue 13 item 2: a PUNG journalled at 2929.453 was refused at 2930.454 as "closed
+    0.1 s before" although the timer closed the window at 2930.323: the claim was timed
+    when it was judged, not when it was read."""
+    plan = begin_deal(rig, 2)
+    moves = list(plan.moves)
+    first_discard = next(i for i, x in enumerate(moves) if isinstance(x, mv.Discard))
+    play(rig, moves[: first_discard + 1])
+    rig.step(3.01)  # the claim clock closes the window
+    closed = rig.clock.now
+    rig.step(1.0)
+    read_at = closed - 0.4  # the button was read while the window was still open
+    rig.rt.recognised([rec_types.MoveSeen(mv.Pung(Seat.S), ("held",), read_at)], rig.clock.now)
+    (rejected,) = rig.records(RecordKind.MOVE_REJECTED)
+    assert rejected.data()["detail"].startswith("read 0.4 s before the last claim window closed")
 
 
 def test_the_window_stays_open_until_the_claim_clock_runs_out(rig):

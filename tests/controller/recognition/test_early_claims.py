@@ -70,3 +70,18 @@ def test_regression_a_pung_pressed_before_the_punger_discarded_is_not_lost() -> 
     got = sc.discard(Seat.N, "8p")
     assert moves(got) == [Discard(Seat.N, Tile.parse("8p")), Pung(S)]
     assert sc.rt.rejected == []
+
+
+def test_a_held_claim_is_offered_with_the_time_its_button_was_read() -> None:
+    """Issue 13 item 2: the runtime times a claim (late or not) from when its button was
+    read, so a held claim carries its press time when it is finally offered."""
+    from controller.recognition.recogniser import MoveSeen
+
+    sc = opening()
+    sc.press(E, Button.HU)
+    pressed = sc.t
+    drawn = sc.next_copy()
+    said = sc.draw(S)
+    said += sc.move(drawn, RIVER, S)
+    (hu,) = [r for r in said if isinstance(r, MoveSeen) and isinstance(r.move, Hu)]
+    assert hu.read_at == pressed
