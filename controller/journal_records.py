@@ -390,6 +390,9 @@ class CorrectionAction(StrEnum):
     # the corrected record is a move the referee entered by hand (the reader missed it);
     # withdrawn, the move no longer counts
     ENTER_MOVE = "enter-move"
+    # on a `deal.started`: the dealt hands showed the dealer at another side than the
+    # daemon expected (details {"dealer": "N"}, a fixed seat); every reader takes that side
+    DEALER = "dealer"
 
 
 @dataclass(frozen=True, slots=True)
@@ -410,6 +413,12 @@ class Correction:
             raise ValueError("a correction names the referee who made it")
         if not self.reason.strip():
             raise ValueError("a correction says why")
+
+    def dealer_side(self) -> Seat | None:
+        """The dealer side a `dealer` correction names (None for other actions)."""
+        if self.action is not CorrectionAction.DEALER:
+            return None
+        return Seat.parse(str((self.details or {}).get("dealer")))
 
     def to_payload(self) -> dict[str, JSON]:
         return {

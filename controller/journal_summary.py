@@ -8,10 +8,11 @@ the deal judge's job.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from controller.journal_records import (
     JSON,
+    Correction,
     DealEnd,
     DealSettled,
     DealStarted,
@@ -99,7 +100,12 @@ def summarise(records: Iterable[Record]) -> list[DealSummary]:
             elif record.kind is RecordKind.ALERT:
                 tally.alerts += 1
             elif record.kind is RecordKind.CORRECTION:
-                tally.corrections += 1
+                correction = Correction.from_payload(record.data())
+                side = correction.dealer_side()
+                if side is not None:  # the dealt hands showed the dealer elsewhere
+                    tally.started = replace(tally.started, dealer=side)
+                else:
+                    tally.corrections += 1
             elif record.kind is RecordKind.DEAL_SETTLED:
                 tally.settled = DealSettled.from_payload(record.data())
                 tally.settled_seq = record.seq

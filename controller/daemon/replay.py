@@ -125,6 +125,11 @@ def recover(
             if rec.data()["state"] == "closed" and judge.window is not None:
                 _replay(judge, mv.CloseClaims(), out, rec)
         elif kind is RecordKind.CORRECTION and judge is not None and rec.deal == out.deal_no:
+            if rec.data().get("action") == "dealer" and out.started is not None:
+                side = Seat.parse(str((rec.data().get("details") or {}).get("dealer")))
+                out.started = replace(out.started, dealer=side)
+                out.dealer = side  # the dealt hands showed the dealer there (issue 13 item 7)
+                continue
             details = rec.data().get("details") or {}
             if rec.data()["action"] == "penalty" and "judge" in details:
                 _replay(judge, move_from_judge_json(details["judge"]), out, rec)

@@ -71,6 +71,8 @@ from controller.devices.events import (
 from controller.devices.table import Command, ShowScore, TableDriver
 from controller.journal import Journal
 from controller.journal_records import (
+    Correction,
+    CorrectionAction,
     DealEnd,
     Record,
     RecordKind,
@@ -82,7 +84,13 @@ from controller.outputs.view import AlertView, PublicView
 from controller.profiles import ReaderModel, ReaderProfile, ZoneKind
 from controller.recognition.presence import Debouncer, DuplicateTile, TileLifted, TilePlaced
 from controller.recognition.presence import UnknownTag as UnknownTagSeen
-from controller.recognition.recogniser import HandsDealt, MoveSeen, RefereeAlert, WallScanned
+from controller.recognition.recogniser import (
+    DealerMoved,
+    HandsDealt,
+    MoveSeen,
+    RefereeAlert,
+    WallScanned,
+)
 from controller.recognition.wall_doubt import next_index, pair_of, swap_for, swapped
 from rules import moves as mv
 from rules.claims import is_claim
@@ -257,6 +265,7 @@ class Runtime:
         self._held_shuffles = 0
         self.referee_called: str | None = None  # what the table waits for the referee about
         self.last_accepted_seq = 0
+        self._started_seq = 0  # the open deal's deal.started record
         self.desk = RefereeDesk(self)
         rec = recovered or Recovered()
         self.deals_done = rec.settled_in_session  # settled in the open session
@@ -701,6 +710,7 @@ class Runtime:
             deal=number,
             t=t,
         )
+        self._started_seq = self.seq
         self.deal, self.deal_no, self.next_deal = deal, number, number + 1
         self._dealt_by = self.dealer
         self._over_time_warned = False
@@ -741,6 +751,28 @@ class Runtime:
                     self._start_deal(*self._pending_dice)
             elif isinstance(r, HandsDealt) and self.machine.can("deal_complete"):
                 self._trigger("deal_complete")
+            elif isinstance(r, DealerMoved):
+                self._dealer_moved(r.side)
+
+    def _dealer_moved(self, side: Seat) -> None:
+        """The dealt hands show the dealer at `side`: after a deal the daemon lost (a kill,
+        an abandoned deal) its idea of the next dealer can be wrong, and the table is right.
+        Journalled as a `dealer` correction of `deal.started` (every reader of the journal
+        takes it), and seats are mapped from that side from here on (issue 13 item 7)."""
+        if self.deal is None or self.deal.history or side is self._dealt_by:
+            return
+        was = self._dealt_by
+        correction = Correction(
+            self._started_seq,
+            "daemon",
+            CorrectionAction.DEALER,
+            f"the dealt hands show the dealer at side {side}, not {was}",
+            {"dealer": side.name},
+        )
+        stamp = Stamp(self.clock.monotonic(), self.clock.wall())
+        record = self.journal.append_correction(correction, source=Source.DAEMON, at=stamp)
+        self.journalled(record)
+        self.dealer = self._dealt_by = side
 
     def offer(
         self,
@@ -1047,6 +1079,7 @@ class Runtime:
             for move in rec.moves:
                 deal.apply(move)
                 self.recogniser.on_accepted(move, deal)
+            self._started_seq = next(iter(self.journal.deal_records(rec.deal_no))).seq
             corrected = self.desk.rebuilt()  # the referee's corrections, as the tools apply them
             if corrected is not None:
                 deal = corrected

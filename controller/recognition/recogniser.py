@@ -84,6 +84,7 @@ log = logging.getLogger(__name__)
 
 __all__ = [
     "AlertKind",
+    "DealerMoved",
     "HandsDealt",
     "MoveSeen",
     "Recognised",
@@ -144,7 +145,15 @@ class HandsDealt:
     """Every watched hand holds its dealt tiles."""
 
 
-Recognised = MoveSeen | RefereeAlert | WallScanned | HandsDealt
+@dataclass(frozen=True, slots=True)
+class DealerMoved:
+    """(added) The dealt hands put the dealer at `side` (a physical side), not where the
+    runtime said (`new_deal`): the runtime journals it and maps seats from that side."""
+
+    side: Seat
+
+
+Recognised = MoveSeen | RefereeAlert | WallScanned | HandsDealt | DealerMoved
 
 DEALT = 53  # 14 + 3 * 13 (rules.wall)
 VOID_SUIT = {Button.VOID_M: Suit.M, Button.VOID_P: Suit.P, Button.VOID_S: Suit.S}
@@ -521,7 +530,7 @@ class Recogniser:
         if not self._dealt and deal.phase is Phase.CHOOSING_VOID:
             moved = self._dealer_moved(deal)
             if moved is not None:
-                return [moved, *self._evaluate(deal, None)]
+                return [*moved, *self._evaluate(deal, None)]
         viable: list[Reading] = []
         refused: list[tuple[Reading, Rejected]] = []
         readings = Reader(self.layout, self._where, self._fresh, self._kong_button).read(deal, res)
@@ -566,7 +575,7 @@ class Recogniser:
                 )
         return out
 
-    def _dealer_moved(self, deal: Deal) -> RefereeAlert | None:
+    def _dealer_moved(self, deal: Deal) -> list[Recognised] | None:
         """All dealt, but the hands fit the judge only with the dealer on another side (the
         runtime's idea of the dealer is off, e.g. after an abandoned deal): follow the table,
         since moves are in deal seats, and tell the referee."""
@@ -586,7 +595,7 @@ class Recogniser:
         was = self.layout.dealer_side
         self.layout, self._seen, self._res_for = layout, seen, None
         text = f"the dealt hands show the dealer at side {side}, not {was}: seats follow the table"
-        return RefereeAlert(AlertKind.DEALER_SIDE, None, text)
+        return [DealerMoved(side), RefereeAlert(AlertKind.DEALER_SIDE, None, text)]
 
     def _mark_offered(self, deal: Deal) -> None:
         self._offered = (self._key(deal), frozenset(self._residue(deal).items()))

@@ -13,7 +13,7 @@ raises `JournalError` naming the record.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from enum import StrEnum
 from pathlib import Path
 from typing import Any
@@ -160,7 +160,12 @@ def _build(journal: Journal, records: list[Record]) -> JournalDeal:
         except (KeyError, ValueError, TypeError) as err:
             raise JournalError(f"{journal.path}: record {rec.seq} ({rec.kind}): {err}") from None
         steps.append(step)
-    return JournalDeal(started, first, rs, tuple(steps), _corrections(steps), settled, extra)
+    corrections = _corrections(steps)
+    for c in corrections:
+        side = c.correction.dealer_side()
+        if side is not None:  # the dealt hands showed the dealer at another side
+            started = replace(started, dealer=side)
+    return JournalDeal(started, first, rs, tuple(steps), corrections, settled, extra)
 
 
 def _corrections(steps: Iterable[Step]) -> tuple[AppliedCorrection, ...]:

@@ -15,8 +15,10 @@ from pathlib import Path
 
 from controller.daemon.records import fixed_order, move_from_judge_json
 from controller.journal import Journal
-from controller.journal_records import RecordKind
+from controller.journal_records import Correction, CorrectionAction, RecordKind
 from controller.profiles import TileCopy
+from controller.referee.journal_deal import read_deal
+from controller.referee.rebuild import effective_moves
 from rules import moves as mv
 from rules.deal import Deal
 from rules.melds import MeldKind
@@ -194,8 +196,11 @@ class DealJournal:
 
 
 def read_journal(path: Path) -> list[DealJournal]:
-    """Every deal the journal started, in order, with its accepted moves and its result."""
+    """Every deal the journal started, in order, with its accepted moves and its result; a
+    deal the referee corrected has the moves the corrections leave (as the referee tools
+    rebuild it), a `dealer` correction names the dealer the dealt hands showed."""
     out: dict[int, DealJournal] = {}
+    corrected: set[int] = set()
     with Journal.open_readonly(path) as j:
         assert j.verify().ok
         for r in j.records():
@@ -213,4 +218,14 @@ def read_journal(path: Path) -> list[DealJournal]:
                 code = r.data().get("code", "")
                 out[r.deal].alerts.append(code)
                 out[r.deal].abandoned |= code == "deal-abandoned"
+            elif r.kind is RecordKind.CORRECTION:
+                c = Correction.from_payload(r.data())
+                side = c.dealer_side()
+                if side is not None:
+                    out[r.deal].dealer = side
+                elif c.action is not CorrectionAction.NOTE:
+                    corrected.add(r.deal)
+        for n in corrected:
+            entries, _notes = effective_moves(read_deal(j, n))
+            out[n].moves = [e.move for e in entries if e.origin == "move"]
     return list(out.values())
