@@ -460,6 +460,13 @@ class Recogniser:
             move = self._declaration(button, seat, trial, 0.0)
             if move is None:
                 continue
+            late = self._clock is None or self._clock - t >= self.settle
+            if not late and trial.check(move) is not None:
+                # this window refuses it too: two discards were read late, and the claim is
+                # for the later one (campaign seed 31 deal 4: E's HU for N's 4p was offered
+                # on W's 3m window, refused as a void-suit claim, and the deal was lost)
+                self._held.append((t, seat, button, note))
+                continue
             out.append(MoveSeen(move, (note,), t))
             if isinstance(move, Hu | RobKong) and self._false_hu(trial, move):
                 text = f"{seat} declared Hu without a winning hand (accepted as a false Hu)"

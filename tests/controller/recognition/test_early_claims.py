@@ -85,3 +85,21 @@ def test_a_held_claim_is_offered_with_the_time_its_button_was_read() -> None:
     said += sc.move(drawn, RIVER, S)
     (hu,) = [r for r in said if isinstance(r, MoveSeen) and isinstance(r.move, Hu)]
     assert hu.read_at == pressed
+
+
+def test_regression_a_claim_held_over_two_late_discards_goes_to_the_one_it_fits() -> None:
+    """Campaign seed 31 deal 4 (10 % missed, 10 % crosstalk): two discards were read late;
+    E's HU, held for the discard after its own, was released after the first of them, a
+    tile of E's void suit, refused ("void-suit-claim") and lost with the deal. A held claim
+    the next window refuses waits for the discard after it (within `settle`)."""
+    sc = Scene(live="1s2p3p4p")
+    sc.choose_voids()  # E and S void s, W and N void m
+    sc.discard(E, "5s", VOID)
+    assert sc.press(E, Button.HU) == []  # E's own window: held
+    said = sc.draw(S)
+    said += sc.discard(S, "1s")  # a tile of E's void suit: not the discard E's HU is for
+    assert Hu(E) not in moves(said)
+    said = sc.draw(Seat.W)
+    said += sc.discard(Seat.W, "2p")
+    assert moves(said)[-1] == Hu(E)
+    assert [r.reason.value for r in sc.rt.rejected] == []
