@@ -119,6 +119,7 @@ REFEREE_CALLS = frozenset(
         "tiles-without-declaration",
     }
 )
+RECONCILE_TRIES = 3  # reconciliations tried again, `settle` rounds apart, before an alert
 HELD_LIMIT = 20_000  # events held while not ready (a wall scan is ~108 tiles x a few reads)
 
 # the judge's phase → the table machine's phase
@@ -266,6 +267,7 @@ class Runtime:
         self.referee_called: str | None = None  # what the table waits for the referee about
         self.last_accepted_seq = 0
         self._started_seq = 0  # the open deal's deal.started record
+        self._reconcile_tries = 0
         self.desk = RefereeDesk(self)
         rec = recovered or Recovered()
         self.deals_done = rec.settled_in_session  # settled in the open session
@@ -1111,16 +1113,26 @@ class Runtime:
         self._trigger("device_lost")
 
     def _reconcile(self) -> None:
+        results: list[Any] = []
+        if self.deal is not None and not self.deal.over and not self._held_shuffle():
+            # (after a held shuffle the tiles show the new walls, not this deal)
+            presence = self.debouncer.presence()
+            results = self.recogniser.reconcile(presence, self.deal)
+            if self._reconcile_tries < RECONCILE_TRIES and _unexplained(results):
+                # a tile the reader has not re-read since the restart looks missing: read
+                # the table a little longer before calling the referee (campaign seed 31
+                # deal 18: "E.void 2s -1" was a tile not seen yet at 10 % missed reads)
+                self._reconcile_tries += 1
+                self._reconcile_at = self.rounds + self._settle
+                return
+        self._reconcile_tries = 0
         if self.machine.phase == "degraded":
             self._trigger("device_back")
             if self._recovering:
                 self.machine.rearm()
         self._recovering = False
-        if self.deal is not None and not self.deal.over and not self._held_shuffle():
-            # (after a held shuffle the tiles show the new walls, not this deal)
-            presence = self.debouncer.presence()
-            now = self.clock.monotonic()
-            self.recognised(self.recogniser.reconcile(presence, self.deal), now)
+        if results:
+            self.recognised(results, self.clock.monotonic())
         self._release()
 
     # --- outputs --------------------------------------------------------------------------
@@ -1263,6 +1275,13 @@ def _prefer(move: mv.Move, result: mv.Accepted) -> tuple[str, ...]:
 
 def _restarts_clock(move: mv.Move) -> bool:
     return not is_claim(move) and not isinstance(move, mv.ChooseVoid)
+
+
+def _unexplained(results: Sequence[Any]) -> bool:
+    """A reconciliation that could not explain the table (its RECOVERY alert)."""
+    return any(
+        isinstance(r, RefereeAlert) and getattr(r.kind, "value", "") == "recovery" for r in results
+    )
 
 
 def _describe(ev: Any) -> dict[str, Any]:
