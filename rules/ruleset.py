@@ -144,6 +144,10 @@ class ScoringParams:
     fans: Mapping[str, int] = field(default_factory=dict, metadata={"range": (0, 13)})
     situations: Mapping[str, Situation] = field(default_factory=dict)
     kong_is_root: bool = False  # WMT (000 2.8.3 "With Root"): a declared kong is a root
+    # the wall-end theoretical maximum counts declared kongs (their fan, or their root with
+    # `kong-is-root`); 004 Lesson 6 prices its example without them ("'Kong' is not
+    # suitable, since it requires a declaration")
+    maximum_counts_kongs: bool = False
     # a pattern that already contains others (WMT golden hook contains all triplets, 003 A):
     # when it scores, one occurrence of each listed pattern is not counted again
     includes: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
