@@ -42,7 +42,7 @@ code):
   every kong payment received, and counts toward the Hu that end the deal. It does not count
   for the next dealer (rules.session).
 - A Hu on a tile of one's void suit is refused (`VOID_SUIT_CLAIM`, 002: "mahjong cannot be
-  declared on voided suit on discard"), like Pung and Kong on it.
+  declared on voided suit on discard"); a set of it is penalised (`play.void-suit-set`).
 - The skipped-Hu lock (`skip_hu_lock`) refuses the Hu (`SKIPPED_HU_LOCK`) unless the new
   hand pays more than the skipped one; it lifts when the player takes a tile from the wall
   (a replacement tile included). It also applies to a Hu declined in a robbing window.

@@ -27,7 +27,7 @@ from rules.moves import (
     RobKong,
     SelfDrawnHu,
 )
-from rules.ruleset import VoidDiscard
+from rules.ruleset import VoidDiscard, VoidSet
 from rules.seats import Seat
 from rules.tiles import TILES, Suit, Tile
 
@@ -46,6 +46,7 @@ _OVER = Phase.OVER
 _REPLACEMENT = Phase.REPLACEMENT
 _WINDOW_ROBBING = WindowKind.ROBBING
 _STRICT = VoidDiscard.STRICT
+_VOID_SET_PENALIZED = VoidSet.PENALIZED
 
 if TYPE_CHECKING:
     from rules.deal import Deal
@@ -181,6 +182,15 @@ def _check_void_claim(deal: Deal, seat: Seat, tile: Tile) -> Problem:
     return None
 
 
+def _check_void_set(deal: Deal, seat: Seat, tile: Tile) -> Problem:
+    """A pung or melded kong of one's void suit: accepted and penalised (004 Lesson 5: "When
+    a set of forbidden suit tiles is declared, the player always receives a penalty of 48
+    points"), or refused where `play.void-suit-set` says so."""
+    if deal.rs.play.void_suit_set is _VOID_SET_PENALIZED:
+        return None
+    return _check_void_claim(deal, seat, tile)
+
+
 def _check_hu(deal: Deal, m: Hu | RobKong) -> Problem:
     p = _check_in_window(deal, m.seat, True if isinstance(m, RobKong) else None)
     if p:
@@ -218,7 +228,7 @@ def _check_pung(deal: Deal, m: Pung) -> Problem:
         return p
     w = deal._window
     assert w is not None
-    p = _check_void_claim(deal, m.seat, w.tile)
+    p = _check_void_set(deal, m.seat, w.tile)
     if p:
         return p
     if deal._hands[m.seat][w.tile] < 2:
@@ -237,7 +247,7 @@ def _check_kong(deal: Deal, m: Kong) -> Problem:
         assert w is not None
         if m.tile is not None and m.tile != w.tile:
             return Reason.CLAIM_NOT_ADMISSIBLE, f"the open discard is {w.tile}, not {m.tile}"
-        p = _check_void_claim(deal, m.seat, w.tile)
+        p = _check_void_set(deal, m.seat, w.tile)
         if p:
             return p
         if w.last:

@@ -33,6 +33,7 @@ from rules.moves import (
     Robbed,
     RobKong,
     SelfDrawnHu,
+    VoidSetDeclared,
     new_drawn,
 )
 from rules.ruleset import Payer
@@ -266,6 +267,10 @@ def _resolve(deal: Deal) -> list[Fact]:
         deal._melds[seat].append(meld)
         deal._melded_any = True
         facts.append(Melded(seat, meld, w.discarder))
+        if _SUIT_OF[w.tile] is deal._void[seat]:
+            if deal._laid[seat] == w.tile and not deal._hands[seat][w.tile]:
+                deal._laid[seat] = None  # the face-down void tile went into the set
+            facts.append(_void_set(deal, seat, meld))
         deal.turn = seat
         deal._drawn = None
         if kind is _KONG:
@@ -322,6 +327,14 @@ def _resolve_silent(deal: Deal, w: Window) -> Sequence[Fact]:
     return _PASSED_TO[nxt]
 
 
+def _void_set(deal: Deal, seat: Seat, meld: Meld) -> VoidSetDeclared:
+    """004 Lesson 5: a declared set of the void suit costs the void penalty, paid to nobody,
+    once a deal (`Deal._penalize_void`); the fact tells the referee."""
+    before = len(deal._lines)
+    deal._penalize_void(seat, True, meld.tile)
+    return VoidSetDeclared(seat, meld, sum(x.points for x in deal._lines[before:]))
+
+
 def _meld_chow(deal: Deal, w: Window, seat: Seat, low: Tile, facts: list[Fact]) -> list[Fact]:
     """001 IV 2.1-2.3: the chow joins the claimer's melds, then the claimer discards."""
     meld = Meld(_CHOW, low)
@@ -376,14 +389,15 @@ def _do_kong(deal: Deal, m: Kong) -> list[Fact]:
         if deal._laid[seat] == tile:
             deal._laid[seat] = None
         deal._melds[seat].append(meld)
+        facts: list[Fact] = [Melded(seat, meld, None)]
         if void is not None and tile.suit is void:
-            deal._penalize_void(seat, True, tile)
+            facts.append(_void_set(deal, seat, meld))
         rec = KongRecord(seat, meld, pay.kong_payment(deal.rs, seat, meld, deal._others_in(seat)))
         deal._lines += rec.lines
         deal._kongs.append(rec)
         deal._kong_chain.append(rec)
         deal.phase = _REPLACEMENT
-        return [Melded(seat, meld, None)]
+        return facts
     deal._hands[seat][tile] -= 1
     if deal._laid[seat] == tile and not deal._hands[seat][tile]:
         deal._laid[seat] = None

@@ -43,6 +43,15 @@ class VoidDiscard(Enum):
     LENIENT = "lenient"
 
 
+class VoidSet(Enum):
+    """A pung or melded kong claimed on a tile of the claimer's void suit."""
+
+    # accepted, and the void penalty charged (once a deal): 004 Lesson 5 "When a set of
+    # forbidden suit tiles is declared, the player always receives a penalty of 48 points"
+    PENALIZED = "penalized"
+    REFUSED = "refused"  # refused as `void-suit-claim` (the judge's reading before issue 14)
+
+
 class ScoringMethod(Enum):
     DOUBLING = "doubling"  # SBR/WMT: value = base * 2^min(fans, cap)
     HIGHEST_PATTERN = "highest-pattern"  # Wellness: the single highest pattern's table value
@@ -95,6 +104,7 @@ class WallParams:
 class PlayParams:
     void_suit: bool = True  # each player chooses a void (forbidden) suit, 定缺
     void_discard: VoidDiscard = VoidDiscard.LENIENT
+    void_suit_set: VoidSet = VoidSet.PENALIZED  # a pung or melded kong of the void suit
     chow_claims: bool = False
     claim_seconds: float = field(default=3.0, metadata={"range": (0.5, 60.0)})
     move_seconds: float = field(default=0.0, metadata={"range": (0.0, 600.0)})  # 0 = no clock
