@@ -61,7 +61,7 @@ from dataclasses import dataclass
 from itertools import chain, repeat
 from types import MappingProxyType
 
-from rules import deal_wellness
+from rules import deal_end, deal_wellness
 from rules import settlement as pay
 from rules.claims import ClaimWindow, Window, WindowKind, next_player
 from rules.deal_checks import CHECKS
@@ -93,10 +93,10 @@ from rules.moves import (
     SelfDrawnHu,
     Won,
 )
-from rules.ruleset import KongRefund, RuleSet, ScoringMethod
-from rules.scoring import NotAWin, Score, is_winning, score_hand, theoretical_maximum
+from rules.ruleset import RuleSet, ScoringMethod
+from rules.scoring import NotAWin, Score, is_winning, score_hand
 from rules.seats import SEATS, Seat
-from rules.settlement import EndHand, Ledger, LedgerLine
+from rules.settlement import Ledger, LedgerLine
 from rules.tiles import TILES, Suit, Tile
 from rules.wall import Dice, Take, Wall, dealt_order
 
@@ -644,48 +644,7 @@ class Deal:
         self.phase = _OVER
         self._window = None
         facts.append(DealOver(end))
-        if end is not _END_WALL:
-            return
-        if self._pattern_pay:
-            self._lines += deal_wellness.wall_end(self)
-            return
-        rs = self.rs
-        hands = []
-        for s in self.still_in:
-            counts = tuple(self._hands[s])
-            melds = tuple(self._melds[s])
-            pig = _three_suits(counts, melds)
-            maximum = theoretical_maximum(counts, melds, self._void[s], rs)
-            hands.append(EndHand(s, counts, melds, self._void[s], maximum, pig))
-        self._lines += pay.wall_end(rs, hands)
-        not_ready = {h.seat for h in hands if not h.ready}
-        for rec in self._kongs:
-            if rec.refunded:
-                continue
-            if rs.payments.kong_refund_on_draw is KongRefund.ALL:
-                rec.refunded = True
-                self._lines += pay.refund(rec.lines, pay.R_REFUND_DRAW)
-            elif rec.seat in not_ready:
-                rec.refunded = True
-                self._lines += pay.refund(rec.lines, pay.R_REFUND_NOT_READY)
-        for h in hands:
-            held = self._void_held(h.seat)
-            if held is None:
-                continue
-            void = self._void[h.seat]
-            all_void = all(t.suit is void for t in self._discards[h.seat])
-            if rs.payments.void_penalty_waived_if_all_discards_void and all_void:
-                continue
-            self._penalize_void(h.seat, False, held)
-
-
-def _three_suits(counts: Sequence[int], melds: Sequence[Meld]) -> bool:
-    """All three number suits held, standing or declared (WMT flower pig, 000 2.3.1)."""
-    held = [any(counts[0:9]), any(counts[9:18]), any(counts[18:27])]
-    for m in melds:
-        if m.tile < 27:  # not an honour
-            held[m.tile // 9] = True
-    return all(held)
+        deal_end.settle(self, end)
 
 
 _HANDLERS = {kind: (CHECKS[kind], EFFECTS[kind]) for kind in CHECKS}

@@ -185,6 +185,9 @@ class PaymentParams:
     postponed_kong: int = field(default=0, metadata={"range": (0, 100)})
     void_penalty: int = field(default=48, metadata={"range": (0, 10000)})
     void_penalty_waived_if_all_discards_void: bool = True
+    # the void penalty also for a player still in when the deal ends on the third Hu (002);
+    # 004 Lesson 5: in the 3-Hu final "the non-Hu player's hand is not shown and not checked"
+    void_penalty_after_three_hu: bool = False
     false_hu: int = field(default=8, metadata={"range": (0, 10000)})
     false_hu_returns_kong_payments: bool = True
     wall_end: WallEndValue = WallEndValue.MAXIMUM

@@ -14,6 +14,7 @@ import pytest
 from judge_helpers import deal_of, ok
 
 from controller.cli import main
+from rules import settlement as pay
 from rules.deal import Deal
 from rules.moves import ChooseVoid, CloseClaims, Discard, Pung, Reason, VoidSetDeclared
 from rules.record import FORMAT, RecordError, from_record, judge
@@ -59,6 +60,11 @@ def custom_rules(tmp_path: Path, rules: str, old: str, new: str) -> str:
 def judged_json(capsys, *args: str) -> dict:
     assert main(["judge", "--json", *args]) == 0
     return json.loads(capsys.readouterr().out)
+
+
+def with_payments(rules: str, **changes):
+    rs = load(rules)
+    return replace(rs, payments=replace(rs.payments, **changes))
 
 
 def lines(deal) -> list[tuple]:
@@ -162,3 +168,60 @@ def test_a_void_pung_may_take_the_laid_face_down_tile():
     assert d.laid_tile(S) is None
     ok(d, Discard(S, Tile.P2))
     assert lines(d) == [(S, None, 48)]
+
+
+# -- 2. Chengdu 2016: void tiles are charged after three Hu too (002) --------------------
+
+# E wins on the dealt hand, S and W on their first draws: the deal ends on the third Hu with
+# N, void in Bamboo, still holding the 9s it laid face down (N never had a turn).
+THREE_HU_HANDS = {
+    "E": "11223344556677m",  # heavenly: seven pairs + full flush
+    "S": "123456789s1234p",  # draws 4p: 123 456 789s 123p 44p
+    "W": "111222333s4567p",  # draws 7p: 111 222 333s 456p 77p
+    "N": "9s123456789m11p2p",  # lays 9s
+}
+THREE_HU_MOVES = [
+    {"seat": "E", "move": "void", "suit": "p"},  # indicator cards: no tile of the suit
+    {"seat": "S", "move": "void", "suit": "m"},
+    {"seat": "W", "move": "void", "suit": "m"},
+    {"seat": "N", "move": "void", "suit": "s", "tile": "9s"},
+    {"seat": "E", "move": "self-drawn-hu"},
+    {"seat": "S", "move": "draw", "tile": "4p"},
+    {"seat": "S", "move": "self-drawn-hu"},
+    {"seat": "W", "move": "draw", "tile": "7p"},
+    {"seat": "W", "move": "self-drawn-hu"},
+]
+
+
+def test_chengdu_charges_void_tiles_held_when_the_third_hu_ends_the_deal():
+    # By hand, 002 (self-drawn: hand value + 1 from each player still in, cap 3 fan):
+    # E: seven pairs 2 + full flush 2 = 4 fan, capped at 3: A = 8; S, W, N pay 9 each.
+    # S: a plain hand, A = 1; W and N pay 2 each.  W: plain, A = 1; N pays 2.
+    # The third Hu ends the deal; N still holds its void 9s: 48 to nobody (002).
+    # Deltas: E +27, S -9+4 = -5, W -9-2+2 = -9, N -9-2-2-48 = -61 (sum -48, to nobody).
+    deal = judge(from_record(record("sbr-chengdu2016", THREE_HU_HANDS, THREE_HU_MOVES)))
+    assert deal.over and len(deal.winners) == 3
+    assert deal.deltas() == (27, -5, -9, -61)
+    assert lines(deal)[-1] == (N, None, 48)
+    assert deal.ledger().lines[-1].rule == pay.R_VOID_HELD
+
+
+def test_004_does_not_check_the_last_hand_after_three_hu():
+    # the same deal under sbr-mil (004 Lesson 5) or with the Chengdu parameter flipped:
+    # N pays only the three self-drawn Hu, 9 + 2 + 2
+    rec = from_record(record("sbr-chengdu2016", THREE_HU_HANDS, THREE_HU_MOVES))
+    assert judge(rec, load("sbr-mil")).deltas() == (27, -5, -9, -13)
+    flipped = with_payments("sbr-chengdu2016", void_penalty_after_three_hu=False)
+    assert judge(rec, flipped).deltas() == (27, -5, -9, -13)
+
+
+def test_mjtable_judge_follows_the_three_hu_void_reading(tmp_path, capsys):
+    path = write(tmp_path, record("sbr-chengdu2016", THREE_HU_HANDS, THREE_HU_MOVES))
+    assert judged_json(capsys, path)["deltas"] == [27, -5, -9, -61]
+    flipped = custom_rules(
+        tmp_path,
+        "sbr-chengdu2016",
+        "void-penalty-after-three-hu = true",
+        "void-penalty-after-three-hu = false",
+    )
+    assert judged_json(capsys, "--rules", flipped, path)["deltas"] == [27, -5, -9, -13]
