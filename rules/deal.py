@@ -46,6 +46,8 @@ code):
 - The skipped-Hu lock (`skip_hu_lock`) refuses the Hu (`SKIPPED_HU_LOCK`) unless the new
   hand pays more than the skipped one; it lifts when the player takes a tile from the wall
   (a replacement tile included). It also applies to a Hu declined in a robbing window.
+  With `play.sequential-claim = "false-win"` (WMT, 000 2.2.4) such a Hu, or a pung held by
+  the skipped-pung lock, is accepted and settled as a false win (rules.deal_effects).
 - The mandatory first discard (the face-down void tile) is enforced in both `void_discard`
   modes; `strict` also refuses any other discard while void tiles are held.
 - The void penalty is charged at most once per player per deal.
@@ -64,7 +66,7 @@ from types import MappingProxyType
 from rules import deal_end, deal_wellness
 from rules import settlement as pay
 from rules.claims import ClaimWindow, Window, WindowKind, next_player
-from rules.deal_checks import CHECKS
+from rules.deal_checks import CHECKS, sequential
 from rules.deal_effects import _OTHERS_IN, EFFECTS, PLAY_EFFECTS
 from rules.deal_state import Entry, KongRecord, Phase
 from rules.hand import is_complete
@@ -412,7 +414,8 @@ class Deal:
 
     def legal_moves(self, seat: Seat, *, include_false_hu: bool = False) -> tuple[Move, ...]:
         """Every move `seat` may make now that `apply` would accept. A Hu that would be false
-        is left out unless `include_false_hu` (it is accepted, and costly)."""
+        is left out unless `include_false_hu` (it is accepted, and costly), and so is a
+        sequential Hu settled as a false win (000 2.2.4, `play.sequential-claim`)."""
         candidates: list[Move] = []
         phase = self.phase
         h = self._hands[seat]
@@ -444,8 +447,9 @@ class Deal:
             w = self._window
             assert w is not None
             candidates.append(Pass(seat))
-            if include_false_hu or self._wins_with(seat, w.tile):
-                candidates.append(RobKong(seat) if w.kind is _WINDOW_ROBBING else Hu(seat))
+            hu = RobKong(seat) if w.kind is _WINDOW_ROBBING else Hu(seat)
+            if include_false_hu or (self._wins_with(seat, w.tile) and not sequential(self, hu)):
+                candidates.append(hu)
             if w.kind is _WINDOW_DISCARD:
                 candidates += [Pung(seat), Kong(seat, _KONG, w.tile)]
                 if self.rs.play.chow_claims:
@@ -614,11 +618,15 @@ class Deal:
                 return True, won
         return False, Won(seat, None, from_seat, True, 0, self._hu_events + 1)
 
-    def _false_hu(self, seat: Seat, payees: list[Seat]) -> None:
+    def _false_hu(self, seat: Seat, payees: list[Seat], why: str = "") -> None:
+        """Settle a false Hu; `why`: a sequential Hu settled as one (000 2.2.4)."""
         if self._pattern_pay:
             self._lines += deal_wellness.false_win(self, seat, payees)
             return
-        self._lines += pay.false_hu(self.rs, seat, payees)
+        if why:
+            self._lines += pay.false_hu(self.rs, seat, payees, why, pay.R_SEQUENTIAL)
+        else:
+            self._lines += pay.false_hu(self.rs, seat, payees)
         if self.rs.payments.false_hu_returns_kong_payments:
             self._refund_received(seat, pay.R_REFUND_FALSE_HU)
         held = self._void_held(seat)

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 from rules import deal_wellness
 from rules import settlement as pay
 from rules.claims import Window, WindowKind, next_player, resolve, seats_after
+from rules.deal_checks import hu_lock
 from rules.deal_state import Entry, KongRecord, Phase
 from rules.melds import Meld, MeldKind
 from rules.moves import (
@@ -34,6 +35,7 @@ from rules.moves import (
     RobKong,
     SelfDrawnHu,
     VoidSetDeclared,
+    Won,
     new_drawn,
 )
 from rules.ruleset import Payer
@@ -204,8 +206,16 @@ def _lock_passers(deal: Deal, w: Window, passed: Iterable[Seat], hu_lock: bool =
 def _pay_hu_group(deal: Deal, w: Window, hu: tuple[Seat, ...], facts: list[Fact]) -> bool:
     """Score and pay the Hu declarations on one tile; True if any was valid."""
     results = []
+    sequential: dict[Seat, str] = {}
     for s in hu:
-        results.append(deal._declare(s, w.tile, w.discarder, deal._discard_events(w, s)))
+        detail = deal._hu_lock[s] and hu_lock(deal, s, w)
+        if detail:
+            # 000 2.2.4 (`play.sequential-claim = "false-win"`; else refused by the check):
+            # settled as a false win
+            sequential[s] = f"sequential Hu: {detail}"
+            results.append((False, Won(s, None, w.discarder, True, 0, deal._hu_events + 1)))
+        else:
+            results.append(deal._declare(s, w.tile, w.discarder, deal._discard_events(w, s)))
     for s in hu:
         deal._out[s] = True
         deal._out_mask |= 1 << s
@@ -224,7 +234,7 @@ def _pay_hu_group(deal: Deal, w: Window, hu: tuple[Seat, ...], facts: list[Fact]
                     s, w.discarder, score.value, score.multiplier, _why(score, "Hu on", w.tile)
                 )
         else:
-            deal._false_hu(s, remaining)
+            deal._false_hu(s, remaining, sequential.get(s, ""))
         deal._wins.append(won)
         facts.append(won)
     deal._hu_events += 1
@@ -267,6 +277,12 @@ def _resolve(deal: Deal) -> list[Fact]:
         deal._melds[seat].append(meld)
         deal._melded_any = True
         facts.append(Melded(seat, meld, w.discarder))
+        if kind is _PUNG and w.tile in deal._pung_lock[seat]:
+            # 000 2.2.4 (`play.sequential-claim = "false-win"`; else refused by the check): the
+            # pung stands and the player plays on, paying each other player still in the
+            # false-win amount
+            why = f"sequential pung of {w.tile} (passed since the last draw)"
+            deal._lines += pay.false_hu(deal.rs, seat, deal._others_in(seat), why, pay.R_SEQUENTIAL)
         if _SUIT_OF[w.tile] is deal._void[seat]:
             if deal._laid[seat] == w.tile and not deal._hands[seat][w.tile]:
                 deal._laid[seat] = None  # the face-down void tile went into the set

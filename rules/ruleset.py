@@ -100,6 +100,16 @@ class WallParams:
     replacement: ReplacementEnd = ReplacementEnd.TAIL
 
 
+class SequentialClaim(Enum):
+    """A Hu held by the skipped-Hu lock (`skip-hu-lock`) or a pung held by the skipped-pung
+    lock (`skip-pung-lock`), declared all the same."""
+
+    REFUSED = "refused"  # refused: skipped-hu-lock, skipped-pung-lock (004 Lesson 4)
+    # accepted and settled as a false win (000 2.2.4: "Sequential Pungs and Wins are
+    # considered false wins unless they increase the total score")
+    FALSE_WIN = "false-win"
+
+
 @dataclass(frozen=True, slots=True)
 class PlayParams:
     void_suit: bool = True  # each player chooses a void (forbidden) suit, 定缺
@@ -110,6 +120,7 @@ class PlayParams:
     move_seconds: float = field(default=0.0, metadata={"range": (0.0, 600.0)})  # 0 = no clock
     skip_hu_lock: bool = True  # no Hu on a discard after letting a winning discard go by
     skip_pung_lock: bool = False  # WMT: no pung on the same tile after passing it
+    sequential_claim: SequentialClaim = SequentialClaim.REFUSED  # a claim held by a lock
     winners_to_end: int = field(default=3, metadata={"range": (1, 3)})
 
 

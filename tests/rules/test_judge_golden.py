@@ -32,11 +32,14 @@ SEED = 4242
 # - every Sichuan set: a pung or melded kong of one's void suit is accepted and penalised
 #   (004 Lesson 5), so `legal_moves` lists it in the probed deals; with the probes left out
 #   the fingerprints are unchanged (the bots never claim their void suit).
+# - wmt: a sequential Hu or pung is accepted and settled as a false win (000 2.2.4), so
+#   `legal_moves` lists sequential pungs (and, with include_false_hu, sequential Hu) in the
+#   probed deals; with the probes left out unchanged (the bots do not make them).
 GOLDEN = {
     "sbr-mil": "dccaa11a226ded4dad8edf07cb049fc9f30911245cc97a22b6f4a54e8c461ab6",
     "sbr-russia": "221b5cacb0d0226b49b2322da71ff9476d0a7f687532662772896a7d4ec4761a",
     "sbr-chengdu2016": "77846f36ad2b837873409078c9fcb7b43a375da1ef5917b963e3784c11972f44",
-    "wmt": "665aaea9e2062d5b9cf22324298490f7099cd74cdab188367ef7e9b44075ca8f",
+    "wmt": "81484f60b10e14b28c42d0e98a4a874030844a0c01cd2d91c8e036f25f072772",
     # recorded when the judge first played Wellness (136 tiles, chows, winds)
     "wellness": "fbef2f36389c1ebe71262ecf7425af62da0f54eea369c76a2432df45c722bd9f",
 }

@@ -16,9 +16,9 @@ from judge_helpers import deal_of, ok
 from controller.cli import main
 from rules import settlement as pay
 from rules.deal import Deal
-from rules.moves import ChooseVoid, CloseClaims, Discard, Pung, Reason, VoidSetDeclared
+from rules.moves import ChooseVoid, CloseClaims, Discard, Hu, Pung, Reason, VoidSetDeclared
 from rules.record import FORMAT, RecordError, from_record, judge
-from rules.ruleset import VoidSet, load
+from rules.ruleset import SequentialClaim, VoidSet, load
 from rules.seats import Seat
 from rules.tiles import Suit, Tile, parse_tiles
 
@@ -225,3 +225,107 @@ def test_mjtable_judge_follows_the_three_hu_void_reading(tmp_path, capsys):
         "void-penalty-after-three-hu = false",
     )
     assert judged_json(capsys, "--rules", flipped, path)["deltas"] == [27, -5, -9, -13]
+
+
+# -- 3. WMT: a sequential Hu or pung is a false win unless it raises the score (000 2.2.4) --
+
+# E lays 5p and discards it first; S and W both win on 5p and let it go. S draws the second
+# 5p and discards it.
+SEQUENTIAL_HANDS = {
+    "E": "5p1122334455667m",  # void p, lays 5p
+    "S": "46p111222333s99s",  # void m: waits on 5p
+    "W": "46p444555666s88s",  # void m: waits on 5p
+    "N": "1123789p778899m",  # void s
+}
+SEQUENTIAL_START = [
+    {"seat": "E", "move": "void", "suit": "p", "tile": "5p"},
+    {"seat": "S", "move": "void", "suit": "m"},
+    {"seat": "W", "move": "void", "suit": "m"},
+    {"seat": "N", "move": "void", "suit": "s"},
+    {"seat": "E", "move": "discard", "tile": "5p"},  # the dealer's first discard
+    {"seat": "S", "move": "pass"},
+    {"seat": "W", "move": "pass"},
+    {"seat": "N", "move": "pass"},
+    {"seat": "S", "move": "draw", "tile": "5p"},  # S's draw lifts S's lock, not W's
+    {"seat": "S", "move": "discard", "tile": "5p"},
+]
+SEQUENTIAL_HU = [
+    *SEQUENTIAL_START,
+    {"seat": "W", "move": "hu"},
+    {"seat": "N", "move": "pass"},
+    {"move": "close-claims"},
+    {"move": "end-deal"},
+]
+
+
+def test_wmt_settles_a_sequential_hu_as_a_false_win():
+    # By hand (wmt): W let E's first 5p go; on the dealer's first discard that Hu was an
+    # earthly hand, 3 fan = 8 points (000 2.8.3). On S's 5p the same hand is a plain win,
+    # 1 point: not more, so W's Hu is a false win (000 2.2.4), the maximum, 8, to each player
+    # still in after it (000 3.3): E, S and N. W leaves the deal; no kong to return.
+    # Deltas: E +8, S +8, W -24, N +8.
+    deal = judge(from_record(record("wmt", SEQUENTIAL_HANDS, SEQUENTIAL_HU)))
+    assert lines(deal) == [(W, E, 8), (W, S, 8), (W, N, 8)]
+    assert deal.deltas() == (8, 8, -24, 8)
+    assert {x.rule for x in deal.ledger().lines} == {pay.R_SEQUENTIAL}
+    assert "worth 8" in deal.ledger().lines[0].why
+    (won,) = deal.winners
+    assert won.seat is W and won.false_hu and deal.is_out(W)
+
+
+def test_wmt_sequential_hu_is_not_listed_as_a_win():
+    rec = from_record(record("wmt", SEQUENTIAL_HANDS, SEQUENTIAL_START))
+    deal = judge(rec)
+    assert Hu(W) not in deal.legal_moves(W)  # a false win, like any false Hu
+    assert Hu(W) in deal.legal_moves(W, include_false_hu=True)
+    assert deal.check(Hu(W)) is None
+
+
+def test_the_old_reading_refuses_the_sequential_hu():
+    rec = from_record(record("wmt", SEQUENTIAL_HANDS, SEQUENTIAL_HU))
+    with pytest.raises(RecordError) as info:
+        judge(rec, with_play("wmt", sequential_claim=SequentialClaim.REFUSED))
+    assert info.value.reason is Reason.SKIPPED_HU_LOCK
+    assert info.value.index == 10
+
+
+# W holds 55p instead of 46p: it could win on E's 5p (all triplets, and earthly) and pung it
+SEQUENTIAL_PUNG_HANDS = dict(SEQUENTIAL_HANDS, W="55p444555666s88s")
+SEQUENTIAL_PUNG = [
+    *SEQUENTIAL_START,
+    {"seat": "W", "move": "pung"},
+    {"move": "close-claims"},
+    {"seat": "W", "move": "discard", "tile": "8s"},
+    {"move": "close-claims"},
+    {"move": "end-deal"},
+]
+
+
+def test_wmt_settles_a_sequential_pung_as_a_false_win():
+    # By hand (wmt): W passed E's 5p and pungs S's 5p before drawing: a sequential pung,
+    # a false win (000 2.2.4): 8 to each other player still in, E, S and N. The pung
+    # stands and W plays on (discards 8s). Deltas: E +8, S +8, W -24, N +8.
+    deal = judge(from_record(record("wmt", SEQUENTIAL_PUNG_HANDS, SEQUENTIAL_PUNG)))
+    assert lines(deal) == [(W, N, 8), (W, E, 8), (W, S, 8)]  # in turn order after W
+    assert deal.deltas() == (8, 8, -24, 8)
+    assert "sequential pung of 5p" in deal.ledger().lines[0].why
+    assert [str(m) for m in deal.melds(W)] == ["pung 5p"] and not deal.is_out(W)
+
+
+def test_the_old_reading_refuses_the_sequential_pung():
+    rec = from_record(record("wmt", SEQUENTIAL_PUNG_HANDS, SEQUENTIAL_PUNG))
+    with pytest.raises(RecordError) as info:
+        judge(rec, with_play("wmt", sequential_claim=SequentialClaim.REFUSED))
+    assert info.value.reason is Reason.SKIPPED_PUNG_LOCK
+
+
+def test_mjtable_judge_follows_the_sequential_reading(tmp_path, capsys):
+    path = write(tmp_path, record("wmt", SEQUENTIAL_HANDS, SEQUENTIAL_HU))
+    assert judged_json(capsys, path)["deltas"] == [8, 8, -24, 8]
+    flipped = custom_rules(
+        tmp_path, "wmt", 'sequential-claim = "false-win"', 'sequential-claim = "refused"'
+    )
+    assert main(["judge", "--rules", flipped, path]) == 1
+    assert "is refused: skipped-hu-lock: W let a winning tile go (worth 8)" in (
+        capsys.readouterr().err
+    )

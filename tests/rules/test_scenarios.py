@@ -470,8 +470,14 @@ def test_skip_pung_lock_in_wmt_only():
         ok(d, Draw(S, Tile.P5), Discard(S, Tile.P5))
         if allowed:
             ok(d, Pung(W))
-        else:  # 000 2.2.4: no sequential pungs on the same tile
-            refused(d, Pung(W), Reason.SKIPPED_PUNG_LOCK)
+            assert not d.ledger().lines
+        else:  # 000 2.2.4: a sequential pung on the same tile is a false win
+            ok(d, Pung(W), CloseClaims())
+            assert [(x.payer, x.payee, x.points) for x in d.ledger().lines] == [
+                (W, N, 8),
+                (W, E, 8),
+                (W, S, 8),
+            ]
 
 
 # -- East's first turn, the last tile ----------------------------------------------------------
