@@ -52,6 +52,20 @@ class VoidSet(Enum):
     REFUSED = "refused"  # refused as `void-suit-claim` (the judge's reading before issue 14)
 
 
+class Multipliers(Enum):
+    """How the payment multipliers of two situations of one Hu combine (WMT, 003 B)."""
+
+    PRODUCT = "product"  # each doubles again: discard after a kong + last-minute save = 4A
+    LARGEST = "largest"  # only the largest counts: 2A
+
+
+class ExhaustedWait(Enum):
+    """Which copies make a tile no wait when the player holds all four."""
+
+    HELD = "held"  # standing or in the melds (the fifth copy does not exist)
+    STANDING = "standing"  # standing only: 004 "all four copies of which are in the standing"
+
+
 class ScoringMethod(Enum):
     DOUBLING = "doubling"  # SBR/WMT: value = base * 2^min(fans, cap)
     HIGHEST_PATTERN = "highest-pattern"  # Wellness: the single highest pattern's table value
@@ -169,6 +183,10 @@ class ScoringParams:
     # `kong-is-root`); 004 Lesson 6 prices its example without them ("'Kong' is not
     # suitable, since it requires a declaration")
     maximum_counts_kongs: bool = False
+    # two situations of one Hu that both multiply the hand value (003 B)
+    situation_multipliers: Multipliers = Multipliers.PRODUCT
+    # a tile of which the player holds four copies is no wait (004 Lesson 6 "exhaustive")
+    exhausted_wait: ExhaustedWait = ExhaustedWait.HELD
     # a pattern that already contains others (WMT golden hook contains all triplets, 003 A):
     # when it scores, one occurrence of each listed pattern is not counted again
     includes: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
@@ -205,6 +223,9 @@ class PaymentParams:
     wall_end_flat: int = field(default=1, metadata={"range": (0, 10000)})
     kong_refund_on_draw: KongRefund = KongRefund.NOT_READY
     flower_pig: int = field(default=0, metadata={"range": (0, 10000)})  # 0: no such rule
+    # a flower pig also pays each ready player the not-ready payment (000 2.6), besides
+    # `flower-pig` to each other player (000 2.3.1)
+    flower_pig_pays_wall_end: bool = False
     false_hu_payees: FalseHuPayees = FalseHuPayees.STILL_IN
     # Wellness (001 III 3.2): a claim (chow, pung, kong) of a wrong tile pays like a false Hu
     false_claim: int = field(default=0, metadata={"range": (0, 10000)})  # 0: no such rule

@@ -17,7 +17,16 @@ from enum import Enum
 from rules.hand import decompositions, is_complete, waits
 from rules.melds import Meld, MeldKind
 from rules.patterns import DETECTORS, Feature, Reading
-from rules.ruleset import Payer, RuleSet, ScoringMethod, ScoringParams, Situation, WinBy
+from rules.ruleset import (
+    ExhaustedWait,
+    Multipliers,
+    Payer,
+    RuleSet,
+    ScoringMethod,
+    ScoringParams,
+    Situation,
+    WinBy,
+)
 from rules.seats import Seat
 from rules.tiles import N_KINDS, NUMBER_SUITS, TILES, Suit, Tile, TileSet
 
@@ -331,8 +340,9 @@ def score_hand(
     sits = _situation_hits(events, self_drawn, rs)
     multiplier = 1
     payer = Payer.USUAL
+    largest = rs.scoring.situation_multipliers is Multipliers.LARGEST
     for _, sit, _ in sits:
-        multiplier *= sit.multiplier
+        multiplier = max(multiplier, sit.multiplier) if largest else multiplier * sit.multiplier
         if sit.payer is not Payer.USUAL:
             payer = sit.payer
     # the fan of each pattern found: the rule set's, a situation's where it names one
@@ -358,6 +368,12 @@ def score_hand(
 
 
 # -- theoretical maximum ------------------------------------------------------------
+
+
+def melded_copies(rs: RuleSet) -> bool:
+    """Whether copies in the melds count toward the four that make a tile no wait
+    (`scoring.exhausted-wait`; `rules.hand.waits`)."""
+    return rs.scoring.exhausted_wait is ExhaustedWait.HELD
 
 
 class _Plan:
@@ -453,7 +469,7 @@ def theoretical_maximum(
 
         winds = wellness.Winds(seat_wind, prevalent_wind)
         return wellness.theoretical_maximum(counts, melds, rs, winds)
-    found = waits(counts, melds, void, rs.tiles.set)
+    found = waits(counts, melds, void, rs.tiles.set, melded_copies=melded_copies(rs))
     if not found:
         return 0
     b = bytes(counts)

@@ -203,7 +203,8 @@ class EndHand:
 def wall_end(rs: RuleSet, hands: Sequence[EndHand]) -> list[LedgerLine]:
     """004 Table 6: each not-ready player pays each ready player that player's theoretical
     maximum (002: a flat amount). WMT (000 2.3.1): a flower pig pays `flower_pig` to each
-    other player still in who is not a flower pig, instead of the not-ready payments."""
+    other player still in who is not a flower pig, instead of the not-ready payments, or
+    besides them with `flower_pig_pays_wall_end` (000 2.6)."""
     lines: list[LedgerLine] = []
     pig_rule = rs.payments.flower_pig > 0
     for loser in hands:
@@ -213,7 +214,8 @@ def wall_end(rs: RuleSet, hands: Sequence[EndHand]) -> list[LedgerLine]:
                     lines += _line(
                         loser.seat, other.seat, rs.payments.flower_pig, "flower pig", R_FLOWER_PIG
                     )
-            continue
+            if not rs.payments.flower_pig_pays_wall_end:
+                continue
         if loser.ready:
             continue
         for winner in hands:

@@ -21,6 +21,7 @@ from rules.scoring import (
     BadSituation,
     NotAWin,
     Score,
+    melded_copies,
     score_hand,
     theoretical_maximum,
 )
@@ -163,7 +164,8 @@ def waits_and_maximum(standing: Sequence[Tile], case: Case) -> tuple[tuple[Tile,
     """Waits of a 13-tile hand (none when it cannot win: void tiles, three suits) and its
     theoretical maximum."""
     counts = to_counts(standing)
-    found = waits(counts, case.melds, case.void, case.rules.tiles.set)
+    rs = case.rules
+    found = waits(counts, case.melds, case.void, rs.tiles.set, melded_copies=melded_copies(rs))
     best = theoretical_maximum(
         counts,
         case.melds,

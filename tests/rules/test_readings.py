@@ -16,11 +16,15 @@ from judge_helpers import deal_of, ok
 from controller.cli import main
 from rules import settlement as pay
 from rules.deal import Deal
+from rules.hand import waits
+from rules.melds import Meld
 from rules.moves import ChooseVoid, CloseClaims, Discard, Hu, Pung, Reason, VoidSetDeclared
 from rules.record import FORMAT, RecordError, from_record, judge
-from rules.ruleset import SequentialClaim, VoidSet, load
+from rules.ruleset import ExhaustedWait, Multipliers, SequentialClaim, VoidSet, load
+from rules.scoring import score_hand, theoretical_maximum
 from rules.seats import Seat
-from rules.tiles import Suit, Tile, parse_tiles
+from rules.settlement import EndHand
+from rules.tiles import Suit, Tile, parse_tiles, to_counts
 
 E, S, W, N = Seat.E, Seat.S, Seat.W, Seat.N
 ROOT = Path(__file__).resolve().parents[2]
@@ -329,3 +333,77 @@ def test_mjtable_judge_follows_the_sequential_reading(tmp_path, capsys):
     assert "is refused: skipped-hu-lock: W let a winning tile go (worth 8)" in (
         capsys.readouterr().err
     )
+
+
+# -- 5. choices the sources leave open, each a parameter keeping the judge's reading -------
+
+
+def with_scoring(rules: str, **changes):
+    rs = load(rules)
+    return replace(rs, scoring=replace(rs.scoring, **changes))
+
+
+def test_wmt_flower_pig_pays_the_full_hand_instead_of_the_not_listening_maximum():
+    # 000 2.3.1 (the flower pig pays each player the full hand) and 2.6 (not listening pays
+    # the listening players the maximum): E is a flower pig, S listens (maximum 4), W does not
+    wmt = load("wmt")
+    hands = [
+        EndHand(E, (), (), Suit.M, 0, True),
+        EndHand(S, (), (), Suit.M, 4, False),
+        EndHand(W, (), (), Suit.P, 0, False),
+    ]
+    owed = [(x.payer, x.payee, x.points) for x in pay.wall_end(wmt, hands)]
+    assert owed == [(E, S, 8), (E, W, 8), (W, S, 4)]  # the pig's 8s replace its 4 to S
+    both = with_payments("wmt", flower_pig_pays_wall_end=True)
+    owed = [(x.payer, x.payee, x.points) for x in pay.wall_end(both, hands)]
+    assert owed == [(E, S, 8), (E, W, 8), (E, S, 4), (W, S, 4)]
+
+
+def test_wmt_discard_after_a_kong_that_is_also_the_last_discard_doubles_twice():
+    # 003 B: "Discard after a Kong" A x 2 and "Last Minute Save" A x 2; a plain hand, A = 1
+    standing = parse_tiles("123p456p789p11s")
+    melds = [Meld.parse("pung 5s")]
+    both = frozenset({"shoot-after-kong", "under-the-sea"})
+    score = score_hand(standing, melds, Tile.S1, load("wmt"), situations=both)
+    assert (score.value, score.multiplier) == (1, 4)
+    largest = with_scoring("wmt", situation_multipliers=Multipliers.LARGEST)
+    score = score_hand(standing, melds, Tile.S1, largest, situations=both)
+    assert (score.value, score.multiplier) == (1, 2)
+
+
+def test_a_tile_held_four_times_with_the_melds_is_no_wait():
+    # pung 1p + standing 1p 456p 567s 999s: only a fifth 1p would complete it. 004 Lesson 6
+    # excludes a tile "all four copies of which are in the 'standing' tiles"; the judge
+    # counts the melds too (no fifth copy exists), so the hand is not ready
+    counts = to_counts(parse_tiles("1p456p567s999s"))
+    melds = [Meld.parse("pung 1p")]
+    assert waits(counts, melds) == ()
+    assert theoretical_maximum(counts, melds, Suit.M, load("sbr-mil")) == 0
+    standing = with_scoring("sbr-mil", exhausted_wait=ExhaustedWait.STANDING)
+    assert waits(counts, melds, melded_copies=False) == (Tile.P1,)
+    # ready; the four 1p held (the pung and the standing one) are a root: 1 fan, 2 points
+    assert theoretical_maximum(counts, melds, Suit.M, standing) == 2
+
+
+def test_mjtable_waits_and_score_follow_the_open_choices(tmp_path, capsys):
+    args = ["waits", "1p456p567s999s", "--melds", "pung 1p", "--void", "m"]
+    assert main(args) == 0
+    assert "waits     none (not ready)" in capsys.readouterr().out
+    flipped = custom_rules(
+        tmp_path, "sbr-mil", 'exhausted-wait = "held"', 'exhausted-wait = "standing"'
+    )
+    assert main([*args, "--rules", flipped]) == 0
+    out = capsys.readouterr().out
+    assert "waits     1p" in out and "maximum   2" in out
+    score = ["score", "123p456p789p11s", "--melds", "pung 5s", "--win", "1s"]
+    score += ["--situation", "shoot-after-kong", "--situation", "under-the-sea"]
+    assert main([*score, "--rules", "wmt"]) == 0
+    assert "payment   4A = 4 from the discarder" in capsys.readouterr().out
+    flipped = custom_rules(
+        tmp_path,
+        "wmt",
+        'situation-multipliers = "product"',
+        'situation-multipliers = "largest"',
+    )
+    assert main([*score, "--rules", flipped]) == 0
+    assert "payment   2A = 2 from the discarder" in capsys.readouterr().out
