@@ -7,10 +7,9 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING
 
-from rules import deal_wellness
+from rules import deal_checks, deal_wellness
 from rules import settlement as pay
 from rules.claims import Window, WindowKind, next_player, resolve, seats_after
-from rules.deal_checks import hu_lock
 from rules.deal_state import Entry, KongRecord, Phase
 from rules.melds import Meld, MeldKind
 from rules.moves import (
@@ -208,7 +207,7 @@ def _pay_hu_group(deal: Deal, w: Window, hu: tuple[Seat, ...], facts: list[Fact]
     results = []
     sequential: dict[Seat, str] = {}
     for s in hu:
-        detail = deal._hu_lock[s] and hu_lock(deal, s, w)
+        detail = deal._hu_lock[s] and deal_checks.hu_lock(deal, s, w)
         if detail:
             # 000 2.2.4 (`play.sequential-claim = "false-win"`; else refused by the check):
             # settled as a false win
