@@ -7,6 +7,7 @@ The records are written as a referee would (docs/DEAL-RECORD.md): the dealt hand
 """
 
 import json
+import random
 from dataclasses import replace
 from pathlib import Path
 
@@ -15,10 +16,20 @@ from judge_helpers import deal_of, ok
 
 from controller.cli import main
 from rules import settlement as pay
+from rules.bots import Bot, Style
 from rules.deal import Deal
 from rules.hand import waits
 from rules.melds import Meld
-from rules.moves import ChooseVoid, CloseClaims, Discard, Hu, Pung, Reason, VoidSetDeclared
+from rules.moves import (
+    ChooseVoid,
+    CloseClaims,
+    Discard,
+    Hu,
+    Pass,
+    Pung,
+    Reason,
+    VoidSetDeclared,
+)
 from rules.record import FORMAT, RecordError, from_record, judge
 from rules.ruleset import ExhaustedWait, Multipliers, SequentialClaim, VoidSet, load
 from rules.scoring import score_hand, theoretical_maximum
@@ -407,3 +418,16 @@ def test_mjtable_waits_and_score_follow_the_open_choices(tmp_path, capsys):
     )
     assert main([*score, "--rules", flipped]) == 0
     assert "payment   2A = 2 from the discarder" in capsys.readouterr().out
+
+
+def test_bots_make_no_sequential_claim_and_no_void_set():
+    # the claims these readings accept are penalties: a bot passes them by (it would
+    # otherwise pay 8 or 48 for nothing), whatever its random draws
+    seq = judge(from_record(record("wmt", SEQUENTIAL_PUNG_HANDS, SEQUENTIAL_START)))
+    void = judge(from_record(record("sbr-mil", VOID_SET_HANDS, VOID_SET_MOVES[:5])))
+    calm = Style(false_hu=0.0)
+    for seed in range(200):
+        move = Bot(random.Random(seed), calm).claim(seq, W, seq.window)
+        assert move is None or isinstance(move, Pass), move
+        move = Bot(random.Random(seed), calm).claim(void, S, void.window)
+        assert move is None, move
