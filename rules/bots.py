@@ -28,6 +28,7 @@ from itertools import compress
 
 from rules.claims import ClaimWindow, Window, WindowKind
 from rules.deal import _PLAY_HANDLERS, Deal, Phase
+from rules.deal_checks import sequential
 from rules.hand import is_complete
 from rules.melds import Meld, MeldKind
 from rules.moves import (
@@ -163,14 +164,15 @@ class Bot:
         # tile that wins is always a wait (the hand cannot hold its four copies)
         if deal._wins_with(seat, tile):
             hu = RobKong(seat) if robbing else Hu(seat)
-            if deal.check(hu) is None:
+            # a sequential Hu accepted as a false win (000 2.2.4) is not a win to take
+            if deal.check(hu) is None and not sequential(deal, hu):
                 return _stamp(hu, t) if r < style.hu else Pass(seat, t=t)
         held = deal._hands[seat][tile]
         if held >= 2 and not robbing:
             kong = held == 3 and r < style.melded_kong
             if kong or r < style.pung:
                 m = Kong(seat, _KONG, tile) if kong else Pung(seat)
-                if deal.check(m) is None:
+                if deal.check(m) is None and not sequential(deal, m):
                     return _stamp(m, t)
         if deal.rs.play.chow_claims and not robbing and _CHOW_STARTS[tile]:
             w = deal._window

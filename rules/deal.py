@@ -42,10 +42,12 @@ code):
   every kong payment received, and counts toward the Hu that end the deal. It does not count
   for the next dealer (rules.session).
 - A Hu on a tile of one's void suit is refused (`VOID_SUIT_CLAIM`, 002: "mahjong cannot be
-  declared on voided suit on discard"), like Pung and Kong on it.
+  declared on voided suit on discard"); a set of it is penalised (`play.void-suit-set`).
 - The skipped-Hu lock (`skip_hu_lock`) refuses the Hu (`SKIPPED_HU_LOCK`) unless the new
   hand pays more than the skipped one; it lifts when the player takes a tile from the wall
   (a replacement tile included). It also applies to a Hu declined in a robbing window.
+  With `play.sequential-claim = "false-win"` (WMT, 000 2.2.4) such a Hu, or a pung held by
+  the skipped-pung lock, is accepted and settled as a false win (rules.deal_effects).
 - The mandatory first discard (the face-down void tile) is enforced in both `void_discard`
   modes; `strict` also refuses any other discard while void tiles are held.
 - The void penalty is charged at most once per player per deal.
@@ -61,10 +63,10 @@ from dataclasses import dataclass
 from itertools import chain, repeat
 from types import MappingProxyType
 
-from rules import deal_wellness
+from rules import deal_end, deal_wellness
 from rules import settlement as pay
 from rules.claims import ClaimWindow, Window, WindowKind, next_player
-from rules.deal_checks import CHECKS
+from rules.deal_checks import CHECKS, sequential
 from rules.deal_effects import _OTHERS_IN, EFFECTS, PLAY_EFFECTS
 from rules.deal_state import Entry, KongRecord, Phase
 from rules.hand import is_complete
@@ -93,10 +95,10 @@ from rules.moves import (
     SelfDrawnHu,
     Won,
 )
-from rules.ruleset import KongRefund, RuleSet, ScoringMethod
-from rules.scoring import NotAWin, Score, is_winning, score_hand, theoretical_maximum
+from rules.ruleset import RuleSet, ScoringMethod
+from rules.scoring import NotAWin, Score, is_winning, score_hand
 from rules.seats import SEATS, Seat
-from rules.settlement import EndHand, Ledger, LedgerLine
+from rules.settlement import Ledger, LedgerLine
 from rules.tiles import TILES, Suit, Tile
 from rules.wall import Dice, Take, Wall, dealt_order
 
@@ -412,7 +414,8 @@ class Deal:
 
     def legal_moves(self, seat: Seat, *, include_false_hu: bool = False) -> tuple[Move, ...]:
         """Every move `seat` may make now that `apply` would accept. A Hu that would be false
-        is left out unless `include_false_hu` (it is accepted, and costly)."""
+        is left out unless `include_false_hu` (it is accepted, and costly), and so is a
+        sequential Hu settled as a false win (000 2.2.4, `play.sequential-claim`)."""
         candidates: list[Move] = []
         phase = self.phase
         h = self._hands[seat]
@@ -444,8 +447,9 @@ class Deal:
             w = self._window
             assert w is not None
             candidates.append(Pass(seat))
-            if include_false_hu or self._wins_with(seat, w.tile):
-                candidates.append(RobKong(seat) if w.kind is _WINDOW_ROBBING else Hu(seat))
+            hu = RobKong(seat) if w.kind is _WINDOW_ROBBING else Hu(seat)
+            if include_false_hu or (self._wins_with(seat, w.tile) and not sequential(self, hu)):
+                candidates.append(hu)
             if w.kind is _WINDOW_DISCARD:
                 candidates += [Pung(seat), Kong(seat, _KONG, w.tile)]
                 if self.rs.play.chow_claims:
@@ -614,11 +618,15 @@ class Deal:
                 return True, won
         return False, Won(seat, None, from_seat, True, 0, self._hu_events + 1)
 
-    def _false_hu(self, seat: Seat, payees: list[Seat]) -> None:
+    def _false_hu(self, seat: Seat, payees: list[Seat], why: str = "") -> None:
+        """Settle a false Hu; `why`: a sequential Hu settled as one (000 2.2.4)."""
         if self._pattern_pay:
             self._lines += deal_wellness.false_win(self, seat, payees)
             return
-        self._lines += pay.false_hu(self.rs, seat, payees)
+        if why:
+            self._lines += pay.false_hu(self.rs, seat, payees, why, pay.R_SEQUENTIAL)
+        else:
+            self._lines += pay.false_hu(self.rs, seat, payees)
         if self.rs.payments.false_hu_returns_kong_payments:
             self._refund_received(seat, pay.R_REFUND_FALSE_HU)
         held = self._void_held(seat)
@@ -644,48 +652,7 @@ class Deal:
         self.phase = _OVER
         self._window = None
         facts.append(DealOver(end))
-        if end is not _END_WALL:
-            return
-        if self._pattern_pay:
-            self._lines += deal_wellness.wall_end(self)
-            return
-        rs = self.rs
-        hands = []
-        for s in self.still_in:
-            counts = tuple(self._hands[s])
-            melds = tuple(self._melds[s])
-            pig = _three_suits(counts, melds)
-            maximum = theoretical_maximum(counts, melds, self._void[s], rs)
-            hands.append(EndHand(s, counts, melds, self._void[s], maximum, pig))
-        self._lines += pay.wall_end(rs, hands)
-        not_ready = {h.seat for h in hands if not h.ready}
-        for rec in self._kongs:
-            if rec.refunded:
-                continue
-            if rs.payments.kong_refund_on_draw is KongRefund.ALL:
-                rec.refunded = True
-                self._lines += pay.refund(rec.lines, pay.R_REFUND_DRAW)
-            elif rec.seat in not_ready:
-                rec.refunded = True
-                self._lines += pay.refund(rec.lines, pay.R_REFUND_NOT_READY)
-        for h in hands:
-            held = self._void_held(h.seat)
-            if held is None:
-                continue
-            void = self._void[h.seat]
-            all_void = all(t.suit is void for t in self._discards[h.seat])
-            if rs.payments.void_penalty_waived_if_all_discards_void and all_void:
-                continue
-            self._penalize_void(h.seat, False, held)
-
-
-def _three_suits(counts: Sequence[int], melds: Sequence[Meld]) -> bool:
-    """All three number suits held, standing or declared (WMT flower pig, 000 2.3.1)."""
-    held = [any(counts[0:9]), any(counts[9:18]), any(counts[18:27])]
-    for m in melds:
-        if m.tile < 27:  # not an honour
-            held[m.tile // 9] = True
-    return all(held)
+        deal_end.settle(self, end)
 
 
 _HANDLERS = {kind: (CHECKS[kind], EFFECTS[kind]) for kind in CHECKS}

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from rules.claims import WindowKind
+from rules.claims import Window, WindowKind
 from rules.deal_state import OWN_TURN_KONGS, Entry, Phase
 from rules.melds import Meld, MeldKind
 from rules.moves import (
@@ -19,6 +19,7 @@ from rules.moves import (
     EndDeal,
     Hu,
     Kong,
+    Move,
     Pass,
     Penalty,
     Pung,
@@ -27,7 +28,7 @@ from rules.moves import (
     RobKong,
     SelfDrawnHu,
 )
-from rules.ruleset import VoidDiscard
+from rules.ruleset import SequentialClaim, VoidDiscard, VoidSet
 from rules.seats import Seat
 from rules.tiles import TILES, Suit, Tile
 
@@ -46,6 +47,8 @@ _OVER = Phase.OVER
 _REPLACEMENT = Phase.REPLACEMENT
 _WINDOW_ROBBING = WindowKind.ROBBING
 _STRICT = VoidDiscard.STRICT
+_VOID_SET_PENALIZED = VoidSet.PENALIZED
+_REFUSED = SequentialClaim.REFUSED
 
 if TYPE_CHECKING:
     from rules.deal import Deal
@@ -181,6 +184,15 @@ def _check_void_claim(deal: Deal, seat: Seat, tile: Tile) -> Problem:
     return None
 
 
+def _check_void_set(deal: Deal, seat: Seat, tile: Tile) -> Problem:
+    """A pung or melded kong of one's void suit: accepted and penalised (004 Lesson 5: "When
+    a set of forbidden suit tiles is declared, the player always receives a penalty of 48
+    points"), or refused where `play.void-suit-set` says so."""
+    if deal.rs.play.void_suit_set is _VOID_SET_PENALIZED:
+        return None
+    return _check_void_claim(deal, seat, tile)
+
+
 def _check_hu(deal: Deal, m: Hu | RobKong) -> Problem:
     p = _check_in_window(deal, m.seat, True if isinstance(m, RobKong) else None)
     if p:
@@ -190,25 +202,47 @@ def _check_hu(deal: Deal, m: Hu | RobKong) -> Problem:
     p = _check_void_claim(deal, m.seat, w.tile)
     if p:
         return p
-    lock = deal._hu_lock[m.seat]
-    if lock and deal._wins_with(m.seat, w.tile):
-        events = deal._discard_events(w, m.seat)
-        if deal._fan_lock:
-            # 001 IV 3.2: no Hu on a discard again before a draw "and no change on the fan";
-            # the lock holds one bit per fan row let go
-            fan = deal._hu_score(m.seat, w.tile, events).total_fan
-            if lock >> fan & 1:
-                return (
-                    Reason.SKIPPED_HU_LOCK,
-                    f"{m.seat} let a winning tile of {fan} fan go; this Hu is {fan} fan too",
-                )
-            return None
-        value = deal._payment(m.seat, w.tile, events)
-        if value <= lock:
-            return (
-                Reason.SKIPPED_HU_LOCK,
-                f"{m.seat} let a winning tile go (worth {lock}); this Hu is worth {value}",
-            )
+    if deal._hu_lock[m.seat] and deal.rs.play.sequential_claim is _REFUSED:
+        detail = hu_lock(deal, m.seat, w)
+        if detail is not None:
+            return Reason.SKIPPED_HU_LOCK, detail
+    return None
+
+
+def hu_lock(deal: Deal, seat: Seat, w: Window) -> str | None:
+    """Why a Hu by `seat` on the window's tile is a sequential win (the skipped-Hu lock, 004
+    Lesson 4; 000 2.2.4 "unless they increase the total score"): it wins, and pays no more
+    than a winning tile the seat let go since its last draw; None when it is not."""
+    lock = deal._hu_lock[seat]
+    if not lock or not deal._wins_with(seat, w.tile):
+        return None
+    events = deal._discard_events(w, seat)
+    if deal._fan_lock:
+        # 001 IV 3.2: no Hu on a discard again before a draw "and no change on the fan";
+        # the lock holds one bit per fan row let go
+        fan = deal._hu_score(seat, w.tile, events).total_fan
+        if lock >> fan & 1:
+            return f"{seat} let a winning tile of {fan} fan go; this Hu is {fan} fan too"
+        return None
+    value = deal._payment(seat, w.tile, events)
+    if value <= lock:
+        return f"{seat} let a winning tile go (worth {lock}); this Hu is worth {value}"
+    return None
+
+
+def sequential(deal: Deal, move: Move) -> str | None:
+    """Why a claim in the open window is a sequential Hu or pung (000 2.2.4), which a rule
+    set with `play.sequential-claim = "false-win"` accepts and settles as a false win, and
+    others refuse; None when it is not one."""
+    w = deal._window
+    if w is None:
+        return None
+    if isinstance(move, Pung):
+        if w.tile in deal._pung_lock[move.seat]:
+            return f"{move.seat} passed {w.tile} already (000 2.2.4)"
+        return None
+    if isinstance(move, Hu | RobKong) and deal._hu_lock[move.seat]:
+        return hu_lock(deal, move.seat, w)
     return None
 
 
@@ -218,12 +252,12 @@ def _check_pung(deal: Deal, m: Pung) -> Problem:
         return p
     w = deal._window
     assert w is not None
-    p = _check_void_claim(deal, m.seat, w.tile)
+    p = _check_void_set(deal, m.seat, w.tile)
     if p:
         return p
     if deal._hands[m.seat][w.tile] < 2:
         return Reason.CLAIM_NOT_ADMISSIBLE, f"{m.seat} holds fewer than two {w.tile}"
-    if w.tile in deal._pung_lock[m.seat]:
+    if w.tile in deal._pung_lock[m.seat] and deal.rs.play.sequential_claim is _REFUSED:
         return Reason.SKIPPED_PUNG_LOCK, f"{m.seat} passed {w.tile} already (000 2.2.4)"
     return None
 
@@ -237,7 +271,7 @@ def _check_kong(deal: Deal, m: Kong) -> Problem:
         assert w is not None
         if m.tile is not None and m.tile != w.tile:
             return Reason.CLAIM_NOT_ADMISSIBLE, f"the open discard is {w.tile}, not {m.tile}"
-        p = _check_void_claim(deal, m.seat, w.tile)
+        p = _check_void_set(deal, m.seat, w.tile)
         if p:
             return p
         if w.last:

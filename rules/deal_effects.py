@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING
 
-from rules import deal_wellness
+from rules import deal_checks, deal_wellness
 from rules import settlement as pay
 from rules.claims import Window, WindowKind, next_player, resolve, seats_after
 from rules.deal_state import Entry, KongRecord, Phase
@@ -33,6 +33,8 @@ from rules.moves import (
     Robbed,
     RobKong,
     SelfDrawnHu,
+    VoidSetDeclared,
+    Won,
     new_drawn,
 )
 from rules.ruleset import Payer
@@ -203,8 +205,16 @@ def _lock_passers(deal: Deal, w: Window, passed: Iterable[Seat], hu_lock: bool =
 def _pay_hu_group(deal: Deal, w: Window, hu: tuple[Seat, ...], facts: list[Fact]) -> bool:
     """Score and pay the Hu declarations on one tile; True if any was valid."""
     results = []
+    sequential: dict[Seat, str] = {}
     for s in hu:
-        results.append(deal._declare(s, w.tile, w.discarder, deal._discard_events(w, s)))
+        detail = deal._hu_lock[s] and deal_checks.hu_lock(deal, s, w)
+        if detail:
+            # 000 2.2.4 (`play.sequential-claim = "false-win"`; else refused by the check):
+            # settled as a false win
+            sequential[s] = f"sequential Hu: {detail}"
+            results.append((False, Won(s, None, w.discarder, True, 0, deal._hu_events + 1)))
+        else:
+            results.append(deal._declare(s, w.tile, w.discarder, deal._discard_events(w, s)))
     for s in hu:
         deal._out[s] = True
         deal._out_mask |= 1 << s
@@ -223,7 +233,7 @@ def _pay_hu_group(deal: Deal, w: Window, hu: tuple[Seat, ...], facts: list[Fact]
                     s, w.discarder, score.value, score.multiplier, _why(score, "Hu on", w.tile)
                 )
         else:
-            deal._false_hu(s, remaining)
+            deal._false_hu(s, remaining, sequential.get(s, ""))
         deal._wins.append(won)
         facts.append(won)
     deal._hu_events += 1
@@ -266,6 +276,16 @@ def _resolve(deal: Deal) -> list[Fact]:
         deal._melds[seat].append(meld)
         deal._melded_any = True
         facts.append(Melded(seat, meld, w.discarder))
+        if kind is _PUNG and w.tile in deal._pung_lock[seat]:
+            # 000 2.2.4 (`play.sequential-claim = "false-win"`; else refused by the check): the
+            # pung stands and the player plays on, paying each other player still in the
+            # false-win amount
+            why = f"sequential pung of {w.tile} (passed since the last draw)"
+            deal._lines += pay.false_hu(deal.rs, seat, deal._others_in(seat), why, pay.R_SEQUENTIAL)
+        if _SUIT_OF[w.tile] is deal._void[seat]:
+            if deal._laid[seat] == w.tile and not deal._hands[seat][w.tile]:
+                deal._laid[seat] = None  # the face-down void tile went into the set
+            facts.append(_void_set(deal, seat, meld))
         deal.turn = seat
         deal._drawn = None
         if kind is _KONG:
@@ -322,6 +342,14 @@ def _resolve_silent(deal: Deal, w: Window) -> Sequence[Fact]:
     return _PASSED_TO[nxt]
 
 
+def _void_set(deal: Deal, seat: Seat, meld: Meld) -> VoidSetDeclared:
+    """004 Lesson 5: a declared set of the void suit costs the void penalty, paid to nobody,
+    once a deal (`Deal._penalize_void`); the fact tells the referee."""
+    before = len(deal._lines)
+    deal._penalize_void(seat, True, meld.tile)
+    return VoidSetDeclared(seat, meld, sum(x.points for x in deal._lines[before:]))
+
+
 def _meld_chow(deal: Deal, w: Window, seat: Seat, low: Tile, facts: list[Fact]) -> list[Fact]:
     """001 IV 2.1-2.3: the chow joins the claimer's melds, then the claimer discards."""
     meld = Meld(_CHOW, low)
@@ -376,14 +404,15 @@ def _do_kong(deal: Deal, m: Kong) -> list[Fact]:
         if deal._laid[seat] == tile:
             deal._laid[seat] = None
         deal._melds[seat].append(meld)
+        facts: list[Fact] = [Melded(seat, meld, None)]
         if void is not None and tile.suit is void:
-            deal._penalize_void(seat, True, tile)
+            facts.append(_void_set(deal, seat, meld))
         rec = KongRecord(seat, meld, pay.kong_payment(deal.rs, seat, meld, deal._others_in(seat)))
         deal._lines += rec.lines
         deal._kongs.append(rec)
         deal._kong_chain.append(rec)
         deal.phase = _REPLACEMENT
-        return [Melded(seat, meld, None)]
+        return facts
     deal._hands[seat][tile] -= 1
     if deal._laid[seat] == tile and not deal._hands[seat][tile]:
         deal._laid[seat] = None

@@ -279,13 +279,17 @@ def decompositions(counts: Sequence[int], melds: int = 0) -> list[Decomposition]
 
 
 def _allowed(
-    found: tuple[Tile, ...], b: bytes, melds: Sequence[Meld], void: Suit | None
+    found: tuple[Tile, ...],
+    b: bytes,
+    melds: Sequence[Meld],
+    void: Suit | None,
+    melded_copies: bool = True,
 ) -> tuple[Tile, ...]:
     if void is not None:
         if any(b[void.offset : void.offset + void.size]):
             return ()  # void-suit tiles still held: no win possible (RULES.md)
         found = tuple(t for t in found if t.suit is not void)
-    if melds:
+    if melds and melded_copies:
         held = list(b)
         for m in melds:
             for t in m.tiles:
@@ -299,19 +303,22 @@ def waits(
     melds: Sequence[Meld] = (),
     void: Suit | None = None,
     tileset: TileSet = TileSet.SUITED_108,
+    *,
+    melded_copies: bool = True,
 ) -> tuple[Tile, ...]:
     """Tiles that complete a 13-tile hand (standing tiles + melds), in tile order.
 
-    A tile whose four copies the player already holds (standing or in melds) is not a wait.
-    With `void`, a hand still holding void-suit tiles waits on nothing, and no void-suit tile
-    is a wait. In a 108-tile set no honour is a wait.
+    A tile whose four copies the player already holds (standing, or with `melded_copies` in
+    melds too: `scoring.exhausted-wait`) is not a wait. With `void`, a hand still holding
+    void-suit tiles waits on nothing, and no void-suit tile is a wait. In a 108-tile set no
+    honour is a wait.
     """
     b = bytes(counts)
     found, seven = _candidates(b, len(melds), tileset)
     if seven is not None and seven not in found:
         found = tuple(sorted((*found, seven)))
     if found and (void is not None or melds):
-        return _allowed(found, b, melds, void)
+        return _allowed(found, b, melds, void, melded_copies)
     return found
 
 

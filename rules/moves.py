@@ -47,7 +47,9 @@ class Reason(Enum):
     VOID_TILE_WRONG_SUIT = "void-tile-wrong-suit"
     VOID_TILE_FIRST = "void-tile-first"  # the face-down tile is the mandatory first discard
     VOID_DISCARD_ORDER = "void-discard-order"  # strict: void tiles before any other tile
-    VOID_SUIT_CLAIM = "void-suit-claim"  # no Pung/Kong/Hu on a tile of one's void suit
+    # no Hu (or chow) on a tile of one's void suit; no Pung or Kong either where the rule set
+    # refuses a set of it (`play.void-suit-set`)
+    VOID_SUIT_CLAIM = "void-suit-claim"
     # claims
     CLAIM_NOT_ADMISSIBLE = "claim-not-admissible"  # no window, own discard, tiles lacking
     ALREADY_DECLARED = "already-declared"  # one declaration per player per window
@@ -246,6 +248,17 @@ class Melded:
 
 
 @dataclass(frozen=True, slots=True)
+class VoidSetDeclared:
+    """A set of the player's void suit was declared and accepted (004 Lesson 5, rule-set
+    parameter `play.void-suit-set`): the player was charged `penalty` points, to nobody (0:
+    charged once this deal already, or no void penalty in the rule set). For the referee."""
+
+    seat: Seat
+    meld: Meld
+    penalty: int
+
+
+@dataclass(frozen=True, slots=True)
 class Won:
     """A Hu declaration, valid or false."""
 
@@ -290,7 +303,7 @@ class DealOver:
     end: DealEnd
 
 
-Fact = Drawn | Melded | Won | Robbed | TurnPassed | DealOver
+Fact = Drawn | Melded | VoidSetDeclared | Won | Robbed | TurnPassed | DealOver
 
 
 @dataclass(frozen=True, slots=True)

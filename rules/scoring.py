@@ -17,7 +17,16 @@ from enum import Enum
 from rules.hand import decompositions, is_complete, waits
 from rules.melds import Meld, MeldKind
 from rules.patterns import DETECTORS, Feature, Reading
-from rules.ruleset import Payer, RuleSet, ScoringMethod, ScoringParams, Situation, WinBy
+from rules.ruleset import (
+    ExhaustedWait,
+    Multipliers,
+    Payer,
+    RuleSet,
+    ScoringMethod,
+    ScoringParams,
+    Situation,
+    WinBy,
+)
 from rules.seats import Seat
 from rules.tiles import N_KINDS, NUMBER_SUITS, TILES, Suit, Tile, TileSet
 
@@ -331,8 +340,9 @@ def score_hand(
     sits = _situation_hits(events, self_drawn, rs)
     multiplier = 1
     payer = Payer.USUAL
+    largest = rs.scoring.situation_multipliers is Multipliers.LARGEST
     for _, sit, _ in sits:
-        multiplier *= sit.multiplier
+        multiplier = max(multiplier, sit.multiplier) if largest else multiplier * sit.multiplier
         if sit.payer is not Payer.USUAL:
             payer = sit.payer
     # the fan of each pattern found: the rule set's, a situation's where it names one
@@ -360,12 +370,27 @@ def score_hand(
 # -- theoretical maximum ------------------------------------------------------------
 
 
+def melded_copies(rs: RuleSet) -> bool:
+    """Whether copies in the melds count toward the four that make a tile no wait
+    (`scoring.exhausted-wait`; `rules.hand.waits`)."""
+    return rs.scoring.exhausted_wait is ExhaustedWait.HELD
+
+
 class _Plan:
     """A rule set's structural patterns resolved once: their detectors in the rule set's
     order (for `score_hand`) and, for the theoretical maximum, the value of a hand as a
     function of its feature counts, memoised (a handful of distinct keys ever occur)."""
 
-    __slots__ = ("detectors", "fans", "includes", "kong_is_root", "memo", "scoring", "top")
+    __slots__ = (
+        "counts_kongs",
+        "detectors",
+        "fans",
+        "includes",
+        "kong_is_root",
+        "memo",
+        "scoring",
+        "top",
+    )
 
     def __init__(self, rs: RuleSet) -> None:
         fans = []
@@ -377,6 +402,7 @@ class _Plan:
         self.detectors = tuple((name, DETECTORS[name].detect) for name, _, _ in fans)
         self.includes = tuple((k, tuple(v)) for k, v in rs.scoring.includes.items())
         self.kong_is_root = rs.scoring.kong_is_root
+        self.counts_kongs = rs.scoring.maximum_counts_kongs
         self.scoring = rs.scoring
         self.memo: dict[int, int] = {}  # feature key -> hand value
         self.top = hand_value(99, rs.scoring)  # the capped value: no wait can beat it
@@ -431,7 +457,8 @@ def theoretical_maximum(
     """The best hand value over all waits of a 13-tile hand, counting structural patterns
     only (004 Lesson 6 "Hand value theoretical maximum"; RULES.md Payments): no situation
     applies at wall end. 0 if the hand is not ready or holds void-suit tiles (counted as not
-    ready, 004 Lesson 5) or all three suits.
+    ready, 004 Lesson 5) or all three suits. Declared kongs count only with
+    `scoring.maximum-counts-kongs` (wmt; 004 Lesson 6's worked example leaves them out).
 
     What a not-ready player pays is the deal judge's (`payments.wall-end`: this maximum, or a
     flat amount under sbr-chengdu2016). Works on counts: what a wait adds follows from the
@@ -442,7 +469,7 @@ def theoretical_maximum(
 
         winds = wellness.Winds(seat_wind, prevalent_wind)
         return wellness.theoretical_maximum(counts, melds, rs, winds)
-    found = waits(counts, melds, void, rs.tiles.set)
+    found = waits(counts, melds, void, rs.tiles.set, melded_copies=melded_copies(rs))
     if not found:
         return 0
     b = bytes(counts)
@@ -464,6 +491,8 @@ def theoretical_maximum(
                     extra[t] = extra.get(t, 0) + 1
         if void is not None and void in meld_suits:
             return 0
+        if not plan.counts_kongs:
+            kongs = 0  # 004 Lesson 6: a declared kong adds nothing to the maximum
         for s in meld_suits:
             if s is not Suit.Z and b[s.offset : s.offset + 9] == _EMPTY_SUIT:
                 suits += 1

@@ -42,6 +42,7 @@ R_REFUND_DRAW = "000 2.5.4: kong points are returned when the hand ends in a dra
 R_REFUND_FALSE_HU = "004 Lesson 5: a false Hu returns every kong payment received"
 R_FALSE_HU = "004 Lesson 5: false Hu, 8 to each player still in"
 R_FALSE_HU_WMT = "000 3.3: false win, the maximum to each remaining player"
+R_SEQUENTIAL = "000 2.2.4: a sequential win or pung is a false win unless it raises the score"
 R_WALL_END = "004 Table 6: wall end, not ready pays each ready player its theoretical maximum"
 R_WALL_END_FLAT = "002: a ready hand at wall end is worth a flat amount, no doubles"
 R_VOID_HELD = "004 Lesson 2: void-suit tiles held at the end, 48 to nobody"
@@ -135,12 +136,15 @@ def self_drawn_hu(
     return [line for p in payers for line in _line(p, winner, points, why, rule)]
 
 
-def false_hu(rs: RuleSet, offender: Seat, payees: Iterable[Seat]) -> list[LedgerLine]:
+def false_hu(
+    rs: RuleSet, offender: Seat, payees: Iterable[Seat], why: str = "false Hu", rule: str = ""
+) -> list[LedgerLine]:
     """004 Lesson 5: the offender pays `false_hu` to each player still in after the
-    declaration (WMT 000 3.3: the maximum, 8)."""
+    declaration (WMT 000 3.3: the maximum, 8). A sequential Hu or pung settled as a false
+    win (000 2.2.4) names its own `why` and `rule`."""
     pts = rs.payments.false_hu
-    rule = R_FALSE_HU_WMT if "000" in rs.ruleset.follows else R_FALSE_HU
-    return [line for p in payees for line in _line(offender, p, pts, "false Hu", rule)]
+    rule = rule or (R_FALSE_HU_WMT if "000" in rs.ruleset.follows else R_FALSE_HU)
+    return [line for p in payees for line in _line(offender, p, pts, why, rule)]
 
 
 # -- kongs --------------------------------------------------------------------------------
@@ -199,7 +203,8 @@ class EndHand:
 def wall_end(rs: RuleSet, hands: Sequence[EndHand]) -> list[LedgerLine]:
     """004 Table 6: each not-ready player pays each ready player that player's theoretical
     maximum (002: a flat amount). WMT (000 2.3.1): a flower pig pays `flower_pig` to each
-    other player still in who is not a flower pig, instead of the not-ready payments."""
+    other player still in who is not a flower pig, instead of the not-ready payments, or
+    besides them with `flower_pig_pays_wall_end` (000 2.6)."""
     lines: list[LedgerLine] = []
     pig_rule = rs.payments.flower_pig > 0
     for loser in hands:
@@ -209,7 +214,8 @@ def wall_end(rs: RuleSet, hands: Sequence[EndHand]) -> list[LedgerLine]:
                     lines += _line(
                         loser.seat, other.seat, rs.payments.flower_pig, "flower pig", R_FLOWER_PIG
                     )
-            continue
+            if not rs.payments.flower_pig_pays_wall_end:
+                continue
         if loser.ready:
             continue
         for winner in hands:

@@ -22,7 +22,7 @@ from typing import Any
 
 from rules import random_deals
 from rules.deal import Deal
-from rules.moves import Accepted, DealOver, Melded, Move, Robbed, Won
+from rules.moves import Accepted, DealOver, Melded, Move, Robbed, VoidSetDeclared, Won
 from rules.random_deals import Category, DealReport, Summary
 from rules.record import (
     DealRecord,
@@ -255,6 +255,8 @@ def _facts_text(result: Accepted) -> str:
             notes.append(f"{f.seat} melds {f.meld}{src}")
         elif isinstance(f, Won):
             notes.append(f"{f.seat} {'FALSE Hu' if f.false_hu else 'Hu'}")
+        elif isinstance(f, VoidSetDeclared):
+            notes.append(f"{f.seat} declared a set of its void suit: penalty {f.penalty}")
         elif isinstance(f, Robbed):
             notes.append(f"{f.seat}'s kong of {f.tile} is robbed")
         elif isinstance(f, DealOver):

@@ -21,6 +21,7 @@ from rules.scoring import (
     BadSituation,
     NotAWin,
     Score,
+    melded_copies,
     score_hand,
     theoretical_maximum,
 )
@@ -163,7 +164,8 @@ def waits_and_maximum(standing: Sequence[Tile], case: Case) -> tuple[tuple[Tile,
     """Waits of a 13-tile hand (none when it cannot win: void tiles, three suits) and its
     theoretical maximum."""
     counts = to_counts(standing)
-    found = waits(counts, case.melds, case.void, case.rules.tiles.set)
+    rs = case.rules
+    found = waits(counts, case.melds, case.void, rs.tiles.set, melded_copies=melded_copies(rs))
     best = theoretical_maximum(
         counts,
         case.melds,
@@ -173,6 +175,19 @@ def waits_and_maximum(standing: Sequence[Tile], case: Case) -> tuple[tuple[Tile,
         prevalent_wind=case.prevalent_wind,
     )
     return (found if best else ()), best
+
+
+def maximum_note(case: Case) -> str:
+    """Why the maximum may be below the value of a wait: the rule set leaves declared kongs
+    out of it (`scoring.maximum-counts-kongs`, 004 Lesson 6)."""
+    rs = case.rules
+    if (
+        rs.scoring.maximum_counts_kongs
+        or rs.scoring.method is ScoringMethod.HIGHEST_PATTERN
+        or not any(m.is_kong for m in case.melds)
+    ):
+        return ""
+    return "; declared kongs not counted, 004 Lesson 6"
 
 
 def describe_hand(standing: Sequence[Tile], case: Case) -> str:
@@ -242,7 +257,9 @@ def render(case: Case, score: Score, waits: Sequence[Tile], best: int) -> str:
     lines.append(
         f"waits     {' '.join(str(t) for t in waits) or 'none'}  (of {describe_hand(rest, case)})"
     )
-    lines.append(f"maximum   {best} (theoretical maximum of that hand at wall end)")
+    lines.append(
+        f"maximum   {best} (theoretical maximum of that hand at wall end{maximum_note(case)})"
+    )
     return "\n".join(lines)
 
 

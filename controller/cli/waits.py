@@ -14,6 +14,7 @@ from controller.cli.score import (
     InputError,
     _print_error,
     describe_hand,
+    maximum_note,
     parse_case,
     waits_and_maximum,
 )
@@ -61,7 +62,7 @@ def render(case: Case) -> str:
                 continue
             names = ", ".join(p.name for p in score.patterns) or "plain"
             lines.append(f"  {tile}  {score.value:>3}  {names}")
-    lines.append(f"maximum   {best} (theoretical maximum at wall end)")
+    lines.append(f"maximum   {best} (theoretical maximum at wall end{maximum_note(case)})")
     return "\n".join(lines)
 
 

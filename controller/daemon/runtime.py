@@ -929,6 +929,13 @@ class Runtime:
         result = deal.apply(move)
         assert isinstance(result, mv.Accepted), result  # checked above
         self.recogniser.on_accepted(move, deal)
+        for fact in result.facts:
+            if isinstance(fact, mv.VoidSetDeclared):  # accepted, and penalised (004 Lesson 5)
+                self._alert(
+                    "void-suit-set",
+                    f"{fact.meld} is of the void suit: penalty {fact.penalty} to nobody",
+                    table_seat(fact.seat, self.dealer),
+                )
         if accepted is not None:
             self.outputs.move_accepted(*accepted)
         if before is not None and deal.window is None and self._window_open is not None:

@@ -210,7 +210,7 @@ def test_json_stream_goes_on_past_bad_lines():
         "total_fan": 4,
         "value": 16,
         "waits": ["5p"],
-        "max_value": 8,
+        "max_value": 4,  # all pungs + golden wait: the kong is not counted (004 Lesson 6)
     }
     assert out[6]["ok"] is False and "'melds' must be a list" in out[6]["error"]
     assert out[7]["ok"] is False and "unknown key 'colour'" in out[7]["error"]
@@ -223,3 +223,19 @@ def test_json_stream_goes_on_past_bad_lines():
 def test_json_mode_takes_no_hand_argument():
     r = mjtable("score", "123p", "--json", stdin="")
     assert r.returncode == 2
+
+
+def test_waits_prices_the_lesson_6_example_without_its_kong(tmp_path):
+    # 004 Lesson 6: melded pung 3s, kong 4s, pung 1m, standing 7778m: 2 points (all pungs
+    # on 8m), the kong left out; a custom rule set counting kongs says 4
+    args = ("waits", "7778m", "--melds", "pung 3s,kong 4s,pung 1m", "--void", "p")
+    r = mjtable(*args)
+    assert r.returncode == 0, r.stderr
+    assert "waits     6m 8m 9m" in r.stdout
+    assert "maximum   2 (theoretical maximum at wall end; declared kongs not counted" in r.stdout
+    base = (ROOT / "rules" / "rulesets" / "sbr-mil.toml").read_text(encoding="utf-8")
+    custom = tmp_path / "kongs.toml"
+    custom.write_text(base.replace("maximum-counts-kongs = false", "maximum-counts-kongs = true"))
+    r = mjtable(*args, "--rules", str(custom))
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.splitlines()[-1] == "maximum   4 (theoretical maximum at wall end)"

@@ -6,6 +6,7 @@ Lesson 6 assumes Characters (m) is the forbidden suit, and so do the hands below
 """
 
 import random
+from dataclasses import replace
 
 import pytest
 
@@ -27,10 +28,10 @@ RUSSIA = load("sbr-russia")
 VOID = Suit.M
 
 
-def score(hand, melds=(), win=None, rs=MIL, **kw):
+def score(hand, melds=(), win=None, rs=MIL, void=VOID, **kw):
     standing = parse_tiles(hand)
     win_tile = Tile.parse(win) if win else standing[-1]
-    return score_hand(standing, [Meld.parse(m) for m in melds], win_tile, rs, void=VOID, **kw)
+    return score_hand(standing, [Meld.parse(m) for m in melds], win_tile, rs, void=void, **kw)
 
 
 def fans(s):
@@ -212,7 +213,34 @@ def test_theoretical_maximum_full_flush_does_not_depend_on_the_wait():
 def test_theoretical_maximum_ignores_special_conditions():
     # Lesson 6 Note: in the wall-ends final no special condition is assumed
     hand, melds = "123s456p567p9p", ["kong 8s"]
-    assert maximum(hand, melds) == 2  # the kong only, never win-after-kong
+    assert maximum(hand, melds) == 1  # a plain hand: the kong is not counted (below)
+    assert maximum(hand, melds, rs=COUNTING_KONGS) == 2  # the kong only, never win-after-kong
+
+
+# Lesson 6, the second worked example of the theoretical maximum, as the book writes it:
+# melded pung 3s, melded kong 4s, melded pung 1m; standing 7m 7m 7m 8m; waits 6m, 8m, 9m;
+# "in case of C8 a valuable combination 'All Pungs' is added totaling 1 fan" (2 points).
+# The paragraph before: "The combination 'Kong' is not suitable, since it requires a
+# declaration". Characters are the hand's suit here, so the void is Dots.
+EXAMPLE_HAND, EXAMPLE_MELDS = "7778m", ["pung 3s", "kong 4s", "pung 1m"]
+COUNTING_KONGS = replace(MIL, scoring=replace(MIL.scoring, maximum_counts_kongs=True))
+
+
+@pytest.mark.parametrize("rs", [MIL, RUSSIA], ids=lambda rs: rs.name)
+def test_lesson_6_wall_end_maximum_of_a_hand_with_a_declared_kong(rs):
+    counts = to_counts(parse_tiles(EXAMPLE_HAND))
+    melds = [Meld.parse(m) for m in EXAMPLE_MELDS]
+    assert [str(t) for t in waits(counts, melds, Suit.P)] == ["6m", "8m", "9m"]
+    assert maximum(EXAMPLE_HAND, EXAMPLE_MELDS, rs=rs, void=Suit.P) == 2  # all pungs on 8m
+    # a Hu on 8m itself still scores the declared kong (Table 4 no 1): 2 fan, 4 points
+    assert score(EXAMPLE_HAND + "8m", EXAMPLE_MELDS, "8m", rs=rs, void=Suit.P).value == 4
+
+
+def test_lesson_6_example_with_the_kong_counted_in_the_maximum():
+    # the other reading (`scoring.maximum-counts-kongs = true`): kong + all pungs on 8m
+    assert maximum(EXAMPLE_HAND, EXAMPLE_MELDS, rs=COUNTING_KONGS, void=Suit.P) == 4
+    # wmt counts it (000 2.8.3: a declared kong is a root): root + all triplets = 4 points
+    assert maximum(EXAMPLE_HAND, EXAMPLE_MELDS, rs=load("wmt"), void=Suit.P) == 4
 
 
 # -- Table 9: compatibility of valuable combinations -------------------------------

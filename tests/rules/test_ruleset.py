@@ -40,6 +40,30 @@ HEADER = '[ruleset]\nname = "x"\ntitle = "x"\nfollows = "004"\n'
         ("[tiles]\nwall-stacks = [14, 14, 14, 14]\n", "tiles", "wall-stacks", "walls hold 112"),
         ('[scoring.fans]\nkong = "one"\n', "scoring.fans", "kong", "whole number"),
         ("[payments]\nvoid-penalty = true\n", "payments", "void-penalty", "whole number"),
+        # the readings of issue 14
+        ('[play]\nvoid-suit-set = "maybe"\n', "play", "void-suit-set", "not one of"),
+        ("[play]\nsequential-claim = true\n", "play", "sequential-claim", "not one of"),
+        ("[scoring]\nmaximum-counts-kongs = 1\n", "scoring", "maximum-counts-kongs", "true or"),
+        ('[scoring]\nexhausted-wait = "melds"\n', "scoring", "exhausted-wait", "not one of"),
+        (
+            '[scoring]\nsituation-multipliers = "sum"\n',
+            "scoring",
+            "situation-multipliers",
+            "one of",
+        ),
+        (
+            '[payments]\nvoid-penalty-after-three-hu = "yes"\n',
+            "payments",
+            "void-penalty-after-three-hu",
+            "true or false",
+        ),
+        (
+            "[payments]\nflower-pig-pays-wall-end = 0\n",
+            "payments",
+            "flower-pig-pays-wall-end",
+            "true",
+        ),
+        ("[play]\nsequential-claims = 1\n", "play", "sequential-claims", "unknown key"),
     ],
 )
 def test_schema_errors_name_file_section_and_key(body, section, key, words):

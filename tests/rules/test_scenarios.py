@@ -292,14 +292,15 @@ def test_wall_end_sbr_mil():
     # payers counted in turn order from the declarer
     kongs = [(N, W, 2), (E, W, 2), (S, W, 2), (E, N, 2), (S, N, 2), (W, N, 2)]
     # Wall end, 004 Table 6: E ready (5m/7p; all-pungs 1 fan -> maximum 2); W ready
-    # (123s 456s 78s 99p + kong 6p: kong 1 fan -> maximum 2); S not ready; N holds the void
-    # 2s, counted as not ready. Each not-ready player pays each ready one its maximum.
-    wall_end = [(S, E, 2), (S, W, 2), (N, E, 2), (N, W, 2)]
+    # (123s 456s 78s 99p + kong 6p: a plain hand, maximum 1; the declared kong is not
+    # counted, 004 Lesson 6); S not ready; N holds the void 2s, counted as not ready. Each
+    # not-ready player pays each ready one its maximum.
+    wall_end = [(S, E, 2), (S, W, 1), (N, E, 2), (N, W, 1)]
     # 004 Table 7: N's kong is refunded, N is not ready; 004 Lesson 2: N holds a void tile and
     # not every N discard was of the void suit: 48 to nobody.
     refunds = [(N, E, 2), (N, S, 2), (N, W, 2)]
     assert pays(d) == kongs + wall_end + refunds + [(N, NOBODY, 48)]
-    assert d.deltas() == (2, -6, 10, -54)
+    assert d.deltas() == (2, -5, 8, -53)
     assert d.ledger().to_nobody() == 48
     check_invariants(d)
 
@@ -469,8 +470,14 @@ def test_skip_pung_lock_in_wmt_only():
         ok(d, Draw(S, Tile.P5), Discard(S, Tile.P5))
         if allowed:
             ok(d, Pung(W))
-        else:  # 000 2.2.4: no sequential pungs on the same tile
-            refused(d, Pung(W), Reason.SKIPPED_PUNG_LOCK)
+            assert not d.ledger().lines
+        else:  # 000 2.2.4: a sequential pung on the same tile is a false win
+            ok(d, Pung(W), CloseClaims())
+            assert [(x.payer, x.payee, x.points) for x in d.ledger().lines] == [
+                (W, N, 8),
+                (W, E, 8),
+                (W, S, 8),
+            ]
 
 
 # -- East's first turn, the last tile ----------------------------------------------------------

@@ -211,3 +211,29 @@ def test_regression_the_shuffle_that_settles_the_last_deal_journals_nothing_afte
     kinds = [r.kind for r in rig.records()][-3:]
     assert kinds == [RecordKind.TABLE_PHASE, RecordKind.SESSION_ENDED, RecordKind.DAEMON_STOPPED]
     rig.close()
+
+
+def test_a_pung_of_the_void_suit_is_accepted_and_alerted(rig):
+    # 004 Lesson 5 (issue 14): a set of the void suit is accepted and penalised, and the
+    # referee is told; seed 5's plan opens a window on 7p where S (void p) holds two 7p
+    plan = begin_deal(rig, 5)
+    moves = list(plan.moves)
+    play(rig, moves[:40])
+    deal = rig.rt.deal
+    assert deal.window is not None and deal.window.tile is Tile.P7
+    assert deal.void(Seat.S).value == "p" and deal.held(Seat.S, Tile.P7) == 2
+    rig.seen(mv.Pung(Seat.S))
+    assert not rig.records(RecordKind.MOVE_REJECTED)
+    rig.step(rig.rs.play.claim_seconds + 0.01)
+    assert [str(m) for m in rig.rt.deal.melds(Seat.S)][-1] == "pung 7p"
+    alerts = [r.data() for r in rig.records(RecordKind.ALERT)]
+    void_set = [a for a in alerts if a["code"] == "void-suit-set"]
+    assert void_set == [
+        {
+            "code": "void-suit-set",
+            "message": "pung 7p is of the void suit: penalty 48 to nobody",
+            "severity": "warning",
+            "seat": "S",
+        }
+    ]
+    assert rig.rt.machine.phase == m.AWAITING_DISCARD
