@@ -1,0 +1,60 @@
+"""The recognition campaign (`mjtable bench recognition`, issue 13) in a bounded run: noisy
+simulated deals, the daemon SIGKILLed and restarted at moments of different phases, every
+journalled deal compared with the simulator's truth. The long runs and their figures are in
+docs/RECOGNITION.md."""
+
+import json
+import subprocess
+import sys
+
+import pytest
+from harness import ENV, ROOT
+
+from tools.campaign.run import Campaign, CampaignConfig, compare
+from tools.campaign.truth import DealJournal, DealTruth
+
+pytestmark = pytest.mark.slow
+
+
+def test_a_bounded_campaign_loses_no_deal(tmp_path):
+    config = CampaignConfig(deals=3, kills=3, seed=4, folder=tmp_path)
+    report = Campaign(config).run()
+    summary = report.summary()
+    assert report.ok, (summary, [(d.number, d.status, d.detail) for d in report.deals])
+    assert summary["kills"] == 3 and summary["played"] == 3
+    assert report.kills == ["shuffle", "wall scan", "dice"]
+
+
+def test_the_command_prints_its_figures_and_exits_zero(tmp_path):
+    done = subprocess.run(
+        [sys.executable, "-m", "controller", "bench", "recognition", "--deals", "1",
+         "--kills", "1", "--seed", "5", "--json", "--dir", str(tmp_path)],
+        capture_output=True, text=True, env=ENV, cwd=ROOT, timeout=300, check=False,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr[-2000:]
+    figures = json.loads(done.stdout)
+    assert figures["matched"] == figures["played"] == 1 and figures["lost"] == 0
+    assert figures["kills"] == 1
+
+
+def _truth(number, copies, dealer):
+    from rules.seats import Seat
+    from rules.wall import Dice
+
+    return DealTruth(number, Seat.parse(dealer), Dice(1, 1), (), [], copies=copies)
+
+
+def test_compare_calls_a_deal_lost_or_wrong_by_what_the_journal_holds():
+    """The comparison itself, on hand-made records: a deal the journal never started or
+    never settled is lost; one settled with another dealer is wrong."""
+    from rules.seats import Seat
+
+    truth = [_truth(1, ("1m#1",), "E"), _truth(2, ("2m#1",), "E"), _truth(3, ("3m#1",), "S")]
+    judged = [
+        DealJournal(1, Seat.E, [], None, ("2m#1",), ["stalled", "deal-abandoned"], True),
+        DealJournal(2, Seat.E, [], [1, -1, 0, 0], ("3m#1",)),
+    ]
+    results = compare(truth, judged, "sbr-mil")
+    assert [(r.number, r.status) for r in results] == [(1, "lost"), (2, "lost"), (3, "wrong")]
+    assert "never started" in results[0].detail and "abandoned" in results[1].detail
+    assert "dealer E, truth S" in results[2].detail
