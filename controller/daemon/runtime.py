@@ -33,6 +33,7 @@ from typing import Any, Protocol
 
 from controller import __version__
 from controller.daemon import machine as m
+from controller.daemon.candidates import Candidate, candidates
 from controller.daemon.clock import Clock
 from controller.daemon.machine import TableMachine, Timer, TimerFired
 from controller.daemon.reader_bus import BusStep, ReaderBus
@@ -265,6 +266,7 @@ class Runtime:
         self._held: deque[Any] = deque()
         self._held_shuffles = 0
         self.referee_called: str | None = None  # what the table waits for the referee about
+        self.referee_candidates: tuple[Candidate, ...] = ()  # explanations offered with it
         self.last_accepted_seq = 0
         self._started_seq = 0  # the open deal's deal.started record
         self._reconcile_tries = 0
@@ -742,7 +744,15 @@ class Runtime:
                 seat = None if r.seat is None else table_seat(r.seat, self._dealt_by)
                 if code in REFEREE_CALLS and self.deal is not None and not self.deal.over:
                     self.referee_called = f"{code}: {r.text}"
-                    self._alert(code, r.text, seat, evidence=list(r.evidence), referee_called=True)
+                    self.referee_candidates = candidates(self.deal, self._dealt_by)
+                    self._alert(
+                        code,
+                        r.text,
+                        seat,
+                        evidence=list(r.evidence),
+                        referee_called=True,
+                        candidates=[c.to_json() for c in self.referee_candidates],
+                    )
                     continue
                 self._alert(code, r.text, seat, evidence=list(r.evidence))
             elif isinstance(r, WallScanned):
@@ -1182,6 +1192,7 @@ class Runtime:
             tuple(self.tail),
             self.referee_called,
             self.desk.listing(),
+            tuple(c.to_json() for c in self.referee_candidates),
         )
         broadcast = broadcast_view(public, facts, self.deal, self.clock.monotonic())
         try:
@@ -1219,6 +1230,7 @@ class Runtime:
     def referee_answered(self) -> None:
         if self.referee_called is not None:
             self.referee_called = None
+            self.referee_candidates = ()
             self._dirty = True
 
     def reread_table(self) -> None:

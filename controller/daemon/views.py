@@ -158,6 +158,7 @@ def referee_view(
     tail: Sequence[str],
     called: str | None = None,
     corrections: Sequence[CorrectionView] = (),
+    candidates: Sequence[dict[str, Any]] = (),
 ) -> RefereeView:
     wall: tuple[str, ...] = ()
     if deal is not None:
@@ -170,6 +171,7 @@ def referee_view(
         tuple(tail),
         called,
         tuple(corrections),
+        tuple(candidates),
     )
 
 

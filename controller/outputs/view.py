@@ -106,6 +106,8 @@ class RefereeView:
     journal_tail: tuple[str, ...]  # readable lines of the last records
     called: str | None = None  # why the referee is called (None: not called)
     corrections: tuple[CorrectionView, ...] = ()  # of the deal in progress, undoable
+    # explanations offered with a referee call: {"text": ..., "move": {seat, move, tile} | None}
+    candidates: tuple[dict[str, Any], ...] = ()
     kind: str = field(default="referee", init=False)
     version: int = field(default=VIEW_VERSION, init=False)
 

@@ -25,6 +25,21 @@ function drawSide(view) {
   const called = document.getElementById("called");
   called.hidden = !view.called;
   called.textContent = view.called ? "Referee called — " + view.called : "";
+  const offered = document.getElementById("candidates");
+  offered.replaceChildren(
+    ...(view.called ? view.candidates || [] : []).map((c) => {
+      const li = MJ.el("li", "candidate", c.text + " ");
+      if (c.move) {
+        const apply = MJ.el("button", "apply", "Enter it");
+        apply.type = "button";
+        apply.addEventListener("click", () =>
+          post({ kind: "move", note: "chosen from the referee call", ...c.move }, null),
+        );
+        li.appendChild(apply);
+      }
+      return li;
+    }),
+  );
   const list = document.getElementById("corrections");
   list.replaceChildren(
     ...(view.corrections || []).map((c) => {

@@ -174,3 +174,25 @@ def test_a_restart_keeps_the_referees_corrections(tmp_path):
     assert bare(again.rt.deal.history) == corrected
     with again.journal as j:
         assert bare(rebuild(read_deal(j, again.rt.deal_no)).deal.history) == corrected
+
+
+def test_a_referee_call_offers_the_missed_draw_and_entering_it_answers_the_call(rig):
+    """"E drew 3p — not read": the judge knows the wall's next tile, so the call comes with
+    the move, which the page enters with one tap (a `move` action like any other)."""
+    from controller.recognition.recogniser import AlertKind, RefereeAlert
+
+    plan = begin_deal(rig, 3)
+    moves = list(plan.moves)
+    k = first_draw(moves)
+    play(rig, moves[:k])
+    rig.rt.recognised([RefereeAlert(AlertKind.STALLED, None, "no move read", ())], rig.clock.now)
+    side = table_seat(moves[k].seat, rig.rt.dealt_by)
+    expected = {"seat": side.name, "move": "draw", "tile": str(moves[k].tile)}
+    (alert,) = [a.data() for a in rig.records(RecordKind.ALERT) if a.data()["code"] == "stalled"]
+    assert alert["candidates"] == [
+        {"text": f"{side} drew {moves[k].tile} — not read", "move": expected}
+    ]
+    move = alert["candidates"][0]["move"]
+    result = act(rig, ActionKind.MOVE, seat=Seat.parse(move["seat"]), move=move["move"],
+                 tile=move["tile"])  # fmt: skip
+    assert result.accepted and rig.rt.referee_called is None
