@@ -15,6 +15,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
+from controller.daemon import machine as m
+from controller.daemon.contracts import PHASES
 from controller.daemon.records import deal_seat, judge_json
 from controller.journal_records import Correction, CorrectionAction, Record, RecordKind, Stamp
 from controller.outputs.scoreboard import ActionKind, ActionResult, RefereeAction, RejectReason
@@ -293,3 +295,70 @@ _DEFAULT_WHY = {
     ActionKind.ABANDON: "abandoned by the referee",
     ActionKind.NOTE: "",
 }
+
+
+class RefereeSide:
+    """The runtime's side of the referee desk: what the desk asks of the live deal (a part
+    of `Runtime`: core thread only)."""
+
+    def referee(self, action: RefereeAction) -> ActionResult:
+        """A referee action from the web view (controller/daemon/referee_desk.py)."""
+        return self.desk.act(action)
+
+    @property
+    def dealt_by(self) -> Seat:
+        """The dealer of the deal in progress (its deal seat East)."""
+        return self._dealt_by
+
+    def journalled(self, record: Record) -> None:
+        """A record another part of the daemon appended (the referee desk)."""
+        self.seq, self._dirty = record.seq, True
+        self.tail.append(f"{record.seq} {record.kind.value} {record.payload[:120]}")
+
+    def would_refuse(self, move: mv.Move) -> mv.Rejected | None:
+        """The judge's answer to `move` now, closing an open window first where the move
+        would (as `offer` does), without changing anything."""
+        deal = self.deal
+        if deal is None or deal.over:
+            return mv.Rejected(mv.Reason.DEAL_OVER, "no deal in progress")
+        rejected = deal.check(move)
+        if rejected is not None and self._closes_window(deal, move):
+            return None
+        return rejected
+
+    def referee_answered(self) -> None:
+        if self.referee_called is not None:
+            self.referee_called = None
+            self.referee_candidates = ()
+            self._dirty = True
+
+    def reread_table(self) -> None:
+        """Read the table again against the judge (after a referee's answer): moves the
+        tiles show beyond the judge are offered, as after a reconnection."""
+        if self.deal is None or self.deal.over or not self._live():
+            return
+        presence = self.debouncer.presence()
+        self.recognised(self.recogniser.reconcile(presence, self.deal), self.clock.monotonic())
+
+    def adopt(self, deal: Deal, taken_back: bool = False) -> None:
+        """The judge as the referee's corrections rebuilt it: the table machine follows its
+        phase, a deal that ended is settled. `taken_back`: the cancelled moves still lie on
+        the table until the players put the tiles back (they are not read again)."""
+        self.deal = deal
+        self._seen_key = None
+        self.referee_answered()
+        if deal.window is None:
+            self._window_open = None
+        elif self._window_open is None:
+            self._journal_window_opened()
+        if taken_back:
+            self.recogniser.on_accepted(mv.Correction(1), deal)
+        target = PHASES[deal.phase]
+        if self.machine.phase != target and self.machine.phase not in m.INTERRUPTIONS:
+            for trigger in self.machine.path_to(target, ()) or ():
+                self._trigger(trigger)
+        if deal.over:
+            self._settle_deal()
+        elif not taken_back:
+            self.reread_table()
+        self._dirty = True

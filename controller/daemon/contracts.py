@@ -1,0 +1,133 @@
+"""What the daemon's core is made of and talks to: the recogniser and output contracts, the
+items of its queue, its settings, and the constants its parts share
+(controller/daemon/runtime.py and the parts it is composed of)."""
+
+from __future__ import annotations
+
+import logging
+import threading
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from controller.daemon import machine as m
+from controller.devices.events import (
+    DataReceived,
+    LinkChanged,
+    ReaderPolled,
+    SeatButton,
+    TagsRead,
+)
+from controller.journal_records import (
+    DealEnd,
+    Record,
+)
+from controller.outputs.view import PublicView
+from controller.recognition.presence import DuplicateTile, TileLifted, TilePlaced
+from controller.recognition.presence import UnknownTag as UnknownTagSeen
+from rules import moves as mv
+from rules.deal import Deal, Phase
+from rules.seats import Seat
+
+log = logging.getLogger(__name__)
+
+DEVICES = ("table", "reader")
+WALL_SCAN_WAIT = 3.0  # seconds after the dice for the wall scan to complete
+# the recogniser's alerts that stop the deal until the referee answers (the table shows
+# "referee called"); the others inform
+REFEREE_CALLS = frozenset(
+    {
+        "stalled",
+        "unrecognised",
+        "ambiguous",
+        "wall-mismatch",
+        "recovery",
+        "short-hand",
+        "long-hand",
+        "declaration-without-tiles",
+        "tiles-without-declaration",
+    }
+)
+RECONCILE_TRIES = 3  # reconciliations tried again, `settle` rounds apart, before an alert
+HELD_LIMIT = 20_000  # events held while not ready (a wall scan is ~108 tiles x a few reads)
+
+# the judge's phase → the table machine's phase
+PHASES = {
+    Phase.CHOOSING_VOID: "choosing_void",
+    Phase.DRAW: m.AWAITING_DRAW,
+    Phase.REPLACEMENT: m.AWAITING_DRAW,
+    Phase.DISCARD: m.AWAITING_DISCARD,
+    Phase.CLAIMS: m.CLAIM_WINDOW,
+    Phase.ROBBING: m.ROBBING_WINDOW,
+    Phase.OVER: "deal_over",
+}
+ENDS = {
+    mv.DealEnd.HU: DealEnd.THREE_WON,
+    mv.DealEnd.WALL: DealEnd.WALL_EXHAUSTED,
+    mv.DealEnd.TIME: DealEnd.TIME_UP,
+}
+
+
+class RecogniserLike(Protocol):
+    """The recogniser contract (controller/recognition/recogniser.py)."""
+
+    def new_deal(self, dealer_side: Seat) -> None: ...
+    def on_wall_read(self, read: TagsRead) -> list[Any]: ...
+    def start_deal(self, deal: Deal) -> list[Any]: ...
+    def on_presence(self, change: TilePlaced | TileLifted, deal: Deal | None) -> list[Any]: ...
+    def on_button(self, press: SeatButton, deal: Deal | None) -> list[Any]: ...
+    def on_accepted(self, move: mv.Move, deal: Deal) -> None: ...
+    def on_tag_alert(self, alert: UnknownTagSeen | DuplicateTile) -> list[Any]: ...
+    def tick(self, now: float, deal: Deal | None) -> list[Any]: ...
+    def holds_window(self) -> bool: ...
+    def reconcile(self, presence: Mapping[Any, Any], deal: Deal) -> list[Any]: ...
+
+
+class Outputs(Protocol):
+    """Where views go: the scoreboard, seat displays, MQTT (controller/daemon/app.py)."""
+
+    def publish(self, public: PublicView, referee: Any, broadcast: Any) -> None: ...
+    def move_accepted(self, payload: Mapping[str, Any], record: Record) -> None: ...
+    def deal_settled(self, payload: Mapping[str, Any], record: Record) -> None: ...
+    def tick(self) -> None: ...
+
+
+class NoOutputs:
+    def publish(self, public: PublicView, referee: Any, broadcast: Any) -> None:
+        pass
+
+    def move_accepted(self, payload: Mapping[str, Any], record: Record) -> None:
+        pass
+
+    def deal_settled(self, payload: Mapping[str, Any], record: Record) -> None:
+        pass
+
+    def tick(self) -> None:
+        pass
+
+
+@dataclass(frozen=True, slots=True)
+class Stop:
+    reason: str
+
+
+@dataclass(slots=True)
+class Call:
+    """Run `fn` on the core thread (a referee action from the web server); the caller waits."""
+
+    fn: Callable[[], Any]
+    done: threading.Event = field(default_factory=threading.Event)
+    result: Any = None
+
+
+@dataclass(frozen=True, slots=True)
+class RuntimeConfig:
+    table: str = "table"
+    players: tuple[str, str, str, str] = ("East", "South", "West", "North")
+    deals: int = 0  # stop after this many settled deals (0: until stopped)
+    settle_rounds: int = 0  # reader rounds after a reconnect before reconciling (0: profile)
+    prevalent: Seat = Seat.E  # the session's round wind (001 II 3; [table] prevalent)
+    config_echo: Mapping[str, Any] | None = None  # recorded in daemon.started
+
+
+Item = DataReceived | LinkChanged | ReaderPolled | Stop | Call

@@ -1,0 +1,262 @@
+"""A deal's life at the table: the shuffle, the wall scan and the dice start the judge, the
+dealt hands may move the dealer, draws confirm the scanned wall, the end is settled."""
+
+from __future__ import annotations
+
+import copy
+import logging
+from collections.abc import Mapping
+from typing import Any
+
+from controller.daemon import machine as m
+from controller.daemon.contracts import (
+    ENDS,
+)
+from controller.daemon.records import (
+    deal_seat,
+    fixed_order,
+    ledger_payload,
+    table_seat,
+    to_drawing,
+)
+from controller.journal_records import (
+    Correction,
+    CorrectionAction,
+    RecordKind,
+    Source,
+    Stamp,
+)
+from controller.profiles import ZoneKind
+from controller.recognition.wall_doubt import next_index, pair_of, swap_for, swapped
+from rules import moves as mv
+from rules.deal import Deal
+from rules.record import next_dealer as record_next_dealer
+from rules.seats import SEATS, Seat
+from rules.wall import Dice
+
+log = logging.getLogger(__name__)
+
+
+class DealCycle:
+    """A deal's life at the table: the shuffle, the wall scan and the dice start the judge, the (a part of `Runtime`: core thread only)."""
+
+    def _shuffle(self, t: float) -> None:
+        if self.machine.phase in m.INTERRUPTIONS:
+            return
+        if self.deal is not None and self.deal.window is not None:
+            self._close_window("shuffle", t)  # the table moved on: the window's time is up
+            if self.stopped is not None:
+                return  # that closed the session's last deal: the daemon has stopped
+        if self.deal is not None and not self.deal.over:
+            self._alert(
+                "deal-abandoned",
+                f"a new shuffle started: deal {self.deal_no} stays unsettled",
+                severity="error",
+            )
+            self.deal = None
+        if not self.machine.can("shuffle_started"):
+            self._trigger("deal_ended")
+        self._wall_scan = None
+        self._uncertain = ()
+        self._pending_dice = None
+        self._hands_late = False
+        if self.session is None:
+            self.session = self._last_session = self._last_session + 1
+            self._log(
+                Source.DAEMON,
+                RecordKind.SESSION_STARTED,
+                {
+                    "session": self.session,
+                    "rules": self.rs.name,
+                    "players": list(self.config.players),
+                    "table": self.config.table,
+                },
+            )
+        self.recogniser.new_deal(self.dealer)
+        self._trigger("shuffle_started")
+        self.bus.focus(self._wall_antennas)  # the walls are built: read the wall antenna
+
+    def _dice(self, t: float, dice: Dice) -> None:
+        if not self.machine.can("dice_rolled"):
+            self._alert("dice", f"dice {dice} in phase {self.machine.phase}: ignored")
+            return
+        self._trigger("dice_rolled")
+        self.bus.focus(None)  # the deal is dealt next: every antenna
+        if self._wall_scan is None:
+            # the wall antenna's last (empty) read may still be on its way: wait for it
+            self._pending_dice = (t, dice)
+            self._dice_judged_at = self.clock.monotonic()
+            return
+        self._start_deal(t, dice)
+
+    def _start_deal(self, t: float, dice: Dice) -> None:
+        """The scanned wall is known: the judge deals it."""
+        self._pending_dice = None
+        assert self._wall_scan is not None
+        physical = tuple(tc.tile for tc in self._wall_scan)
+        try:
+            deal = Deal.start(self.rs, dice, physical, prevalent=self.config.prevalent)
+        except ValueError as err:
+            self._alert(
+                "bad-wall-scan", f"the scanned wall cannot be dealt: {err}", severity="error"
+            )
+            return
+        self._begin_deal(
+            t,
+            dice,
+            deal,
+            {
+                "wall": [str(x) for x in to_drawing(self.rs, dice, physical)],
+                "wall_copies": [str(tc) for tc in self._wall_scan],
+                **({"wall_uncertain": list(self._uncertain)} if self._uncertain else {}),
+            },
+        )
+
+    def _start_from_hands(self) -> None:
+        """No wall antenna: the judge starts from the dealt hands as the reader sees them
+        (`Deal.start_dealt`, every other wall position unknown), once every hand holds its
+        13 or 14 tiles and no other zone holds any. `deal.started` is journalled then, after
+        the dealing, with `wall: null` and the `hands` (fixed seats), which replay needs."""
+        assert self._pending_dice is not None
+        t, dice = self._pending_dice
+        hands = dealt_hands(self.debouncer.presence(), self.dealer)
+        if hands is None:
+            return
+        try:
+            deal = Deal.start_dealt(self.rs, dice, hands, prevalent=self.config.prevalent)
+        except ValueError as err:
+            self._alert("bad-hands", f"the dealt hands cannot be dealt: {err}", severity="error")
+            self._pending_dice = None
+            return
+        self._pending_dice = None
+        fixed = {table_seat(s, self.dealer).name: [str(x) for x in hands[s]] for s in SEATS}
+        self._begin_deal(t, dice, deal, {"wall": None, "hands": fixed})
+
+    def _begin_deal(self, t: float, dice: Dice, deal: Deal, wall: Mapping[str, Any]) -> None:
+        number = self.next_deal
+        self._log(
+            Source.DAEMON,
+            RecordKind.DEAL_STARTED,
+            {
+                "deal": number,
+                "rules": self.rs.name,
+                "dealer": self.dealer.name,
+                "dice": [dice.a, dice.b],
+                "prevalent": deal.prevalent.name,
+                "players": list(self.config.players),
+                "session": self.session,
+                **wall,
+            },
+            deal=number,
+            t=t,
+        )
+        self._started_seq = self.seq
+        self.deal, self.deal_no, self.next_deal = deal, number, number + 1
+        self._dealt_by = self.dealer
+        self._over_time_warned = False
+        self._trigger("dealing_started")
+        self.recognised(self.recogniser.start_deal(deal), t)
+
+    def _dealer_moved(self, side: Seat) -> None:
+        """The dealt hands show the dealer at `side`: after a deal the daemon lost (a kill,
+        an abandoned deal) its idea of the next dealer can be wrong, and the table is right.
+        Journalled as a `dealer` correction of `deal.started` (every reader of the journal
+        takes it), and seats are mapped from that side from here on (issue 13 item 7)."""
+        if self.deal is None or self.deal.history or side is self._dealt_by:
+            return
+        was = self._dealt_by
+        correction = Correction(
+            self._started_seq,
+            "daemon",
+            CorrectionAction.DEALER,
+            f"the dealt hands show the dealer at side {side}, not {was}",
+            {"dealer": side.name},
+        )
+        stamp = Stamp(self.clock.monotonic(), self.clock.wall())
+        record = self.journal.append_correction(correction, source=Source.DAEMON, at=stamp)
+        self.journalled(record)
+        self.dealer = self._dealt_by = side
+
+    def _reorder_wall(self, deal: Deal, move: mv.Move) -> bool:
+        """A draw the judge refuses as WALL_MISMATCH that fits the wall with an uncertain
+        pair of the scan swapped (controller/recognition/wall_doubt.py): the judge is
+        re-judged on that order, and the draw's `move.accepted` records it (`wall_check`)."""
+        if not isinstance(move, mv.Draw | mv.ReplacementDraw):
+            return False
+        trial = deal
+        if deal.window is not None:  # the draw closes the window first
+            trial = copy.deepcopy(deal, {id(deal.rs): deal.rs})
+            if not trial.apply(mv.CloseClaims()):
+                return False
+        if trial.check(move) is None or trial.check(move).reason is not mv.Reason.WALL_MISMATCH:
+            return False
+        found = swap_for(trial, self._uncertain, move)
+        if found is None:
+            return False
+        i = found.index
+        if i not in self._uncertain:  # a pair the scan did not mark: the draw journals it too
+            self._uncertain = tuple(sorted((*self._uncertain, i)))
+        order = swapped(deal.wall_order, i)
+        self.deal = Deal.replay(self.rs, deal.dice, order, deal.history, prevalent=deal.prevalent)
+        self._seen_key = None
+        self._wall_check = {"positions": [i, i + 1], "order": "swapped"}
+        log.info("wall positions %d and %d were the other way round: %s", i, i + 1, move)
+        return True
+
+    def _confirm_wall(self, deal: Deal, move: mv.Move, payload: dict[str, Any]) -> None:
+        """The first draw from an uncertain pair shows its order: journalled with the draw."""
+        if not isinstance(move, mv.Draw | mv.ReplacementDraw):
+            return
+        i = pair_of(next_index(deal, move), self._uncertain)
+        if i is None:
+            return
+        check, self._wall_check = self._wall_check, None
+        payload["wall_check"] = check or {"positions": [i, i + 1], "order": "scanned"}
+        self._uncertain = tuple(j for j in self._uncertain if j != i)
+
+    def _settle_deal(self) -> None:
+        deal = self.deal
+        assert deal is not None and deal.end is not None
+        dealer = self.dealer
+        deltas = fixed_order(deal.deltas(), dealer)
+        winners = [table_seat(w.seat, dealer).name for w in deal.winners]
+        nxt = table_seat(next_dealer(deal), dealer)
+        payload = {
+            "deal": self.deal_no,
+            "winners": winners,
+            "deltas": list(deltas),
+            "ledger": ledger_payload(deal.ledger().lines, dealer),
+            "end": ENDS[deal.end].value,
+            "next_dealer": nxt.name,
+            "false_hu": [table_seat(w.seat, dealer).name for w in deal.winners if w.false_hu],
+        }
+        record = self._log(Source.JUDGE, RecordKind.DEAL_SETTLED, payload, deal=self.deal_no)
+        for s in SEATS:
+            self.totals[s] += deltas[s]
+        self.dealer = nxt
+        self._trigger("settlement_done")
+        self.deals_done += 1
+        self.publish()
+        self.outputs.deal_settled(payload, record)
+        if self.config.deals and self.deals_done >= self.config.deals:
+            self.stop("deals")
+
+
+def next_dealer(deal: Deal) -> Seat:
+    """RULES.md: nobody won → the same dealer; the first Hu by one player → that player;
+    by several on one discard → the discarder, or as the rule set's `dealer.multiple-hu`
+    says (Wellness, 001 IV 1.2). A false Hu does not count. Deal seats (rules.record)."""
+    return record_next_dealer(deal)
+
+
+def dealt_hands(presence: Mapping[Any, Any], dealer: Seat) -> dict[Seat, tuple[Any, ...]] | None:
+    """The dealt hands (deal seats) when the tiles on the table are exactly a deal: every
+    tile in a hand zone, East (the dealer's side) 14, the others 13; else None."""
+    hands: dict[Seat, list[Any]] = {s: [] for s in SEATS}
+    for tc, zone in presence.items():
+        if zone.kind is not ZoneKind.HAND or zone.seat is None:
+            return None  # a tile in a river, a meld, the void spot: not a fresh deal
+        hands[deal_seat(zone.seat, dealer)].append(tc.tile)
+    if any(len(hands[s]) != (14 if s is Seat.E else 13) for s in SEATS):
+        return None
+    return {s: tuple(sorted(hands[s])) for s in SEATS}
