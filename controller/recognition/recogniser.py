@@ -34,51 +34,52 @@ from __future__ import annotations
 
 import logging
 from collections import Counter
-from collections.abc import Mapping
-from dataclasses import dataclass
-from enum import Enum
 
-from controller.devices.events import Button, SeatButton, TagsRead
+from controller.devices.events import Button, TagsRead
 from controller.profiles import ReaderProfile, TagMap, TileCopy, Zone, ZoneKind
+from controller.recognition.catch_up import CatchUp
+from controller.recognition.declarations import Declarations
 from controller.recognition.expected import (
     Layout,
     Spot,
     Tally,
     expected,
-    fmt_tally,
     observed,
     residue,
 )
 from controller.recognition.presence import DuplicateTile, TileLifted, TilePlaced, UnknownTag
-from controller.recognition.readings import Reader, Reading, move_text, orphan, shown
-from controller.recognition.reconcile import explain, fork
+from controller.recognition.readings import Reader, Reading, move_text, orphan
+from controller.recognition.reconcile import fork
+from controller.recognition.results import (
+    ALERT_FOR,
+    DEALT,
+    AlertKind,
+    DealerMoved,
+    HandsDealt,
+    MoveSeen,
+    PendingChow,
+    Recognised,
+    RefereeAlert,
+    WallScanned,
+)
 from controller.recognition.wall_doubt import swap_for
 from controller.recognition.wall_scan import WallScan
 from controller.recognition.watchdog import StallWatch
-from rules.claims import WindowKind
 from rules.deal import Deal, Phase
-from rules.melds import MeldKind
 from rules.moves import (
-    ChooseVoid,
     Chow,
     CloseClaims,
     Correction,
     Discard,
     Draw,
-    Hu,
     Kong,
     Move,
-    Pass,
-    Pung,
     Reason,
     Rejected,
     ReplacementDraw,
-    RobKong,
-    SelfDrawnHu,
 )
 from rules.ruleset import RuleSet
 from rules.seats import SEATS, Seat
-from rules.tiles import TILES, Suit, Tile
 
 log = logging.getLogger(__name__)
 
@@ -94,93 +95,7 @@ __all__ = [
 ]
 
 
-class AlertKind(Enum):
-    UNRECOGNISED = "unrecognised"  # fits no legal move
-    AMBIGUOUS = "ambiguous"  # fits two
-    WALL_MISMATCH = "wall-mismatch"  # a draw that is not the tile the wall holds next
-    DECLARATION_WITHOUT_TILES = "declaration-without-tiles"  # 000: yellow card
-    TILES_WITHOUT_DECLARATION = "tiles-without-declaration"  # 000: yellow card
-    LONG_HAND = "long-hand"
-    SHORT_HAND = "short-hand"
-    UNKNOWN_TAG = "unknown-tag"
-    DUPLICATE_TILE = "duplicate-tile"
-    VOID_DISCARD_ORDER = "void-discard-order"  # strict: refused; lenient: allowed, noted
-    FALSE_HU = "false-hu"
-    OVER_TIME = "over-time"  # the runtime's move clock
-    RECOVERY = "recovery"  # reconciliation could not recover everything
-    DEALER_SIDE = "dealer-side"  # the dealt hands put the dealer on another side (added)
-    STALLED = "stalled"  # (added) the table differs from the judge, no move for `grace` s
-
-
-@dataclass(frozen=True, slots=True)
-class MoveSeen:
-    """A move read off the table, to be offered to the judge."""
-
-    move: Move
-    evidence: tuple[str, ...]
-    # (added) when the button that declared it was read, for a claim offered later (held
-    # for its discard): the runtime times the claim from this, not from when it is judged
-    read_at: float | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class RefereeAlert:
-    """A reading that fits no legal move, or fits two: never guessed."""
-
-    kind: AlertKind
-    seat: Seat | None  # deal seat
-    text: str
-    evidence: tuple[str, ...] = ()
-
-
-@dataclass(frozen=True, slots=True)
-class WallScanned:
-    order: tuple[TileCopy, ...]  # physical wall order (rules/wall.py order)
-    # (added) indices i where order[i] and order[i + 1] were read in the same rounds
-    uncertain: tuple[int, ...] = ()
-
-
-@dataclass(frozen=True, slots=True)
-class HandsDealt:
-    """Every watched hand holds its dealt tiles."""
-
-
-@dataclass(frozen=True, slots=True)
-class DealerMoved:
-    """(added) The dealt hands put the dealer at `side` (a physical side), not where the
-    runtime said (`new_deal`): the runtime journals it and maps seats from that side."""
-
-    side: Seat
-
-
-Recognised = MoveSeen | RefereeAlert | WallScanned | HandsDealt | DealerMoved
-
-DEALT = 53  # 14 + 3 * 13 (rules.wall)
-VOID_SUIT = {Button.VOID_M: Suit.M, Button.VOID_P: Suit.P, Button.VOID_S: Suit.S}
-ALERT_FOR = {
-    Reason.WALL_MISMATCH: AlertKind.WALL_MISMATCH,
-    Reason.VOID_DISCARD_ORDER: AlertKind.VOID_DISCARD_ORDER,
-}
-
-
-@dataclass(frozen=True, slots=True)
-class PendingChow:
-    """A CHOW button that fits several chows: the tiles laid in the melds will say which."""
-
-    t: float
-    tile: Tile  # the open discard
-    options: tuple[Chow, ...]
-    note: str
-
-
-def chow_starts(tile: Tile) -> tuple[Tile, ...]:
-    """The lowest tiles of the chows holding `tile`, lowest first (none for honours)."""
-    if tile.is_honour:
-        return ()
-    return tuple(TILES[tile - d] for d in (2, 1, 0) if 1 <= tile.rank - d <= 7)
-
-
-class Recogniser:
+class Recogniser(Declarations, CatchUp):
     def __init__(
         self,
         rs: RuleSet,
@@ -327,156 +242,6 @@ class Recogniser:
             self._where.pop(tc, None)
         else:
             self._where[tc] = zone
-
-    def on_button(self, press: SeatButton, deal: Deal | None) -> list[Recognised]:
-        seat = self.layout.seat(press.seat)
-        note = f"{press.seat} (deal {seat}) button {press.button.name} at {press.t:.3f}"
-        if deal is None or deal.over:
-            return [RefereeAlert(AlertKind.UNRECOGNISED, seat, f"{note}: no deal", (note,))]
-        if self._early(press.button, seat, deal):
-            # a claim pressed before the discard settled on the reader (RFID is slower
-            # than a finger): held until the discard is read, then offered after it
-            self._held.append((press.t, seat, press.button, f"{note} (before the discard)"))
-            return self._evaluate(deal, press.t)
-        if press.button is Button.CHOW:
-            return self._chow(seat, deal, press.t, note) + self._evaluate(deal, press.t)
-        move = self._declaration(press.button, seat, deal, press.t)
-        out: list[Recognised] = []
-        if move is not None:
-            out.append(MoveSeen(move, (note,)))
-            if isinstance(move, Hu | RobKong | SelfDrawnHu) and self._false_hu(deal, move):
-                text = f"{seat} declared Hu without a winning hand (accepted as a false Hu)"
-                out.append(RefereeAlert(AlertKind.FALSE_HU, seat, text, (note,)))
-            return out
-        return self._evaluate(deal, press.t)
-
-    def _declaration(self, button: Button, seat: Seat, deal: Deal, t: float) -> Move | None:
-        """The move a button declares, or None when its tiles are still to come."""
-        w = deal.window
-        if button in VOID_SUIT:
-            suit = VOID_SUIT[button]
-            held = sorted(t for t in deal.hand(seat) if t.suit is suit)
-            if held and self.layout.zone(ZoneKind.VOID, seat) is not None:
-                return None  # the laid tile will show which one
-            # no void spot: the button is all there is; the lowest tile is taken as laid
-            return ChooseVoid(seat, suit, held[0] if held else None)
-        if button is Button.HU:
-            if deal.phase is Phase.DISCARD and deal.turn is seat:
-                return SelfDrawnHu(seat)
-            return RobKong(seat) if w is not None and w.kind is WindowKind.ROBBING else Hu(seat)
-        if button is Button.PUNG:
-            return Pung(seat)
-        if button is Button.PASS:
-            return Pass(seat)
-        if w is not None and w.kind is WindowKind.DISCARD:
-            return Kong(seat, MeldKind.KONG, w.tile)
-        if deal.phase is Phase.DISCARD and deal.turn is seat:
-            self._kong_button[seat] = t
-            return None
-        return Kong(seat, MeldKind.KONG)  # no window and not its turn: the judge says why
-
-    def _chow_options(self, seat: Seat, deal: Deal) -> tuple[Chow, ...]:
-        return tuple(m for m in deal.admissible_claims().get(seat, ()) if isinstance(m, Chow))
-
-    def _chow(self, seat: Seat, deal: Deal, t: float, note: str) -> list[Recognised]:
-        """A CHOW button: the one chow it can be, offered; several, the laid tiles will
-        say (`_chow_readings`); none, the referee is told why (the judge's reason)."""
-        options = self._chow_options(seat, deal)
-        if len(options) == 1:
-            return [MoveSeen(options[0], (note,))]
-        w = deal.window
-        if options:
-            assert w is not None
-            self._chow_button[seat] = PendingChow(t, w.tile, options, note)
-            return []
-        if w is None or w.kind is not WindowKind.DISCARD:
-            why = "no discard is open to claims"
-        else:
-            tries = [Chow(seat, low) for low in chow_starts(w.tile)] or [Chow(seat, w.tile)]
-            problems = [p for p in map(deal.check, tries) if p is not None]
-            why = str(problems[0]) if problems else "no chow fits"
-            why = f"{w.discarder}'s {w.tile}: {why}"
-        text = f"{seat} pressed CHOW, no chow is possible ({why}); nothing offered"
-        return [RefereeAlert(AlertKind.UNRECOGNISED, seat, text, (note,))]
-
-    def _chow_readings(self, deal: Deal, res: Tally) -> list[Reading]:
-        """A pending CHOW and the two tiles the player laid in the melds (or, without a
-        melds antenna, took from the hand) that make one of its chows with the discard."""
-        out: list[Reading] = []
-        for seat, pending in self._chow_button.items():
-            hz = self.layout.zone(ZoneKind.HAND, seat)
-            mz = self.layout.zone(ZoneKind.MELDS, seat)
-            if hz is None and mz is None:
-                continue
-            for chow in pending.options:
-                laid = [x for x in (Tile(chow.tile + i) for i in range(3)) if x is not pending.tile]
-                spots: set[Spot] = set()
-                for x in laid:
-                    if mz is not None and res.get(Spot(mz, x), 0) < 1:
-                        break
-                    if hz is not None and res.get(Spot(hz, x), 0) > -1:
-                        break
-                    spots |= {Spot(z, x) for z in (hz, mz) if z is not None}
-                else:
-                    out.append(Reading(seat, (chow,), frozenset(spots), Button.CHOW))
-        return out
-
-    def _early(self, button: Button, seat: Seat, deal: Deal) -> bool:
-        """A claim pressed before the discard it is for was read: held for `settle`."""
-        if button not in (Button.HU, Button.PUNG, Button.KONG, Button.PASS, Button.CHOW):
-            return False
-        if deal.window is None:
-            return deal.phase is Phase.DISCARD and deal.turn is not seat
-        if deal.window.discarder is seat:
-            # nobody claims their own discard: the press is for the next discard, which the
-            # reader has not settled yet (seed 505 deal 2: the third Hu, on the last discard)
-            return True
-        # a claim the open window refuses may be for the discard that follows it, not read
-        # yet (seed 505 deal 8: S's pung of E's discard after E's pung, judged on the
-        # pung's window: "S holds fewer than two 1p"); if none comes within `settle`, it
-        # is offered as pressed and refused with the judge's reason
-        if button is Button.CHOW:
-            return not self._chow_options(seat, deal)
-        move = self._declaration(button, seat, deal, 0.0)
-        return move is not None and deal.check(move) is not None
-
-    def _release_held(self, deal: Deal, moves: tuple[Move, ...]) -> list[Recognised]:
-        """The held claims, after the move that opened their window (on a copy of the judge)."""
-        held, self._held = self._held, []
-        trial = fork(deal)
-        for m in moves:
-            if trial.window is not None and trial.check(m) is not None:
-                trial.apply(CloseClaims())  # a turn move closes the window it follows
-            trial.apply(m)
-        out: list[Recognised] = []
-        for t, seat, button, note in held:
-            if button is Button.CHOW:
-                said = self._chow(seat, trial, t, note)
-                out += said
-                for r in said:
-                    if isinstance(r, MoveSeen):
-                        trial.apply(r.move)
-                continue
-            move = self._declaration(button, seat, trial, 0.0)
-            if move is None:
-                continue
-            late = self._clock is None or self._clock - t >= self.settle
-            if not late and trial.check(move) is not None:
-                # this window refuses it too: two discards were read late, and the claim is
-                # for the later one (campaign seed 31 deal 4: E's HU for N's 4p was offered
-                # on W's 3m window, refused as a void-suit claim, and the deal was lost)
-                self._held.append((t, seat, button, note))
-                continue
-            out.append(MoveSeen(move, (note,), t))
-            if isinstance(move, Hu | RobKong) and self._false_hu(trial, move):
-                text = f"{seat} declared Hu without a winning hand (accepted as a false Hu)"
-                out.append(RefereeAlert(AlertKind.FALSE_HU, seat, text, (note,)))
-            trial.apply(move)
-        return out
-
-    @staticmethod
-    def _false_hu(deal: Deal, move: Move) -> bool:
-        return deal.check(move) is None and move not in deal.legal_moves(move.seat)
 
     def on_accepted(self, move: Move, deal: Deal) -> None:
         self._offered = None
@@ -699,185 +464,8 @@ class Recogniser:
         return ""
 
     # -- time --------------------------------------------------------------------------------
-    def tick(self, now: float, deal: Deal | None) -> list[Recognised]:
-        if deal is None or deal.over:
-            return []
-        out = self._tick(now, deal)
-        if not any(isinstance(r, MoveSeen) for r in out):
-            out += self._stalled(now, deal)  # the safety net, when nothing else was said
-        return out
-
-    def _tick(self, now: float, deal: Deal) -> list[Recognised]:
-        out: list[Recognised] = []
-        since = self._residue_since
-        old = since is not None and now - since >= self.grace
-        if old and self._residue_key and self._logged != self._residue_key:
-            self._logged = self._residue_key
-            log.debug("residue since %.1f: %s", since, fmt_tally(dict(self._res)))
-        for held in [h for h in self._held if now - h[0] >= self.settle]:
-            # no discard read within `settle`: not an early claim but a late (or stray) one;
-            # offered as pressed, the judge (and the runtime's window clock) say why not
-            self._held.remove(held)
-            if held[2] is Button.CHOW:
-                out += self._chow(
-                    held[1], deal, held[0], held[3].replace(" (before the discard)", "")
-                )
-                continue
-            move = self._declaration(held[2], held[1], deal, held[0])
-            if move is not None:
-                note = held[3].replace(" (before the discard)", "")
-                out.append(MoveSeen(move, (note,), held[0]))
-        for seat, t0 in list(self._kong_button.items()):
-            if now - t0 >= self.grace:
-                del self._kong_button[seat]
-                text = f"{seat} declared a kong; no tiles followed within {self.grace:g} s"
-                out.append(RefereeAlert(AlertKind.DECLARATION_WITHOUT_TILES, seat, text))
-        for seat, pending in list(self._chow_button.items()):
-            if now - pending.t >= self.grace:
-                del self._chow_button[seat]
-                text = (
-                    f"{seat} pressed CHOW on {pending.tile}; no chow was laid in the melds "
-                    f"within {self.grace:g} s"
-                )
-                out.append(
-                    RefereeAlert(AlertKind.DECLARATION_WITHOUT_TILES, seat, text, (pending.note,))
-                )
-        # a residue first noticed now dates from the last event (the judge's change)
-        out += self._evaluate(deal, None, now)
-        self._clock = now
-        if self._offered == (self._key(deal), self._residue_key) or not self._residue_key:
-            return out
-        if self._residue_since is None:
-            self._residue_since = now
-        age = now - self._residue_since
-        probe = (self._key(deal), self._residue_key)
-        if age >= self.settle and self._searched != probe and self._undone is None:
-            found = self._search(deal)
-            if any(isinstance(r, MoveSeen) for r in found):
-                return out + found
-            out += found
-        if age >= self.grace:
-            out += self._classify(deal, self._residue(deal))
-        return out
-
-    def _stalled(self, now: float, deal: Deal) -> list[Recognised]:
-        """The safety net (controller.recognition.watchdog): the residue has stayed
-        unexplained for `grace` seconds, however often it changed, and nothing was accepted."""
-        if deal.over:
-            return []
-        res = self._residue(deal)
-        hands = sum(n for s, n in self._seen.items() if s.zone.kind is ZoneKind.HAND)
-        armed = self._dealt or bool(deal.history) or hands >= DEALT
-        age = self._watch.check(now, bool(res) and self._undone is None, armed)
-        if age is None:
-            return []
-        if deal.phase is Phase.CHOOSING_VOID:
-            waits = "void choices of " + " ".join(str(s) for s in SEATS if deal.void(s) is None)
-        else:
-            waits = f"{deal.phase.value} ({deal.turn} to move)"
-        text = (
-            f"no move read for {age:.1f} s while the table differs from the judge, which "
-            f"waits for {waits}: {fmt_tally(res)}"
-        )
-        return [RefereeAlert(AlertKind.STALLED, None, text, self._evidence(frozenset(res)))]
-
-    def _search(self, deal: Deal) -> list[Recognised]:
-        """Several moves read at once (a read missed in between): the bounded search, once
-        per judge state and residue; only moves the table showed are offered."""
-        self._searched = (self._key(deal), self._residue_key)
-        found = explain(deal, self._where, self.layout, max_steps=4)
-        if found.outcomes > 1:
-            text = f"{found.outcomes} different move sequences fit the table: " + " | ".join(
-                " → ".join(move_text(m) for m in e.moves) for e in found.explanations
-            )
-            return self._alert(AlertKind.AMBIGUOUS, None, text, (), self._residue_key)
-        declared = {*self._kong_button, *self._chow_button}
-        if found.outcomes == 1 and shown(found.explanations[0].moves, declared):
-            best = min(found.explanations, key=lambda e: len(e.moves))
-            evidence = self._evidence(frozenset(self._residue(deal)), consume=True)
-            evidence = ("several moves read at once (a read missed in between)", *evidence)
-            self._mark_offered(deal)
-            out: list[Recognised] = [MoveSeen(m, evidence) for m in best.moves]
-            if self._held and isinstance(best.moves[-1], Discard | Kong):
-                out += self._release_held(deal, best.moves)
-            return out
-        return []
-
-    def _classify(self, deal: Deal, res: Tally) -> list[Recognised]:
-        out: list[Recognised] = []
-        key = frozenset(res.items())
-        left = dict(res)
-        in_rivers = {s.tile for s, n in res.items() if s.zone.kind is ZoneKind.RIVER and n > 0}
-        for seat in SEATS:
-            side = self.layout.side(seat)
-            mine = {s: n for s, n in res.items() if s.zone.seat == side}
-            melds = {s: n for s, n in mine.items() if s.zone.kind is ZoneKind.MELDS}
-            hands = {s: n for s, n in mine.items() if s.zone.kind is ZoneKind.HAND}
-            hand = sum(hands.values())
-            claimed = {s.tile for s, n in (*melds.items(), *hands.items()) if n < 0} & in_rivers
-            ev = self._evidence(frozenset(mine))
-            if any(n < 0 for n in melds.values()) or (claimed and hand < 0):
-                text = (
-                    f"{seat} ({side}): declared, but the tiles did not follow ({fmt_tally(mine)})"
-                )
-                out += self._alert(AlertKind.DECLARATION_WITHOUT_TILES, seat, text, ev, key)
-            elif any(n > 0 for n in melds.values()):
-                text = (
-                    f"{seat} ({side}): tiles moved into the melds undeclared ({fmt_tally(melds)})"
-                )
-                out += self._alert(AlertKind.TILES_WITHOUT_DECLARATION, seat, text, ev, key)
-            elif hand:
-                kind = AlertKind.LONG_HAND if hand > 0 else AlertKind.SHORT_HAND
-                text = f"{seat} ({side}) hand holds {hand:+d} tiles: {fmt_tally(hands)}"
-                out += self._alert(kind, seat, text, ev, key)
-            else:
-                continue
-            for s in (*melds, *hands):
-                left.pop(s, None)
-            for s in list(left):
-                if s.zone.kind is ZoneKind.RIVER and s.tile in claimed:
-                    left.pop(s)  # the claimed tile still lying in the discarder's river
-        if left:
-            text = f"the table differs from the judge: {fmt_tally(left)}"
-            out += self._alert(
-                AlertKind.UNRECOGNISED, None, text, self._evidence(frozenset(left)), key
-            )
-        return out
 
     # -- reconciliation --------------------------------------------------------------------
-    def reconcile(self, presence: Mapping[TileCopy, Zone], deal: Deal) -> list[Recognised]:
-        self._where = dict(presence)
-        self._seen = observed(self._where, self.layout)
-        self._res_for = None
-        self._dealt = self._dealt or bool(deal.moves)
-        if deal.over:
-            return []
-        if not self._dealt and all(n < 0 for n in self._residue(deal).values()):
-            # restarted while the walls were being dealt: tiles are only still missing from
-            # the hands, none is anywhere else; the dealing goes on and is read as it lands
-            # (no RECOVERY alert for a half-dealt table, issue 13 item 3)
-            return self._evaluate(deal, None)
-        found = explain(deal, self._where, self.layout, max_steps=self.max_steps)
-        note = ("reconciled from the tiles on the table",)
-        if found.outcomes == 1:
-            best = min(found.explanations, key=lambda e: len(e.moves))
-            if best.moves:
-                self._mark_offered(deal)
-            return [MoveSeen(m, note) for m in best.moves]
-        sure = found.common_prefix()
-        out: list[Recognised] = [MoveSeen(m, note) for m in sure]
-        if sure:
-            self._mark_offered(deal)
-        if not found.explanations:
-            res = self._residue(deal)
-            text = f"no legal sequence of up to {self.max_steps} moves explains the table: {fmt_tally(res)}"
-        else:
-            alts = [
-                " → ".join(move_text(m) for m in e.moves[len(sure) :]) for e in found.explanations
-            ]
-            text = f"{found.outcomes} different outcomes fit the table: " + " | ".join(alts)
-        out.append(RefereeAlert(AlertKind.RECOVERY, None, text, note))
-        return out
 
     # -- helpers ---------------------------------------------------------------------------
     def _alert(

@@ -1,0 +1,197 @@
+"""Seat buttons read as declarations: Hu, Pung, Kong, Pass, the void buttons and CHOW, held
+when pressed for a discard not read yet and released after it (docs/RECOGNITION.md)."""
+
+from __future__ import annotations
+
+import logging
+
+from controller.devices.events import Button, SeatButton
+from controller.profiles import ZoneKind
+from controller.recognition.expected import (
+    Spot,
+    Tally,
+)
+from controller.recognition.readings import Reading
+from controller.recognition.reconcile import fork
+from controller.recognition.results import (
+    VOID_SUIT,
+    AlertKind,
+    MoveSeen,
+    PendingChow,
+    Recognised,
+    RefereeAlert,
+    chow_starts,
+)
+from rules.claims import WindowKind
+from rules.deal import Deal, Phase
+from rules.melds import MeldKind
+from rules.moves import (
+    ChooseVoid,
+    Chow,
+    CloseClaims,
+    Hu,
+    Kong,
+    Move,
+    Pass,
+    Pung,
+    RobKong,
+    SelfDrawnHu,
+)
+from rules.seats import Seat
+from rules.tiles import Tile
+
+log = logging.getLogger(__name__)
+
+
+class Declarations:
+    """Seat buttons read as declarations: Hu, Pung, Kong, Pass, the void buttons and CHOW, held (a part of `Recogniser`)."""
+
+    def on_button(self, press: SeatButton, deal: Deal | None) -> list[Recognised]:
+        seat = self.layout.seat(press.seat)
+        note = f"{press.seat} (deal {seat}) button {press.button.name} at {press.t:.3f}"
+        if deal is None or deal.over:
+            return [RefereeAlert(AlertKind.UNRECOGNISED, seat, f"{note}: no deal", (note,))]
+        if self._early(press.button, seat, deal):
+            # a claim pressed before the discard settled on the reader (RFID is slower
+            # than a finger): held until the discard is read, then offered after it
+            self._held.append((press.t, seat, press.button, f"{note} (before the discard)"))
+            return self._evaluate(deal, press.t)
+        if press.button is Button.CHOW:
+            return self._chow(seat, deal, press.t, note) + self._evaluate(deal, press.t)
+        move = self._declaration(press.button, seat, deal, press.t)
+        out: list[Recognised] = []
+        if move is not None:
+            out.append(MoveSeen(move, (note,)))
+            if isinstance(move, Hu | RobKong | SelfDrawnHu) and self._false_hu(deal, move):
+                text = f"{seat} declared Hu without a winning hand (accepted as a false Hu)"
+                out.append(RefereeAlert(AlertKind.FALSE_HU, seat, text, (note,)))
+            return out
+        return self._evaluate(deal, press.t)
+
+    def _declaration(self, button: Button, seat: Seat, deal: Deal, t: float) -> Move | None:
+        """The move a button declares, or None when its tiles are still to come."""
+        w = deal.window
+        if button in VOID_SUIT:
+            suit = VOID_SUIT[button]
+            held = sorted(t for t in deal.hand(seat) if t.suit is suit)
+            if held and self.layout.zone(ZoneKind.VOID, seat) is not None:
+                return None  # the laid tile will show which one
+            # no void spot: the button is all there is; the lowest tile is taken as laid
+            return ChooseVoid(seat, suit, held[0] if held else None)
+        if button is Button.HU:
+            if deal.phase is Phase.DISCARD and deal.turn is seat:
+                return SelfDrawnHu(seat)
+            return RobKong(seat) if w is not None and w.kind is WindowKind.ROBBING else Hu(seat)
+        if button is Button.PUNG:
+            return Pung(seat)
+        if button is Button.PASS:
+            return Pass(seat)
+        if w is not None and w.kind is WindowKind.DISCARD:
+            return Kong(seat, MeldKind.KONG, w.tile)
+        if deal.phase is Phase.DISCARD and deal.turn is seat:
+            self._kong_button[seat] = t
+            return None
+        return Kong(seat, MeldKind.KONG)  # no window and not its turn: the judge says why
+
+    def _chow_options(self, seat: Seat, deal: Deal) -> tuple[Chow, ...]:
+        return tuple(m for m in deal.admissible_claims().get(seat, ()) if isinstance(m, Chow))
+
+    def _chow(self, seat: Seat, deal: Deal, t: float, note: str) -> list[Recognised]:
+        """A CHOW button: the one chow it can be, offered; several, the laid tiles will
+        say (`_chow_readings`); none, the referee is told why (the judge's reason)."""
+        options = self._chow_options(seat, deal)
+        if len(options) == 1:
+            return [MoveSeen(options[0], (note,))]
+        w = deal.window
+        if options:
+            assert w is not None
+            self._chow_button[seat] = PendingChow(t, w.tile, options, note)
+            return []
+        if w is None or w.kind is not WindowKind.DISCARD:
+            why = "no discard is open to claims"
+        else:
+            tries = [Chow(seat, low) for low in chow_starts(w.tile)] or [Chow(seat, w.tile)]
+            problems = [p for p in map(deal.check, tries) if p is not None]
+            why = str(problems[0]) if problems else "no chow fits"
+            why = f"{w.discarder}'s {w.tile}: {why}"
+        text = f"{seat} pressed CHOW, no chow is possible ({why}); nothing offered"
+        return [RefereeAlert(AlertKind.UNRECOGNISED, seat, text, (note,))]
+
+    def _chow_readings(self, deal: Deal, res: Tally) -> list[Reading]:
+        """A pending CHOW and the two tiles the player laid in the melds (or, without a
+        melds antenna, took from the hand) that make one of its chows with the discard."""
+        out: list[Reading] = []
+        for seat, pending in self._chow_button.items():
+            hz = self.layout.zone(ZoneKind.HAND, seat)
+            mz = self.layout.zone(ZoneKind.MELDS, seat)
+            if hz is None and mz is None:
+                continue
+            for chow in pending.options:
+                laid = [x for x in (Tile(chow.tile + i) for i in range(3)) if x is not pending.tile]
+                spots: set[Spot] = set()
+                for x in laid:
+                    if mz is not None and res.get(Spot(mz, x), 0) < 1:
+                        break
+                    if hz is not None and res.get(Spot(hz, x), 0) > -1:
+                        break
+                    spots |= {Spot(z, x) for z in (hz, mz) if z is not None}
+                else:
+                    out.append(Reading(seat, (chow,), frozenset(spots), Button.CHOW))
+        return out
+
+    def _early(self, button: Button, seat: Seat, deal: Deal) -> bool:
+        """A claim pressed before the discard it is for was read: held for `settle`."""
+        if button not in (Button.HU, Button.PUNG, Button.KONG, Button.PASS, Button.CHOW):
+            return False
+        if deal.window is None:
+            return deal.phase is Phase.DISCARD and deal.turn is not seat
+        if deal.window.discarder is seat:
+            # nobody claims their own discard: the press is for the next discard, which the
+            # reader has not settled yet (seed 505 deal 2: the third Hu, on the last discard)
+            return True
+        # a claim the open window refuses may be for the discard that follows it, not read
+        # yet (seed 505 deal 8: S's pung of E's discard after E's pung, judged on the
+        # pung's window: "S holds fewer than two 1p"); if none comes within `settle`, it
+        # is offered as pressed and refused with the judge's reason
+        if button is Button.CHOW:
+            return not self._chow_options(seat, deal)
+        move = self._declaration(button, seat, deal, 0.0)
+        return move is not None and deal.check(move) is not None
+
+    def _release_held(self, deal: Deal, moves: tuple[Move, ...]) -> list[Recognised]:
+        """The held claims, after the move that opened their window (on a copy of the judge)."""
+        held, self._held = self._held, []
+        trial = fork(deal)
+        for m in moves:
+            if trial.window is not None and trial.check(m) is not None:
+                trial.apply(CloseClaims())  # a turn move closes the window it follows
+            trial.apply(m)
+        out: list[Recognised] = []
+        for t, seat, button, note in held:
+            if button is Button.CHOW:
+                said = self._chow(seat, trial, t, note)
+                out += said
+                for r in said:
+                    if isinstance(r, MoveSeen):
+                        trial.apply(r.move)
+                continue
+            move = self._declaration(button, seat, trial, 0.0)
+            if move is None:
+                continue
+            late = self._clock is None or self._clock - t >= self.settle
+            if not late and trial.check(move) is not None:
+                # this window refuses it too: two discards were read late, and the claim is
+                # for the later one (campaign seed 31 deal 4: E's HU for N's 4p was offered
+                # on W's 3m window, refused as a void-suit claim, and the deal was lost)
+                self._held.append((t, seat, button, note))
+                continue
+            out.append(MoveSeen(move, (note,), t))
+            if isinstance(move, Hu | RobKong) and self._false_hu(trial, move):
+                text = f"{seat} declared Hu without a winning hand (accepted as a false Hu)"
+                out.append(RefereeAlert(AlertKind.FALSE_HU, seat, text, (note,)))
+            trial.apply(move)
+        return out
+
+    @staticmethod
+    def _false_hu(deal: Deal, move: Move) -> bool:
+        return deal.check(move) is None and move not in deal.legal_moves(move.seat)

@@ -1,0 +1,100 @@
+"""What the recogniser says (the daemon contract, docs/RECOGNITION.md): moves offered to
+the judge, referee alerts, the scanned wall, the dealt hands and the dealer they show."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import Enum
+
+from controller.devices.events import Button
+from controller.profiles import TileCopy
+from rules.moves import Chow, Move, Reason
+from rules.seats import Seat
+from rules.tiles import TILES, Suit, Tile
+
+
+class AlertKind(Enum):
+    UNRECOGNISED = "unrecognised"  # fits no legal move
+    AMBIGUOUS = "ambiguous"  # fits two
+    WALL_MISMATCH = "wall-mismatch"  # a draw that is not the tile the wall holds next
+    DECLARATION_WITHOUT_TILES = "declaration-without-tiles"  # 000: yellow card
+    TILES_WITHOUT_DECLARATION = "tiles-without-declaration"  # 000: yellow card
+    LONG_HAND = "long-hand"
+    SHORT_HAND = "short-hand"
+    UNKNOWN_TAG = "unknown-tag"
+    DUPLICATE_TILE = "duplicate-tile"
+    VOID_DISCARD_ORDER = "void-discard-order"  # strict: refused; lenient: allowed, noted
+    FALSE_HU = "false-hu"
+    OVER_TIME = "over-time"  # the runtime's move clock
+    RECOVERY = "recovery"  # reconciliation could not recover everything
+    DEALER_SIDE = "dealer-side"  # the dealt hands put the dealer on another side (added)
+    STALLED = "stalled"  # (added) the table differs from the judge, no move for `grace` s
+
+
+@dataclass(frozen=True, slots=True)
+class MoveSeen:
+    """A move read off the table, to be offered to the judge."""
+
+    move: Move
+    evidence: tuple[str, ...]
+    # (added) when the button that declared it was read, for a claim offered later (held
+    # for its discard): the runtime times the claim from this, not from when it is judged
+    read_at: float | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class RefereeAlert:
+    """A reading that fits no legal move, or fits two: never guessed."""
+
+    kind: AlertKind
+    seat: Seat | None  # deal seat
+    text: str
+    evidence: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class WallScanned:
+    order: tuple[TileCopy, ...]  # physical wall order (rules/wall.py order)
+    # (added) indices i where order[i] and order[i + 1] were read in the same rounds
+    uncertain: tuple[int, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class HandsDealt:
+    """Every watched hand holds its dealt tiles."""
+
+
+@dataclass(frozen=True, slots=True)
+class DealerMoved:
+    """(added) The dealt hands put the dealer at `side` (a physical side), not where the
+    runtime said (`new_deal`): the runtime journals it and maps seats from that side."""
+
+    side: Seat
+
+
+@dataclass(frozen=True, slots=True)
+class PendingChow:
+    """A CHOW button that fits several chows: the tiles laid in the melds will say which."""
+
+    t: float
+    tile: Tile  # the open discard
+    options: tuple[Chow, ...]
+    note: str
+
+
+def chow_starts(tile: Tile) -> tuple[Tile, ...]:
+    """The lowest tiles of the chows holding `tile`, lowest first (none for honours)."""
+    if tile.is_honour:
+        return ()
+    return tuple(TILES[tile - d] for d in (2, 1, 0) if 1 <= tile.rank - d <= 7)
+
+
+Recognised = MoveSeen | RefereeAlert | WallScanned | HandsDealt | DealerMoved
+
+ALERT_FOR = {
+    Reason.WALL_MISMATCH: AlertKind.WALL_MISMATCH,
+    Reason.VOID_DISCARD_ORDER: AlertKind.VOID_DISCARD_ORDER,
+}
+
+DEALT = 53  # tiles in the hands once dealt: 14 + 3 * 13 (rules.wall)
+VOID_SUIT = {Button.VOID_M: Suit.M, Button.VOID_P: Suit.P, Button.VOID_S: Suit.S}
