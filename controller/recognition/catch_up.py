@@ -32,6 +32,8 @@ from rules.seats import SEATS
 
 log = logging.getLogger(__name__)
 
+DEALING_GRACE = 4  # graces with no tile landing in a hand before a short dealing stalls
+
 
 class CatchUp:
     """What the recogniser reads late: the clock's deadlines (held claims, KONG buttons without (a part of `Recogniser`)."""
@@ -104,7 +106,14 @@ class CatchUp:
             return []
         res = self._residue(deal)
         hands = sum(n for s, n in self._seen.items() if s.zone.kind is ZoneKind.HAND)
-        armed = self._dealt or bool(deal.history) or hands >= DEALT
+        progress = getattr(self, "_started_at", None)
+        if progress is None or progress[0] != hands:
+            self._started_at = progress = (hands, now)
+        # a dealing that stopped short arms it too: no tile has landed in a hand for a while
+        # and the hands still differ from the judge (20 % missed reads: a deal whose hands
+        # never matched the judge went by with no alert at all)
+        slow = now - progress[1] >= DEALING_GRACE * self.grace
+        armed = self._dealt or bool(deal.history) or hands >= DEALT or slow
         age = self._watch.check(now, bool(res) and self._undone is None, armed)
         if age is None:
             return []

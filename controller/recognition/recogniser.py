@@ -172,6 +172,7 @@ class Recogniser(Declarations, CatchUp):
 
     def start_deal(self, deal: Deal) -> list[Recognised]:
         out: list[Recognised] = []
+        self._started_at = None  # set at the next tick: the dealing's clock
         if not self._scanned and self.scan.complete:
             out.append(self._wall_scanned())
         log.debug(

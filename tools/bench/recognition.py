@@ -43,6 +43,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--rules", default="sbr-mil", help="rule set (default sbr-mil)")
     parser.add_argument("--reader-profile", default="sim-uhf", help="reader profile (sim-uhf)")
     parser.add_argument(
+        "--no-referee",
+        action="store_true",
+        help="nobody answers the table's referee calls (a called deal is lost at the next shuffle)",
+    )
+    parser.add_argument(
         "--dir", type=Path, help="keep the journal, truth and logs here (default: a temp folder, "
         "removed when every deal matched)"
     )  # fmt: skip
@@ -61,6 +66,7 @@ def run(args: argparse.Namespace) -> int:
         reader_profile=args.reader_profile,
         tags="sim-136" if args.rules == "wellness" else "sim-108",
         folder=args.dir,
+        referee=not args.no_referee,
     )
     quiet = args.json
 
@@ -81,8 +87,10 @@ def run(args: argparse.Namespace) -> int:
         print(
             f"  lost {s['lost']}, wrong {s['wrong']}, stalls {s['stalls']}, referee calls "
             f"{s['referee_calls']}, kills {s['kills']} (+{s['kills_missed']} not reached), "
-            f"{s['seconds']} s"
+            f"{s['seconds']} s; the referee answered {s['referee_answers']} call(s)"
         )
+        for line in report.answers:
+            print(f"  referee: {line}")
         for d in report.deals:
             if d.status != "matched" or set(d.alerts) & REFEREE_CALLS:
                 calls = ", ".join(d.alerts) or "no alerts"

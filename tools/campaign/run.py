@@ -12,7 +12,9 @@ from __future__ import annotations
 import random
 import shutil
 import signal
+import socket
 import tempfile
+import threading
 import time
 from collections import Counter
 from collections.abc import Callable
@@ -30,6 +32,7 @@ from tools.campaign.procs import (
     wait_deal_end,
     wait_for,
 )
+from tools.campaign.referee import TruthReferee, config_text
 from tools.campaign.truth import (
     DealJournal,
     DealTruth,
@@ -93,6 +96,7 @@ class CampaignConfig:
     tags: str = "sim-108"
     folder: Path | None = None  # kept when given; a temporary one otherwise
     deal_timeout: float = 60.0  # seconds a deal may take before the campaign gives up on it
+    referee: bool = True  # a referee answers the table's calls (tools/campaign/referee.py)
 
 
 @dataclass(slots=True)
@@ -109,6 +113,7 @@ class CampaignReport:
     deals: list[DealResult] = field(default_factory=list)
     kills: list[str] = field(default_factory=list)  # the moments the daemon was killed at
     kills_missed: int = 0  # moments that did not come in time
+    answers: list[str] = field(default_factory=list)  # what the referee did
     seconds: float = 0.0
     folder: str = ""
 
@@ -137,9 +142,17 @@ class CampaignReport:
             "referee_calls": self.referee_calls,
             "kills": len(self.kills),
             "kills_missed": self.kills_missed,
+            "referee_answers": len(self.answers),
             "alerts": dict(sorted(self.alerts.items())),
             "seconds": round(self.seconds, 1),
         }
+
+
+def free_port() -> int:
+    """A port on 127.0.0.1 nothing listens on now (the daemon binds it a moment later)."""
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
 
 
 def compare(truth: list[DealTruth], judged: list[DealJournal], rules: str) -> list[DealResult]:
@@ -189,6 +202,13 @@ class Campaign:
         t0 = time.monotonic()
         sim, paths = start_sim(folder, c.deals + 1, c.seed, *self._sim_args())
         journal = folder / "table.journal"
+        self._folder = folder
+        self.referee = TruthReferee(journal, paths["truth"], c.rules)
+        watching = threading.Event()
+        watcher = threading.Thread(target=self._watch, args=(watching,), daemon=True)
+        if c.referee:
+            (folder / "daemon.toml").write_text(config_text())
+            watcher.start()
         daemon: Child | None = None
         try:
             daemon = self._daemon(paths, journal)
@@ -200,9 +220,11 @@ class Campaign:
                 self._wait_end(daemon, journal, sim)
             wait_deal_end(paths["truth"], c.deals, timeout=5.0)
         finally:
+            watching.set()
             if daemon is not None:
                 kill(daemon, signal.SIGTERM)
             kill(sim, signal.SIGTERM)
+        self.report.answers = list(self.referee.answered)
         truth = [d for d in read_truth(paths["truth"], c.rules) if d.complete][: c.deals]
         self.report.deals = compare(truth, read_journal(journal), c.rules)
         self.report.seconds = time.monotonic() - t0
@@ -219,11 +241,22 @@ class Campaign:
                 args += [f"--{name}", f"{value:g}"]
         return args
 
+    def _watch(self, stop: threading.Event) -> None:
+        """The referee beside the table: answers its calls every half second."""
+        while not stop.wait(0.5):
+            try:
+                self.referee.poll()
+            except Exception as err:  # a referee's slip must not end the campaign
+                self.progress(f"referee: {type(err).__name__}: {err}")
+
     def _daemon(self, paths: dict, journal: Path) -> Child:
         c = self.config
-        return start_daemon(
-            paths, journal, c.deals, c.reader_profile, "--rules", c.rules, tags=c.tags
-        )
+        extra = ["--rules", c.rules]
+        if c.referee:
+            port = free_port()
+            extra += ["--http", f"127.0.0.1:{port}", "--config", str(self._folder / "daemon.toml")]
+            self.referee.url = f"http://127.0.0.1:{port}"
+        return start_daemon(paths, journal, c.deals, c.reader_profile, *extra, tags=c.tags)
 
     def _settled(self, journal: Path) -> int:
         """Deals settled so far (reads only the records not read before)."""

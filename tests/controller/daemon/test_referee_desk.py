@@ -177,7 +177,7 @@ def test_a_restart_keeps_the_referees_corrections(tmp_path):
 
 
 def test_a_referee_call_offers_the_missed_draw_and_entering_it_answers_the_call(rig):
-    """"E drew 3p — not read": the judge knows the wall's next tile, so the call comes with
+    """The call says "E drew 3p — not read": the judge knows the wall's next tile, so the call comes with
     the move, which the page enters with one tap (a `move` action like any other)."""
     from controller.recognition.recogniser import AlertKind, RefereeAlert
 

@@ -117,3 +117,22 @@ def test_the_watch_by_itself() -> None:
     assert w.check(10.0, unexplained=True, armed=False) is None  # not armed: no clock
     assert w.check(10.0, unexplained=True, armed=True) is None
     assert w.check(12.5, unexplained=True, armed=True) == 2.5
+
+
+def test_regression_a_dealing_that_stops_short_calls_the_referee() -> None:
+    """Campaign at 20 % missed / 20 % crosstalk: a deal whose dealt hands never matched the
+    judge (a tile never read in its hand) went by without a single alert, since the safety
+    net was armed only once the hands were dealt. A dealing with no tile landing for
+    `DEALING_GRACE` graces arms it."""
+    sc = Scene(grace=1.0)
+    sc.rec.new_deal(Seat.E)
+    dealt = list(sc.where)
+    for tc in dealt:
+        sc.lift(tc)
+    sc.rec.start_deal(sc.deal)
+    for tc in dealt[:-1]:  # one tile never read in its hand
+        sc.place(tc, sc.where.get(tc) or sc.zone(HAND, E))
+    said = []
+    for _ in range(8):
+        said += sc.wait(1.0)
+    assert len(stalls(said)) == 1

@@ -1,0 +1,150 @@
+"""The campaign's referee: answers the table's referee calls as a referee beside it would,
+through the referee page's API (`POST /referee/api/action`, the real daemon's HTTP server),
+looking at what really happened on the table (the simulator's truth): the first move the
+journal is missing is entered by hand; a move the journal holds that the table never saw is
+cancelled. Each answer is a journalled correction, as a person's would be.
+"""
+
+from __future__ import annotations
+
+import json
+import urllib.error
+import urllib.request
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from controller.daemon.records import table_seat
+from controller.journal import Journal
+from controller.referee.journal_deal import read_deal
+from controller.referee.rebuild import effective_moves
+from rules import moves as mv
+from rules.record import move_to_json
+from tools.campaign.truth import DealTruth, Simultaneous, comparable, read_truth
+
+TOKEN = "campaign-referee"
+
+
+def config_text(token: str = TOKEN) -> str:
+    """The daemon's config: a known referee token."""
+    return f'[http]\nreferee-token = "{token}"\n'
+
+
+@dataclass
+class TruthReferee:
+    journal: Path
+    truth: Path
+    rules: str
+    url: str = ""  # the daemon's web server, set at each (re)start
+    answered: list[str] = field(default_factory=list)  # what it did, for the report
+    _last: tuple[Any, Any] = (None, None)
+    _truth: dict[tuple[str, ...], DealTruth] = field(default_factory=dict)
+    _truth_size: int = -1
+
+    def poll(self) -> None:
+        """Answer the table while its referee page says "Referee called" (once per state
+        of the journal: an answer the daemon is still taking in is not given twice)."""
+        if not self.url:
+            return
+        view = self._get("/referee/api/view")
+        if not view or not view.get("called"):
+            return
+        public = view.get("public") or {}
+        state = (public.get("deal"), public.get("seq"))
+        if state == self._last or not public.get("deal"):
+            return
+        self._last = state
+        self._answer(int(public["deal"]))
+
+    def _get(self, path: str) -> dict[str, Any] | None:
+        request = urllib.request.Request(
+            self.url + path, headers={"Authorization": f"Bearer {TOKEN}"}
+        )
+        try:
+            with urllib.request.urlopen(request, timeout=5) as reply:
+                return json.loads(reply.read())
+        except (urllib.error.URLError, OSError, ValueError):
+            return None  # the daemon restarting
+
+    def _deal_truth(self, wall: tuple[str, ...]) -> DealTruth | None:
+        size = self.truth.stat().st_size if self.truth.exists() else 0
+        if size != self._truth_size:
+            self._truth_size = size
+            try:
+                self._truth = {d.copies: d for d in read_truth(self.truth, self.rules)}
+            except (ValueError, AssertionError, KeyError):
+                return None  # a line being written: next poll
+        return self._truth.get(wall)
+
+    def _answer(self, deal: int) -> None:
+        with Journal.open_readonly(self.journal) as j:
+            jd = read_deal(j, deal)
+            entries, _notes = effective_moves(jd)
+            settled = jd.settled is not None
+        if settled:
+            return
+        wall = tuple(jd.started_record.data().get("wall_copies") or ())
+        truth = self._deal_truth(wall)
+        if truth is None or truth.dealer is not jd.dealer:
+            return
+        have = comparable([e.move for e in entries if e.origin == "move"])
+        real = comparable(truth.moves)
+        i = 0
+        while i < len(have) and i < len(real) and have[i] == real[i]:
+            i += 1
+        if i < len(have):
+            h, r = have[i], real[i] if i < len(real) else None
+            if isinstance(h, Simultaneous) and isinstance(r, Simultaneous) and h.what == r.what:
+                missing = [m for m in r.moves if m not in h.moves]
+                if missing and all(m in r.moves for m in h.moves):
+                    self._enter(deal, missing[0], jd.dealer)
+                return  # a claim or void read wrong inside a block: left to a person
+            # a move the table never showed: take it (and what followed it) back
+            n = min(8, sum(len(b.moves) if isinstance(b, Simultaneous) else 1 for b in have[i:]))
+            if self._post({"kind": "cancel", "count": n, "note": "not what the table showed"}):
+                self.answered.append(f"deal {deal}: cancelled {n} move(s)")
+        elif i < len(real):
+            r = real[i]
+            self._enter(deal, r.moves[0] if isinstance(r, Simultaneous) else r, jd.dealer)
+
+    def _enter(self, deal: int, move: mv.Move, dealer: Any) -> None:
+        action = _action(move, dealer)
+        if action is not None and self._post(action):
+            self.answered.append(f"deal {deal}: entered {action['seat']} {action['move']}")
+
+    def _post(self, action: dict[str, Any]) -> bool:
+        request = urllib.request.Request(
+            self.url + "/referee/api/action",
+            data=json.dumps(action).encode(),
+            headers={"Content-Type": "application/json", "Authorization": f"Bearer {TOKEN}"},
+            method="POST",
+        )
+        try:
+            with urllib.request.urlopen(request, timeout=10) as reply:
+                return bool(json.loads(reply.read()).get("accepted"))
+        except (urllib.error.URLError, OSError, ValueError):
+            return False  # refused (409) or the daemon restarting: the call comes again
+
+
+def _bare(m: mv.Move) -> mv.Move:
+    import dataclasses
+
+    return dataclasses.replace(m, t=None)
+
+
+def _action(move: mv.Move, dealer: Any) -> dict[str, Any] | None:
+    data = move_to_json(_bare(move))
+    seat = data.get("seat")
+    if seat is None:
+        return None
+    from rules.seats import Seat
+
+    action: dict[str, Any] = {
+        "kind": "move",
+        "move": data["move"],
+        "seat": table_seat(Seat.parse(seat), dealer).name,
+        "note": "as the table showed it",
+    }
+    if data.get("tile"):
+        action["tile"] = data["tile"]
+    return action
