@@ -10,7 +10,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from controller.daemon import machine as m
+from controller.daemon.replay import PLAY_PHASES
 from controller.devices.events import (
     DataReceived,
     LinkChanged,
@@ -52,15 +52,7 @@ RECONCILE_TRIES = 3  # reconciliations tried again, `settle` rounds apart, befor
 HELD_LIMIT = 20_000  # events held while not ready (a wall scan is ~108 tiles x a few reads)
 
 # the judge's phase → the table machine's phase
-PHASES = {
-    Phase.CHOOSING_VOID: "choosing_void",
-    Phase.DRAW: m.AWAITING_DRAW,
-    Phase.REPLACEMENT: m.AWAITING_DRAW,
-    Phase.DISCARD: m.AWAITING_DISCARD,
-    Phase.CLAIMS: m.CLAIM_WINDOW,
-    Phase.ROBBING: m.ROBBING_WINDOW,
-    Phase.OVER: "deal_over",
-}
+PHASES = {Phase.CHOOSING_VOID: "choosing_void", **PLAY_PHASES}
 ENDS = {
     mv.DealEnd.HU: DealEnd.THREE_WON,
     mv.DealEnd.WALL: DealEnd.WALL_EXHAUSTED,

@@ -76,6 +76,17 @@ class Rig:
         self.clock.advance(seconds)
         self.rt.tick()
 
+    def wait_ready(self, rounds: int = 200) -> None:
+        """Bring both links up and step until the daemon is neither degraded nor
+        recovering: the silent reader times out antenna by antenna, so rounds go by."""
+        self.link("table", True)
+        self.link("reader", True)
+        for _ in range(rounds):
+            self.step(0.6)
+            if self.rt.machine.phase != "degraded" and not self.rt._recovering:
+                return
+        raise AssertionError(f"still {self.rt.machine.phase} after the links came back")
+
     def records(self, kind: RecordKind | None = None) -> list:
         return [r for r in self.journal.records() if kind is None or r.kind is kind]
 

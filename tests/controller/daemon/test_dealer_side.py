@@ -35,12 +35,7 @@ def test_regression_the_dealt_hands_name_the_dealer_and_the_settlement_follows(t
     rig.close()
     again = Rig(path, clock=rig.clock)  # a restart mid-deal keeps N as the dealer
     assert again.rt.dealt_by is Seat.N
-    again.link("table", True)
-    again.link("reader", True)
-    for _ in range(200):
-        again.step(0.6)
-        if again.rt.machine.phase != "degraded":
-            break
+    again.wait_ready()
     play(again, moves[half:])
     (settled,) = [r.data() for r in again.records(RecordKind.DEAL_SETTLED)]
     judge = Deal.replay(again.rs, plan.dice, again.rt.deal.wall_order, moves)

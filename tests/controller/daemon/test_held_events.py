@@ -20,16 +20,6 @@ from rules import moves as mv
 from rules.seats import Seat
 
 
-def settle_links(rig: Rig) -> None:
-    rig.link("table", True)
-    rig.link("reader", True)
-    for _ in range(200):
-        rig.step(0.6)  # the silent reader times out antenna by antenna: rounds go by
-        if rig.rt.machine.phase != "degraded" and not rig.rt._recovering:
-            return
-    raise AssertionError(f"still {rig.rt.machine.phase} after the links came back")
-
-
 def one_settled_deal(path: Path) -> Rig:
     rig = Rig(path)
     rig.link("table", True)
@@ -56,7 +46,7 @@ def test_regression_a_shuffle_that_ends_while_the_daemon_restarts_starts_the_dea
     rig.table(DiceRolled(0.0, 5, 2))
     assert len(rig.records(RecordKind.DEAL_STARTED)) == 1, "judged before the daemon was ready"
     rig.rec.outbox = []
-    settle_links(rig)
+    rig.wait_ready()
     assert rig.rt.machine.phase == "dice_rolled"  # the held events, in order
     rig.rt.recognised([rec_types.WallScanned(order)], rig.clock.now)
     started = [r.data() for r in rig.records(RecordKind.DEAL_STARTED)]
