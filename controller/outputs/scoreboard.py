@@ -70,6 +70,21 @@ class ActionKind(Enum):
 # actions that change points or end a deal: the page asks first, and so does the daemon
 CONFIRMED = frozenset({ActionKind.PENALTY, ActionKind.ABANDON})
 MAX_CANCEL = 8
+# the moves a referee enters by hand (the deal record's names); the judge's own bookkeeping
+# (close-claims, correction, end-deal, penalty) goes through the other actions
+MOVE_NAMES = (
+    "draw",
+    "replacement",
+    "discard",
+    "void",
+    "pung",
+    "kong",
+    "chow",
+    "hu",
+    "self-drawn-hu",
+    "rob-kong",
+    "pass",
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -180,8 +195,8 @@ def parse_action(data: Any, client: str = "") -> RefereeAction:
         return replace(action, points=points, paid_to=paid_to)
     if kind is ActionKind.MOVE:
         move = _text(data, "move")
-        if not move:
-            raise ValueError("move: the move's name (draw, discard, pung, kong, hu, ...)")
+        if move not in MOVE_NAMES:
+            raise ValueError(f"move: one of {', '.join(MOVE_NAMES)}")
         if seat is None:
             raise ValueError("seat: the seat that made the move")
         return replace(action, move=move, tile=_text(data, "tile"))

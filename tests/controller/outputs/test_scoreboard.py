@@ -255,6 +255,8 @@ def test_referee_actions_are_validated_and_handed_over(board, actions):
         ({"kind": "undo", "note": "x"}, "target_seq"),
         ({"kind": "fix-tile", "target_seq": 3}, "tile"),
         ({"kind": "move", "seat": "E"}, "move"),
+        ({"kind": "move", "seat": "E", "move": "correction"}, "move: one of draw"),
+        ({"kind": "move", "seat": "E", "move": "close-claims"}, "move: one of draw"),
         ({"kind": "move", "move": "draw"}, "seat"),
         ({"kind": "cancel", "count": 9}, "count"),
         ({"kind": "note", "note": " "}, "note"),
