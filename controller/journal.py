@@ -13,7 +13,7 @@ import os
 import sqlite3
 import threading
 import time
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from enum import Enum
@@ -454,8 +454,15 @@ class Journal:
     def last(self) -> Record | None:
         return next(self._rows("SELECT * FROM record ORDER BY seq DESC LIMIT 1"), None)
 
-    def deal_records(self, deal: int) -> Iterator[Record]:
-        return self._rows("SELECT * FROM record WHERE deal = ? ORDER BY seq", (deal,))
+    def deal_records(self, deal: int, kinds: Iterable[RecordKind] = ()) -> Iterator[Record]:
+        """The records of a deal; `kinds`: only those kinds (a noisy deal holds tens of
+        thousands of raw frames that a referee's rebuild never reads)."""
+        wanted = [str(k) for k in kinds]
+        if not wanted:
+            return self._rows("SELECT * FROM record WHERE deal = ? ORDER BY seq", (deal,))
+        marks = ",".join("?" * len(wanted))
+        sql = f"SELECT * FROM record WHERE deal = ? AND kind IN ({marks}) ORDER BY seq"
+        return self._rows(sql, (deal, *wanted))
 
     def deals(self) -> list[int]:
         """Deal numbers in the order the deals were started."""

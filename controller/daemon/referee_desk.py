@@ -21,7 +21,7 @@ from controller.daemon.records import deal_seat, judge_json
 from controller.journal_records import Correction, CorrectionAction, Record, RecordKind, Stamp
 from controller.outputs.scoreboard import ActionKind, ActionResult, RefereeAction, RejectReason
 from controller.outputs.view import CorrectionView
-from controller.referee.journal_deal import deal_from_records
+from controller.referee.journal_deal import READ_KINDS, deal_from_records
 from controller.referee.rebuild import Rebuilt, rebuild
 from controller.referee.trial import CorrectionRefused, say, trial
 from rules import moves as mv
@@ -207,7 +207,7 @@ class RefereeDesk:
     # --- targets ----------------------------------------------------------------------------
 
     def _deal_records(self) -> list[Record]:
-        return list(self.rt.journal.deal_records(self.rt.deal_no))
+        return list(self.rt.journal.deal_records(self.rt.deal_no, READ_KINDS))
 
     def _current(self) -> Rebuilt:
         return rebuild(deal_from_records(self.rt.journal, self._deal_records()))

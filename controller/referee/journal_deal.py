@@ -119,8 +119,12 @@ def rule_set(name: str, where: str) -> RuleSet:
         raise JournalError(f"{where}: rule set {name!r}: {err}") from None
 
 
+# what a deal is rebuilt from: its start and the steps (raw frames and phases are not read)
+READ_KINDS = (RecordKind.DEAL_STARTED, *STEP_KINDS)
+
+
 def read_deal(journal: Journal, number: int) -> JournalDeal:
-    records = list(journal.deal_records(number))
+    records = list(journal.deal_records(number, READ_KINDS))
     if not records:
         known = ", ".join(str(n) for n in journal.deals()) or "none"
         raise JournalError(f"{journal.path}: no deal {number} in this journal (deals: {known})")

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from controller.daemon.records import table_seat
 from controller.journal import Journal
 from controller.journal_records import Correction, Record, RecordKind, Source, Stamp
-from controller.referee.journal_deal import deal_from_records
+from controller.referee.journal_deal import READ_KINDS, deal_from_records
 from controller.referee.rebuild import Rebuilt, rebuild
 from rules import moves as mv
 from rules.seats import Seat
@@ -24,7 +24,7 @@ class CorrectionRefused(Exception):
 
 def trial(journal: Journal, deal: int, corrections: Sequence[Correction], stamp: Stamp) -> Rebuilt:
     """Deal `deal` rebuilt as if `corrections` were appended now (they are not)."""
-    records = list(journal.deal_records(deal))
+    records = list(journal.deal_records(deal, READ_KINDS))
     if not records:
         raise CorrectionRefused(f"no deal {deal} in this journal")
     before = rebuild(deal_from_records(journal, records))
