@@ -45,6 +45,7 @@ PUBLIC_KEYS = frozenset(
         *("table", "session", "deal", "rules", "dealer", "phase", "turn", "tiles_left"),
         *("claim_remaining_s", "last_discard", "seats", "seq", "kind", "version"),
         "prevalent",  # the round wind (Wellness): public, it is announced
+        "referee_called",  # a flag, no text: the call's words name tiles in hands
     )
 )
 SEAT_KEYS = frozenset(
