@@ -309,10 +309,16 @@ class Recogniser(Declarations, CatchUp):
         readings = Reader(self.layout, self._where, self._fresh, self._kong_button).read(deal, res)
         readings += self._chow_readings(deal, res)
         explained = frozenset().union(*(r.spots for r in readings))
+        # a kong laid before its KONG button was read: that player's other readings wait
+        # for it too (the CI run under load: S's promoted kong, its replacement and its
+        # discard; the discard was read alone and accepted, the kong was lost)
+        undeclared = {
+            r.seat for r in readings if r.button is Button.KONG and r.seat not in self._kong_button
+        }
         for r in readings:
             if self._in_transit(res, r, explained):
                 continue  # another tile of that player is in the air: it may change the reading
-            if r.button is Button.KONG and r.seat not in self._kong_button:
+            if r.seat in undeclared:
                 continue  # wait for the declaration; `tick` reports it after `grace`
             problem = self._judge(deal, r)
             if problem is None:

@@ -288,3 +288,19 @@ def test_the_dealt_hands_correct_a_wrong_dealer_side() -> None:
     assert sc.rt.dealt and sc.rec.layout.dealer_side is Seat.N
     got = sc.move(sc.copy_in("5s", HAND, E), VOID, E)  # deal East, on the North side
     assert moves(got) == [ChooseVoid(E, Suit.S, Tile.parse("5s"))]
+
+
+def test_regression_a_kong_read_before_its_button_holds_back_that_players_discard() -> None:
+    """A full-suite run under load: S's kong tiles, replacement and discard were read before
+    the KONG button; the discard was offered alone and accepted, and the kong was lost with
+    the deal. That player's readings wait for the declaration."""
+    sc = Scene()
+    sc.choose_voids()
+    for tc in kong_tiles(sc):
+        sc.move(tc, MELDS, E)
+    spare = sc.copies[sc.deal.wall.next_replacement_index()]
+    said = sc.place(spare, sc.zone(HAND, E))
+    said += sc.discard(E, "5s", VOID)  # the laid void tile
+    assert moves(said) == []  # nothing read before the declaration
+    said = sc.press(E, Button.KONG) + sc.wait(0.5) + sc.wait(0.6)
+    assert [type(m).__name__ for m in moves(said)] == ["Kong", "ReplacementDraw", "Discard"]
