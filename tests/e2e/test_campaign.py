@@ -58,3 +58,16 @@ def test_compare_calls_a_deal_lost_or_wrong_by_what_the_journal_holds():
     assert [(r.number, r.status) for r in results] == [(1, "lost"), (2, "lost"), (3, "wrong")]
     assert "never started" in results[0].detail and "abandoned" in results[1].detail
     assert "dealer E, truth S" in results[2].detail
+
+
+def test_regression_a_deal_whose_scan_swapped_two_neighbours_is_still_found():
+    """A 10/10/2 campaign called deal 22 "never started": its scan had two neighbours the
+    other way round (a draw showed it), so its wall was not the truth's to the letter."""
+    from rules.seats import Seat
+
+    wall = tuple(f"{n}m#{c}" for n in range(1, 10) for c in range(1, 5))
+    scanned = (wall[1], wall[0], *wall[2:])
+    truth = [_truth(1, wall, "E")]
+    judged = [DealJournal(1, Seat.E, [], None, scanned)]
+    (result,) = compare(truth, judged, "sbr-mil")
+    assert result.detail == "journal deal 1 never settled"  # found, not "never started"
