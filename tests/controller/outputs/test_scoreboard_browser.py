@@ -8,6 +8,7 @@ Skips only when Chromium is missing outside CI; with CI=true a missing browser f
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import shutil
 from collections.abc import Iterator
@@ -245,3 +246,19 @@ def test_referee_view_behind_the_login_form(browser, table):
     _push(sb, clock, public_steps()[7])  # the referee page follows the deal live too
     _wait(browser, lambda d: "Settled" in d.find_element(By.CSS_SELECTOR, ".phase").text, "live")
     _shot(browser, "referee")
+
+
+def test_a_referee_call_is_shown_to_the_hall_and_cleared(browser, table):
+    """Issue 13: "Referee called" on the public board while the deal waits for the referee
+    (a flag only: the call's words, which name tiles in hands, stay on the referee view)."""
+    sb, server, clock, _ = table
+    steps = public_steps()
+    _push(sb, clock, dataclasses.replace(steps[3], referee_called=True))
+    browser.get(server.url + "/")
+    banner = _wait(
+        browser, lambda d: d.find_elements(By.CSS_SELECTOR, ".referee-called"), "the call shows"
+    )
+    assert banner[0].text == "Referee called"
+    _shot(browser, "public-referee-called")
+    _push(sb, clock, steps[4])
+    _wait(browser, lambda d: not d.find_elements(By.CSS_SELECTOR, ".referee-called"), "cleared")
