@@ -21,6 +21,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from controller.daemon.contracts import REFEREE_CALLS
 from controller.journal_records import Record, RecordKind
 from tools.campaign.procs import (
     Child,
@@ -42,22 +43,7 @@ from tools.campaign.truth import (
     truth_deltas,
 )
 
-# alerts that ask the referee to look at the table (the others inform)
-REFEREE_CALLS = frozenset(
-    {
-        "needs-referee",
-        "stalled",
-        "unrecognised",
-        "ambiguous",
-        "wall-mismatch",
-        "short-hand",
-        "long-hand",
-        "deal-abandoned",
-        "no-wall-scan",
-        "bad-wall-scan",
-        "dealer-side",
-    }
-)
+# the alerts that call the referee are the daemon's (controller/daemon/contracts.py)
 
 
 def _phase(name: str) -> Callable[[Record], bool]:
