@@ -23,7 +23,7 @@ log = logging.getLogger(__name__)
 
 
 class ClaimClock:
-    """The claim clock: claim and robbing windows journalled open and closed, closed on time, (a part of `Runtime`: core thread only)."""
+    """A part of `Runtime` (the module's docstring says what it owns)."""
 
     def _as_seen(self) -> Deal | None:
         """The deal tile movements are read against. While a claim window is open, tiles

@@ -38,7 +38,7 @@ log = logging.getLogger(__name__)
 
 
 class DealCycle:
-    """A deal's life at the table: the shuffle, the wall scan and the dice start the judge, the (a part of `Runtime`: core thread only)."""
+    """A part of `Runtime` (the module's docstring says what it owns)."""
 
     def _shuffle(self, t: float) -> None:
         if self.machine.phase in m.INTERRUPTIONS:

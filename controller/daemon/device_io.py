@@ -31,7 +31,7 @@ log = logging.getLogger(__name__)
 
 
 class DeviceIO:
-    """The daemon's device side: links that come and go, the table board's frames, the reader (a part of `Runtime`: core thread only)."""
+    """A part of `Runtime` (the module's docstring says what it owns)."""
 
     def _on_link(self, ev: LinkChanged) -> None:
         self._log(

@@ -27,7 +27,7 @@ log = logging.getLogger(__name__)
 
 
 class Recovery:
-    """Restart and reconnection: a deal in progress replayed from the journal, events that come (a part of `Runtime`: core thread only)."""
+    """A part of `Runtime` (the module's docstring says what it owns)."""
 
     def _holding(self) -> bool:
         """Not ready to judge: a device is lost, or the restart has not reconciled yet."""

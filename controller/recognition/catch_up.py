@@ -36,7 +36,7 @@ DEALING_GRACE = 4  # graces with no tile landing in a hand before a short dealin
 
 
 class CatchUp:
-    """What the recogniser reads late: the clock's deadlines (held claims, KONG buttons without (a part of `Recogniser`)."""
+    """A part of `Recogniser` (the module's docstring says what it owns)."""
 
     def tick(self, now: float, deal: Deal | None) -> list[Recognised]:
         if deal is None or deal.over:

@@ -44,7 +44,7 @@ log = logging.getLogger(__name__)
 
 
 class Declarations:
-    """Seat buttons read as declarations: Hu, Pung, Kong, Pass, the void buttons and CHOW, held (a part of `Recogniser`)."""
+    """A part of `Recogniser` (the module's docstring says what it owns)."""
 
     def on_button(self, press: SeatButton, deal: Deal | None) -> list[Recognised]:
         seat = self.layout.seat(press.seat)
@@ -156,7 +156,19 @@ class Declarations:
         if button is Button.CHOW:
             return not self._chow_options(seat, deal)
         move = self._declaration(button, seat, deal, 0.0)
-        return move is not None and deal.check(move) is not None
+        if move is None:
+            return False
+        return deal.check(move) is not None or self._for_the_claimers_discard(deal, move)
+
+    def _for_the_claimers_discard(self, deal: Deal, move: Move) -> bool:
+        """A HU this window would take only as a false Hu while another player's pung or
+        kong on it is declared: it is for that player's coming discard (a 10/10/2 campaign,
+        seed 311 deal 1: W's HU for E's discard after E's pung was taken as a false Hu on
+        the pung's window, and the deal was settled wrong)."""
+        w = deal.window
+        if w is None or not isinstance(move, Hu | RobKong) or not self._false_hu(deal, move):
+            return False
+        return any(isinstance(c, Pung | Kong) and s is not move.seat for s, c in w.declared)
 
     def _release_held(self, deal: Deal, moves: tuple[Move, ...]) -> list[Recognised]:
         """The held claims, after the move that opened their window (on a copy of the judge)."""
@@ -179,7 +191,8 @@ class Declarations:
             if move is None:
                 continue
             late = self._clock is None or self._clock - t >= self.settle
-            if not late and trial.check(move) is not None:
+            refused = trial.check(move) is not None
+            if not late and (refused or self._for_the_claimers_discard(trial, move)):
                 # this window refuses it too: two discards were read late, and the claim is
                 # for the later one (campaign seed 31 deal 4: E's HU for N's 4p was offered
                 # on W's 3m window, refused as a void-suit claim, and the deal was lost)

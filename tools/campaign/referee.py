@@ -23,6 +23,7 @@ from rules.record import move_to_json
 from tools.campaign.truth import DealTruth, Simultaneous, comparable, read_truth
 
 TOKEN = "campaign-referee"
+ENTER_AT_ONCE = 8  # moves entered in one answer at most
 
 
 def config_text(token: str = TOKEN) -> str:
@@ -104,13 +105,19 @@ class TruthReferee:
             if self._post({"kind": "cancel", "count": n, "note": "not what the table showed"}):
                 self.answered.append(f"deal {deal}: cancelled {n} move(s)")
         elif i < len(real):
-            r = real[i]
-            self._enter(deal, r.moves[0] if isinstance(r, Simultaneous) else r, jd.dealer)
+            # the moves the table shows beyond the judge, as a referee reads them off the
+            # table, until one is refused (the daemon may have read the rest by itself)
+            for block in real[i : i + ENTER_AT_ONCE]:
+                for move in block.moves if isinstance(block, Simultaneous) else (block,):
+                    if not self._enter(deal, move, jd.dealer):
+                        return
 
-    def _enter(self, deal: int, move: mv.Move, dealer: Any) -> None:
+    def _enter(self, deal: int, move: mv.Move, dealer: Any) -> bool:
         action = _action(move, dealer)
-        if action is not None and self._post(action):
-            self.answered.append(f"deal {deal}: entered {action['seat']} {action['move']}")
+        if action is None or not self._post(action):
+            return False
+        self.answered.append(f"deal {deal}: entered {action['seat']} {action['move']}")
+        return True
 
     def _post(self, action: dict[str, Any]) -> bool:
         request = urllib.request.Request(

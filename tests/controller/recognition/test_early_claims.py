@@ -103,3 +103,28 @@ def test_regression_a_claim_held_over_two_late_discards_goes_to_the_one_it_fits(
     said += sc.discard(Seat.W, "2p")
     assert moves(said)[-1] == Hu(E)
     assert [r.reason.value for r in sc.rt.rejected] == []
+
+
+def test_regression_a_false_hu_on_a_punged_discard_waits_for_the_pungers_discard() -> None:
+    """A 10/10/2 campaign, seed 311 deal 1: E punged; W's HU, read while the pung's window
+    was still open, was taken there as a false Hu (W does not win on that tile) instead of
+    on E's discard that followed, and the deal was settled wrong. A HU that window would
+    take only as a false Hu, after another player's pung, waits for that player's discard."""
+    hands = {
+        E: "1111234m1567p599s",
+        S: "23456789m234p88p",
+        Seat.W: "2345678p23456s9p",
+        Seat.N: "112233445567s8p",
+    }
+    sc = Scene(hands=hands)
+    sc.choose_voids()
+    sc.discard(E, "5s", VOID)
+    assert moves(sc.press(Seat.N, Button.PUNG)) == [Pung(Seat.N)]
+    assert sc.press(Seat.W, Button.HU) == []  # held: not a false Hu on E's 5s
+    sc.close()  # N's pung stands
+    sc.move(sc.copy_in("5s", RIVER, E), MELDS, Seat.N)
+    sc.move(sc.copy_in("5s", HAND, Seat.N), MELDS, Seat.N)
+    sc.move(sc.copy_in("5s", HAND, Seat.N), MELDS, Seat.N)
+    got = sc.discard(Seat.N, "8p")
+    assert moves(got) == [Discard(Seat.N, Tile.parse("8p")), Hu(Seat.W)]
+    assert sc.deal.window is not None and sc.deal.window.tile == Tile.parse("8p")
