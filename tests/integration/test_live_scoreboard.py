@@ -140,7 +140,12 @@ def test_chromium_follows_the_live_deal(browser, live: Live) -> None:
     browser.get(p.scoreboard)
     public_tab = browser.current_window_handle
     _wait(browser, lambda d: len(d.find_elements(By.CSS_SELECTOR, ".seat")) == 4, "four seats")
-    assert [e.text for e in browser.find_elements(By.CSS_SELECTOR, ".player")] == list(PLAYERS)
+    # read in one script: the live page re-renders on every record, so an element found in
+    # one call can be replaced before the next reads it (a stale element, one CI run)
+    names = browser.execute_script(
+        "return [...document.querySelectorAll('.player')].map((e) => e.textContent.trim())"
+    )
+    assert names == list(PLAYERS)
     browser.execute_script(SAMPLER_JS)
     _wait(
         browser,
