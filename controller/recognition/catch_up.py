@@ -106,9 +106,9 @@ class CatchUp:
             return []
         res = self._residue(deal)
         hands = sum(n for s, n in self._seen.items() if s.zone.kind is ZoneKind.HAND)
-        progress = getattr(self, "_started_at", None)
+        progress = self._dealing
         if progress is None or progress[0] != hands:
-            self._started_at = progress = (hands, now)
+            self._dealing = progress = (hands, now)
         # a dealing that stopped short arms it too: no tile has landed in a hand for a while
         # and the hands still differ from the judge (20 % missed reads: a deal whose hands
         # never matched the judge went by with no alert at all)

@@ -126,6 +126,7 @@ class Recogniser(Declarations, CatchUp):
         self._uncertain: tuple[int, ...] = ()  # the scan's pairs (i, i + 1) of unknown order
         self._swap_notes: dict[Move, str] = {}  # draws that fit the wall with a pair swapped
         self._dealt = False
+        self._dealing: tuple[int, float] | None = None  # the dealing's progress (tiles, since)
         self._kong_button: dict[Seat, float] = {}
         self._chow_button: dict[Seat, PendingChow] = {}
         self._held: list[tuple[float, Seat, Button, str]] = []  # claims before their discard
@@ -172,7 +173,7 @@ class Recogniser(Declarations, CatchUp):
 
     def start_deal(self, deal: Deal) -> list[Recognised]:
         out: list[Recognised] = []
-        self._started_at = None  # set at the next tick: the dealing's clock
+        self._dealing = None  # (tiles in the hands, since when): set at the next tick
         if not self._scanned and self.scan.complete:
             out.append(self._wall_scanned())
         log.debug(

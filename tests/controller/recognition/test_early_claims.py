@@ -24,6 +24,29 @@ def opening() -> Scene:
     return sc  # E's window is open on the judge
 
 
+def north_pungs_easts_5s() -> Scene:
+    """E discards the laid 5s; N (holding two) declares a pung on it."""
+    hands = {
+        E: "1111234m1567p599s",
+        S: "23456789m234p88p",
+        Seat.W: "2345678p23456s9p",
+        Seat.N: "112233445567s8p",
+    }
+    sc = Scene(hands=hands)
+    sc.choose_voids()
+    sc.discard(E, "5s", VOID)
+    assert moves(sc.press(Seat.N, Button.PUNG)) == [Pung(Seat.N)]
+    return sc
+
+
+def lay_norths_pung(sc: Scene) -> None:
+    """The window closes on N's pung and N lays it down."""
+    sc.close()
+    sc.move(sc.copy_in("5s", RIVER, E), MELDS, Seat.N)
+    sc.move(sc.copy_in("5s", HAND, Seat.N), MELDS, Seat.N)
+    sc.move(sc.copy_in("5s", HAND, Seat.N), MELDS, Seat.N)
+
+
 def test_regression_a_hu_pressed_before_the_next_discard_settled_is_not_lost() -> None:
     """Seed 505, deal 2 (noisy, fast): N pressed HU for W's last discard while the reader
     still showed N's own discard as the latest; the judge refused it ("cannot claim its own
@@ -52,21 +75,9 @@ def test_regression_a_pung_pressed_before_the_punger_discarded_is_not_lost() -> 
     """Seed 505, deal 8 (noisy, fast): E punged W's 1p and discarded 4p; S pressed PUNG for
     the 4p before the reader settled it, so it was judged on W's window ("S holds fewer
     than two 1p") and lost. A claim the open window refuses is held for the next discard."""
-    hands = {
-        E: "1111234m1567p599s",
-        S: "23456789m234p88p",
-        Seat.W: "2345678p23456s9p",
-        Seat.N: "112233445567s8p",
-    }
-    sc = Scene(hands=hands)
-    sc.choose_voids()
-    sc.discard(E, "5s", VOID)
-    assert moves(sc.press(Seat.N, Button.PUNG)) == [Pung(Seat.N)]
+    sc = north_pungs_easts_5s()
     assert sc.press(S, Button.PUNG) == []  # not for E's 5s: held, not refused
-    sc.close()  # N's pung stands
-    sc.move(sc.copy_in("5s", RIVER, E), MELDS, Seat.N)
-    sc.move(sc.copy_in("5s", HAND, Seat.N), MELDS, Seat.N)
-    sc.move(sc.copy_in("5s", HAND, Seat.N), MELDS, Seat.N)
+    lay_norths_pung(sc)
     got = sc.discard(Seat.N, "8p")
     assert moves(got) == [Discard(Seat.N, Tile.parse("8p")), Pung(S)]
     assert sc.rt.rejected == []
@@ -110,21 +121,9 @@ def test_regression_a_false_hu_on_a_punged_discard_waits_for_the_pungers_discard
     was still open, was taken there as a false Hu (W does not win on that tile) instead of
     on E's discard that followed, and the deal was settled wrong. A HU that window would
     take only as a false Hu, after another player's pung, waits for that player's discard."""
-    hands = {
-        E: "1111234m1567p599s",
-        S: "23456789m234p88p",
-        Seat.W: "2345678p23456s9p",
-        Seat.N: "112233445567s8p",
-    }
-    sc = Scene(hands=hands)
-    sc.choose_voids()
-    sc.discard(E, "5s", VOID)
-    assert moves(sc.press(Seat.N, Button.PUNG)) == [Pung(Seat.N)]
+    sc = north_pungs_easts_5s()
     assert sc.press(Seat.W, Button.HU) == []  # held: not a false Hu on E's 5s
-    sc.close()  # N's pung stands
-    sc.move(sc.copy_in("5s", RIVER, E), MELDS, Seat.N)
-    sc.move(sc.copy_in("5s", HAND, Seat.N), MELDS, Seat.N)
-    sc.move(sc.copy_in("5s", HAND, Seat.N), MELDS, Seat.N)
+    lay_norths_pung(sc)
     got = sc.discard(Seat.N, "8p")
     assert moves(got) == [Discard(Seat.N, Tile.parse("8p")), Hu(Seat.W)]
     assert sc.deal.window is not None and sc.deal.window.tile == Tile.parse("8p")
