@@ -111,13 +111,22 @@ def _wait(driver, condition, what: str):
     return wait.until(lambda d: condition(d), message=what)
 
 
+# Reads go through one script each: the page re-renders every element on each view (the
+# stream's first message repeats the page's own), so an element held between two calls may be
+# gone by the second; a regression of test_a_referee_call_is_shown_to_the_hall_and_cleared.
+_READ = "return Array.from(document.querySelectorAll(arguments[0]), e => {attr})"
+
+
 def _texts(driver, css: str) -> list[str]:
-    return [e.text for e in driver.find_elements(By.CSS_SELECTOR, css)]
+    return driver.execute_script(_READ.format(attr="(e.innerText ?? e.textContent).trim()"), css)
+
+
+def _attrs(driver, css: str, name: str) -> list[str]:
+    return driver.execute_script(_READ.format(attr="e.getAttribute(arguments[1])"), css, name)
 
 
 def _river(driver, seat: str) -> list[str]:
-    css = f'.seat[data-seat="{seat}"] .river .tile'
-    return [e.get_attribute("data-tile") for e in driver.find_elements(By.CSS_SELECTOR, css)]
+    return _attrs(driver, f'.seat[data-seat="{seat}"] .river .tile', "data-tile")
 
 
 def _viewport(driver, width: int, height: int) -> None:
@@ -152,28 +161,22 @@ def test_public_scoreboard_updates_live(browser, table):
     browser.get(server.url + "/")
     _wait(browser, lambda d: len(d.find_elements(By.CSS_SELECTOR, ".seat")) == 4, "four seats")
     assert _texts(browser, ".player") == ["Li Wei", "Anna Petrova", "Kenji Sato", "Marie Dubois"]
-    assert browser.find_element(By.CSS_SELECTOR, ".seat.turn").get_attribute("data-seat") == "E"
+    assert _attrs(browser, ".seat.turn", "data-seat") == ["E"]
     assert _river(browser, "E") == []
 
     _push(sb, clock, steps[2])  # E discards 5m; the claim window opens with 2.5 s
     _wait(browser, lambda d: _river(d, "E") == ["5m"], "the discard appears live")
-    seconds = _wait(
-        browser,
-        lambda d: d.find_elements(By.CSS_SELECTOR, "#claim .seconds"),
-        "the claim countdown shows",
-    )
-    assert seconds[0].text.endswith(" s") and float(seconds[0].text[:-2]) <= 2.5
-    assert browser.find_element(By.CSS_SELECTOR, ".phase").text == "Claim window"
+    seconds = _wait(browser, lambda d: _texts(d, "#claim .seconds"), "the claim countdown shows")
+    assert seconds[0].endswith(" s") and float(seconds[0][:-2]) <= 2.5
+    assert _texts(browser, ".phase") == ["Claim window"]
     _shot(browser, "public-claim")
 
     for view in steps[3:-1]:
         _push(sb, clock, view)
     _wait(browser, lambda d: len(_river(d, "E")) == 6, "more discards")
-    assert not browser.find_elements(By.CSS_SELECTOR, "#claim .seconds")
-    pung = browser.find_elements(By.CSS_SELECTOR, '.seat[data-seat="N"] .meld-pung .tile')
-    assert [t.get_attribute("data-tile") for t in pung] == ["9p"] * 3
-    void = browser.find_element(By.CSS_SELECTOR, '.seat[data-seat="W"] .badge.void')
-    assert void.get_attribute("data-void") == "s"
+    assert not _texts(browser, "#claim .seconds")
+    assert _attrs(browser, '.seat[data-seat="N"] .meld-pung .tile', "data-tile") == ["9p"] * 3
+    assert _attrs(browser, '.seat[data-seat="W"] .badge.void', "data-void") == ["s"]
 
     _push(sb, clock, steps[-1])  # settled: W won, scores change
     _wait(
@@ -182,10 +185,10 @@ def test_public_scoreboard_updates_live(browser, table):
         "scores after the settlement",
     )
     assert _texts(browser, ".score .delta") == ["-4", "-4", "+12", "-4"]
-    assert "Hu 1st" in browser.find_element(By.CSS_SELECTOR, '.seat[data-seat="W"] .hu').text
+    assert "Hu 1st" in _texts(browser, '.seat[data-seat="W"] .hu')[0]
     # Never a face-up concealed tile on the public page: no Bamboo anywhere in this deal.
-    shown = browser.find_elements(By.CSS_SELECTOR, ".tile[data-tile]")
-    assert not [t for t in shown if t.get_attribute("data-tile").endswith("s")]
+    shown = _attrs(browser, ".tile[data-tile]", "data-tile")
+    assert shown and not [t for t in shown if t.endswith("s")]
     _shot(browser, "public")
     _shot(browser, "public-phone", PHONE)
     logs = [e for e in browser.get_log("browser") if e["level"] == "SEVERE"]
@@ -197,14 +200,14 @@ def test_broadcast_view_shows_hands_only_after_the_delay(browser, table):
     steps = public_steps()
     _push(sb, clock, steps[5])
     browser.get(server.url + "/broadcast")
-    _wait(browser, lambda d: "after the delay" in d.find_element(By.ID, "app").text, "waiting page")
-    assert not browser.find_elements(By.CSS_SELECTOR, ".hand .tile")
+    _wait(browser, lambda d: "after the delay" in _texts(d, "#app")[0], "waiting page")
+    assert _texts(browser, ".hand .tile") == []
     clock.t += DELAY  # the moment of steps[5] may now be shown
     _push(sb, clock, steps[6])
-    _wait(browser, lambda d: len(d.find_elements(By.CSS_SELECTOR, ".hand .tile")) == 52, "hands")
-    app = browser.find_element(By.ID, "app")
-    assert app.get_attribute("data-seq") == str(steps[5].seq)  # the delayed moment, not the last
-    assert "delayed 30 s" in browser.find_element(By.CSS_SELECTOR, ".note").text
+    _wait(browser, lambda d: len(_texts(d, ".hand .tile")) == 52, "hands")
+    # the delayed moment, not the last
+    assert _attrs(browser, "#app", "data-seq") == [str(steps[5].seq)]
+    assert "delayed 30 s" in _texts(browser, ".note")[0]
     assert _texts(browser, ".hand-info .value") == ["max 4 pts"] * 4
     _shot(browser, "broadcast")
 
@@ -244,7 +247,7 @@ def test_referee_view_behind_the_login_form(browser, table):
         ("penalty", "S", 48, "void suit held at wall end", True)
     ]
     _push(sb, clock, public_steps()[7])  # the referee page follows the deal live too
-    _wait(browser, lambda d: "Settled" in d.find_element(By.CSS_SELECTOR, ".phase").text, "live")
+    _wait(browser, lambda d: "Settled" in "".join(_texts(d, ".phase")), "live")
     _shot(browser, "referee")
 
 
@@ -255,10 +258,8 @@ def test_a_referee_call_is_shown_to_the_hall_and_cleared(browser, table):
     steps = public_steps()
     _push(sb, clock, dataclasses.replace(steps[3], referee_called=True))
     browser.get(server.url + "/")
-    banner = _wait(
-        browser, lambda d: d.find_elements(By.CSS_SELECTOR, ".referee-called"), "the call shows"
-    )
-    assert banner[0].text == "Referee called"
+    banner = _wait(browser, lambda d: _texts(d, ".referee-called"), "the call shows")
+    assert banner == ["Referee called"]
     _shot(browser, "public-referee-called")
     _push(sb, clock, steps[4])
-    _wait(browser, lambda d: not d.find_elements(By.CSS_SELECTOR, ".referee-called"), "cleared")
+    _wait(browser, lambda d: not _texts(d, ".referee-called"), "cleared")
