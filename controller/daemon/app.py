@@ -29,7 +29,7 @@ from controller.daemon.notify import Notifier
 from controller.daemon.replay import Recovered, recover
 from controller.daemon.runtime import Runtime, RuntimeConfig, Stop
 from controller.devices.serial_link import LinkConfig, SerialLink
-from controller.devices.table import ShowCountdown, ShowScore, TableDriver
+from controller.devices.table import Buzzer, Light, ShowCountdown, ShowScore, TableDriver
 from controller.journal import Journal
 from controller.journal_records import Record, RecordKind, Source
 from controller.outputs.http import ServerLimits, WebServer
@@ -238,6 +238,10 @@ class Daemon:
             countdown=(lambda seat, n: runtime.command(ShowCountdown(seat, n)))
             if driver.supports(ShowCountdown)
             else None,
+            light=(lambda seat, on: runtime.command(Light(seat, on)))
+            if driver.supports(Light)
+            else None,
+            buzzer=(lambda ms: runtime.command(Buzzer(ms))) if driver.supports(Buzzer) else None,
         )
         self.runtime = runtime
         baud = s.devices.baudrate or reader_profile.reader.baud

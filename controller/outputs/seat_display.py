@@ -16,6 +16,11 @@ gets its score, changed or not, so a display that was power-cycled catches up. T
 is whole seconds, rounded up (3, 2, 1), sent only when the figure changes, to the seats that
 may still claim (not the discarder, not players who have already won: RULES.md, blood
 battle); when the window closes those displays get 0, which the table shows as blank.
+
+A referee call (issue 13: the deal waits for the referee) lights every seat's light and
+sounds the buzzer once, where the profile has them; the lights go out when the call is
+answered, and the first view after a start says which (a killed daemon may have left them
+on). Four lights at once is the table's "referee called" (a turn lights one seat).
 """
 
 from __future__ import annotations
@@ -26,7 +31,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from controller.outputs.view import PublicView
-from rules.seats import Seat
+from rules.seats import SEATS, Seat
 
 log = logging.getLogger(__name__)
 
@@ -34,6 +39,9 @@ SETTLED_PHASE = "settled"  # controller/daemon/machine.py: deal_over → settled
 
 SendScore = Callable[[Seat, int], None]
 SendCountdown = Callable[[Seat, int], None]
+SendLight = Callable[[Seat, bool], None]
+SendBuzzer = Callable[[int], None]
+BUZZ_MS = 600  # the buzzer's sound when the referee is called
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,13 +56,31 @@ class CountdownShown:
     seconds: int
 
 
-Shown = ScoreShown | CountdownShown
+@dataclass(frozen=True, slots=True)
+class CallShown:
+    """The table's referee call went on or off (seat lights, the buzzer when it went on)."""
+
+    on: bool
+
+
+Shown = ScoreShown | CountdownShown | CallShown
 
 
 class SeatDisplays:
-    def __init__(self, send: SendScore, countdown: SendCountdown | None = None) -> None:
+    def __init__(
+        self,
+        send: SendScore,
+        countdown: SendCountdown | None = None,
+        light: SendLight | None = None,
+        buzzer: SendBuzzer | None = None,
+    ) -> None:
         self._send = send
         self._countdown = countdown
+        self._light = light
+        self._buzzer = buzzer
+        # the lights show a referee call; None: unknown (a restarted daemon puts out lights
+        # a killed one left on)
+        self._called: bool | None = None
         self._settled_key: tuple[int, int] | None = None  # (session, deal) last shown
         self._counting: tuple[Seat, ...] = ()  # seats currently showing a countdown
         self._last_second: int | None = None
@@ -73,7 +99,20 @@ class SeatDisplays:
             shown += self.show_scores(view)
         if self._countdown is not None:
             shown += self._update_countdown(view)
+        if view.referee_called != self._called and (self._light or self._buzzer):
+            shown += self._call_referee(view.referee_called)
         return tuple(shown)
+
+    def _call_referee(self, on: bool) -> list[Shown]:
+        self._called = on
+        if self._light is not None:
+            light = self._light
+            for seat in SEATS:
+                self._call(lambda s, v: light(s, bool(v)), seat, int(on))
+        if on and self._buzzer is not None:
+            buzzer = self._buzzer
+            self._call(lambda _s, ms: buzzer(ms), Seat.E, BUZZ_MS)
+        return [CallShown(on)]
 
     def show_scores(self, view: PublicView) -> tuple[ScoreShown, ...]:
         """Send every seat its session total now (also usable after a referee correction)."""

@@ -51,6 +51,7 @@ from controller.devices.uhf_reader import (
     inventory_responses,
 )
 from controller.profiles import CommandKind, EventKind, TableProfile
+from rules.seats import SEATS, Seat
 from tools.sim.noise import Noise
 from tools.sim.uhf_reader import SimUHFReader
 from tools.sim.world import World
@@ -138,7 +139,14 @@ class VirtualTable:
         self.on_command = on_command  # the truth's record of what the host asked for
         self.commands: list[Command] = []
         self.start_requests = 0
+        self.lit: set[Seat] = set()  # the seats' lights: all four is the host's referee call
+        self.scores_shown = 0  # show-score commands received (the players read them)
         self.lock = threading.Lock()
+
+    @property
+    def referee_called(self) -> bool:
+        """The host lit every seat's light: the players wait for the referee."""
+        return len(self.lit) == len(SEATS)
 
     def send(self, event: TableEvent) -> bool:
         data = self.side.encode(event)
@@ -156,6 +164,10 @@ class VirtualTable:
         for item in self.side.feed(time.monotonic(), data):
             if isinstance(item, StartShuffle):
                 self.start_requests += 1
+            if isinstance(item, Light):
+                (self.lit.add if item.on else self.lit.discard)(item.seat)
+            if isinstance(item, ShowScore):
+                self.scores_shown += 1
             if isinstance(item, FrameError):
                 continue  # counted by the codec; a real board ignores a bad frame too
             self.commands.append(item)

@@ -66,6 +66,7 @@ log = logging.getLogger(__name__)
 
 READERS = ("uhf", "pn533-usb")
 PERSON_STEP = 1.0  # seconds a player's move takes while no host paces the world (a cable out)
+REFEREE_WAIT = 600.0  # seconds the players wait for a referee the host called
 
 
 @dataclass(frozen=True, slots=True)
@@ -90,6 +91,7 @@ class SimConfig:
     max_moves: int | None = None  # stop each deal after this many moves (short captures)
     referee: bool = True  # False: no referee corrections or penalties in the bots' deals
     prevalent: Seat = Seat.E  # the round wind (Wellness scores it, 001 II 3)
+    score_wait: float = 10.0  # seconds the players look for their scores before a shuffle
 
     def __post_init__(self) -> None:
         if self.reader not in READERS:
@@ -262,6 +264,7 @@ class Simulation:
         player.deal(dice)
         self._step(n, "dealt")
         clock = 0.0  # the bots' simulated time line (rules.bots): real time follows it
+        shown = self.table.scores_shown
         for i, move in enumerate(plan.moves):
             if self._stop.is_set() or i == self.config.max_moves:
                 break
@@ -269,7 +272,10 @@ class Simulation:
                 if not self.config.fast:
                     self._stop.wait(max(0.0, move.t - clock) / self.config.speed)
                 clock = max(clock, move.t)
+            shown = self.table.scores_shown
             player.perform(move)
+        else:
+            self._read_scores(n, shown)
         nxt = SEATS[(dealer + plan.next_dealer) % 4]
         self._note({"class": "deal-end", "deal": n, "t": self._now(), "next_dealer": str(nxt)})
         self._pace("end")
@@ -291,6 +297,7 @@ class Simulation:
 
     def _pace(self, kind: str) -> None:
         self._faults()
+        self._hold_for_referee()
         if self.usb is not None:
             self.usb.sync()
         rounds = {
@@ -317,6 +324,31 @@ class Simulation:
             ok = self.bus.wait_rounds(self.bus.rounds() + rounds, self.config.stall)
         if not ok:
             log.debug("sim: no reader rounds for %.1f s; the world goes on", self.config.stall)
+
+    def _hold_for_referee(self) -> None:
+        """The host lit every seat's light (a referee call): nobody touches a tile until the
+        lights go out, as players at a table wait for the referee; cables still come and go
+        on time meanwhile."""
+        if not self.table.referee_called:
+            return
+        self._note({"class": "referee-hold", "t": self._now()})
+        end = time.monotonic() + REFEREE_WAIT
+        while self.table.referee_called and not self._stop.is_set() and time.monotonic() < end:
+            self._stop.wait(0.02)
+            self._faults()
+
+    def _read_scores(self, n: int, shown: int) -> None:
+        """After the last move the players look at their displays before the next shuffle:
+        they wait (up to `score_wait`) for scores the host sent after that move was made, and
+        for the referee if the host calls one meanwhile. A table nobody listens to goes on."""
+        self._step(n, "scores")
+        end = time.monotonic() + self.config.score_wait
+        while not self._stop.is_set() and self.table.endpoint.client_open():
+            self._hold_for_referee()
+            if self.table.scores_shown > shown or time.monotonic() >= end:
+                return
+            self._stop.wait(0.02)
+            self._faults()
 
     def _faults(self) -> None:
         now = self._elapsed()

@@ -6,8 +6,14 @@ from dataclasses import replace
 
 from outputs_views import public_steps
 
-from controller.outputs.seat_display import CountdownShown, ScoreShown, SeatDisplays
-from rules.seats import Seat
+from controller.outputs.seat_display import (
+    BUZZ_MS,
+    CallShown,
+    CountdownShown,
+    ScoreShown,
+    SeatDisplays,
+)
+from rules.seats import SEATS, Seat
 
 
 class Recorder:
@@ -88,3 +94,24 @@ def test_a_failing_display_does_not_stop_the_others():
     assert sent == [Seat.E, Seat.W, Seat.N]
     assert [s.seat for s in shown] == [Seat.E, Seat.W, Seat.N]
     assert displays.failures == 1
+
+
+def test_a_referee_call_lights_every_seat_and_sounds_the_buzzer_once():
+    """Issue 13 item 1: the table shows the call (seat lights, buzzer where the profile has
+    them) while the deal waits for the referee; the lights go out when it is answered."""
+    lights, buzz = Recorder(), []
+    displays = SeatDisplays(Recorder(), light=lights, buzzer=buzz.append)
+    steps = public_steps()
+    assert displays.update(steps[3]) == (CallShown(False),)  # a start says: no call
+    assert lights.calls == [(s, False) for s in SEATS] and buzz == []
+    called = replace(steps[3], referee_called=True)
+    assert displays.update(called) == (CallShown(True),)
+    assert lights.calls[4:] == [(s, True) for s in SEATS] and buzz == [BUZZ_MS]
+    assert displays.update(replace(called, seq=called.seq + 1)) == ()  # still called: quiet
+    assert displays.update(steps[4]) == (CallShown(False),)
+    assert lights.calls[8:] == [(s, False) for s in SEATS] and buzz == [BUZZ_MS]
+
+
+def test_a_table_without_lights_or_buzzer_shows_no_call():
+    displays = SeatDisplays(Recorder())
+    assert displays.update(replace(public_steps()[3], referee_called=True)) == ()
