@@ -144,6 +144,10 @@ class Declarations:
         if button not in (Button.HU, Button.PUNG, Button.KONG, Button.PASS, Button.CHOW):
             return False
         if deal.window is None:
+            if deal.phase in (Phase.DRAW, Phase.REPLACEMENT):
+                # nothing is open to a claim and nobody holds 14: the press is for a draw and
+                # a discard not read yet (the drawer's own HU is a self-drawn Hu to come)
+                return True
             return deal.phase is Phase.DISCARD and deal.turn is not seat
         if deal.window.discarder is seat:
             # nobody claims their own discard: the press is for the next discard, which the
@@ -158,9 +162,9 @@ class Declarations:
         move = self._declaration(button, seat, deal, 0.0)
         if move is None:
             return False
-        return deal.check(move) is not None or self._for_the_claimers_discard(deal, move)
+        return deal.check(move) is not None or self._for_a_later_discard(deal, move)
 
-    def _for_the_claimers_discard(self, deal: Deal, move: Move) -> bool:
+    def _for_a_later_discard(self, deal: Deal, move: Move) -> bool:
         """A HU this window would take only as a false Hu while another player's pung or
         kong on it is declared: it is for that player's coming discard (a 10/10/2 campaign,
         seed 311 deal 1: W's HU for E's discard after E's pung was taken as a false Hu on
@@ -187,12 +191,12 @@ class Declarations:
                     if isinstance(r, MoveSeen):
                         trial.apply(r.move)
                 continue
-            move = self._declaration(button, seat, trial, 0.0)
+            move = self._declaration(button, seat, trial, t)
             if move is None:
                 continue
             late = self._clock is None or self._clock - t >= self.settle
             refused = trial.check(move) is not None
-            if not late and (refused or self._for_the_claimers_discard(trial, move)):
+            if not late and (refused or self._for_a_later_discard(trial, move)):
                 # this window refuses it too: two discards were read late, and the claim is
                 # for the later one (campaign seed 31 deal 4: E's HU for N's 4p was offered
                 # on W's 3m window, refused as a void-suit claim, and the deal was lost)

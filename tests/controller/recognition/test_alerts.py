@@ -15,7 +15,7 @@ from controller.recognition.presence import DuplicateTile, UnknownTag
 from controller.recognition.recogniser import AlertKind, HandsDealt
 from rules import ruleset
 from rules.melds import Meld, MeldKind
-from rules.moves import ChooseVoid, Discard, Draw, Kong, Pung, SelfDrawnHu
+from rules.moves import ChooseVoid, Discard, Draw, Hu, Kong, Pung, SelfDrawnHu
 from rules.ruleset import VoidDiscard
 from rules.seats import Seat
 from rules.tiles import Suit, Tile
@@ -263,7 +263,10 @@ def test_buttons_out_of_place_are_the_judges_to_refuse() -> None:
     sc.choose_voids()
     sc.discard(E, "5s", VOID)
     sc.close()
-    got = sc.press(N, Button.PUNG)  # S is to draw, no discard open: the judge says why
+    # S is to draw, no discard open: held for `settle` (S's draw and discard may be unread),
+    # then offered as pressed and the judge says why not
+    assert sc.press(N, Button.PUNG) == []
+    got = sc.wait(1.1)
     assert moves(got) == [Pung(N)] and sc.rt.rejected[-1].reason.value == "claim-not-admissible"
     assert moves(sc.draw(S))  # and reading goes on
     got = Scene().rec.on_button(SeatButton(1.0, S, Button.HU), None)
@@ -304,3 +307,29 @@ def test_regression_a_kong_read_before_its_button_holds_back_that_players_discar
     assert moves(said) == []  # nothing read before the declaration
     said = sc.press(E, Button.KONG) + sc.wait(0.5) + sc.wait(0.6)
     assert [type(m).__name__ for m in moves(said)] == ["Kong", "ReplacementDraw", "Discard"]
+
+
+def test_regression_a_hu_for_an_unread_draw_and_discard_was_refused_out_of_place() -> None:
+    """Campaign seed 310 (10/10/2): a HU pressed for S's discard while S's draw and discard
+    were not read yet; with S to draw and nothing open, the press was offered at once, refused
+    and lost, and the deal with it. It is held for `settle` and goes to the discard (E's
+    hand does not win on it here: a false Hu, judged on the right window)."""
+    sc = Scene()
+    sc.choose_voids()
+    sc.discard(E, "5s", VOID)
+    sc.close()
+    assert sc.press(E, Button.HU) == []  # S is to draw: held
+    tc = sc.next_copy()
+    got = sc.draw(S) + sc.move(tc, ZoneKind.RIVER, S)  # S discards the tile drawn
+    assert moves(got)[:3] == [Draw(S, tc.tile), Discard(S, tc.tile), Hu(E)]
+    assert not sc.rt.rejected and [a.kind for a in alerts(got)] == [AlertKind.FALSE_HU]
+
+
+def test_a_self_drawn_hu_pressed_before_the_draw_was_read_waits_for_it() -> None:
+    sc = Scene()
+    sc.choose_voids()
+    sc.discard(E, "5s", VOID)
+    sc.close()
+    assert sc.press(S, Button.HU) == []  # S's own HU while S is still to draw: held
+    assert moves(sc.draw(S))[:1] == [Draw(S, sc.deal.history[-1].tile)]
+    assert moves(sc.wait(1.1)) == [SelfDrawnHu(S)]  # a self-drawn Hu, not a refused claim
