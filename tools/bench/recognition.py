@@ -45,7 +45,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--no-referee",
         action="store_true",
-        help="nobody answers the table's referee calls (a called deal is lost at the next shuffle)",
+        help="nobody answers the table's referee calls (the simulated players wait for the referee, up to 10 min a step)",
     )
     parser.add_argument(
         "--dir", type=Path, help="keep the journal, truth and logs here (default: a temp folder, "

@@ -2,12 +2,16 @@
 through the referee page's API (`POST /referee/api/action`, the real daemon's HTTP server),
 looking at what really happened on the table (the simulator's truth): the first move the
 journal is missing is entered by hand; a move the journal holds that the table never saw is
-cancelled. Each answer is a journalled correction, as a person's would be.
+cancelled. Each answer is a journalled correction, as a person's would be. A call it cannot
+answer (hands the scan got wrong, a claim read wrong inside a block) is ended as a referee
+would end it after a while: the deal is abandoned (and counts as lost), since the simulated
+players, like real ones, wait for the referee as long as the call stands.
 """
 
 from __future__ import annotations
 
 import json
+import time
 import urllib.error
 import urllib.request
 from dataclasses import dataclass, field
@@ -24,6 +28,7 @@ from tools.campaign.truth import DealTruth, Simultaneous, comparable, read_truth
 
 TOKEN = "campaign-referee"
 ENTER_AT_ONCE = 8  # moves entered in one answer at most
+GIVE_UP_S = 30.0  # a call standing this long with no answer that helps: the deal is abandoned
 
 
 def config_text(token: str = TOKEN) -> str:
@@ -41,6 +46,7 @@ class TruthReferee:
     _last: tuple[Any, Any] = (None, None)
     _truth: dict[tuple[str, ...], DealTruth] = field(default_factory=dict)
     _truth_size: int = -1
+    _called_since: tuple[Any, float] | None = None  # (deal, since): a call standing
 
     def poll(self) -> None:
         """Answer the table while its referee page says "Referee called" (once per state
@@ -49,8 +55,20 @@ class TruthReferee:
             return
         view = self._get("/referee/api/view")
         if not view or not view.get("called"):
+            self._called_since = None
             return
         public = view.get("public") or {}
+        now = time.monotonic()
+        # an accepted move answers the call (it goes off): a call standing this long in
+        # the same deal had no answer that helped
+        if self._called_since is None or self._called_since[0] != public.get("deal"):
+            self._called_since = (public.get("deal"), now)
+        elif now - self._called_since[1] >= GIVE_UP_S and public.get("deal"):
+            self._called_since = (public.get("deal"), now)
+            note = "the table cannot be put right move by move: replayed"
+            if self._post({"kind": "abandon", "confirmed": True, "note": note}):
+                self.answered.append(f"deal {public['deal']}: abandoned (no answer fitted)")
+            return
         state = (public.get("deal"), public.get("seq"))
         if state == self._last or not public.get("deal"):
             return
