@@ -86,13 +86,11 @@ NOT_COMPLETE_FACTS = _FACTS[0]
 _COMPLETIONS = tuple(tuple(Completion(t, f) for f in _FACTS) for t in TILES)
 
 _COMPLETE: dict[bytes, int] = {}  # rules.suit_tables, copied in at first use
-_WAITING: dict[bytes, int] = {}
+_INFO: dict[bytes, int] = {}
+_LIVE = [b"", b""]  # rules.suit_tables' live tables (number suits, honours), at first use
 _NOT = suit_tables.NOT_COMPLETE
-_SHIFT = suit_tables.WAIT_SHIFT
-_MASK = suit_tables.WAIT_MASK
 _TARGET = tuple(suit_tables.target(m) for m in range(5))
 _SUIT_SLICES = ((0, 9), (9, 18), (18, 27), (27, 34))
-_SUIT_RANGES = {TileSet.SUITED_108: (0, 1, 2), TileSet.FULL_136: (0, 1, 2, 3)}
 
 
 def _mask_tiles(offset: int, size: int) -> tuple[tuple[Tile, ...], ...]:
@@ -108,7 +106,8 @@ _RANKS = tuple(_mask_tiles(s.offset, s.size) for s in (Suit.M, Suit.P, Suit.S, S
 def _load() -> None:
     t = suit_tables.tables()
     _COMPLETE.update(t.complete)
-    _WAITING.update(t.waiting)
+    _INFO.update(t.info)
+    _LIVE[:] = t.live
 
 
 def _regular(b: bytes, melds: int) -> bool:
@@ -127,21 +126,63 @@ def is_seven_pairs(counts: Sequence[int]) -> bool:
     return _seven(bytes(counts))
 
 
+def _allowed(
+    found: tuple[Tile, ...],
+    b: bytes,
+    melds: Sequence[Meld],
+    void: Suit | None,
+    melded_copies: bool = True,
+) -> tuple[Tile, ...]:
+    if void is not None:
+        if any(b[void.offset : void.offset + void.size]):
+            return ()  # void-suit tiles still held: no win possible (RULES.md)
+        found = tuple(t for t in found if t.suit is not void)
+    if melds and melded_copies:
+        held = list(b)
+        for m in melds:
+            for t in m.tiles:
+                held[t] += 1
+        found = tuple(t for t in found if held[t] < 4)  # all four copies already held
+    return found
+
+
 class _IsComplete(Protocol):
     def __call__(self, counts: Sequence[int], melds: int = 0) -> bool: ...
 
 
+class _Waits(Protocol):
+    def __call__(
+        self,
+        counts: Sequence[int],
+        melds: Sequence[Meld] = (),
+        void: Suit | None = None,
+        tileset: TileSet = TileSet.SUITED_108,
+        *,
+        melded_copies: bool = True,
+    ) -> tuple[Tile, ...]: ...
+
+
 def _bind_hot_paths() -> tuple[
-    _IsComplete, Callable[[bytes, int, TileSet], tuple[tuple[Tile, ...], Tile | None]]
+    _IsComplete,
+    Callable[[bytes, int, TileSet], tuple[tuple[Tile, ...], Tile | None]],
+    _Waits,
 ]:
-    """`is_complete` and `_candidates`, with tables and constants bound as closure cells:
-    these run per hand in the judge's and scorer's loops, and closure reads are cheaper than
-    module-global reads (about 0.15 of the ~0.9 us of a completeness check)."""
+    """`is_complete`, `_candidates` and `waits`, with tables and constants bound as closure
+    cells: these run per hand in the judge's and scorer's loops, and closure reads are
+    cheaper than module-global reads (about 0.15 of the ~0.9 us of a completeness check)."""
     complete = _COMPLETE
     get = complete.get
-    wait_get = _WAITING.get
-    not_complete, shift, mask, targets, ranks = _NOT, _SHIFT, _MASK, _TARGET, _RANKS
-    suit_ranges, no_honours = _SUIT_RANGES, suit_tables.NO_HONOURS
+    info_get = _INFO.get
+    not_complete, targets = _NOT, _TARGET
+    m_ranks, p_ranks, s_ranks, z_ranks = _RANKS
+    missing, no_honours = suit_tables.MISSING_INFO, suit_tables.NO_HONOURS
+    code_bits, gain_field = suit_tables.INFO_CODE_BITS, suit_tables.INFO_GAIN_FIELD
+    gain_shift = suit_tables.INFO_GAIN_SHIFT
+    gains = tuple(t + suit_tables.INFO_GAIN_OFFSET for t in targets)  # the target, offset
+    mask_shift = suit_tables.INFO_MASK_SHIFT
+    full, suited = TileSet.FULL_136, TileSet.SUITED_108
+    evens, single_odd = b"\0\2\4", frozenset((b"\1", b"\3"))
+    allowed = _allowed
     load, tiles, to_bytes = _load, TILES, bytes
 
     def is_complete(counts: Sequence[int], melds: int = 0) -> bool:
@@ -165,35 +206,230 @@ def _bind_hot_paths() -> tuple[
         return melds == 0 and 1 not in b and 3 not in b and sum(b) == 14 and max(b) <= 4
 
     def candidates(b: bytes, n: int, tileset: TileSet) -> tuple[tuple[Tile, ...], Tile | None]:
-        """The tiles completing standing bytes `b` + `n` melds: (regular, seven-pairs wait)."""
+        """The tiles completing standing bytes `b` + `n` melds: (regular, seven-pairs wait).
+
+        One `info` look-up per suit gives its code, its waits and what a wait adds to its
+        code: suit X takes the winning tile when every other suit is complete and X's code
+        after the tile brings the sum to the target (so also exactly one pair in the hand)."""
         if not complete:
             load()
-        keys = (b[:9], b[9:18], b[18:27], b[27:])
-        codes = (
-            get(keys[0], not_complete),
-            get(keys[1], not_complete),
-            get(keys[2], not_complete),
-            get(keys[3], not_complete),
-        )
-        # suit X can take the winning tile when every other suit is complete and X's code
-        # after the tile brings the sum to the target, so also exactly one pair in the hand
-        rest = targets[n] - codes[0] - codes[1] - codes[2] - codes[3]
+        v0 = info_get(b[:9], missing)
+        v1 = info_get(b[9:18], missing)
+        v2 = info_get(b[18:27], missing)
+        honours = not b.endswith(no_honours)
+        v3 = info_get(b[27:], missing) if honours else 0
+        # the gain that makes the total (the target less every suit's code), in its field;
+        # the codes add up in their own field
+        need = (gains[n] - ((v0 + v1 + v2 + v3) & code_bits)) << gain_shift
         regular: tuple[Tile, ...] = ()
-        for s in suit_ranges[tileset]:
-            w = wait_get(keys[s])
-            if w is not None and (w >> shift) - codes[s] == rest:
-                regular += ranks[s][w & mask]
+        if v0 & gain_field == need:
+            regular = m_ranks[v0 >> mask_shift]
+        if v1 & gain_field == need:
+            regular += p_ranks[v1 >> mask_shift]
+        if v2 & gain_field == need:
+            regular += s_ranks[v2 >> mask_shift]
+        if honours and v3 & gain_field == need and tileset is full:
+            regular += z_ranks[v3 >> mask_shift]
         seven = None
-        if n == 0 and b.count(1) + b.count(3) == 1 and sum(b) == 13 and max(b) <= 4:
-            seven = tiles[b.find(1) if 1 in b else b.find(3)]  # pair the one odd tile
-            if not tileset.contains(seven):
-                seven = None
+        if n == 0:
+            # one odd count (1 or 3), every other even: `b` less its 0, 2 and 4 bytes
+            odd = b.translate(None, evens)
+            if odd in single_odd and sum(b) == 13:
+                seven = tiles[b.find(odd)]  # pair the one odd tile
+                if not tileset.contains(seven):
+                    seven = None
         return regular, seven
 
-    return is_complete, candidates
+    def waits(
+        counts: Sequence[int],
+        melds: Sequence[Meld] = (),
+        void: Suit | None = None,
+        tileset: TileSet = suited,
+        *,
+        melded_copies: bool = True,
+    ) -> tuple[Tile, ...]:
+        """Tiles that complete a 13-tile hand (standing tiles + melds), in tile order.
+
+        A tile whose four copies the player already holds (standing, or with `melded_copies`
+        in melds too: `scoring.exhausted-wait`) is not a wait. With `void`, a hand still
+        holding void-suit tiles waits on nothing, and no void-suit tile is a wait. In a
+        108-tile set no honour is a wait.
+        """
+        # `candidates(b, len(melds), tileset)` written out: one call less per hand
+        if not complete:
+            load()
+        b = to_bytes(counts)
+        v0 = info_get(b[:9], missing)
+        v1 = info_get(b[9:18], missing)
+        v2 = info_get(b[18:27], missing)
+        honours = not b.endswith(no_honours)
+        v3 = info_get(b[27:], missing) if honours else 0
+        # the gain that makes the total, in its field: the codes summed in their field
+        need = (gains[len(melds)] - ((v0 + v1 + v2 + v3) & code_bits)) << gain_shift
+        found: tuple[Tile, ...] = ()
+        if v0 & gain_field == need:
+            found = m_ranks[v0 >> mask_shift]
+        if v1 & gain_field == need:
+            found += p_ranks[v1 >> mask_shift]
+        if v2 & gain_field == need:
+            found += s_ranks[v2 >> mask_shift]
+        if honours and v3 & gain_field == need and tileset is full:
+            found += z_ranks[v3 >> mask_shift]
+        if not melds:
+            odd = b.translate(None, evens)
+            if odd in single_odd and sum(b) == 13:
+                seven = tiles[b.find(odd)]
+                if tileset.contains(seven) and seven not in found:
+                    found = tuple(sorted((*found, seven)))
+        if found and (void is not None or melds):
+            return allowed(found, b, melds, void, melded_copies)
+        return found
+
+    return is_complete, candidates, waits
 
 
-is_complete, _candidates = _bind_hot_paths()
+is_complete, _candidates, waits = _bind_hot_paths()
+
+
+# -- per-suit keys kept as tiles come and go ------------------------------------------------------
+
+# a suit's live key: its counts as a base-5 number (`rules.suit_tables.live_key`); a tile
+# adds its unit, 5 ** (rank - 1), to its suit's key
+SUIT_INDEX: tuple[int, ...] = tuple(min(t // 9, 3) for t in range(len(TILES)))
+UNIT: tuple[int, ...] = tuple(5 ** (t - 9 * SUIT_INDEX[t]) for t in range(len(TILES)))
+
+
+def suit_keys(counts: Sequence[int]) -> list[int]:
+    """The four live suit keys of standing `counts` (Characters, Dots, Bamboo, honours);
+    every count 0-4."""
+    b = bytes(counts)
+    if max(b, default=0) > 4:
+        raise ValueError("a live hand holds at most 4 of a tile")
+    return [suit_tables.live_key(b[lo:hi]) for lo, hi in _SUIT_SLICES]
+
+
+class _KeysComplete(Protocol):
+    def __call__(self, keys: Sequence[int], counts: Sequence[int], melds: int = 0) -> bool: ...
+
+
+class _KeysCompleteWith(Protocol):
+    def __call__(self, keys: Sequence[int], counts: bytearray, melds: int, tile: int) -> bool: ...
+
+
+def _bind_key_paths() -> tuple[_KeysComplete, _KeysCompleteWith, Callable[[LiveHand], bool]]:
+    """`keys_complete`, `keys_complete_with` and `LiveHand.is_complete`, tables bound as
+    closure cells."""
+    complete = _COMPLETE
+    numbers, honours = _LIVE  # empty until `ensure` binds the built tables
+
+    def ensure() -> None:
+        nonlocal numbers, honours
+        if not complete:
+            load()
+        numbers, honours = _LIVE
+
+    targets, suit_index, unit, load = _TARGET, SUIT_INDEX, UNIT, _load
+
+    def keys_complete(keys: Sequence[int], counts: Sequence[int], melds: int = 0) -> bool:
+        """`is_complete(counts, melds)` for a hand whose suit keys are `keys`: three or
+        four look-ups, no bytes built (seven pairs are read off the counts)."""
+        if not numbers:
+            ensure()
+        k3 = keys[3]
+        if (
+            numbers[keys[0]] + numbers[keys[1]] + numbers[keys[2]] + (honours[k3] if k3 else 0)
+            == targets[melds]
+        ):
+            return True
+        return (
+            melds == 0
+            and 1 not in counts
+            and 3 not in counts
+            and sum(counts) == 14
+            and (max(counts) <= 4)
+        )
+
+    def keys_complete_with(keys: Sequence[int], counts: bytearray, melds: int, tile: int) -> bool:
+        """Whether the hand completes with `tile` added (`keys_complete` of the hand plus
+        the tile; `counts` is changed and restored only to test seven pairs)."""
+        if not numbers:
+            ensure()
+        if counts[tile] >= 4:
+            return False  # a fifth copy completes nothing (and would carry into rank + 1)
+        k0, k1, k2, k3 = keys
+        s = suit_index[tile]
+        if s == 0:
+            k0 += unit[tile]
+        elif s == 1:
+            k1 += unit[tile]
+        elif s == 2:
+            k2 += unit[tile]
+        else:
+            k3 += unit[tile]
+        if numbers[k0] + numbers[k1] + numbers[k2] + (honours[k3] if k3 else 0) == targets[melds]:
+            return True
+        if melds or not counts[tile] & 1:
+            return False  # seven pairs: the tile must pair the one odd count
+        counts[tile] += 1
+        seven = 1 not in counts and 3 not in counts and sum(counts) == 14 and max(counts) <= 4
+        counts[tile] -= 1
+        return seven
+
+    def live_is_complete(hand: LiveHand) -> bool:
+        """`LiveHand.is_complete`: `keys_complete` written out, one call less."""
+        if not numbers:
+            ensure()
+        keys = hand.keys
+        k3 = keys[3]
+        if (
+            numbers[keys[0]] + numbers[keys[1]] + numbers[keys[2]] + (honours[k3] if k3 else 0)
+            == targets[hand.melds]
+        ):
+            return True
+        counts = hand.counts
+        return (
+            hand.melds == 0
+            and 1 not in counts
+            and 3 not in counts
+            and sum(counts) == 14
+            and max(counts) <= 4
+        )
+
+    return keys_complete, keys_complete_with, live_is_complete
+
+
+keys_complete, keys_complete_with, _live_is_complete = _bind_key_paths()
+
+
+class LiveHand:
+    """Standing counts that keep their per-suit keys as tiles come and go: `add` and
+    `remove` change one count and one key, and `is_complete` is three look-ups (four with
+    honours held), with no rebuild of the counts' bytes. The deal judge keeps its hands'
+    keys the same way (`rules.deal.Deal`)."""
+
+    __slots__ = ("counts", "keys", "melds")
+
+    def __init__(self, counts: Sequence[int] = (0,) * 34, melds: int = 0) -> None:
+        self.counts = bytearray(counts)
+        self.keys = suit_keys(self.counts)
+        self.melds = melds
+
+    def add(self, tile: int, n: int = 1) -> None:
+        if self.counts[tile] + n > 4:
+            raise ValueError(f"a hand holds at most 4 of a tile ({TILES[tile].name})")
+        self.counts[tile] += n
+        self.keys[SUIT_INDEX[tile]] += n * UNIT[tile]
+
+    def remove(self, tile: int, n: int = 1) -> None:
+        self.counts[tile] -= n
+        self.keys[SUIT_INDEX[tile]] -= n * UNIT[tile]
+
+    is_complete: Callable[[LiveHand], bool] = _live_is_complete
+    """Whether the standing tiles + `melds` declared sets form a complete hand."""
+
+    def completes_with(self, tile: int) -> bool:
+        """Whether adding `tile` completes the hand (the hand is left as it was)."""
+        return keys_complete_with(self.keys, self.counts, self.melds, tile)
 
 
 def shape_facts(counts: Sequence[int], melds: Sequence[Meld] = ()) -> ShapeFacts:
@@ -276,50 +512,6 @@ def decompositions(counts: Sequence[int], melds: int = 0) -> list[Decomposition]
         pairs = tuple(TILES[i] for i, n in enumerate(b) for _ in range(n // 2))
         result.append(Decomposition(Shape.SEVEN_PAIRS, pairs=pairs))
     return result
-
-
-def _allowed(
-    found: tuple[Tile, ...],
-    b: bytes,
-    melds: Sequence[Meld],
-    void: Suit | None,
-    melded_copies: bool = True,
-) -> tuple[Tile, ...]:
-    if void is not None:
-        if any(b[void.offset : void.offset + void.size]):
-            return ()  # void-suit tiles still held: no win possible (RULES.md)
-        found = tuple(t for t in found if t.suit is not void)
-    if melds and melded_copies:
-        held = list(b)
-        for m in melds:
-            for t in m.tiles:
-                held[t] += 1
-        found = tuple(t for t in found if held[t] < 4)  # all four copies already held
-    return found
-
-
-def waits(
-    counts: Sequence[int],
-    melds: Sequence[Meld] = (),
-    void: Suit | None = None,
-    tileset: TileSet = TileSet.SUITED_108,
-    *,
-    melded_copies: bool = True,
-) -> tuple[Tile, ...]:
-    """Tiles that complete a 13-tile hand (standing tiles + melds), in tile order.
-
-    A tile whose four copies the player already holds (standing, or with `melded_copies` in
-    melds too: `scoring.exhausted-wait`) is not a wait. With `void`, a hand still holding
-    void-suit tiles waits on nothing, and no void-suit tile is a wait. In a 108-tile set no
-    honour is a wait.
-    """
-    b = bytes(counts)
-    found, seven = _candidates(b, len(melds), tileset)
-    if seven is not None and seven not in found:
-        found = tuple(sorted((*found, seven)))
-    if found and (void is not None or melds):
-        return _allowed(found, b, melds, void, melded_copies)
-    return found
 
 
 def completions(

@@ -385,11 +385,15 @@ class _Plan:
         "counts_kongs",
         "detectors",
         "fans",
+        "highest",
         "includes",
         "kong_is_root",
+        "melded_copies",
         "memo",
         "scoring",
+        "tileset",
         "top",
+        "void_suit",
     )
 
     def __init__(self, rs: RuleSet) -> None:
@@ -406,6 +410,11 @@ class _Plan:
         self.scoring = rs.scoring
         self.memo: dict[int, int] = {}  # feature key -> hand value
         self.top = hand_value(99, rs.scoring)  # the capped value: no wait can beat it
+        # the rule set's parameters the theoretical maximum reads on every hand
+        self.highest = rs.scoring.method is ScoringMethod.HIGHEST_PATTERN
+        self.melded_copies = melded_copies(rs)
+        self.tileset = rs.tiles.set
+        self.void_suit = rs.play.void_suit
 
     def fan(self, key: int) -> int:
         """Total fan for a key kongs << 12 | roots << 8 | golden wait << 3 | one suit << 2 |
@@ -464,18 +473,19 @@ def theoretical_maximum(
     flat amount under sbr-chengdu2016). Works on counts: what a wait adds follows from the
     counts alone (all pungs: one pair and every other kind 0 or 3; seven pairs: no odd count;
     a root: a kind held four times). Wellness: `rules.wellness.theoretical_maximum`."""
-    if rs.scoring.method is ScoringMethod.HIGHEST_PATTERN:
+    cached = _PLANS.get(id(rs))  # `_plan(rs)` written out, as every ready hand asks
+    plan = cached[1] if cached is not None and cached[0] is rs else _plan(rs)
+    if plan.highest:
         from rules import wellness  # imported here: rules.wellness builds on this module
 
         winds = wellness.Winds(seat_wind, prevalent_wind)
         return wellness.theoretical_maximum(counts, melds, rs, winds)
-    found = waits(counts, melds, void, rs.tiles.set, melded_copies=melded_copies(rs))
+    found = waits(counts, melds, void, plan.tileset, melded_copies=plan.melded_copies)
     if not found:
         return 0
     b = bytes(counts)
     empty = _EMPTY_SUIT
     suits = (b[0:9] != empty) + (b[9:18] != empty) + (b[18:27] != empty)
-    plan = _plan(rs)
     kongs = 0
     chow_melds = False
     extra: dict[int, int] = {}  # meld tiles that can join a root (not kong tiles)
@@ -496,9 +506,10 @@ def theoretical_maximum(
         for s in meld_suits:
             if s is not Suit.Z and b[s.offset : s.offset + 9] == _EMPTY_SUIT:
                 suits += 1
-    if rs.play.void_suit and suits >= 3:
+    if suits >= 3 and plan.void_suit:
         return 0
-    n1, n2, n3, n4 = b.count(1), b.count(2), b.count(3), b.count(4)
+    n4 = b.count(4)
+    n1 = b.count(1)
     roots0 = n4
     if extra:
         roots0 += sum(1 for t, n in extra.items() if b[t] + n == 4)
@@ -508,23 +519,26 @@ def theoretical_maximum(
     one_suit = 1 if suits == 1 else 0
     # per-hand part of the memo key (see _Plan.fan); a wait adds roots, all-pungs, pairs
     base = kongs << 12 | roots0 << 8 | golden << 3 | one_suit << 2
-    seven = not melds and n1 + n3 == 1
-    no_pungs = chow_melds or n4 or n1 > 1 or n2 > 2 or (n1 == 1 and n2 != 0)
+    seven = not melds and n1 + b.count(3) == 1
+    # all pungs: after the tile no count is 1 or 4 and exactly one is 2, so the wait's count
+    # must be 1 with no 2 held (it makes the pair) or 2 with two 2s held (it makes a pung)
+    pung_count = -1  # the count a wait must have to make all pungs; -1: none can
+    if not (chow_melds or n4 or n1 > 1):
+        n2 = b.count(2)
+        if n1 == 1:
+            if n2 == 0:
+                pung_count = 1
+        elif n2 == 2:
+            pung_count = 2
     value_of = plan.memo
     top = plan.top
     best = 0
     for w in found:
         c = b[w]
         key = base
-        if c + extra.get(w, 0) == 3:
+        if (c + extra.get(w, 0) if extra else c) == 3:
             key += 1 << 8  # the wait is the fourth copy: a root
-        # all pungs: after the tile no count is 1 or 4 and exactly one is 2
-        if (
-            not no_pungs
-            and n1 - (c == 1) + (c == 0) == 0
-            and c != 3
-            and n2 - (c == 2) + (c == 1) == 1
-        ):
+        if c == pung_count:
             key |= 2
         if seven and c & 1:
             key |= 1

@@ -3,8 +3,13 @@ against the `mahjong` library and `riichienv` (when importable), on one seeded c
 measured in the same run (issue 2, item 7).
 
 Each engine gets the corpus in its own input format, converted before timing: 34-slot
-counts for this engine and `mahjong`, 136-tile ids for `riichienv`. Each hand is timed over
-`--repeat` back-to-back calls (garbage collection off); a figure is the median over hands.
+counts for `mahjong` (a list) and this engine (a `bytearray`, as the deal judge holds a
+hand), 136-tile ids for `riichienv`. This engine's `complete_us` is the judge's own check:
+a `rules.hand.LiveHand`, whose per-suit keys follow each tile added or removed, answers
+with table look-ups and no rebuild; `complete_counts_us` is `rules.hand.is_complete` from
+the counts (the peers have one form: both rows carry the same peer figure). Each hand is
+timed over `--repeat` back-to-back calls (garbage collection off); a figure is the median
+over hands.
 
 Closest equivalents on the peers: `mahjong` has no waits call, so its waits are the usual
 loop of `Agari.is_agari` over the 27 suited tiles, and its "max value" is that loop plus
@@ -31,7 +36,7 @@ from typing import Any
 
 from rules import hand, suit_tables
 
-MEASURES = ("complete_us", "waits_us", "max_value_us")
+MEASURES = ("complete_us", "complete_counts_us", "waits_us", "max_value_us")
 PEERS = ("mahjong", "riichienv")
 
 
@@ -154,14 +159,19 @@ def table_cost() -> dict[str, float]:
 
 def bench_mjtable(corpus: Corpus, max_hands: int, repeat: int) -> dict[str, float | None]:
     hand.is_complete([0] * 34)  # build the tables outside the timing
+    # the judge's own form of a hand's counts: one byte per tile kind
+    fourteen = [bytearray(c) for c in corpus.complete14]
+    thirteen = [bytearray(c) for c in corpus.ready13]
+    live = [hand.LiveHand(c) for c in corpus.complete14]
     out: dict[str, float | None] = {
-        "complete_us": median_us(hand.is_complete, corpus.complete14, repeat),
-        "waits_us": median_us(hand.waits, corpus.ready13, repeat),
+        "complete_us": median_us(hand.LiveHand.is_complete, live, repeat),
+        "complete_counts_us": median_us(hand.is_complete, fourteen, repeat),
+        "waits_us": median_us(hand.waits, thirteen, repeat),
         "max_value_us": None,
     }
     max_value = _our_max_value()
     if max_value is not None:
-        out["max_value_us"] = median_us(max_value, corpus.ready13[:max_hands], repeat)
+        out["max_value_us"] = median_us(max_value, thirteen[:max_hands], repeat)
     return out
 
 
@@ -194,8 +204,10 @@ def bench_mahjong(corpus: Corpus, max_hands: int, repeat: int) -> dict[str, floa
                     best = max(best, result.cost["main"])
         return best
 
+    complete = median_us(is_agari, corpus.complete14, repeat)
     return {
-        "complete_us": median_us(is_agari, corpus.complete14, repeat),
+        "complete_us": complete,
+        "complete_counts_us": complete,
         "waits_us": median_us(waits, corpus.ready13, repeat),
         "max_value_us": median_us(max_value, corpus.ready13[:max_hands], repeat),
     }
@@ -222,8 +234,10 @@ def bench_riichienv(corpus: Corpus, max_hands: int, repeat: int) -> dict[str, fl
                 best = max(best, ev.calc(4 * t + held, [], [], conditions()).ron_agari)
         return best
 
+    complete_us = median_us(complete, fourteen, repeat)
     return {
-        "complete_us": median_us(complete, fourteen, repeat),
+        "complete_us": complete_us,
+        "complete_counts_us": complete_us,
         "waits_us": median_us(waits, thirteen, repeat),
         "max_value_us": median_us(max_value, thirteen[:max_hands], repeat),
     }
@@ -278,12 +292,12 @@ def run(args: argparse.Namespace) -> int:
         f"mjtable bench rules: {args.hands} hands (seed {args.seed}), median us per hand over "
         f"{args.repeat} calls; max value on the first {n_max} hands; ratio = peer / mjtable"
     )
-    header = f"{'measure':<14}{'mjtable':>10}"
+    header = f"{'measure':<19}{'mjtable':>10}"
     for name in PEERS:
         header += f"{name:>12}{'ratio':>9}"
     print(header)
     for m in MEASURES:
-        line = f"{m:<14}{_fmt(ours[m]):>10}"
+        line = f"{m:<19}{_fmt(ours[m]):>10}"
         for name in PEERS:
             line += f"{_fmt(results[name][m]):>12}{_ratio(results[name][m], ours[m]):>9}"
         print(line)
