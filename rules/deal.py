@@ -61,12 +61,11 @@ import random
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import chain, repeat
-from types import MappingProxyType
 
-from rules import deal_end, deal_wellness
+from rules import deal_end, deal_legal, deal_wellness
 from rules import settlement as pay
 from rules.claims import ClaimWindow, Window, WindowKind, next_player
-from rules.deal_checks import CHECKS, sequential
+from rules.deal_checks import CHECKS
 from rules.deal_effects import _OTHERS_IN, EFFECTS, PLAY_EFFECTS
 from rules.deal_state import Entry, KongRecord, Phase
 from rules.hand import is_complete
@@ -74,25 +73,14 @@ from rules.melds import Meld, MeldKind
 from rules.moves import (
     TURN_PASSED,
     Accepted,
-    ChooseVoid,
-    Chow,
     Correction,
     DealEnd,
     DealOver,
-    Discard,
-    Draw,
     Fact,
-    Hu,
-    Kong,
     Move,
-    Pass,
-    Pung,
     Reason,
     Rejected,
-    ReplacementDraw,
     Result,
-    RobKong,
-    SelfDrawnHu,
     Won,
 )
 from rules.ruleset import RuleSet, ScoringMethod
@@ -416,69 +404,15 @@ class Deal:
         """Every move `seat` may make now that `apply` would accept. A Hu that would be false
         is left out unless `include_false_hu` (it is accepted, and costly), and so is a
         sequential Hu settled as a false win (000 2.2.4, `play.sequential-claim`)."""
-        candidates: list[Move] = []
-        phase = self.phase
-        h = self._hands[seat]
-        if phase is _OVER or self._out[seat]:
-            return ()
-        if phase is _CHOOSING_VOID:
-            for suit in self.rs.tiles.set.suits:
-                held = [t for t in suit.tiles if h[t]]
-                candidates += [ChooseVoid(seat, suit, t) for t in held] or [ChooseVoid(seat, suit)]
-        elif seat is not self.turn and phase in (_DRAW, _REPLACEMENT, _DISCARD):
-            return ()
-        elif phase is _DRAW:
-            candidates += self._draws_from(Draw, seat, self.wall.next_index())
-        elif phase is _REPLACEMENT:
-            index = self.wall.next_replacement_index()
-            candidates += self._draws_from(ReplacementDraw, seat, index)
-        elif phase is _DISCARD:
-            candidates += [Discard(seat, TILES[i]) for i in range(34) if h[i]]
-            if include_false_hu or self._self_drawn_wins(seat):
-                candidates.append(SelfDrawnHu(seat))
-            for i in range(34):
-                if h[i] == 4:
-                    candidates.append(Kong(seat, _CONCEALED_KONG, TILES[i]))
-            for m in self._melds[seat]:
-                if m.kind is _PUNG and h[m.tile]:
-                    candidates.append(Kong(seat, _PROMOTED_KONG, m.tile))
-                    candidates.append(Kong(seat, _POSTPONED_KONG, m.tile))
-        else:
-            w = self._window
-            assert w is not None
-            candidates.append(Pass(seat))
-            hu = RobKong(seat) if w.kind is _WINDOW_ROBBING else Hu(seat)
-            if include_false_hu or (self._wins_with(seat, w.tile) and not sequential(self, hu)):
-                candidates.append(hu)
-            if w.kind is _WINDOW_DISCARD:
-                candidates += [Pung(seat), Kong(seat, _KONG, w.tile)]
-                if self.rs.play.chow_claims:
-                    candidates += [Chow(seat, low) for low in _CHOW_STARTS[w.tile]]
-        return tuple(m for m in candidates if _check(self, m) is None)
+        return deal_legal.legal_moves(self, seat, include_false_hu)
 
     def admissible_claims(self) -> Mapping[Seat, tuple[Move, ...]]:
         """In a claim or robbing window: the claims (not Pass) each seat that has not yet
         declared may make. Empty outside a window. Each possible chow is listed on its own
         (`Chow(seat, lowest_tile)`, lowest first)."""
-        w = self._window
-        if w is None:
-            return MappingProxyType({})
-        out = {}
-        for s in w.eligible:
-            if s not in w.declared:
-                out[s] = tuple(m for m in self.legal_moves(s) if not isinstance(m, Pass))
-        return MappingProxyType(out)
+        return deal_legal.admissible_claims(self)
 
     # -- helpers ---------------------------------------------------------------------------
-
-    def _draws_from(
-        self, kind: type[Draw] | type[ReplacementDraw], seat: Seat, index: int | None
-    ) -> list[Draw | ReplacementDraw]:
-        """A draw from a known position; from an unknown one, one draw per possible tile."""
-        wall = self.wall
-        if index is None or wall.order[index] is not None:
-            return [kind(seat)]
-        return [kind(seat, t) for t in wall.tileset.kinds if wall.possible(t)]
 
     def _standing(self, seat: Seat, extra: Tile | None = None) -> list[Tile]:
         # each tile repeated as often as it is held, in tile order, without a Python loop
@@ -666,12 +600,3 @@ _AROUND: tuple[tuple[int, int], ...] = tuple(
     (int(t), t + 1) if t.is_honour else (t - min(2, t.rank - 1), t + 1 + min(2, 9 - t.rank))
     for t in TILES
 )
-# the lowest tiles of the chows that hold each tile, lowest first (none for honours)
-_CHOW_STARTS: tuple[tuple[Tile, ...], ...] = tuple(
-    () if t.is_honour else tuple(TILES[t - d] for d in (2, 1, 0) if 1 <= t.rank - d <= 7)
-    for t in TILES
-)
-
-
-def _check(deal: Deal, move: Move) -> tuple[Reason, str] | None:
-    return CHECKS[type(move)](deal, move)
