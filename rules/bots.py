@@ -29,7 +29,7 @@ from itertools import compress
 from rules.claims import ClaimWindow, Window, WindowKind
 from rules.deal import _PLAY_HANDLERS, Deal, Phase
 from rules.deal_checks import sequential
-from rules.hand import is_complete
+from rules.live_hand import keys_complete
 from rules.melds import Meld, MeldKind
 from rules.moves import (
     ChooseVoid,
@@ -199,7 +199,7 @@ class Bot:
         # (`deal.counts(seat)` and `deal.melds(seat)` copy them): a bot only reads them
         counts = deal._hands[seat]
         melds = deal._melds[seat]
-        if is_complete(counts, len(melds)):
+        if keys_complete(deal._keys[seat], counts, len(melds)):
             if (
                 rng.random() < style.self_drawn_hu
                 and deal.wins(seat)

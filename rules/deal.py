@@ -69,6 +69,7 @@ from rules.deal_checks import CHECKS
 from rules.deal_effects import _OTHERS_IN, EFFECTS, PLAY_EFFECTS
 from rules.deal_state import Entry, KongRecord, Phase
 from rules.hand import is_complete
+from rules.live_hand import keys_complete, keys_complete_with, suit_keys
 from rules.melds import Meld, MeldKind
 from rules.moves import (
     TURN_PASSED,
@@ -209,6 +210,9 @@ class Deal:
         plan = wall.deal_out()  # the takes themselves only when asked (`deal_takes`)
         for seat, i in plan:
             hands[seat][order[i]] += 1
+        # each seat's live suit keys (`rules.live_hand.LiveHand`), changed with every count of
+        # `_hands` by the effects: "complete?" is then three table indexings
+        self._keys = [suit_keys(h) for h in hands]
         self._melds: list[list[Meld]] = [[], [], [], []]
         self._river: list[list[Tile]] = [[], [], [], []]
         self._discards: list[list[Tile]] = [[], [], [], []]
@@ -446,16 +450,14 @@ class Deal:
             # a tile with no copy and no neighbour within two ranks held stays alone: no
             # pair, pung or chow can hold it (most discards, before the table look-up)
             return False
-        h[tile] += 1
-        # the shape first (a table look-up), the authoritative check only for a complete one
-        shaped = is_complete(h, len(self._melds[seat]))
-        h[tile] -= 1
-        if not shaped:
+        # the shape first (table look-ups on the live keys), the authoritative check only
+        # for a complete one
+        if not keys_complete_with(self._keys[seat], h, len(self._melds[seat]), tile):
             return False
         return is_winning(self._standing(seat, tile), self._melds[seat], void, self.rs)
 
     def _self_drawn_wins(self, seat: Seat) -> bool:
-        if not is_complete(self._hands[seat], len(self._melds[seat])):
+        if not keys_complete(self._keys[seat], self._hands[seat], len(self._melds[seat])):
             return False
         return is_winning(self._standing(seat), self._melds[seat], self._void[seat], self.rs)
 

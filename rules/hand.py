@@ -87,7 +87,6 @@ _COMPLETIONS = tuple(tuple(Completion(t, f) for f in _FACTS) for t in TILES)
 
 _COMPLETE: dict[bytes, int] = {}  # rules.suit_tables, copied in at first use
 _INFO: dict[bytes, int] = {}
-_LIVE = [b"", b""]  # rules.suit_tables' live tables (number suits, honours), at first use
 _NOT = suit_tables.NOT_COMPLETE
 _TARGET = tuple(suit_tables.target(m) for m in range(5))
 _SUIT_SLICES = ((0, 9), (9, 18), (18, 27), (27, 34))
@@ -107,7 +106,6 @@ def _load() -> None:
     t = suit_tables.tables()
     _COMPLETE.update(t.complete)
     _INFO.update(t.info)
-    _LIVE[:] = t.live
 
 
 def _regular(b: bytes, melds: int) -> bool:
@@ -231,7 +229,7 @@ def _bind_hot_paths() -> tuple[
         if honours and v3 & gain_field == need and tileset is full:
             regular += z_ranks[v3 >> mask_shift]
         seven = None
-        if n == 0:
+        if n == 0 and b.count(0) >= 27:  # seven pairs: at most 7 kinds held
             # one odd count (1 or 3), every other even: `b` less its 0, 2 and 4 bytes
             odd = b.translate(None, evens)
             if odd in single_odd and sum(b) == 13:
@@ -265,7 +263,8 @@ def _bind_hot_paths() -> tuple[
         honours = not b.endswith(no_honours)
         v3 = info_get(b[27:], missing) if honours else 0
         # the gain that makes the total, in its field: the codes summed in their field
-        need = (gains[len(melds)] - ((v0 + v1 + v2 + v3) & code_bits)) << gain_shift
+        gain = gains[len(melds)] if melds else gains[0]
+        need = (gain - ((v0 + v1 + v2 + v3) & code_bits)) << gain_shift
         found: tuple[Tile, ...] = ()
         if v0 & gain_field == need:
             found = m_ranks[v0 >> mask_shift]
@@ -275,7 +274,7 @@ def _bind_hot_paths() -> tuple[
             found += s_ranks[v2 >> mask_shift]
         if honours and v3 & gain_field == need and tileset is full:
             found += z_ranks[v3 >> mask_shift]
-        if not melds:
+        if not melds and b.count(0) >= 27:  # seven pairs: at most 7 kinds held
             odd = b.translate(None, evens)
             if odd in single_odd and sum(b) == 13:
                 seven = tiles[b.find(odd)]
@@ -289,147 +288,6 @@ def _bind_hot_paths() -> tuple[
 
 
 is_complete, _candidates, waits = _bind_hot_paths()
-
-
-# -- per-suit keys kept as tiles come and go ------------------------------------------------------
-
-# a suit's live key: its counts as a base-5 number (`rules.suit_tables.live_key`); a tile
-# adds its unit, 5 ** (rank - 1), to its suit's key
-SUIT_INDEX: tuple[int, ...] = tuple(min(t // 9, 3) for t in range(len(TILES)))
-UNIT: tuple[int, ...] = tuple(5 ** (t - 9 * SUIT_INDEX[t]) for t in range(len(TILES)))
-
-
-def suit_keys(counts: Sequence[int]) -> list[int]:
-    """The four live suit keys of standing `counts` (Characters, Dots, Bamboo, honours);
-    every count 0-4."""
-    b = bytes(counts)
-    if max(b, default=0) > 4:
-        raise ValueError("a live hand holds at most 4 of a tile")
-    return [suit_tables.live_key(b[lo:hi]) for lo, hi in _SUIT_SLICES]
-
-
-class _KeysComplete(Protocol):
-    def __call__(self, keys: Sequence[int], counts: Sequence[int], melds: int = 0) -> bool: ...
-
-
-class _KeysCompleteWith(Protocol):
-    def __call__(self, keys: Sequence[int], counts: bytearray, melds: int, tile: int) -> bool: ...
-
-
-def _bind_key_paths() -> tuple[_KeysComplete, _KeysCompleteWith, Callable[[LiveHand], bool]]:
-    """`keys_complete`, `keys_complete_with` and `LiveHand.is_complete`, tables bound as
-    closure cells."""
-    complete = _COMPLETE
-    numbers, honours = _LIVE  # empty until `ensure` binds the built tables
-
-    def ensure() -> None:
-        nonlocal numbers, honours
-        if not complete:
-            load()
-        numbers, honours = _LIVE
-
-    targets, suit_index, unit, load = _TARGET, SUIT_INDEX, UNIT, _load
-
-    def keys_complete(keys: Sequence[int], counts: Sequence[int], melds: int = 0) -> bool:
-        """`is_complete(counts, melds)` for a hand whose suit keys are `keys`: three or
-        four look-ups, no bytes built (seven pairs are read off the counts)."""
-        if not numbers:
-            ensure()
-        k3 = keys[3]
-        if (
-            numbers[keys[0]] + numbers[keys[1]] + numbers[keys[2]] + (honours[k3] if k3 else 0)
-            == targets[melds]
-        ):
-            return True
-        return (
-            melds == 0
-            and 1 not in counts
-            and 3 not in counts
-            and sum(counts) == 14
-            and (max(counts) <= 4)
-        )
-
-    def keys_complete_with(keys: Sequence[int], counts: bytearray, melds: int, tile: int) -> bool:
-        """Whether the hand completes with `tile` added (`keys_complete` of the hand plus
-        the tile; `counts` is changed and restored only to test seven pairs)."""
-        if not numbers:
-            ensure()
-        if counts[tile] >= 4:
-            return False  # a fifth copy completes nothing (and would carry into rank + 1)
-        k0, k1, k2, k3 = keys
-        s = suit_index[tile]
-        if s == 0:
-            k0 += unit[tile]
-        elif s == 1:
-            k1 += unit[tile]
-        elif s == 2:
-            k2 += unit[tile]
-        else:
-            k3 += unit[tile]
-        if numbers[k0] + numbers[k1] + numbers[k2] + (honours[k3] if k3 else 0) == targets[melds]:
-            return True
-        if melds or not counts[tile] & 1:
-            return False  # seven pairs: the tile must pair the one odd count
-        counts[tile] += 1
-        seven = 1 not in counts and 3 not in counts and sum(counts) == 14 and max(counts) <= 4
-        counts[tile] -= 1
-        return seven
-
-    def live_is_complete(hand: LiveHand) -> bool:
-        """`LiveHand.is_complete`: `keys_complete` written out, one call less."""
-        if not numbers:
-            ensure()
-        keys = hand.keys
-        k3 = keys[3]
-        if (
-            numbers[keys[0]] + numbers[keys[1]] + numbers[keys[2]] + (honours[k3] if k3 else 0)
-            == targets[hand.melds]
-        ):
-            return True
-        counts = hand.counts
-        return (
-            hand.melds == 0
-            and 1 not in counts
-            and 3 not in counts
-            and sum(counts) == 14
-            and max(counts) <= 4
-        )
-
-    return keys_complete, keys_complete_with, live_is_complete
-
-
-keys_complete, keys_complete_with, _live_is_complete = _bind_key_paths()
-
-
-class LiveHand:
-    """Standing counts that keep their per-suit keys as tiles come and go: `add` and
-    `remove` change one count and one key, and `is_complete` is three look-ups (four with
-    honours held), with no rebuild of the counts' bytes. The deal judge keeps its hands'
-    keys the same way (`rules.deal.Deal`)."""
-
-    __slots__ = ("counts", "keys", "melds")
-
-    def __init__(self, counts: Sequence[int] = (0,) * 34, melds: int = 0) -> None:
-        self.counts = bytearray(counts)
-        self.keys = suit_keys(self.counts)
-        self.melds = melds
-
-    def add(self, tile: int, n: int = 1) -> None:
-        if self.counts[tile] + n > 4:
-            raise ValueError(f"a hand holds at most 4 of a tile ({TILES[tile].name})")
-        self.counts[tile] += n
-        self.keys[SUIT_INDEX[tile]] += n * UNIT[tile]
-
-    def remove(self, tile: int, n: int = 1) -> None:
-        self.counts[tile] -= n
-        self.keys[SUIT_INDEX[tile]] -= n * UNIT[tile]
-
-    is_complete: Callable[[LiveHand], bool] = _live_is_complete
-    """Whether the standing tiles + `melds` declared sets form a complete hand."""
-
-    def completes_with(self, tile: int) -> bool:
-        """Whether adding `tile` completes the hand (the hand is left as it was)."""
-        return keys_complete_with(self.keys, self.counts, self.melds, tile)
 
 
 def shape_facts(counts: Sequence[int], melds: Sequence[Meld] = ()) -> ShapeFacts:

@@ -480,10 +480,10 @@ def theoretical_maximum(
 
         winds = wellness.Winds(seat_wind, prevalent_wind)
         return wellness.theoretical_maximum(counts, melds, rs, winds)
-    found = waits(counts, melds, void, plan.tileset, melded_copies=plan.melded_copies)
+    b = bytes(counts)  # `waits` takes the bytes as they are (`bytes(b)` is `b`)
+    found = waits(b, melds, void, plan.tileset, melded_copies=plan.melded_copies)
     if not found:
         return 0
-    b = bytes(counts)
     empty = _EMPTY_SUIT
     suits = (b[0:9] != empty) + (b[9:18] != empty) + (b[18:27] != empty)
     kongs = 0

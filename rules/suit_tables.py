@@ -30,7 +30,7 @@ side missing). A key not in `info` reads as `MISSING_INFO`.
 `live[0]` / `live[1]` hold the code of every number / honour suit vector at its *live key*,
 the counts read as a base-5 number (`live_key`: count of rank r times 5**(r-1); counts are
 0-4), `LIVE_NOT` (255, larger than any target) where it is not complete. A hand that keeps
-such a key per suit (`rules.hand.LiveHand`, the deal judge) adds a tile with one addition
+such a key per suit (`rules.live_hand.LiveHand`, the deal judge) adds a tile with one addition
 and reads the suit's code with one index into bytes: no bytes built, no hashing. They hold
 5**9 + 5**7 bytes (about 2 MB).
 
@@ -84,13 +84,17 @@ def info_mask(info: int) -> int:
 
 MISSING_INFO = pack_info(NOT_COMPLETE, NOT_COMPLETE, 0)
 LIVE_NOT = 255  # a live table's "not complete": more than any target (code(14, True) = 225)
-_POW5 = tuple(5**r for r in range(9))
-_DIGITS = bytes.maketrans(bytes(range(5)), b"01234")
+# counts 0-4 -> base-5 digits; any other count -> "x", which `int(..., 5)` refuses
+_DIGITS = bytes.maketrans(bytes(range(256)), b"01234" + b"x" * 251)
 
 
 def live_key(counts: bytes | bytearray | list[int]) -> int:
-    """A suit's live key: its counts (0-4 each) as a base-5 number, rank 1 lowest."""
-    return sum(c * p for c, p in zip(counts, _POW5, strict=False))
+    """A suit's live key: its counts (0-4 each) as a base-5 number, rank 1 lowest; a
+    ValueError for a count above 4."""
+    try:
+        return int(bytes(counts).translate(_DIGITS)[::-1] or b"0", 5)
+    except ValueError:
+        raise ValueError(f"a suit holds at most 4 of a tile: {list(counts)}") from None
 
 
 def code(tiles: int, pair: bool) -> int:

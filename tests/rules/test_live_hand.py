@@ -9,15 +9,8 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from rules.hand import (
-    LiveHand,
-    completions,
-    is_complete,
-    keys_complete,
-    keys_complete_with,
-    suit_keys,
-    waits,
-)
+from rules.hand import completions, is_complete, waits
+from rules.live_hand import LiveHand, keys_complete, keys_complete_with, suit_keys
 from rules.melds import Meld, MeldKind
 from rules.ruleset import load
 from rules.scoring import melded_copies, score_hand, theoretical_maximum
@@ -65,6 +58,11 @@ def test_a_live_hand_answers_as_its_counts_at_every_step(run, melds) -> None:
                     work[x] += 1
                     assert hand.completes_with(x) == is_complete(work, melds)
             assert bytes(hand.counts) == before  # left as it was
+            # the shape's waits: melded copies are not the live hand's to count
+            shown = (Meld(MeldKind.PUNG, Tile.RED),) * melds
+            for tileset in (TileSet.SUITED_108, TileSet.FULL_136):
+                expected = waits(hand.counts, shown, None, tileset, melded_copies=False)
+                assert hand.waits(tileset) == expected
 
 
 @settings(max_examples=300, deadline=None)

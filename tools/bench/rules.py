@@ -4,12 +4,12 @@ measured in the same run (issue 2, item 7).
 
 Each engine gets the corpus in its own input format, converted before timing: 34-slot
 counts for `mahjong` (a list) and this engine (a `bytearray`, as the deal judge holds a
-hand), 136-tile ids for `riichienv`. This engine's `complete_us` is the judge's own check:
-a `rules.hand.LiveHand`, whose per-suit keys follow each tile added or removed, answers
-with table look-ups and no rebuild; `complete_counts_us` is `rules.hand.is_complete` from
-the counts (the peers have one form: both rows carry the same peer figure). Each hand is
-timed over `--repeat` back-to-back calls (garbage collection off); a figure is the median
-over hands.
+hand), 136-tile ids for `riichienv`. This engine's `complete_us` and `waits_us` are the
+judge's own form: a `rules.live_hand.LiveHand`, whose per-suit keys follow each tile
+added or removed, answers with table look-ups and no rebuild; `complete_counts_us` and
+`waits_counts_us` are `rules.hand.is_complete` and `rules.hand.waits` from the counts
+(the peers have one form: both rows carry the same peer figure). Each hand is timed over
+`--repeat` back-to-back calls (garbage collection off); a figure is the median over hands.
 
 Closest equivalents on the peers: `mahjong` has no waits call, so its waits are the usual
 loop of `Agari.is_agari` over the 27 suited tiles, and its "max value" is that loop plus
@@ -35,8 +35,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from rules import hand, suit_tables
+from rules.live_hand import LiveHand
 
-MEASURES = ("complete_us", "complete_counts_us", "waits_us", "max_value_us")
+MEASURES = ("complete_us", "complete_counts_us", "waits_us", "waits_counts_us", "max_value_us")
 PEERS = ("mahjong", "riichienv")
 
 
@@ -162,11 +163,14 @@ def bench_mjtable(corpus: Corpus, max_hands: int, repeat: int) -> dict[str, floa
     # the judge's own form of a hand's counts: one byte per tile kind
     fourteen = [bytearray(c) for c in corpus.complete14]
     thirteen = [bytearray(c) for c in corpus.ready13]
-    live = [hand.LiveHand(c) for c in corpus.complete14]
+    live14 = [LiveHand(c) for c in corpus.complete14]
+    live13 = [LiveHand(c) for c in corpus.ready13]
+    LiveHand.waits(live13[0])  # build its table outside the timing
     out: dict[str, float | None] = {
-        "complete_us": median_us(hand.LiveHand.is_complete, live, repeat),
+        "complete_us": median_us(LiveHand.is_complete, live14, repeat),
         "complete_counts_us": median_us(hand.is_complete, fourteen, repeat),
-        "waits_us": median_us(hand.waits, thirteen, repeat),
+        "waits_us": median_us(LiveHand.waits, live13, repeat),
+        "waits_counts_us": median_us(hand.waits, thirteen, repeat),
         "max_value_us": None,
     }
     max_value = _our_max_value()
@@ -205,10 +209,12 @@ def bench_mahjong(corpus: Corpus, max_hands: int, repeat: int) -> dict[str, floa
         return best
 
     complete = median_us(is_agari, corpus.complete14, repeat)
+    waits_us = median_us(waits, corpus.ready13, repeat)
     return {
         "complete_us": complete,
         "complete_counts_us": complete,
-        "waits_us": median_us(waits, corpus.ready13, repeat),
+        "waits_us": waits_us,
+        "waits_counts_us": waits_us,
         "max_value_us": median_us(max_value, corpus.ready13[:max_hands], repeat),
     }
 
@@ -235,10 +241,12 @@ def bench_riichienv(corpus: Corpus, max_hands: int, repeat: int) -> dict[str, fl
         return best
 
     complete_us = median_us(complete, fourteen, repeat)
+    waits_us = median_us(waits, thirteen, repeat)
     return {
         "complete_us": complete_us,
         "complete_counts_us": complete_us,
-        "waits_us": median_us(waits, thirteen, repeat),
+        "waits_us": waits_us,
+        "waits_counts_us": waits_us,
         "max_value_us": median_us(max_value, thirteen[:max_hands], repeat),
     }
 
