@@ -124,13 +124,14 @@ def is_seven_pairs(counts: Sequence[int]) -> bool:
     return _seven(bytes(counts))
 
 
-def _allowed(
+def allowed_waits(
     found: tuple[Tile, ...],
     b: bytes,
     melds: Sequence[Meld],
     void: Suit | None,
     melded_copies: bool = True,
 ) -> tuple[Tile, ...]:
+    """`found` less what `waits` leaves out for `melds` and `void` (see `waits`)."""
     if void is not None:
         if any(b[void.offset : void.offset + void.size]):
             return ()  # void-suit tiles still held: no win possible (RULES.md)
@@ -162,10 +163,10 @@ class _Waits(Protocol):
 
 def _bind_hot_paths() -> tuple[
     _IsComplete,
-    Callable[[bytes, int, TileSet], tuple[tuple[Tile, ...], Tile | None]],
+    Callable[[bytes, int, TileSet], tuple[tuple[Tile, ...], Tile | None, int]],
     _Waits,
 ]:
-    """`is_complete`, `_candidates` and `waits`, with tables and constants bound as closure
+    """`is_complete`, `wait_candidates` and `waits`, with tables and constants bound as closure
     cells: these run per hand in the judge's and scorer's loops, and closure reads are
     cheaper than module-global reads (about 0.15 of the ~0.9 us of a completeness check)."""
     complete = _COMPLETE
@@ -180,7 +181,7 @@ def _bind_hot_paths() -> tuple[
     mask_shift = suit_tables.INFO_MASK_SHIFT
     full, suited = TileSet.FULL_136, TileSet.SUITED_108
     evens, single_odd = b"\0\2\4", frozenset((b"\1", b"\3"))
-    allowed = _allowed
+    allowed = allowed_waits
     load, tiles, to_bytes = _load, TILES, bytes
 
     def is_complete(counts: Sequence[int], melds: int = 0) -> bool:
@@ -203,8 +204,9 @@ def _bind_hot_paths() -> tuple[
             return True
         return melds == 0 and 1 not in b and 3 not in b and sum(b) == 14 and max(b) <= 4
 
-    def candidates(b: bytes, n: int, tileset: TileSet) -> tuple[tuple[Tile, ...], Tile | None]:
-        """The tiles completing standing bytes `b` + `n` melds: (regular, seven-pairs wait).
+    def candidates(b: bytes, n: int, tileset: TileSet) -> tuple[tuple[Tile, ...], Tile | None, int]:
+        """The tiles completing standing bytes `b` + `n` melds: (regular, seven-pairs wait,
+        how many of the three number suits are held).
 
         One `info` look-up per suit gives its code, its waits and what a wait adds to its
         code: suit X takes the winning tile when every other suit is complete and X's code
@@ -236,7 +238,9 @@ def _bind_hot_paths() -> tuple[
                 seven = tiles[b.find(odd)]  # pair the one odd tile
                 if not tileset.contains(seven):
                     seven = None
-        return regular, seven
+        # a suit's code is 0 exactly when it is empty (a missing key reads NOT_COMPLETE)
+        held = (v0 & code_bits != 0) + (v1 & code_bits != 0) + (v2 & code_bits != 0)
+        return regular, seven, held
 
     def waits(
         counts: Sequence[int],
@@ -287,7 +291,7 @@ def _bind_hot_paths() -> tuple[
     return is_complete, candidates, waits
 
 
-is_complete, _candidates, waits = _bind_hot_paths()
+is_complete, wait_candidates, waits = _bind_hot_paths()
 
 
 def shape_facts(counts: Sequence[int], melds: Sequence[Meld] = ()) -> ShapeFacts:
@@ -381,10 +385,10 @@ def completions(
     """`waits`, each with the `ShapeFacts` of the hand it completes (for the theoretical
     maximum: the best value over all waits, RULES.md Payments)."""
     b = bytes(counts)
-    regular, seven = _candidates(b, len(melds), tileset)
+    regular, seven, _ = wait_candidates(b, len(melds), tileset)
     found = regular if seven is None or seven in regular else tuple(sorted((*regular, seven)))
     if found and (void is not None or melds):
-        found = _allowed(found, b, melds, void)
+        found = allowed_waits(found, b, melds, void)
     if not found:
         return ()
     # all-pungs after the tile: every other count 0 or 3 and the tile's count 1 (it makes the

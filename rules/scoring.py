@@ -14,7 +14,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from enum import Enum
 
-from rules.hand import decompositions, is_complete, waits
+from rules.hand import allowed_waits, decompositions, is_complete, wait_candidates
 from rules.melds import Meld, MeldKind
 from rules.patterns import DETECTORS, Feature, Reading
 from rules.ruleset import (
@@ -480,16 +480,21 @@ def theoretical_maximum(
 
         winds = wellness.Winds(seat_wind, prevalent_wind)
         return wellness.theoretical_maximum(counts, melds, rs, winds)
-    b = bytes(counts)  # `waits` takes the bytes as they are (`bytes(b)` is `b`)
-    found = waits(b, melds, void, plan.tileset, melded_copies=plan.melded_copies)
+    # `waits(counts, melds, void, ...)` written out, as its look-ups also tell which number
+    # suits are held
+    b = bytes(counts)
+    found, seven_wait, suits = wait_candidates(b, len(melds), plan.tileset)
+    if seven_wait is not None and seven_wait not in found:
+        found = tuple(sorted((*found, seven_wait)))
+    if found and (void is not None or melds):
+        found = allowed_waits(found, b, melds, void, plan.melded_copies)
     if not found:
         return 0
-    empty = _EMPTY_SUIT
-    suits = (b[0:9] != empty) + (b[9:18] != empty) + (b[18:27] != empty)
     kongs = 0
     chow_melds = False
-    extra: dict[int, int] = {}  # meld tiles that can join a root (not kong tiles)
+    extra: dict[int, int] | None = None  # meld tiles that can join a root (not kong tiles)
     if melds:
+        extra = {}
         meld_suits = set()
         for m in melds:
             meld_suits.add(m.tile.suit)
@@ -519,7 +524,7 @@ def theoretical_maximum(
     one_suit = 1 if suits == 1 else 0
     # per-hand part of the memo key (see _Plan.fan); a wait adds roots, all-pungs, pairs
     base = kongs << 12 | roots0 << 8 | golden << 3 | one_suit << 2
-    seven = not melds and n1 + b.count(3) == 1
+    seven = not melds and n1 < 2 and n1 + b.count(3) == 1
     # all pungs: after the tile no count is 1 or 4 and exactly one is 2, so the wait's count
     # must be 1 with no 2 held (it makes the pair) or 2 with two 2s held (it makes a pung)
     pung_count = -1  # the count a wait must have to make all pungs; -1: none can
