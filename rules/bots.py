@@ -21,11 +21,11 @@ bots' streams (and deals) are what they were.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
-from functools import lru_cache
 from itertools import compress
 
+from rules.bot_discards import honours_held, keep_score, loneliest_live
 from rules.claims import ClaimWindow, Window, WindowKind
 from rules.deal import _PLAY_HANDLERS, Deal, Phase
 from rules.deal_checks import sequential
@@ -137,7 +137,7 @@ class Bot:
         held = [x for x in suit.tiles if counts[x]]
         if not held:
             return ChooseVoid(seat, suit, t=t)
-        return ChooseVoid(seat, suit, min(held, key=lambda x: _keep_score(counts, x)), t=t)
+        return ChooseVoid(seat, suit, min(held, key=lambda x: keep_score(counts, x)), t=t)
 
     def claim(
         self, deal: Deal, seat: Seat, window: ClaimWindow, t: float | None = None
@@ -254,7 +254,7 @@ class Bot:
         if rng.random() < style.random_discard:
             held = list(compress(_INDICES, counts))
             return TILES[held[rng._randbelow(len(held))]]
-        lonely = _loneliest(counts) or _honours(counts)
+        lonely = loneliest_live(deal._keys[seat], counts) or honours_held(counts)
         return TILES[lonely[rng._randbelow(len(lonely))]]
 
 
@@ -312,93 +312,6 @@ _CHOW_TILES: tuple[tuple[Tile, ...], ...] = tuple(
     tuple(TILES[i] for i in range(t, t + 3)) if not t.is_honour and t.rank <= 7 else ()
     for t in TILES
 )
-_NEAR: tuple[tuple[tuple[int, int], ...], ...] = tuple(
-    tuple(
-        (int(t) + d, 3 - abs(d)) for d in (-2, -1, 1, 2) if not t.is_honour and 1 <= t.rank + d <= 9
-    )
-    for t in TILES
-)
-
-
-def _keep_score(counts: Sequence[int], i: int) -> int:
-    """How much a tile is worth keeping: copies held, then neighbours in its suit."""
-    score = 6 * counts[i] - 6
-    for j, weight in _NEAR[i]:
-        if counts[j]:
-            score += weight
-    return score
-
-
-def _loneliest(counts: Sequence[int]) -> list[int] | tuple[int, ...]:
-    """The held tiles with the lowest `_keep_score`, in tile order (each suit's part looked
-    up by its nine counts; honours, Wellness, have no neighbours)."""
-    b = bytes(counts)
-    m, mi = _LONELIEST_M(b[:9])
-    p, pi = _LONELIEST_P(b[9:18])
-    s, si = _LONELIEST_S(b[18:27])
-    low = m if m < p else p  # `min(m, p, s)` builds a tuple and costs four times more
-    if s < low:
-        low = s
-    best = (mi if m == low else ()) + (pi if p == low else ()) + (si if s == low else ())
-    if b.endswith(_NO_HONOURS):
-        return best
-    honours = list(best)
-    for i in range(27, 34):
-        score = 6 * b[i]  # `_suit_loneliest`'s scale: `_keep_score` plus 6
-        if not score or score > low:
-            continue
-        if score < low:
-            low, honours = score, []
-        honours.append(i)
-    return honours
-
-
-def _honours(counts: Sequence[int]) -> list[int]:
-    return [i for i in range(27, 34) if counts[i]]
-
-
-def _suit_loneliest(offset: int) -> Callable[[bytes], tuple[int, tuple[int, ...]]]:
-    """For the suit whose first tile is at `offset`, a look-up from its nine counts to the
-    lowest `_keep_score` (plus 6) of a held rank and the tiles that have it ((99, ()) when
-    the suit is not held); one cache per suit, keyed by the counts alone."""
-
-    @lru_cache(maxsize=1 << 15)
-    def loneliest(row: bytes) -> tuple[int, tuple[int, ...]]:
-        low, tiles = 99, ()
-        # the neighbours' part of the score depends only on which ranks are held
-        for r, near in _NEIGHBOURS[row.translate(_HELD)]:
-            score = 6 * row[r] + near
-            if score < low:
-                low, tiles = score, (offset + r,)
-            elif score == low:
-                tiles += (offset + r,)
-        return low, tiles
-
-    return loneliest
-
-
-_HELD = bytes([0] + [1] * 255)  # `bytes.translate` table: a count -> held (1) or not (0)
-
-
-def _neighbours(held: bytes) -> tuple[tuple[int, int], ...]:
-    """The held ranks of a suit (0-8) with their neighbours' score: 2 for each held rank
-    next to it, 1 for each two ranks away (`_keep_score`)."""
-    pad = bytes(2) + held + bytes(2)
-    return tuple(
-        (r, 2 * pad[r + 1] + 2 * pad[r + 3] + pad[r] + pad[r + 4]) for r in range(9) if held[r]
-    )
-
-
-# every pattern of held ranks in a suit (2**9 of them)
-_NEIGHBOURS: dict[bytes, tuple[tuple[int, int], ...]] = {
-    held: _neighbours(held)
-    for held in (bytes((mask >> r) & 1 for r in range(9)) for mask in range(1 << 9))
-}
-
-
-_LONELIEST_M, _LONELIEST_P, _LONELIEST_S = (_suit_loneliest(o) for o in (0, 9, 18))
-
-
 # -- the controller's part: turns, claim windows, the clock ------------------------------
 
 

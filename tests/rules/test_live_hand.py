@@ -9,6 +9,7 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from rules.bot_discards import loneliest, loneliest_live
 from rules.hand import completions, is_complete, waits
 from rules.live_hand import LiveHand, keys_complete, keys_complete_with, suit_keys
 from rules.melds import Meld, MeldKind
@@ -155,3 +156,17 @@ def test_the_theoretical_maximum_is_the_best_score_over_the_waits(name, hand, da
     expected = _ref_maximum(counts, melds, void, rs)
     assert theoretical_maximum(counts, melds, void, rs) == expected
     assert theoretical_maximum(bytearray(counts), melds, void, rs) == expected
+
+
+@settings(max_examples=300, deadline=None)
+@given(moves())
+def test_the_bots_loneliest_tiles_by_live_keys_are_those_by_counts(run) -> None:
+    hand = LiveHand()
+    for add, t in run:
+        if add:
+            hand.add(t)
+        else:
+            hand.remove(t)
+        # twice: the second answer comes from the live-key cache
+        for _ in range(2):
+            assert tuple(loneliest_live(hand.keys, hand.counts)) == tuple(loneliest(hand.counts))
