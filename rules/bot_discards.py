@@ -69,15 +69,15 @@ def loneliest_live(keys: Sequence[int], counts: bytearray) -> list[int] | tuple[
     k = keys[0]
     m = cm.get(k)
     if m is None:
-        m = _fill(cm, k, _LONELIEST_M, counts[:9])
+        m = _fill(cm, k, _SCORE_M, counts[:9])
     k = keys[1]
     p = cp.get(k)
     if p is None:
-        p = _fill(cp, k, _LONELIEST_P, counts[9:18])
+        p = _fill(cp, k, _SCORE_P, counts[9:18])
     k = keys[2]
     s = cs.get(k)
     if s is None:
-        s = _fill(cs, k, _LONELIEST_S, counts[18:27])
+        s = _fill(cs, k, _SCORE_S, counts[18:27])
     lm, lp, ls = m[0], p[0], s[0]
     low = lm if lm < lp else lp
     if ls < low:
@@ -141,3 +141,5 @@ _NEIGHBOURS: dict[bytes, tuple[tuple[int, int], ...]] = {
 
 
 _LONELIEST_M, _LONELIEST_P, _LONELIEST_S = (_suit_loneliest(o) for o in (0, 9, 18))
+# the same look-ups without their cache, for `loneliest_live`, which keeps its own
+_SCORE_M, _SCORE_P, _SCORE_S = (f.__wrapped__ for f in (_LONELIEST_M, _LONELIEST_P, _LONELIEST_S))
