@@ -9,8 +9,11 @@ Shapes (RULES.md, Hand shapes): regular = 4 sets (pung, kong, chow) + a pair; se
 pungs and pairs only, never chows.
 
 The regular shape is answered by per-suit table look-ups (`rules.suit_tables`): the counts
-become one `bytes` object, sliced per suit, and each slice is a dict key. Seven pairs and
-all-pungs are read straight off the bytes (no count is odd / every count is 0, 2 or 3).
+become one `bytes` object, sliced per suit, and each slice is a dict key (waits: one
+look-up per suit in `info`, which packs the suit's code, its waited ranks and what a wait
+adds). Seven pairs and all-pungs are read straight off the bytes (no count is odd / every
+count is 0, 2 or 3). A hand kept as tiles come and go answers without building bytes:
+`rules.live_hand`.
 """
 
 from __future__ import annotations

@@ -385,7 +385,6 @@ class _Plan:
         "counts_kongs",
         "detectors",
         "fans",
-        "highest",
         "includes",
         "kong_is_root",
         "melded_copies",
@@ -411,7 +410,6 @@ class _Plan:
         self.memo: dict[int, int] = {}  # feature key -> hand value
         self.top = hand_value(99, rs.scoring)  # the capped value: no wait can beat it
         # the rule set's parameters the theoretical maximum reads on every hand
-        self.highest = rs.scoring.method is ScoringMethod.HIGHEST_PATTERN
         self.melded_copies = melded_copies(rs)
         self.tileset = rs.tiles.set
         self.void_suit = rs.play.void_suit
@@ -440,6 +438,7 @@ class _Plan:
 
 
 _PLANS: dict[int, tuple[RuleSet, _Plan]] = {}
+_HIGHEST_PATTERN = ScoringMethod.HIGHEST_PATTERN  # a module constant: no Enum class look-up
 _EMPTY_SUIT = bytes(9)
 
 
@@ -473,13 +472,13 @@ def theoretical_maximum(
     flat amount under sbr-chengdu2016). Works on counts: what a wait adds follows from the
     counts alone (all pungs: one pair and every other kind 0 or 3; seven pairs: no odd count;
     a root: a kind held four times). Wellness: `rules.wellness.theoretical_maximum`."""
-    cached = _PLANS.get(id(rs))  # `_plan(rs)` written out, as every ready hand asks
-    plan = cached[1] if cached is not None and cached[0] is rs else _plan(rs)
-    if plan.highest:
+    if rs.scoring.method is _HIGHEST_PATTERN:  # before the plan: Wellness has none here
         from rules import wellness  # imported here: rules.wellness builds on this module
 
         winds = wellness.Winds(seat_wind, prevalent_wind)
         return wellness.theoretical_maximum(counts, melds, rs, winds)
+    cached = _PLANS.get(id(rs))  # `_plan(rs)` written out, as every ready hand asks
+    plan = cached[1] if cached is not None and cached[0] is rs else _plan(rs)
     # `waits(counts, melds, void, ...)` written out, as its look-ups also tell which number
     # suits are held
     b = bytes(counts)

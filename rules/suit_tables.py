@@ -1,5 +1,5 @@
-"""Per-suit lookup tables behind `rules.hand`: which single-suit tile vectors are complete,
-and which tiles complete them.
+"""Per-suit lookup tables behind `rules.hand` and `rules.live_hand`: which single-suit tile
+vectors are complete, and which tiles complete them.
 
 A hand is complete when every suit, read alone, is "sets only" or "sets + one pair", and
 exactly one suit holds the pair (RULES.md, Hand shapes: four sets + a pair). So one table
@@ -8,7 +8,7 @@ lookup per suit answers the question for the whole hand.
 Keys are the suit's counts as raw bytes: `bytes(counts)[0:9]` is the Characters key,
 `[9:18]` Dots, `[18:27]` Bamboo (9 bytes, chows allowed) and `[27:34]` the honours
 (7 bytes, no chows: winds and dragons only form pungs). Number and honour keys have
-different lengths, so both live in the same two dicts. `complete` also holds every
+different lengths, so both live in the same dicts. `complete` also holds every
 Bamboo key followed by seven zero bytes, so a hand without honours (every 108-tile hand)
 needs only three look-ups: `[0:9]`, `[9:18]` and `[18:34]`.
 
@@ -35,8 +35,9 @@ and reads the suit's code with one index into bytes: no bytes built, no hashing.
 5**9 + 5**7 bytes (about 2 MB).
 
 Building enumerates sets on integers holding one count per byte (adding a set is one
-addition) and takes about 0.1 s on a 2-core x86 machine; the tables hold ~112,000 keys in
-about 16 MB (tracemalloc; `mjtable bench rules` reports both figures).
+addition) and takes about 0.15 s on a 2-core x86 machine; the dicts hold ~129,000 keys,
+and with the live tables about 11.5 MB (tracemalloc; `mjtable bench rules` reports both
+figures).
 """
 
 from __future__ import annotations
