@@ -50,6 +50,7 @@ from rules.moves import (
     new_discard,
     new_draw,
 )
+from rules.quick import builder
 from rules.record import DealRecord, to_record
 from rules.ruleset import RuleSet, VoidDiscard
 from rules.seats import SEATS, Seat
@@ -163,15 +164,15 @@ class Bot:
         # the moves `deal.legal_moves(seat)` would list, asked for one by one; a discarded
         # tile that wins is always a wait (the hand cannot hold its four copies)
         if deal._wins_with(seat, tile):
-            hu = RobKong(seat) if robbing else Hu(seat)
+            hu = _new_rob_kong(seat, None) if robbing else _new_hu(seat, None)
             # a sequential Hu accepted as a false win (000 2.2.4) is not a win to take
             if deal.check(hu) is None and not sequential(deal, hu):
-                return _stamp(hu, t) if r < style.hu else Pass(seat, t=t)
+                return _stamp(hu, t) if r < style.hu else _new_pass(seat, t)
         held = deal._hands[seat][tile]
         if held >= 2 and not robbing:
             kong = held == 3 and r < style.melded_kong
             if kong or r < style.pung:
-                m = Kong(seat, _KONG, tile) if kong else Pung(seat)
+                m = Kong(seat, _KONG, tile) if kong else _new_pung(seat, None)
                 if deal.check(m) is None and not sequential(deal, m):
                     return _stamp(m, t)
         if deal.rs.play.chow_claims and not robbing and _CHOW_STARTS[tile]:
@@ -188,9 +189,9 @@ class Bot:
                     return rng.choice(chows)
         r = rng.random()
         if r < style.false_hu:
-            return RobKong(seat, t=t) if robbing else Hu(seat, t=t)
+            return _new_rob_kong(seat, t) if robbing else _new_hu(seat, t)
         if r < style.false_hu + style.explicit_pass:
-            return Pass(seat, t=t)
+            return _new_pass(seat, t)
         return None
 
     def _turn(self, deal: Deal, seat: Seat, t: float | None) -> Move:
@@ -270,13 +271,15 @@ def _stamp(move: Move, t: float | None) -> Move:
     """The same move stamped with time `t` (moves from `legal_moves` carry none)."""
     if t is None:
         return move
-    kind = type(move)
-    if kind in _SEAT_ONLY:  # a claim: rebuilt directly (`dataclasses.replace` costs ~2 us)
-        return kind(move.seat, t=t)  # type: ignore[union-attr]
+    quick = _STAMPED.get(type(move))
+    if quick is not None:  # a claim: rebuilt directly (`dataclasses.replace` costs ~2 us)
+        return quick(move.seat, t)  # type: ignore[union-attr]
     return replace(move, t=t)
 
 
-_SEAT_ONLY = frozenset({Hu, Pung, Pass, RobKong, SelfDrawnHu})
+# quick constructors (`rules.quick`) of the claims made in every window, (seat, t)
+_new_hu, _new_pass, _new_pung, _new_rob_kong = map(builder, (Hu, Pass, Pung, RobKong))
+_STAMPED = {kind: builder(kind) for kind in (Hu, Pung, Pass, RobKong, SelfDrawnHu)}
 
 
 def _tenth(x: float) -> float:
@@ -475,7 +478,10 @@ class BotTable:
                 random()  # `_claim`'s first draw: nothing to declare with it
                 r = random()
                 if r < quiet:
-                    move = (RobKong(seat) if robbing else Hu(seat)) if r < false_hu else Pass(seat)
+                    if r < false_hu:
+                        move = _new_rob_kong(seat, None) if robbing else _new_hu(seat, None)
+                    else:
+                        move = _new_pass(seat, None)
                     break
         else:
             plain = self._plain
