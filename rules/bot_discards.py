@@ -97,6 +97,13 @@ def _fill(
     return found
 
 
+def loneliest_in_suit(counts: Sequence[int], offset: int) -> int | None:
+    """The first held tile of the number suit starting at `offset` with the lowest
+    `keep_score` (`min` over the suit's held tiles by `keep_score`), None if none is held."""
+    _, tiles = _BY_OFFSET[offset](bytes(counts[offset : offset + 9]))
+    return tiles[0] if tiles else None
+
+
 def honours_held(counts: Sequence[int]) -> list[int]:
     return [i for i in range(27, 34) if counts[i]]
 
@@ -141,5 +148,6 @@ _NEIGHBOURS: dict[bytes, tuple[tuple[int, int], ...]] = {
 
 
 _LONELIEST_M, _LONELIEST_P, _LONELIEST_S = (_suit_loneliest(o) for o in (0, 9, 18))
+_BY_OFFSET = {0: _LONELIEST_M, 9: _LONELIEST_P, 18: _LONELIEST_S}
 # the same look-ups without their cache, for `loneliest_live`, which keeps its own
 _SCORE_M, _SCORE_P, _SCORE_S = (f.__wrapped__ for f in (_LONELIEST_M, _LONELIEST_P, _LONELIEST_S))

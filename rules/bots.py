@@ -25,7 +25,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from itertools import compress
 
-from rules.bot_discards import honours_held, keep_score, loneliest_live
+from rules.bot_discards import honours_held, keep_score, loneliest_in_suit, loneliest_live
 from rules.claims import ClaimWindow, Window, WindowKind
 from rules.deal import _PLAY_HANDLERS, Deal, Phase
 from rules.deal_checks import sequential
@@ -135,6 +135,10 @@ class Bot:
             # the held count of each suit, ties broken at random (one draw per suit, in order)
             keys = [(sum(counts[_OFFSET[s] : _OFFSET[s] + 9]), rng.random()) for s in suits]
             suit = suits[min(range(len(suits)), key=keys.__getitem__)]
+        if suit is not _Z:
+            # the first of the suit's held tiles with the lowest `keep_score`, looked up
+            lonely = loneliest_in_suit(counts, _OFFSET[suit])
+            return ChooseVoid(seat, suit, None if lonely is None else TILES[lonely], t=t)
         held = [x for x in suit.tiles if counts[x]]
         if not held:
             return ChooseVoid(seat, suit, t=t)
@@ -303,7 +307,7 @@ _AROUND: tuple[tuple[int, int], ...] = tuple(
     for t in TILES
 )
 _OFFSET: dict[Suit, int] = {s: s.offset for s in Suit}
-_M, _P = Suit.M, Suit.P
+_M, _P, _Z = Suit.M, Suit.P, Suit.Z
 _INDICES = range(len(TILES))
 _NO_HONOURS = bytes(7)
 # the lowest tiles of the chows holding each tile (as rules.deal lists them)

@@ -9,7 +9,7 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from rules.bot_discards import loneliest, loneliest_live
+from rules.bot_discards import keep_score, loneliest, loneliest_in_suit, loneliest_live
 from rules.hand import completions, is_complete, waits
 from rules.live_hand import LiveHand, keys_complete, keys_complete_with, suit_keys
 from rules.melds import Meld, MeldKind
@@ -170,3 +170,19 @@ def test_the_bots_loneliest_tiles_by_live_keys_are_those_by_counts(run) -> None:
         # twice: the second answer comes from the live-key cache
         for _ in range(2):
             assert tuple(loneliest_live(hand.keys, hand.counts)) == tuple(loneliest(hand.counts))
+
+
+@settings(max_examples=300, deadline=None)
+@given(moves())
+def test_the_bots_void_tile_by_suit_look_up_is_the_min_by_keep_score(run) -> None:
+    hand = LiveHand()
+    for add, t in run:
+        if add:
+            hand.add(t)
+        else:
+            hand.remove(t)
+    counts = tuple(hand.counts)
+    for suit in (Suit.M, Suit.P, Suit.S):
+        held = [x for x in suit.tiles if counts[x]]
+        expected = min(held, key=lambda x: keep_score(counts, x)) if held else None
+        assert loneliest_in_suit(counts, suit.offset) == expected
