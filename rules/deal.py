@@ -59,7 +59,6 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
 from itertools import chain, repeat
 
 from rules import deal_end, deal_legal, deal_wellness
@@ -67,7 +66,7 @@ from rules import settlement as pay
 from rules.claims import ClaimWindow, Window, WindowKind, next_player
 from rules.deal_checks import CHECKS
 from rules.deal_effects import _OTHERS_IN, EFFECTS, PLAY_EFFECTS
-from rules.deal_state import Entry, KongRecord, Phase
+from rules.deal_state import DealState, Entry, KongRecord, Phase
 from rules.hand import is_complete
 from rules.live_hand import keys_complete, keys_complete_with, suit_keys
 from rules.melds import Meld, MeldKind
@@ -109,25 +108,6 @@ _OVER = Phase.OVER
 _REPLACEMENT = Phase.REPLACEMENT
 _WINDOW_DISCARD = WindowKind.DISCARD
 _WINDOW_ROBBING = WindowKind.ROBBING
-
-
-@dataclass(frozen=True, slots=True)
-class DealState:
-    """Everything observable about a deal, for comparisons and displays."""
-
-    phase: Phase
-    turn: Seat
-    hands: tuple[tuple[Tile, ...], ...]
-    melds: tuple[tuple[Meld, ...], ...]
-    rivers: tuple[tuple[Tile, ...], ...]
-    voids: tuple[Suit | None, ...]
-    out: tuple[bool, ...]
-    tiles_left: int
-    window: ClaimWindow | None
-    winners: tuple[Won, ...]
-    ledger: tuple[LedgerLine, ...]
-    locks: tuple[int, ...]
-    end: DealEnd | None
 
 
 class Deal:
