@@ -21,15 +21,15 @@ bots' streams (and deals) are what they were.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
-from functools import lru_cache
 from itertools import compress
 
+from rules.bot_discards import honours_held, keep_score, loneliest_in_suit, loneliest_live
 from rules.claims import ClaimWindow, Window, WindowKind
 from rules.deal import _PLAY_HANDLERS, Deal, Phase
 from rules.deal_checks import sequential
-from rules.hand import is_complete
+from rules.live_hand import keys_complete
 from rules.melds import Meld, MeldKind
 from rules.moves import (
     ChooseVoid,
@@ -50,6 +50,7 @@ from rules.moves import (
     new_discard,
     new_draw,
 )
+from rules.quick import builder
 from rules.record import DealRecord, to_record
 from rules.ruleset import RuleSet, VoidDiscard
 from rules.seats import SEATS, Seat
@@ -134,10 +135,14 @@ class Bot:
             # the held count of each suit, ties broken at random (one draw per suit, in order)
             keys = [(sum(counts[_OFFSET[s] : _OFFSET[s] + 9]), rng.random()) for s in suits]
             suit = suits[min(range(len(suits)), key=keys.__getitem__)]
+        if suit is not _Z:
+            # the first of the suit's held tiles with the lowest `keep_score`, looked up
+            lonely = loneliest_in_suit(counts, _OFFSET[suit])
+            return ChooseVoid(seat, suit, None if lonely is None else TILES[lonely], t=t)
         held = [x for x in suit.tiles if counts[x]]
         if not held:
             return ChooseVoid(seat, suit, t=t)
-        return ChooseVoid(seat, suit, min(held, key=lambda x: _keep_score(counts, x)), t=t)
+        return ChooseVoid(seat, suit, min(held, key=lambda x: keep_score(counts, x)), t=t)
 
     def claim(
         self, deal: Deal, seat: Seat, window: ClaimWindow, t: float | None = None
@@ -163,15 +168,15 @@ class Bot:
         # the moves `deal.legal_moves(seat)` would list, asked for one by one; a discarded
         # tile that wins is always a wait (the hand cannot hold its four copies)
         if deal._wins_with(seat, tile):
-            hu = RobKong(seat) if robbing else Hu(seat)
+            hu = _new_rob_kong(seat, None) if robbing else _new_hu(seat, None)
             # a sequential Hu accepted as a false win (000 2.2.4) is not a win to take
             if deal.check(hu) is None and not sequential(deal, hu):
-                return _stamp(hu, t) if r < style.hu else Pass(seat, t=t)
+                return _stamp(hu, t) if r < style.hu else _new_pass(seat, t)
         held = deal._hands[seat][tile]
         if held >= 2 and not robbing:
             kong = held == 3 and r < style.melded_kong
             if kong or r < style.pung:
-                m = Kong(seat, _KONG, tile) if kong else Pung(seat)
+                m = Kong(seat, _KONG, tile) if kong else _new_pung(seat, None)
                 if deal.check(m) is None and not sequential(deal, m):
                     return _stamp(m, t)
         if deal.rs.play.chow_claims and not robbing and _CHOW_STARTS[tile]:
@@ -188,9 +193,9 @@ class Bot:
                     return rng.choice(chows)
         r = rng.random()
         if r < style.false_hu:
-            return RobKong(seat, t=t) if robbing else Hu(seat, t=t)
+            return _new_rob_kong(seat, t) if robbing else _new_hu(seat, t)
         if r < style.false_hu + style.explicit_pass:
-            return Pass(seat, t=t)
+            return _new_pass(seat, t)
         return None
 
     def _turn(self, deal: Deal, seat: Seat, t: float | None) -> Move:
@@ -199,7 +204,7 @@ class Bot:
         # (`deal.counts(seat)` and `deal.melds(seat)` copy them): a bot only reads them
         counts = deal._hands[seat]
         melds = deal._melds[seat]
-        if is_complete(counts, len(melds)):
+        if keys_complete(deal._keys[seat], counts, len(melds)):
             if (
                 rng.random() < style.self_drawn_hu
                 and deal.wins(seat)
@@ -254,7 +259,7 @@ class Bot:
         if rng.random() < style.random_discard:
             held = list(compress(_INDICES, counts))
             return TILES[held[rng._randbelow(len(held))]]
-        lonely = _loneliest(counts) or _honours(counts)
+        lonely = loneliest_live(deal._keys[seat], counts) or honours_held(counts)
         return TILES[lonely[rng._randbelow(len(lonely))]]
 
 
@@ -270,13 +275,15 @@ def _stamp(move: Move, t: float | None) -> Move:
     """The same move stamped with time `t` (moves from `legal_moves` carry none)."""
     if t is None:
         return move
-    kind = type(move)
-    if kind in _SEAT_ONLY:  # a claim: rebuilt directly (`dataclasses.replace` costs ~2 us)
-        return kind(move.seat, t=t)  # type: ignore[union-attr]
+    quick = _STAMPED.get(type(move))
+    if quick is not None:  # a claim: rebuilt directly (`dataclasses.replace` costs ~2 us)
+        return quick(move.seat, t)  # type: ignore[union-attr]
     return replace(move, t=t)
 
 
-_SEAT_ONLY = frozenset({Hu, Pung, Pass, RobKong, SelfDrawnHu})
+# quick constructors (`rules.quick`) of the claims made in every window, (seat, t)
+_new_hu, _new_pass, _new_pung, _new_rob_kong = map(builder, (Hu, Pass, Pung, RobKong))
+_STAMPED = {kind: builder(kind) for kind in (Hu, Pung, Pass, RobKong, SelfDrawnHu)}
 
 
 def _tenth(x: float) -> float:
@@ -300,7 +307,7 @@ _AROUND: tuple[tuple[int, int], ...] = tuple(
     for t in TILES
 )
 _OFFSET: dict[Suit, int] = {s: s.offset for s in Suit}
-_M, _P = Suit.M, Suit.P
+_M, _P, _Z = Suit.M, Suit.P, Suit.Z
 _INDICES = range(len(TILES))
 _NO_HONOURS = bytes(7)
 # the lowest tiles of the chows holding each tile (as rules.deal lists them)
@@ -312,93 +319,6 @@ _CHOW_TILES: tuple[tuple[Tile, ...], ...] = tuple(
     tuple(TILES[i] for i in range(t, t + 3)) if not t.is_honour and t.rank <= 7 else ()
     for t in TILES
 )
-_NEAR: tuple[tuple[tuple[int, int], ...], ...] = tuple(
-    tuple(
-        (int(t) + d, 3 - abs(d)) for d in (-2, -1, 1, 2) if not t.is_honour and 1 <= t.rank + d <= 9
-    )
-    for t in TILES
-)
-
-
-def _keep_score(counts: Sequence[int], i: int) -> int:
-    """How much a tile is worth keeping: copies held, then neighbours in its suit."""
-    score = 6 * counts[i] - 6
-    for j, weight in _NEAR[i]:
-        if counts[j]:
-            score += weight
-    return score
-
-
-def _loneliest(counts: Sequence[int]) -> list[int] | tuple[int, ...]:
-    """The held tiles with the lowest `_keep_score`, in tile order (each suit's part looked
-    up by its nine counts; honours, Wellness, have no neighbours)."""
-    b = bytes(counts)
-    m, mi = _LONELIEST_M(b[:9])
-    p, pi = _LONELIEST_P(b[9:18])
-    s, si = _LONELIEST_S(b[18:27])
-    low = m if m < p else p  # `min(m, p, s)` builds a tuple and costs four times more
-    if s < low:
-        low = s
-    best = (mi if m == low else ()) + (pi if p == low else ()) + (si if s == low else ())
-    if b.endswith(_NO_HONOURS):
-        return best
-    honours = list(best)
-    for i in range(27, 34):
-        score = 6 * b[i]  # `_suit_loneliest`'s scale: `_keep_score` plus 6
-        if not score or score > low:
-            continue
-        if score < low:
-            low, honours = score, []
-        honours.append(i)
-    return honours
-
-
-def _honours(counts: Sequence[int]) -> list[int]:
-    return [i for i in range(27, 34) if counts[i]]
-
-
-def _suit_loneliest(offset: int) -> Callable[[bytes], tuple[int, tuple[int, ...]]]:
-    """For the suit whose first tile is at `offset`, a look-up from its nine counts to the
-    lowest `_keep_score` (plus 6) of a held rank and the tiles that have it ((99, ()) when
-    the suit is not held); one cache per suit, keyed by the counts alone."""
-
-    @lru_cache(maxsize=1 << 15)
-    def loneliest(row: bytes) -> tuple[int, tuple[int, ...]]:
-        low, tiles = 99, ()
-        # the neighbours' part of the score depends only on which ranks are held
-        for r, near in _NEIGHBOURS[row.translate(_HELD)]:
-            score = 6 * row[r] + near
-            if score < low:
-                low, tiles = score, (offset + r,)
-            elif score == low:
-                tiles += (offset + r,)
-        return low, tiles
-
-    return loneliest
-
-
-_HELD = bytes([0] + [1] * 255)  # `bytes.translate` table: a count -> held (1) or not (0)
-
-
-def _neighbours(held: bytes) -> tuple[tuple[int, int], ...]:
-    """The held ranks of a suit (0-8) with their neighbours' score: 2 for each held rank
-    next to it, 1 for each two ranks away (`_keep_score`)."""
-    pad = bytes(2) + held + bytes(2)
-    return tuple(
-        (r, 2 * pad[r + 1] + 2 * pad[r + 3] + pad[r] + pad[r + 4]) for r in range(9) if held[r]
-    )
-
-
-# every pattern of held ranks in a suit (2**9 of them)
-_NEIGHBOURS: dict[bytes, tuple[tuple[int, int], ...]] = {
-    held: _neighbours(held)
-    for held in (bytes((mask >> r) & 1 for r in range(9)) for mask in range(1 << 9))
-}
-
-
-_LONELIEST_M, _LONELIEST_P, _LONELIEST_S = (_suit_loneliest(o) for o in (0, 9, 18))
-
-
 # -- the controller's part: turns, claim windows, the clock ------------------------------
 
 
@@ -562,7 +482,10 @@ class BotTable:
                 random()  # `_claim`'s first draw: nothing to declare with it
                 r = random()
                 if r < quiet:
-                    move = (RobKong(seat) if robbing else Hu(seat)) if r < false_hu else Pass(seat)
+                    if r < false_hu:
+                        move = _new_rob_kong(seat, None) if robbing else _new_hu(seat, None)
+                    else:
+                        move = _new_pass(seat, None)
                     break
         else:
             plain = self._plain

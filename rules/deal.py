@@ -59,40 +59,28 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
 from itertools import chain, repeat
-from types import MappingProxyType
 
-from rules import deal_end, deal_wellness
+from rules import deal_end, deal_legal, deal_wellness
 from rules import settlement as pay
 from rules.claims import ClaimWindow, Window, WindowKind, next_player
-from rules.deal_checks import CHECKS, sequential
+from rules.deal_checks import CHECKS
 from rules.deal_effects import _OTHERS_IN, EFFECTS, PLAY_EFFECTS
-from rules.deal_state import Entry, KongRecord, Phase
+from rules.deal_state import DealState, Entry, KongRecord, Phase
 from rules.hand import is_complete
+from rules.live_hand import keys_complete, keys_complete_with, suit_keys
 from rules.melds import Meld, MeldKind
 from rules.moves import (
     TURN_PASSED,
     Accepted,
-    ChooseVoid,
-    Chow,
     Correction,
     DealEnd,
     DealOver,
-    Discard,
-    Draw,
     Fact,
-    Hu,
-    Kong,
     Move,
-    Pass,
-    Pung,
     Reason,
     Rejected,
-    ReplacementDraw,
     Result,
-    RobKong,
-    SelfDrawnHu,
     Won,
 )
 from rules.ruleset import RuleSet, ScoringMethod
@@ -120,25 +108,6 @@ _OVER = Phase.OVER
 _REPLACEMENT = Phase.REPLACEMENT
 _WINDOW_DISCARD = WindowKind.DISCARD
 _WINDOW_ROBBING = WindowKind.ROBBING
-
-
-@dataclass(frozen=True, slots=True)
-class DealState:
-    """Everything observable about a deal, for comparisons and displays."""
-
-    phase: Phase
-    turn: Seat
-    hands: tuple[tuple[Tile, ...], ...]
-    melds: tuple[tuple[Meld, ...], ...]
-    rivers: tuple[tuple[Tile, ...], ...]
-    voids: tuple[Suit | None, ...]
-    out: tuple[bool, ...]
-    tiles_left: int
-    window: ClaimWindow | None
-    winners: tuple[Won, ...]
-    ledger: tuple[LedgerLine, ...]
-    locks: tuple[int, ...]
-    end: DealEnd | None
 
 
 class Deal:
@@ -221,6 +190,9 @@ class Deal:
         plan = wall.deal_out()  # the takes themselves only when asked (`deal_takes`)
         for seat, i in plan:
             hands[seat][order[i]] += 1
+        # each seat's live suit keys (`rules.live_hand.LiveHand`), changed with every count of
+        # `_hands` by the effects: "complete?" is then three table indexings
+        self._keys = [suit_keys(h) for h in hands]
         self._melds: list[list[Meld]] = [[], [], [], []]
         self._river: list[list[Tile]] = [[], [], [], []]
         self._discards: list[list[Tile]] = [[], [], [], []]
@@ -416,69 +388,15 @@ class Deal:
         """Every move `seat` may make now that `apply` would accept. A Hu that would be false
         is left out unless `include_false_hu` (it is accepted, and costly), and so is a
         sequential Hu settled as a false win (000 2.2.4, `play.sequential-claim`)."""
-        candidates: list[Move] = []
-        phase = self.phase
-        h = self._hands[seat]
-        if phase is _OVER or self._out[seat]:
-            return ()
-        if phase is _CHOOSING_VOID:
-            for suit in self.rs.tiles.set.suits:
-                held = [t for t in suit.tiles if h[t]]
-                candidates += [ChooseVoid(seat, suit, t) for t in held] or [ChooseVoid(seat, suit)]
-        elif seat is not self.turn and phase in (_DRAW, _REPLACEMENT, _DISCARD):
-            return ()
-        elif phase is _DRAW:
-            candidates += self._draws_from(Draw, seat, self.wall.next_index())
-        elif phase is _REPLACEMENT:
-            index = self.wall.next_replacement_index()
-            candidates += self._draws_from(ReplacementDraw, seat, index)
-        elif phase is _DISCARD:
-            candidates += [Discard(seat, TILES[i]) for i in range(34) if h[i]]
-            if include_false_hu or self._self_drawn_wins(seat):
-                candidates.append(SelfDrawnHu(seat))
-            for i in range(34):
-                if h[i] == 4:
-                    candidates.append(Kong(seat, _CONCEALED_KONG, TILES[i]))
-            for m in self._melds[seat]:
-                if m.kind is _PUNG and h[m.tile]:
-                    candidates.append(Kong(seat, _PROMOTED_KONG, m.tile))
-                    candidates.append(Kong(seat, _POSTPONED_KONG, m.tile))
-        else:
-            w = self._window
-            assert w is not None
-            candidates.append(Pass(seat))
-            hu = RobKong(seat) if w.kind is _WINDOW_ROBBING else Hu(seat)
-            if include_false_hu or (self._wins_with(seat, w.tile) and not sequential(self, hu)):
-                candidates.append(hu)
-            if w.kind is _WINDOW_DISCARD:
-                candidates += [Pung(seat), Kong(seat, _KONG, w.tile)]
-                if self.rs.play.chow_claims:
-                    candidates += [Chow(seat, low) for low in _CHOW_STARTS[w.tile]]
-        return tuple(m for m in candidates if _check(self, m) is None)
+        return deal_legal.legal_moves(self, seat, include_false_hu)
 
     def admissible_claims(self) -> Mapping[Seat, tuple[Move, ...]]:
         """In a claim or robbing window: the claims (not Pass) each seat that has not yet
         declared may make. Empty outside a window. Each possible chow is listed on its own
         (`Chow(seat, lowest_tile)`, lowest first)."""
-        w = self._window
-        if w is None:
-            return MappingProxyType({})
-        out = {}
-        for s in w.eligible:
-            if s not in w.declared:
-                out[s] = tuple(m for m in self.legal_moves(s) if not isinstance(m, Pass))
-        return MappingProxyType(out)
+        return deal_legal.admissible_claims(self)
 
     # -- helpers ---------------------------------------------------------------------------
-
-    def _draws_from(
-        self, kind: type[Draw] | type[ReplacementDraw], seat: Seat, index: int | None
-    ) -> list[Draw | ReplacementDraw]:
-        """A draw from a known position; from an unknown one, one draw per possible tile."""
-        wall = self.wall
-        if index is None or wall.order[index] is not None:
-            return [kind(seat)]
-        return [kind(seat, t) for t in wall.tileset.kinds if wall.possible(t)]
 
     def _standing(self, seat: Seat, extra: Tile | None = None) -> list[Tile]:
         # each tile repeated as often as it is held, in tile order, without a Python loop
@@ -512,16 +430,14 @@ class Deal:
             # a tile with no copy and no neighbour within two ranks held stays alone: no
             # pair, pung or chow can hold it (most discards, before the table look-up)
             return False
-        h[tile] += 1
-        # the shape first (a table look-up), the authoritative check only for a complete one
-        shaped = is_complete(h, len(self._melds[seat]))
-        h[tile] -= 1
-        if not shaped:
+        # the shape first (table look-ups on the live keys), the authoritative check only
+        # for a complete one
+        if not keys_complete_with(self._keys[seat], h, len(self._melds[seat]), tile):
             return False
         return is_winning(self._standing(seat, tile), self._melds[seat], void, self.rs)
 
     def _self_drawn_wins(self, seat: Seat) -> bool:
-        if not is_complete(self._hands[seat], len(self._melds[seat])):
+        if not keys_complete(self._keys[seat], self._hands[seat], len(self._melds[seat])):
             return False
         return is_winning(self._standing(seat), self._melds[seat], self._void[seat], self.rs)
 
@@ -666,12 +582,3 @@ _AROUND: tuple[tuple[int, int], ...] = tuple(
     (int(t), t + 1) if t.is_honour else (t - min(2, t.rank - 1), t + 1 + min(2, 9 - t.rank))
     for t in TILES
 )
-# the lowest tiles of the chows that hold each tile, lowest first (none for honours)
-_CHOW_STARTS: tuple[tuple[Tile, ...], ...] = tuple(
-    () if t.is_honour else tuple(TILES[t - d] for d in (2, 1, 0) if 1 <= t.rank - d <= 7)
-    for t in TILES
-)
-
-
-def _check(deal: Deal, move: Move) -> tuple[Reason, str] | None:
-    return CHECKS[type(move)](deal, move)

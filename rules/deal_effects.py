@@ -11,6 +11,8 @@ from rules import deal_checks, deal_wellness
 from rules import settlement as pay
 from rules.claims import Window, WindowKind, next_player, resolve, seats_after
 from rules.deal_state import Entry, KongRecord, Phase
+from rules.live_hand import SUIT_INDEX as _SUIT_INDEX
+from rules.live_hand import UNIT as _UNIT
 from rules.melds import Meld, MeldKind
 from rules.moves import (
     TURN_PASSED,
@@ -94,6 +96,7 @@ def _took(deal: Deal, seat: Seat, replacement: bool, tile: Tile | None) -> list[
     wall = deal.wall
     take = wall.replacement(seat, tile) if replacement else wall.draw(seat, tile)
     deal._hands[seat][take.tile] += 1
+    deal._keys[seat][_SUIT_INDEX[take.tile]] += _UNIT[take.tile]
     deal._drawn = take.tile
     deal._hu_lock[seat] = 0
     lock = deal._pung_lock[seat]
@@ -119,6 +122,7 @@ def _play_draw(deal: Deal, m: Draw) -> Tile:
     seat = m.seat
     tile = deal.wall.draw_tile(m.tile)
     deal._hands[seat][tile] += 1
+    deal._keys[seat][_SUIT_INDEX[tile]] += _UNIT[tile]
     deal._drawn = tile
     deal._hu_lock[seat] = 0
     lock = deal._pung_lock[seat]
@@ -137,6 +141,7 @@ def _do_replacement(deal: Deal, m: ReplacementDraw) -> list[Fact]:
 def _do_discard(deal: Deal, m: Discard) -> tuple[Fact, ...]:
     seat, tile = m.seat, m.tile
     deal._hands[seat][tile] -= 1
+    deal._keys[seat][_SUIT_INDEX[tile]] -= _UNIT[tile]
     if deal._laid[seat] == tile:
         deal._laid[seat] = None
     # the deal's first discard made by East, before any meld (WMT earthly hand)
@@ -272,7 +277,9 @@ def _resolve(deal: Deal) -> list[Fact]:
             return _meld_chow(deal, w, seat, res.meld.tile, facts)
         kind = _KONG if isinstance(res.meld, Kong) else _PUNG
         meld = Meld(kind, w.tile)
-        deal._hands[seat][w.tile] -= 3 if kind is _KONG else 2
+        n = 3 if kind is _KONG else 2
+        deal._hands[seat][w.tile] -= n
+        deal._keys[seat][_SUIT_INDEX[w.tile]] -= n * _UNIT[w.tile]
         deal._melds[seat].append(meld)
         deal._melded_any = True
         facts.append(Melded(seat, meld, w.discarder))
@@ -353,10 +360,11 @@ def _void_set(deal: Deal, seat: Seat, meld: Meld) -> VoidSetDeclared:
 def _meld_chow(deal: Deal, w: Window, seat: Seat, low: Tile, facts: list[Fact]) -> list[Fact]:
     """001 IV 2.1-2.3: the chow joins the claimer's melds, then the claimer discards."""
     meld = Meld(_CHOW, low)
-    hand = deal._hands[seat]
+    hand, keys = deal._hands[seat], deal._keys[seat]
     for t in meld.tiles:
         if t != w.tile:
             hand[t] -= 1
+            keys[_SUIT_INDEX[t]] -= _UNIT[t]
     deal._melds[seat].append(meld)
     deal._melded_any = True
     facts.append(Melded(seat, meld, w.discarder))
@@ -401,6 +409,7 @@ def _do_kong(deal: Deal, m: Kong) -> list[Fact]:
     void = deal._void[seat]
     if m.kind is _CONCEALED_KONG:
         deal._hands[seat][tile] -= 4
+        deal._keys[seat][_SUIT_INDEX[tile]] -= 4 * _UNIT[tile]
         if deal._laid[seat] == tile:
             deal._laid[seat] = None
         deal._melds[seat].append(meld)
@@ -414,6 +423,7 @@ def _do_kong(deal: Deal, m: Kong) -> list[Fact]:
         deal.phase = _REPLACEMENT
         return facts
     deal._hands[seat][tile] -= 1
+    deal._keys[seat][_SUIT_INDEX[tile]] -= _UNIT[tile]
     if deal._laid[seat] == tile and not deal._hands[seat][tile]:
         deal._laid[seat] = None
     index = deal._melds[seat].index(Meld(_PUNG, tile))

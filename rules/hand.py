@@ -9,8 +9,11 @@ Shapes (RULES.md, Hand shapes): regular = 4 sets (pung, kong, chow) + a pair; se
 pungs and pairs only, never chows.
 
 The regular shape is answered by per-suit table look-ups (`rules.suit_tables`): the counts
-become one `bytes` object, sliced per suit, and each slice is a dict key. Seven pairs and
-all-pungs are read straight off the bytes (no count is odd / every count is 0, 2 or 3).
+become one `bytes` object, sliced per suit, and each slice is a dict key (waits: one
+look-up per suit in `info`, which packs the suit's code, its waited ranks and what a wait
+adds). Seven pairs and all-pungs are read straight off the bytes (no count is odd / every
+count is 0, 2 or 3). A hand kept as tiles come and go answers without building bytes:
+`rules.live_hand`.
 """
 
 from __future__ import annotations
@@ -86,13 +89,10 @@ NOT_COMPLETE_FACTS = _FACTS[0]
 _COMPLETIONS = tuple(tuple(Completion(t, f) for f in _FACTS) for t in TILES)
 
 _COMPLETE: dict[bytes, int] = {}  # rules.suit_tables, copied in at first use
-_WAITING: dict[bytes, int] = {}
+_INFO: dict[bytes, int] = {}
 _NOT = suit_tables.NOT_COMPLETE
-_SHIFT = suit_tables.WAIT_SHIFT
-_MASK = suit_tables.WAIT_MASK
 _TARGET = tuple(suit_tables.target(m) for m in range(5))
 _SUIT_SLICES = ((0, 9), (9, 18), (18, 27), (27, 34))
-_SUIT_RANGES = {TileSet.SUITED_108: (0, 1, 2), TileSet.FULL_136: (0, 1, 2, 3)}
 
 
 def _mask_tiles(offset: int, size: int) -> tuple[tuple[Tile, ...], ...]:
@@ -108,7 +108,7 @@ _RANKS = tuple(_mask_tiles(s.offset, s.size) for s in (Suit.M, Suit.P, Suit.S, S
 def _load() -> None:
     t = suit_tables.tables()
     _COMPLETE.update(t.complete)
-    _WAITING.update(t.waiting)
+    _INFO.update(t.info)
 
 
 def _regular(b: bytes, melds: int) -> bool:
@@ -127,21 +127,64 @@ def is_seven_pairs(counts: Sequence[int]) -> bool:
     return _seven(bytes(counts))
 
 
+def allowed_waits(
+    found: tuple[Tile, ...],
+    b: bytes,
+    melds: Sequence[Meld],
+    void: Suit | None,
+    melded_copies: bool = True,
+) -> tuple[Tile, ...]:
+    """`found` less what `waits` leaves out for `melds` and `void` (see `waits`)."""
+    if void is not None:
+        if any(b[void.offset : void.offset + void.size]):
+            return ()  # void-suit tiles still held: no win possible (RULES.md)
+        found = tuple(t for t in found if t.suit is not void)
+    if melds and melded_copies:
+        held = list(b)
+        for m in melds:
+            for t in m.tiles:
+                held[t] += 1
+        found = tuple(t for t in found if held[t] < 4)  # all four copies already held
+    return found
+
+
 class _IsComplete(Protocol):
     def __call__(self, counts: Sequence[int], melds: int = 0) -> bool: ...
 
 
+class _Waits(Protocol):
+    def __call__(
+        self,
+        counts: Sequence[int],
+        melds: Sequence[Meld] = (),
+        void: Suit | None = None,
+        tileset: TileSet = TileSet.SUITED_108,
+        *,
+        melded_copies: bool = True,
+    ) -> tuple[Tile, ...]: ...
+
+
 def _bind_hot_paths() -> tuple[
-    _IsComplete, Callable[[bytes, int, TileSet], tuple[tuple[Tile, ...], Tile | None]]
+    _IsComplete,
+    Callable[[bytes, int, TileSet], tuple[tuple[Tile, ...], Tile | None, int]],
+    _Waits,
 ]:
-    """`is_complete` and `_candidates`, with tables and constants bound as closure cells:
-    these run per hand in the judge's and scorer's loops, and closure reads are cheaper than
-    module-global reads (about 0.15 of the ~0.9 us of a completeness check)."""
+    """`is_complete`, `wait_candidates` and `waits`, with tables and constants bound as closure
+    cells: these run per hand in the judge's and scorer's loops, and closure reads are
+    cheaper than module-global reads (about 0.15 of the ~0.9 us of a completeness check)."""
     complete = _COMPLETE
     get = complete.get
-    wait_get = _WAITING.get
-    not_complete, shift, mask, targets, ranks = _NOT, _SHIFT, _MASK, _TARGET, _RANKS
-    suit_ranges, no_honours = _SUIT_RANGES, suit_tables.NO_HONOURS
+    info_get = _INFO.get
+    not_complete, targets = _NOT, _TARGET
+    m_ranks, p_ranks, s_ranks, z_ranks = _RANKS
+    missing, no_honours = suit_tables.MISSING_INFO, suit_tables.NO_HONOURS
+    code_bits, gain_field = suit_tables.INFO_CODE_BITS, suit_tables.INFO_GAIN_FIELD
+    gain_shift = suit_tables.INFO_GAIN_SHIFT
+    gains = tuple(t + suit_tables.INFO_GAIN_OFFSET for t in targets)  # the target, offset
+    mask_shift = suit_tables.INFO_MASK_SHIFT
+    full, suited = TileSet.FULL_136, TileSet.SUITED_108
+    evens, single_odd = b"\0\2\4", frozenset((b"\1", b"\3"))
+    allowed = allowed_waits
     load, tiles, to_bytes = _load, TILES, bytes
 
     def is_complete(counts: Sequence[int], melds: int = 0) -> bool:
@@ -164,36 +207,94 @@ def _bind_hot_paths() -> tuple[
             return True
         return melds == 0 and 1 not in b and 3 not in b and sum(b) == 14 and max(b) <= 4
 
-    def candidates(b: bytes, n: int, tileset: TileSet) -> tuple[tuple[Tile, ...], Tile | None]:
-        """The tiles completing standing bytes `b` + `n` melds: (regular, seven-pairs wait)."""
+    def candidates(b: bytes, n: int, tileset: TileSet) -> tuple[tuple[Tile, ...], Tile | None, int]:
+        """The tiles completing standing bytes `b` + `n` melds: (regular, seven-pairs wait,
+        how many of the three number suits are held).
+
+        One `info` look-up per suit gives its code, its waits and what a wait adds to its
+        code: suit X takes the winning tile when every other suit is complete and X's code
+        after the tile brings the sum to the target (so also exactly one pair in the hand)."""
         if not complete:
             load()
-        keys = (b[:9], b[9:18], b[18:27], b[27:])
-        codes = (
-            get(keys[0], not_complete),
-            get(keys[1], not_complete),
-            get(keys[2], not_complete),
-            get(keys[3], not_complete),
-        )
-        # suit X can take the winning tile when every other suit is complete and X's code
-        # after the tile brings the sum to the target, so also exactly one pair in the hand
-        rest = targets[n] - codes[0] - codes[1] - codes[2] - codes[3]
+        v0 = info_get(b[:9], missing)
+        v1 = info_get(b[9:18], missing)
+        v2 = info_get(b[18:27], missing)
+        honours = not b.endswith(no_honours)
+        v3 = info_get(b[27:], missing) if honours else 0
+        # the gain that makes the total (the target less every suit's code), in its field;
+        # the codes add up in their own field
+        need = (gains[n] - ((v0 + v1 + v2 + v3) & code_bits)) << gain_shift
         regular: tuple[Tile, ...] = ()
-        for s in suit_ranges[tileset]:
-            w = wait_get(keys[s])
-            if w is not None and (w >> shift) - codes[s] == rest:
-                regular += ranks[s][w & mask]
+        if v0 & gain_field == need:
+            regular = m_ranks[v0 >> mask_shift]
+        if v1 & gain_field == need:
+            regular += p_ranks[v1 >> mask_shift]
+        if v2 & gain_field == need:
+            regular += s_ranks[v2 >> mask_shift]
+        if honours and v3 & gain_field == need and tileset is full:
+            regular += z_ranks[v3 >> mask_shift]
         seven = None
-        if n == 0 and b.count(1) + b.count(3) == 1 and sum(b) == 13 and max(b) <= 4:
-            seven = tiles[b.find(1) if 1 in b else b.find(3)]  # pair the one odd tile
-            if not tileset.contains(seven):
-                seven = None
-        return regular, seven
+        if n == 0 and b.count(0) >= 27:  # seven pairs: at most 7 kinds held
+            # one odd count (1 or 3), every other even: `b` less its 0, 2 and 4 bytes
+            odd = b.translate(None, evens)
+            if odd in single_odd and sum(b) == 13:
+                seven = tiles[b.find(odd)]  # pair the one odd tile
+                if not tileset.contains(seven):
+                    seven = None
+        # a suit's code is 0 exactly when it is empty (a missing key reads NOT_COMPLETE)
+        held = (v0 & code_bits != 0) + (v1 & code_bits != 0) + (v2 & code_bits != 0)
+        return regular, seven, held
 
-    return is_complete, candidates
+    def waits(
+        counts: Sequence[int],
+        melds: Sequence[Meld] = (),
+        void: Suit | None = None,
+        tileset: TileSet = suited,
+        *,
+        melded_copies: bool = True,
+    ) -> tuple[Tile, ...]:
+        """Tiles that complete a 13-tile hand (standing tiles + melds), in tile order.
+
+        A tile whose four copies the player already holds (standing, or with `melded_copies`
+        in melds too: `scoring.exhausted-wait`) is not a wait. With `void`, a hand still
+        holding void-suit tiles waits on nothing, and no void-suit tile is a wait. In a
+        108-tile set no honour is a wait.
+        """
+        # `candidates(b, len(melds), tileset)` written out: one call less per hand
+        if not complete:
+            load()
+        b = to_bytes(counts)
+        v0 = info_get(b[:9], missing)
+        v1 = info_get(b[9:18], missing)
+        v2 = info_get(b[18:27], missing)
+        honours = not b.endswith(no_honours)
+        v3 = info_get(b[27:], missing) if honours else 0
+        # the gain that makes the total, in its field: the codes summed in their field
+        gain = gains[len(melds)] if melds else gains[0]
+        need = (gain - ((v0 + v1 + v2 + v3) & code_bits)) << gain_shift
+        found: tuple[Tile, ...] = ()
+        if v0 & gain_field == need:
+            found = m_ranks[v0 >> mask_shift]
+        if v1 & gain_field == need:
+            found += p_ranks[v1 >> mask_shift]
+        if v2 & gain_field == need:
+            found += s_ranks[v2 >> mask_shift]
+        if honours and v3 & gain_field == need and tileset is full:
+            found += z_ranks[v3 >> mask_shift]
+        if not melds and b.count(0) >= 27:  # seven pairs: at most 7 kinds held
+            odd = b.translate(None, evens)
+            if odd in single_odd and sum(b) == 13:
+                seven = tiles[b.find(odd)]
+                if tileset.contains(seven) and seven not in found:
+                    found = tuple(sorted((*found, seven)))
+        if found and (void is not None or melds):
+            return allowed(found, b, melds, void, melded_copies)
+        return found
+
+    return is_complete, candidates, waits
 
 
-is_complete, _candidates = _bind_hot_paths()
+is_complete, wait_candidates, waits = _bind_hot_paths()
 
 
 def shape_facts(counts: Sequence[int], melds: Sequence[Meld] = ()) -> ShapeFacts:
@@ -278,50 +379,6 @@ def decompositions(counts: Sequence[int], melds: int = 0) -> list[Decomposition]
     return result
 
 
-def _allowed(
-    found: tuple[Tile, ...],
-    b: bytes,
-    melds: Sequence[Meld],
-    void: Suit | None,
-    melded_copies: bool = True,
-) -> tuple[Tile, ...]:
-    if void is not None:
-        if any(b[void.offset : void.offset + void.size]):
-            return ()  # void-suit tiles still held: no win possible (RULES.md)
-        found = tuple(t for t in found if t.suit is not void)
-    if melds and melded_copies:
-        held = list(b)
-        for m in melds:
-            for t in m.tiles:
-                held[t] += 1
-        found = tuple(t for t in found if held[t] < 4)  # all four copies already held
-    return found
-
-
-def waits(
-    counts: Sequence[int],
-    melds: Sequence[Meld] = (),
-    void: Suit | None = None,
-    tileset: TileSet = TileSet.SUITED_108,
-    *,
-    melded_copies: bool = True,
-) -> tuple[Tile, ...]:
-    """Tiles that complete a 13-tile hand (standing tiles + melds), in tile order.
-
-    A tile whose four copies the player already holds (standing, or with `melded_copies` in
-    melds too: `scoring.exhausted-wait`) is not a wait. With `void`, a hand still holding
-    void-suit tiles waits on nothing, and no void-suit tile is a wait. In a 108-tile set no
-    honour is a wait.
-    """
-    b = bytes(counts)
-    found, seven = _candidates(b, len(melds), tileset)
-    if seven is not None and seven not in found:
-        found = tuple(sorted((*found, seven)))
-    if found and (void is not None or melds):
-        return _allowed(found, b, melds, void, melded_copies)
-    return found
-
-
 def completions(
     counts: Sequence[int],
     melds: Sequence[Meld] = (),
@@ -331,10 +388,10 @@ def completions(
     """`waits`, each with the `ShapeFacts` of the hand it completes (for the theoretical
     maximum: the best value over all waits, RULES.md Payments)."""
     b = bytes(counts)
-    regular, seven = _candidates(b, len(melds), tileset)
+    regular, seven, _ = wait_candidates(b, len(melds), tileset)
     found = regular if seven is None or seven in regular else tuple(sorted((*regular, seven)))
     if found and (void is not None or melds):
-        found = _allowed(found, b, melds, void)
+        found = allowed_waits(found, b, melds, void)
     if not found:
         return ()
     # all-pungs after the tile: every other count 0 or 3 and the tile's count 1 (it makes the

@@ -14,7 +14,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from enum import Enum
 
-from rules.hand import decompositions, is_complete, waits
+from rules.hand import allowed_waits, decompositions, is_complete, wait_candidates
 from rules.melds import Meld, MeldKind
 from rules.patterns import DETECTORS, Feature, Reading
 from rules.ruleset import (
@@ -387,9 +387,12 @@ class _Plan:
         "fans",
         "includes",
         "kong_is_root",
+        "melded_copies",
         "memo",
         "scoring",
+        "tileset",
         "top",
+        "void_suit",
     )
 
     def __init__(self, rs: RuleSet) -> None:
@@ -406,6 +409,10 @@ class _Plan:
         self.scoring = rs.scoring
         self.memo: dict[int, int] = {}  # feature key -> hand value
         self.top = hand_value(99, rs.scoring)  # the capped value: no wait can beat it
+        # the rule set's parameters the theoretical maximum reads on every hand
+        self.melded_copies = melded_copies(rs)
+        self.tileset = rs.tiles.set
+        self.void_suit = rs.play.void_suit
 
     def fan(self, key: int) -> int:
         """Total fan for a key kongs << 12 | roots << 8 | golden wait << 3 | one suit << 2 |
@@ -431,6 +438,7 @@ class _Plan:
 
 
 _PLANS: dict[int, tuple[RuleSet, _Plan]] = {}
+_HIGHEST_PATTERN = ScoringMethod.HIGHEST_PATTERN  # a module constant: no Enum class look-up
 _EMPTY_SUIT = bytes(9)
 
 
@@ -464,22 +472,28 @@ def theoretical_maximum(
     flat amount under sbr-chengdu2016). Works on counts: what a wait adds follows from the
     counts alone (all pungs: one pair and every other kind 0 or 3; seven pairs: no odd count;
     a root: a kind held four times). Wellness: `rules.wellness.theoretical_maximum`."""
-    if rs.scoring.method is ScoringMethod.HIGHEST_PATTERN:
+    if rs.scoring.method is _HIGHEST_PATTERN:  # before the plan: Wellness has none here
         from rules import wellness  # imported here: rules.wellness builds on this module
 
         winds = wellness.Winds(seat_wind, prevalent_wind)
         return wellness.theoretical_maximum(counts, melds, rs, winds)
-    found = waits(counts, melds, void, rs.tiles.set, melded_copies=melded_copies(rs))
+    cached = _PLANS.get(id(rs))  # `_plan(rs)` written out, as every ready hand asks
+    plan = cached[1] if cached is not None and cached[0] is rs else _plan(rs)
+    # `waits(counts, melds, void, ...)` written out, as its look-ups also tell which number
+    # suits are held
+    b = bytes(counts)
+    found, seven_wait, suits = wait_candidates(b, len(melds), plan.tileset)
+    if seven_wait is not None and seven_wait not in found:
+        found = tuple(sorted((*found, seven_wait)))
+    if found and (void is not None or melds):
+        found = allowed_waits(found, b, melds, void, plan.melded_copies)
     if not found:
         return 0
-    b = bytes(counts)
-    empty = _EMPTY_SUIT
-    suits = (b[0:9] != empty) + (b[9:18] != empty) + (b[18:27] != empty)
-    plan = _plan(rs)
     kongs = 0
     chow_melds = False
-    extra: dict[int, int] = {}  # meld tiles that can join a root (not kong tiles)
+    extra: dict[int, int] | None = None  # meld tiles that can join a root (not kong tiles)
     if melds:
+        extra = {}
         meld_suits = set()
         for m in melds:
             meld_suits.add(m.tile.suit)
@@ -496,9 +510,10 @@ def theoretical_maximum(
         for s in meld_suits:
             if s is not Suit.Z and b[s.offset : s.offset + 9] == _EMPTY_SUIT:
                 suits += 1
-    if rs.play.void_suit and suits >= 3:
+    if suits >= 3 and plan.void_suit:
         return 0
-    n1, n2, n3, n4 = b.count(1), b.count(2), b.count(3), b.count(4)
+    n4 = b.count(4)
+    n1 = b.count(1)
     roots0 = n4
     if extra:
         roots0 += sum(1 for t, n in extra.items() if b[t] + n == 4)
@@ -508,23 +523,26 @@ def theoretical_maximum(
     one_suit = 1 if suits == 1 else 0
     # per-hand part of the memo key (see _Plan.fan); a wait adds roots, all-pungs, pairs
     base = kongs << 12 | roots0 << 8 | golden << 3 | one_suit << 2
-    seven = not melds and n1 + n3 == 1
-    no_pungs = chow_melds or n4 or n1 > 1 or n2 > 2 or (n1 == 1 and n2 != 0)
+    seven = not melds and n1 < 2 and n1 + b.count(3) == 1
+    # all pungs: after the tile no count is 1 or 4 and exactly one is 2, so the wait's count
+    # must be 1 with no 2 held (it makes the pair) or 2 with two 2s held (it makes a pung)
+    pung_count = -1  # the count a wait must have to make all pungs; -1: none can
+    if not (chow_melds or n4 or n1 > 1):
+        n2 = b.count(2)
+        if n1 == 1:
+            if n2 == 0:
+                pung_count = 1
+        elif n2 == 2:
+            pung_count = 2
     value_of = plan.memo
     top = plan.top
     best = 0
     for w in found:
         c = b[w]
         key = base
-        if c + extra.get(w, 0) == 3:
+        if (c + extra.get(w, 0) if extra else c) == 3:
             key += 1 << 8  # the wait is the fourth copy: a root
-        # all pungs: after the tile no count is 1 or 4 and exactly one is 2
-        if (
-            not no_pungs
-            and n1 - (c == 1) + (c == 0) == 0
-            and c != 3
-            and n2 - (c == 2) + (c == 1) == 1
-        ):
+        if c == pung_count:
             key |= 2
         if seven and c & 1:
             key |= 1

@@ -1,5 +1,5 @@
-"""Per-suit lookup tables behind `rules.hand`: which single-suit tile vectors are complete,
-and which tiles complete them.
+"""Per-suit lookup tables behind `rules.hand` and `rules.live_hand`: which single-suit tile
+vectors are complete, and which tiles complete them.
 
 A hand is complete when every suit, read alone, is "sets only" or "sets + one pair", and
 exactly one suit holds the pair (RULES.md, Hand shapes: four sets + a pair). So one table
@@ -8,7 +8,7 @@ lookup per suit answers the question for the whole hand.
 Keys are the suit's counts as raw bytes: `bytes(counts)[0:9]` is the Characters key,
 `[9:18]` Dots, `[18:27]` Bamboo (9 bytes, chows allowed) and `[27:34]` the honours
 (7 bytes, no chows: winds and dragons only form pungs). Number and honour keys have
-different lengths, so both live in the same two dicts. `complete` also holds every
+different lengths, so both live in the same dicts. `complete` also holds every
 Bamboo key followed by seven zero bytes, so a hand without honours (every 108-tile hand)
 needs only three look-ups: `[0:9]`, `[9:18]` and `[18:34]`.
 
@@ -19,14 +19,25 @@ keys add up to `target(melds)`: the tile count sits in the high part and the pai
 (0-4, never carrying) in the low four bits. A missing key reads as `NOT_COMPLETE`, too
 large for any sum of real codes to reach the target.
 
-`waiting[key]` is, for a suit vector one tile short of a complete one, the bit mask of the
-ranks that complete it (bit r-1 for rank r) in the low `WAIT_SHIFT` bits, and above them
-the code the suit has once completed (the same for every completing rank, as it only
-depends on the tile count).
+`info[key]` (9- and 7-byte keys, every suit vector that is complete or one tile short of a
+complete one) packs what a hand's waits need into one number, so they take one look-up per
+suit: `info_code` is the suit's code (`NOT_COMPLETE` if it is not complete), `info_mask`
+the ranks that complete it (bit r-1 for rank r; 0 if none) and `info_gain` what its code
+gains once such a tile joins it (`after - code`: the code after is the same for every
+completing rank, as it only depends on the tile count; `NOT_COMPLETE` stands in for either
+side missing). A key not in `info` reads as `MISSING_INFO`.
+
+`live[0]` / `live[1]` hold the code of every number / honour suit vector at its *live key*,
+the counts read as a base-5 number (`live_key`: count of rank r times 5**(r-1); counts are
+0-4), `LIVE_NOT` (255, larger than any target) where it is not complete. A hand that keeps
+such a key per suit (`rules.live_hand.LiveHand`, the deal judge) adds a tile with one addition
+and reads the suit's code with one index into bytes: no bytes built, no hashing. They hold
+5**9 + 5**7 bytes (about 2 MB).
 
 Building enumerates sets on integers holding one count per byte (adding a set is one
-addition) and takes about 0.1 s on a 2-core x86 machine; the tables hold ~112,000 keys in
-about 10 MB (tracemalloc; `mjtable bench rules` reports both figures).
+addition) and takes about 0.15 s on a 2-core x86 machine; the dicts hold ~129,000 keys,
+and with the live tables about 11.5 MB (tracemalloc; `mjtable bench rules` reports both
+figures).
 """
 
 from __future__ import annotations
@@ -40,6 +51,51 @@ NOT_COMPLETE = 1 << 12  # larger than any sum of four real codes (4 * 225)
 WAIT_SHIFT = 9
 WAIT_MASK = (1 << WAIT_SHIFT) - 1
 MAX_SETS = 4
+# an `info` value: the code in bits 0-14 (wide enough that the raw values of four suits
+# add up without the codes carrying into the gain), the gain + INFO_GAIN_OFFSET in bits
+# 15-29 (gains lie in [-NOT_COMPLETE, NOT_COMPLETE]), the rank mask above
+INFO_GAIN_SHIFT = 15
+INFO_GAIN_OFFSET = 1 << 14
+INFO_MASK_SHIFT = 30
+INFO_CODE_BITS = (1 << INFO_GAIN_SHIFT) - 1
+INFO_GAIN_FIELD = (1 << INFO_MASK_SHIFT) - 1 - INFO_CODE_BITS  # the gain bits, in place
+
+
+def pack_info(code_now: int, after: int, mask: int) -> int:
+    """An `info` value: the suit's code (or NOT_COMPLETE), its code once a waited tile
+    joins it (or NOT_COMPLETE: no wait) and the mask of waited ranks."""
+    return (
+        code_now
+        | (after - code_now + INFO_GAIN_OFFSET) << INFO_GAIN_SHIFT
+        | mask << INFO_MASK_SHIFT
+    )
+
+
+def info_code(info: int) -> int:
+    return info & INFO_CODE_BITS
+
+
+def info_gain(info: int) -> int:
+    return ((info & INFO_GAIN_FIELD) >> INFO_GAIN_SHIFT) - INFO_GAIN_OFFSET
+
+
+def info_mask(info: int) -> int:
+    return info >> INFO_MASK_SHIFT
+
+
+MISSING_INFO = pack_info(NOT_COMPLETE, NOT_COMPLETE, 0)
+LIVE_NOT = 255  # a live table's "not complete": more than any target (code(14, True) = 225)
+# counts 0-4 -> base-5 digits; any other count -> "x", which `int(..., 5)` refuses
+_DIGITS = bytes.maketrans(bytes(range(256)), b"01234" + b"x" * 251)
+
+
+def live_key(counts: bytes | bytearray | list[int]) -> int:
+    """A suit's live key: its counts (0-4 each) as a base-5 number, rank 1 lowest; a
+    ValueError for a count above 4."""
+    try:
+        return int(bytes(counts).translate(_DIGITS)[::-1] or b"0", 5)
+    except ValueError:
+        raise ValueError(f"a suit holds at most 4 of a tile: {list(counts)}") from None
 
 
 def code(tiles: int, pair: bool) -> int:
@@ -55,7 +111,8 @@ def target(melds: int) -> int:
 @dataclass(frozen=True, slots=True)
 class SuitTables:
     complete: dict[bytes, int]
-    waiting: dict[bytes, int]
+    info: dict[bytes, int]
+    live: tuple[bytes, bytes]  # number suits, honours
     build_seconds: float
 
 
@@ -96,24 +153,40 @@ def _suit(size: int, chows: bool) -> tuple[dict[int, int], dict[int, int]]:
 
 
 def build() -> SuitTables:
-    """Build the tables (about 0.1 s); `tables()` keeps one copy."""
+    """Build the tables (about 0.15 s); `tables()` keeps one copy."""
     start = time.perf_counter()
     complete: dict[bytes, int] = {}
-    waiting: dict[bytes, int] = {}
+    info: dict[bytes, int] = {}
+    live: list[bytes] = []
     values: dict[int, int] = {}  # share equal value objects: few distinct values, many keys
+    gain_offset = INFO_GAIN_OFFSET
     for size, chows in ((9, True), (7, False)):
         c_int, w_int = _suit(size, chows)
         keys = {v: v.to_bytes(size, "little") for v in c_int}
+        codes = bytearray([LIVE_NOT]) * 5**size
+        done = {c: pack_info(c, NOT_COMPLETE, 0) for c in set(c_int.values())}
         for v, c in c_int.items():
-            complete[keys[v]] = c
+            key = keys[v]
+            complete[key] = c
+            info[key] = done[c]
+            # the live key: the counts as base-5 digits, rank 1 the lowest
+            codes[int(key.translate(_DIGITS)[::-1], 5)] = c
             if size == 9:  # Bamboo with no honours, 16 bytes: one look-up fewer per hand
-                complete[keys[v] + NO_HONOURS] = c
-        del c_int
+                complete[key + NO_HONOURS] = c
+        live.append(bytes(codes))
+        del codes
         while w_int:  # popped as converted, so both forms never coexist in full
-            v, info = w_int.popitem()
+            v, wait = w_int.popitem()
             key = keys.get(v) or v.to_bytes(size, "little")
-            waiting[key] = values.setdefault(info, info)
-    return SuitTables(complete, waiting, time.perf_counter() - start)
+            now = c_int.get(v, NOT_COMPLETE)
+            # pack_info(now, after, mask) written out
+            x = (
+                now
+                | ((wait >> WAIT_SHIFT) - now + gain_offset) << INFO_GAIN_SHIFT
+                | (wait & WAIT_MASK) << INFO_MASK_SHIFT
+            )
+            info[key] = values.setdefault(x, x)
+    return SuitTables(complete, info, (live[0], live[1]), time.perf_counter() - start)
 
 
 @functools.cache

@@ -268,7 +268,22 @@ def test_tables_build_fast_and_share_codes() -> None:
     assert t.build_seconds < 1.0  # target 0.3 s, measured by `mjtable bench rules`
     assert t.complete[bytes(9)] == 0
     assert t.complete[bytes([3, 1, 1, 1, 2, 1, 1, 1, 3])] == suit_tables.code(14, True)
-    assert t.waiting[bytes([3, 1, 1, 1, 1, 1, 1, 1, 3])] & suit_tables.WAIT_MASK == 0b111111111
+    nine_gates = t.info[bytes([3, 1, 1, 1, 1, 1, 1, 1, 3])]
+    assert suit_tables.info_mask(nine_gates) == 0b111111111
+    assert suit_tables.info_code(nine_gates) == suit_tables.NOT_COMPLETE
+    assert (
+        suit_tables.info_gain(nine_gates) == suit_tables.code(14, True) - suit_tables.NOT_COMPLETE
+    )
+    done = t.info[bytes([3, 1, 1, 1, 2, 1, 1, 1, 3])]  # complete, and no 15th tile completes it
+    assert (suit_tables.info_code(done), suit_tables.info_mask(done)) == (
+        suit_tables.code(14, True),
+        0,
+    )
+    assert t.live[0][suit_tables.live_key([3, 1, 1, 1, 2, 1, 1, 1, 3])] == suit_tables.code(
+        14, True
+    )
+    assert t.live[0][suit_tables.live_key([3, 1, 1, 1, 1, 1, 1, 1, 3])] == suit_tables.LIVE_NOT
+    assert t.live[1][suit_tables.live_key([3, 0, 0, 2, 0, 0, 0])] == suit_tables.code(5, True)
     assert bytes(7) in t.complete and bytes([1, 1, 1, 0, 0, 0, 0]) not in t.complete
 
 

@@ -3,7 +3,12 @@ against the `mahjong` library and `riichienv` (when importable), on one seeded c
 measured in the same run (issue 2, item 7).
 
 Each engine gets the corpus in its own input format, converted before timing: 34-slot
-counts for this engine and `mahjong`, 136-tile ids for `riichienv`. Each hand is timed over
+counts for `mahjong` (a list) and this engine (a `bytearray`, as the deal judge holds a
+hand), 136-tile ids for `riichienv`. This engine's `complete_us` and `waits_us` are the
+judge's own form: a `rules.live_hand.LiveHand`, whose per-suit keys follow each tile
+added or removed, answers with table look-ups and no rebuild; `complete_counts_us` and
+`waits_counts_us` are `rules.hand.is_complete` and `rules.hand.waits` from the counts
+(the peers have one form: both rows carry the same peer figure). Each hand is timed over
 `--repeat` back-to-back calls (garbage collection off); a figure is the median over hands.
 
 Closest equivalents on the peers: `mahjong` has no waits call, so its waits are the usual
@@ -30,8 +35,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from rules import hand, suit_tables
+from rules.live_hand import LiveHand
 
-MEASURES = ("complete_us", "waits_us", "max_value_us")
+MEASURES = ("complete_us", "complete_counts_us", "waits_us", "waits_counts_us", "max_value_us")
 PEERS = ("mahjong", "riichienv")
 
 
@@ -154,14 +160,22 @@ def table_cost() -> dict[str, float]:
 
 def bench_mjtable(corpus: Corpus, max_hands: int, repeat: int) -> dict[str, float | None]:
     hand.is_complete([0] * 34)  # build the tables outside the timing
+    # the judge's own form of a hand's counts: one byte per tile kind
+    fourteen = [bytearray(c) for c in corpus.complete14]
+    thirteen = [bytearray(c) for c in corpus.ready13]
+    live14 = [LiveHand(c) for c in corpus.complete14]
+    live13 = [LiveHand(c) for c in corpus.ready13]
+    LiveHand.waits(live13[0])  # build its table outside the timing
     out: dict[str, float | None] = {
-        "complete_us": median_us(hand.is_complete, corpus.complete14, repeat),
-        "waits_us": median_us(hand.waits, corpus.ready13, repeat),
+        "complete_us": median_us(LiveHand.is_complete, live14, repeat),
+        "complete_counts_us": median_us(hand.is_complete, fourteen, repeat),
+        "waits_us": median_us(LiveHand.waits, live13, repeat),
+        "waits_counts_us": median_us(hand.waits, thirteen, repeat),
         "max_value_us": None,
     }
     max_value = _our_max_value()
     if max_value is not None:
-        out["max_value_us"] = median_us(max_value, corpus.ready13[:max_hands], repeat)
+        out["max_value_us"] = median_us(max_value, thirteen[:max_hands], repeat)
     return out
 
 
@@ -194,9 +208,13 @@ def bench_mahjong(corpus: Corpus, max_hands: int, repeat: int) -> dict[str, floa
                     best = max(best, result.cost["main"])
         return best
 
+    complete = median_us(is_agari, corpus.complete14, repeat)
+    waits_us = median_us(waits, corpus.ready13, repeat)
     return {
-        "complete_us": median_us(is_agari, corpus.complete14, repeat),
-        "waits_us": median_us(waits, corpus.ready13, repeat),
+        "complete_us": complete,
+        "complete_counts_us": complete,
+        "waits_us": waits_us,
+        "waits_counts_us": waits_us,
         "max_value_us": median_us(max_value, corpus.ready13[:max_hands], repeat),
     }
 
@@ -222,9 +240,13 @@ def bench_riichienv(corpus: Corpus, max_hands: int, repeat: int) -> dict[str, fl
                 best = max(best, ev.calc(4 * t + held, [], [], conditions()).ron_agari)
         return best
 
+    complete_us = median_us(complete, fourteen, repeat)
+    waits_us = median_us(waits, thirteen, repeat)
     return {
-        "complete_us": median_us(complete, fourteen, repeat),
-        "waits_us": median_us(waits, thirteen, repeat),
+        "complete_us": complete_us,
+        "complete_counts_us": complete_us,
+        "waits_us": waits_us,
+        "waits_counts_us": waits_us,
         "max_value_us": median_us(max_value, thirteen[:max_hands], repeat),
     }
 
@@ -278,12 +300,12 @@ def run(args: argparse.Namespace) -> int:
         f"mjtable bench rules: {args.hands} hands (seed {args.seed}), median us per hand over "
         f"{args.repeat} calls; max value on the first {n_max} hands; ratio = peer / mjtable"
     )
-    header = f"{'measure':<14}{'mjtable':>10}"
+    header = f"{'measure':<19}{'mjtable':>10}"
     for name in PEERS:
         header += f"{name:>12}{'ratio':>9}"
     print(header)
     for m in MEASURES:
-        line = f"{m:<14}{_fmt(ours[m]):>10}"
+        line = f"{m:<19}{_fmt(ours[m]):>10}"
         for name in PEERS:
             line += f"{_fmt(results[name][m]):>12}{_ratio(results[name][m], ours[m]):>9}"
         print(line)
