@@ -334,6 +334,42 @@ class Debounce:
             )
 
 
+class CalibrationState(Enum):
+    """Where a reader profile's `[debounce]` numbers come from."""
+
+    GUESSED = "guessed"  # written without the device: `mjtable calibrate` measures them
+    MEASURED = "measured"  # written by `mjtable calibrate` from the figures beside them
+
+
+@dataclass(frozen=True, slots=True)
+class Calibration:
+    """The `[calibration]` section: whether the debounce numbers were measured, and the
+    figures `mjtable calibrate` based them on (tools/calibration.py). A profile without it
+    is `guessed`."""
+
+    state: CalibrationState = CalibrationState.GUESSED
+    date: str = ""
+    source: str = ""  # what was measured: the port, or the capture file
+    rounds: int = field(default=0, metadata={"range": (0, 1_000_000_000)})
+    tiles: int = field(default=0, metadata={"range": (0, 100_000)})
+    # rounds a placed tile's own antenna read it / rounds it lay there
+    read_rate: float = field(default=0.0, metadata={"range": (0.0, 1.0)})
+    longest_miss: int = field(default=0, metadata={"range": (0, 1_000_000_000)})
+    # own reads' RSSI: lowest, median, highest (empty: the reader reports none)
+    own_rssi: tuple[int, ...] = field(default=(), metadata={"range": (0, 255)})
+    crosstalk_reads: int = field(default=0, metadata={"range": (0, 1_000_000_000)})
+    crosstalk_rssi_max: int = field(default=0, metadata={"range": (0, 255)})
+    notes: str = ""
+
+    def __post_init__(self) -> None:
+        if self.state is CalibrationState.MEASURED and self.rounds == 0:
+            raise ValueError("a measured calibration names the rounds it measured")
+        if self.own_rssi and (
+            len(self.own_rssi) != 3 or list(self.own_rssi) != sorted(self.own_rssi)
+        ):
+            raise ValueError("own-rssi is [lowest, median, highest]")
+
+
 @dataclass(frozen=True, slots=True)
 class _AntennaToml:
     zone: ZoneKind
@@ -346,6 +382,7 @@ class _ReaderToml:
     reader: ReaderHeader
     antennas: Mapping[str, _AntennaToml]
     debounce: Debounce = Debounce()
+    calibration: Calibration = Calibration()
 
 
 @dataclass(frozen=True, slots=True)
@@ -360,6 +397,7 @@ class ReaderProfile:
     reader: ReaderHeader
     debounce: Debounce
     antennas: Mapping[int, Antenna]  # neighbours made symmetric
+    calibration: Calibration = Calibration()
 
     def zone_of(self, antenna: int) -> Zone | None:
         a = self.antennas.get(antenna)
@@ -399,7 +437,9 @@ def parse_reader(data: dict[str, Any], source: str) -> ReaderProfile:
             links[n].add(other)
             links[other].add(n)
     antennas = {n: Antenna(n, zones[n], frozenset(links[n])) for n in sorted(numbers)}
-    return ReaderProfile(raw.reader, raw.debounce, types.MappingProxyType(antennas))
+    return ReaderProfile(
+        raw.reader, raw.debounce, types.MappingProxyType(antennas), raw.calibration
+    )
 
 
 def load_reader(name: str) -> ReaderProfile:
