@@ -92,6 +92,7 @@ class CommandKind(Enum):
     LIGHT = "light"
     BUZZER = "buzzer"
     SHOW_COUNTDOWN = "show-countdown"
+    IDENTIFY = "identify"  # asks the board for its `identity` (mjtable probe)
 
 
 class EventKind(Enum):
@@ -104,6 +105,7 @@ class EventKind(Enum):
     FAULT = "fault"
     LID = "lid"
     ACK = "ack"
+    IDENTITY = "identity"  # the answer to `identify`: a model number and a firmware version
 
 
 PARAMETERS: Mapping[CommandKind | EventKind, tuple[str, ...]] = types.MappingProxyType(
@@ -114,6 +116,7 @@ PARAMETERS: Mapping[CommandKind | EventKind, tuple[str, ...]] = types.MappingPro
         CommandKind.LIGHT: ("seat", "on"),
         CommandKind.BUZZER: ("ms",),
         CommandKind.SHOW_COUNTDOWN: ("seat", "seconds"),
+        CommandKind.IDENTIFY: (),
         EventKind.SHUFFLE_DONE: (),
         EventKind.WALLS_UP: (),
         EventKind.DICE: ("a", "b"),
@@ -121,6 +124,7 @@ PARAMETERS: Mapping[CommandKind | EventKind, tuple[str, ...]] = types.MappingPro
         EventKind.FAULT: ("code",),
         EventKind.LID: ("open",),
         EventKind.ACK: ("command",),
+        EventKind.IDENTITY: ("model", "version"),
     }
 )
 # parameters whose wire value is looked up in the field's `values` table: required, optional

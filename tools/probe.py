@@ -16,11 +16,13 @@ listed and left alone. A serial port is asked, in turn:
 
 A USB device with a PN533's VID:PID is asked GetFirmwareVersion through pyusb.
 
+A port the user named that is no reader is then asked each table profile's `identify`
+command (optional in a profile, docs/PROFILES.md; sim-table has one) in that profile's
+framing; the board that answers with its `identity` event names its profile.
+
 A reader profile fits a UHF bus when every reader address its antennas need
 ((n-1) div 8, controller/daemon/reader_bus.py) answered; a PN532 or PN533 fits the profiles
-of its model. Table boards would be asked by a table profile's identify command; no table
-profile has one (docs/PROFILES.md), so the ports left unidentified are listed as the table's
-possible ports.
+of its model. The ports left unidentified are listed as the table board's possible ports.
 """
 
 from __future__ import annotations
@@ -37,14 +39,24 @@ import serial
 from serial.tools import list_ports
 
 from controller.devices import pn532
+from controller.devices.events import TableIdentified
 from controller.devices.pn532 import Command, FirmwareVersion, InfoFrame
+from controller.devices.table import Identify, TableDriver
 from controller.devices.uhf_info import ReaderInfo, parse_reader_info, reader_info_command
 from controller.devices.uhf_reader import BROADCAST, MAX_ANTENNAS, ResponseDecoder
-from controller.profiles import ReaderModel, ReaderProfile, available, load_reader
+from controller.profiles import (
+    CommandKind,
+    ReaderModel,
+    ReaderProfile,
+    available,
+    load_reader,
+    load_table,
+)
 
 BY_ID = Path("/dev/serial/by-id")
 UHF_BAUD = 57600  # the UHFReader18 family's factory speed
 PN532_BAUD = 115200  # HSU default (PN532 user manual)
+TABLE_BAUD = 57600  # the daemon's table link (controller/devices/serial_link.LinkConfig)
 BUS_ADDRESSES = range(MAX_ANTENNAS)  # addresses asked one by one
 
 
@@ -118,7 +130,22 @@ class Pn53x:
         return f"{self.firmware} ({self.model.value})"
 
 
-Identity = UhfBus | Pn53x
+@dataclass(frozen=True, slots=True)
+class TableBoard:
+    """A table board that answered a table profile's `identify` command."""
+
+    profile: str
+    model_number: int
+    version: int
+
+    def __str__(self) -> str:
+        return (
+            f"table board of profile {self.profile}: model 0x{self.model_number:04x}, "
+            f"firmware version {self.version}"
+        )
+
+
+Identity = UhfBus | Pn53x | TableBoard
 
 
 @dataclass(frozen=True, slots=True)
@@ -143,6 +170,7 @@ class ProbeOptions:
     usb_backend: Any = None
     timeout: float = 0.15  # seconds for one answer
     profiles: Sequence[str] = field(default_factory=lambda: available("readers"))
+    tables: Sequence[str] = field(default_factory=lambda: available("tables"))
 
 
 # --------------------------------------------------------------------------- listing
@@ -229,7 +257,26 @@ def ask_pn532(port: serial.SerialBase, timeout: float) -> Pn53x | None:
     return None
 
 
-def ask_serial(c: SerialCandidate, timeout: float) -> tuple[Identity | None, str]:
+def ask_table(port: serial.SerialBase, timeout: float, tables: Sequence[str]) -> TableBoard | None:
+    """Each table profile's `identify` command, in the profile's framing; the first board
+    that answers with its `identity` event names its profile."""
+    port.baudrate = TABLE_BAUD
+    for name in tables:
+        profile = load_table(name)
+        if profile.command(CommandKind.IDENTIFY) is None:
+            continue
+        driver = TableDriver(profile)
+        for ev in _exchange(
+            port, driver.encode(Identify()), lambda b, d=driver: d.feed(0.0, b), timeout
+        ):
+            if isinstance(ev, TableIdentified):
+                return TableBoard(name, ev.model, ev.version)
+    return None
+
+
+def ask_serial(
+    c: SerialCandidate, timeout: float, tables: Sequence[str] = ()
+) -> tuple[Identity | None, str]:
     try:
         port = serial.serial_for_url(c.device, baudrate=UHF_BAUD, timeout=0.01, exclusive=True)
     except (serial.SerialException, OSError, ValueError) as err:
@@ -243,7 +290,13 @@ def ask_serial(c: SerialCandidate, timeout: float) -> tuple[Identity | None, str
             found = ask(port, timeout)
             if found is not None:
                 return found, str(found)
-        return None, "no answer to the UHF reader's or the PN532's question"
+        board = ask_table(port, timeout, tables) if c.named else None
+        if board is not None:
+            return board, str(board)
+        asked = "the UHF reader's or the PN532's question"
+        if c.named:
+            asked += " nor the table profiles' identify"
+        return None, f"no answer to {asked}"
     except (serial.SerialException, OSError) as err:
         return None, f"failed while asking: {err}"
     finally:
@@ -302,6 +355,8 @@ def needed_addresses(profile: ReaderProfile) -> frozenset[int]:
 def fitting(identity: Identity, profiles: Iterable[ReaderProfile]) -> tuple[str, ...]:
     """Names of the profiles that fit, real hardware before the simulator's, the closest
     (fewest readers unused) first."""
+    if isinstance(identity, TableBoard):
+        return (identity.profile,)
     fits: list[tuple[bool, int, str]] = []
     for p in profiles:
         sim = p.reader.name.startswith("sim-")
@@ -326,7 +381,7 @@ def probe(options: ProbeOptions) -> list[Finding]:
             why = f"not a known reader family: not asked (name it: mjtable probe --port {c.device})"
             out.append(Finding(c.device, label, False, why))
             continue
-        identity, note = ask_serial(c, options.timeout)
+        identity, note = ask_serial(c, options.timeout, options.tables)
         fits = fitting(identity, profiles) if identity is not None else ()
         out.append(Finding(c.device, label, True, note, identity, c.stable_path, fits))
     if options.usb:
@@ -336,39 +391,45 @@ def probe(options: ProbeOptions) -> list[Finding]:
     return out
 
 
-def run_line(reader: Finding, table_port: str = "TABLE-PORT") -> str:
-    profile = reader.profiles[0]
-    parts = ["mjtable run", f"--reader {reader.reader_arg}", f"--reader-profile {profile}"]
-    parts += [f"--table {table_port}", "--profile TABLE-PROFILE", "--tags TAG-MAP"]
-    return " ".join(parts)
+def run_line(reader: Finding, table: Finding | None) -> str:
+    parts = [
+        "mjtable run",
+        f"--reader {reader.reader_arg}",
+        f"--reader-profile {reader.profiles[0]}",
+    ]
+    if table is not None:
+        parts += [f"--table {table.reader_arg}", f"--profile {table.profiles[0]}"]
+    else:
+        parts += ["--table TABLE-PORT", "--profile TABLE-PROFILE"]
+    return " ".join([*parts, "--tags TAG-MAP"])
 
 
 def report(findings: Sequence[Finding]) -> list[str]:
     """The text `mjtable probe` prints."""
     lines = []
     for f in findings:
-        head = f"{f.what}" + (f"  [{f.label}]" if f.label else "")
-        lines.append(head)
+        lines.append(f"{f.what}" + (f"  [{f.label}]" if f.label else ""))
         lines.append(f"    {'asked: ' if f.asked else ''}{f.note}")
         if f.identity is not None:
-            fits = ", ".join(f.profiles) or "none of the shipped reader profiles"
+            fits = ", ".join(f.profiles) or "none of the shipped profiles"
             lines.append(f"    fits: {fits}")
-    readers = [f for f in findings if f.profiles]
-    # the table board: a USB serial port that is no reader (a bare UART rarely is the table)
+    readers = [f for f in findings if f.profiles and not isinstance(f.identity, TableBoard)]
+    tables = [f for f in findings if isinstance(f.identity, TableBoard)]
+    # the table board's port: a USB serial port that is no reader (a bare UART rarely is)
     others = [f.what for f in findings if f.identity is None and f.label and f.what[:4] != "USB "]
     lines.append("")
     if not readers:
         lines.append("no reader identified (name a port to ask it: mjtable probe --port PATH)")
         return lines
-    table = others[0] if len(others) == 1 else "TABLE-PORT"
     for f in readers:
         lines.append("start with:")
-        lines.append(f"    {run_line(f, table)}")
-        if f.identity is not None and f.identity.model is ReaderModel.PN532_UART:
-            lines.append(
-                "    (mjtable run does not poll pn532-uart readers yet: see docs/PROFILES.md)"
-            )
-    if others:
-        lines.append(f"the table board may be on: {', '.join(others)}")
+        lines.append(f"    {run_line(f, tables[0] if tables else None)}")
+        if isinstance(f.identity, Pn53x) and f.identity.model is ReaderModel.PN532_UART:
+            lines.append("    (mjtable run does not poll pn532-uart readers yet: docs/PROFILES.md)")
+    if not tables and others:
+        lines.append(
+            f"the table board may be on: {', '.join(others)} (name it with --port to ask it "
+            "with the table profiles' identify command)"
+        )
     lines.append("then: mjtable calibrate (docs/PROFILES.md) before the first session")
     return lines

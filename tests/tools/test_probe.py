@@ -14,11 +14,12 @@ from pathlib import Path
 import pytest
 
 from controller.cli import main
+from controller.devices.table import Identify
 from controller.devices.uhf_info import ReaderInfo
-from controller.profiles import available, load_reader
+from controller.profiles import available, load_reader, load_table
 from rules.tiles import TileSet
 from tools.probe import ProbeOptions, UhfBus, fitting, probe, report
-from tools.sim.devices import DeviceLoop, ReaderBus, open_endpoint
+from tools.sim.devices import SIM_MODEL, DeviceLoop, ReaderBus, VirtualTable, open_endpoint
 from tools.sim.noise import Noise, NoiseConfig
 from tools.sim.usb_backend import PN532_FIRMWARE, SimPN533, SimUsbBackend
 from tools.sim.world import World
@@ -45,6 +46,8 @@ class Rig:
         self.loop.add(self.bus.endpoint, self.bus.on_bytes)
         self.loop.add(self.uart, lambda data: self.uart.write(self.pn532.serial_feed(data)))
         self.loop.add(self.table, self._heard_by_table)
+        self.board = VirtualTable(load_table("sim-table"), open_endpoint(folder, "board"), None)
+        self.loop.add(self.board.endpoint, self.board.on_bytes)
         self.table_heard = b""
         self.loop.start()
         (self.by_id / UHF_LINK).symlink_to(self.bus.endpoint.slave_name)
@@ -63,7 +66,7 @@ class Rig:
 
     def close(self) -> None:
         self.loop.stop()
-        for ep in (self.bus.endpoint, self.table, self.uart):
+        for ep in (self.bus.endpoint, self.table, self.uart, self.board.endpoint):
             ep.close()
 
 
@@ -97,7 +100,9 @@ def test_probe_identifies_each_reader_and_writes_to_no_unknown_device(rig: Rig) 
     lines = report(list(findings.values()))
     run = f"mjtable run --reader {rig.by_id / UHF_LINK} --reader-profile sim-uhf"
     assert any(line.strip().startswith(run) for line in lines)
-    assert any(f"--table {rig.table.slave_name}" in line for line in lines)
+    assert any(
+        line.startswith(f"the table board may be on: {rig.table.slave_name}") for line in lines
+    )
 
 
 def test_a_pn532_on_a_port_nobody_named_is_not_asked(rig: Rig) -> None:
@@ -154,3 +159,16 @@ def test_probe_cli_on_ptys(rig: Rig) -> None:
     assert f"--reader {rig.by_id / UHF_LINK} --reader-profile sim-uhf" in done.stdout
     assert "UHF reader at address 2: version 3.1" in done.stdout
     assert rig.table_heard == b""
+
+
+def test_a_named_table_board_answers_its_profiles_identify(rig: Rig) -> None:
+    findings = probe(rig.options(str(rig.board.endpoint.link)))
+    board = next(f for f in findings if f.what == str(rig.board.endpoint.link))
+    assert board.profiles == ("sim-table",)
+    assert f"model 0x{SIM_MODEL:04x}" in board.note
+    assert [c for c in rig.board.commands if isinstance(c, Identify)] == [Identify()]
+    assert rig.board.start_requests == 0
+    lines = report(findings)
+    run = next(line.strip() for line in lines if line.strip().startswith("mjtable run"))
+    assert f"--table {rig.board.endpoint.link} --profile sim-table" in run
+    assert rig.table_heard == b""  # the unnamed port still hears nothing
