@@ -339,28 +339,23 @@ class Debounce:
 
 
 class CalibrationState(Enum):
-    """Where a reader profile's `[debounce]` numbers come from."""
-
     GUESSED = "guessed"  # written without the device: `mjtable calibrate` measures them
     MEASURED = "measured"  # written by `mjtable calibrate` from the figures beside them
 
 
 @dataclass(frozen=True, slots=True)
 class Calibration:
-    """The `[calibration]` section: whether the debounce numbers were measured, and the
-    figures `mjtable calibrate` based them on (tools/calibration.py). A profile without it
-    is `guessed`."""
+    """`[calibration]`: were the debounce numbers measured, and from which figures
+    (tools/calibration.py, docs/PROFILES.md). A profile without it is `guessed`."""
 
     state: CalibrationState = CalibrationState.GUESSED
     date: str = ""
     source: str = ""  # what was measured: the port, or the capture file
     rounds: int = field(default=0, metadata={"range": (0, 1_000_000_000)})
     tiles: int = field(default=0, metadata={"range": (0, 100_000)})
-    # rounds a placed tile's own antenna read it / rounds it lay there
-    read_rate: float = field(default=0.0, metadata={"range": (0.0, 1.0)})
+    read_rate: float = field(default=0.0, metadata={"range": (0.0, 1.0)})  # own reads / rounds
     longest_miss: int = field(default=0, metadata={"range": (0, 1_000_000_000)})
-    # own reads' RSSI: lowest, median, highest (empty: the reader reports none)
-    own_rssi: tuple[int, ...] = field(default=(), metadata={"range": (0, 255)})
+    own_rssi: tuple[int, ...] = field(default=(), metadata={"range": (0, 255)})  # lo, mid, hi
     crosstalk_reads: int = field(default=0, metadata={"range": (0, 1_000_000_000)})
     crosstalk_rssi_max: int = field(default=0, metadata={"range": (0, 255)})
     notes: str = ""

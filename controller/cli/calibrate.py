@@ -9,7 +9,9 @@ import argparse
 import os
 import sys
 import time
+from collections.abc import Callable, Mapping
 from pathlib import Path
+from typing import Any
 
 from controller.cli.args import positive_int
 from controller.profiles import ReaderModel, ReaderProfile, load_reader, parse_reader
@@ -84,64 +86,27 @@ def _target(args: argparse.Namespace, name: str) -> Path | None:
     return Path(name) if name.endswith(".toml") else None
 
 
-def run(args: argparse.Namespace, usb_backend=None) -> int:
-    from tools.calibrate import capture_rounds, guided
-    from tools.calibration import (
-        CalibrationError,
-        Tally,
-        calibration_of,
-        derive,
-        infer_placements,
-    )
-    from tools.capture import CaptureError
+Say = Callable[[str], None]
 
-    def say(line: str) -> None:
-        print(line, flush=True)
+
+def say(line: str) -> None:
+    print(line, flush=True)
+
+
+def run(args: argparse.Namespace, usb_backend: Any = None) -> int:
+    from tools.calibration import CalibrationError, calibration_of, derive
 
     name = args.reader_profile or ""
     if args.reader is not None and not name:
         return fail("--reader needs --reader-profile (mjtable probe names the one that fits)")
-    try:
-        if args.capture is not None:
-            if not args.capture.is_file():
-                return fail(f"{args.capture}: no such file")
-            used, rounds = capture_rounds(args.capture)
-            name = name or used.reader.name
-            source = f"capture {args.capture.name}"
-        profile = load_reader(name)
-    except (SchemaError, CaptureError, OSError) as err:
-        return fail(str(err))
-    target = _target(args, name)
-    if target is None and not args.dry_run:
-        return fail(f"{name} is a shipped profile: give --out PATH for the calibrated copy")
-    if args.capture is not None:
-        if set(used.antennas) != set(profile.antennas):
-            return fail(f"the capture's reader ({used.reader.name}) has other antennas than {name}")
-        tally = Tally()
-        for reads, placed in zip(rounds, infer_placements(rounds), strict=True):
-            tally.add(reads, placed)
-    else:
-        antennas = args.antennas or tuple(profile.antennas)
-        unknown = [a for a in antennas if a not in profile.antennas]
-        if unknown:
-            return fail(f"antenna {unknown[0]} is not in reader profile {name}")
-        usb = args.reader == "usb" or args.reader.startswith("usb:")
-        if usb != (profile.reader.model is ReaderModel.PN533_USB):
-            return fail(
-                f"reader {args.reader!r} does not fit {name} ({profile.reader.model.value})"
-            )
-        try:
-            reader = _open(args.reader, profile, usb, say, usb_backend)
-        except ValueError as err:
-            return fail(str(err))
-        try:
-            got = guided(reader, profile, antennas, args.rounds, say, args.settle)
-        finally:
-            reader.close()
-        if got is None:
-            return fail("stopped before the end: nothing written", 130)
-        tally = got
-        source = f"live {args.reader}"
+    if args.capture is not None and not args.capture.is_file():
+        return fail(f"{args.capture}: no such file")
+    if args.reader is not None and not _reachable(args.reader):
+        return fail(f"{args.reader}: no such device")
+    got = _capture(args, name) if args.capture is not None else _live(args, name, usb_backend)
+    if isinstance(got, int):
+        return got
+    tally, name, profile, source = got
     figures = tally.figures()
     say("measured:")
     for line in figures.lines():
@@ -158,31 +123,86 @@ def run(args: argparse.Namespace, usb_backend=None) -> int:
     )
     for reason in derived.reasons:
         say(f"    {reason}")
-    _neighbours(profile, figures.crosstalk_pairs, say)
+    _neighbours(profile, figures.crosstalk_pairs)
     if args.dry_run:
         return 0
-    assert target is not None
-    return _write(
-        target,
-        name,
-        profile,
-        derived,
-        calibration_of(figures, time.strftime("%Y-%m-%d"), source),
-        say,
-    )
+    target = _target(args, name)
+    assert target is not None  # checked before anything was measured
+    cal = calibration_of(figures, time.strftime("%Y-%m-%d"), source)
+    return _write(target, name, profile, derived, cal)
 
 
-def _open(url: str, profile: ReaderProfile, usb: bool, say, backend):
-    from tools.calibrate import SerialRounds, UsbRounds
+def _reachable(reader: str) -> bool:
+    return reader == "usb" or reader.startswith("usb:") or "://" in reader or Path(reader).exists()
 
+
+Collected = tuple[Any, str, ReaderProfile, str]  # tally, profile name, profile, source
+
+
+def _profile(args: argparse.Namespace, name: str) -> ReaderProfile | int:
+    try:
+        profile = load_reader(name)
+    except SchemaError as err:
+        return fail(str(err))
+    if _target(args, name) is None and not args.dry_run:
+        return fail(f"{name} is a shipped profile: give --out PATH for the calibrated copy")
+    return profile
+
+
+def _capture(args: argparse.Namespace, name: str) -> Collected | int:
+    from tools.calibrate import capture_rounds
+    from tools.calibration import Tally, infer_placements
+    from tools.capture import CaptureError
+
+    try:
+        used, rounds = capture_rounds(args.capture)
+    except (CaptureError, SchemaError, OSError) as err:
+        return fail(str(err))
+    name = name or used.reader.name
+    profile = _profile(args, name)
+    if isinstance(profile, int):
+        return profile
+    if set(used.antennas) != set(profile.antennas):
+        return fail(f"the capture's reader ({used.reader.name}) has other antennas than {name}")
+    tally = Tally()
+    for reads, placed in zip(rounds, infer_placements(rounds), strict=True):
+        tally.add(reads, placed)
+    return tally, name, profile, f"capture {args.capture.name}"
+
+
+def _live(args: argparse.Namespace, name: str, usb_backend: Any) -> Collected | int:
+    from tools.calibrate import SerialRounds, UsbRounds, guided
+
+    profile = _profile(args, name)
+    if isinstance(profile, int):
+        return profile
+    antennas = args.antennas or tuple(profile.antennas)
+    unknown = [a for a in antennas if a not in profile.antennas]
+    if unknown:
+        return fail(f"antenna {unknown[0]} is not in reader profile {name}")
+    usb = args.reader == "usb" or args.reader.startswith("usb:")
+    if usb != (profile.reader.model is ReaderModel.PN533_USB):
+        return fail(f"reader {args.reader!r} does not fit {name} ({profile.reader.model.value})")
     if usb:
         from controller.devices.pn533_usb import parse_usb_address
 
-        return UsbRounds(say, backend, parse_usb_address(url))
-    return SerialRounds(url, profile, say)
+        try:
+            devices = parse_usb_address(args.reader)
+        except ValueError as err:
+            return fail(str(err))
+        reader: Any = UsbRounds(say, usb_backend, devices)
+    else:
+        reader = SerialRounds(args.reader, profile, say)
+    try:
+        tally = guided(reader, profile, antennas, args.rounds, say, args.settle)
+    finally:
+        reader.close()
+    if tally is None:
+        return fail("stopped before the end: nothing written", 130)
+    return tally, name, profile, f"live {args.reader}"
 
 
-def _neighbours(profile: ReaderProfile, pairs, say) -> None:
+def _neighbours(profile: ReaderProfile, pairs: Mapping[tuple[int, int], int]) -> None:
     """Crosstalk between antennas the profile does not call neighbours: worth a look."""
     odd = sorted({tuple(sorted(p)) for p in pairs if p[1] not in profile.antennas[p[0]].neighbours})
     if odd:
@@ -190,17 +210,15 @@ def _neighbours(profile: ReaderProfile, pairs, say) -> None:
         say(f"crosstalk between antennas the profile does not list as neighbours: {listed}")
 
 
-def _write(target: Path, name: str, profile, derived, cal, say) -> int:
+def _write(target: Path, name: str, profile: ReaderProfile, derived: Any, cal: Any) -> int:
     import tomllib
+    from importlib import resources
 
     from tools.calibration import rewrite, sections
 
-    source_path = Path(name) if name.endswith(".toml") else None
-    if source_path is not None:
-        text = source_path.read_text(encoding="utf-8")
+    if name.endswith(".toml"):
+        text = Path(name).read_text(encoding="utf-8")
     else:
-        from importlib import resources
-
         text = (resources.files("hw_profiles") / "readers" / f"{name}.toml").read_text("utf-8")
     new = rewrite(text, sections(profile, derived, cal))
     try:

@@ -161,7 +161,8 @@ def test_calibration_from_a_capture(tmp_path: Path, capsys: pytest.CaptureFixtur
             "antenna 99 is not in reader profile sim-uhf",
         ),
         (["--capture", "nothing.jsonl"], "nothing.jsonl: no such file"),
-        (["--reader", "x", "--reader-profile", "nope"], "no such profile"),
+        (["--reader", "/dev/null", "--reader-profile", "nope"], "no such profile"),
+        (["--reader", "/dev/ttyNOPE9", "--reader-profile", "sim-uhf"], "no such device"),
     ],
 )
 def test_bad_input_is_one_line_and_exit_2(
