@@ -41,6 +41,7 @@ from serial.tools import list_ports
 from controller.devices import pn532
 from controller.devices.events import TableIdentified
 from controller.devices.pn532 import Command, FirmwareVersion, InfoFrame
+from controller.devices.serial_link import IO_ERRORS
 from controller.devices.table import Identify, TableDriver
 from controller.devices.uhf_info import ReaderInfo, parse_reader_info, reader_info_command
 from controller.devices.uhf_reader import BROADCAST, MAX_ANTENNAS, ResponseDecoder
@@ -297,7 +298,7 @@ def ask_serial(
         if c.named:
             asked += " nor the table profiles' identify"
         return None, f"no answer to {asked}"
-    except (serial.SerialException, OSError) as err:
+    except IO_ERRORS as err:  # unplugged while asked (termios.error on a buffer reset)
         return None, f"failed while asking: {err}"
     finally:
         port.close()
@@ -409,10 +410,15 @@ def report(findings: Sequence[Finding]) -> list[str]:
     lines = []
     for f in findings:
         lines.append(f"{f.what}" + (f"  [{f.label}]" if f.label else ""))
-        lines.append(f"    {'asked: ' if f.asked else ''}{f.note}")
+        if isinstance(f.identity, UhfBus):
+            answered = ", ".join(str(a) for a in sorted(f.identity.addresses))
+            lines.append(f"    asked: UHF readers answered at addresses {answered}")
+            lines += [f"      address {r.adr}: {r}" for r in f.identity.readers]
+        else:
+            lines.append(f"    {'asked: ' if f.asked else ''}{f.note}")
         if f.identity is not None:
-            fits = ", ".join(f.profiles) or "none of the shipped profiles"
-            lines.append(f"    fits: {fits}")
+            names = [n + " (simulator)" if n.startswith("sim-") else n for n in f.profiles]
+            lines.append(f"    fits: {', '.join(names) or 'none of the shipped profiles'}")
     readers = [f for f in findings if f.profiles and not isinstance(f.identity, TableBoard)]
     tables = [f for f in findings if isinstance(f.identity, TableBoard)]
     # the table board's port: a USB serial port that is no reader (a bare UART rarely is)
@@ -431,5 +437,6 @@ def report(findings: Sequence[Finding]) -> list[str]:
             f"the table board may be on: {', '.join(others)} (name it with --port to ask it "
             "with the table profiles' identify command)"
         )
+    lines.append("TAG-MAP: your tiles' tag map (mjtable enroll writes one)")
     lines.append("then: mjtable calibrate (docs/PROFILES.md) before the first session")
     return lines

@@ -157,7 +157,8 @@ def test_probe_cli_on_ptys(rig: Rig) -> None:
     done = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, timeout=60)
     assert done.returncode == 0, done.stderr
     assert f"--reader {rig.by_id / UHF_LINK} --reader-profile sim-uhf" in done.stdout
-    assert "UHF reader at address 2: version 3.1" in done.stdout
+    assert "asked: UHF readers answered at addresses 0, 1, 2" in done.stdout
+    assert "      address 2: version 3.1, type 0x09" in done.stdout
     assert rig.table_heard == b""
 
 
