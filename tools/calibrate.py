@@ -10,6 +10,9 @@ each quarter. Output lines (one per fact, flushed; tests read them):
 `[2/17] antenna 2 (E.river): put 1 to 4 tiles on it ...`, `... lift the tiles from antenna 1`,
 `... 3 tiles: recording 100 rounds`, `... 50/100 rounds: own reads 96.0%, ...`, `... done`.
 
+`--record FILE` keeps the reader's traffic of a live session as a capture (UHF readers),
+so the same figures can be drawn again with `--capture FILE`.
+
 Rounds come from the real drivers: a UHF bus through `BusPoller` (tools/sim/client.py) on a
 `SerialLink`, a PN532 through `PN532HsuPoller`, a PN533 through `PN533Reader` (pyusb); a
 single-spot reader's round is one poll.
@@ -27,6 +30,7 @@ from controller.devices.events import DataReceived, LinkChanged, LinkState, Tags
 from controller.devices.serial_link import LinkConfig, SerialLink
 from controller.profiles import ReaderModel, ReaderProfile, load_reader
 from tools.calibration import Round, Tally
+from tools.capture import CaptureWriter
 
 Say = Callable[[str], None]
 Stop = Callable[[], bool]
@@ -43,9 +47,16 @@ class SerialRounds:
     """Rounds from a reader on a serial line (UHF bus or PN532 HSU)."""
 
     def __init__(
-        self, url: str, profile: ReaderProfile, say: Say, clock=time.monotonic, baud: int = 0
+        self,
+        url: str,
+        profile: ReaderProfile,
+        say: Say,
+        clock=time.monotonic,
+        baud: int = 0,
+        record: CaptureWriter | None = None,
     ) -> None:
         self.profile = profile
+        self.record = record  # every byte both ways, for `--capture` later
         self.say = say
         self.clock = clock
         self.inbox: queue.Queue[LinkChanged | DataReceived] = queue.Queue()
@@ -74,6 +85,10 @@ class SerialRounds:
                 item = None
             t = self.clock()
             step = None
+            if self.record is not None and isinstance(item, LinkChanged):
+                self.record.link("reader", item.state)
+            if self.record is not None and isinstance(item, DataReceived):
+                self.record.chunk("reader", "rx", item.data)
             if isinstance(item, LinkChanged):
                 self.polling = item.state is LinkState.UP
                 self.say(f"reader link {item.state.value}")
@@ -90,8 +105,8 @@ class SerialRounds:
                 if isinstance(event, TagsRead):
                     _add(self._current, event)
                     done = done or self.single
-            if step.send:
-                self.link.write(step.send)
+            if step.send and self.link.write(step.send) and self.record is not None:
+                self.record.chunk("reader", "tx", step.send)
             if done:
                 out, self._current = self._current, {}
                 return out
@@ -99,6 +114,8 @@ class SerialRounds:
 
     def close(self) -> None:
         self.link.stop()
+        if self.record is not None:
+            self.record.close()
 
 
 class UsbRounds:

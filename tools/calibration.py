@@ -226,8 +226,8 @@ def _margin(fig: Figures) -> tuple[int, str]:
 
 def infer_placements(rounds: Sequence[Round], half: int = 2) -> list[dict[bytes, int]]:
     """Where each tag lay, for rounds recorded without instructions (a capture): a tag's
-    antenna in a round is the one that read it most often in the rounds around it (±`half`;
-    ties by RSSI), and it counts as lying there from one read by that antenna to the next,
+    antenna in a round is the one whose reads of it in the rounds around it (±`half`) add up
+    to the most RSSI (then the most reads: a reader without RSSI), and it counts as lying there from one read by that antenna to the next,
     as long as no other antenna became its antenna in between. A tag in transit (read by
     nobody before it shows up elsewhere) is not counted."""
     placed: list[dict[bytes, int]] = [{} for _ in rounds]
@@ -237,12 +237,14 @@ def infer_placements(rounds: Sequence[Round], half: int = 2) -> list[dict[bytes,
         home: list[int | None] = []
         for i in range(len(seq)):
             votes: Counter[int] = Counter()
-            best: dict[int, int] = {}
+            strength: Counter[int] = Counter()
             for j in range(max(0, i - half), min(len(seq), i + half + 1)):
                 for a, rssi in seq[j].items():
                     votes[a] += 1
-                    best[a] = max(best.get(a, 0), rssi)
-            home.append(max(votes, key=lambda a: (votes[a], best[a], -a)) if votes else None)
+                    strength[a] += rssi
+            # summed RSSI first: weak crosstalk from one neighbour can outnumber a few own
+            # reads the own antenna missed (a real run: 4 crosstalk reads against 3 own)
+            home.append(max(votes, key=lambda a: (strength[a], votes[a], -a)) if votes else None)
         last: tuple[int, int] | None = None  # (round, antenna) of the last own read
         for i, h in enumerate(home):
             if h is None:

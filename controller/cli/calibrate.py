@@ -35,7 +35,8 @@ examples:
   mjtable calibrate --reader /dev/serial0 --reader-profile pn532-pi-uart --out pi-spot.toml
   mjtable calibrate --reader usb --reader-profile pn533-usb --out usb-spot.toml --rounds 300
   mjtable calibrate --reader /dev/ttyUSB0 --reader-profile table3-reader.toml --antennas 1,2,33
-  mjtable calibrate --capture session.jsonl.gz --out table3-reader.toml --dry-run
+  mjtable calibrate --reader /dev/ttyUSB0 --reader-profile table3-reader.toml --record cal.jsonl.gz
+  mjtable calibrate --capture cal.jsonl.gz --reader-profile table3-reader.toml --dry-run
 
 Exit status: 0 written (or --dry-run), 1 the measurements give no usable numbers (the
 message says why), 2 bad options or files.
@@ -71,6 +72,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--settle", type=positive_int, default=3, help="calm rounds before recording (3)"
+    )
+    parser.add_argument(
+        "--record",
+        type=Path,
+        metavar="FILE",
+        help="live, UHF: keep the reader's traffic as a capture (FILE.jsonl or .jsonl.gz)",
     )
     parser.add_argument("--dry-run", action="store_true", help="print, write nothing")
 
@@ -183,6 +190,8 @@ def _live(args: argparse.Namespace, name: str, usb_backend: Any) -> Collected | 
     usb = args.reader == "usb" or args.reader.startswith("usb:")
     if usb != (profile.reader.model is ReaderModel.PN533_USB):
         return fail(f"reader {args.reader!r} does not fit {name} ({profile.reader.model.value})")
+    if args.record is not None and profile.reader.model is not ReaderModel.UHF_SERIAL:
+        return fail("--record keeps UHF reader traffic only (captures replay the UHF family)")
     if usb:
         from controller.devices.pn533_usb import parse_usb_address
 
@@ -192,7 +201,22 @@ def _live(args: argparse.Namespace, name: str, usb_backend: Any) -> Collected | 
             return fail(str(err))
         reader: Any = UsbRounds(say, usb_backend, devices)
     else:
-        reader = SerialRounds(args.reader, profile, say)
+        record = None
+        if args.record is not None:
+            from tools.capture import CaptureWriter
+
+            header = {
+                "date": time.strftime("%Y-%m-%d"),
+                "table": None,
+                "reader": {"profile": name, "model": profile.reader.model.value},
+                "odd": "mjtable calibrate: tiles laid antenna by antenna, left still",
+                "source": f"mjtable calibrate --reader {args.reader}",
+            }
+            try:
+                record = CaptureWriter(args.record, header)
+            except OSError as err:
+                return fail(f"{args.record}: {err}")
+        reader = SerialRounds(args.reader, profile, say, record=record)
     try:
         tally = guided(reader, profile, antennas, args.rounds, say, args.settle)
     finally:

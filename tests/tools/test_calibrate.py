@@ -33,7 +33,7 @@ SPOTS = {1: Zone(ZoneKind.HAND, Seat.E), 2: Zone(ZoneKind.RIVER, Seat.E)}
 
 @pytest.fixture
 def bus(tmp_path: Path) -> Iterator[tuple[World, str]]:
-    profile = load_reader("sim-uhf")
+    profile = load_reader("uhfreader18-rs485")  # five 4-port readers on one line
     world = World(TileSet.SUITED_108, profile, seed=3)
     noise = Noise(NoiseConfig(missed=8, crosstalk=20), profile, 3)
     reader = ReaderBus(world, noise, open_endpoint(tmp_path, "reader"), None)
@@ -69,9 +69,11 @@ class Lines:
 def test_live_calibration_on_the_simulated_bus(bus: tuple[World, str], tmp_path: Path) -> None:
     world, path = bus
     profile_path = tmp_path / "table.toml"
-    shutil.copy(ROOT / "hw_profiles/readers/sim-uhf.toml", profile_path)
+    shutil.copy(ROOT / "hw_profiles/readers/uhfreader18-rs485.toml", profile_path)
     cmd = [sys.executable, "-m", "controller", "calibrate", "--reader", path]
     cmd += ["--reader-profile", str(profile_path), "--antennas", "1,2", "--rounds", "120"]
+    capture = tmp_path / "cal.jsonl.gz"
+    cmd += ["--record", str(capture)]
     proc = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.PIPE, text=True)
     try:
         out = Lines(proc)
@@ -107,7 +109,32 @@ def test_live_calibration_on_the_simulated_bus(bus: tuple[World, str], tmp_path:
     assert got.debounce.crosstalk_margin == (OWN_RSSI - CROSSTALK_RSSI) // 2
     assert f"crosstalk-margin {got.debounce.crosstalk_margin}" in margin
     assert got.debounce.vanish > cal.longest_miss
-    assert got.antennas == load_reader("sim-uhf").antennas
+    shipped = load_reader("uhfreader18-rs485")
+    assert got.antennas == shipped.antennas and got.reader == shipped.reader
+    assert shipped.calibration.state is CalibrationState.GUESSED
+    assert "# reader address 4: port 1 = antenna 33" in profile_path.read_text()
+    # the recorded traffic gives the same figures again, each tile's spot inferred
+    again = subprocess.run(
+        [sys.executable, "-m", "controller", "calibrate", "--capture", str(capture), "--dry-run"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=WAIT,
+    )
+    assert again.returncode == 0, again.stderr
+    rate = next(x for x in again.stdout.splitlines() if "own antenna read its tiles in" in x)
+    inferred = float(rate.split(" in ")[1].split("%")[0]) / 100
+    assert abs(inferred - cal.read_rate) < 0.03
+    assert f"crosstalk-margin {got.debounce.crosstalk_margin}" in again.stdout
+    shown = subprocess.run(
+        [sys.executable, "-m", "tools.capture", "show", str(capture)],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=WAIT,
+        check=True,
+    ).stdout
+    assert "TilePlaced" in shown and "# table errors=- reader frames=" in shown
 
 
 def test_live_calibration_of_a_pn533_on_usb() -> None:

@@ -133,3 +133,14 @@ def test_rewrite_keeps_the_rest_of_the_profile(tmp_path: Path) -> None:
         tomllib.loads(rewrite(bare, sections(profile, derived, calibration_of(fig, "d", "s")))), "y"
     )
     assert added.debounce == derived.debounce
+
+
+def test_inference_not_fooled_by_crosstalk_outnumbering_missed_own_reads() -> None:
+    """Caught by the live calibration test: a tile on antenna 1 missed twice while antenna 4
+    read it by crosstalk four rounds running was put on antenna 4 for two rounds."""
+    rounds = [{A: {1: 93}} for _ in range(5)]
+    rounds += [{A: {1: 93, 4: 56}}, {A: {4: 56}}, {A: {2: 56, 4: 56}}, {A: {1: 93, 4: 56}}]
+    rounds += [{A: {1: 93}} for _ in range(5)]
+    assert {a for p in infer_placements(rounds) for a in p.values()} == {1}
+    without_rssi = [{u: dict.fromkeys(r[u], 0) for u in r} for r in rounds[:6]]
+    assert {a for p in infer_placements(without_rssi) for a in p.values()} == {1}
