@@ -112,7 +112,9 @@ class UhfBus:
 
     readers: tuple[ReaderInfo, ...]
 
-    model = ReaderModel.UHF_SERIAL
+    @property
+    def model(self) -> ReaderModel:
+        return ReaderModel.UHF_SERIAL
 
     @property
     def addresses(self) -> frozenset[int]:
@@ -306,6 +308,7 @@ def ask_serial(
 
 def usb_findings(options: ProbeOptions) -> list[Finding]:
     import usb.core
+    import usb.util
 
     from controller.devices.pn533_usb import KNOWN_DEVICES, DeviceLost, NoAnswer, PN533Link
 
@@ -323,10 +326,10 @@ def usb_findings(options: ProbeOptions) -> list[Finding]:
             out.append(Finding(what, label, False, "not a known reader: not asked"))
             continue
         try:
-            link = PN533Link.open(options.usb_backend, devices=(known,))
-            if link is None:
-                out.append(Finding(what, label, True, "gone before it could be asked"))
-                continue
+            # this device, not the first of its VID:PID (two alike readers are two findings)
+            dev.set_configuration()
+            usb.util.claim_interface(dev, 0)
+            link = PN533Link(dev, known)
             try:
                 answer = pn532.parse_answer(
                     link.exchange(pn532.get_firmware_version(), Command.GET_FIRMWARE_VERSION),
@@ -419,13 +422,23 @@ def report(findings: Sequence[Finding]) -> list[str]:
         if f.identity is not None:
             names = [n + " (simulator)" if n.startswith("sim-") else n for n in f.profiles]
             lines.append(f"    fits: {', '.join(names) or 'none of the shipped profiles'}")
+        if isinstance(f.identity, UhfBus) and not f.profiles:
+            lines.append(
+                "    (a bus profile needs readers at addresses 0, 1, 2 …: antenna n is on "
+                "address (n-1) div 8; set each reader's address, docs/PROFILES.md)"
+            )
     readers = [f for f in findings if f.profiles and not isinstance(f.identity, TableBoard)]
     tables = [f for f in findings if isinstance(f.identity, TableBoard)]
     # the table board's port: a USB serial port that is no reader (a bare UART rarely is)
     others = [f.what for f in findings if f.identity is None and f.label and f.what[:4] != "USB "]
     lines.append("")
     if not readers:
-        lines.append("no reader identified (name a port to ask it: mjtable probe --port PATH)")
+        if any(isinstance(f.identity, UhfBus | Pn53x) for f in findings):
+            lines.append(
+                "no shipped reader profile fits the readers that answered (docs/PROFILES.md)"
+            )
+        else:
+            lines.append("no reader identified (name a port to ask it: mjtable probe --port PATH)")
         return lines
     for f in readers:
         lines.append("start with:")

@@ -53,8 +53,9 @@ class Rig:
         (self.by_id / UHF_LINK).symlink_to(self.bus.endpoint.slave_name)
         (self.by_id / GENERIC_LINK).symlink_to(self.table.slave_name)
         self.pn533 = SimPN533()
+        self.twin = SimPN533(address=6)  # a second reader of the same VID:PID
         self.stranger = SimPN533(0x1234, 0x5678, address=7)  # answers like a PN533, if asked
-        self.usb = SimUsbBackend([self.pn533, self.stranger])
+        self.usb = SimUsbBackend([self.pn533, self.twin, self.stranger])
 
     def _heard_by_table(self, data: bytes) -> None:
         self.table_heard += data
@@ -88,8 +89,11 @@ def test_probe_identifies_each_reader_and_writes_to_no_unknown_device(rig: Rig) 
     assert pn532.asked and "PN532 v1.6" in pn532.note
     assert pn532.profiles == ("pn532-pi-uart",)
     usb = [f for f in findings.values() if f.what.startswith("USB")]
-    pn533 = next(f for f in usb if "04cc:2533" in f.label)
-    assert pn533.profiles == ("pn533-usb",) and pn533.reader_arg == "usb:04cc:2533"
+    pn533s = [f for f in usb if "04cc:2533" in f.label]
+    assert [f.what for f in pn533s] == ["USB bus 1 address 5", "USB bus 1 address 6"]
+    for pn533 in pn533s:
+        assert pn533.profiles == ("pn533-usb",) and pn533.reader_arg == "usb:04cc:2533"
+    assert len(rig.pn533.received) == len(rig.twin.received) == 1  # each asked once
     stranger = next(f for f in usb if "1234:5678" in f.label)
     assert not stranger.asked and stranger.identity is None
     table = findings[rig.table.slave_name]
@@ -173,3 +177,28 @@ def test_a_named_table_board_answers_its_profiles_identify(rig: Rig) -> None:
     run = next(line.strip() for line in lines if line.strip().startswith("mjtable run"))
     assert f"--table {rig.board.endpoint.link} --profile sim-table" in run
     assert rig.table_heard == b""  # the unnamed port still hears nothing
+
+
+def test_a_reader_at_another_address_answers_the_broadcast_and_fits_no_profile(
+    tmp_path: Path,
+) -> None:
+    from tools.sim.uhf_reader import SimUHFReader
+
+    reader = SimUHFReader(antennas=4, adr=0x23)
+    ep = open_endpoint(tmp_path, "odd")
+    loop = DeviceLoop()
+    loop.add(ep, lambda data: ep.write(reader.feed(data)))
+    loop.start()
+    try:
+        options = ProbeOptions(ports=(str(ep.link),), system=False, usb=False, timeout=0.3)
+        options.by_id = tmp_path / "none"
+        (finding,) = probe(options)
+    finally:
+        loop.stop()
+        ep.close()
+    assert isinstance(finding.identity, UhfBus) and finding.identity.addresses == {0x23}
+    assert [c.adr for c in reader.commands] == [*range(8), 0xFF]  # 0..7 one by one, then all
+    assert finding.profiles == ()
+    text = "\n".join(report([finding]))
+    assert "fits: none of the shipped profiles" in text and "set each reader's address" in text
+    assert "no shipped reader profile fits the readers that answered" in text
