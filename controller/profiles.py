@@ -92,6 +92,7 @@ class CommandKind(Enum):
     LIGHT = "light"
     BUZZER = "buzzer"
     SHOW_COUNTDOWN = "show-countdown"
+    IDENTIFY = "identify"  # asks the board for its `identity` (mjtable probe)
 
 
 class EventKind(Enum):
@@ -104,6 +105,7 @@ class EventKind(Enum):
     FAULT = "fault"
     LID = "lid"
     ACK = "ack"
+    IDENTITY = "identity"  # the answer to `identify`: a model number and a firmware version
 
 
 PARAMETERS: Mapping[CommandKind | EventKind, tuple[str, ...]] = types.MappingProxyType(
@@ -114,6 +116,7 @@ PARAMETERS: Mapping[CommandKind | EventKind, tuple[str, ...]] = types.MappingPro
         CommandKind.LIGHT: ("seat", "on"),
         CommandKind.BUZZER: ("ms",),
         CommandKind.SHOW_COUNTDOWN: ("seat", "seconds"),
+        CommandKind.IDENTIFY: (),
         EventKind.SHUFFLE_DONE: (),
         EventKind.WALLS_UP: (),
         EventKind.DICE: ("a", "b"),
@@ -121,6 +124,7 @@ PARAMETERS: Mapping[CommandKind | EventKind, tuple[str, ...]] = types.MappingPro
         EventKind.FAULT: ("code",),
         EventKind.LID: ("open",),
         EventKind.ACK: ("command",),
+        EventKind.IDENTITY: ("model", "version"),
     }
 )
 # parameters whose wire value is looked up in the field's `values` table: required, optional
@@ -334,6 +338,37 @@ class Debounce:
             )
 
 
+class CalibrationState(Enum):
+    GUESSED = "guessed"  # written without the device: `mjtable calibrate` measures them
+    MEASURED = "measured"  # written by `mjtable calibrate` from the figures beside them
+
+
+@dataclass(frozen=True, slots=True)
+class Calibration:
+    """`[calibration]`: were the debounce numbers measured, and from which figures
+    (tools/calibration.py, docs/PROFILES.md). A profile without it is `guessed`."""
+
+    state: CalibrationState = CalibrationState.GUESSED
+    date: str = ""
+    source: str = ""  # what was measured: the port, or the capture file
+    rounds: int = field(default=0, metadata={"range": (0, 1_000_000_000)})
+    tiles: int = field(default=0, metadata={"range": (0, 100_000)})
+    read_rate: float = field(default=0.0, metadata={"range": (0.0, 1.0)})  # own reads / rounds
+    longest_miss: int = field(default=0, metadata={"range": (0, 1_000_000_000)})
+    own_rssi: tuple[int, ...] = field(default=(), metadata={"range": (0, 255)})  # lo, mid, hi
+    crosstalk_reads: int = field(default=0, metadata={"range": (0, 1_000_000_000)})
+    crosstalk_rssi_max: int = field(default=0, metadata={"range": (0, 255)})
+    notes: str = ""
+
+    def __post_init__(self) -> None:
+        if self.state is CalibrationState.MEASURED and self.rounds == 0:
+            raise ValueError("a measured calibration names the rounds it measured")
+        if self.own_rssi and (
+            len(self.own_rssi) != 3 or list(self.own_rssi) != sorted(self.own_rssi)
+        ):
+            raise ValueError("own-rssi is [lowest, median, highest]")
+
+
 @dataclass(frozen=True, slots=True)
 class _AntennaToml:
     zone: ZoneKind
@@ -346,6 +381,7 @@ class _ReaderToml:
     reader: ReaderHeader
     antennas: Mapping[str, _AntennaToml]
     debounce: Debounce = Debounce()
+    calibration: Calibration = Calibration()
 
 
 @dataclass(frozen=True, slots=True)
@@ -360,6 +396,7 @@ class ReaderProfile:
     reader: ReaderHeader
     debounce: Debounce
     antennas: Mapping[int, Antenna]  # neighbours made symmetric
+    calibration: Calibration = Calibration()
 
     def zone_of(self, antenna: int) -> Zone | None:
         a = self.antennas.get(antenna)
@@ -399,7 +436,9 @@ def parse_reader(data: dict[str, Any], source: str) -> ReaderProfile:
             links[n].add(other)
             links[other].add(n)
     antennas = {n: Antenna(n, zones[n], frozenset(links[n])) for n in sorted(numbers)}
-    return ReaderProfile(raw.reader, raw.debounce, types.MappingProxyType(antennas))
+    return ReaderProfile(
+        raw.reader, raw.debounce, types.MappingProxyType(antennas), raw.calibration
+    )
 
 
 def load_reader(name: str) -> ReaderProfile:

@@ -9,6 +9,7 @@ A capture is JSON lines, gzip-compressed when the file name ends in `.gz`
      "reader": {"profile": "sim-uhf", "model": "uhf-serial", "firmware": "…"},
      "odd": "what is unusual in this capture (noise, an unplug…)", "source": "how it was made"}
 
+(`"table": null` in a capture of the reader alone, as `mjtable calibrate --record` writes),
 then one record per line, `t` in seconds from the start, `dir` from the host's view::
 
     {"t": 0.0132, "dev": "reader", "dir": "tx", "hex": "06ff3f0169e9"}    host → device
@@ -169,11 +170,12 @@ def replay(path: Path) -> list[str]:
     from tools.sim.client import BusPoller
 
     header, records = read(path)
-    table_profile = load_table(header["table"]["profile"])
+    # a capture of the reader alone (mjtable calibrate --record) has no table
+    table_profile = load_table(header["table"]["profile"]) if header.get("table") else None
     reader_profile = load_reader(header["reader"]["profile"])
     tags = load_tags(header.get("tags", "sim-108"))
-    driver = TableDriver(table_profile)
-    board = TableSide(table_profile, "table-host")
+    driver = TableDriver(table_profile) if table_profile else None
+    board = TableSide(table_profile, "table-host") if table_profile else None
     poller = BusPoller(reader_profile)
     debouncer = Debouncer(reader_profile, tags)
     out = [f"# {path.name}: {header.get('odd', '')}".rstrip()]
@@ -192,6 +194,8 @@ def replay(path: Path) -> list[str]:
                 started = False  # the host restarts its antenna cycle on reconnect
             continue
         if rec.device == "table":
+            if driver is None or board is None:
+                continue
             if rec.direction == "rx":
                 items = driver.feed(rec.t, rec.data)
             else:
@@ -217,7 +221,7 @@ def replay(path: Path) -> list[str]:
         emit(records[-1].t if records else 0.0, "reader", describe(change))
     stats = poller.stats()
     out.append(
-        f"# table errors={driver.errors} reader frames={stats.frames} "
+        f"# table errors={driver.errors if driver else '-'} reader frames={stats.frames} "
         f"junk-bytes={stats.junk_bytes} timeouts={poller.timeouts}"
     )
     return out

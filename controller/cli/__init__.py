@@ -39,6 +39,16 @@ COMMANDS: tuple[tuple[str, str, str], ...] = (
         "controller.cli.enroll",
         "enrol tile tags: present tiles one at a time to the reader",
     ),
+    (
+        "probe",
+        "controller.cli.probe",
+        "find the tile reader: list ports and USB devices, ask the readers, suggest a profile",
+    ),
+    (
+        "calibrate",
+        "controller.cli.calibrate",
+        "measure the reader on the table and write its profile's debounce numbers",
+    ),
     ("journal", "controller.cli.journal", "verify, export or summarise a deal journal"),
     ("replay", "controller.cli.replay", "step through a journalled deal move by move"),
     ("correct", "controller.cli.correct", "append a referee's correction to a deal journal"),

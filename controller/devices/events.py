@@ -109,8 +109,24 @@ class CommandAcked:
     command: CommandKind | None
 
 
+@dataclass(frozen=True, slots=True)
+class TableIdentified:
+    """The board's answer to `identify`: its model number and firmware version."""
+
+    t: float
+    model: int
+    version: int
+
+
 TableEvent = (
-    ShuffleDone | WallsUp | DiceRolled | SeatButton | TableFault | LidChanged | CommandAcked
+    ShuffleDone
+    | WallsUp
+    | DiceRolled
+    | SeatButton
+    | TableFault
+    | LidChanged
+    | CommandAcked
+    | TableIdentified
 )
 
 

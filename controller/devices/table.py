@@ -24,6 +24,7 @@ from controller.devices.events import (
     ShuffleDone,
     TableEvent,
     TableFault,
+    TableIdentified,
     WallsUp,
 )
 from controller.devices.framing import BadFrame, Frame, FrameCodec
@@ -81,7 +82,12 @@ class ShowCountdown:
     seconds: int
 
 
-Command = StartShuffle | RaiseWalls | ShowScore | Light | Buzzer | ShowCountdown
+@dataclass(frozen=True, slots=True)
+class Identify:
+    """Ask the board who it is (optional in a profile; `mjtable probe` sends it)."""
+
+
+Command = StartShuffle | RaiseWalls | ShowScore | Light | Buzzer | ShowCountdown | Identify
 
 _COMMAND_KIND: Mapping[type, CommandKind] = {
     StartShuffle: CommandKind.START_SHUFFLE,
@@ -90,6 +96,7 @@ _COMMAND_KIND: Mapping[type, CommandKind] = {
     Light: CommandKind.LIGHT,
     Buzzer: CommandKind.BUZZER,
     ShowCountdown: CommandKind.SHOW_COUNTDOWN,
+    Identify: CommandKind.IDENTIFY,
 }
 _EVENT_KIND: Mapping[type, EventKind] = {
     ShuffleDone: EventKind.SHUFFLE_DONE,
@@ -99,6 +106,7 @@ _EVENT_KIND: Mapping[type, EventKind] = {
     TableFault: EventKind.FAULT,
     LidChanged: EventKind.LID,
     CommandAcked: EventKind.ACK,
+    TableIdentified: EventKind.IDENTITY,
 }
 
 
@@ -255,6 +263,8 @@ class TableDriver(_Endpoint):
                 code = int(p["command"])
                 names = [k for k, s in self.profile.commands.items() if s.code == code]
                 return CommandAcked(t, CommandKind(names[0]) if names else None)
+            case EventKind.IDENTITY:
+                return TableIdentified(t, int(p["model"]), int(p["version"]))
         raise AssertionError(kind)
 
 
@@ -284,6 +294,8 @@ class TableSide(_Endpoint):
                 if command is None or self.profile.command(command) is None:
                     raise Unsupported(f"cannot acknowledge {command}")
                 params = {"command": self.profile.commands[command.value].code}
+            case TableIdentified(_, model, version):
+                params = {"model": model, "version": version}
         try:
             return self.codec.encode(spec.code, _pack(spec, params))
         except KeyError as err:
@@ -311,6 +323,8 @@ class TableSide(_Endpoint):
             return RaiseWalls()
         if kind is CommandKind.BUZZER:
             return Buzzer(int(p["ms"]))
+        if kind is CommandKind.IDENTIFY:
+            return Identify()
         seat = _seat(p["seat"])
         if isinstance(seat, str):
             return seat

@@ -165,6 +165,43 @@ def test_bad_framing_is_reported_in_its_section() -> None:
 # ---- readers
 
 
+def test_bought_readers_say_their_debounce_is_guessed() -> None:
+    from controller.profiles import CalibrationState, ReaderModel
+
+    for name in ("uhfreader18-rs485", "uhfreader18-rs485-nowall", "pn532-pi-uart", "pn533-usb"):
+        assert load_reader(name).calibration.state is CalibrationState.GUESSED, name
+    assert load_reader("pn532-pi-uart").reader.model is ReaderModel.PN532_UART
+    assert load_reader("pn533-usb").reader.model is ReaderModel.PN533_USB
+    for single in ("pn532-pi-uart", "pn533-usb"):  # no RSSI: the margin is off
+        assert load_reader(single).debounce.crosstalk_margin == 0
+
+
+@pytest.mark.parametrize(
+    ("name", "readers"), [("uhfreader18-rs485", 5), ("uhfreader18-rs485-nowall", 4)]
+)
+def test_the_rs485_bus_profiles_use_four_ports_of_each_address(name: str, readers: int) -> None:
+    """Antenna n is port (n-1) mod 8 + 1 of the reader at address (n-1) div 8
+    (controller/daemon/reader_bus.py): a 4-port reader's antennas are 8k+1 .. 8k+4."""
+    profile = load_reader(name)
+    by_address: dict[int, list[int]] = {}
+    for n in profile.antennas:
+        by_address.setdefault((n - 1) // 8, []).append((n - 1) % 8 + 1)
+    assert sorted(by_address) == list(range(readers))
+    assert all(ports == sorted(ports) and max(ports) <= 4 for ports in by_address.values())
+    seats = {a.zone.seat for n, a in profile.antennas.items() if n <= 32}
+    assert len(seats) == 4 and len(profile.zones) == len(profile.antennas)
+    assert profile.reader.address == 0  # never broadcast on a shared bus
+
+
+def test_a_measured_calibration_names_its_rounds() -> None:
+    data = tomllib.loads(READER + '[calibration]\nstate = "measured"\n')
+    with pytest.raises(SchemaError, match=r"\[calibration\].*names the rounds"):
+        parse_reader(data, "r.toml")
+    data = tomllib.loads(READER + '[calibration]\nstate = "guessed"\nown-rssi = [9, 3, 4]\n')
+    with pytest.raises(SchemaError, match="lowest, median, highest"):
+        parse_reader(data, "r.toml")
+
+
 def test_sim_uhf_zones() -> None:
     r = load_reader("sim-uhf")
     assert len(r.antennas) == 17

@@ -30,10 +30,11 @@ import tty
 from collections.abc import Callable
 from pathlib import Path
 
-from controller.devices.events import CommandAcked, FrameError, TableEvent
+from controller.devices.events import CommandAcked, FrameError, TableEvent, TableIdentified
 from controller.devices.table import (
     Buzzer,
     Command,
+    Identify,
     Light,
     RaiseWalls,
     ShowCountdown,
@@ -59,6 +60,7 @@ from tools.sim.world import World
 log = logging.getLogger(__name__)
 
 Tap = Callable[[str, str, bytes], None]  # device, "rx"|"tx" (host's view), bytes
+SIM_MODEL, SIM_VERSION = 0x5101, 1  # what the simulated board answers to `identify`
 
 
 class PtyEndpoint:
@@ -174,7 +176,9 @@ class VirtualTable:
             kind = _COMMAND_KINDS[type(item)]
             if self.on_command is not None:
                 self.on_command(kind, item)
-            if self.side.profile.event(EventKind.ACK) is not None:
+            if isinstance(item, Identify) and self.side.profile.event(EventKind.IDENTITY):
+                self.send(TableIdentified(0.0, SIM_MODEL, SIM_VERSION))
+            elif self.side.profile.event(EventKind.ACK) is not None:
                 self.send(CommandAcked(0.0, kind))
 
 
@@ -185,6 +189,7 @@ _COMMAND_KINDS = {
     Light: CommandKind.LIGHT,
     Buzzer: CommandKind.BUZZER,
     ShowCountdown: CommandKind.SHOW_COUNTDOWN,
+    Identify: CommandKind.IDENTIFY,
 }
 
 

@@ -1,7 +1,8 @@
 """The reader side of the UHFReader18 / CF-RU5102 protocol, for the simulator and tests.
 
 `SimUHFReader.feed(bytes)` takes what the host wrote and returns the bytes the reader
-answers: antenna multiplexing (0x3F) and inventory (0x01) over a set of tags per antenna.
+answers: antenna multiplexing (0x3F), inventory (0x01) over a set of tags per antenna, and
+"get reader information" (0x21, controller/devices/uhf_info.py) with `info`.
 Tags are placed and removed by the caller (the simulated table); noise and faults are the
 caller's business too (drop or corrupt the returned bytes).
 """
@@ -10,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from controller.devices.uhf_info import GET_READER_INFO, ReaderInfo, reader_info_response
 from controller.devices.uhf_reader import (
     BROADCAST,
     MAX_ANTENNAS,
@@ -49,6 +51,8 @@ class SimUHFReader:
         self.rssi = rssi
         self.broken = set(broken)
         self.enabled = (1 << antennas) - 1
+        # version 3.1, type 0x09, EPC C1G2 + 18000-6B, 30 dBm, inventories of at most 1 s
+        self.info = ReaderInfo(adr, (3, 1), 0x09, 0x03, 0x4E, 0x00, 30, 10)
         self.decoder = CommandDecoder("sim-uhf")
         self.commands: list[UHFCommand] = []  # every command received, for tests
         self._tags: dict[int, list[bytes]] = {a: [] for a in range(1, antennas + 1)}
@@ -90,6 +94,8 @@ class SimUHFReader:
             return [self._set_antenna(command)]
         if command.cmd == UHFCmd.INVENTORY:
             return self._inventory()
+        if command.cmd == GET_READER_INFO:
+            return [reader_info_response(self.info)]
         return [UHFResponse(command.cmd, UHFStatus.ILLEGAL_COMMAND, b"", self.adr)]
 
     def _set_antenna(self, command: UHFCommand) -> UHFResponse:

@@ -18,10 +18,12 @@ from controller.devices.events import (
     SeatButton,
     ShuffleDone,
     TableFault,
+    TableIdentified,
     WallsUp,
 )
 from controller.devices.table import (
     Buzzer,
+    Identify,
     Light,
     RaiseWalls,
     ShowCountdown,
@@ -45,6 +47,7 @@ COMMAND_BYTES = [
     (Light(Seat.E, True), "aa 55 03 13 01 01 10"),
     (Buzzer(500), "aa 55 03 14 01 f4 e2"),
     (ShowCountdown(Seat.S, 3), "aa 55 03 15 02 03 17"),
+    (Identify(), "aa 55 01 16 17"),
 ]
 
 
@@ -178,6 +181,7 @@ def test_a_different_profile() -> None:
     profile = parse_table(tomllib.loads(OTHER), "other.toml")
     driver, side = TableDriver(profile), TableSide(profile)
     assert not driver.supports(Light)
+    assert not driver.supports(Identify)  # mjtable probe cannot ask this board who it is
     with pytest.raises(Unsupported):
         driver.encode(ShowCountdown(Seat.E, 3))
     frame = driver.encode(ShowScore(Seat.W, -2))
@@ -204,6 +208,7 @@ commands = st.one_of(
     st.builds(Light, seats, st.booleans()),
     st.builds(Buzzer, st.integers(0, 65535)),
     st.builds(ShowCountdown, seats, st.integers(0, 255)),
+    st.just(Identify()),
 )
 events = st.one_of(
     st.builds(ShuffleDone, st.just(0.0)),
@@ -213,6 +218,7 @@ events = st.one_of(
     st.builds(TableFault, st.just(0.0), st.integers(0, 255)),
     st.builds(LidChanged, st.just(0.0), st.booleans()),
     st.builds(CommandAcked, st.just(0.0), st.sampled_from(CommandKind)),
+    st.builds(TableIdentified, st.just(0.0), st.integers(0, 65535), st.integers(0, 255)),
 )
 
 

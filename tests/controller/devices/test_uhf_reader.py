@@ -343,8 +343,8 @@ def test_sim_reader_rejects_bad_antenna_mask_and_unknown_commands():
     reader = SimUHFReader(antennas=2)
     answer = ResponseDecoder().feed(reader.feed(UHFCommand(0x3F, b"\x04").encode()))
     assert answer == [UHFResponse(0x3F, UHFStatus.PARAMETER_ERROR)]
-    answer = ResponseDecoder().feed(reader.feed(UHFCommand(0x21).encode()))
-    assert answer == [UHFResponse(0x21, UHFStatus.ILLEGAL_COMMAND)]
+    answer = ResponseDecoder().feed(reader.feed(UHFCommand(0x66).encode()))
+    assert answer == [UHFResponse(0x66, UHFStatus.ILLEGAL_COMMAND)]
     assert reader.feed(UHFCommand(0x01, adr=0x07).encode()) == b""  # another reader's address
 
 
