@@ -73,9 +73,7 @@ class DealSummary:
             "started_seq": self.started_seq,
             "started_wall": self.started_wall,
             "settled_seq": self.settled_seq,
-            "recorded_deltas": None
-            if self.recorded_deltas is None
-            else list(self.recorded_deltas),
+            "recorded_deltas": None if self.recorded_deltas is None else list(self.recorded_deltas),
         }
 
 

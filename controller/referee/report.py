@@ -113,7 +113,7 @@ def deal_sheet(sd: SessionDeal) -> str:
 
 def _players(sd: SessionDeal) -> str:
     rb = sd.rebuilt
-    first, last = rb.moments[0], rb.moments[-1]
+    last = rb.moments[-1]
     voids = rb.source.rules.play.void_suit
     rows = [
         f"<table><tr><th>seat</th><th>{'void' if voids else 'wind'}</th><th>first discard</th>"

@@ -175,9 +175,7 @@ def test_nothing_runs_past_the_right_edge_of_a4(journal: Path, tmp_path: Path, b
             ".concat([document.documentElement.scrollWidth > arguments[0] ? 'page' : []]).flat();",
             A4_PRINT_WIDTH_PX,
         )
-        tiles = browser.execute_script(
-            "return document.querySelectorAll('.deal svg.t').length;"
-        )
+        tiles = browser.execute_script("return document.querySelectorAll('.deal svg.t').length;")
     finally:
         browser.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
         browser.execute_cdp_cmd("Emulation.setEmulatedMedia", {"media": ""})
