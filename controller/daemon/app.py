@@ -83,6 +83,7 @@ class AppOutputs:
         self.table = table
         self.runtime: Runtime | None = None
         self._status: tuple | None = None
+        self.hall: Any = None  # HallResults, with MQTT (controller/outputs/hall_results.py)
 
     def publish(self, public: PublicView, referee: Any, broadcast: Any) -> None:
         self.board.publish(public, referee=referee, broadcast=broadcast)
@@ -107,6 +108,17 @@ class AppOutputs:
         if event is not None:
             self.mqtt.publish_event(event)
 
+    def start_hall(self, journal: Journal) -> None:
+        """Every settled deal of the journal to the hall again, corrections applied."""
+        if self.mqtt is None:
+            return
+        from controller.outputs.hall_results import HallResults
+
+        self.hall = HallResults(journal, self.mqtt.publish_deal)
+        count = self.hall.start()
+        if count:
+            log.info("%d settled deal(s) from the journal published to the hall", count)
+
     def deal_settled(self, payload: Mapping[str, Any], record: Record) -> None:
         if self.mqtt is None or self.runtime is None:
             return
@@ -122,7 +134,8 @@ class AppOutputs:
             None,
         )
         data = started.data() if started is not None else {}
-        self.mqtt.publish_deal(
+        publish = self.hall.settled if self.hall is not None else self.mqtt.publish_deal
+        publish(
             SettledDeal(
                 seq=record.seq,
                 session=rt.session or 1,
@@ -139,6 +152,8 @@ class AppOutputs:
     def tick(self) -> None:
         self.board.tick()
         self.notifier.watchdog()
+        if self.hall is not None and self.runtime is not None:
+            self.hall.poll(self.runtime.clock.monotonic())
 
 
 class Daemon:
@@ -233,6 +248,7 @@ class Daemon:
             recovered=recovered,
         )
         outputs.runtime = runtime
+        outputs.start_hall(self.journal)
         outputs.displays = SeatDisplays(
             send=lambda seat, score: runtime.command(ShowScore(seat, score)),
             countdown=(lambda seat, n: runtime.command(ShowCountdown(seat, n)))

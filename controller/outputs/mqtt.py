@@ -6,7 +6,8 @@ connected, a few at a time; after a reconnect nothing new is handed over until p
 re-sent, and had acknowledged, what was in flight, so the broker receives them in order.
 The FIFO lives in memory: deals and status are never dropped, events beyond `queue_limit`
 are (counted). A daemon restarted while the broker is down loses its FIFO; it republishes
-the session's deals from its journal (same `seq`), which receivers ignore when held already.
+the journal's settled deals (controller/outputs/hall_results.py: same `seq`, or a corrected
+deal under its correction's), which receivers ignore when held already.
 A table with no broker configured simply has no publisher.
 """
 
