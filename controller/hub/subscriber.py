@@ -52,6 +52,7 @@ class HubSubscriber:
         self.stats = HubStats()
         self._cond = threading.Condition()
         self._connected = False
+        self._stopping = False
         # a persistent session: the broker keeps QoS 1 deals for the hub while it is away
         self._client = make_client(options, client_id, clean_session=False)
         self._client.on_connect = self._on_connect
@@ -69,6 +70,8 @@ class HubSubscriber:
         self._client.loop_start()
 
     def stop(self) -> None:
+        with self._cond:
+            self._stopping = True
         self._client.disconnect()
         self._client.loop_stop()
 
@@ -102,7 +105,9 @@ class HubSubscriber:
 
     def _on_disconnect(self, client, userdata, flags, reason_code, properties) -> None:
         with self._cond:
-            if self._connected:
+            if self._stopping:  # our own disconnect at a clean stop
+                log.info("hub disconnected (%s)", reason_code)
+            elif self._connected:
                 log.warning("hub lost the broker (%s); reconnecting", reason_code)
             self._connected = False
             self._cond.notify_all()

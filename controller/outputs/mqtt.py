@@ -235,7 +235,9 @@ class MqttPublisher:
 
     def _on_disconnect(self, client, userdata, flags, reason_code, properties) -> None:
         with self._cond:
-            if self._connected:
+            if self._stopping:  # our own disconnect at a clean stop
+                log.info("MQTT disconnected (%s)", reason_code)
+            elif self._connected:
                 log.warning("MQTT connection lost (%s); buffering", reason_code)
             self.stats.disconnects += 1
             self._connected = False

@@ -58,3 +58,29 @@ def test_a_correction_after_settlement_reaches_the_hall_standings(broker, tmp_pa
     finally:
         pub.stop(drain_timeout_s=2)
         hub.stop()
+
+
+def test_regression_a_clean_stop_logs_no_connection_lost_warning(broker, caplog) -> None:
+    """Issue 16 item 10: a clean stop logged a WARNING "MQTT connection lost"."""
+    import logging
+
+    hub = HubSubscriber(fast(broker), Standings(lambda name: None), hall="h1")
+    pub = MqttPublisher(fast(broker), "h1", "t1")
+    hub.start()
+    pub.start()
+    assert hub.wait_until(lambda: hub.connected, T) and pub.wait_connected(T)
+    with caplog.at_level(logging.INFO):
+        pub.stop(drain_timeout_s=2)
+        hub.stop()
+    warnings = [r.getMessage() for r in caplog.records if r.levelno >= logging.WARNING]
+    assert warnings == []
+    assert any("MQTT disconnected" in r.getMessage() for r in caplog.records)
+    # a broker that goes away is still a warning
+    hub = HubSubscriber(fast(broker), Standings(lambda name: None), hall="h1", client_id="h2")
+    hub.start()
+    assert hub.wait_until(lambda: hub.connected, T)
+    caplog.clear()
+    broker.kill()
+    assert hub.wait_until(lambda: not hub.connected, T)
+    hub.stop()
+    assert any("hub lost the broker" in r.getMessage() for r in caplog.records)
