@@ -93,6 +93,7 @@ def recover(
         elif kind is RecordKind.SESSION_ENDED:
             out.session = None
             out.settled_in_session = 0
+            totals = [0, 0, 0, 0]  # no session is open: the next one starts from zero
         elif kind is RecordKind.TABLE_PHASE:
             data = rec.data()
             to, frm = str(data["to"]), str(data["from"])

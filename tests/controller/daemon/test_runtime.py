@@ -237,3 +237,19 @@ def test_a_pung_of_the_void_suit_is_accepted_and_alerted(rig):
         }
     ]
     assert rig.rt.machine.phase == m.AWAITING_DISCARD
+
+
+def test_regression_a_restart_after_the_deals_limit_starts_the_next_session_from_zero(tmp_path):
+    """Issue 16 item 10: after `--deals N` a restart showed session 2 with session 1's totals."""
+    path = tmp_path / "t.journal"
+    rig = Rig(path, deals=1)
+    rig.link("table", True)
+    rig.link("reader", True)
+    play(rig, begin_deal(rig, 1).moves)
+    assert rig.rt.stopped == "deals" and any(rig.rt.totals)
+    rig.close()
+    again = Rig(path, deals=1)
+    assert again.recovered.session is None
+    assert again.recovered.totals == (0, 0, 0, 0)
+    assert [s.score for s in again.rt.public().seats] == [0, 0, 0, 0]
+    again.close()
