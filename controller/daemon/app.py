@@ -84,9 +84,17 @@ class AppOutputs:
         self.runtime: Runtime | None = None
         self._status: tuple | None = None
         self.hall: Any = None  # HallResults, with MQTT (controller/outputs/hall_results.py)
+        # `mjtable run`'s terminal (controller/cli/run_status.py): `view(public, alerts,
+        # the deal's number in its session)` on every view, `tick()` with the core's tick
+        self.watch: Any = None
 
     def publish(self, public: PublicView, referee: Any, broadcast: Any) -> None:
         self.board.publish(public, referee=referee, broadcast=broadcast)
+        if self.watch is not None and self.runtime is not None:
+            try:
+                self.watch.view(public, referee.alerts, deal_in_session(self.runtime))
+            except Exception:
+                log.exception("the terminal status failed")
         if self.displays is not None:
             self.displays.update(public)
         status = (public.session, public.deal, public.phase)
@@ -154,6 +162,20 @@ class AppOutputs:
         self.notifier.watchdog()
         if self.hall is not None and self.runtime is not None:
             self.hall.poll(self.runtime.clock.monotonic())
+        if self.watch is not None:
+            self.watch.tick()
+
+
+BEFORE_PLAY = ("shuffling", "walls_up", "dice_rolled", "dealing", "choosing_void")
+
+
+def deal_in_session(rt: Runtime) -> int:
+    """The deal's number in its session (1, 2, ...; 0 before the first): the journal numbers
+    deals across sessions, people count them in theirs."""
+    n = rt.deals_done
+    if rt.deal is not None and not rt.deal.over:
+        return n + 1
+    return n + 1 if rt.machine.phase in BEFORE_PLAY else n
 
 
 class Daemon:
@@ -165,8 +187,10 @@ class Daemon:
         clock: Clock | None = None,
         notifier: Notifier | None = None,
         usb_backend: Any = None,
+        watch: Any = None,
     ) -> None:
         self.settings = settings
+        self.watch = watch  # views, on the core thread (AppOutputs.watch)
         self.usb_backend = usb_backend  # pyusb's backend (None: libusb; tests: the simulator's)
         self.table_url = table_url
         self.reader_url = reader_url
@@ -228,6 +252,7 @@ class Daemon:
         driver = TableDriver(table_profile)
         self.mqtt = self._mqtt()
         outputs = AppOutputs(board, None, self.mqtt, self.notifier, s.table.name)
+        outputs.watch = self.watch
         runtime = Runtime(
             rs,
             self.journal,
