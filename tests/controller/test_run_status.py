@@ -21,7 +21,9 @@ from tests.tools.test_referee import bot_journal, capped_journal
 def view(phase: str, deal: int = 3, scores=(0, 0, 0, 0), deltas=(0, 0, 0, 0), **kw) -> PublicView:
     seats = tuple(
         SeatView(seat, name, score, delta, (), (), 13)
-        for seat, name, score, delta in zip("ESWN", ("Ann", "Bo", "Cy", "Di"), scores, deltas)
+        for seat, name, score, delta in zip(
+            "ESWN", ("Ann", "Bo", "Cy", "Di"), scores, deltas, strict=True
+        )
     )
     base = dict(
         table="7",
@@ -161,4 +163,4 @@ def test_results_of_two_deals_add_up(tmp_path: Path, seeds) -> None:
     rows = out.getvalue().splitlines()
     total = [int(v) for v in rows[-1].split()[1:]]
     by_deal = [[int(v) for v in r.split()[1:5]] for r in rows[-3:-1]]
-    assert [sum(c) for c in zip(*by_deal)] == total and len(deals) == 2
+    assert [sum(c) for c in zip(*by_deal, strict=True)] == total and len(deals) == 2
