@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from controller.outputs.view import AlertView, PublicView
-from controller.outputs.words import phase_words, plural
+from controller.words import phase_words, plural
 
 REDRAW_S = 0.2  # the status line is redrawn at most this often (alerts are printed at once)
 

@@ -56,6 +56,7 @@ from controller.daemon.contracts import (
     RecogniserLike,
     RuntimeConfig,
     Stop,
+    tail_line,
 )
 from controller.daemon.deal_cycle import DealCycle, dealt_hands, next_dealer
 from controller.daemon.device_io import DeviceIO
@@ -106,6 +107,7 @@ from controller.recognition.recogniser import (
     RefereeAlert,
     WallScanned,
 )
+from controller.words import alert_words
 from rules import moves as mv
 from rules.claims import is_claim
 from rules.deal import Deal
@@ -338,7 +340,7 @@ class Runtime(DeviceIO, Recovery, ClaimClock, DealCycle, RefereeSide):
         self.seq = record.seq
         if kind not in (RecordKind.HW_FRAME, RecordKind.HW_ERROR):
             self._dirty = True  # raw frames change nothing a view shows
-            self.tail.append(f"{record.seq} {kind.value} {record.payload[:120]}")
+            self.tail.append(tail_line(record))
         return record
 
     def _alert(
@@ -348,7 +350,7 @@ class Runtime(DeviceIO, Recovery, ClaimClock, DealCycle, RefereeSide):
         if seat is not None:
             payload["seat"] = seat.name
         record = self._log(Source.DAEMON, RecordKind.ALERT, payload, deal=self._open_deal())
-        self.alerts.append(AlertView(record.seq, record.wall, severity, f"{code}: {message}"))
+        self.alerts.append(AlertView(record.seq, record.wall, severity, alert_words(code, message)))
         log.warning("alert %s: %s", code, message)
         return record
 

@@ -14,7 +14,7 @@ import pytest
 from controller.cli import main
 from controller.cli.run_status import RunStatus, fitted, local_time, status_lines
 from controller.outputs.view import AlertView, PublicView, SeatView
-from controller.outputs.words import phase_words
+from controller.words import phase_words
 from tests.tools.test_referee import bot_journal, capped_journal
 
 
