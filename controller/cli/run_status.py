@@ -18,6 +18,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any, TextIO
 
+from controller.outputs.seat_display import running_score
 from controller.outputs.view import AlertView, PublicView
 from controller.words import phase_words, plural
 
@@ -118,9 +119,7 @@ class RunStatus:
         """The stop reason and the results of the sessions played, from the journal."""
         if self.tty:
             self.out.write("\r\x1b[2K")
-        self.out.write(
-            f"stopped: {stop_words(reason)}\n"
-        )  # the reason's name first: scripts read it
+        self.out.write(f"stopped: {reason}\n")  # a line scripts read, as it always was
         if journal is not None and self.sessions:
             self.out.write(results(journal, self.sessions))
         self.out.flush()
@@ -148,8 +147,8 @@ def status_lines(public: PublicView, deal_in_session: int, deals_limit: int) -> 
         if public.deal and public.phase.startswith("playing")
         else []
     )
-    named = "  ".join(f"{s.seat} {s.player} {s.score + s.deal_delta:+d}" for s in public.seats)
-    bare = "  ".join(f"{s.seat} {s.score + s.deal_delta:+d}" for s in public.seats)
+    named = "  ".join(f"{s.seat} {s.player} {running_score(public, s):+d}" for s in public.seats)
+    bare = "  ".join(f"{s.seat} {running_score(public, s):+d}" for s in public.seats)
     return [
         " · ".join([*parts, *left]) + "  |  " + named,
         " · ".join([*parts, *left]) + "  |  " + bare,
@@ -161,7 +160,7 @@ def status_lines(public: PublicView, deal_in_session: int, deals_limit: int) -> 
                 *([f"D{deal_in_session}"] if deal_in_session else []),
                 phase_words(public.phase, public.turn),
                 "|",
-                " ".join(f"{s.seat}{s.score + s.deal_delta:+d}" for s in public.seats),
+                " ".join(f"{s.seat}{running_score(public, s):+d}" for s in public.seats),
             ]
         ),
     ]
@@ -190,20 +189,6 @@ def local_time(wall: str) -> str:
         return datetime.fromisoformat(wall).astimezone().strftime("%H:%M:%S")
     except ValueError:
         return wall
-
-
-STOP_WORDS = {
-    "deals": "the deals asked for are played",
-    "sigint": "Ctrl-C",
-    "sigterm": "asked to stop (SIGTERM)",
-    "simulator-ended": "the simulator ended",
-}
-
-
-def stop_words(reason: str) -> str:
-    """ "deals (the deals asked for are played)"."""
-    words = STOP_WORDS.get(reason)
-    return f"{reason} ({words})" if words else reason
 
 
 def results(journal: Path, sessions: Sequence[int]) -> str:
