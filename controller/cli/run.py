@@ -20,7 +20,7 @@ import sys
 import threading
 from pathlib import Path
 
-from controller.cli.args import natural_int
+from controller.cli.args import natural_int, rules_help
 from controller.cli.run_status import RunStatus
 from controller.daemon.config import ConfigError, Settings, find_config, load_settings, overlay
 from controller.journal_records import JournalError
@@ -29,7 +29,7 @@ from controller.journal_records import JournalError
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--config", help="TOML settings (default: XDG, then /etc/mjtable)")
     parser.add_argument("--deals", type=natural_int, help="stop after N settled deals (exit 0)")
-    parser.add_argument("--rules", help="rule set (default sbr-mil)")
+    parser.add_argument("--rules", help=rules_help())
     parser.add_argument(
         "--prevalent",
         choices=("E", "S", "W", "N"),

@@ -202,3 +202,26 @@ def test_report_strikes_the_superseded_result_and_shows_the_corrected_one(
     assert '<span class="struck">settled (time-up): -9 +27 -9 -9</span>' in row.group(0)
     assert "superseded by the corrections: <b>time-up: E +0 S +0 W +0 N +0</b>" in row.group(0)
     assert '<span class="struck">E -9 S +27 W -9 N -9</span>' in html
+
+
+def test_help_has_examples_and_every_action(capsys) -> None:
+    """Issue 16 item 10: `correct --help` had no examples."""
+    with pytest.raises(SystemExit):
+        main(["correct", "--help"])
+    out = capsys.readouterr().out
+    assert "examples" in out and out.count("mjtable correct table3.journal") >= 4
+    for action in ("cancel-move", "fix-tile", "penalty", "yellow-card", "force-end", "withdraw"):
+        assert f"\n  {action} " in out, action
+
+
+@pytest.mark.parametrize("command", ["run", "score", "waits", "judge", "sim"])
+def test_rules_help_lists_the_rule_sets(command, capsys) -> None:
+    """Issue 16 item 10: `--rules` help did not list the rule sets."""
+    from rules.ruleset import available
+
+    with pytest.raises(SystemExit):
+        main([command, "--help"])
+    out = " ".join(capsys.readouterr().out.split())
+    assert len(available()) == 5
+    for name in available():
+        assert name in out.replace("- ", "-"), (command, name)
