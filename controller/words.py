@@ -47,6 +47,18 @@ def phase_words(phase: str | None, turn: str | None = None) -> str:
     return text
 
 
+def table_name(name: str) -> str:
+    """ "Table 7" for "7", "Table 7" for "table 7" (never "Table Table 7")."""
+    if name.lower().startswith("table"):
+        return name[:1].upper() + name[1:]
+    return f"Table {name}"
+
+
+def ordinal(n: int) -> str:
+    """1st, 2nd, 3rd, 4th."""
+    return f"{n}{'th' if 10 <= n % 100 <= 20 else {1: 'st', 2: 'nd', 3: 'rd'}.get(n % 10, 'th')}"
+
+
 def plural(n: int, one: str, many: str | None = None) -> str:
     """ "1 tile", "2 tiles"."""
     return f"{n} {one if n == 1 else (many or one + 's')}"

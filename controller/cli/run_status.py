@@ -20,7 +20,7 @@ from typing import Any, TextIO
 
 from controller.outputs.seat_display import running_score
 from controller.outputs.view import AlertView, PublicView
-from controller.words import phase_words, plural
+from controller.words import phase_words, plural, table_name
 
 REDRAW_S = 0.2  # the status line is redrawn at most this often (alerts are printed at once)
 
@@ -123,13 +123,6 @@ class RunStatus:
         if journal is not None and self.sessions:
             self.out.write(results(journal, self.sessions))
         self.out.flush()
-
-
-def table_name(name: str) -> str:
-    """ "Table 7" for "7", "Table 7" for "table 7" (never "Table Table 7")."""
-    if name.lower().startswith("table"):
-        return name[:1].upper() + name[1:]
-    return f"Table {name}"
 
 
 def status_lines(public: PublicView, deal_in_session: int, deals_limit: int) -> list[str]:

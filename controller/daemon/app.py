@@ -34,7 +34,7 @@ from controller.journal import Journal
 from controller.journal_records import Record, RecordKind, Source
 from controller.outputs.http import ServerLimits, WebServer
 from controller.outputs.scoreboard import ActionResult, RefereeAction, RejectReason, Scoreboard
-from controller.outputs.seat_display import SeatDisplays
+from controller.outputs.seat_display import SeatDisplays, running_score
 from controller.outputs.view import PublicView
 from controller.profiles import (
     ReaderModel,
@@ -87,6 +87,9 @@ class AppOutputs:
         # `mjtable run`'s terminal (controller/cli/run_status.py): `view(public, alerts,
         # the deal's number in its session)` on every view, `tick()` with the core's tick
         self.watch: Any = None
+        self.session_deals = 0  # the deals a session has (the hall page's "3 of 10")
+        self._started: tuple[int, str] = (0, "")  # (session, its start's wall time)
+        self.session_scan_from = 1  # the journal is read from here for a session's start
 
     def publish(self, public: PublicView, referee: Any, broadcast: Any) -> None:
         self.board.publish(public, referee=referee, broadcast=broadcast)
@@ -97,14 +100,44 @@ class AppOutputs:
                 log.exception("the terminal status failed")
         if self.displays is not None:
             self.displays.update(public)
-        status = (public.session, public.deal, public.phase)
+        scores = tuple(running_score(public, s) for s in public.seats)
+        status = (public.session, public.deal, public.phase, public.turn, scores)
         if status != self._status:
+            if status[:3] != (self._status or (None,) * 3)[:3]:
+                self.notifier.status(f"{self.table}: {public.phase}, deal {public.deal}")
             self._status = status
-            self.notifier.status(f"{self.table}: {public.phase}, deal {public.deal}")
-            if self.mqtt is not None:
-                self.mqtt.publish_status(public.session or None, public.deal or None, public.phase)
+            if self.mqtt is not None and self.runtime is not None:
+                self.mqtt.publish_status(
+                    public.session or None,
+                    public.deal or None,
+                    public.phase,
+                    session_deal=deal_in_session(self.runtime) or None,
+                    session_deals=self.session_deals or None,
+                    session_started=self._session_started(public.session),
+                    turn=public.turn,
+                    players=tuple(s.player for s in public.seats),
+                    scores=scores,
+                )
         if self.mqtt is not None:
             self.mqtt.publish_view(public)
+
+    def _session_started(self, session: int) -> str | None:
+        """The wall time of the session's `session.started` (read once per session)."""
+        if not session or self.runtime is None:
+            return None
+        if self._started[0] != session:
+            found = next(
+                (
+                    r.wall
+                    for r in self.runtime.journal.records(self.session_scan_from)
+                    if r.kind is RecordKind.SESSION_STARTED and r.data().get("session") == session
+                ),
+                None,
+            )
+            if found is None:
+                return None
+            self._started = (session, found)
+        return self._started[1]
 
     def move_accepted(self, payload: Mapping[str, Any], record: Record) -> None:
         if self.mqtt is None or self.runtime is None:
@@ -253,6 +286,10 @@ class Daemon:
         self.mqtt = self._mqtt()
         outputs = AppOutputs(board, None, self.mqtt, self.notifier, s.table.name)
         outputs.watch = self.watch
+        outputs.session_deals = s.table.deals or rs.session.deals
+        outputs.session_scan_from = (self.journal.last().seq if self.journal.last() else 0) + 1
+        if recovered.session is not None:  # an open session: its start is further back
+            outputs.session_scan_from = 1
         runtime = Runtime(
             rs,
             self.journal,

@@ -144,10 +144,13 @@ class MqttPublisher:
             return self._cond.wait_for(lambda: self._connected is connected, timeout_s)
 
     def publish_status(
-        self, session: int | None, deal: int | None, phase: str | None
+        self, session: int | None, deal: int | None, phase: str | None, **more: Any
     ) -> TableStatus:
+        """`more`: TableStatus's optional fields (session_deal, scores, ...)."""
         with self._cond:
-            self._status = _replace_status(self._status, session=session, deal=deal, phase=phase)
+            self._status = _replace_status(
+                self._status, session=session, deal=deal, phase=phase, **more
+            )
             self._enqueue(Channel.STATUS, encode(self._status), retain=True, essential=True)
             return self._status
 

@@ -234,7 +234,7 @@ def test_hub_page_in_chromium_updates_live(browser, session: Session) -> None:
 
     def shows(names_and_totals) -> bool:
         text = browser.find_element(By.ID, "standings").text
-        return all(f"{n} {t}" in text for n, t in names_and_totals)
+        return all(f"{n} {t:+d}" in text for n, t in names_and_totals)
 
     deals = _finished(session)  # the page stays open while the session is played
     final = list(zip(PLAYERS, _expected_totals(deals), strict=True))
@@ -275,6 +275,12 @@ def test_hub_standings_equal_the_journal_through_a_broker_restart(session: Sessi
         assert time.monotonic() < deadline, f"hub: {table}, journal: {expected}"
         session.done.wait(0.2)
     assert got["players"] == list(PLAYERS) and got["rules"] == "sbr-mil"
+    # the status the director's page reads (issue 16 item 7): the deal "2 of 2", the session's
+    # start for its clock, the names and the scores of the seats
+    status = table["status"]
+    assert (status["session_deal"], status["session_deals"]) == (2, 2), status
+    assert status["players"] == list(PLAYERS) and len(status["scores"]) == 4
+    assert status["session_started"] and table["last_seen"]
     assert got["session"] == deals[0].session
     players = {p["name"]: p for p in session.hub.standings()["players"]}
     assert {n: players[n]["score"] for n in PLAYERS} == dict(zip(PLAYERS, expected, strict=True))
