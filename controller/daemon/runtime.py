@@ -107,7 +107,7 @@ from controller.recognition.recogniser import (
     RefereeAlert,
     WallScanned,
 )
-from controller.words import alert_words
+from controller.words import alert_words, in_words
 from rules import moves as mv
 from rules.claims import is_claim
 from rules.deal import Deal
@@ -410,7 +410,7 @@ class Runtime(DeviceIO, Recovery, ClaimClock, DealCycle, RefereeSide):
                 self._alerted.add(key)
                 seat = None if r.seat is None else table_seat(r.seat, self._dealt_by)
                 if code in REFEREE_CALLS and self.deal is not None and not self.deal.over:
-                    self.referee_called = f"{code}: {r.text}"
+                    self.referee_called = alert_words(code, r.text)
                     self.referee_candidates = candidates(self.deal, self._dealt_by)
                     self._alert(
                         code,
@@ -592,7 +592,7 @@ class Runtime(DeviceIO, Recovery, ClaimClock, DealCycle, RefereeSide):
             tuple(self.tail),
             self.referee_called,
             self.desk.listing(),
-            tuple(c.to_json() for c in self.referee_candidates),
+            tuple({**c.to_json(), "text": in_words(c.text)} for c in self.referee_candidates),
         )
         broadcast = broadcast_view(public, facts, self.deal, self.clock.monotonic())
         try:
