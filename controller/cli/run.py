@@ -201,7 +201,7 @@ def run(args: argparse.Namespace) -> int:
             child, table_url, reader_url = start_simulator(settings, args, folder)
         else:
             table_url, reader_url = settings.devices.table, settings.devices.reader
-        status = RunStatus(sys.stdout, sys.stdout.isatty(), _deals_limit(settings))
+        status = RunStatus(sys.stdout, sys.stdout.isatty())
         daemon = Daemon(settings, table_url, reader_url, watch=status)
         try:
             where = daemon.start()
@@ -235,18 +235,6 @@ def run(args: argparse.Namespace) -> int:
         for leftover in folder.iterdir():
             leftover.unlink(missing_ok=True)
         os.rmdir(folder)
-
-
-def _deals_limit(settings: Settings) -> int:
-    """The deals a session has: `--deals`, else the rule set's `[session] deals`, else 0."""
-    if settings.table.deals:
-        return int(settings.table.deals)
-    from rules.ruleset import load
-
-    try:
-        return load(settings.table.rules).session.deals
-    except Exception:  # an unknown rule set is the daemon's error to report
-        return 0
 
 
 class _AlertsShown(logging.Filter):

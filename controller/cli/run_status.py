@@ -26,14 +26,11 @@ REDRAW_S = 0.2  # the status line is redrawn at most this often (alerts are prin
 
 
 class RunStatus:
-    def __init__(
-        self, out: TextIO, tty: bool, deals_limit: int, clock: Any = None, width: int = 0
-    ) -> None:
+    def __init__(self, out: TextIO, tty: bool, clock: Any = None, width: int = 0) -> None:
         import time
 
         self.out = out
         self.tty = tty
-        self.deals_limit = deals_limit  # 0: no limit
         self.clock = clock or time.monotonic
         self.width = width
         self.sessions: list[int] = []  # the sessions seen, in order
@@ -47,19 +44,17 @@ class RunStatus:
 
     # --- fed by the daemon --------------------------------------------------------------
 
-    def view(self, public: PublicView, alerts: Sequence[AlertView], deal_in_session: int) -> None:
+    def view(self, public: PublicView, alerts: Sequence[AlertView]) -> None:
         if public.session and public.session not in self.sessions:
             self.sessions.append(public.session)
         new = [a for a in alerts if a.seq > self._alert_seq]
         if new:
             self._alert_seq = max(a.seq for a in new)
         if self.tty:  # the lines printed above it show the status as it is now
-            self._line = fitted(
-                status_lines(public, deal_in_session, self.deals_limit), self._columns()
-            )
+            self._line = fitted(status_lines(public), self._columns())
         for a in new:
             self._print(alert_line(a))
-        settled = self._deals(public, deal_in_session)
+        settled = self._deals(public)
         if self.tty:
             now = self.clock()
             if new or settled or now - self._drawn_at >= REDRAW_S:
@@ -72,7 +67,7 @@ class RunStatus:
             self._draw(self._line)
             self._drawn_at = self.clock()
 
-    def _deals(self, public: PublicView, n: int) -> bool:
+    def _deals(self, public: PublicView) -> bool:
         """A line when a deal starts (not on a terminal: the status line says it there) and
         when it settles; True when a settlement was printed."""
         key = (public.session, public.deal)
@@ -81,7 +76,7 @@ class RunStatus:
             self._deal = key
             self._before = tuple(s.score for s in public.seats)
             if not self.tty:
-                words = deal_words(public, n, self.deals_limit).capitalize()
+                words = deal_words(public).capitalize()
                 self._print(f"{words}: dealer {public.dealer}")
         if public.phase == "settled" and key != self._settled and public.deal:
             self._settled = key
@@ -91,7 +86,7 @@ class RunStatus:
                 f"{s.seat} {s.score - b:+d}" for s, b in zip(public.seats, before, strict=True)
             )
             totals = "  ".join(f"{s.seat} {s.score:+d}" for s in public.seats)
-            words = deal_words(public, n, self.deals_limit).capitalize()
+            words = deal_words(public).capitalize()
             self._print(f"{words} settled: {scores}  (session: {totals})")
             return True
         return False
@@ -125,13 +120,13 @@ class RunStatus:
         self.out.flush()
 
 
-def status_lines(public: PublicView, deal_in_session: int, deals_limit: int) -> list[str]:
+def status_lines(public: PublicView) -> list[str]:
     """The status line, longest first, each shorter one leaving out a little more."""
     parts = [table_name(public.table)]
     if public.session:
         parts.append(f"Session {public.session}")
-    if deal_in_session:
-        parts.append(deal_words(public, deal_in_session, deals_limit).capitalize())
+    if public.session_deal:
+        parts.append(deal_words(public).capitalize())
     parts.append(phase_words(public.phase, public.turn))
     if public.referee_called:
         parts.append("REFEREE CALLED")
@@ -150,7 +145,7 @@ def status_lines(public: PublicView, deal_in_session: int, deals_limit: int) -> 
         " ".join(
             [
                 *([f"S{public.session}"] if public.session else []),
-                *([f"D{deal_in_session}"] if deal_in_session else []),
+                *([f"D{public.session_deal}"] if public.session_deal else []),
                 phase_words(public.phase, public.turn),
                 "|",
                 " ".join(f"{s.seat}{running_score(public, s):+d}" for s in public.seats),
@@ -167,7 +162,9 @@ def fitted(lines: Sequence[str], columns: int) -> str:
     return lines[-1][: max(columns - 1, 0)]
 
 
-def deal_words(public: PublicView, n: int, limit: int) -> str:
+def deal_words(public: PublicView) -> str:
+    """ "deal 3 of 10" (the deal's number in its session, of the session's deals)."""
+    n, limit = public.session_deal, public.session_deals
     return f"deal {n} of {limit}" if 0 < n <= limit else f"deal {n}"
 
 

@@ -84,10 +84,9 @@ class AppOutputs:
         self.runtime: Runtime | None = None
         self._status: tuple | None = None
         self.hall: Any = None  # HallResults, with MQTT (controller/outputs/hall_results.py)
-        # `mjtable run`'s terminal (controller/cli/run_status.py): `view(public, alerts,
-        # the deal's number in its session)` on every view, `tick()` with the core's tick
+        # `mjtable run`'s terminal (controller/cli/run_status.py): `view(public, alerts)` on
+        # every view, `tick()` with the core's tick
         self.watch: Any = None
-        self.session_deals = 0  # the deals a session has (the hall page's "3 of 10")
         self._started: tuple[int, str] = (0, "")  # (session, its start's wall time)
         self.session_scan_from = 1  # the journal is read from here for a session's start
 
@@ -95,7 +94,7 @@ class AppOutputs:
         self.board.publish(public, referee=referee, broadcast=broadcast)
         if self.watch is not None and self.runtime is not None:
             try:
-                self.watch.view(public, referee.alerts, deal_in_session(self.runtime))
+                self.watch.view(public, referee.alerts)
             except Exception:
                 log.exception("the terminal status failed")
         if self.displays is not None:
@@ -111,8 +110,8 @@ class AppOutputs:
                     public.session or None,
                     public.deal or None,
                     public.phase,
-                    session_deal=deal_in_session(self.runtime) or None,
-                    session_deals=self.session_deals or None,
+                    session_deal=public.session_deal or None,
+                    session_deals=public.session_deals or None,
                     session_started=self._session_started(public.session),
                     turn=public.turn,
                     players=tuple(s.player for s in public.seats),
@@ -199,18 +198,6 @@ class AppOutputs:
             self.watch.tick()
 
 
-BEFORE_PLAY = ("shuffling", "walls_up", "dice_rolled", "dealing", "choosing_void")
-
-
-def deal_in_session(rt: Runtime) -> int:
-    """The deal's number in its session (1, 2, ...; 0 before the first): the journal numbers
-    deals across sessions, people count them in theirs."""
-    n = rt.deals_done
-    if rt.deal is not None and not rt.deal.over:
-        return n + 1
-    return n + 1 if rt.machine.phase in BEFORE_PLAY else n
-
-
 class Daemon:
     def __init__(
         self,
@@ -286,7 +273,6 @@ class Daemon:
         self.mqtt = self._mqtt()
         outputs = AppOutputs(board, None, self.mqtt, self.notifier, s.table.name)
         outputs.watch = self.watch
-        outputs.session_deals = s.table.deals or rs.session.deals
         outputs.session_scan_from = (self.journal.last().seq if self.journal.last() else 0) + 1
         if recovered.session is not None:  # an open session: its start is further back
             outputs.session_scan_from = 1

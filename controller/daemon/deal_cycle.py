@@ -6,6 +6,7 @@ from __future__ import annotations
 import copy
 import logging
 from collections.abc import Mapping
+from dataclasses import replace
 from typing import Any
 
 from controller.daemon import machine as m
@@ -26,6 +27,7 @@ from controller.journal_records import (
     Source,
     Stamp,
 )
+from controller.outputs.view import PublicView
 from controller.profiles import ZoneKind
 from controller.recognition.wall_doubt import next_index, pair_of, swap_for, swapped
 from rules import moves as mv
@@ -214,6 +216,19 @@ class DealCycle:
         payload["wall_check"] = check or {"positions": [i, i + 1], "order": "scanned"}
         self._uncertain = tuple(j for j in self._uncertain if j != i)
 
+    def session_deal(self) -> int:
+        """The deal's number in its session (1, 2, ...; 0 before the first): the journal
+        numbers deals across sessions, people count them in theirs."""
+        n = self.deals_done
+        if self.deal is not None and not self.deal.over:
+            return n + 1
+        return n + 1 if self.machine.phase in BEFORE_PLAY else n
+
+    def in_session(self, public: PublicView) -> PublicView:
+        """The public view with the deal counted in its session ("Deal 3 of 10")."""
+        limit = self.config.deals or self.rs.session.deals
+        return replace(public, session_deal=self.session_deal(), session_deals=limit)
+
     def _settle_deal(self) -> None:
         deal = self.deal
         assert deal is not None and deal.end is not None
@@ -240,6 +255,10 @@ class DealCycle:
         self.outputs.deal_settled(payload, record)
         if self.config.deals and self.deals_done >= self.config.deals:
             self.stop("deals")
+
+
+# the phases of the next deal before its play: it is counted already
+BEFORE_PLAY = ("shuffling", "walls_up", "dice_rolled", "dealing", "choosing_void")
 
 
 def next_dealer(deal: Deal) -> Seat:

@@ -574,7 +574,7 @@ class Runtime(DeviceIO, Recovery, ClaimClock, DealCycle, RefereeSide):
         return self._dealt_by if self.deal is not None else self.dealer
 
     def public(self) -> PublicView:
-        return public_view(self.facts(), self.deal)
+        return self.in_session(public_view(self.facts(), self.deal))
 
     def _publish_if_dirty(self) -> None:
         if self._dirty:
@@ -583,7 +583,7 @@ class Runtime(DeviceIO, Recovery, ClaimClock, DealCycle, RefereeSide):
     def publish(self) -> None:
         self._dirty = False
         facts = self.facts()
-        public = public_view(facts, self.deal)
+        public = self.in_session(public_view(facts, self.deal))
         referee = referee_view(
             public,
             facts,

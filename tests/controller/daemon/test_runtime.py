@@ -252,4 +252,15 @@ def test_regression_a_restart_after_the_deals_limit_starts_the_next_session_from
     assert again.recovered.session is None
     assert again.recovered.totals == (0, 0, 0, 0)
     assert [s.score for s in again.rt.public().seats] == [0, 0, 0, 0]
+    again.link("table", True)
+    again.link("reader", True)
+    for _ in range(400):  # a restart is degraded until the reader has been read round
+        if again.rt.machine.phase != "degraded":
+            break
+        again.step(0.6)
+    begin_deal(again, 2)
+    shown = again.rt.public()
+    # the journal's deal 2 is the new session's first: "Session 2 · Deal 1 of 1"
+    assert (shown.session, shown.deal, shown.session_deal, shown.session_deals) == (2, 2, 1, 1)
+    assert [s.score for s in shown.seats] == [0, 0, 0, 0]
     again.close()
