@@ -36,7 +36,7 @@ def seat_name(seat: Any) -> str:
 
 
 def phase_words(phase: str | None, turn: str | None = None) -> str:
-    """ "East to discard", "claims open", ...; an unknown phase is shown as it is."""
+    """The phase in words ("East to discard", "claims open"); an unknown one as it is."""
     if not phase:
         return "not known"
     text = PHASE_WORDS.get(phase, phase.replace("_", " ").replace("playing.", ""))
@@ -48,7 +48,7 @@ def phase_words(phase: str | None, turn: str | None = None) -> str:
 
 
 def table_name(name: str) -> str:
-    """ "Table 7" for "7", "Table 7" for "table 7" (never "Table Table 7")."""
+    """The table's name as a title: "7" and "table 7" are both "Table 7"."""
     if name.lower().startswith("table"):
         return name[:1].upper() + name[1:]
     return f"Table {name}"
@@ -60,7 +60,7 @@ def ordinal(n: int) -> str:
 
 
 def plural(n: int, one: str, many: str | None = None) -> str:
-    """ "1 tile", "2 tiles"."""
+    """A count and its noun: 1 tile, 2 tiles."""
     return f"{n} {one if n == 1 else (many or one + 's')}"
 
 
@@ -81,7 +81,7 @@ _SEAT = re.compile(r"(?<![\w-])([ESWN])(?![\w-])")
 
 
 def tile_words(tile: str) -> str:
-    """ "5 Dots", "Red dragon"; anything else as it is."""
+    """A tile in words (5p is 5 Dots, 7z the Red dragon); anything else as it is."""
     if tile in HONOUR_WORDS:
         return HONOUR_WORDS[tile]
     m = _TILE.fullmatch(tile)
@@ -96,7 +96,7 @@ def in_words(text: str) -> str:
 
 
 def alert_words(code: str, message: str) -> str:
-    """ "Stalled: nothing explains the table for 30 s" (the code as a title, then the words)."""
+    """An alert's code as a title, then its message in words ("Stalled: West holds 15 tiles")."""
     return f"{code.replace('-', ' ').capitalize()}: {in_words(message)}"
 
 

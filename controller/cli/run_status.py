@@ -80,13 +80,16 @@ class RunStatus:
                 self._print(f"{words}: dealer {public.dealer}")
         if public.phase == "settled" and key != self._settled and public.deal:
             self._settled = key
-            # at "settled" the deal's changes are in the session totals already
-            before = self._before or (0, 0, 0, 0)
-            scores = "  ".join(
-                f"{s.seat} {s.score - b:+d}" for s, b in zip(public.seats, before, strict=True)
-            )
             totals = "  ".join(f"{s.seat} {s.score:+d}" for s in public.seats)
             words = deal_words(public).capitalize()
+            if self._before is None:  # started during the deal: its start is not known here
+                self._print(f"{words} settled (session: {totals})")
+                return True
+            # at "settled" the deal's changes are in the session totals already
+            scores = "  ".join(
+                f"{s.seat} {s.score - b:+d}"
+                for s, b in zip(public.seats, self._before, strict=True)
+            )
             self._print(f"{words} settled: {scores}  (session: {totals})")
             return True
         return False
@@ -163,13 +166,13 @@ def fitted(lines: Sequence[str], columns: int) -> str:
 
 
 def deal_words(public: PublicView) -> str:
-    """ "deal 3 of 10" (the deal's number in its session, of the session's deals)."""
+    """The deal's number in its session, of the session's deals: deal 3 of 10."""
     n, limit = public.session_deal, public.session_deals
     return f"deal {n} of {limit}" if 0 < n <= limit else f"deal {n}"
 
 
 def alert_line(a: AlertView) -> str:
-    """ "! 14:02:07 stalled: nothing explains the table for 30 s" (local time)."""
+    """An alert as one short line in local time: ! 14:02:07 Stalled: West holds 15 tiles."""
     mark = {"error": "!!", "warning": "!"}.get(a.level, "-")
     return f"{mark} {local_time(a.t_wall)} {a.text}"
 
