@@ -15,7 +15,8 @@ Actions and what they need:
 
 The journal is checked first (foreign, damaged or a broken chain: refused, exit 2 or 1, the
 file untouched). A correction made while the daemon runs is journalled beside its records;
-the daemon itself does not re-judge its deal in progress (the referee view does that).
+the daemon does not re-judge its deal in progress (the referee page does that), but takes a
+correction of a settled deal within seconds (its totals, seat displays and the hall).
 """
 
 from __future__ import annotations

@@ -20,6 +20,7 @@ from controller.daemon.records import (
     table_seat,
     to_drawing,
 )
+from controller.daemon.replay import session_totals
 from controller.journal_records import (
     Correction,
     CorrectionAction,
@@ -30,6 +31,7 @@ from controller.journal_records import (
 from controller.outputs.view import PublicView
 from controller.profiles import ZoneKind
 from controller.recognition.wall_doubt import next_index, pair_of, swap_for, swapped
+from controller.referee.session import corrected_deltas
 from rules import moves as mv
 from rules.deal import Deal
 from rules.record import next_dealer as record_next_dealer
@@ -64,6 +66,7 @@ class DealCycle:
         self._hands_late = False
         if self.session is None:
             self.session = self._last_session = self._last_session + 1
+            self.settled_deltas = {}
             self._log(
                 Source.DAEMON,
                 RecordKind.SESSION_STARTED,
@@ -229,6 +232,29 @@ class DealCycle:
         limit = self.config.deals or self.rs.session.deals
         return replace(public, session_deal=self.session_deal(), session_deals=limit)
 
+    def recheck_settled(self, now: float) -> None:
+        """Every RECHECK_S: a settled deal of the open session corrected since (`mjtable
+        correct` beside the running daemon) is re-judged, and the session totals, the views
+        and the seat displays follow the corrected result."""
+        if now - self._rechecked_at < RECHECK_S:
+            return
+        self._rechecked_at = now
+        changed = False
+        for number, deltas in list(self.settled_deltas.items()):
+            newest = max((r.seq for r, _ in self.journal.corrections(number)), default=0)
+            if newest <= self._corrections_seen.get(number, 0):
+                continue
+            self._corrections_seen[number] = newest
+            corrected = corrected_deltas(self.journal, number)
+            if corrected is not None and corrected != deltas:
+                self.settled_deltas[number] = corrected
+                changed = True
+                log.info("deal %d corrected (record %d): %s", number, newest, corrected)
+        if changed:
+            self.totals = list(session_totals(self.settled_deltas.values()))
+            self._dirty = True
+            self.show_scores()
+
     def _settle_deal(self) -> None:
         deal = self.deal
         assert deal is not None and deal.end is not None
@@ -248,6 +274,8 @@ class DealCycle:
         record = self._log(Source.JUDGE, RecordKind.DEAL_SETTLED, payload, deal=self.deal_no)
         for s in SEATS:
             self.totals[s] += deltas[s]
+        self.settled_deltas[self.deal_no] = (deltas[0], deltas[1], deltas[2], deltas[3])
+        self._corrections_seen[self.deal_no] = record.seq
         self.dealer = nxt
         self._trigger("settlement_done")
         self.deals_done += 1
@@ -256,6 +284,8 @@ class DealCycle:
         if self.config.deals and self.deals_done >= self.config.deals:
             self.stop("deals")
 
+
+RECHECK_S = 2.0  # how often the settled deals of the session are checked for corrections
 
 # the phases of the next deal before its play: it is counted already
 BEFORE_PLAY = ("shuffling", "walls_up", "dice_rolled", "dealing", "choosing_void")

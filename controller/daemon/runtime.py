@@ -211,6 +211,11 @@ class Runtime(DeviceIO, Recovery, ClaimClock, DealCycle, RefereeSide):
         self.next_deal = rec.next_deal
         self.dealer = rec.dealer
         self.totals = list(rec.totals)
+        # the open session's settled deals (fixed-seat deltas, corrections applied) and the
+        # newest correction record already taken into account for each (DealCycle)
+        self.settled_deltas: dict[int, tuple[int, int, int, int]] = dict(rec.settled)
+        self._corrections_seen = dict.fromkeys(rec.settled, rec.last_seq)
+        self._rechecked_at = -1e9
         self.deal_no = rec.deal_no
         self.deal: Deal | None = None
         self.seq = rec.last_seq
@@ -310,6 +315,7 @@ class Runtime(DeviceIO, Recovery, ClaimClock, DealCycle, RefereeSide):
             self.recognised(self.recogniser.tick(now, self._as_seen()), now)
             self._close_if_released(now)
         self._countdown()
+        self.recheck_settled(now)
         self.outputs.tick()
         self._publish_if_dirty()
 

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from controller.journal import Journal
-from controller.journal_records import CorrectionAction, DealEnd
+from controller.journal_records import CorrectionAction, DealEnd, JournalError
 from controller.journal_summary import DealSummary, summarise
 from controller.referee.journal_deal import read_deal, read_session
 from controller.referee.rebuild import Rebuilt, rebuild
@@ -51,6 +51,15 @@ _ENDS = {
     JudgeEnd.WALL: DealEnd.WALL_EXHAUSTED,
     JudgeEnd.TIME: DealEnd.TIME_UP,
 }
+
+
+def corrected_deltas(journal: Journal, number: int) -> tuple[int, int, int, int] | None:
+    """A settled deal's deltas re-judged with its corrections (fixed seats E S W N); None
+    when it cannot be rebuilt (the journalled result then stands)."""
+    try:
+        return rebuild(read_deal(journal, number)).deltas
+    except JournalError:
+        return None
 
 
 def with_corrections(journal: Journal) -> list[DealSummary]:
