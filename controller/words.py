@@ -41,10 +41,14 @@ def phase_words(phase: str | None, turn: str | None = None) -> str:
         return "not known"
     text = PHASE_WORDS.get(phase, phase.replace("_", " ").replace("playing.", ""))
     if "{turn}" in text:
-        return (
-            text.format(turn=seat_name(turn)) if turn else text.replace("{turn} ", "").capitalize()
-        )
+        return text.format(turn=seat_name(turn)) if turn else WHOSE_TURN_UNKNOWN[phase]
     return text
+
+
+WHOSE_TURN_UNKNOWN = {
+    "playing.awaiting_draw": "waiting for a draw",
+    "playing.awaiting_discard": "waiting for a discard",
+}
 
 
 def table_name(name: str) -> str:
@@ -77,6 +81,7 @@ HONOUR_WORDS = {
     "7z": "Red dragon",
 }
 _TILE = re.compile(r"\b([1-9])([mpsz])\b")
+_SUIT = re.compile(r"\b(suit) ([mps])\b")  # "void-suit p tiles", "void suit s"
 _SEAT = re.compile(r"(?<![\w-])([ESWN])(?![\w-])")
 
 
@@ -92,6 +97,7 @@ def in_words(text: str) -> str:
     """A daemon message with its seats and tiles in words: "S discarded 8m" → "South
     discarded 8 Characters". A seat is a lone capital E S W N; a tile is rank + suit."""
     text = _TILE.sub(lambda m: tile_words(m.group(0)), text)
+    text = _SUIT.sub(lambda m: f"{m.group(1)} {SUIT_WORDS[m.group(2)]}", text)
     return _SEAT.sub(lambda m: SEAT_NAMES[m.group(1)], text)
 
 

@@ -45,7 +45,7 @@ def test_alerts_name_seats_and_tiles_in_words() -> None:
         alert_words(
             "void-discard-order", "S discarded 8m while holding void-suit p tiles (lenient)"
         )
-        == "Void discard order: South discarded 8 Characters while holding void-suit p tiles (lenient)"
+        == "Void discard order: South discarded 8 Characters while holding void-suit Dots tiles (lenient)"
     )
     # a seat is a lone capital; words that start with one stay as they are
     assert (
@@ -100,7 +100,7 @@ def test_the_journal_panel_line_is_seq_time_words(tmp_path) -> None:
 
 def test_phases_and_plurals() -> None:
     assert phase_words("playing.awaiting_discard", "E") == "East to discard"
-    assert phase_words("playing.awaiting_draw") == "To draw"
+    assert phase_words("playing.awaiting_draw") == "waiting for a draw"
     assert phase_words("settled") == "deal settled" and phase_words(None) == "not known"
     assert (plural(1, "tile"), plural(2, "tile"), plural(1, "stack")) == (
         "1 tile",
