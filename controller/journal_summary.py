@@ -1,8 +1,9 @@
 """Per-deal summaries computed from journal records (`mjtable journal summary`).
 
-A summary reports what was journalled; it does not apply corrections (it counts them), so a
-referee sees at a glance which deals were corrected. Settlement with corrections applied is
-the deal judge's job.
+`summarise` reports what was journalled and counts the corrections; the referee layer
+re-judges a corrected deal (`controller.referee.session.with_corrections`) and puts the
+corrected result in its place, keeping the journalled one in `recorded_deltas`, so
+`mjtable journal summary` prints the result that stands and says which deals were corrected.
 """
 
 from __future__ import annotations
@@ -41,6 +42,13 @@ class DealSummary:
     deltas: tuple[int, int, int, int] | None = None  # None: not settled
     end: DealEnd | None = None
     settled_seq: int | None = None
+    # the deltas as journalled in `deal.settled`, when corrections changed the result
+    recorded_deltas: tuple[int, int, int, int] | None = None
+
+    @property
+    def corrected(self) -> bool:
+        """The result shown is the re-judged one, not the journalled one."""
+        return self.recorded_deltas is not None
 
     @property
     def settled(self) -> bool:
@@ -65,6 +73,7 @@ class DealSummary:
             "started_seq": self.started_seq,
             "started_wall": self.started_wall,
             "settled_seq": self.settled_seq,
+            "recorded_deltas": None if self.recorded_deltas is None else list(self.recorded_deltas),
         }
 
 
@@ -137,7 +146,10 @@ def _summary(t: _Tally) -> DealSummary:
 
 
 def format_summary(summaries: Iterable[DealSummary]) -> str:
-    """A table for people: one line per deal, deltas in seat order E S W N."""
+    """A table for people: one line per deal, deltas in seat order E S W N; a deal whose
+    result corrections changed shows the corrected deltas marked `*`, and under the table
+    what was journalled before."""
+    notes: list[str] = []
     lines = [
         f"{'deal':>4}  {'rules':<16} {'dealer':<6} {'dice':<5} {'winners':<8} "
         f"{'deltas E S W N':<24} {'moves':>5} {'corr':>4}  end"
@@ -145,9 +157,13 @@ def format_summary(summaries: Iterable[DealSummary]) -> str:
     for s in summaries:
         winners = " ".join(w.name for w in s.winners) or "-"
         deltas = "not settled" if s.deltas is None else " ".join(f"{d:+d}" for d in s.deltas)
+        if s.recorded_deltas is not None:
+            deltas += " *"
+            was = " ".join(f"{d:+d}" for d in s.recorded_deltas)
+            notes.append(f"* deal {s.deal}: corrected; journalled before the corrections: {was}")
         lines.append(
             f"{s.deal:>4}  {s.rules:<16} {s.dealer.name:<6} {s.dice[0]}+{s.dice[1]:<3} "
             f"{winners:<8} {deltas:<24} {s.moves:>5} {s.corrections:>4}  "
             f"{'-' if s.end is None else s.end}"
         )
-    return "\n".join(lines)
+    return "\n".join(lines + notes)

@@ -15,7 +15,8 @@ Actions and what they need:
 
 The journal is checked first (foreign, damaged or a broken chain: refused, exit 2 or 1, the
 file untouched). A correction made while the daemon runs is journalled beside its records;
-the daemon itself does not re-judge its deal in progress (the referee view does that).
+the daemon does not re-judge its deal in progress (the referee page does that), but takes a
+correction of a settled deal within seconds (its totals, seat displays and the hall).
 """
 
 from __future__ import annotations
@@ -46,7 +47,35 @@ EXIT_REFUSED = 3
 MAX_POINTS = 1000
 
 
+EXAMPLES = """\
+actions:
+  cancel-move   --record SEQ (an accepted move): the move did not happen
+  fix-tile      --record SEQ --tile 5p: the tile really was 5p
+  penalty       --seat S --points 8 [--to N]: S pays 8 to N (to nobody without --to)
+  yellow-card   --seat S: a yellow card, no points
+  force-end     the deal ends at the corrected record (--deal N: its last record)
+  withdraw      --record SEQ (a correction): that correction no longer applies
+  note          a remark, nothing changes
+
+examples (find record numbers with `mjtable replay JOURNAL --deal N`):
+  mjtable correct table3.journal cancel-move --record 812 \\
+      --referee "Li Wei" --why "the reader saw a discard nobody made"
+  mjtable correct table3.journal fix-tile --record 640 --tile 5p \\
+      --referee "Li Wei" --why "the tile shown to the camera was 5p"
+  mjtable correct table3.journal penalty --deal 4 --seat S --points 8 --to N \\
+      --referee "Li Wei" --why "false Hu"
+  mjtable correct table3.journal withdraw --record 901 \\
+      --referee "Li Wei" --why "penalty given to the wrong seat"
+
+Each correction is appended (the corrected record stays); `mjtable journal summary`,
+`replay` and `report` then show the corrected result. Exit status: 0 appended; 1 the hash
+chain is broken; 2 not a journal; 3 refused (the reason is printed, nothing appended).
+"""
+
+
 def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.formatter_class = argparse.RawDescriptionHelpFormatter
+    parser.epilog = EXAMPLES
     parser.add_argument("journal", metavar="JOURNAL", type=Path, help="journal file")
     parser.add_argument(
         "action",

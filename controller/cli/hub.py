@@ -12,7 +12,7 @@ import sys
 import threading
 from pathlib import Path
 
-from controller.hub.page import HubPage
+from controller.hub.page import HubPage, LinkState
 from controller.hub.standings import Standings
 from controller.hub.subscriber import HubSubscriber
 from controller.hub.wire import BrokerOptions
@@ -68,10 +68,19 @@ def run(args: argparse.Namespace) -> int:
     standings = Standings()
     stop = threading.Event()
     server = page = None
+    subscriber: HubSubscriber | None = None
+    broker = f"{options.host}:{options.port}"
+
+    def link() -> LinkState:
+        sub = subscriber
+        if sub is None:
+            return LinkState(broker, False, False, "")
+        return LinkState(broker, sub.connected, sub.ever_connected, sub.link_since)
+
     if args.http != "off":
         host, _, port = args.http.rpartition(":")
         server = WebServer(host or "127.0.0.1", int(port))
-        page = HubPage(standings, server, args.hall)
+        page = HubPage(standings, server, args.hall, link)
         server.start()
         print(f"standings page: {server.url}", file=sys.stderr, flush=True)
 
@@ -81,7 +90,11 @@ def run(args: argparse.Namespace) -> int:
         if args.json:
             print(json.dumps(standings.snapshot().to_json()), flush=True)
 
-    subscriber = HubSubscriber(options, standings, args.hall, args.client_id, changed)
+    def linked(up: bool) -> None:  # the page shows the banner, or takes it away
+        if page is not None:
+            page.changed()
+
+    subscriber = HubSubscriber(options, standings, args.hall, args.client_id, changed, linked)
     for sig in (signal.SIGINT, signal.SIGTERM):
         signal.signal(sig, lambda *_: stop.set())
     subscriber.start()

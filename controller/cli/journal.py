@@ -18,7 +18,7 @@ from typing import TextIO
 
 from controller.journal import Journal, Verification
 from controller.journal_records import JournalError
-from controller.journal_summary import format_summary, summarise
+from controller.journal_summary import format_summary
 
 EXIT_BROKEN = 1
 EXIT_UNUSABLE = 2
@@ -31,7 +31,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     p = sub.add_parser("export", help="every record as one JSON object per line")
     p.add_argument("path", metavar="PATH", type=Path, help="journal file")
     p.add_argument("-o", "--output", type=Path, help="write to FILE instead of standard output")
-    p = sub.add_parser("summary", help="one line (or JSON object) per deal")
+    p = sub.add_parser(
+        "summary", help="one line (or JSON object) per deal, corrections applied (marked *)"
+    )
     p.add_argument("path", metavar="PATH", type=Path, help="journal file")
     p.add_argument("--json", action="store_true", help="one JSON object per deal, per line")
     p = sub.add_parser("record", help="a deal as a deal record (corrections applied)")
@@ -102,7 +104,10 @@ def _export(journal: Journal, path: Path, output: Path | None) -> None:
 
 
 def _summary(journal: Journal, as_json: bool) -> None:
-    summaries = summarise(journal.records())
+    """Per-deal lines with each corrected deal re-judged (controller/referee/session.py)."""
+    from controller.referee.session import with_corrections
+
+    summaries = with_corrections(journal)
     if as_json:
         for s in summaries:
             print(json.dumps(s.to_json(), ensure_ascii=False, sort_keys=True))

@@ -20,6 +20,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+from controller.cli.args import rules_help
 from rules import random_deals
 from rules.deal import Deal
 from rules.moves import Accepted, DealOver, Melded, Move, Robbed, VoidSetDeclared, Won
@@ -45,7 +46,10 @@ from rules.wall import DEALT_TILES
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("record", nargs="?", help="a deal record (JSON, docs/DEAL-RECORD.md)")
     parser.add_argument(
-        "--rules", help="rule set: re-judge the record under it / play random deals under it"
+        "--rules",
+        help=rules_help(
+            None, "the rule set to re-judge the record under / play random deals under"
+        ),
     )
     parser.add_argument("--json", action="store_true", help="print the result as JSON")
     parser.add_argument(

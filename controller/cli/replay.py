@@ -15,7 +15,9 @@ from __future__ import annotations
 
 import argparse
 import os
+import shutil
 import sys
+import textwrap
 from pathlib import Path
 
 from controller.journal_records import JournalError
@@ -71,12 +73,43 @@ def run(args: argparse.Namespace) -> int:
         )
         return EXIT_UNUSABLE
     if args.move is not None or not (sys.stdout.isatty() and sys.stdin.isatty()):
-        sys.stdout.write(
-            render(chosen.rebuilt, last if args.move is None else args.move, chosen.before)
-        )
+        screen = render(chosen.rebuilt, last if args.move is None else args.move, chosen.before)
+        sys.stdout.write(wrapped(screen, _columns()) if sys.stdout.isatty() else screen)
     else:
         _interactive(chosen)
     return EXIT_BROKEN if finding is not None else 0
+
+
+def _columns() -> int:
+    return shutil.get_terminal_size((80, 24)).columns
+
+
+def wrapped(screen: str, width: int) -> str:
+    """Lines longer than the terminal broken between words, never inside one (the terminal
+    itself would cut at the last column); a continuation is indented under its line."""
+    out = []
+    for line in screen.split("\n"):
+        if len(line) < width:
+            out.append(line)
+            continue
+        indent = " " * min(len(line) - len(line.lstrip(" ")) + 4, width // 2)
+        out += textwrap.wrap(
+            line,
+            width=width - 1,
+            subsequent_indent=indent,
+            break_long_words=False,
+            break_on_hyphens=False,
+            drop_whitespace=True,
+        ) or [""]
+    return "\n".join(out)
+
+
+def go_to(typed: str, last: int) -> tuple[int | None, str]:
+    """The step `g NUMBER` asks for, or None and why not (the deal's steps are 0-last)."""
+    n = int(typed)
+    if n > last:
+        return None, f"no step {n}: this deal has steps 0-{last}"
+    return n, ""
 
 
 def _choose(deals: list[SessionDeal], number: int | None) -> SessionDeal | None:
@@ -125,20 +158,23 @@ def _interactive(chosen: SessionDeal) -> None:
     fd = sys.stdin.fileno()
     saved = termios.tcgetattr(fd)
     last = len(chosen.rebuilt.source.steps)
-    k, typed, prompt = 0, "", ""
+    k, typed, prompt, said = 0, "", "", ""
     try:
         tty.setcbreak(fd)
         while True:
-            screen = render(chosen.rebuilt, k, chosen.before)
-            sys.stdout.write(CLEAR + screen + (f"go to step: {typed}" if prompt else ""))
+            screen = wrapped(render(chosen.rebuilt, k, chosen.before), _columns())
+            bottom = f"go to step (0-{last}): {typed}" if prompt else said
+            sys.stdout.write(CLEAR + screen + bottom)
             sys.stdout.flush()
+            said = ""
             key = _read_key(fd)
             if prompt:
                 if key.isdigit():
                     typed += key
                 elif key in ("\r", "\n"):
                     if typed:
-                        k = max(0, min(last, int(typed)))
+                        step, said = go_to(typed, last)
+                        k = k if step is None else step
                     typed, prompt = "", ""
                 elif key in ("\x7f", "\b"):
                     typed = typed[:-1]

@@ -51,6 +51,13 @@ def run(args: argparse.Namespace) -> int:
                 raise JournalError(f"{args.journal}: no deal {args.deal} (deals: {known})")
             html = deal_report(chosen, str(args.journal), finding, last_hash)
         _write(args.output, html)
+        what = (
+            f"deal {args.deal}"
+            if args.deal is not None
+            else f"{len(deals)} deal{'s' if len(deals) != 1 else ''}"
+        )
+        corrected = "as recorded" if args.as_recorded else "corrections applied"
+        print(f"wrote {args.output}: {what}, {corrected}")
     except JournalError as err:
         print(f"mjtable report: {err}", file=sys.stderr)
         return EXIT_UNUSABLE

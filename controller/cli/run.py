@@ -13,13 +13,15 @@ import argparse
 import ctypes
 import logging
 import os
+import re
 import signal
 import subprocess
 import sys
 import threading
 from pathlib import Path
 
-from controller.cli.args import natural_int
+from controller.cli.args import natural_int, rules_help
+from controller.cli.run_status import RunStatus
 from controller.daemon.config import ConfigError, Settings, find_config, load_settings, overlay
 from controller.journal_records import JournalError
 
@@ -27,7 +29,7 @@ from controller.journal_records import JournalError
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--config", help="TOML settings (default: XDG, then /etc/mjtable)")
     parser.add_argument("--deals", type=natural_int, help="stop after N settled deals (exit 0)")
-    parser.add_argument("--rules", help="rule set (default sbr-mil)")
+    parser.add_argument("--rules", help=rules_help())
     parser.add_argument(
         "--prevalent",
         choices=("E", "S", "W", "N"),
@@ -140,6 +142,7 @@ def start_simulator(
     child = subprocess.Popen(
         cmd,
         stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,  # forwarded, less its own "played N deal(s)" (_forward)
         text=True,
         bufsize=1,
         start_new_session=True,  # a Ctrl-C reaches the daemon, which ends the simulator
@@ -155,7 +158,24 @@ def start_simulator(
         name, sep, path = line.strip().partition(": ")
         if sep and name in ("table", "reader"):
             paths[name] = path
+    _forward(child)
     return child, paths["table"], paths["reader"]
+
+
+def _forward(child: subprocess.Popen[str]) -> None:
+    """The simulator's error output to ours, marked as its own; its closing count of the
+    deals it played is the simulator's business, not the operator's."""
+
+    def pump() -> None:
+        assert child.stderr is not None
+        for line in child.stderr:
+            if not SIM_PLAYED.match(line):
+                sys.stderr.write(f"simulator: {line}")
+
+    threading.Thread(target=pump, name="mjtable-sim-stderr", daemon=True).start()
+
+
+SIM_PLAYED = re.compile(r"played \d+ deal\(s\)$")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -181,7 +201,8 @@ def run(args: argparse.Namespace) -> int:
             child, table_url, reader_url = start_simulator(settings, args, folder)
         else:
             table_url, reader_url = settings.devices.table, settings.devices.reader
-        daemon = Daemon(settings, table_url, reader_url)
+        status = RunStatus(sys.stdout, sys.stdout.isatty())
+        daemon = Daemon(settings, table_url, reader_url, watch=status)
         try:
             where = daemon.start()
         except (ValueError, LookupError, OSError, JournalError) as err:
@@ -196,11 +217,14 @@ def run(args: argparse.Namespace) -> int:
             print(f"simulator:  table {table_url}, reader {reader_url} (pid {child.pid})")
             _watch(child, daemon)
         print("playing; Ctrl-C stops", flush=True)
+        quiet = _AlertsShown()  # the status shows the alerts: not as log lines as well
+        for handler in logging.getLogger().handlers:
+            handler.addFilter(quiet)
         try:
             reason = daemon.run()
         finally:
             daemon.close()
-        print(f"stopped: {reason}", flush=True)
+        status.finish(reason, where.journal)
         return 0 if reason in ("deals", "sigint", "sigterm") else 1
     except RuntimeError as err:
         print(f"mjtable run: {err}", file=sys.stderr)
@@ -211,6 +235,13 @@ def run(args: argparse.Namespace) -> int:
         for leftover in folder.iterdir():
             leftover.unlink(missing_ok=True)
         os.rmdir(folder)
+
+
+class _AlertsShown(logging.Filter):
+    """Drops the runtime's "alert ..." log lines: the terminal status prints each alert."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return not (record.name == "controller.daemon.runtime" and record.msg == "alert %s: %s")
 
 
 RUN_PREFIX = "mjtable-run-"

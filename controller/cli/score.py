@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, TextIO
 
+from controller.cli.args import rules_help
 from rules.hand import waits
 from rules.melds import Meld
 from rules.ruleset import DEFAULT, Payer, RuleSet, ScoringMethod, UnknownRuleSet, load
@@ -286,7 +287,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--void", help="the player's void suit (m, p or s)")
     parser.add_argument("--seat", help="Wellness: the player's seat wind (E, S, W or N)")
     parser.add_argument("--prevalent", help="Wellness: the prevalent (round) wind (E S W N)")
-    parser.add_argument("--rules", default=DEFAULT, help=f"rule set (default {DEFAULT})")
+    parser.add_argument("--rules", default=DEFAULT, help=rules_help(DEFAULT))
     parser.add_argument(
         "--json",
         action="store_true",

@@ -13,7 +13,7 @@ import signal
 import sys
 from pathlib import Path
 
-from controller.cli.args import natural_int, positive_float, positive_int
+from controller.cli.args import natural_int, positive_float, positive_int, rules_help
 from rules.ruleset import DEFAULT
 from rules.seats import Seat
 from tools.sim.noise import NoiseConfig, Unplug
@@ -34,7 +34,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--truth", type=Path, help="write the ground truth here (JSON lines)")
     parser.add_argument("--record", type=Path, help="record a capture (.jsonl or .jsonl.gz)")
     parser.add_argument("--odd", default="", help="capture header: what is unusual in it")
-    parser.add_argument("--rules", default=DEFAULT, help=f"rule set (default {DEFAULT})")
+    parser.add_argument("--rules", default=DEFAULT, help=rules_help(DEFAULT))
     parser.add_argument(
         "--prevalent",
         type=Seat.parse,

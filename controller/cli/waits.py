@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import sys
 
+from controller.cli.args import rules_help
 from controller.cli.score import (
     Case,
     InputError,
@@ -32,7 +33,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="declared melds, e.g. 'pung 5s' (repeat, or separate with commas)",
     )
     parser.add_argument("--void", help="the player's void suit (m, p or s)")
-    parser.add_argument("--rules", default=DEFAULT, help=f"rule set (default {DEFAULT})")
+    parser.add_argument("--rules", default=DEFAULT, help=rules_help(DEFAULT))
 
 
 def render(case: Case) -> str:

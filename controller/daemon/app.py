@@ -34,7 +34,7 @@ from controller.journal import Journal
 from controller.journal_records import Record, RecordKind, Source
 from controller.outputs.http import ServerLimits, WebServer
 from controller.outputs.scoreboard import ActionResult, RefereeAction, RejectReason, Scoreboard
-from controller.outputs.seat_display import SeatDisplays
+from controller.outputs.seat_display import SeatDisplays, running_score
 from controller.outputs.view import PublicView
 from controller.profiles import (
     ReaderModel,
@@ -83,19 +83,60 @@ class AppOutputs:
         self.table = table
         self.runtime: Runtime | None = None
         self._status: tuple | None = None
+        self.hall: Any = None  # HallResults, with MQTT (controller/outputs/hall_results.py)
+        # `mjtable run`'s terminal (controller/cli/run_status.py): `view(public, alerts)` on
+        # every view, `tick()` with the core's tick
+        self.watch: Any = None
+        self._started: tuple[int, str] = (0, "")  # (session, its start's wall time)
+        self.session_scan_from = 1  # the journal is read from here for a session's start
 
     def publish(self, public: PublicView, referee: Any, broadcast: Any) -> None:
         self.board.publish(public, referee=referee, broadcast=broadcast)
+        if self.watch is not None and self.runtime is not None:
+            try:
+                self.watch.view(public, referee.alerts)
+            except Exception:
+                log.exception("the terminal status failed")
         if self.displays is not None:
             self.displays.update(public)
-        status = (public.session, public.deal, public.phase)
+        scores = tuple(running_score(public, s) for s in public.seats)
+        status = (public.session, public.deal, public.phase, public.turn, scores)
         if status != self._status:
+            if status[:3] != (self._status or (None,) * 3)[:3]:
+                self.notifier.status(f"{self.table}: {public.phase}, deal {public.deal}")
             self._status = status
-            self.notifier.status(f"{self.table}: {public.phase}, deal {public.deal}")
-            if self.mqtt is not None:
-                self.mqtt.publish_status(public.session or None, public.deal or None, public.phase)
+            if self.mqtt is not None and self.runtime is not None:
+                self.mqtt.publish_status(
+                    public.session or None,
+                    public.deal or None,
+                    public.phase,
+                    session_deal=public.session_deal or None,
+                    session_deals=public.session_deals or None,
+                    session_started=self._session_started(public.session),
+                    turn=public.turn,
+                    players=tuple(s.player for s in public.seats),
+                    scores=scores,
+                )
         if self.mqtt is not None:
             self.mqtt.publish_view(public)
+
+    def _session_started(self, session: int) -> str | None:
+        """The wall time of the session's `session.started` (read once per session)."""
+        if not session or self.runtime is None:
+            return None
+        if self._started[0] != session:
+            found = next(
+                (
+                    r.wall
+                    for r in self.runtime.journal.records(self.session_scan_from)
+                    if r.kind is RecordKind.SESSION_STARTED and r.data().get("session") == session
+                ),
+                None,
+            )
+            if found is None:
+                return None
+            self._started = (session, found)
+        return self._started[1]
 
     def move_accepted(self, payload: Mapping[str, Any], record: Record) -> None:
         if self.mqtt is None or self.runtime is None:
@@ -106,6 +147,17 @@ class AppOutputs:
         event = public_event(payload, record.seq, rt.session or 1, rt.deal_no)
         if event is not None:
             self.mqtt.publish_event(event)
+
+    def start_hall(self, journal: Journal) -> None:
+        """Every settled deal of the journal to the hall again, corrections applied."""
+        if self.mqtt is None:
+            return
+        from controller.outputs.hall_results import HallResults
+
+        self.hall = HallResults(journal, self.mqtt.publish_deal)
+        count = self.hall.start()
+        if count:
+            log.info("%d settled deal(s) from the journal published to the hall", count)
 
     def deal_settled(self, payload: Mapping[str, Any], record: Record) -> None:
         if self.mqtt is None or self.runtime is None:
@@ -122,7 +174,8 @@ class AppOutputs:
             None,
         )
         data = started.data() if started is not None else {}
-        self.mqtt.publish_deal(
+        publish = self.hall.settled if self.hall is not None else self.mqtt.publish_deal
+        publish(
             SettledDeal(
                 seq=record.seq,
                 session=rt.session or 1,
@@ -139,6 +192,10 @@ class AppOutputs:
     def tick(self) -> None:
         self.board.tick()
         self.notifier.watchdog()
+        if self.hall is not None and self.runtime is not None:
+            self.hall.poll(self.runtime.clock.monotonic())
+        if self.watch is not None:
+            self.watch.tick()
 
 
 class Daemon:
@@ -150,8 +207,10 @@ class Daemon:
         clock: Clock | None = None,
         notifier: Notifier | None = None,
         usb_backend: Any = None,
+        watch: Any = None,
     ) -> None:
         self.settings = settings
+        self.watch = watch  # views, on the core thread (AppOutputs.watch)
         self.usb_backend = usb_backend  # pyusb's backend (None: libusb; tests: the simulator's)
         self.table_url = table_url
         self.reader_url = reader_url
@@ -213,6 +272,10 @@ class Daemon:
         driver = TableDriver(table_profile)
         self.mqtt = self._mqtt()
         outputs = AppOutputs(board, None, self.mqtt, self.notifier, s.table.name)
+        outputs.watch = self.watch
+        outputs.session_scan_from = (self.journal.last().seq if self.journal.last() else 0) + 1
+        if recovered.session is not None:  # an open session: its start is further back
+            outputs.session_scan_from = 1
         runtime = Runtime(
             rs,
             self.journal,
@@ -233,6 +296,7 @@ class Daemon:
             recovered=recovered,
         )
         outputs.runtime = runtime
+        outputs.start_hall(self.journal)
         outputs.displays = SeatDisplays(
             send=lambda seat, score: runtime.command(ShowScore(seat, score)),
             countdown=(lambda seat, n: runtime.command(ShowCountdown(seat, n)))

@@ -25,6 +25,7 @@ from controller.journal_records import (
 from controller.outputs.view import PublicView
 from controller.recognition.presence import DuplicateTile, TileLifted, TilePlaced
 from controller.recognition.presence import UnknownTag as UnknownTagSeen
+from controller.words import record_words
 from rules import moves as mv
 from rules.deal import Deal, Phase
 from rules.seats import Seat
@@ -123,3 +124,13 @@ class RuntimeConfig:
 
 
 Item = DataReceived | LinkChanged | ReaderPolled | Stop | Call
+
+
+def tail_line(record: Record) -> str:
+    """A line of the referee page's journal panel: the seq, the wall time (the page shows it
+    in the referee's local time) and the record in words, separated by tabs."""
+    try:
+        words = record_words(record.kind.value, record.data())
+    except (ValueError, TypeError, KeyError, AttributeError):
+        words = f"{record.kind.value} {record.payload[:120]}"
+    return f"{record.seq}\t{record.wall}\t{words}"

@@ -6,6 +6,7 @@ from __future__ import annotations
 import copy
 import logging
 from collections.abc import Mapping
+from dataclasses import replace
 from typing import Any
 
 from controller.daemon import machine as m
@@ -19,6 +20,7 @@ from controller.daemon.records import (
     table_seat,
     to_drawing,
 )
+from controller.daemon.replay import session_totals
 from controller.journal_records import (
     Correction,
     CorrectionAction,
@@ -26,8 +28,10 @@ from controller.journal_records import (
     Source,
     Stamp,
 )
+from controller.outputs.view import PublicView
 from controller.profiles import ZoneKind
 from controller.recognition.wall_doubt import next_index, pair_of, swap_for, swapped
+from controller.referee.session import corrected_deltas
 from rules import moves as mv
 from rules.deal import Deal
 from rules.record import next_dealer as record_next_dealer
@@ -62,6 +66,7 @@ class DealCycle:
         self._hands_late = False
         if self.session is None:
             self.session = self._last_session = self._last_session + 1
+            self.settled_deltas = {}
             self._log(
                 Source.DAEMON,
                 RecordKind.SESSION_STARTED,
@@ -214,6 +219,42 @@ class DealCycle:
         payload["wall_check"] = check or {"positions": [i, i + 1], "order": "scanned"}
         self._uncertain = tuple(j for j in self._uncertain if j != i)
 
+    def session_deal(self) -> int:
+        """The deal's number in its session (1, 2, ...; 0 before the first): the journal
+        numbers deals across sessions, people count them in theirs."""
+        n = self.deals_done
+        if self.deal is not None and not self.deal.over:
+            return n + 1
+        return n + 1 if self.machine.phase in BEFORE_PLAY else n
+
+    def in_session(self, public: PublicView) -> PublicView:
+        """The public view with the deal counted in its session ("Deal 3 of 10")."""
+        limit = self.config.deals or self.rs.session.deals
+        return replace(public, session_deal=self.session_deal(), session_deals=limit)
+
+    def recheck_settled(self, now: float) -> None:
+        """Every RECHECK_S: a settled deal of the open session corrected since (`mjtable
+        correct` beside the running daemon) is re-judged, and the session totals, the views
+        and the seat displays follow the corrected result."""
+        if now - self._rechecked_at < RECHECK_S:
+            return
+        self._rechecked_at = now
+        changed = False
+        for number, deltas in list(self.settled_deltas.items()):
+            newest = max((r.seq for r, _ in self.journal.corrections(number)), default=0)
+            if newest <= self._corrections_seen.get(number, 0):
+                continue
+            self._corrections_seen[number] = newest
+            corrected = corrected_deltas(self.journal, number)
+            if corrected is not None and corrected != deltas:
+                self.settled_deltas[number] = corrected
+                changed = True
+                log.info("deal %d corrected (record %d): %s", number, newest, corrected)
+        if changed:
+            self.totals = list(session_totals(self.settled_deltas.values()))
+            self._dirty = True
+            self.show_scores()
+
     def _settle_deal(self) -> None:
         deal = self.deal
         assert deal is not None and deal.end is not None
@@ -233,6 +274,8 @@ class DealCycle:
         record = self._log(Source.JUDGE, RecordKind.DEAL_SETTLED, payload, deal=self.deal_no)
         for s in SEATS:
             self.totals[s] += deltas[s]
+        self.settled_deltas[self.deal_no] = (deltas[0], deltas[1], deltas[2], deltas[3])
+        self._corrections_seen[self.deal_no] = record.seq
         self.dealer = nxt
         self._trigger("settlement_done")
         self.deals_done += 1
@@ -240,6 +283,12 @@ class DealCycle:
         self.outputs.deal_settled(payload, record)
         if self.config.deals and self.deals_done >= self.config.deals:
             self.stop("deals")
+
+
+RECHECK_S = 2.0  # how often the settled deals of the session are checked for corrections
+
+# the phases of the next deal before its play: it is counted already
+BEFORE_PLAY = ("shuffling", "walls_up", "dice_rolled", "dealing", "choosing_void")
 
 
 def next_dealer(deal: Deal) -> Seat:

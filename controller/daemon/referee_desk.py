@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from controller.daemon import machine as m
-from controller.daemon.contracts import PHASES
+from controller.daemon.contracts import PHASES, tail_line
 from controller.daemon.records import deal_seat, judge_json
 from controller.journal_records import Correction, CorrectionAction, Record, RecordKind, Stamp
 from controller.outputs.scoreboard import ActionKind, ActionResult, RefereeAction, RejectReason
@@ -24,6 +24,7 @@ from controller.outputs.view import CorrectionView
 from controller.referee.journal_deal import READ_KINDS, deal_from_records
 from controller.referee.rebuild import Rebuilt, rebuild
 from controller.referee.trial import CorrectionRefused, say, trial
+from controller.words import seat_name, tile_words
 from rules import moves as mv
 from rules.melds import MeldKind
 from rules.record import RecordError, move_from_json
@@ -280,9 +281,12 @@ def _describe(c: Correction) -> str:
     extra = ""
     if c.action is CorrectionAction.PENALTY:
         to = details.get("paid_to")
-        extra = f" {details.get('seat')} pays {details.get('points')} to {to or 'nobody'}"
+        extra = (
+            f": {seat_name(details.get('seat'))} pays {details.get('points')} points to "
+            f"{seat_name(to) if to else 'nobody'}"
+        )
     elif c.action is CorrectionAction.FIX_TILE:
-        extra = f" to {details.get('tile')}"
+        extra = f" to {tile_words(str(details.get('tile')))}"
     return f"#{c.corrects} {what}{extra} by {c.referee}: {c.reason}"
 
 
@@ -313,7 +317,7 @@ class RefereeSide:
     def journalled(self, record: Record) -> None:
         """A record another part of the daemon appended (the referee desk)."""
         self.seq, self._dirty = record.seq, True
-        self.tail.append(f"{record.seq} {record.kind.value} {record.payload[:120]}")
+        self.tail.append(tail_line(record))
 
     def would_refuse(self, move: mv.Move) -> mv.Rejected | None:
         """The judge's answer to `move` now, closing an open window first where the move

@@ -14,6 +14,7 @@ judge is re-judged on that order before the draw (controller/recognition/wall_do
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -23,6 +24,7 @@ from controller.devices.events import TagsRead
 from controller.journal import Journal
 from controller.journal_records import Record, RecordKind
 from controller.recognition.wall_doubt import swapped
+from controller.referee.session import corrected_deltas
 from rules import moves as mv
 from rules.deal import Deal, Phase
 from rules.ruleset import RuleSet
@@ -69,13 +71,16 @@ class Recovered:
     last_seq: int = 0
     wall_reads: list[TagsRead] = field(default_factory=list)  # since the last shuffle
     settled_in_session: int = 0
+    # the open session's settled deals and their deltas (fixed seats), corrections applied:
+    # `totals` is their sum (a referee's correction of a settled deal counts after a restart)
+    settled: dict[int, tuple[int, int, int, int]] = field(default_factory=dict)
 
 
 def recover(
     journal: Journal, rs: RuleSet, wall_antennas: frozenset[int] = frozenset()
 ) -> Recovered:
     out = Recovered()
-    totals = [0, 0, 0, 0]
+    corrected: set[int] = set()  # deals with correction records
     judge: Deal | None = None
     resume: str | None = None
     for rec in journal.records():
@@ -88,11 +93,12 @@ def recover(
         if kind is RecordKind.SESSION_STARTED:
             out.session = int(rec.data()["session"])
             out.last_session = max(out.last_session, out.session)
-            totals = [0, 0, 0, 0]
+            out.settled = {}
             out.settled_in_session = 0
         elif kind is RecordKind.SESSION_ENDED:
             out.session = None
             out.settled_in_session = 0
+            out.settled = {}  # no session is open: the next one starts from zero
         elif kind is RecordKind.TABLE_PHASE:
             data = rec.data()
             to, frm = str(data["to"]), str(data["from"])
@@ -124,6 +130,8 @@ def recover(
         elif kind is RecordKind.CLAIM_WINDOW and judge is not None and rec.deal == out.deal_no:
             if rec.data()["state"] == "closed" and judge.window is not None:
                 _replay(judge, mv.CloseClaims(), out, rec)
+        elif kind is RecordKind.CORRECTION and rec.deal is not None and rec.deal != out.deal_no:
+            corrected.add(rec.deal)  # of a settled deal: re-judged below
         elif kind is RecordKind.CORRECTION and judge is not None and rec.deal == out.deal_no:
             if rec.data().get("action") == "dealer" and out.started is not None:
                 side = Seat.parse(str((rec.data().get("details") or {}).get("dealer")))
@@ -135,14 +143,19 @@ def recover(
                 _replay(judge, move_from_judge_json(details["judge"]), out, rec)
         elif kind is RecordKind.DEAL_SETTLED:
             data = rec.data()
-            for i, d in enumerate(data["deltas"]):
-                totals[i] += int(d)
+            d = [int(v) for v in data["deltas"]]
+            if rec.deal is not None:
+                out.settled[rec.deal] = (d[0], d[1], d[2], d[3])
             out.settled_in_session += 1
             if "next_dealer" in data:
                 out.dealer = Seat.parse(data["next_dealer"])
             if rec.deal == out.deal_no:
                 out.started, out.deal_no, out.moves, judge = None, 0, [], None
-    out.totals = (totals[0], totals[1], totals[2], totals[3])
+    for number in corrected & set(out.settled):
+        deltas = corrected_deltas(journal, number)
+        if deltas is not None:
+            out.settled[number] = deltas
+    out.totals = session_totals(out.settled.values())
     if out.phase in m.INTERRUPTIONS:
         out.phase = resume or "idle"
     in_play = out.phase in (*PLAY_PHASES.values(), "choosing_void")
@@ -152,6 +165,14 @@ def recover(
     if judge is None and out.phase in ("deal_over", *PLAY_PHASES.values(), "choosing_void"):
         out.phase = "idle"  # a deal that could not be judged: wait for the next shuffle
     return out
+
+
+def session_totals(deltas: Iterable[Sequence[int]]) -> tuple[int, int, int, int]:
+    totals = [0, 0, 0, 0]
+    for d in deltas:
+        for i in range(4):
+            totals[i] += d[i]
+    return (totals[0], totals[1], totals[2], totals[3])
 
 
 def _wall_order(

@@ -56,6 +56,7 @@ from controller.daemon.contracts import (
     RecogniserLike,
     RuntimeConfig,
     Stop,
+    tail_line,
 )
 from controller.daemon.deal_cycle import DealCycle, dealt_hands, next_dealer
 from controller.daemon.device_io import DeviceIO
@@ -106,6 +107,7 @@ from controller.recognition.recogniser import (
     RefereeAlert,
     WallScanned,
 )
+from controller.words import alert_words, in_words
 from rules import moves as mv
 from rules.claims import is_claim
 from rules.deal import Deal
@@ -209,6 +211,11 @@ class Runtime(DeviceIO, Recovery, ClaimClock, DealCycle, RefereeSide):
         self.next_deal = rec.next_deal
         self.dealer = rec.dealer
         self.totals = list(rec.totals)
+        # the open session's settled deals (fixed-seat deltas, corrections applied) and the
+        # newest correction record already taken into account for each (DealCycle)
+        self.settled_deltas: dict[int, tuple[int, int, int, int]] = dict(rec.settled)
+        self._corrections_seen = dict.fromkeys(rec.settled, rec.last_seq)
+        self._rechecked_at = -1e9
         self.deal_no = rec.deal_no
         self.deal: Deal | None = None
         self.seq = rec.last_seq
@@ -308,6 +315,7 @@ class Runtime(DeviceIO, Recovery, ClaimClock, DealCycle, RefereeSide):
             self.recognised(self.recogniser.tick(now, self._as_seen()), now)
             self._close_if_released(now)
         self._countdown()
+        self.recheck_settled(now)
         self.outputs.tick()
         self._publish_if_dirty()
 
@@ -338,7 +346,7 @@ class Runtime(DeviceIO, Recovery, ClaimClock, DealCycle, RefereeSide):
         self.seq = record.seq
         if kind not in (RecordKind.HW_FRAME, RecordKind.HW_ERROR):
             self._dirty = True  # raw frames change nothing a view shows
-            self.tail.append(f"{record.seq} {kind.value} {record.payload[:120]}")
+            self.tail.append(tail_line(record))
         return record
 
     def _alert(
@@ -348,7 +356,7 @@ class Runtime(DeviceIO, Recovery, ClaimClock, DealCycle, RefereeSide):
         if seat is not None:
             payload["seat"] = seat.name
         record = self._log(Source.DAEMON, RecordKind.ALERT, payload, deal=self._open_deal())
-        self.alerts.append(AlertView(record.seq, record.wall, severity, f"{code}: {message}"))
+        self.alerts.append(AlertView(record.seq, record.wall, severity, alert_words(code, message)))
         log.warning("alert %s: %s", code, message)
         return record
 
@@ -408,7 +416,7 @@ class Runtime(DeviceIO, Recovery, ClaimClock, DealCycle, RefereeSide):
                 self._alerted.add(key)
                 seat = None if r.seat is None else table_seat(r.seat, self._dealt_by)
                 if code in REFEREE_CALLS and self.deal is not None and not self.deal.over:
-                    self.referee_called = f"{code}: {r.text}"
+                    self.referee_called = alert_words(code, r.text)
                     self.referee_candidates = candidates(self.deal, self._dealt_by)
                     self._alert(
                         code,
@@ -572,7 +580,7 @@ class Runtime(DeviceIO, Recovery, ClaimClock, DealCycle, RefereeSide):
         return self._dealt_by if self.deal is not None else self.dealer
 
     def public(self) -> PublicView:
-        return public_view(self.facts(), self.deal)
+        return self.in_session(public_view(self.facts(), self.deal))
 
     def _publish_if_dirty(self) -> None:
         if self._dirty:
@@ -581,7 +589,7 @@ class Runtime(DeviceIO, Recovery, ClaimClock, DealCycle, RefereeSide):
     def publish(self) -> None:
         self._dirty = False
         facts = self.facts()
-        public = public_view(facts, self.deal)
+        public = self.in_session(public_view(facts, self.deal))
         referee = referee_view(
             public,
             facts,
@@ -590,7 +598,7 @@ class Runtime(DeviceIO, Recovery, ClaimClock, DealCycle, RefereeSide):
             tuple(self.tail),
             self.referee_called,
             self.desk.listing(),
-            tuple(c.to_json() for c in self.referee_candidates),
+            tuple({**c.to_json(), "text": in_words(c.text)} for c in self.referee_candidates),
         )
         broadcast = broadcast_view(public, facts, self.deal, self.clock.monotonic())
         try:

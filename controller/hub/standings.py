@@ -14,6 +14,7 @@ score share the points of the places they occupy together, equally (two tied for
 
 from __future__ import annotations
 
+import dataclasses
 import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -62,6 +63,8 @@ class TableResult:
     deal: int | None
     phase: str | None
     sessions: tuple[SessionResult, ...]
+    status: TableStatus | None = None  # the table's last status (its deal, clock, scores)
+    last_seen: str | None = None  # when the hub last heard from the table (ISO 8601)
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,6 +74,7 @@ class PlayerResult:
     rank_points: Fraction
     deals: int
     rounds: int
+    tables: tuple[str, ...] = ()  # where the player sat
 
 
 @dataclass(frozen=True, slots=True)
@@ -90,6 +94,7 @@ class HallStandings:
                     "rank_points": float(p.rank_points),
                     "deals": p.deals,
                     "rounds": p.rounds,
+                    "tables": list(p.tables),
                 }
                 for p in self.players
             ],
@@ -114,6 +119,8 @@ def _table_json(t: TableResult) -> dict[str, Any]:
         "session": t.session,
         "deal": t.deal,
         "phase": t.phase,
+        "last_seen": t.last_seen,
+        "status": None if t.status is None else t.status.to_json(),
         "sessions": [
             {
                 "session": s.session,
@@ -172,6 +179,7 @@ class Standings:
         self._lock = threading.Lock()
         self._deals: dict[_Key, dict[tuple[int, int], SettledDeal]] = {}
         self._status: dict[_Key, TableStatus | None] = {}
+        self._seen: dict[_Key, str] = {}  # the last message's wall time per table
         self.version = 0  # grows with every change; pages poll or wait on it
 
     def apply_deal(self, hall: str, table: str, deal: SettledDeal) -> Applied:
@@ -193,12 +201,22 @@ class Standings:
             self._deals.setdefault((hall, table), {})
             self.version += 1
 
+    def seen(self, hall: str, table: str, wall: str) -> None:
+        """A message from the table arrived at `wall` (ISO 8601): not a change by itself."""
+        with self._lock:
+            self._seen[(hall, table)] = wall
+
     def snapshot(self) -> HallStandings:
         with self._lock:
             deals = {key: dict(held) for key, held in self._deals.items()}
             status = dict(self._status)
+            seen = dict(self._seen)
         tables = [
-            _table(key, status.get(key), held, self._round_rules)
+            dataclasses.replace(
+                _table(key, status.get(key), held, self._round_rules),
+                status=status.get(key),
+                last_seen=seen.get(key),
+            )
             for key, held in sorted(deals.items())
         ]
         by_table = {key: list(held.values()) for key, held in deals.items()}
@@ -265,11 +283,14 @@ def _players(
     played: dict[str, int] = {}
     points: dict[str, Fraction] = {}
     rounds: dict[str, int] = {}
+    where: dict[str, list[str]] = {}
     for key, held in deals.items():
         for d in held:  # each deal's score goes to whoever sat there in that deal
             for name, delta in zip(_names(key, d), d.deltas, strict=True):
                 score[name] = score.get(name, 0) + delta
                 played[name] = played.get(name, 0) + 1
+                if key[1] not in where.setdefault(name, []):
+                    where[name].append(key[1])
     for t in tables:
         for s in t.sessions:
             complete = sum(r.complete for r in s.rounds)
@@ -277,7 +298,14 @@ def _players(
                 points[name] = points.get(name, Fraction(0)) + earned
                 rounds[name] = rounds.get(name, 0) + complete
     result = [
-        PlayerResult(n, score[n], points.get(n, Fraction(0)), played[n], rounds.get(n, 0))
+        PlayerResult(
+            n,
+            score[n],
+            points.get(n, Fraction(0)),
+            played[n],
+            rounds.get(n, 0),
+            tuple(sorted(where[n])),
+        )
         for n in score
     ]
     result.sort(key=lambda p: (-p.rank_points, -p.score, p.name))

@@ -11,6 +11,7 @@ import logging
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass
+from datetime import UTC, datetime
 
 from controller.hub.standings import Applied, Standings
 from controller.hub.wire import (
@@ -46,18 +47,25 @@ class HubSubscriber:
         hall: str | None = None,
         client_id: str = "mjtable-hub",
         on_change: Callable[[], None] | None = None,
+        on_link: Callable[[bool], None] | None = None,
     ) -> None:
         self.options, self.standings, self.hall = options, standings, hall
         self.on_change = on_change
         self.stats = HubStats()
         self._cond = threading.Condition()
         self._connected = False
+        self._stopping = False
         # a persistent session: the broker keeps QoS 1 deals for the hub while it is away
         self._client = make_client(options, client_id, clean_session=False)
         self._client.on_connect = self._on_connect
         self._client.on_disconnect = self._on_disconnect
         self._client.on_message = self._on_message
         self._client.on_subscribe = self._on_subscribe
+        self._client.on_connect_fail = self._on_connect_fail
+        self.on_link = on_link  # called with True / False when the broker is gained / lost
+        self.ever_connected = False
+        self.link_since = _now()  # when the link last changed (or the hub started)
+        self._unreachable_said = False
 
     def topics(self) -> list[tuple[str, int]]:
         hall = self.hall or "+"
@@ -69,6 +77,8 @@ class HubSubscriber:
         self._client.loop_start()
 
     def stop(self) -> None:
+        with self._cond:
+            self._stopping = True
         self._client.disconnect()
         self._client.loop_stop()
 
@@ -98,14 +108,43 @@ class HubSubscriber:
             return
         with self._cond:
             self._connected = True
+            self.ever_connected = True
+            self.link_since = _now()
+            self._unreachable_said = False
             self._cond.notify_all()
+        self._link(True)
 
     def _on_disconnect(self, client, userdata, flags, reason_code, properties) -> None:
         with self._cond:
-            if self._connected:
+            if self._stopping:  # our own disconnect at a clean stop
+                log.info("hub disconnected (%s)", reason_code)
+            elif self._connected:
                 log.warning("hub lost the broker (%s); reconnecting", reason_code)
-            self._connected = False
+            was, self._connected = self._connected, False
+            if was:
+                self.link_since = _now()
             self._cond.notify_all()
+        if was and not self._stopping:
+            self._link(False)
+
+    def _on_connect_fail(self, client, userdata) -> None:
+        """The broker cannot be reached (paho tries again by itself): said once per outage."""
+        with self._cond:
+            said, self._unreachable_said = self._unreachable_said, True
+        if not said:
+            log.warning(
+                "the MQTT broker %s:%d cannot be reached; the hub keeps trying",
+                self.options.host,
+                self.options.port,
+            )
+            self._link(False)
+
+    def _link(self, up: bool) -> None:
+        if self.on_link is not None:
+            try:
+                self.on_link(up)
+            except Exception:
+                log.exception("hub link listener failed")
 
     def _on_message(self, client, userdata, message) -> None:
         try:
@@ -117,6 +156,7 @@ class HubSubscriber:
                 self._cond.notify_all()
             (log.warning if first else log.debug)("rejected MQTT message: %s", err)
             return
+        self.standings.seen(received.hall, received.table, _now())
         changed = False
         payload = received.payload
         if payload is None and parse_topic(message.topic)[2] is not Channel.STATUS:
@@ -143,3 +183,7 @@ class HubSubscriber:
                 self.on_change()
             except Exception:
                 log.exception("hub change listener failed")
+
+
+def _now() -> str:
+    return datetime.now(UTC).isoformat(timespec="seconds")

@@ -98,6 +98,19 @@ class TableStatus:
     deal: int | None = None
     phase: str | None = None
     last_deal_seq: int | None = None  # the seq of the last SettledDeal published
+    # what the director's page shows (optional: a table that does not send them shows less)
+    session_deal: int | None = None  # the deal's number in its session (1, 2, ...)
+    session_deals: int | None = None  # the deals a session has (--deals, the rule set's)
+    session_started: str | None = None  # when the session began (ISO 8601 wall time)
+    turn: str | None = None  # E S W N: whose turn it is
+    players: tuple[str, ...] = ()  # names at E S W N
+    scores: tuple[int, ...] = ()  # each seat's running score now, E S W N
+
+    def __post_init__(self) -> None:
+        if len(self.players) not in (0, 4) or len(self.scores) not in (0, 4):
+            raise WireError("players and scores are given for the four seats E S W N")
+        if self.turn is not None and self.turn not in Seat.__members__:
+            raise WireError(f"turn {self.turn!r} is not a seat")
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -110,6 +123,12 @@ class TableStatus:
             "deal": self.deal,
             "phase": self.phase,
             "last_deal_seq": self.last_deal_seq,
+            "session_deal": self.session_deal,
+            "session_deals": self.session_deals,
+            "session_started": self.session_started,
+            "turn": self.turn,
+            "players": list(self.players),
+            "scores": list(self.scores),
         }
 
     @classmethod
@@ -126,6 +145,12 @@ class TableStatus:
             _get(obj, "deal", int, True),
             _get(obj, "phase", str, True),
             _get(obj, "last_deal_seq", int, True),
+            _get(obj, "session_deal", int, True),
+            _get(obj, "session_deals", int, True),
+            _get(obj, "session_started", str, True),
+            _get(obj, "turn", str, True),
+            tuple(str(p) for p in _get(obj, "players", list, True) or ()),
+            tuple(int(v) for v in _get(obj, "scores", list, True) or ()),
         )
 
 

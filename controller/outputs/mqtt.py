@@ -6,7 +6,8 @@ connected, a few at a time; after a reconnect nothing new is handed over until p
 re-sent, and had acknowledged, what was in flight, so the broker receives them in order.
 The FIFO lives in memory: deals and status are never dropped, events beyond `queue_limit`
 are (counted). A daemon restarted while the broker is down loses its FIFO; it republishes
-the session's deals from its journal (same `seq`), which receivers ignore when held already.
+the journal's settled deals (controller/outputs/hall_results.py: same `seq`, or a corrected
+deal under its correction's), which receivers ignore when held already.
 A table with no broker configured simply has no publisher.
 """
 
@@ -143,10 +144,13 @@ class MqttPublisher:
             return self._cond.wait_for(lambda: self._connected is connected, timeout_s)
 
     def publish_status(
-        self, session: int | None, deal: int | None, phase: str | None
+        self, session: int | None, deal: int | None, phase: str | None, **more: Any
     ) -> TableStatus:
+        """`more`: TableStatus's optional fields (session_deal, scores, ...)."""
         with self._cond:
-            self._status = _replace_status(self._status, session=session, deal=deal, phase=phase)
+            self._status = _replace_status(
+                self._status, session=session, deal=deal, phase=phase, **more
+            )
             self._enqueue(Channel.STATUS, encode(self._status), retain=True, essential=True)
             return self._status
 
@@ -234,7 +238,9 @@ class MqttPublisher:
 
     def _on_disconnect(self, client, userdata, flags, reason_code, properties) -> None:
         with self._cond:
-            if self._connected:
+            if self._stopping:  # our own disconnect at a clean stop
+                log.info("MQTT disconnected (%s)", reason_code)
+            elif self._connected:
                 log.warning("MQTT connection lost (%s); buffering", reason_code)
             self.stats.disconnects += 1
             self._connected = False

@@ -1,4 +1,4 @@
-"""The seat displays on the table: each seat's score after a settlement, and the claim countdown.
+"""The seat displays on the table: each seat's running score, and the claim countdown.
 
 The table driver (`controller/devices/table.py`) turns `ShowScore` / `ShowCountdown` commands
 into the profile's bytes; this module decides *when* and *what* to show, from the published
@@ -11,8 +11,11 @@ into the profile's bytes; this module decides *when* and *what* to show, from th
     )
     displays.update(view)    # after every published view
 
-A display shows the seat's session total (PublicView `score`). After a settlement every seat
-gets its score, changed or not, so a display that was power-cycled catches up. The countdown
+A display shows the seat's running score: the session total plus what the deal has paid it
+so far (PublicView `score + deal_delta` while the deal is played), sent to a seat whenever it changes — after every
+payment during the deal (a kong, each Hu, a penalty), not only at the settlement. After a
+settlement every seat gets its score, changed or not, so a display that was power-cycled
+catches up. The countdown
 is whole seconds, rounded up (3, 2, 1), sent only when the figure changes, to the seats that
 may still claim (not the discarder, not players who have already won: RULES.md, blood
 battle); when the window closes those displays get 0, which the table shows as blank.
@@ -30,12 +33,24 @@ import math
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from controller.outputs.view import PublicView
+from controller.outputs.view import PublicView, SeatView
 from rules.seats import SEATS, Seat
 
 log = logging.getLogger(__name__)
 
 SETTLED_PHASE = "settled"  # controller/daemon/machine.py: deal_over → settled
+
+# the phases of a deal whose payments are not yet in the session totals (`score`)
+IN_DEAL = ("dealing", "choosing_void", "deal_over")
+
+
+def running_score(view: PublicView, seat_view: SeatView) -> int:
+    """The seat's score now: the session total plus what the deal has paid so far while the
+    deal is played; from the settlement on the total holds the deal's changes already."""
+    if view.phase in IN_DEAL or view.phase.startswith("playing"):
+        return seat_view.score + seat_view.deal_delta
+    return seat_view.score
+
 
 SendScore = Callable[[Seat, int], None]
 SendCountdown = Callable[[Seat, int], None]
@@ -82,6 +97,7 @@ class SeatDisplays:
         # a killed one left on)
         self._called: bool | None = None
         self._settled_key: tuple[int, int] | None = None  # (session, deal) last shown
+        self._shown: dict[Seat, int] = {}  # the running score each display shows
         self._counting: tuple[Seat, ...] = ()  # seats currently showing a countdown
         self._last_second: int | None = None
         self.failures = 0
@@ -97,6 +113,8 @@ class SeatDisplays:
         if view.phase == SETTLED_PHASE and key != self._settled_key:
             self._settled_key = key
             shown += self.show_scores(view)
+        else:
+            shown += self._running(view)
         if self._countdown is not None:
             shown += self._update_countdown(view)
         if view.referee_called != self._called and (self._light or self._buzzer):
@@ -115,12 +133,24 @@ class SeatDisplays:
         return [CallShown(on)]
 
     def show_scores(self, view: PublicView) -> tuple[ScoreShown, ...]:
-        """Send every seat its session total now (also usable after a referee correction)."""
+        """Send every seat its running score now, changed or not (after a settlement, or a
+        referee correction)."""
+        return self._scores(view, every=True)
+
+    def _running(self, view: PublicView) -> tuple[ScoreShown, ...]:
+        """The seats whose running score changed since it was last shown."""
+        return self._scores(view, every=False)
+
+    def _scores(self, view: PublicView, every: bool) -> tuple[ScoreShown, ...]:
         shown = []
         for seat_view in view.seats:
             seat = Seat.parse(seat_view.seat)
-            if self._call(self._send, seat, seat_view.score):
-                shown.append(ScoreShown(seat, seat_view.score))
+            score = running_score(view, seat_view)
+            if not every and self._shown.get(seat) == score:
+                continue
+            if self._call(self._send, seat, score):
+                self._shown[seat] = score
+                shown.append(ScoreShown(seat, score))
         return tuple(shown)
 
     def _update_countdown(self, view: PublicView) -> list[Shown]:

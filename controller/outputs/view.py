@@ -50,6 +50,9 @@ class PublicView:
     seq: int  # the journal sequence number this view reflects
     prevalent: str | None = None  # the round wind, E S W N, for rule sets that score winds
     referee_called: bool = False  # the deal waits for the referee ("referee called")
+    # `deal` numbers the journal's deals across sessions; people count them in the session:
+    session_deal: int = 0  # this deal's number in its session (0: none yet)
+    session_deals: int = 0  # the deals a session has (--deals, the rule set's; 0: no limit)
     kind: str = field(default="public", init=False)
     version: int = field(default=VIEW_VERSION, init=False)
 

@@ -33,16 +33,20 @@ table { border-collapse: collapse; width: 100%; margin: 4px 0 10px; }
 th, td { border: 1px solid #999; padding: 2px 5px; text-align: left; vertical-align: top; }
 th { background: #e8e8e8; } td.n { text-align: right; font-variant-numeric: tabular-nums; }
 .meta td { border: none; padding: 1px 8px 1px 0; }
-.tiles { white-space: nowrap; } svg.t { width: 18px; height: 25px; vertical-align: middle; }
+.tiles { display: inline; } svg.t { width: 18px; height: 25px; vertical-align: middle; }
+td { overflow-wrap: anywhere; }
 tr.rejected td { background: #fde2e2; } tr.alert td { background: #fff3cd; }
 tr.correction td { background: #e2ecfd; } tr.window td { color: #555; font-size: 9.5pt; }
 tr.settled td { background: #e3f4e3; font-weight: bold; } .struck { text-decoration: line-through; }
+tr.superseded td { background: #eee; font-weight: normal; color: #444; }
 .ok { color: #1d7f4e; font-weight: bold; } .bad { color: #c62828; font-weight: bold; }
-.wallbox { display: flex; gap: 16px; align-items: flex-start; } .wallbox svg.wall { flex: none; }
+.wallbox { display: flex; flex-wrap: wrap; gap: 16px; align-items: flex-start; }
+.wallbox svg.wall { flex: none; } svg.legend { max-width: 100%; height: auto; } .wallbox > div { flex: 1 1 300px; min-width: 0; }
 .small { font-size: 9pt; color: #444; } .deal { page-break-before: always; }
 .deal:first-of-type { page-break-before: auto; }
 @page { size: A4; margin: 12mm; }
 @media print { body { margin: 0; font-size: 9.5pt; } tr { page-break-inside: avoid; }
+  svg.t { width: 15px; height: 21px; }
   * { -webkit-print-color-adjust: exact; print-color-adjust: exact; } }
 """
 
@@ -98,6 +102,7 @@ def deal_sheet(sd: SessionDeal) -> str:
         '<div class="wallbox">',
         wall_svg(rb),
         f"<div>{legend_svg()}{_players(sd)}</div></div>",
+        _hands(sd),
         _steps(rb),
         _ledger(rb),
         _corrections(rb),
@@ -108,7 +113,7 @@ def deal_sheet(sd: SessionDeal) -> str:
 
 def _players(sd: SessionDeal) -> str:
     rb = sd.rebuilt
-    first, last = rb.moments[0], rb.moments[-1]
+    last = rb.moments[-1]
     voids = rb.source.rules.play.void_suit
     rows = [
         f"<table><tr><th>seat</th><th>{'void' if voids else 'wind'}</th><th>first discard</th>"
@@ -133,9 +138,14 @@ def _players(sd: SessionDeal) -> str:
             f"<td>{_tiles(firsts) if firsts else '-'}</td><td>{result}</td>"
             f'<td class="n">{last.deltas[seat]:+d}</td><td class="n">{sd.after[seat]:+d}</td></tr>'
         )
-    rows.append(
-        "</table><h3>Hands</h3><table><tr><th>seat</th><th>dealt</th><th>at the end</th></tr>"
-    )
+    return "".join(rows) + "</table>"
+
+
+def _hands(sd: SessionDeal) -> str:
+    """The dealt hand and the hand and melds at the end, the page's full width."""
+    rb = sd.rebuilt
+    first, last = rb.moments[0], rb.moments[-1]
+    rows = ["<h3>Hands</h3><table><tr><th>seat</th><th>dealt</th><th>at the end</th></tr>"]
     for seat in SEATS:
         melds = " ".join(_tiles(m.tiles) for m in last.melds[seat])
         rows.append(
@@ -189,6 +199,13 @@ def _steps(rb: Rebuilt) -> str:
             what += " " + _tile_of(tile)
         if rec.seq in cancelled:
             what = f'<span class="struck">{what}</span> (cancelled)'
+        if st.verdict is Verdict.SETTLED and _superseded(rb):
+            cls += " superseded"
+            now = " ".join(f"{seat} {d:+d}" for seat, d in zip(SEATS, rb.deltas, strict=True))
+            what = (
+                f'<span class="struck">{what}</span> superseded by the corrections: '
+                f"<b>{escape(_corrected_end(rb))}: {now}</b>"
+            )
         if rec.seq in refused:
             verdict += (
                 f"; no longer fits after the corrections: {escape(str(refused[rec.seq].rejected))}"
@@ -201,6 +218,25 @@ def _steps(rb: Rebuilt) -> str:
             f'<td class="small">{evidence}</td><td>{verdict}</td></tr>'
         )
     return "".join(rows) + "</table>"
+
+
+def _superseded(rb: Rebuilt) -> bool:
+    """Corrections changed the journalled result (its deltas, or whether the deal is over)."""
+    settled = rb.source.settled
+    return (
+        rb.corrected
+        and settled is not None
+        and (tuple(settled.deltas) != rb.deltas or rb.deal.end is None)
+    )
+
+
+def _corrected_end(rb: Rebuilt) -> str:
+    end = rb.deal.end
+    if end is None:
+        return "no longer over"
+    if any(c.active and str(c.correction.action) == "force-end" for c in rb.source.corrections):
+        return "ended by the referee"
+    return END_NAMES[end]
 
 
 def _ledger(rb: Rebuilt) -> str:
@@ -224,7 +260,10 @@ def _ledger(rb: Rebuilt) -> str:
         rows.append(f"; next dealer {rb.next_dealer}")
     if jd.settled is not None and tuple(jd.settled.deltas) != rb.deltas:
         was = " ".join(f"{s} {d:+d}" for s, d in zip(SEATS, jd.settled.deltas, strict=True))
-        rows.append(f' <span class="bad">(as journalled before corrections: {was})</span>')
+        rows.append(
+            ' <span class="bad">(as journalled before corrections: '
+            f'<span class="struck">{was}</span>)</span>'
+        )
     elif jd.settled is None:
         rows.append(' <span class="bad">(the deal was not settled in the journal)</span>')
     return "".join(rows) + "</p>"

@@ -167,7 +167,9 @@ def legend_svg() -> str:
         ("replacement", "kong replacement"),
         ("left", "still in the wall"),
     ]
-    parts = ['<svg xmlns="http://www.w3.org/2000/svg" width="520" height="22" class="legend">']
+    parts = [
+        '<svg xmlns="http://www.w3.org/2000/svg" width="520" height="22" viewBox="0 0 520 22" class="legend">'
+    ]
     x = 2
     for fate, label in items:
         parts.append(_rect(x, 4, 14, 14, fate))

@@ -8,7 +8,42 @@ function localTime(iso) {
   return isNaN(t) ? iso : t.toLocaleTimeString();
 }
 
+const SEAT_WORDS = { E: "East", S: "South", W: "West", N: "North" };
+
+function seatWords(seat) {
+  return SEAT_WORDS[seat] || seat || "nobody";
+}
+
+// "E · Ann" in the seat pickers (the value stays the seat letter)
+function nameSeats(players) {
+  for (const select of document.querySelectorAll("select[name=seat], select[name=paid_to]")) {
+    for (const option of select.options) {
+      const seat = option.value || (option.text.length === 1 ? option.text : "");
+      if (!players[seat]) continue;
+      option.value = seat;
+      const label = seat + " · " + players[seat];
+      if (option.text !== label) option.text = label;
+    }
+  }
+}
+
+// a journal panel line: "seq<TAB>wall time<TAB>the record in words" (controller/daemon/contracts.py)
+function journalLine(line) {
+  const parts = line.split("\t");
+  const li = MJ.el("li", "");
+  if (parts.length < 3) {
+    li.textContent = line;
+    return li;
+  }
+  li.appendChild(MJ.el("span", "muted", "#" + parts[0] + " " + localTime(parts[1]) + " "));
+  li.appendChild(MJ.el("span", "", parts.slice(2).join(" ")));
+  return li;
+}
+
 function drawSide(view) {
+  const players = {};
+  for (const s of view.public.seats) players[s.seat] = s.player;
+  nameSeats(players);
   const alerts = document.getElementById("alerts");
   alerts.replaceChildren(
     ...view.alerts.map((a) => {
@@ -21,7 +56,7 @@ function drawSide(view) {
   document.getElementById("wall-count").textContent = view.wall_remaining.length + " tiles";
   document.getElementById("wall").replaceChildren(...view.wall_remaining.map((t) => MJ.tile(t, "small")));
   const journal = document.getElementById("journal");
-  journal.replaceChildren(...view.journal_tail.map((line) => MJ.el("li", "", line)));
+  journal.replaceChildren(...view.journal_tail.slice().reverse().map(journalLine));
   const called = document.getElementById("called");
   called.hidden = !view.called;
   called.textContent = view.called ? "Referee called — " + view.called : "";
@@ -56,8 +91,13 @@ function drawSide(view) {
 }
 
 const QUESTIONS = {
-  penalty: (d) => `${d.seat} pays ${d.points} points to ${d.paid_to || "nobody"} (${d.note}). Apply?`,
-  abandon: (d) => `End the deal here? Payments made so far stand (${d.note}).`,
+  penalty: (d) =>
+    `${seatWords(d.seat)} pays ${d.points} point${d.points === 1 ? "" : "s"} to ` +
+    `${d.paid_to ? seatWords(d.paid_to) : "nobody"} (${d.note}). Apply? ` +
+    "It is journalled and can be undone under “Corrections of this deal”.",
+  abandon: (d) =>
+    `End the deal here? Payments made so far stand (${d.note}). ` +
+    "It can be undone under “Corrections of this deal”.",
 };
 
 async function post(data, form) {
@@ -73,7 +113,8 @@ async function post(data, form) {
     out.className = "action-result " + (result.accepted ? "ok" : "bad");
     out.textContent = result.accepted
       ? "Recorded" + (result.seq !== null ? " as #" + result.seq : "") + "." +
-        (result.detail ? " " + result.detail + "." : "")
+        (result.detail ? " " + result.detail + "." : "") +
+        (data.kind === "penalty" || data.kind === "abandon" ? " Undo it below if it was wrong." : "")
       : "Refused: " + (result.detail || result.reason);
     if (result.accepted && form) form.reset();
   } catch (err) {

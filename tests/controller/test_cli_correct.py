@@ -144,3 +144,84 @@ def test_dispute_over_the_cap(journal: Path, tmp_path: Path, capsys) -> None:
     assert mil["deltas"] == [27, -9, -9, -9]
     assert russia["deltas"] == [51, -17, -17, -17]
     assert [w["value"] for w in russia["winners"]] == [16]
+
+
+def test_journal_summary_prints_the_corrected_result_after_cancel_move(
+    journal: Path, tmp_path: Path, capsys
+) -> None:
+    """Issue 16 item 6: after `correct cancel-move` the summary printed the old result."""
+    assert main(["journal", "summary", str(journal)]) == 0
+    before = capsys.readouterr().out.splitlines()
+    assert before[1].split()[4:9] == ["S", "-9", "+27", "-9", "-9"] and len(before) == 2
+    penalty = ["penalty", "--deal", "1", "--seat", "N", "--points", "8", "--to", "W"]
+    assert main(["correct", str(journal), *penalty, *REF]) == 0
+    capsys.readouterr()
+    assert main(["journal", "summary", str(journal)]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[1].split()[4:10] == ["S", "-9", "+27", "-1", "-17", "*"]
+    assert lines[2] == "* deal 1: corrected; journalled before the corrections: -9 +27 -9 -9"
+    hu = seq_of(journal, "hu")
+    assert main(["correct", str(journal), "cancel-move", "--record", str(hu), *REF]) == 0
+    capsys.readouterr()
+    assert main(["journal", "summary", "--json", str(journal)]) == 0
+    (deal,) = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert (deal["winners"], deal["deltas"], deal["recorded_deltas"]) == (
+        [],
+        [0, 0, 8, -8],
+        [-9, 27, -9, -9],
+    )
+    # withdrawn, the penalty no longer counts; the cancel still does
+    pen = next(r.seq for r, c in corrections(journal) if c.action is CorrectionAction.PENALTY)
+    assert main(["correct", str(journal), "withdraw", "--record", str(pen), *REF]) == 0
+    capsys.readouterr()
+    assert main(["journal", "summary", str(journal)]) == 0
+    assert capsys.readouterr().out.splitlines()[1].split()[4:10] == [
+        "-",
+        "+0",
+        "+0",
+        "+0",
+        "+0",
+        "*",
+    ]
+
+
+def test_report_strikes_the_superseded_result_and_shows_the_corrected_one(
+    journal: Path, tmp_path: Path, capsys
+) -> None:
+    """Issue 16 item 6: the report showed the old bold 'settled' row beside new deltas."""
+    out = tmp_path / "deal.html"
+    assert main(["report", str(journal), "--deal", "1", "-o", str(out)]) == 0
+    assert capsys.readouterr().out == f"wrote {out}: deal 1, corrections applied\n"
+    assert "settled superseded" not in out.read_text()
+    hu = seq_of(journal, "hu")
+    assert main(["correct", str(journal), "cancel-move", "--record", str(hu), *REF]) == 0
+    assert main(["report", str(journal), "--deal", "1", "-o", str(out)]) == 0
+    html = out.read_text()
+    row = re.search(r'<tr class="settled superseded">.*?</tr>', html)
+    assert row is not None
+    assert '<span class="struck">settled (time-up): -9 +27 -9 -9</span>' in row.group(0)
+    assert "superseded by the corrections: <b>time-up: E +0 S +0 W +0 N +0</b>" in row.group(0)
+    assert '<span class="struck">E -9 S +27 W -9 N -9</span>' in html
+
+
+def test_help_has_examples_and_every_action(capsys) -> None:
+    """Issue 16 item 10: `correct --help` had no examples."""
+    with pytest.raises(SystemExit):
+        main(["correct", "--help"])
+    out = capsys.readouterr().out
+    assert "examples" in out and out.count("mjtable correct table3.journal") >= 4
+    for action in ("cancel-move", "fix-tile", "penalty", "yellow-card", "force-end", "withdraw"):
+        assert f"\n  {action} " in out, action
+
+
+@pytest.mark.parametrize("command", ["run", "score", "waits", "judge", "sim"])
+def test_rules_help_lists_the_rule_sets(command, capsys) -> None:
+    """Issue 16 item 10: `--rules` help did not list the rule sets."""
+    from rules.ruleset import available
+
+    with pytest.raises(SystemExit):
+        main([command, "--help"])
+    out = " ".join(capsys.readouterr().out.split())
+    assert len(available()) == 5
+    for name in available():
+        assert name in out.replace("- ", "-"), (command, name)

@@ -144,10 +144,14 @@ def test_interactive_stepping_under_tmux(tmp_path: Path) -> None:
         pane.keys("Left", "Left")
         assert "#1 record" in pane.wait_for("step 1/", "phase ")
         pane.keys("g")
-        pane.wait_for("go to step: ")
+        pane.wait_for(f"go to step (0-{last}): ")
         pane.keys("1", "2", "Enter")
         screen = pane.wait_for("step 12/", "phase ")
         assert "#12 record" in screen
+        # past the end: it stays where it is and says why (it jumped to the end silently)
+        pane.keys("g", "9", "9", "9", "Enter")
+        screen = pane.wait_for(f"no step 999: this deal has steps 0-{last}")
+        assert "step 12/" in screen
         pane.keys("End")
         screen = pane.wait_for(f"step {last}/{last}", "phase ")
         assert "settled" in screen
@@ -159,3 +163,23 @@ def test_interactive_stepping_under_tmux(tmp_path: Path) -> None:
         pane.wait_closed()
     finally:
         pane.close()
+
+
+def test_regression_long_lines_break_between_words_not_inside_one(tmp_path: Path) -> None:
+    """Issue 16 item 10: at 80 columns the terminal cut replay's long lines mid-word."""
+    from controller.cli.replay import wrapped
+    from controller.referee.journal_deal import open_checked
+    from controller.referee.session import rebuild_all
+    from controller.referee.text import render
+
+    path = tmp_path / "b.journal"
+    bot_journal(path, [3])
+    journal, _ = open_checked(path)
+    with journal:
+        deal = rebuild_all(journal)[0]
+    screen = render(deal.rebuilt, 30, deal.before)
+    assert max(len(line) for line in screen.splitlines()) > 80  # the wall line is long
+    narrow = wrapped(screen, 80)
+    assert max(len(line) for line in narrow.splitlines()) < 80
+    assert narrow.split() == screen.split()  # every word kept, none cut
+    assert wrapped(screen, 200) == screen

@@ -152,3 +152,32 @@ def test_rendered_in_chromium(journal: Path, tmp_path: Path, browser) -> None:
     pages = len(re.findall(rb"/Type\s*/Page[^s]", pdf))
     assert pages >= 4  # the summary, then each deal sheet starts a page
     (SHOTS / "referee-session-report.pdf").write_bytes(pdf)
+
+
+A4_PRINT_WIDTH_PX = 703  # A4 (210 mm) less the 12 mm margins each side, at 96 px per inch
+
+
+def test_nothing_runs_past_the_right_edge_of_a4(journal: Path, tmp_path: Path, browser) -> None:
+    """Issue 16 item 10: the tile rows of a deal sheet ran past the right edge of A4."""
+    out = tmp_path / "session.html"
+    assert main(["report", str(journal), "-o", str(out)]) == 0
+    browser.execute_cdp_cmd(
+        "Emulation.setDeviceMetricsOverride",
+        {"width": A4_PRINT_WIDTH_PX, "height": 1000, "deviceScaleFactor": 1, "mobile": False},
+    )
+    browser.execute_cdp_cmd("Emulation.setEmulatedMedia", {"media": "print"})
+    try:
+        browser.get(out.as_uri())
+        over = browser.execute_script(
+            "return [...document.querySelectorAll('body *')]"
+            ".filter(e => e.getBoundingClientRect().right > arguments[0] + 0.5)"
+            ".map(e => e.tagName + ' ' + (e.getAttribute('class') || ''))"
+            ".concat([document.documentElement.scrollWidth > arguments[0] ? 'page' : []]).flat();",
+            A4_PRINT_WIDTH_PX,
+        )
+        tiles = browser.execute_script("return document.querySelectorAll('.deal svg.t').length;")
+    finally:
+        browser.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+        browser.execute_cdp_cmd("Emulation.setEmulatedMedia", {"media": ""})
+    assert tiles > 100
+    assert over == []

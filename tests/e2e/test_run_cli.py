@@ -32,6 +32,10 @@ def test_deals_limit_exits_zero_with_a_sound_journal(tmp_path):
     assert proc.returncode == 0, err[-2000:]
     assert "scoreboard: http://127.0.0.1:" in out and "token" in out and str(journal) in out
     assert "stopped: deals" in out
+    # not on a terminal: plain lines for the deal and the results (issue 16 item 9)
+    assert "Deal 1 of 1: dealer " in out and "Deal 1 of 1 settled: E " in out
+    assert "Session 1: 1 deal settled" in out and "\ntotal " in out and "\x1b" not in out
+    assert "played" not in err and "WARNING" not in err  # the simulator's count, alerts
     with Journal.open_readonly(journal) as j:
         assert j.verify().ok
         kinds = [r.kind for r in j.records()]
@@ -102,3 +106,50 @@ def test_regression_a_killed_run_takes_its_simulator_along_and_a_rerun_plays_a_n
     second = [r.seq for r in records if r.kind is RecordKind.SESSION_STARTED][1]
     settled = [r.seq for r in records if r.kind is RecordKind.DEAL_SETTLED]
     assert len(settled) == 1 and settled[0] > second  # the new session's deal 1
+
+
+def test_on_a_terminal_a_live_status_line_and_the_results(tmp_path):
+    """Issue 16 item 9: `mjtable run` said nothing for the whole session in a terminal."""
+    import fcntl
+    import pty
+    import select
+    import struct
+    import termios
+    import time
+
+    journal = tmp_path / "t.journal"
+    cmd = [
+        sys.executable, "-m", "controller", "run", "--fast", "--seed", "3", "--journal",
+        str(journal), "--http", "127.0.0.1:0", "--config", "/dev/null", "--deals", "1",
+    ]  # fmt: skip
+    main, sub = pty.openpty()
+    fcntl.ioctl(sub, termios.TIOCSWINSZ, struct.pack("HHHH", 40, 120, 0, 0))
+    proc = subprocess.Popen(cmd, stdin=sub, stdout=sub, stderr=subprocess.PIPE, env=ENV,
+                            cwd=ROOT, text=True)  # fmt: skip
+    os.close(sub)
+    screen = b""
+    deadline = time.monotonic() + 240
+    while time.monotonic() < deadline:
+        ready, _, _ = select.select([main], [], [], 1.0)
+        if ready:
+            try:
+                chunk = os.read(main, 65536)
+            except OSError:  # the terminal closed: the run is over
+                break
+            if not chunk:
+                break
+            screen += chunk
+        elif proc.poll() is not None:
+            break
+    os.close(main)
+    assert proc.wait(30) == 0, proc.stderr.read()[-2000:]
+    text = screen.decode()
+    redraws = [t.split("\r\n")[0] for t in text.split("\r\x1b[2K")[1:]]
+    playing = [r for r in redraws if "Session 1 · Deal 1 of 1 · " in r and "tiles left" in r]
+    assert len(playing) >= 5, redraws[:10]
+    assert all(len(r) < 120 for r in redraws)
+    assert any(" to discard · " in r for r in playing) and any("claims open" in r for r in playing)
+    assert "Deal 1 of 1 settled: E " in text
+    tail = text[text.index("stopped: deals") :].splitlines()
+    assert tail[1:3] == ["Session 1: 1 deal settled", "deal  E East  S South  W West  N North"]
+    assert tail[4].startswith("total ")

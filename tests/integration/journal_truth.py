@@ -46,6 +46,7 @@ PUBLIC_KEYS = frozenset(
         *("claim_remaining_s", "last_discard", "seats", "seq", "kind", "version"),
         "prevalent",  # the round wind (Wellness): public, it is announced
         "referee_called",  # a flag, no text: the call's words name tiles in hands
+        *("session_deal", "session_deals"),  # two counts: "Deal 3 of 10" (issue 16 item 10)
     )
 )
 SEAT_KEYS = frozenset(

@@ -234,7 +234,7 @@ def test_hub_page_in_chromium_updates_live(browser, session: Session) -> None:
 
     def shows(names_and_totals) -> bool:
         text = browser.find_element(By.ID, "standings").text
-        return all(f"{n} {t}" in text for n, t in names_and_totals)
+        return all(f"{n} {t:+d}" in text for n, t in names_and_totals)
 
     deals = _finished(session)  # the page stays open while the session is played
     final = list(zip(PLAYERS, _expected_totals(deals), strict=True))
@@ -275,6 +275,12 @@ def test_hub_standings_equal_the_journal_through_a_broker_restart(session: Sessi
         assert time.monotonic() < deadline, f"hub: {table}, journal: {expected}"
         session.done.wait(0.2)
     assert got["players"] == list(PLAYERS) and got["rules"] == "sbr-mil"
+    # the status the director's page reads (issue 16 item 7): the deal "2 of 2", the session's
+    # start for its clock, the names and the scores of the seats
+    status = table["status"]
+    assert (status["session_deal"], status["session_deals"]) == (2, 2), status
+    assert status["players"] == list(PLAYERS) and len(status["scores"]) == 4
+    assert status["session_started"] and table["last_seen"]
     assert got["session"] == deals[0].session
     players = {p["name"]: p for p in session.hub.standings()["players"]}
     assert {n: players[n]["score"] for n in PLAYERS} == dict(zip(PLAYERS, expected, strict=True))
@@ -283,16 +289,16 @@ def test_hub_standings_equal_the_journal_through_a_broker_restart(session: Sessi
 
 
 def test_seat_displays_after_every_settlement(session: Session) -> None:
-    """The table's displays got the session totals after each deal: first deal 1's deltas,
-    then the sums over both deals (simulator truth vs. journal summary)."""
+    """The table's displays follow each seat's running score, and every seat shows deal 1's
+    deltas after it, then the sums over both deals (simulator truth vs. journal summary)."""
     deals = _finished(session)
     records = [json.loads(line) for line in session.truth.read_text().splitlines()]
     scores = [r for r in records if r["class"] == "command" and r["command"] == "show-score"]
-    groups = [scores[i : i + 4] for i in range(0, len(scores), 4)]
-    assert [[r["seat"] for r in g] for g in groups] == [list("ESWN")] * 2, scores
-    after_1 = list(deals[0].deltas)
-    assert [r["score"] for r in groups[0]] == after_1
-    assert [r["score"] for r in groups[1]] == _expected_totals(deals)
+    shown = {seat: [r["score"] for r in scores if r["seat"] == seat] for seat in "ESWN"}
+    after_1, totals = list(deals[0].deltas), _expected_totals(deals)
+    for i, seat in enumerate("ESWN"):
+        assert after_1[i] in shown[seat] and shown[seat][-1] == totals[i], (seat, shown)
+    assert [r["seat"] for r in scores[-4:]] == list("ESWN"), scores
 
 
 def test_table_topics_carry_nothing_hidden(session: Session) -> None:

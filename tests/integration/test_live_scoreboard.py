@@ -322,17 +322,20 @@ def test_the_scanner_finds_what_a_leak_would_show(finished: Finished) -> None:
 
 
 def test_seat_displays_get_the_session_totals(live: Live, finished: Finished) -> None:
-    """After the settlement each seat's display was sent (table profile `show-score`, as the
-    simulated board received it) the seat's session total from the journal summary."""
+    """Each seat's display (table profile `show-score`, as the simulated board received it)
+    shows the running score as it changes, and after the settlement every seat is sent its
+    session total from the journal summary."""
     records = [json.loads(line) for line in live.truth.read_text().splitlines()]
     scores = [r for r in records if r["class"] == "command" and r["command"] == "show-score"]
-    assert Counter(r["seat"] for r in scores) == Counter("ESWN"), scores
-    shown = {r["seat"]: r["score"] for r in scores}
-    assert [shown[s] for s in "ESWN"] == list(finished.deltas)
+    assert set(Counter(r["seat"] for r in scores)) == set("ESWN"), scores
+    settlement = scores[-4:]
+    assert [r["seat"] for r in settlement] == list("ESWN"), scores
+    assert [r["score"] for r in settlement] == list(finished.deltas)
     assert any(finished.deltas), "the deal moved no score: pick another seed"
-    # Sent after the deal ended on the table, not before: the simulator's last move precedes it.
+    # The settlement's are sent after the deal ended on the table: the simulator's last move
+    # precedes them.
     last_move = max(r["t"] for r in records if r["class"] == "move")
-    assert min(r["t"] for r in scores) >= last_move
+    assert min(r["t"] for r in settlement) >= last_move
 
 
 def test_referee_view_shows_the_journal_truth(finished: Finished) -> None:

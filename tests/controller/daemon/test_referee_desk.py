@@ -151,7 +151,7 @@ def test_a_referee_call_is_shown_until_answered(rig):
     play(rig, moves[:k])
     alert = RefereeAlert(AlertKind.STALLED, moves[k].seat, "the judge waits for E's draw", ())
     rig.rt.recognised([alert], rig.clock.now)
-    assert rig.rt.referee_called and "waits for E's draw" in rig.rt.referee_called
+    assert rig.rt.referee_called and "waits for East's draw" in rig.rt.referee_called  # in words
     assert rig.rt.public().referee_called
     assert rig.records(RecordKind.ALERT)[-1].data()["referee_called"] is True
     assert entered_draw(rig, moves[k]).accepted

@@ -237,3 +237,64 @@ def test_a_pung_of_the_void_suit_is_accepted_and_alerted(rig):
         }
     ]
     assert rig.rt.machine.phase == m.AWAITING_DISCARD
+
+
+def test_regression_a_restart_after_the_deals_limit_starts_the_next_session_from_zero(tmp_path):
+    """Issue 16 item 10: after `--deals N` a restart showed session 2 with session 1's totals."""
+    path = tmp_path / "t.journal"
+    rig = Rig(path, deals=1)
+    rig.link("table", True)
+    rig.link("reader", True)
+    play(rig, begin_deal(rig, 1).moves)
+    assert rig.rt.stopped == "deals" and any(rig.rt.totals)
+    rig.close()
+    again = Rig(path, deals=1)
+    assert again.recovered.session is None
+    assert again.recovered.totals == (0, 0, 0, 0)
+    assert [s.score for s in again.rt.public().seats] == [0, 0, 0, 0]
+    again.link("table", True)
+    again.link("reader", True)
+    for _ in range(400):  # a restart is degraded until the reader has been read round
+        if again.rt.machine.phase != "degraded":
+            break
+        again.step(0.6)
+    begin_deal(again, 2)
+    shown = again.rt.public()
+    # the journal's deal 2 is the new session's first: "Session 2 · Deal 1 of 1"
+    assert (shown.session, shown.deal, shown.session_deal, shown.session_deals) == (2, 2, 1, 1)
+    assert [s.score for s in shown.seats] == [0, 0, 0, 0]
+    again.close()
+
+
+def test_regression_a_settled_deal_corrected_beside_the_daemon_moves_its_totals(tmp_path):
+    """Issue 16 item 6: after `mjtable correct` the daemon's session totals (scoreboard,
+    seat displays) kept the journalled result, live and after a restart."""
+    from controller.cli import main
+
+    path = tmp_path / "t.journal"
+    rig = Rig(path)
+    rig.link("table", True)
+    rig.link("reader", True)
+    play(rig, begin_deal(rig, 1).moves)
+    assert rig.rt.deal.over and rig.rt.deals_done == 1
+    before = list(rig.rt.totals)
+    penalty = ["penalty", "--deal", "1", "--seat", "N", "--points", "8", "--to", "W"]
+    assert main(["correct", str(path), *penalty, "--referee", "Li", "--why", "seen"]) == 0
+
+    def to_table() -> int:  # the seat displays' score commands go to the table
+        return sum(1 for device, _ in rig.sent if device == "table")
+
+    sent = to_table()
+    rig.step(2.1)
+    expected = [before[0], before[1], before[2] + 8, before[3] - 8]
+    assert rig.rt.totals == expected
+    assert [s.score for s in rig.rt.public().seats] == expected
+    assert to_table() >= sent + 4  # every seat's display told
+    sent = to_table()
+    rig.step(2.1)  # nothing new: nothing sent again
+    assert rig.rt.totals == expected and to_table() == sent
+    rig.close()
+    again = Rig(path)
+    assert list(again.recovered.totals) == expected
+    assert again.recovered.settled == {1: tuple(expected)}
+    again.close()

@@ -160,7 +160,12 @@ def referee_view(public: PublicView) -> RefereeView:
             AlertView(public.seq, "16:02:11", "warning", "SECRET alert: tag seen in two zones"),
             AlertView(public.seq, "16:02:12", "error", "SECRET unknown tag 04a1"),
         ),
-        journal_tail=(f"#{public.seq} SECRET draw E 7s", "SECRET wall scanned 1s2s3s"),
+        journal_tail=(
+            f"#{public.seq} SECRET draw E 7s",
+            "SECRET wall scanned 1s2s3s",
+            # the daemon's form (controller/daemon/contracts.py tail_line): seq, wall, words
+            f"{public.seq}\t2026-03-01T10:00:05.000+00:00\tSouth discards 5 Dots",
+        ),
     )
 
 

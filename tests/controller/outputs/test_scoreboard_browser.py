@@ -227,9 +227,23 @@ def test_referee_view_behind_the_login_form(browser, table):
     _wait(browser, lambda d: len(d.find_elements(By.CSS_SELECTOR, "#wall .tile")) == 11, "wall")
     _wait(browser, lambda d: len(d.find_elements(By.CSS_SELECTOR, ".hand .tile")) == 52, "hands")
     assert len(browser.find_elements(By.CSS_SELECTOR, "#alerts li")) == 2
+    # the journal panel: newest first, the time in the browser's zone, the move in words
+    # (issue 16 item 5: it was truncated raw JSON with ISO UTC times)
+    first, local = browser.execute_script(
+        "return [document.querySelector('#journal li').textContent,"
+        " new Date('2026-03-01T10:00:05.000+00:00').toLocaleTimeString()];"
+    )
+    assert first == f"#{public_steps()[6].seq} {local} South discards 5 Dots"
+    # the seat pickers name the players; no seat and no points are chosen beforehand
+    seats = browser.execute_script(
+        "const f = document.getElementById('penalty-form');"
+        "return [[...f.querySelector('select[name=seat]').options].map(o => o.text),"
+        " f.querySelector('select[name=seat]').value, f.querySelector('[name=points]').value];"
+    )
+    assert seats[1:] == ["", ""] and seats[0][0] == "—" and seats[0][1].startswith("E · ")
 
     form = browser.find_element(By.ID, "penalty-form")
-    Select(form.find_element(By.NAME, "seat")).select_by_visible_text("S")
+    Select(form.find_element(By.NAME, "seat")).select_by_value("S")
     points = form.find_element(By.NAME, "points")
     points.clear()
     points.send_keys("48")
@@ -237,7 +251,8 @@ def test_referee_view_behind_the_login_form(browser, table):
     form.find_element(By.CSS_SELECTOR, "button").click()
     # a penalty asks first: "no" sends nothing, "yes" applies it
     question = browser.switch_to.alert
-    assert question.text.startswith("S pays 48 points to nobody")
+    assert question.text.startswith("South pays 48 points to nobody")
+    assert "can be undone" in question.text
     question.dismiss()
     assert actions == []
     form.find_element(By.CSS_SELECTOR, "button").click()

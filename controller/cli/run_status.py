@@ -1,0 +1,220 @@
+"""What `mjtable run` shows in its terminal while it plays, and the results when it stops.
+
+On a terminal: one status line, rewritten in place (table, session, deal n of N, the phase
+in words, the seats' running scores); each alert printed above it as one short line with
+its local time. Not on a terminal (a pipe, a log file): a plain line when a deal starts,
+when it settles and for each alert. When the daemon stops: the deals of the sessions this
+run played, one line each, and the totals, read from the journal with corrections applied.
+
+Fed from the daemon's core thread with every published view (`RunStatus.view`); writing is
+throttled on a terminal so a fast table does not spend its time redrawing.
+"""
+
+from __future__ import annotations
+
+import shutil
+from collections.abc import Sequence
+from datetime import datetime
+from pathlib import Path
+from typing import Any, TextIO
+
+from controller.outputs.seat_display import running_score
+from controller.outputs.view import AlertView, PublicView
+from controller.words import phase_words, plural, table_name
+
+REDRAW_S = 0.2  # the status line is redrawn at most this often (alerts are printed at once)
+
+
+class RunStatus:
+    def __init__(self, out: TextIO, tty: bool, clock: Any = None, width: int = 0) -> None:
+        import time
+
+        self.out = out
+        self.tty = tty
+        self.clock = clock or time.monotonic
+        self.width = width
+        self.sessions: list[int] = []  # the sessions seen, in order
+        self._alert_seq = 0
+        self._line = ""  # the status line as it is now
+        self._drawn = ""  # ... and as last drawn
+        self._drawn_at = -1e9
+        self._deal: tuple[int, int] | None = None  # (session, deal) last announced
+        self._settled: tuple[int, int] | None = None
+        self._before: tuple[int, ...] | None = None  # session totals when the deal began
+
+    # --- fed by the daemon --------------------------------------------------------------
+
+    def view(self, public: PublicView, alerts: Sequence[AlertView]) -> None:
+        if public.session and public.session not in self.sessions:
+            self.sessions.append(public.session)
+        new = [a for a in alerts if a.seq > self._alert_seq]
+        if new:
+            self._alert_seq = max(a.seq for a in new)
+        if self.tty:  # the lines printed above it show the status as it is now
+            self._line = fitted(status_lines(public), self._columns())
+        for a in new:
+            self._print(alert_line(a))
+        settled = self._deals(public)
+        if self.tty:
+            now = self.clock()
+            if new or settled or now - self._drawn_at >= REDRAW_S:
+                self._draw(self._line)
+                self._drawn_at = now
+
+    def tick(self) -> None:
+        """The status line as it is now, when a view came too soon after the last redraw."""
+        if self.tty and self._line != self._drawn and self.clock() - self._drawn_at >= REDRAW_S:
+            self._draw(self._line)
+            self._drawn_at = self.clock()
+
+    def _deals(self, public: PublicView) -> bool:
+        """A line when a deal starts (not on a terminal: the status line says it there) and
+        when it settles; True when a settlement was printed."""
+        key = (public.session, public.deal)
+        begun = public.phase in ("dealing", "choosing_void") or public.phase.startswith("playing")
+        if public.deal and begun and key != self._deal:
+            self._deal = key
+            self._before = tuple(s.score for s in public.seats)
+            if not self.tty:
+                words = deal_words(public).capitalize()
+                self._print(f"{words}: dealer {public.dealer}")
+        if public.phase == "settled" and key != self._settled and public.deal:
+            self._settled = key
+            totals = "  ".join(f"{s.seat} {s.score:+d}" for s in public.seats)
+            words = deal_words(public).capitalize()
+            if self._before is None:  # started during the deal: its start is not known here
+                self._print(f"{words} settled (session: {totals})")
+                return True
+            # at "settled" the deal's changes are in the session totals already
+            scores = "  ".join(
+                f"{s.seat} {s.score - b:+d}"
+                for s, b in zip(public.seats, self._before, strict=True)
+            )
+            self._print(f"{words} settled: {scores}  (session: {totals})")
+            return True
+        return False
+
+    # --- writing --------------------------------------------------------------------------
+
+    def _columns(self) -> int:
+        return self.width or shutil.get_terminal_size((100, 24)).columns
+
+    def _draw(self, line: str) -> None:
+        self._drawn = line
+        self.out.write("\r\x1b[2K" + line)
+        self.out.flush()
+
+    def _print(self, text: str) -> None:
+        if self.tty:
+            self.out.write("\r\x1b[2K" + text[: self._columns() - 1] + "\n")
+            if self._line:
+                self.out.write(self._line[: self._columns() - 1])
+        else:
+            self.out.write(text + "\n")
+        self.out.flush()
+
+    def finish(self, reason: str, journal: Path | None) -> None:
+        """The stop reason and the results of the sessions played, from the journal."""
+        if self.tty:
+            self.out.write("\r\x1b[2K")
+        self.out.write(f"stopped: {reason}\n")  # a line scripts read, as it always was
+        if journal is not None and self.sessions:
+            self.out.write(results(journal, self.sessions))
+        self.out.flush()
+
+
+def status_lines(public: PublicView) -> list[str]:
+    """The status line, longest first, each shorter one leaving out a little more."""
+    parts = [table_name(public.table)]
+    if public.session:
+        parts.append(f"Session {public.session}")
+    if public.session_deal:
+        parts.append(deal_words(public).capitalize())
+    parts.append(phase_words(public.phase, public.turn))
+    if public.referee_called:
+        parts.append("REFEREE CALLED")
+    left = (
+        [plural(public.tiles_left, "tile") + " left"]
+        if public.deal and public.phase.startswith("playing")
+        else []
+    )
+    named = "  ".join(f"{s.seat} {s.player} {running_score(public, s):+d}" for s in public.seats)
+    bare = "  ".join(f"{s.seat} {running_score(public, s):+d}" for s in public.seats)
+    return [
+        " · ".join([*parts, *left]) + "  |  " + named,
+        " · ".join([*parts, *left]) + "  |  " + bare,
+        " · ".join(parts) + "  |  " + bare,
+        " · ".join(parts[1:]) + " | " + bare,
+        " ".join(
+            [
+                *([f"S{public.session}"] if public.session else []),
+                *([f"D{public.session_deal}"] if public.session_deal else []),
+                phase_words(public.phase, public.turn),
+                "|",
+                " ".join(f"{s.seat}{running_score(public, s):+d}" for s in public.seats),
+            ]
+        ),
+    ]
+
+
+def fitted(lines: Sequence[str], columns: int) -> str:
+    """The first line that fits the terminal, else the last one cut to fit."""
+    for line in lines:
+        if len(line) < columns:
+            return line
+    return lines[-1][: max(columns - 1, 0)]
+
+
+def deal_words(public: PublicView) -> str:
+    """The deal's number in its session, of the session's deals: deal 3 of 10."""
+    n, limit = public.session_deal, public.session_deals
+    return f"deal {n} of {limit}" if 0 < n <= limit else f"deal {n}"
+
+
+def alert_line(a: AlertView) -> str:
+    """An alert as one short line in local time: ! 14:02:07 Stalled: West holds 15 tiles."""
+    mark = {"error": "!!", "warning": "!"}.get(a.level, "-")
+    return f"{mark} {local_time(a.t_wall)} {a.text}"
+
+
+def local_time(wall: str) -> str:
+    try:
+        return datetime.fromisoformat(wall).astimezone().strftime("%H:%M:%S")
+    except ValueError:
+        return wall
+
+
+def results(journal: Path, sessions: Sequence[int]) -> str:
+    """A table per session: each deal's deltas (corrections applied) and the totals."""
+    from controller.journal import Journal
+    from controller.journal_records import JournalError
+    from controller.referee.session import with_corrections
+
+    try:
+        with Journal.open_readonly(journal) as j:
+            summaries = with_corrections(j)
+    except JournalError as err:
+        return f"the results cannot be read: {err}\n"
+    out: list[str] = []
+    for session in sessions:
+        deals = [s for s in summaries if s.session == session and s.deltas is not None]
+        if not deals:
+            continue
+        names = deals[-1].players
+        heads = [f"{seat} {name}"[:12] for seat, name in zip("ESWN", names, strict=True)]
+        widths = [max(6, len(h)) for h in heads]
+        out.append(f"Session {session}: {plural(len(deals), 'deal')} settled")
+        out.append("deal  " + "  ".join(h.rjust(w) for h, w in zip(heads, widths, strict=True)))
+        totals = [0, 0, 0, 0]
+        for n, d in enumerate(deals, start=1):
+            assert d.deltas is not None
+            for i, v in enumerate(d.deltas):
+                totals[i] += v
+            mark = " *" if d.corrected else ""
+            cells = "  ".join(f"{v:+d}".rjust(w) for v, w in zip(d.deltas, widths, strict=True))
+            out.append(f"{n:>4}  {cells}{mark}")
+        cells = "  ".join(f"{v:+d}".rjust(w) for v, w in zip(totals, widths, strict=True))
+        out.append(f"{'total':>4} {cells}")
+        if any(d.corrected for d in deals):
+            out.append("* corrected by the referee")
+    return "".join(line + "\n" for line in out)

@@ -1,0 +1,105 @@
+"""The settled deals as the hall sees them, corrections applied (docs/MQTT.md "Delivery,
+duplicates, corrections").
+
+A deal is published when it settles. A referee's correction of a settled deal, from the
+referee page or `mjtable correct` (another process appending to the same journal), is a
+`correction` record of that deal: the deal is re-judged with the referee tools' rebuild
+(controller/referee/) and published again with the correction's seq, higher than the
+settlement's, so the hub replaces it. At start-up every settled deal of the journal is
+published again the same way (the retained ledger of a restarted table, and a correction
+made while the daemon was down).
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+
+from controller.hub.wire import SettledDeal
+from controller.journal import Journal
+from controller.journal_records import DealSettled, DealStarted, JournalError, RecordKind
+from controller.referee.journal_deal import read_deal
+from controller.referee.rebuild import rebuild
+
+log = logging.getLogger(__name__)
+
+POLL_S = 2.0  # how often the daemon looks for corrections of settled deals
+
+
+class HallResults:
+    """Which settled deals were published with which seq; publishes the corrected ones."""
+
+    def __init__(self, journal: Journal, publish: Callable[[SettledDeal], None]) -> None:
+        self.journal = journal
+        self.publish = publish
+        self._published: dict[int, int] = {}  # deal number -> the seq last published
+        self._last_poll: float | None = None
+
+    def start(self) -> int:
+        """Publish every settled deal of the journal, corrected; returns how many."""
+        for number in self.journal.deals():
+            deal = self._deal(number)
+            if deal is not None:
+                self._send(deal)
+        return len(self._published)
+
+    def settled(self, deal: SettledDeal) -> None:
+        """A deal the daemon just settled (its own settlement record)."""
+        self._send(deal)
+
+    def poll(self, now: float) -> None:
+        """Every POLL_S: a settled deal with a correction newer than what was published is
+        published again, re-judged."""
+        if self._last_poll is not None and now - self._last_poll < POLL_S:
+            return
+        self._last_poll = now
+        for number, published in list(self._published.items()):
+            newest = max((r.seq for r, _ in self.journal.corrections(number)), default=0)
+            if newest > published:
+                deal = self._deal(number)
+                if deal is not None:
+                    log.info("deal %d corrected (record %d): published again", number, deal.seq)
+                    self._send(deal)
+
+    def _send(self, deal: SettledDeal) -> None:
+        self._published[deal.deal] = deal.seq
+        self.publish(deal)
+
+    def _deal(self, number: int) -> SettledDeal | None:
+        """The deal as settled, or re-judged when it has corrections; None while unsettled
+        (or when it cannot be rebuilt: said in the log, the settlement stands)."""
+        records = list(
+            self.journal.deal_records(
+                number, (RecordKind.DEAL_STARTED, RecordKind.DEAL_SETTLED, RecordKind.CORRECTION)
+            )
+        )
+        settled = [r for r in records if r.kind is RecordKind.DEAL_SETTLED]
+        if not settled or records[0].kind is not RecordKind.DEAL_STARTED:
+            return None
+        started = DealStarted.from_payload(records[0].data())
+        result = DealSettled.from_payload(settled[-1].data())
+        winners, deltas, seq = result.winners, result.deltas, settled[-1].seq
+        corrections = [r for r in records if r.kind is RecordKind.CORRECTION]
+        dealer = started.dealer
+        if corrections:
+            try:
+                rb = rebuild(read_deal(self.journal, number))
+            except JournalError as err:
+                log.warning(
+                    "deal %d: its corrections cannot be applied for the hall: %s", number, err
+                )
+            else:
+                winners = tuple(rb.fixed(w.seat) for w in rb.deal.winners)
+                deltas, dealer = rb.deltas, rb.source.dealer
+                seq = max(seq, corrections[-1].seq)
+        return SettledDeal(
+            seq=seq,
+            session=started.session or 1,
+            deal=number,
+            rules=started.rules,
+            dealer=dealer,
+            dice=started.dice,
+            winners=winners,
+            deltas=deltas,
+            players=started.players,
+        )

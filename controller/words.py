@@ -1,0 +1,198 @@
+"""The table in words for people (the terminal of `mjtable run`, the referee page, the hall
+page): the table machine's phases (controller/daemon/machine.py), seats, tiles, moves and
+journal records (docs/JOURNAL.md), never raw names. Pure functions of plain values."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from typing import Any
+
+SEAT_NAMES = {"E": "East", "S": "South", "W": "West", "N": "North"}
+
+# `{turn}`: the seat whose turn it is, in words
+PHASE_WORDS = {
+    "offline": "waiting for the table",
+    "idle": "waiting for the shuffle",
+    "shuffling": "shuffling",
+    "walls_up": "walls built",
+    "dice_rolled": "dice rolled",
+    "dealing": "dealing",
+    "choosing_void": "choosing void suits",
+    "playing": "playing",
+    "playing.awaiting_draw": "{turn} to draw",
+    "playing.awaiting_discard": "{turn} to discard",
+    "playing.claim_window": "claims open",
+    "playing.robbing_window": "the kong may be robbed",
+    "deal_over": "deal over",
+    "settled": "deal settled",
+    "degraded": "a device is down",
+    "paused": "paused",
+}
+
+
+def seat_name(seat: Any) -> str:
+    return SEAT_NAMES.get(str(seat or ""), str(seat or "?"))
+
+
+def phase_words(phase: str | None, turn: str | None = None) -> str:
+    """The phase in words ("East to discard", "claims open"); an unknown one as it is."""
+    if not phase:
+        return "not known"
+    text = PHASE_WORDS.get(phase, phase.replace("_", " ").replace("playing.", ""))
+    if "{turn}" in text:
+        return text.format(turn=seat_name(turn)) if turn else WHOSE_TURN_UNKNOWN[phase]
+    return text
+
+
+WHOSE_TURN_UNKNOWN = {
+    "playing.awaiting_draw": "waiting for a draw",
+    "playing.awaiting_discard": "waiting for a discard",
+}
+
+
+def table_name(name: str) -> str:
+    """The table's name as a title: "7" and "table 7" are both "Table 7"."""
+    if name.lower().startswith("table"):
+        return name[:1].upper() + name[1:]
+    return f"Table {name}"
+
+
+def ordinal(n: int) -> str:
+    """1st, 2nd, 3rd, 4th."""
+    return f"{n}{'th' if 10 <= n % 100 <= 20 else {1: 'st', 2: 'nd', 3: 'rd'}.get(n % 10, 'th')}"
+
+
+def plural(n: int, one: str, many: str | None = None) -> str:
+    """A count and its noun: 1 tile, 2 tiles."""
+    return f"{n} {one if n == 1 else (many or one + 's')}"
+
+
+# --- tiles, moves and journal records ---------------------------------------------------
+
+SUIT_WORDS = {"m": "Characters", "p": "Dots", "s": "Bamboo"}
+HONOUR_WORDS = {
+    "1z": "East wind",
+    "2z": "South wind",
+    "3z": "West wind",
+    "4z": "North wind",
+    "5z": "White dragon",
+    "6z": "Green dragon",
+    "7z": "Red dragon",
+}
+_TILE = re.compile(r"\b([1-9])([mpsz])\b")
+_SUIT = re.compile(r"\b(suit) ([mps])\b")  # "void-suit p tiles", "void suit s"
+_SEAT = re.compile(r"(?<![\w-])([ESWN])(?![\w-])")
+
+
+def tile_words(tile: str) -> str:
+    """A tile in words (5p is 5 Dots, 7z the Red dragon); anything else as it is."""
+    if tile in HONOUR_WORDS:
+        return HONOUR_WORDS[tile]
+    m = _TILE.fullmatch(tile)
+    return f"{m.group(1)} {SUIT_WORDS[m.group(2)]}" if m and m.group(2) in SUIT_WORDS else tile
+
+
+def in_words(text: str) -> str:
+    """A daemon message with its seats and tiles in words: "S discarded 8m" → "South
+    discarded 8 Characters". A seat is a lone capital E S W N; a tile is rank + suit."""
+    text = _TILE.sub(lambda m: tile_words(m.group(0)), text)
+    text = _SUIT.sub(lambda m: f"{m.group(1)} {SUIT_WORDS[m.group(2)]}", text)
+    return _SEAT.sub(lambda m: SEAT_NAMES[m.group(1)], text)
+
+
+def alert_words(code: str, message: str) -> str:
+    """An alert's code as a title, then its message in words ("Stalled: West holds 15 tiles")."""
+    return f"{code.replace('-', ' ').capitalize()}: {in_words(message)}"
+
+
+VERBS = {
+    "draw": "draws",
+    "replacement-draw": "draws a replacement",
+    "replacement": "draws a replacement",
+    "discard": "discards",
+    "void": "lays the void tile",
+    "pung": "pungs",
+    "chow": "chows",
+    "kong": "kongs",
+    "concealed-kong": "declares a concealed kong of",
+    "promoted-kong": "adds to a pung:",
+    "postponed-kong": "adds to a pung:",
+    "hu": "declares Hu on",
+    "self-drawn-hu": "declares a self-drawn Hu on",
+    "rob-kong": "robs the kong:",
+    "pass": "passes",
+    "penalty": "is penalised",
+    "end-deal": "the deal ends",
+}
+
+
+def move_words(data: Mapping[str, Any]) -> str:
+    """A `move.accepted` / `move.rejected` payload (docs/JOURNAL.md) as a referee says it:
+    "South discards 5 Dots", "West pungs 5 Dots from South", "East declares a self-drawn Hu
+    on 3 Bamboo"."""
+    move = str(data.get("move", "?"))
+    if data.get("self_drawn"):
+        move = "self-drawn-hu"
+    words = [seat_name(data["seat"])] if data.get("seat") else []
+    words.append(VERBS.get(move, move.replace("-", " ")))
+    if move == "void" and data.get("suit"):
+        words[-1] = f"chooses {SUIT_WORDS.get(str(data['suit']), data['suit'])} as void suit:"
+    if data.get("tile"):
+        words.append(tile_words(str(data["tile"])))
+    elif move in ("draw", "replacement-draw", "replacement"):
+        words.append("(tile not read)")
+    if data.get("from_seat"):
+        words.append(f"from {seat_name(str(data['from_seat']))}")
+    if data.get("robbing"):
+        words.append("(robbing the kong)")
+    return " ".join(words)
+
+
+def record_words(kind: str, data: Mapping[str, Any]) -> str:
+    """One journal record as a line of the referee page's journal panel."""
+    if kind == "move.accepted":
+        return move_words(data)
+    if kind == "move.rejected":
+        why = str(data.get("reason", "")).replace("-", " ")
+        detail = f" ({in_words(str(data['detail']))})" if data.get("detail") else ""
+        return f"refused: {move_words(data)}: {why}{detail}"
+    if kind == "claim.window":
+        what = "robbing window" if data.get("kind") == "robbing" else "claims"
+        on = f"{tile_words(str(data.get('tile')))} from {seat_name(str(data.get('discarder')))}"
+        if data.get("state") == "closed":
+            claims = data.get("claims") or {}
+            said = ", ".join(f"{seat_name(s)} {c}" for s, c in claims.items()) or "no claim"
+            by = str(data.get("closed_by", "")).replace("-", " ")
+            return f"{what} closed on {on}: {said}" + (f" ({by})" if by else "")
+        return f"{what} open on {on}"
+    if kind == "alert":
+        return alert_words(str(data.get("code", "alert")), str(data.get("message", "")))
+    if kind == "correction":
+        action = str(data.get("action", "")).replace("-", " ")
+        details = data.get("details") or {}
+        extra = ""
+        if data.get("action") == "penalty":
+            to = details.get("paid_to")
+            extra = (
+                f": {seat_name(details.get('seat'))} pays {details.get('points')} points to "
+                f"{seat_name(to) if to else 'nobody'}"
+            )
+        elif details.get("tile"):
+            extra = f" to {tile_words(str(details['tile']))}"
+        reason = f" — {data['reason']}" if data.get("reason") else ""
+        return (
+            f"referee {data.get('referee', '')}: {action} of #{data.get('corrects')}{extra}{reason}"
+        )
+    if kind == "deal.started":
+        dice = data.get("dice") or ("?", "?")
+        return f"deal {data.get('deal')} dealt: dealer {seat_name(data.get('dealer'))}, dice {dice[0]}+{dice[1]}"
+    if kind == "deal.settled":
+        deltas = data.get("deltas") or ()
+        scores = " ".join(f"{s} {int(d):+d}" for s, d in zip("ESWN", deltas, strict=False))
+        return f"deal {data.get('deal')} settled ({str(data.get('end', '')).replace('-', ' ')}): {scores}"
+    if kind == "table.phase":
+        return f"table: {phase_words(str(data.get('to')))}"
+    if kind.startswith("session."):
+        return f"session {data.get('session')} {kind.split('.')[1]}"
+    return kind.replace(".", " ")
