@@ -30,8 +30,9 @@ class LedgerLineView:
     payer: str  # E S W N
     payee: str | None  # None: paid to nobody (a penalty)
     points: int
-    why: str  # "kong 5s", "false Hu", the referee's reason; a Hu's patterns once the deal is over
-    rule: str  # the rule in words, with its source: "004 Table 7: melded kong, 2 from the discarder"
+    # "kong 5s", "false Hu", the referee's reason; a Hu's patterns once the deal is over
+    why: str
+    rule: str  # the rule in words and its source: "004 Table 7: melded kong, 2 from ..."
 
 
 @dataclass(frozen=True, slots=True)
