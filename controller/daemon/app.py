@@ -86,14 +86,19 @@ class AppOutputs:
 
     def publish(self, public: PublicView, referee: Any, broadcast: Any) -> None:
         self.board.publish(public, referee=referee, broadcast=broadcast)
+        # `public` may hold a settled deal on screen (views.ResultScreen) while the next is
+        # dealt; the seat displays and the table's status follow the table as it is now
+        live = (
+            referee.public if isinstance(getattr(referee, "public", None), PublicView) else public
+        )
         if self.displays is not None:
-            self.displays.update(public)
-        status = (public.session, public.deal, public.phase)
+            self.displays.update(live)
+        status = (live.session, live.deal, live.phase)
         if status != self._status:
             self._status = status
-            self.notifier.status(f"{self.table}: {public.phase}, deal {public.deal}")
+            self.notifier.status(f"{self.table}: {live.phase}, deal {live.deal}")
             if self.mqtt is not None:
-                self.mqtt.publish_status(public.session or None, public.deal or None, public.phase)
+                self.mqtt.publish_status(live.session or None, live.deal or None, live.phase)
         if self.mqtt is not None:
             self.mqtt.publish_view(public)
 
