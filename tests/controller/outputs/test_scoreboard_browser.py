@@ -412,6 +412,16 @@ def test_the_result_screen_after_settlement(browser, table):
     assert _overflow(browser, TV) == [] and _overflow(browser, PHONE) == []
     _shot(browser, "tv-result")
     _shot(browser, "phone-result", PHONE)
+    # the broadcast view shows the same result once its delay has passed
+    browser.get(server.url + "/broadcast")
+    clock.t += DELAY
+    sb.tick()
+    _wait(browser, lambda d: _attrs(d, "#app", "data-state") == ["result"], "the delayed result")
+    assert _texts(browser, ".ledger .rule")
+    assert len(_attrs(browser, ".hand.revealed .tile", "data-tile")) == sum(
+        len(s.hand) for s in settled.seats
+    )
+    _shot(browser, "broadcast-result")
 
 
 def test_the_synthetic_result_and_the_words(browser, table):
