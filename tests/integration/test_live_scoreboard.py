@@ -241,7 +241,9 @@ def _public_answers(crawl: Crawl):
 def test_public_endpoints_and_streams_leak_nothing(live: Live, finished: Finished) -> None:
     crawl, timeline = finished.crawl, finished.timeline
     playing = [e for e in crawl.errors if e[0] < finished.exited_at - 0.5]
-    assert playing == [], f"the crawler failed while the daemon ran: {playing[:3]} exit {finished.exited_at}"
+    assert playing == [], (
+        f"the crawler failed while the daemon ran: {playing[:3]} exit {finished.exited_at}"
+    )
     public_events = [e for e in crawl.events if e.path == "/events/public" and e.name == "view"]
     broadcast_events = [
         e for e in crawl.events if e.path == "/events/broadcast" and e.name == "view"
