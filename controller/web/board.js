@@ -277,7 +277,30 @@ const MJ = (() => {
     const claim = el("div", "claim");
     claim.id = "claim";
     box.appendChild(claim);
-    if (view.end) box.appendChild(result(view));
+    if (view.end) {
+      box.appendChild(result(view));
+    } else {
+      const fines = (view.ledger || []).filter(isPenalty);
+      if (fines.length) box.appendChild(penalties(fines));
+    }
+    return box;
+  }
+
+  // A penalty the hall must see when it is applied: the referee's, a false Hu, a set of
+  // the void suit (48 to nobody); a Hu or a kong payment is play.
+  function isPenalty(line) {
+    return line.payee === null || line.rule === "referee penalty" || /false/i.test(line.why);
+  }
+
+  function penalties(lines) {
+    const box = el("div", "penalties");
+    box.appendChild(el("span", "label", lines.length === 1 ? "Penalty" : "Penalties"));
+    for (const line of lines) {
+      const text = line.payer + " pays " + line.points + " to " + (line.payee || "nobody") + " — " + line.why;
+      const item = el("span", "fine", text);
+      item.title = line.rule;
+      box.appendChild(item);
+    }
     return box;
   }
 

@@ -433,6 +433,16 @@ def test_the_synthetic_result_and_the_words(browser, table):
     _push(sb, clock, dataclasses.replace(public_steps()[6], tiles_left=2))
     _wait(browser, lambda d: _texts(d, ".wall-count") == ["2 tiles left"], "plural")
     assert _texts(browser, ".phase") == ["E to draw"]  # a turn's phase, never "Draw" alone
+    # a penalty is shown to the hall the moment the referee applies it
+    from controller.outputs.view import LedgerLineView
+
+    fine = LedgerLineView("S", None, 10, "slow play", "referee penalty")
+    kong = LedgerLineView("E", "N", 2, "kong 9p", "004 Table 7: melded kong, 2 from the discarder")
+    _push(sb, clock, dataclasses.replace(public_steps()[6], ledger=(kong, fine), seq=20))
+    _wait(browser, lambda d: _texts(d, ".penalties .fine"), "the penalty")
+    assert _texts(browser, ".penalties .fine") == ["S pays 10 to nobody — slow play"]
+    assert _overflow(browser, TV) == [] and _overflow(browser, PHONE) == []
+    _shot(browser, "public-penalty")
     _push(sb, clock, result_view())
     _wait(browser, lambda d: _texts(d, ".phase") == ["Deal ended by the referee"], "the end")
     assert _texts(browser, ".ledger .who") == ["E, S, N → W"]
