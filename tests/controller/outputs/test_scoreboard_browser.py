@@ -448,6 +448,10 @@ def test_the_synthetic_result_and_the_words(browser, table):
     assert _texts(browser, ".ledger .who") == ["E, S, N → W"]
     assert _texts(browser, ".ledger .points") == ["4 each"]
     assert "qing-yi-se 2" in _texts(browser, '.seat[data-seat="W"] .hu-info')[0]
+    # held on screen while the table shuffles for the next deal (views.ResultScreen)
+    _push(sb, clock, dataclasses.replace(result_view(), phase="shuffling", seq=30))
+    _wait(browser, lambda d: _texts(d, ".next") == ["next deal: Shuffling"], "the next deal")
+    assert _attrs(browser, "#app", "data-state") == ["result"]
 
 
 def test_the_overflow_check_can_fail(browser, table):
