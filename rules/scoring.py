@@ -14,7 +14,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from enum import Enum
 
-from rules.hand import allowed_waits, decompositions, is_complete, wait_candidates
+from rules.hand import allowed_waits, decompositions, is_complete, wait_candidates, waits
 from rules.melds import Meld, MeldKind
 from rules.patterns import DETECTORS, Feature, Reading
 from rules.ruleset import (
@@ -554,3 +554,25 @@ def theoretical_maximum(
                 return value
             best = value
     return best
+
+
+def waits_and_maximum(
+    counts: Sequence[int],
+    melds: Sequence[Meld],
+    void: Suit | None,
+    rs: RuleSet,
+    *,
+    seat_wind: Seat | None = None,
+    prevalent_wind: Seat | None = None,
+) -> tuple[tuple[Tile, ...], int]:
+    """The waits of a 13-tile hand as the rule set counts them (`scoring.exhausted-wait`)
+    and its theoretical maximum; no waits when the maximum is 0 (void-suit tiles or three
+    suits held: not ready, 004 Lesson 5). What `mjtable waits` prints and what the referee
+    and broadcast views show beside each hand."""
+    found = waits(counts, melds, void, rs.tiles.set, melded_copies=melded_copies(rs))
+    if not found:
+        return (), 0
+    best = theoretical_maximum(
+        counts, melds, void, rs, seat_wind=seat_wind, prevalent_wind=prevalent_wind
+    )
+    return (found if best else ()), best

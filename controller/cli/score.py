@@ -13,7 +13,6 @@ from dataclasses import dataclass
 from typing import Any, TextIO
 
 from controller.cli.args import rules_help
-from rules.hand import waits
 from rules.melds import Meld
 from rules.ruleset import DEFAULT, Payer, RuleSet, ScoringMethod, UnknownRuleSet, load
 from rules.schema import SchemaError
@@ -22,9 +21,10 @@ from rules.scoring import (
     BadSituation,
     NotAWin,
     Score,
-    melded_copies,
     score_hand,
-    theoretical_maximum,
+)
+from rules.scoring import (
+    waits_and_maximum as rules_waits_and_maximum,
 )
 from rules.seats import Seat
 from rules.tiles import (
@@ -163,19 +163,15 @@ def score_case(case: Case) -> tuple[Score, tuple[Tile, ...], int]:
 
 def waits_and_maximum(standing: Sequence[Tile], case: Case) -> tuple[tuple[Tile, ...], int]:
     """Waits of a 13-tile hand (none when it cannot win: void tiles, three suits) and its
-    theoretical maximum."""
-    counts = to_counts(standing)
-    rs = case.rules
-    found = waits(counts, case.melds, case.void, rs.tiles.set, melded_copies=melded_copies(rs))
-    best = theoretical_maximum(
-        counts,
+    theoretical maximum (`rules.scoring.waits_and_maximum`)."""
+    return rules_waits_and_maximum(
+        to_counts(standing),
         case.melds,
         case.void,
         case.rules,
         seat_wind=case.seat_wind,
         prevalent_wind=case.prevalent_wind,
     )
-    return (found if best else ()), best
 
 
 def maximum_note(case: Case) -> str:

@@ -92,29 +92,35 @@ class AppOutputs:
 
     def publish(self, public: PublicView, referee: Any, broadcast: Any) -> None:
         self.board.publish(public, referee=referee, broadcast=broadcast)
+        # `public` may hold a settled deal on screen (views.ResultScreen) while the next is
+        # dealt; the terminal, the seat displays and the table's status follow the table as
+        # it is now
+        live = (
+            referee.public if isinstance(getattr(referee, "public", None), PublicView) else public
+        )
         if self.watch is not None and self.runtime is not None:
             try:
-                self.watch.view(public, referee.alerts)
+                self.watch.view(live, referee.alerts)
             except Exception:
                 log.exception("the terminal status failed")
         if self.displays is not None:
-            self.displays.update(public)
-        scores = tuple(running_score(public, s) for s in public.seats)
-        status = (public.session, public.deal, public.phase, public.turn, scores)
+            self.displays.update(live)
+        scores = tuple(running_score(live, s) for s in live.seats)
+        status = (live.session, live.deal, live.phase, live.turn, scores)
         if status != self._status:
             if status[:3] != (self._status or (None,) * 3)[:3]:
-                self.notifier.status(f"{self.table}: {public.phase}, deal {public.deal}")
+                self.notifier.status(f"{self.table}: {live.phase}, deal {live.deal}")
             self._status = status
             if self.mqtt is not None and self.runtime is not None:
                 self.mqtt.publish_status(
-                    public.session or None,
-                    public.deal or None,
-                    public.phase,
-                    session_deal=public.session_deal or None,
-                    session_deals=public.session_deals or None,
-                    session_started=self._session_started(public.session),
-                    turn=public.turn,
-                    players=tuple(s.player for s in public.seats),
+                    live.session or None,
+                    live.deal or None,
+                    live.phase,
+                    session_deal=live.session_deal or None,
+                    session_deals=live.session_deals or None,
+                    session_started=self._session_started(live.session),
+                    turn=live.turn,
+                    players=tuple(s.player for s in live.seats),
                     scores=scores,
                 )
         if self.mqtt is not None:

@@ -71,6 +71,7 @@ from controller.daemon.recovery import Recovery
 from controller.daemon.referee_desk import RefereeDesk, RefereeSide
 from controller.daemon.replay import Recovered
 from controller.daemon.views import (
+    ResultScreen,
     TableFacts,
     broadcast_view,
     public_view,
@@ -204,6 +205,7 @@ class Runtime(DeviceIO, Recovery, ClaimClock, DealCycle, RefereeSide):
         self._started_seq = 0  # the open deal's deal.started record
         self._reconcile_tries = 0
         self.desk = RefereeDesk(self)
+        self.screen = ResultScreen()  # a settled deal stays on the public feed a while
         rec = recovered or Recovered()
         self.deals_done = rec.settled_in_session  # settled in the open session
         self._dealt_by = rec.started.dealer if rec.started is not None else rec.dealer
@@ -580,7 +582,7 @@ class Runtime(DeviceIO, Recovery, ClaimClock, DealCycle, RefereeSide):
         return self._dealt_by if self.deal is not None else self.dealer
 
     def public(self) -> PublicView:
-        return self.in_session(public_view(self.facts(), self.deal))
+        return self.screen.shown(self.in_session(public_view(self.facts(), self.deal)), self.deal)
 
     def _publish_if_dirty(self) -> None:
         if self._dirty:
@@ -589,9 +591,10 @@ class Runtime(DeviceIO, Recovery, ClaimClock, DealCycle, RefereeSide):
     def publish(self) -> None:
         self._dirty = False
         facts = self.facts()
-        public = self.in_session(public_view(facts, self.deal))
+        live = self.in_session(public_view(facts, self.deal))
+        public = self.screen.shown(live, self.deal)  # the hall: a settled deal stays a while
         referee = referee_view(
-            public,
+            live,
             facts,
             self.deal,
             tuple(self.alerts),

@@ -1,15 +1,20 @@
 """The daemon's table state turned into the view models of controller/outputs/view.py: one
 place decides what each audience sees (docs/SCOREBOARD.md "What never reaches a public
 answer"). Seats in views are the table's fixed seats; the judge's deal seats are converted.
+
+What a finished deal shows (its standing tiles, the whole ledger, each Hu's patterns) and
+the words of the last action are built in controller/daemon/view_words.py; `ResultScreen`
+keeps a settled deal's view on the public feed until the next deal's play begins.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from controller.daemon.records import deal_seat, table_seat
+from controller.daemon.view_words import deal_end, last_action, ledger_view, pattern_views
 from controller.outputs.view import (
     AlertView,
     BroadcastView,
@@ -19,10 +24,11 @@ from controller.outputs.view import (
     RefereeView,
     SeatView,
 )
+from rules import moves as mv
 from rules.deal import Deal
-from rules.hand import waits
 from rules.moves import Won
 from rules.ruleset import ScoringMethod
+from rules.scoring import waits_and_maximum
 from rules.seats import SEATS, Seat
 from rules.tiles import Tile
 
@@ -53,19 +59,22 @@ def _revealed(deal: Deal, s: Seat) -> bool:
 
 def public_view(facts: TableFacts, deal: Deal | None) -> PublicView:
     seats = []
+    settled = deal is not None and _settled(facts, deal)
+    deltas = deal.deltas() if deal is not None else (0, 0, 0, 0)
     for side in SEATS:
         s = deal_seat(side, facts.dealer)
         win = None
         if deal is not None:
             win = next((w for w in deal.winners if w.seat == s and not w.false_hu), None)
-        deltas = deal.deltas() if deal is not None else (0, 0, 0, 0)
         void = deal.void(s) if deal is not None and _revealed(deal, s) else None
         seats.append(
             SeatView(
                 seat=side.name,
                 player=facts.players[side],
                 score=facts.totals[side],
-                deal_delta=deltas[s] if deal is not None and not _settled(facts) else 0,
+                # score + deal_delta is the running score: once the deal is settled its
+                # change is in the total, and `deal_change` says what it was
+                deal_delta=deltas[s] if deal is not None and not settled else 0,
                 discards=tuple(str(t) for t in deal.river(s)) if deal else (),
                 melds=tuple(str(m) for m in deal.melds(s)) if deal else (),
                 standing=len(deal.hand(s)) if deal else 0,
@@ -73,15 +82,18 @@ def public_view(facts: TableFacts, deal: Deal | None) -> PublicView:
                 hu_order=None if win is None else win.order,
                 hu_tile=None if win is None or win.tile is None else str(win.tile),
                 **_hand_score(deal, win),
+                **_result(deal, s, deltas, settled),
             )
         )
     turn = None
     last = None
+    discarder = None
     if deal is not None and not deal.over:
         turn = table_seat(deal.turn, facts.dealer).name
         window = deal.window
         if window is not None:
             last = str(window.tile)
+            discarder = table_seat(window.discarder, facts.dealer).name
     return PublicView(
         table=facts.table,
         session=facts.session,
@@ -97,22 +109,40 @@ def public_view(facts: TableFacts, deal: Deal | None) -> PublicView:
         seats=tuple(seats),
         seq=facts.seq,
         prevalent=_prevalent(deal),
+        discarder=discarder,
+        last_action=None if deal is None else last_action(deal, facts.dealer),
+        ledger=() if deal is None else ledger_view(deal, facts.dealer),
+        end=None if deal is None or not deal.over else deal_end(deal),
     )
 
 
 def _hand_score(deal: Deal | None, win: Won | None) -> dict[str, Any]:
-    """Wellness (highest-pattern scoring, 001 II 3): the winner's one pattern and bonuses,
-    once the deal is over: until then the winner's hand lies face down, and its pattern
-    would tell the others about tiles they cannot see."""
+    """Each Hu's patterns, fan and value once the deal is over: until then the winner's
+    hand lies face down, and its patterns would tell the others about tiles they cannot
+    see. Wellness (highest-pattern scoring, 001 II 3) also names its one pattern and
+    bonuses (`hu_pattern`, `hu_bonuses`)."""
     if deal is None or win is None or win.score is None or not deal.over:
         return {}
-    if deal.rs.scoring.method is not ScoringMethod.HIGHEST_PATTERN:
-        return {}
     score = win.score
-    return {
-        "hu_pattern": score.patterns[0].name if score.patterns else None,
+    shown: dict[str, Any] = {
         "hu_value": score.value,
-        "hu_bonuses": tuple(f"{b.name} {b.points}" for b in score.bonuses),
+        "hu_fan": score.total_fan,
+        "hu_patterns": pattern_views(score),
+    }
+    if deal.rs.scoring.method is ScoringMethod.HIGHEST_PATTERN:
+        shown["hu_pattern"] = score.patterns[0].name if score.patterns else None
+        shown["hu_bonuses"] = tuple(f"{b.name} {b.points}" for b in score.bonuses)
+    return shown
+
+
+def _result(deal: Deal | None, s: Seat, deltas: Sequence[int], settled: bool) -> dict[str, Any]:
+    """A finished deal's standing tiles (every seat's, winners' too) and its change, which
+    the total already holds once it is settled."""
+    if deal is None or not deal.over:
+        return {}
+    return {
+        "hand": tuple(str(t) for t in deal.hand(s)),
+        "deal_change": deltas[s] if settled else None,
     }
 
 
@@ -123,12 +153,47 @@ def _prevalent(deal: Deal | None) -> str | None:
     return deal.prevalent.name
 
 
-def _settled(facts: TableFacts) -> bool:
-    # after the settlement the deltas are in the totals already
-    return facts.phase == "settled"
+def _settled(facts: TableFacts, deal: Deal) -> bool:
+    """The deal's payments are in the session totals: the daemon settles a deal as soon as
+    it is over (controller/daemon/deal_cycle.py), before it publishes again; only a restart
+    can find one over and not yet settled (phase `deal_over`)."""
+    return deal.over and facts.phase != "deal_over"
+
+
+class ResultScreen:
+    """Keeps a finished deal on the public feed: its view (hands, ledger, changes) stays
+    until the next deal's play begins — its first draw, or the dealer's first discard
+    (the dealer starts with 14 tiles) — however fast the table shuffles, with the table's
+    phase, sequence number and referee flag kept current. Core thread only."""
+
+    def __init__(self) -> None:
+        self._held: PublicView | None = None
+
+    def shown(self, live: PublicView, deal: Deal | None) -> PublicView:
+        if live.end is not None:
+            self._held = live
+            return live
+        held = self._held
+        if held is None or (deal is not None and _in_play(deal)):
+            self._held = None
+            return live
+        return replace(
+            held,
+            phase=live.phase,
+            seq=live.seq,
+            referee_called=live.referee_called,
+            claim_remaining_s=None,
+        )
+
+
+def _in_play(deal: Deal) -> bool:
+    return any(isinstance(m, mv.Draw | mv.Discard) for m in deal.history)
 
 
 def hand_views(facts: TableFacts, deal: Deal | None) -> tuple[HandView, ...]:
+    """Every seat's standing tiles, void, waits and theoretical maximum, as `mjtable waits`
+    computes them (`rules.scoring.waits_and_maximum`: the rule set's `exhausted-wait`, the
+    Wellness winds)."""
     if deal is None:
         return ()
     out = []
@@ -136,15 +201,24 @@ def hand_views(facts: TableFacts, deal: Deal | None) -> tuple[HandView, ...]:
         s = deal_seat(side, facts.dealer)
         void = deal.void(s)
         hand = deal.hand(s)
-        found: Sequence[object] = ()
+        found: Sequence[Tile] = ()
+        best = 0
         if len(hand) % 3 == 1 and not deal.is_out(s):
-            found = waits(deal.counts(s), deal.melds(s), void, deal.rs.tiles.set)
+            found, best = waits_and_maximum(
+                deal.counts(s),
+                deal.melds(s),
+                void,
+                deal.rs,
+                seat_wind=s,
+                prevalent_wind=deal.prevalent,
+            )
         out.append(
             HandView(
                 seat=side.name,
                 standing=tuple(str(t) for t in hand),
                 void=None if void is None else void.value,
                 waits=tuple(str(t) for t in found),
+                max_value=best,
             )
         )
     return tuple(out)
@@ -176,4 +250,8 @@ def referee_view(
 
 
 def broadcast_view(public: PublicView, facts: TableFacts, deal: Deal | None, t: float):
+    """`public` as the hall sees it; the hands only when it shows `deal` (not while a
+    finished deal's result is held on screen: its hands are in `public` already)."""
+    if public.deal != facts.deal_no:
+        return BroadcastView(public, (), t)
     return BroadcastView(public, hand_views(facts, deal), t)

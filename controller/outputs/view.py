@@ -16,6 +16,37 @@ VIEW_VERSION = 1
 
 
 @dataclass(frozen=True, slots=True)
+class PatternView:
+    """One scored pattern of a Hu: "qing-yi-se", 2 fan."""
+
+    name: str
+    fan: int
+
+
+@dataclass(frozen=True, slots=True)
+class LedgerLineView:
+    """One payment of the deal: who pays whom, how much, why and the rule behind it."""
+
+    payer: str  # E S W N
+    payee: str | None  # None: paid to nobody (a penalty)
+    points: int
+    # "kong 5s", "false Hu", the referee's reason; a Hu's patterns once the deal is over
+    why: str
+    rule: str  # the rule in words and its source: "004 Table 7: melded kong, 2 from ..."
+
+
+@dataclass(frozen=True, slots=True)
+class ActionView:
+    """The last thing done at the table that everyone saw, in words ("S pungs 4p from E")."""
+
+    seat: str | None  # E S W N; None for the referee's moves that name no seat
+    move: str  # draw, replacement, discard, void, pung, kong, chow, hu, self-drawn-hu, ...
+    tile: str | None  # None where the tile is concealed (a draw, the void tile laid)
+    from_seat: str | None  # the discarder of a claimed tile, the robbed player
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
 class SeatView:
     seat: str  # E S W N
     player: str
@@ -32,6 +63,13 @@ class SeatView:
     hu_pattern: str | None = None
     hu_value: int | None = None
     hu_bonuses: tuple[str, ...] = ()
+    # once the deal is over (the result screen): the standing tiles, face up; each Hu's
+    # patterns, total fan and value (`hu_value` above, every rule set); the deal's change
+    # once settled (then in `score` already: `score + deal_delta` is the running score)
+    hand: tuple[str, ...] | None = None
+    hu_fan: int | None = None
+    hu_patterns: tuple[PatternView, ...] = ()
+    deal_change: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,6 +91,15 @@ class PublicView:
     # `deal` numbers the journal's deals across sessions; people count them in the session:
     session_deal: int = 0  # this deal's number in its session (0: none yet)
     session_deals: int = 0  # the deals a session has (--deals, the rule set's; 0: no limit)
+    discarder: str | None = None  # whose discard (or kong, robbing) the open window is on
+    last_action: ActionView | None = None
+    # the deal's payments: during the deal those everyone saw (kongs, penalties, false Hu;
+    # a Hu's line says "Hu" only), once it is over every line
+    ledger: tuple[LedgerLineView, ...] = ()
+    # how the deal ended, once it is over: three-won, wall-exhausted, time-up, referee; the
+    # view of a finished deal stays on the public feed until the next deal's play begins
+    # (then `phase` is the table's, e.g. "shuffling", while `deal` still names the finished one)
+    end: str | None = None
     kind: str = field(default="public", init=False)
     version: int = field(default=VIEW_VERSION, init=False)
 
@@ -66,7 +113,7 @@ class HandView:
     standing: tuple[str, ...]
     void: str | None
     waits: tuple[str, ...] = ()
-    max_value: int = 0
+    max_value: int = 0  # the theoretical maximum (what a not-ready player pays at wall end)
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,7 +121,7 @@ class BroadcastView:
     """Released `delay_s` after the moment it shows (streaming delay)."""
 
     public: PublicView
-    hands: tuple[HandView, ...]
+    hands: tuple[HandView, ...]  # () while a finished deal is held on screen
     shown_at: float  # the monotonic time of the moment shown
     kind: str = field(default="broadcast", init=False)
     version: int = field(default=VIEW_VERSION, init=False)

@@ -1,36 +1,62 @@
-// The scoreboard's shared drawing code: tiles from the SVG sprite, seat panels, the status bar,
-// the claim countdown and the live feed (server-sent events). Plain JS, no build step, nothing
-// loaded from outside the table's computer. Data is written with textContent only (player
-// names come from the operator), never parsed as HTML.
+// The scoreboard's shared drawing code: tiles from the SVG sprite, seat panels laid out round
+// the table, the status bar, the table's centre (the last action, the claim box and its
+// countdown, a finished deal's result) and the live feed (server-sent events). Plain JS, no
+// build step, nothing loaded from outside the table's computer. Data is written with
+// textContent only (player names come from the operator), never parsed as HTML.
 "use strict";
 
 const MJ = (() => {
   const SVG = "http://www.w3.org/2000/svg";
   const WIND = { E: "East", S: "South", W: "West", N: "North" };
   const SUIT = { m: "Characters", p: "Dots", s: "Bamboo", z: "Honours" };
+  // The table machine's phases in words; a turn's phase names the player ("E to draw").
   const PHASES = {
     offline: "Table offline",
-    idle: "Idle",
+    idle: "Waiting for the next deal",
     shuffling: "Shuffling",
-    walls_up: "Walls up",
+    walls_up: "Walls built",
     dice_rolled: "Dice rolled",
     dealing: "Dealing",
     choosing_void: "Choosing void suits",
-    "playing.awaiting_draw": "Draw",
-    "playing.awaiting_discard": "Discard",
-    "playing.claim_window": "Claim window",
-    "playing.robbing_window": "Robbing window",
+    "playing.awaiting_draw": (v) => (v.turn ? v.turn + " to draw" : "Next draw"),
+    "playing.awaiting_discard": (v) => (v.turn ? v.turn + " to discard" : "Next discard"),
+    "playing.claim_window": (v) => (v.discarder ? "Claims on " + v.discarder + "'s discard" : "Claims"),
+    "playing.robbing_window": (v) => (v.discarder ? "Robbing " + v.discarder + "'s kong?" : "Robbing the kong?"),
     deal_over: "Deal over",
-    settled: "Settled",
+    settled: "Deal settled",
     degraded: "Device lost — waiting",
     paused: "Paused by the referee",
   };
+  // How a deal ended (PublicView.end). "Draw" is never said alone: a drawn deal is one
+  // where the wall ran out.
+  const ENDS = {
+    "three-won": "Three Hu — deal over",
+    "wall-exhausted": "Exhausted wall",
+    "time-up": "Time up — deal over",
+    referee: "Deal ended by the referee",
+  };
+
+  function endWords(view) {
+    const won = view.seats.some((s) => s.hu_order);
+    if (view.end === "wall-exhausted" && !won) return "Exhausted wall — drawn deal";
+    return ENDS[view.end] || view.end;
+  }
 
   function el(tag, cls, text) {
     const node = document.createElement(tag);
     if (cls) node.className = cls;
     if (text !== undefined && text !== null) node.textContent = String(text);
     return node;
+  }
+
+  function plural(n, one, many) {
+    return n + " " + (n === 1 ? one : many);
+  }
+
+  function phaseWords(view) {
+    const words = PHASES[view.phase];
+    if (typeof words === "function") return words(view);
+    return words || view.phase;
   }
 
   async function loadSprite() {
@@ -82,7 +108,7 @@ const MJ = (() => {
   }
 
   function signed(n) {
-    return n > 0 ? "+" + n : String(n);
+    return n > 0 ? "+" + n : n < 0 ? String(n) : "±0";
   }
 
   function ordinal(n) {
@@ -90,7 +116,7 @@ const MJ = (() => {
   }
 
   function seatPanel(seat, view, hand) {
-    const panel = el("section", "seat");
+    const panel = el("section", "seat seat-" + seat.seat);
     panel.dataset.seat = seat.seat;
     if (view.turn === seat.seat) panel.classList.add("turn");
     if (seat.hu_order) panel.classList.add("won");
@@ -120,23 +146,18 @@ const MJ = (() => {
     }
     who.appendChild(badges);
     head.appendChild(who);
-    const score = el("div", "score");
-    score.appendChild(el("div", "total", seat.score));
-    const delta = el("div", "delta", seat.deal_delta ? signed(seat.deal_delta) : "±0");
-    delta.classList.add(seat.deal_delta > 0 ? "up" : seat.deal_delta < 0 ? "down" : "even");
-    score.appendChild(delta);
-    head.appendChild(score);
+    head.appendChild(scoreBox(seat));
     panel.appendChild(head);
 
-    const table = el("div", "seat-body");
     const handRow = el("div", "hand-row");
-    if (hand) {
-      handRow.appendChild(tiles(hand.standing, "hand"));
+    const shown = seat.hand || (hand ? hand.standing : null);
+    if (shown) {
+      handRow.appendChild(tiles(shown, "hand" + (seat.hand ? " revealed" : "")));
     } else if (!seat.hu_order) {
       const backs = [];
       for (let i = 0; i < seat.standing; i++) backs.push(null);
       const concealed = tiles(backs, "hand concealed");
-      concealed.title = seat.standing + " concealed tiles";
+      concealed.title = plural(seat.standing, "concealed tile", "concealed tiles");
       handRow.appendChild(concealed);
     }
     if (seat.hu_order && seat.hu_tile) {
@@ -144,20 +165,50 @@ const MJ = (() => {
       won.appendChild(tile(seat.hu_tile, "big"));
       handRow.appendChild(won);
     }
-    const melds = el("div", "melds");
-    for (const m of seat.melds) melds.appendChild(meld(m));
-    handRow.appendChild(melds);
-    table.appendChild(handRow);
-    if (hand) table.appendChild(handInfo(hand, seat.void));
+    if (seat.melds.length) {
+      const melds = el("div", "melds");
+      for (const m of seat.melds) melds.appendChild(meld(m));
+      handRow.appendChild(melds);
+    }
+    panel.appendChild(handRow);
+    if (hand && !seat.hand) panel.appendChild(handInfo(hand, seat.void));
+    if (view.end && seat.hu_order && seat.hu_value !== null && seat.hu_value !== undefined) {
+      panel.appendChild(huInfo(seat));
+    }
 
     const river = tiles(seat.discards, "river");
-    if (view.last_discard && seat.discards.length && view.turn === seat.seat) {
+    river.style.setProperty("--rows", String(Math.max(4, Math.ceil(seat.discards.length / 6))));
+    if (view.last_discard && view.discarder === seat.seat) {
       const last = river.lastElementChild;
       if (last && last.dataset.tile === view.last_discard) last.classList.add("last");
     }
-    table.appendChild(river);
-    panel.appendChild(table);
+    panel.appendChild(river);
     return panel;
+  }
+
+  // The session total and this deal's change: while the deal is played the change is on
+  // top of the total; once settled the total holds it and the change says what it was.
+  function scoreBox(seat) {
+    const score = el("div", "score");
+    const settled = seat.deal_change !== null && seat.deal_change !== undefined;
+    const change = settled ? seat.deal_change : seat.deal_delta;
+    score.appendChild(el("div", "total", seat.score + (settled ? 0 : seat.deal_delta)));
+    const delta = el("div", "delta", signed(change) + (settled ? " this deal" : ""));
+    delta.classList.add(change > 0 ? "up" : change < 0 ? "down" : "even");
+    score.appendChild(delta);
+    return score;
+  }
+
+  // A Hu on the result screen: its patterns, total fan and value.
+  function huInfo(seat) {
+    const info = el("div", "hu-info");
+    const names = (seat.hu_patterns || []).map((p) => p.name + " " + p.fan);
+    info.appendChild(el("span", "patterns", names.join(" · ") || "plain hand"));
+    if (seat.hu_fan !== null && seat.hu_fan !== undefined) {
+      info.appendChild(el("span", "fan", plural(seat.hu_fan, "fan", "fan")));
+    }
+    info.appendChild(el("span", "value", plural(seat.hu_value, "point", "points")));
+    return info;
   }
 
   function handInfo(hand, revealed) {
@@ -167,45 +218,43 @@ const MJ = (() => {
     if (hand.waits && hand.waits.length) {
       info.appendChild(el("span", "label", "waits"));
       info.appendChild(tiles(hand.waits, "waits", "small"));
-      info.appendChild(el("span", "value", "max " + hand.max_value + " pts"));
+      info.appendChild(el("span", "value", "max " + plural(hand.max_value, "pt", "pts")));
     } else {
       info.appendChild(el("span", "label muted", "not ready"));
     }
     return info;
   }
 
+  // The header: one line on a TV, two on a phone, the same height whatever it holds.
   function statusBar(view, note) {
     const bar = el("header", "status");
     const title = el("div", "title");
     title.appendChild(el("span", "table-name", view.table));
-    title.appendChild(el("span", "muted", "Session " + view.session + " · Deal " + view.deal));
-    title.appendChild(el("span", "muted rules", view.rules));
+    const which = el("span", "muted which", "Session " + view.session + " · Deal " + view.deal);
+    title.appendChild(which);
+    const rules = el("span", "muted rules", view.rules);
     if (view.prevalent) {
-      const round = el("span", "muted prevalent", "round wind " + view.prevalent);
-      round.title = WIND[view.prevalent] || view.prevalent;
-      title.appendChild(round);
+      rules.textContent += " · round wind " + view.prevalent;
+      rules.title = "round wind " + (WIND[view.prevalent] || view.prevalent);
     }
+    title.appendChild(rules);
     bar.appendChild(title);
-    const phase = el("div", "phase", PHASES[view.phase] || view.phase);
+    const phase = el("div", "phase", view.end ? endWords(view) : phaseWords(view));
     phase.dataset.phase = view.phase;
     bar.appendChild(phase);
+    if (view.end && view.phase !== "settled" && view.phase !== "deal_over") {
+      bar.appendChild(el("div", "next muted", "next deal: " + phaseWords(view)));
+    }
+    const wall = el("div", "wall-count");
+    if (!view.end) {
+      wall.appendChild(el("span", "n", view.tiles_left));
+      wall.appendChild(el("span", "muted", view.tiles_left === 1 ? " tile left" : " tiles left"));
+    }
+    bar.appendChild(wall);
     if (view.referee_called) {
       // the deal waits for the referee (a reading no legal move explains)
       bar.appendChild(el("div", "referee-called", "Referee called"));
     }
-    const wall = el("div", "wall-count");
-    wall.appendChild(el("span", "n", view.tiles_left));
-    wall.appendChild(el("span", "muted", " tiles left"));
-    bar.appendChild(wall);
-    const claim = el("div", "claim");
-    claim.id = "claim";
-    bar.appendChild(claim);
-    const last = el("div", "last-discard");
-    if (view.last_discard) {
-      last.appendChild(el("span", "muted", "last discard"));
-      last.appendChild(tile(view.last_discard, "big"));
-    }
-    bar.appendChild(last);
     if (note) bar.appendChild(el("div", "note", note));
     const live = el("div", "live", "live");
     live.id = "live";
@@ -213,13 +262,87 @@ const MJ = (() => {
     return bar;
   }
 
+  // The table's centre: the last action, the claim box (its place kept when it is empty,
+  // so nothing moves when a window opens) and a finished deal's result.
+  function centre(view) {
+    const box = el("section", "centre");
+    const callout = el("div", "callout");
+    const act = view.last_action;
+    if (act) {
+      if (act.tile) callout.appendChild(tile(act.tile, "big"));
+      callout.appendChild(el("span", "action", act.text));
+      callout.dataset.move = act.move;
+    }
+    box.appendChild(callout);
+    const claim = el("div", "claim");
+    claim.id = "claim";
+    box.appendChild(claim);
+    if (view.end) {
+      box.appendChild(result(view));
+    } else {
+      const fines = (view.ledger || []).filter(isPenalty);
+      if (fines.length) box.appendChild(penalties(fines));
+    }
+    return box;
+  }
+
+  // A penalty the hall must see when it is applied: the referee's, a false Hu, a set of
+  // the void suit (48 to nobody); a Hu or a kong payment is play.
+  function isPenalty(line) {
+    return line.payee === null || line.rule === "referee penalty" || /false/i.test(line.why);
+  }
+
+  function penalties(lines) {
+    const box = el("div", "penalties");
+    box.appendChild(el("span", "label", lines.length === 1 ? "Penalty" : "Penalties"));
+    for (const line of lines) {
+      const text = line.payer + " pays " + line.points + " to " + (line.payee || "nobody") + " — " + line.why;
+      const item = el("span", "fine", text);
+      item.title = line.rule;
+      box.appendChild(item);
+    }
+    return box;
+  }
+
+  // The ledger of a finished deal: payments of the same kind grouped ("N, W → E 2 each").
+  function result(view) {
+    const box = el("div", "result");
+    box.appendChild(el("h2", "end", "Deal " + view.deal + " result"));
+    const groups = [];
+    for (const line of view.ledger || []) {
+      const g = groups.find(
+        (x) => x.payee === line.payee && x.why === line.why && x.rule === line.rule && x.points === line.points,
+      );
+      if (g) g.payers.push(line.payer);
+      else groups.push({ ...line, payers: [line.payer] });
+    }
+    const list = el("ol", "ledger");
+    for (const g of groups) {
+      const li = el("li", "line" + (g.payee ? "" : " penalty"));
+      const who = g.payers.join(", ") + " → " + (g.payee || "nobody");
+      li.appendChild(el("span", "who", who));
+      const each = g.payers.length > 1 ? " each" : "";
+      li.appendChild(el("span", "points", g.points + each));
+      li.appendChild(el("span", "why", g.why));
+      const rule = el("span", "rule muted", g.rule);
+      rule.title = g.rule;
+      li.appendChild(rule);
+      list.appendChild(li);
+    }
+    if (!groups.length) list.appendChild(el("li", "line muted", "no payment"));
+    box.appendChild(list);
+    return box;
+  }
+
   // The claim window's countdown, counted down locally from the published remainder.
   let countdown = null;
-  function startCountdown(remaining) {
+  function startCountdown(view) {
     if (countdown) cancelAnimationFrame(countdown.frame);
     countdown = null;
     const box = document.getElementById("claim");
     if (!box) return;
+    const remaining = view.claim_remaining_s;
+    box.classList.toggle("open", remaining !== null && remaining !== undefined);
     if (remaining === null || remaining === undefined) {
       box.replaceChildren();
       return;
@@ -230,7 +353,12 @@ const MJ = (() => {
     const barOuter = el("div", "bar");
     const barInner = el("div", "fill");
     barOuter.appendChild(barInner);
-    box.replaceChildren(el("span", "muted", "claim"), label, barOuter);
+    const what = el("span", "on");
+    const robbing = view.phase === "playing.robbing_window";
+    what.appendChild(el("span", "", robbing ? "Rob the kong" : "Claim"));
+    if (view.last_discard) what.appendChild(tile(view.last_discard, "small"));
+    if (view.discarder) what.appendChild(el("span", "", "from " + view.discarder));
+    box.replaceChildren(what, label, barOuter);
     const step = () => {
       const left = Math.max(0, remaining - (performance.now() - start) / 1000);
       label.textContent = left.toFixed(1) + " s";
@@ -246,11 +374,14 @@ const MJ = (() => {
     const hands = {};
     for (const h of opts.hands || []) hands[h.seat] = h;
     const board = el("main", "board");
+    board.appendChild(centre(view));
     for (const seat of view.seats) board.appendChild(seatPanel(seat, view, hands[seat.seat]));
+    if (view.end) board.classList.add("with-result");
     app.replaceChildren(statusBar(view, opts.note), board);
-    app.dataset.state = "live";
+    app.dataset.state = view.end ? "result" : "live";
     app.dataset.seq = view.seq;
-    startCountdown(view.claim_remaining_s);
+    app.dataset.deal = view.deal;
+    startCountdown(view);
   }
 
   // Follow a feed: fetch the current state once, then every "view" event.
@@ -288,5 +419,5 @@ const MJ = (() => {
     }
   }
 
-  return { el, tile, tiles, meld, render, follow, loadSprite, signed };
+  return { el, tile, tiles, meld, render, follow, loadSprite, signed, plural };
 })();

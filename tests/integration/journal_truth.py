@@ -47,6 +47,10 @@ PUBLIC_KEYS = frozenset(
         "prevalent",  # the round wind (Wellness): public, it is announced
         "referee_called",  # a flag, no text: the call's words name tiles in hands
         *("session_deal", "session_deals"),  # two counts: "Deal 3 of 10" (issue 16 item 10)
+        "discarder",  # whose discard the open window is on
+        "last_action",  # the last move in words: its tile only when it is public
+        "ledger",  # the payments: a Hu's patterns only once the deal is over
+        "end",  # how a finished deal ended (the result screen)
     )
 )
 SEAT_KEYS = frozenset(
@@ -55,6 +59,9 @@ SEAT_KEYS = frozenset(
         *("hu_order", "hu_tile"),
         # Wellness: the pattern, value and bonuses of a Hu, once the deal is over (no tile)
         *("hu_pattern", "hu_value", "hu_bonuses"),
+        # the result screen, once the deal is over: the standing tiles face up, each Hu's
+        # fan and patterns, the deal's change
+        *("hand", "hu_fan", "hu_patterns", "deal_change"),
     )
 )
 
@@ -92,6 +99,12 @@ class Timeline:
     def at(self, seq: int) -> Moment | None:
         i = bisect.bisect_right(self._seqs, seq) - 1
         return self.moments[i] if i >= 0 else None
+
+    def final(self, deal: int, seq: int) -> Moment | None:
+        """The last moment of `deal` at or before `seq` (a finished deal's result screen
+        stays on the public feed while the next deal is dealt)."""
+        found = [m for m in self.moments if m.deal == deal and m.seq <= seq]
+        return found[-1] if found else None
 
     @classmethod
     def read(cls, path: Path, rules: str = "sbr-mil") -> Timeline:
@@ -186,11 +199,23 @@ def scan_public(view: Mapping[str, Any], raw: str, timeline: Timeline) -> list[s
     shown: list[str] = []
     for s in view.get("seats", ()):
         shown += [*s.get("discards", ()), *s.get("melds", ()), s.get("hu_tile") or ""]
+        shown += s.get("hand") or ()
     shown.append(view.get("last_discard") or "")
-    extra = tokens(raw) - tokens(" ".join(shown))
+    # the words (the ledger's reasons, the last action) may name only tiles shown elsewhere
+    said = {k: v for k, v in view.items() if k not in ("ledger", "last_action")}
+    words = json.dumps([view.get("ledger"), view.get("last_action")])
+    unseen = set(tokens(words)) - set(tokens(" ".join(shown)))
+    if unseen:
+        problems.append(f"{where}: the ledger or last action names {sorted(unseen)}")
+    extra = tokens(json.dumps(said)) - tokens(" ".join(shown))
     if extra:
         problems.append(f"{where}: tiles outside the public fields: {sorted(extra.elements())}")
     m = timeline.at(int(seq)) if isinstance(seq, int) else None
+    if m is not None and view.get("deal") != m.deal and view.get("end") is not None:
+        # a finished deal held on screen while the next one is dealt: its last moment
+        m = timeline.final(int(view.get("deal") or 0), int(seq))
+        if m is not None and not m.over:
+            problems.append(f"{where}: a result shown for deal {m.deal}, which is not over")
     if m is None or view.get("deal") != m.deal:
         if any(shown):
             problems.append(f"{where}: tiles shown with no deal of that number in the journal")
@@ -219,6 +244,13 @@ def _against_moment(view: Mapping[str, Any], raw: str, m: Moment, where: str) ->
             problems.append(f"{where}: {name}'s void {s.get('void')} != {truth.void}")
         if s.get("hu_tile") != truth.hu_tile:
             problems.append(f"{where}: {name} hu_tile {s.get('hu_tile')} != {truth.hu_tile}")
+        hand = s.get("hand")
+        if hand is not None and not m.over:
+            problems.append(f"{where}: {name}'s hand shown before the deal is over")
+        if hand is not None and tuple(sorted(hand)) != truth.hand:
+            problems.append(f"{where}: {name} hand {hand} != {list(truth.hand)}")
+        if not m.over and (s.get("hu_patterns") or s.get("hu_fan") is not None):
+            problems.append(f"{where}: {name}'s Hu patterns shown before the deal is over")
     # The wall order in any spelling: the next tiles to draw, in order, with any separators.
     if len(m.wall) >= 5:
         pattern = r"\W*".join(re.escape(t) for t in m.wall[:5])

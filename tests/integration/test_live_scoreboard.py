@@ -24,6 +24,7 @@ from real_things import screenshot
 from controller.journal import Journal
 from controller.journal_summary import summarise
 from rules.tiles import Suit
+from tests.controller.outputs.page_checks import OVERFLOW_JS
 
 pytestmark = pytest.mark.slow
 
@@ -113,6 +114,7 @@ const take = () => {
     river: q('.river .tile').length,
     totals: q('.score .total').map((e) => e.textContent),
     face_up_in_hands: q('.hand .tile[data-tile]').map((e) => e.dataset.tile),
+    state: document.getElementById('app').dataset.state,
   });
 };
 take();
@@ -170,17 +172,33 @@ def test_chromium_follows_the_live_deal(browser, live: Live) -> None:
     _wait(browser, lambda d: note in d.find_element(By.CSS_SELECTOR, ".note").text, note)
     screenshot(browser, "live-broadcast")
 
-    # Back to the public tab (it kept following): the settlement changes the scores.
+    # Back to the public tab (it kept following): the settlement shows the result screen.
     browser.switch_to.window(public_tab)
     _wait(
         browser,
-        lambda d: d.execute_script(SAMPLES_JS)[-1]["totals"] != ["0"] * 4,
-        "the scores changing at the settlement",
+        lambda d: d.execute_script(SAMPLES_JS)[-1]["state"] == "result",
+        "the result screen after the settlement",
         timeout=RUN_TIMEOUT_S,
     )
     samples = browser.execute_script("clearInterval(window.__sampler); " + SAMPLES_JS)
     screenshot(browser, "live-public-settled")
     logs = browser.get_log("browser")
+    # Issue 16 item 3: every hand face up, the ledger; nothing overflows on a TV or a phone.
+    revealed = browser.execute_script(
+        "return [...document.querySelectorAll('.seat')].map("
+        "(s) => s.querySelectorAll('.hand.revealed .tile[data-tile]').length)"
+    )
+    assert len(revealed) == 4 and all(revealed), revealed
+    assert browser.execute_script("return document.querySelectorAll('.ledger .line').length")
+    for size in ((1920, 1080), (390, 844)):
+        metrics = {"width": size[0], "height": size[1], "deviceScaleFactor": 1}
+        browser.execute_cdp_cmd(
+            "Emulation.setDeviceMetricsOverride", {**metrics, "mobile": size[0] < 800}
+        )
+        try:
+            assert browser.execute_script(OVERFLOW_JS, size[0] > size[1]) == [], size
+        finally:
+            browser.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
 
     # Live: the wall count went down and discards appeared while the simulator played.
     lefts = [s["tiles_left"] for s in samples if s["tiles_left"] is not None]
@@ -189,7 +207,8 @@ def test_chromium_follows_the_live_deal(browser, live: Live) -> None:
     assert len(set(lefts)) >= 10, lefts
     rivers = [s["river"] for s in samples]
     assert max(rivers) >= rivers[0] + 10, "discards appeared while the page was open"
-    assert not [s for s in samples if s["face_up_in_hands"]], "a concealed tile face up"
+    playing = [s for s in samples if s["state"] != "result"]
+    assert playing and not [s for s in playing if s["face_up_in_hands"]], "a concealed tile"
     # The scores shown are the session totals of the journal's settlement.
     live.run.wait(RUN_TIMEOUT_S)
     with Journal.open_readonly(p.journal) as j:
@@ -222,7 +241,9 @@ def _public_answers(crawl: Crawl):
 def test_public_endpoints_and_streams_leak_nothing(live: Live, finished: Finished) -> None:
     crawl, timeline = finished.crawl, finished.timeline
     playing = [e for e in crawl.errors if e[0] < finished.exited_at - 0.5]
-    assert playing == [], "the crawler failed while the daemon ran"
+    assert playing == [], (
+        f"the crawler failed while the daemon ran: {playing[:3]} exit {finished.exited_at}"
+    )
     public_events = [e for e in crawl.events if e.path == "/events/public" and e.name == "view"]
     broadcast_events = [
         e for e in crawl.events if e.path == "/events/broadcast" and e.name == "view"

@@ -12,9 +12,12 @@ import re
 from dataclasses import replace
 
 from controller.outputs.view import (
+    ActionView,
     AlertView,
     BroadcastView,
     HandView,
+    LedgerLineView,
+    PatternView,
     PublicView,
     RefereeView,
     SeatView,
@@ -85,6 +88,8 @@ def public_steps() -> list[PublicView]:
         phase="playing.claim_window",
         turn="E",
         last_discard="5m",
+        discarder="E",
+        last_action=ActionView("E", "discard", "5m", None, "E discards 5m"),
         claim_remaining_s=2.5,
         seats=seats(E=replace(e, discards=("5m",))),
     )
@@ -93,6 +98,8 @@ def public_steps() -> list[PublicView]:
         phase="playing.awaiting_discard",
         turn="S",
         claim_remaining_s=None,
+        discarder=None,
+        last_action=ActionView("S", "draw", None, None, "S draws"),
         tiles_left=54,
         seats=seats(S=replace(s, discards=("1p",))),
     )
@@ -102,6 +109,8 @@ def public_steps() -> list[PublicView]:
         phase="playing.claim_window",
         turn="W",
         last_discard="9p",
+        discarder="W",
+        last_action=ActionView("W", "discard", "9p", None, "W discards 9p"),
         claim_remaining_s=3.0,
         tiles_left=53,
         seats=seats(W=replace(w, void="s", discards=("9p",))),
@@ -112,6 +121,8 @@ def public_steps() -> list[PublicView]:
         turn="N",
         claim_remaining_s=None,
         last_discard=None,
+        discarder=None,
+        last_action=ActionView("N", "pung", "9p", "W", "N pungs 9p from W"),
         seats=seats(
             W=replace(steps[-1].seats[2], discards=()),
             N=replace(n, melds=("pung 9p",), standing=11),
@@ -126,12 +137,18 @@ def public_steps() -> list[PublicView]:
             N=replace(steps[-1].seats[3], discards=("6m", "2p")),
         ),
     )
+    # settled (the deal was ended by the referee after W's Hu): the changes are in the
+    # totals; the hands are not revealed in these steps (every concealed tile is Bamboo:
+    # `result_view` reveals them)
     step(
         phase="settled",
         turn=None,
         tiles_left=31,
+        end="referee",
+        last_action=ActionView(None, "end-deal", None, None, "Deal ended by the referee"),
+        ledger=tuple(LedgerLineView(p, "W", 4, "Hu", "004 Table 6: self-drawn Hu") for p in "ESN"),
         seats=tuple(
-            replace(sv, score=sv.score + d, deal_delta=d, hu_order=h, hu_tile=t)
+            replace(sv, score=sv.score + d, deal_change=d, hu_order=h, hu_tile=t)
             for sv, d, h, t in zip(
                 steps[-1].seats,
                 (-4, -4, 12, -4),
@@ -142,6 +159,21 @@ def public_steps() -> list[PublicView]:
         ),
     )
     return steps
+
+
+def result_view() -> PublicView:
+    """The settled step as a result screen: every hand face up (Bamboo: this is the only
+    public moment where they may show), W's Hu with its patterns."""
+    last = public_steps()[-1]
+    seats = []
+    for sv in last.seats:
+        standing = HANDS_BY_STEP[sv.seat][: sv.standing]
+        extra = {}
+        if sv.seat == "W":
+            standing = HANDS_BY_STEP["W"][:13]
+            extra = dict(hu_value=4, hu_fan=2, hu_patterns=(PatternView("qing-yi-se", 2),))
+        seats.append(replace(sv, hand=standing, **extra))
+    return replace(last, seats=tuple(seats), seq=last.seq + 1)
 
 
 def hands() -> tuple[HandView, ...]:

@@ -15,7 +15,8 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from outputs_views import broadcast_view, public_steps, referee_view
+from outputs_views import broadcast_view, public_steps, referee_view, result_view
+from page_checks import OVERFLOW_JS
 
 from controller.outputs.http import WebServer
 from controller.outputs.scoreboard import ActionResult, RefereeAction, Scoreboard
@@ -26,7 +27,7 @@ SHOTS = Path(__file__).resolve().parents[3] / "artifacts" / "screenshots"
 TOKEN = "browser-test-token-1234"
 DELAY = 30.0
 TV = (1920, 1080)
-PHONE = (412, 915)
+PHONE = (390, 844)
 WAIT_S = 15
 
 
@@ -168,7 +169,11 @@ def test_public_scoreboard_updates_live(browser, table):
     _wait(browser, lambda d: _river(d, "E") == ["5m"], "the discard appears live")
     seconds = _wait(browser, lambda d: _texts(d, "#claim .seconds"), "the claim countdown shows")
     assert seconds[0].endswith(" s") and float(seconds[0][:-2]) <= 2.5
-    assert _texts(browser, ".phase") == ["Claim window"]
+    assert _texts(browser, ".phase") == ["Claims on E's discard"]
+    # the claim box names the discard and its discarder; the last action is called out
+    assert "from E" in _texts(browser, "#claim .on")[0]
+    assert _attrs(browser, "#claim .on .tile", "data-tile") == ["5m"]
+    assert _texts(browser, ".callout .action") == ["E discards 5m"]
     _shot(browser, "public-claim")
 
     for view in steps[3:-1]:
@@ -184,7 +189,8 @@ def test_public_scoreboard_updates_live(browser, table):
         lambda d: _texts(d, ".score .total") == ["96", "96", "112", "96"],
         "scores after the settlement",
     )
-    assert _texts(browser, ".score .delta") == ["-4", "-4", "+12", "-4"]
+    # the deal's changes stay on screen (they are in the totals already)
+    assert _texts(browser, ".score .delta") == [f"{d} this deal" for d in ("-4", "-4", "+12", "-4")]
     assert "Hu 1st" in _texts(browser, '.seat[data-seat="W"] .hu')[0]
     # Never a face-up concealed tile on the public page: no Bamboo anywhere in this deal.
     shown = _attrs(browser, ".tile[data-tile]", "data-tile")
@@ -262,7 +268,7 @@ def test_referee_view_behind_the_login_form(browser, table):
         ("penalty", "S", 48, "void suit held at wall end", True)
     ]
     _push(sb, clock, public_steps()[7])  # the referee page follows the deal live too
-    _wait(browser, lambda d: "Settled" in "".join(_texts(d, ".phase")), "live")
+    _wait(browser, lambda d: "ended by the referee" in "".join(_texts(d, ".phase")), "live")
     _shot(browser, "referee")
 
 
@@ -278,3 +284,200 @@ def test_a_referee_call_is_shown_to_the_hall_and_cleared(browser, table):
     _shot(browser, "public-referee-called")
     _push(sb, clock, steps[4])
     _wait(browser, lambda d: not _texts(d, ".referee-called"), "cleared")
+
+
+# --- issue 16: the result screen, the board on a hall TV and on a phone ----------------------
+
+BOXES_JS = """
+const box = (s) => { const r = document.querySelector(s).getBoundingClientRect();
+  return {left: r.left, top: r.top, right: r.right, bottom: r.bottom, width: r.width, height: r.height}; };
+return {status: box('.status'), centre: box('.centre'),
+  E: box('.seat[data-seat="E"]'), S: box('.seat[data-seat="S"]'),
+  W: box('.seat[data-seat="W"]'), N: box('.seat[data-seat="N"]')};
+"""
+RIVER_JS = """
+return Array.from(document.querySelectorAll(`.seat[data-seat="${arguments[0]}"] .river .tile`),
+  (e) => { const r = e.getBoundingClientRect(); return [Math.round(r.left), Math.round(r.top), r.width, r.height]; });
+"""
+
+
+def _overflow(driver, size: tuple[int, int]) -> list[str]:
+    _viewport(driver, *size)
+    return driver.execute_script(OVERFLOW_JS, size[1] < size[0])
+
+
+def _judged_views():
+    """Public views of a real judged deal (controller/daemon/views.py): a moment with a
+    claim window open late in the deal, and the settled deal."""
+    from controller.daemon.views import TableFacts, public_view
+    from rules.bots import play_deal
+    from rules.deal import Deal
+    from rules.moves import Discard
+    from rules.ruleset import load
+    from rules.seats import Seat
+
+    rs = load("sbr-mil")
+    deal, _ = play_deal(rs, 5)
+    names = ("Li Wei", "Anna Petrova", "Kenji Sato", "Marie-Christine Dubois")
+
+    def facts(phase: str, seq: int, claim=None) -> TableFacts:
+        return TableFacts(
+            "Table 7", 1, 3, "sbr-mil", Seat.S, names, (12, -30, 8, 10), phase, claim, seq
+        )
+
+    h = deal.history
+    k = next(i for i in range(len(h) * 2 // 3, 0, -1) if isinstance(h[i], Discard))
+    mid = Deal.replay(rs, deal.dice, deal.wall_order, h[: k + 1])
+    assert mid.window is not None and not mid.over
+    return (
+        public_view(facts("playing.claim_window", 40, 2.5), mid),
+        public_view(facts("settled", 41), deal),
+    )
+
+
+def _public_tiles(view) -> set[str]:
+    """Every tile a public view may show face up before the deal ends."""
+    shown = {view.last_discard} if view.last_discard else set()
+    if view.last_action is not None and view.last_action.tile:
+        shown.add(view.last_action.tile)
+    for s in view.seats:
+        shown |= set(s.discards)
+        if s.hu_tile:
+            shown.add(s.hu_tile)
+        for m in s.melds:
+            shown.add(m.split()[1])
+    return shown
+
+
+def test_the_board_sits_round_the_table_on_a_hall_tv(browser, table):
+    """Issue 16 item 4: at 1920×1080 the seats sit as at the table (E at the bottom, S on the
+    right, W at the top, N on the left), rivers in rows of six with tiles sized to their
+    panel, the header's height fixed; nothing overflows, on a TV or a 390×844 phone."""
+    sb, server, clock, _ = table
+    mid, _settled = _judged_views()
+    before = dataclasses.replace(mid, phase="playing.awaiting_draw", claim_remaining_s=None,
+                                 last_discard=None, discarder=None, seq=39)  # fmt: skip
+    _push(sb, clock, before)
+    browser.get_log("browser")  # what earlier tests left (the referee page's 401)
+    browser.get(server.url + "/")
+    _viewport(browser, *TV)
+    _wait(browser, lambda d: _attrs(d, "#app", "data-seq") == ["39"], "the moment before")
+    heights = {"closed": browser.execute_script(BOXES_JS)["status"]["height"]}
+    _push(sb, clock, mid)
+    _wait(browser, lambda d: _texts(d, "#claim .seconds"), "the claim window")
+    boxes = browser.execute_script(BOXES_JS)
+    heights["open"] = boxes["status"]["height"]
+    assert heights["open"] == heights["closed"]  # no jump when the window opens
+    c = boxes["centre"]
+    assert boxes["E"]["top"] >= c["bottom"] and boxes["W"]["bottom"] <= c["top"]
+    assert boxes["N"]["right"] <= c["left"] and boxes["S"]["left"] >= c["right"]
+    for seat, least in (("N", 70), ("S", 70), ("E", 45), ("W", 45)):
+        river = browser.execute_script(RIVER_JS, seat)
+        assert river, seat
+        rows = {}
+        for left, top, width, height in river:
+            rows.setdefault(top, []).append(left)
+            assert width >= least, (seat, width)  # the issue saw ~50 px on a 1080p TV
+            assert height * 20 / 84 >= 14  # the rank figure: 20 of the tile's 84 units
+        assert all(len(r) <= 6 for r in rows.values()) and (len(river) <= 6 or len(rows) > 1)
+        assert len(next(iter(rows.values()))) == min(6, len(river)), (seat, rows)
+    assert _overflow(browser, TV) == []
+    # never a face-up concealed tile on the public page before the deal ends
+    shown = set(_attrs(browser, ".tile[data-tile]", "data-tile"))
+    assert shown and shown <= _public_tiles(mid), shown - _public_tiles(mid)
+    assert not _attrs(browser, ".hand .tile[data-tile]", "data-tile")
+    phrase = mid.last_action.text
+    assert _texts(browser, ".callout .action") == [phrase]
+    _shot(browser, "tv-claim")
+    assert _overflow(browser, PHONE) == []
+    heights["phone-open"] = browser.execute_script(BOXES_JS)["status"]["height"]
+    _shot(browser, "phone-claim", PHONE)
+    _viewport(browser, *PHONE)
+    _push(sb, clock, dataclasses.replace(before, seq=42))
+    _wait(browser, lambda d: not _texts(d, "#claim .seconds"), "the window closed")
+    assert browser.execute_script(BOXES_JS)["status"]["height"] == heights["phone-open"]
+    _viewport(browser, *TV)
+    logs = [e for e in browser.get_log("browser") if e["level"] == "SEVERE"]
+    assert logs == []
+
+
+def test_the_result_screen_after_settlement(browser, table):
+    """Issue 16 item 3: once settled the public page shows every hand face up, each Hu's
+    patterns, fan and value, the deal's changes and its ledger with the rule behind each line."""
+    sb, server, clock, _ = table
+    _, settled = _judged_views()
+    _push(sb, clock, settled)
+    browser.get(server.url + "/")
+    _wait(browser, lambda d: _attrs(d, "#app", "data-state") == ["result"], "the result screen")
+    for s in settled.seats:
+        shown = _attrs(browser, f'.seat[data-seat="{s.seat}"] .hand.revealed .tile', "data-tile")
+        assert shown == list(s.hand), s.seat
+    changes = _texts(browser, ".score .delta")
+    assert changes == [f"{s.deal_change:+d} this deal".replace("+0", "±0") for s in settled.seats]
+    winners = [s for s in settled.seats if s.hu_order]
+    infos = _texts(browser, ".hu-info")
+    assert len(infos) == len(winners)
+    for s, info in zip(winners, infos, strict=True):
+        assert f"{s.hu_fan} fan" in info and f"{s.hu_value} point" in info
+        assert all(f"{p.name} {p.fan}" in info for p in s.hu_patterns)
+    lines = _texts(browser, ".ledger .line")
+    rules = {line.rule for line in settled.ledger}
+    assert rules == set(_texts(browser, ".ledger .rule")) and len(lines) <= len(settled.ledger)
+    assert "Three Hu" in _texts(browser, ".phase")[0]
+    assert _overflow(browser, TV) == [] and _overflow(browser, PHONE) == []
+    _shot(browser, "tv-result")
+    _shot(browser, "phone-result", PHONE)
+    # the broadcast view shows the same result once its delay has passed
+    browser.get(server.url + "/broadcast")
+    clock.t += DELAY
+    sb.tick()
+    _wait(browser, lambda d: _attrs(d, "#app", "data-state") == ["result"], "the delayed result")
+    assert _texts(browser, ".ledger .rule")
+    assert len(_attrs(browser, ".hand.revealed .tile", "data-tile")) == sum(
+        len(s.hand) for s in settled.seats
+    )
+    _shot(browser, "broadcast-result")
+
+
+def test_the_synthetic_result_and_the_words(browser, table):
+    sb, server, clock, _ = table
+    _push(sb, clock, dataclasses.replace(public_steps()[4], tiles_left=1))
+    browser.get(server.url + "/")
+    _wait(browser, lambda d: _texts(d, ".wall-count") == ["1 tile left"], "singular")
+    assert _texts(browser, ".phase") == ["Claims on W's discard"]
+    _push(sb, clock, dataclasses.replace(public_steps()[6], tiles_left=2))
+    _wait(browser, lambda d: _texts(d, ".wall-count") == ["2 tiles left"], "plural")
+    assert _texts(browser, ".phase") == ["E to draw"]  # a turn's phase, never "Draw" alone
+    # a penalty is shown to the hall the moment the referee applies it
+    from controller.outputs.view import LedgerLineView
+
+    fine = LedgerLineView("S", None, 10, "slow play", "referee penalty")
+    kong = LedgerLineView("E", "N", 2, "kong 9p", "004 Table 7: melded kong, 2 from the discarder")
+    _push(sb, clock, dataclasses.replace(public_steps()[6], ledger=(kong, fine), seq=20))
+    _wait(browser, lambda d: _texts(d, ".penalties .fine"), "the penalty")
+    assert _texts(browser, ".penalties .fine") == ["S pays 10 to nobody — slow play"]
+    assert _overflow(browser, TV) == [] and _overflow(browser, PHONE) == []
+    _shot(browser, "public-penalty")
+    _push(sb, clock, result_view())
+    _wait(browser, lambda d: _texts(d, ".phase") == ["Deal ended by the referee"], "the end")
+    assert _texts(browser, ".ledger .who") == ["E, S, N → W"]
+    assert _texts(browser, ".ledger .points") == ["4 each"]
+    assert "qing-yi-se 2" in _texts(browser, '.seat[data-seat="W"] .hu-info')[0]
+    # held on screen while the table shuffles for the next deal (views.ResultScreen)
+    _push(sb, clock, dataclasses.replace(result_view(), phase="shuffling", seq=30))
+    _wait(browser, lambda d: _texts(d, ".next") == ["next deal: Shuffling"], "the next deal")
+    assert _attrs(browser, "#app", "data-state") == ["result"]
+
+
+def test_the_overflow_check_can_fail(browser, table):
+    """The check above must see a tile that leaves its panel."""
+    sb, server, clock, _ = table
+    _push(sb, clock, public_steps()[6])
+    browser.get(server.url + "/")
+    _wait(browser, lambda d: len(_river(d, "E")) == 6, "the board")
+    assert _overflow(browser, TV) == []
+    browser.execute_script(
+        "document.querySelector('.seat[data-seat=\"W\"] .river').style.width = '5000px';"
+        "document.querySelector('.seat[data-seat=\"W\"] .river').style.gridTemplateColumns = 'repeat(60, 80px)';"
+    )
+    assert any(p.startswith("W:") for p in _overflow(browser, TV))
