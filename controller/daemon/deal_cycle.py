@@ -12,6 +12,7 @@ from typing import Any
 from controller.daemon import machine as m
 from controller.daemon.contracts import (
     ENDS,
+    tail_line,
 )
 from controller.daemon.records import (
     deal_seat,
@@ -239,6 +240,7 @@ class DealCycle:
         if now - self._rechecked_at < RECHECK_S:
             return
         self._rechecked_at = now
+        self._recheck_live()
         changed = False
         for number, deltas in list(self.settled_deltas.items()):
             newest = max((r.seq for r, _ in self.journal.corrections(number)), default=0)
@@ -254,6 +256,27 @@ class DealCycle:
             self.totals = list(session_totals(self.settled_deltas.values()))
             self._dirty = True
             self.show_scores()
+
+    def _recheck_live(self) -> None:
+        """A correction of the deal in progress appended beside the daemon (`mjtable correct`
+        on the Pi, which checked it with the same trial as the referee page): the live judge
+        is rebuilt with it, as after the page's actions (the daemon's own corrections are
+        marked seen when written, `RefereeSide.journalled`)."""
+        deal, number = self.deal, self.deal_no
+        if deal is None or deal.over or not number:
+            return
+        found = self.journal.corrections(number)
+        seen = self._corrections_seen.get(number, 0)
+        fresh = [r for r, _ in found if r.seq > seen]
+        if not fresh:
+            return
+        self._corrections_seen[number] = fresh[-1].seq
+        for record in fresh:
+            self.tail.append(tail_line(record))
+        rebuilt = self.desk.rebuilt()
+        if rebuilt is not None:
+            log.info("deal %d corrected beside the daemon (record %d)", number, fresh[-1].seq)
+            self.adopt(rebuilt)
 
     def _settle_deal(self) -> None:
         deal = self.deal

@@ -318,6 +318,8 @@ class RefereeSide:
         """A record another part of the daemon appended (the referee desk)."""
         self.seq, self._dirty = record.seq, True
         self.tail.append(tail_line(record))
+        if record.kind is RecordKind.CORRECTION and record.deal:
+            self._corrections_seen[record.deal] = record.seq  # not taken again (deal_cycle)
 
     def would_refuse(self, move: mv.Move) -> mv.Rejected | None:
         """The judge's answer to `move` now, closing an open window first where the move

@@ -298,3 +298,41 @@ def test_regression_a_settled_deal_corrected_beside_the_daemon_moves_its_totals(
     assert list(again.recovered.totals) == expected
     assert again.recovered.settled == {1: tuple(expected)}
     again.close()
+
+
+def _settled_deltas(rig) -> list[int]:
+    settled = [r for r in rig.rt.journal.records() if r.kind.value == "deal.settled"]
+    return settled[-1].data()["deltas"]
+
+
+def test_regression_a_cli_correction_of_the_deal_in_progress_was_not_seen_until_a_restart(
+    tmp_path,
+):
+    """Issue 13: `mjtable correct` beside the running daemon on the deal being played (a
+    penalty) reached the tools but not the daemon's judge: the deal settled without it. The
+    daemon takes it within RECHECK_S, once, as after the referee page's actions."""
+    from controller.cli import main
+
+    plain = Rig(tmp_path / "plain.journal")  # the same deal with no correction
+    plain.link("table", True)
+    plain.link("reader", True)
+    play(plain, begin_deal(plain, 1).moves)
+    without = _settled_deltas(plain)
+    plain.close()
+
+    path = tmp_path / "t.journal"
+    rig = Rig(path)
+    rig.link("table", True)
+    rig.link("reader", True)
+    moves = begin_deal(rig, 1).moves
+    play(rig, moves[:12])
+    assert not rig.rt.deal.over
+    penalty = ["penalty", "--deal", "1", "--seat", "N", "--points", "8", "--to", "W"]
+    assert main(["correct", str(path), *penalty, "--referee", "Li", "--why", "seen"]) == 0
+    rig.step(2.1)
+    rig.step(2.1)  # taken once, not again
+    play(rig, moves[12:])
+    assert rig.rt.deal.over
+    # fixed seats E S W N: W +8 and N -8 beside the same deal played without it
+    assert [a - b for a, b in zip(_settled_deltas(rig), without, strict=True)] == [0, 0, 8, -8]
+    rig.close()
