@@ -23,7 +23,7 @@ from enum import Enum
 
 from rules.melds import Meld, MeldKind
 from rules.quick import builder
-from rules.scoring import Score
+from rules.score import Score
 from rules.seats import Seat
 from rules.tiles import Suit, Tile
 from rules.wall import Take

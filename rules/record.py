@@ -23,7 +23,6 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from rules import wellness
 from rules.deal import Deal
 from rules.melds import MeldKind
 from rules.moves import (
@@ -52,6 +51,7 @@ from rules.moves import (
 from rules.ruleset import RuleSet, UnknownRuleSet, load
 from rules.schema import SchemaError
 from rules.seats import SEATS, Seat
+from rules.settlement import next_dealer as pay_next_dealer
 from rules.tiles import TILES, NotationError, Suit, Tile, parse_tiles
 from rules.wall import Dice, WallError, dealt_order
 
@@ -119,7 +119,7 @@ def next_dealer(deal: Deal) -> Seat:
     Hu by one player → that player; the first Hu by several players on one discard → the
     discarder, or as the rule set's `dealer.multiple-hu` says (Wellness, 001 IV 1.2: the
     dealer if among them, else the nearest after the discarder). A false Hu does not count."""
-    return wellness.next_dealer(deal.rs, deal.winners)
+    return pay_next_dealer(deal.rs, deal.winners)
 
 
 def to_record(deal: Deal, players: Sequence[str | None] = (), note: str = "") -> DealRecord:

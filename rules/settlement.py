@@ -20,11 +20,15 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from operator import attrgetter
+from typing import TYPE_CHECKING
 
 from rules.melds import Meld, MeldKind
-from rules.ruleset import PaymentParams, RuleSet, WallEndValue
+from rules.ruleset import MultipleHuDealer, PaymentParams, RuleSet, WallEndValue
 from rules.seats import SEATS, Seat
 from rules.tiles import Suit, Tile
+
+if TYPE_CHECKING:  # the judge's facts; rules.moves builds on the scoring this module serves
+    from rules.moves import Won
 
 R_HU_DISCARD = "004 Table 6: Hu on a discard, the discarder pays the hand value"
 R_HU_SELF = "004 Table 6: self-drawn Hu, each player still in pays hand value + 1"
@@ -245,3 +249,23 @@ def void_penalty(rs: RuleSet, seat: Seat, meld: bool, tile: Tile | None = None) 
 
 def referee_penalty(seat: Seat, points: int, reason: str, to: Seat | None) -> list[LedgerLine]:
     return _line(seat, to, points, reason, R_REFEREE)
+
+
+def next_dealer(rs: RuleSet, wins: Sequence[Won]) -> Seat:
+    """The deal seat of the next dealer (`Seat.E`: the dealer stays), 001 IV 1.2: the first
+    winner deals; a false win does not count; nobody won: the dealer stays. Several first
+    winners on one discard: `dealer.multiple-hu`."""
+    valid = [w for w in wins if not w.false_hu]
+    if not valid:
+        return Seat.E
+    first = min(w.order for w in valid)
+    group = [w.seat for w in valid if w.order == first]
+    if len(group) == 1:
+        return group[0]
+    discarder = next(w.from_seat for w in valid if w.order == first)
+    assert discarder is not None, "several Hu at once are on one discarded tile"
+    if rs.dealer.multiple_hu is MultipleHuDealer.DISCARDER:
+        return discarder
+    if Seat.E in group:
+        return Seat.E
+    return min(group, key=lambda s: (s - discarder) % 4)

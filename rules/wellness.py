@@ -23,10 +23,9 @@ from typing import Any
 
 from rules.hand import Decomposition, GroupKind, Shape, decompositions, waits
 from rules.melds import Meld, MeldKind
-from rules.moves import Won
 from rules.patterns import SUIT_NAMES
-from rules.ruleset import FalseHuPayees, MultipleHuDealer, RuleSet
-from rules.scoring import Bonus, PatternHit, Score, hand_value
+from rules.ruleset import FalseHuPayees, RuleSet
+from rules.score import Bonus, PatternHit, Score, hand_value
 from rules.seats import SEATS, Seat
 from rules.settlement import EndHand, LedgerLine
 from rules.tiles import N_KINDS, NUMBER_SUITS, TILES, Suit, Tile
@@ -589,23 +588,3 @@ def end_hand(
     """A player still in at wall end, for `rules.settlement.wall_end` (001 III 3.1, 3.3)."""
     maximum = theoretical_maximum(counts, melds, rs, winds)
     return EndHand(seat, tuple(counts), tuple(melds), None, maximum, False)
-
-
-def next_dealer(rs: RuleSet, wins: Sequence[Won]) -> Seat:
-    """The deal seat of the next dealer (`Seat.E`: the dealer stays), 001 IV 1.2: the first
-    winner deals; a false win does not count; nobody won: the dealer stays. Several first
-    winners on one discard: `dealer.multiple-hu`."""
-    valid = [w for w in wins if not w.false_hu]
-    if not valid:
-        return Seat.E
-    first = min(w.order for w in valid)
-    group = [w.seat for w in valid if w.order == first]
-    if len(group) == 1:
-        return group[0]
-    discarder = next(w.from_seat for w in valid if w.order == first)
-    assert discarder is not None, "several Hu at once are on one discarded tile"
-    if rs.dealer.multiple_hu is MultipleHuDealer.DISCARDER:
-        return discarder
-    if Seat.E in group:
-        return Seat.E
-    return min(group, key=lambda s: (s - discarder) % 4)

@@ -11,7 +11,7 @@ from rules.moves import Won
 from rules.ruleset import load
 from rules.scoring import NotAWin, hand_value, score_hand, theoretical_maximum
 from rules.seats import Seat
-from rules.settlement import wall_end
+from rules.settlement import next_dealer, wall_end
 from rules.tiles import Tile, parse_tiles, to_counts
 from rules.wellness import (
     PATTERNS,
@@ -20,7 +20,6 @@ from rules.wellness import (
     end_hand,
     etiquette_lines,
     false_win_lines,
-    next_dealer,
     win_lines,
 )
 
