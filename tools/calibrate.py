@@ -30,7 +30,7 @@ from controller.devices.events import DataReceived, LinkChanged, LinkState, Tags
 from controller.devices.serial_link import LinkConfig, SerialLink
 from controller.profiles import ReaderModel, ReaderProfile, load_reader
 from tools.calibration import Round, Tally
-from tools.capture import CaptureWriter
+from tools.capture_file import CaptureWriter
 
 Say = Callable[[str], None]
 Stop = Callable[[], bool]
@@ -208,7 +208,7 @@ def guided(
 def capture_rounds(path: Path) -> tuple[ReaderProfile, list[Round]]:
     """The inventory rounds of a capture's reader traffic, replayed through the real poller
     on the recorded times (as tools/capture.replay does)."""
-    from tools.capture import CaptureError, Link, read
+    from tools.capture_file import CaptureError, Link, read
     from tools.sim.client import BusPoller
 
     header, records = read(path)

@@ -159,7 +159,7 @@ def _profile(args: argparse.Namespace, name: str) -> ReaderProfile | int:
 def _capture(args: argparse.Namespace, name: str) -> Collected | int:
     from tools.calibrate import capture_rounds
     from tools.calibration import Tally, infer_placements
-    from tools.capture import CaptureError
+    from tools.capture_file import CaptureError
 
     try:
         used, rounds = capture_rounds(args.capture)
@@ -203,7 +203,7 @@ def _live(args: argparse.Namespace, name: str, usb_backend: Any) -> Collected | 
     else:
         record = None
         if args.record is not None:
-            from tools.capture import CaptureWriter
+            from tools.capture_file import CaptureWriter
 
             header = {
                 "date": time.strftime("%Y-%m-%d"),

@@ -15,7 +15,7 @@ import pytest
 
 from controller.devices.events import LinkState
 from tools import capture
-from tools.capture import CaptureError, CaptureWriter, Chunk, Link
+from tools.capture_file import CaptureError, CaptureWriter, Chunk, Link
 
 FOLDER = Path(__file__).resolve().parents[1] / "captures"
 CAPTURES = sorted(capture.captures(FOLDER))

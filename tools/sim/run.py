@@ -56,7 +56,7 @@ from controller.profiles import CommandKind, load_reader, load_table
 from rules import ruleset as rulesets
 from rules.seats import SEATS, Seat
 from rules.wall import Dice
-from tools.capture import CaptureWriter
+from tools.capture_file import CaptureWriter
 from tools.sim.devices import DeviceLoop, PtyEndpoint, ReaderBus, VirtualTable, open_endpoint
 from tools.sim.noise import Noise, NoiseConfig, Unplug
 from tools.sim.player import PhysicalPlayer, plan_deal
