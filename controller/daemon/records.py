@@ -84,7 +84,7 @@ def journal_move_name(move: Move) -> str:
         return "replacement-draw"
     if isinstance(move, SelfDrawnHu | RobKong):
         return "hu"
-    from rules.record import MOVE_NAMES
+    from rules.move_json import MOVE_NAMES
 
     return MOVE_NAMES[type(move)]
 

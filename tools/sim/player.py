@@ -77,7 +77,7 @@ Moved = list[tuple[TileCopy, Place, Place]]
 
 def move_name(move: Move) -> str:
     """The deal record's word for a move (docs/DEAL-RECORD.md "Moves")."""
-    from rules.record import MOVE_NAMES
+    from rules.move_json import MOVE_NAMES
 
     return MOVE_NAMES.get(type(move), type(move).__name__.lower())
 
