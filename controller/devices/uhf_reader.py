@@ -405,6 +405,7 @@ class PollerConfig:
     # antenna's tags in frames of their own Ant bit); every selected antenna is reported,
     # empty when no frame named it. One command pair per cycle instead of one per antenna.
     together: bool = False
+    base: int = 0  # added to a port's number in the `TagsRead` (a reader bus's address · 8)
 
     def __post_init__(self) -> None:
         if not self.antennas:
@@ -575,7 +576,10 @@ class UHFPoller:
         reads = list(reads)
         rssi = tuple(r.rssi for r in reads if r.rssi is not None)
         return TagsRead(
-            t, antenna, tuple(r.epc for r in reads), rssi if len(rssi) == len(reads) else ()
+            t,
+            antenna + self.config.base,
+            tuple(r.epc for r in reads),
+            rssi if len(rssi) == len(reads) else (),
         )
 
     def _codec_errors(
