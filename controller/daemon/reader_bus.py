@@ -75,7 +75,9 @@ class ReaderBus:
                     tuple(ports[a]),
                     adr=a,
                     reply_timeout=self.reply_timeout
-                    + sum(self.profile.antennas[a * MAX_ANTENNAS + p].inventory_s for p in ports[a]),
+                    + sum(
+                        self.profile.antennas[a * MAX_ANTENNAS + p].inventory_s for p in ports[a]
+                    ),
                     together=True,
                     base=a * MAX_ANTENNAS,
                 )

@@ -37,7 +37,7 @@ from __future__ import annotations
 import logging
 import re
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from enum import Enum, IntEnum
 
@@ -174,6 +174,7 @@ class _Decoder:
         self.device = device
         self._buf = bytearray()
         self._errors: Counter[UHFErrorKind] = Counter()
+        self.error_count = 0  # every error counted, of any kind: a cheap "anything new?"
         self._frames = 0
         self._bytes_in = 0
         self._junk_bytes = 0
@@ -205,6 +206,7 @@ class _Decoder:
 
     def count_error(self, kind: UHFErrorKind) -> None:
         self._errors[kind] += 1
+        self.error_count += 1
 
     def stats(self) -> UHFCodecStats:
         errors = tuple((k, self._errors[k]) for k in UHFErrorKind if self._errors[k])
@@ -240,6 +242,7 @@ class _Decoder:
         """Skip buf[start:end]; a new run of skipped bytes counts one error of `kind`."""
         if not self._junk:
             self._errors[kind] += 1
+            self.error_count += 1
         self._junk.add(self._buf[start:end])
         self._junk_bytes += end - start
 
@@ -314,36 +317,61 @@ _INVENTORY_STATUSES = {
 }
 
 
-def parse_inventory(resp: UHFResponse, with_rssi: bool = True) -> InventoryReply | Malformed:
+_INVENTORY_STATUS_BYTES = frozenset(int(s) for s in _INVENTORY_STATUSES)
+
+
+def _inventory_fields(
+    resp: UHFResponse, with_rssi: bool = True
+) -> tuple[int, int | None, list[bytes], list[int]] | str:
+    """An inventory answer's status byte, antenna (None: no single-bit Ant), EPCs and RSSI
+    bytes (empty without RSSI), or what is wrong with it: the poller's parse, building no
+    object per tag."""
     if resp.cmd != UHFCmd.INVENTORY:
-        return Malformed(f"reCmd 0x{resp.cmd:02x} is not an inventory answer")
-    try:
-        status = UHFStatus(resp.status)
-    except ValueError:
-        return Malformed(f"status 0x{resp.status:02x}")
-    if status not in _INVENTORY_STATUSES:
-        return Malformed(f"status {status.name} on an inventory")
+        return f"reCmd 0x{resp.cmd:02x} is not an inventory answer"
+    status = resp.status
+    if status not in _INVENTORY_STATUS_BYTES:
+        try:
+            return f"status {UHFStatus(status).name} on an inventory"
+        except ValueError:
+            return f"status 0x{status:02x}"
     data = resp.data
     if not data:  # an antenna error or an empty timeout may come without Ant/Num
-        return InventoryReply(status, None)
-    if len(data) < 2:
-        return Malformed("no tag count")
-    antenna, count = antenna_from_mask(data[0]), data[1]
-    tags: list[EpcRead] = []
+        return status, None, [], []
+    size = len(data)
+    if size < 2:
+        return "no tag count"
+    mask, count = data[0], data[1]
+    antenna = mask.bit_length() if mask and not mask & (mask - 1) else None
+    epcs: list[bytes] = []
+    rssis: list[int] = []
+    extra = 1 if with_rssi else 0
     pos = 2
     for _ in range(count):
-        if pos >= len(data):
-            return Malformed(f"{count} tags announced, {len(tags)} present")
+        if pos >= size:
+            return f"{count} tags announced, {len(epcs)} present"
         n = data[pos]
-        end = pos + 1 + n + (1 if with_rssi else 0)
-        if end > len(data):
-            return Malformed(f"EPC of {n} bytes overruns the frame")
-        rssi = data[end - 1] if with_rssi else None
-        tags.append(EpcRead(bytes(data[pos + 1 : pos + 1 + n]), rssi))
+        end = pos + 1 + n + extra
+        if end > size:
+            return f"EPC of {n} bytes overruns the frame"
+        epcs.append(data[pos + 1 : pos + 1 + n])
+        if extra:
+            rssis.append(data[end - 1])
         pos = end
-    if pos != len(data):
-        return Malformed(f"{len(data) - pos} trailing bytes")
-    return InventoryReply(status, antenna, tuple(tags))
+    if pos != size:
+        return f"{size - pos} trailing bytes"
+    return status, antenna, epcs, rssis
+
+
+def parse_inventory(resp: UHFResponse, with_rssi: bool = True) -> InventoryReply | Malformed:
+    parsed = _inventory_fields(resp, with_rssi)
+    if isinstance(parsed, str):
+        return Malformed(parsed)
+    status, antenna, epcs, rssis = parsed
+    if not with_rssi:
+        tags = tuple(EpcRead(e, None) for e in epcs)
+    else:
+        tags = tuple(EpcRead(e, r) for e, r in zip(epcs, rssis, strict=True))
+    return InventoryReply(UHFStatus(status), antenna, tags)
 
 
 def inventory_responses(
@@ -435,7 +463,11 @@ class _Phase(Enum):
 @dataclass(slots=True)
 class _Pending:
     antenna: int
-    found: dict[int, list[EpcRead]] = field(default_factory=dict)
+    # antenna → (EPCs, RSSIs) read so far in this answer
+    found: dict[int, tuple[list[bytes], list[int]]] = field(default_factory=dict)
+
+
+_IDLE = PollStep()
 
 
 class UHFPoller:
@@ -467,14 +499,21 @@ class UHFPoller:
     def feed(self, t: float, data: bytes) -> PollStep:
         if data:
             self._heard = t
-        before = self.decoder.stats().errors
-        frames = self.decoder.feed(data)
-        events: list[ReaderEvent] = self._codec_errors(t, before)
+        decoder = self.decoder
+        count = decoder.error_count
+        before = decoder.stats().errors if count else ()
+        frames = decoder.feed(data)
+        events: list[ReaderEvent] = (
+            self._codec_errors(t, before) if decoder.error_count != count else []
+        )
         send = b""
         for resp in frames:
             step_events, step_send = self._on_frame(t, resp)
-            events += step_events
+            if step_events:
+                events += step_events
             send += step_send
+        if not events and not send:
+            return _IDLE
         return PollStep(tuple(events), send)
 
     def tick(self, t: float) -> PollStep:
@@ -547,40 +586,39 @@ class UHFPoller:
         return [FrameError(t, self.device, detail, resp.encode())], b""
 
     def _on_inventory(self, t: float, resp: UHFResponse) -> tuple[list[ReaderEvent], bytes]:
-        reply = parse_inventory(resp, self.config.with_rssi)
-        if isinstance(reply, Malformed):
-            self.decoder.count_error(UHFErrorKind.MALFORMED)
-            debug_hex(log, f"{self.device}: malformed inventory {reply.detail}", resp.encode())
-            return [FrameError(t, self.device, reply.detail, resp.encode())], b""
         pending = self._pending
-        if reply.status is UHFStatus.ANTENNA_ERROR:
+        with_rssi = self.config.with_rssi
+        parsed = _inventory_fields(resp, with_rssi)
+        if isinstance(parsed, str):
+            self.decoder.count_error(UHFErrorKind.MALFORMED)
+            debug_hex(log, f"{self.device}: malformed inventory {parsed}", resp.encode())
+            return [FrameError(t, self.device, parsed, resp.encode())], b""
+        status, antenna, epcs, rssis = parsed
+        if status == UHFStatus.ANTENNA_ERROR:
             self.antenna_errors += 1
             self._advance()
             reason = f"antenna error on antenna {pending.antenna}"
             return [FrameError(t, self.device, reason, resp.encode())], self._begin(t)
         # The Ant bits name the antenna that read the tags; trust them over our selection.
-        antenna = reply.antenna or pending.antenna
-        pending.found.setdefault(antenna, []).extend(reply.tags)
+        antenna = antenna or pending.antenna
+        found = pending.found.get(antenna)
+        if found is None:
+            pending.found[antenna] = found = ([], [])
+        found[0].extend(epcs)
+        found[1].extend(rssis)
         self._deadline = t + self.config.reply_timeout
-        if not reply.final:
+        if status == UHFStatus.MORE_FRAMES:
             return [], b""
         for selected in self.config.antennas if self.config.together else (pending.antenna,):
-            pending.found.setdefault(selected, [])
+            if selected not in pending.found:
+                pending.found[selected] = ([], [])
+        base = self.config.base
         events: list[ReaderEvent] = [
-            self._tags_read(t, antenna, reads) for antenna, reads in sorted(pending.found.items())
+            TagsRead(t, a + base, tuple(e), tuple(r) if with_rssi else ())
+            for a, (e, r) in sorted(pending.found.items())
         ]
         self._advance()
         return events, self._begin(t)
-
-    def _tags_read(self, t: float, antenna: int, reads: Iterable[EpcRead]) -> TagsRead:
-        reads = list(reads)
-        rssi = tuple(r.rssi for r in reads if r.rssi is not None)
-        return TagsRead(
-            t,
-            antenna + self.config.base,
-            tuple(r.epc for r in reads),
-            rssi if len(rssi) == len(reads) else (),
-        )
 
     def _codec_errors(
         self, t: float, before: tuple[tuple[UHFErrorKind, int], ...]

@@ -79,7 +79,9 @@ def _rounds(seed: int, n: int) -> list[list[TagsRead]]:
             rng.shuffle(seen)
             no_rssi = rng.random() < 0.02
             out.append(
-                TagsRead(t, a, tuple(u for u, _ in seen), () if no_rssi else tuple(r for _, r in seen))
+                TagsRead(
+                    t, a, tuple(u for u, _ in seen), () if no_rssi else tuple(r for _, r in seen)
+                )
             )
         if rng.random() < 0.02:
             out.append(TagsRead(t, 40, (uids[1],), (0x5D,)))  # an antenna the profile lacks

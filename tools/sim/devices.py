@@ -315,7 +315,7 @@ class ReaderBus:
         at a real reader's pace takes longer than `stall` for several rounds, but not for one."""
         with self.cond:
             while (now := count()) < target:
-                if not self.cond.wait_for(lambda: count() != now, stall):  # noqa: B023
+                if not self.cond.wait_for(lambda: count() != now, stall):
                     return False
             return True
 
