@@ -14,7 +14,9 @@ per answer); a clean table's answers repeat and are only counted.
 
 The yardstick, timed in the same run as in `mjtable bench judge`: the standard library
 shuffling a 108-tile wall, code the daemon does not touch; `us_per_round / yardstick_us`
-carries to another machine.
+carries to another machine. Against the line: 10⁶ / `us_per_answer` answers a second is what
+one core could take (a `--fast` run is bounded by that and the journal's fsyncs), beside
+`line_answers_per_s`, what the line carries at the profile's baud rate.
 """
 
 from __future__ import annotations
@@ -58,8 +60,9 @@ def _world(seed: int) -> Any:
     return world
 
 
-def record_answers(rounds: int, noisy: bool, seed: int = 17) -> list[bytes]:
-    """The simulated reader's answers to the daemon's own bus for `rounds` rounds."""
+def record_answers(rounds: int, noisy: bool, seed: int = 17) -> tuple[list[bytes], int]:
+    """The simulated reader's answers to the daemon's own bus for `rounds` rounds, and the
+    bytes on the line both ways (commands and answers)."""
     from controller.daemon.reader_bus import ReaderBus as HostBus
     from controller.profiles import load_reader
     from tools.sim.devices import ReaderBus as SimBus
@@ -72,16 +75,18 @@ def record_answers(rounds: int, noisy: bool, seed: int = 17) -> list[bytes]:
     host = HostBus(load_reader(PROFILE))
     send = host.start(0.0).send
     answers: list[bytes] = []
+    wire = 0
     t = 0.0
     while host.rounds < rounds:
         line.out.clear()
         sim.on_bytes(send)
         answer = b"".join(line.out)
         answers.append(answer)
+        wire += len(send) + len(answer)
         t += 0.001
         step = host.feed(t, answer)
         send = step.send or host.tick(t + 1.0).send
-    return answers
+    return answers, wire
 
 
 def measure(folder: Path, rounds: int, noisy: bool) -> dict[str, float]:
@@ -96,7 +101,7 @@ def measure(folder: Path, rounds: int, noisy: bool) -> dict[str, float]:
     from rules.ruleset import load
 
     warm = 20
-    answers = record_answers(rounds + warm, noisy)
+    answers, wire = record_answers(rounds + warm, noisy)
     rs = load("sbr-mil")
     reader = load_reader(PROFILE)
     tags = sim_tag_map(rs.tiles.set)
@@ -131,6 +136,8 @@ def measure(folder: Path, rounds: int, noisy: bool) -> dict[str, float]:
         f"{name}_us_per_answer": 1e6 * cpu / timed,
         f"{name}_us_per_round": 1e6 * cpu / max(done, 1),
         f"{name}_answers_per_round": timed / max(done, 1),
+        # what a 57600-baud line carries: answers (with their commands) a second
+        f"{name}_line_answers_per_s": reader.reader.baud / 10 / (wire / len(answers)),
     }
 
 
