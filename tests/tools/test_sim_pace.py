@@ -85,6 +85,8 @@ def test_the_reader_answers_after_the_wire_and_inventory_time(tmp_path: Path, pa
         assert len(answer) > 14 * 13  # the hand's fourteen tags came
         if paced:
             assert took >= due
+        # counted right after the answer was written (on the device thread)
+        assert bus.wait_inventories(frozenset(range(1, 9)), 1, 5.0)
         assert bus.rounds() == 0 and bus.inventories(frozenset(range(1, 9))) == 1
     finally:
         os.close(fd)
