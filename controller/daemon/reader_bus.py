@@ -28,13 +28,8 @@ from collections.abc import Collection
 from dataclasses import dataclass
 
 from controller.devices.events import FrameError, TagsRead
-from controller.devices.uhf_reader import (
-    MAX_ANTENNAS,
-    PollerConfig,
-    PollStep,
-    UHFPoller,
-    group_select_command,
-)
+from controller.devices.uhf_poller import PollerConfig, PollStep, UHFPoller
+from controller.devices.uhf_reader import MAX_ANTENNAS, group_select_command
 from controller.profiles import ReaderProfile
 
 
