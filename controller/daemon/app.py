@@ -25,7 +25,6 @@ from typing import Any
 from controller.daemon.checkpoint import Checkpointer
 from controller.daemon.clock import Clock, SystemClock
 from controller.daemon.config import ConfigError, Settings, parse_listen
-from controller.daemon.memory import trimmer
 from controller.daemon.notify import Notifier
 from controller.daemon.replay import Recovered, recover
 from controller.daemon.runtime import Runtime, RuntimeConfig, Stop
@@ -249,7 +248,7 @@ class Daemon:
         usb_devices = self._usb_devices(reader_profile)  # before anything is opened
         journal_path = Path(s.table.journal)  # its folder is not created: a typo is an error
         self.journal = Journal.open(journal_path, clock=self.clock)
-        self.checkpointer = Checkpointer(self.journal, housekeeping=trimmer())
+        self.checkpointer = Checkpointer(self.journal)
         self.checkpointer.start()
         wall = frozenset(
             a.number for a in reader_profile.antennas.values() if a.zone.kind is ZoneKind.WALL

@@ -6,16 +6,12 @@ into the database and fsyncs it: that one commit takes tens of milliseconds on a
 this thread runs a PASSIVE checkpoint every `interval` seconds on a connection of its own,
 which neither waits for nor blocks the core thread's appends. A failed checkpoint is logged
 and tried again; the records are safe in the WAL either way (synchronous=FULL).
-
-The same thread runs the daemon's other slow housekeeping, every `every` checkpoints: giving
-the heap's free memory back (`controller/daemon/memory.py`).
 """
 
 from __future__ import annotations
 
 import logging
 import threading
-from collections.abc import Callable
 
 from controller.journal import Journal
 
@@ -23,19 +19,10 @@ log = logging.getLogger(__name__)
 
 
 class Checkpointer:
-    def __init__(
-        self,
-        journal: Journal,
-        interval: float = 2.0,
-        housekeeping: Callable[[], object] | None = None,
-        every: int = 30,
-    ) -> None:
+    def __init__(self, journal: Journal, interval: float = 2.0) -> None:
         self.journal = journal
         self.interval = interval
-        self.housekeeping = housekeeping
-        self.every = every
         self.runs = 0
-        self.housekept = 0
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
 
@@ -55,12 +42,6 @@ class Checkpointer:
     def _run(self) -> None:
         while not self._stop.wait(self.interval):
             self._once()
-            if self.housekeeping is not None and self.runs % self.every == 1:
-                try:
-                    self.housekeeping()
-                    self.housekept += 1
-                except Exception:
-                    log.warning("housekeeping failed (tried again later)", exc_info=True)
 
     def _once(self) -> None:
         try:
