@@ -31,6 +31,9 @@ The rules, with `window` n, `appear` k and `vanish` m from the reader profile's 
 
 A round is closed by the caller (`end_round`), who knows when the reader finished polling
 every antenna; `feed_round` does both steps. Times come from the reads or the injected clock.
+A round steps only what it changed (`end_round`'s docstring; issue 17): its outputs are the
+same as stepping every tag every round, which `tests/controller/test_debouncer_reference.py`
+checks against that straightforward debouncer.
 """
 
 from __future__ import annotations
