@@ -102,7 +102,10 @@ class ReaderBus:
 
     def feed(self, t: float, data: bytes) -> BusStep:
         self._raw += data
-        return self._step(t, self.pollers[self.turn].feed(t, data))
+        step = self.pollers[self.turn].feed(t, data)
+        if self._waiting:  # a late answer between rounds: nothing is sent until the tick
+            return BusStep(step.events) if step.events else _NOTHING
+        return self._step(t, step)
 
     def tick(self, t: float) -> BusStep:
         if self._waiting:

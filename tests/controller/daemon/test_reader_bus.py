@@ -6,7 +6,7 @@ import itertools
 
 from controller.daemon.reader_bus import ReaderBus
 from controller.devices.events import TagsRead
-from controller.devices.uhf_reader import CommandDecoder, UHFCmd
+from controller.devices.uhf_reader import CommandDecoder, UHFCmd, group_select_command
 from controller.profiles import load_reader
 from tools.sim.uhf_reader import SimUHFReader
 
@@ -125,3 +125,18 @@ def test_a_reply_timeout_covers_the_inventory_time_of_the_address_antennas():
     timeouts = [p.config.reply_timeout for p in bus.pollers]
     # sim-uhf: 10 ms an antenna; addresses 0 and 1 have 8 antennas, address 2 the wall
     assert [round(x, 3) for x in timeouts] == [0.58, 0.58, 0.51]
+
+
+def test_a_late_answer_between_rounds_sends_nothing_before_the_next_round():
+    """Bytes that come while the bus waits for its next round (a reader's late answer) are
+    decoded, but no command goes out until the round's time has come."""
+    bus, line = ReaderBus(PROFILE, interval=1.0), Line()
+    step = bus.start(0.0)
+    t = 0.0
+    while not step.round_done:
+        t += 0.001
+        step = bus.feed(t, line.answer(step.send))
+    late = line.readers[0].feed(group_select_command(range(1, 9), 0).encode())  # a select's OK
+    assert bus.feed(t + 0.1, late).send == b""
+    assert bus.tick(t + 0.2).send == b""
+    assert bus.tick(1.0).send == group_select_command(range(1, 9), 0).encode()
