@@ -132,10 +132,10 @@ class UHFPoller:
 
     def tick(self, t: float) -> PollStep:
         if self._phase is _Phase.IDLE:
-            return PollStep()
+            return _IDLE
         quiet = self._heard is not None and t - self._heard >= self.config.idle_gap
         if t < self._deadline and not quiet:
-            return PollStep()
+            return _IDLE
         before = self.decoder.stats().errors
         frames = self.decoder.flush()  # a bogus Len may have been holding an answer back
         events = self._codec_errors(t, before)
