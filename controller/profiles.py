@@ -176,6 +176,7 @@ class TableHeader:
     firmware: str
     verified_by: str
     date: str
+    baud: int = field(default=57600, metadata={"range": (1200, 921600)})
     notes: str = ""
 
 
@@ -314,6 +315,12 @@ class ReaderHeader:
     date: str
     baud: int = field(default=57600, metadata={"range": (1200, 921600)})
     address: int = field(default=0xFF, metadata={"range": (0, 255)})
+    # milliseconds the reader takes to inventory one antenna (its RF work, besides the bytes
+    # on the line); an antenna may name its own (`antennas.N.inventory-ms`)
+    inventory_ms: float = field(default=20.0, metadata={"range": (0.0, 10000.0)})
+    # the most polling rounds a second the daemon starts (a round: every antenna polled
+    # once), however fast the line answers (docs/PROFILES.md)
+    rounds_per_second: float = field(default=20.0, metadata={"range": (0.1, 1000.0)})
     notes: str = ""
 
 
@@ -374,6 +381,7 @@ class _AntennaToml:
     zone: ZoneKind
     seat: str | None = None
     neighbours: tuple[int, ...] = field(default=(), metadata={"range": (1, 64)})
+    inventory_ms: float | None = field(default=None, metadata={"range": (0.0, 10000.0)})
 
 
 @dataclass(frozen=True, slots=True)
@@ -389,6 +397,7 @@ class Antenna:
     number: int  # 1-based, as in `TagsRead.antenna`
     zone: Zone
     neighbours: frozenset[int]
+    inventory_s: float = 0.02  # seconds the reader takes to inventory this antenna
 
 
 @dataclass(frozen=True, slots=True)
@@ -405,6 +414,11 @@ class ReaderProfile:
     @property
     def zones(self) -> frozenset[Zone]:
         return frozenset(a.zone for a in self.antennas.values())
+
+    @property
+    def round_interval(self) -> float:
+        """The shortest time between the starts of two polling rounds, in seconds."""
+        return 1.0 / self.reader.rounds_per_second
 
 
 def parse_reader(data: dict[str, Any], source: str) -> ReaderProfile:
@@ -435,7 +449,16 @@ def parse_reader(data: dict[str, Any], source: str) -> ReaderProfile:
                 raise SchemaError(source, where, "neighbours", f"no other antenna {other}")
             links[n].add(other)
             links[other].add(n)
-    antennas = {n: Antenna(n, zones[n], frozenset(links[n])) for n in sorted(numbers)}
+    default_ms = raw.reader.inventory_ms
+    antennas = {
+        n: Antenna(
+            n,
+            zones[n],
+            frozenset(links[n]),
+            (default_ms if numbers[n].inventory_ms is None else numbers[n].inventory_ms) / 1e3,
+        )
+        for n in sorted(numbers)
+    }
     return ReaderProfile(
         raw.reader, raw.debounce, types.MappingProxyType(antennas), raw.calibration
     )

@@ -35,7 +35,8 @@ from typing import TextIO
 
 from controller.devices.events import DataReceived, LinkChanged, LinkState, TagsRead
 from controller.devices.serial_link import LinkConfig, SerialLink
-from controller.devices.uhf_reader import MAX_ANTENNAS, PollerConfig, UHFPoller
+from controller.devices.uhf_poller import PollerConfig, UHFPoller
+from controller.devices.uhf_reader import MAX_ANTENNAS
 from controller.profiles import (
     COPIES,
     ReaderProfile,

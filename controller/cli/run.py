@@ -54,7 +54,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     mq.add_argument("--mqtt", help="broker HOST[:PORT]")
     mq.add_argument("--hall", help="hall name on the broker")
     sim = parser.add_argument_group("the built-in simulator")
-    sim.add_argument("--fast", action="store_true", default=None, help="no human pauses")
+    sim.add_argument(
+        "--fast",
+        action="store_true",
+        default=None,
+        help="no human pauses, devices answer at once, and the reader is polled as fast as it "
+        "answers (also with --table/--reader naming a simulator started with --fast)",
+    )
     sim.add_argument("--seed", type=int, help="the simulator's seed")
     sim.add_argument("--missed", type=float, help="percent of tag reads missed")
     sim.add_argument("--crosstalk", type=float, help="percent of reads by a neighbour")

@@ -297,6 +297,7 @@ class Daemon:
                 deals=s.table.deals,
                 prevalent=Seat.parse(s.table.prevalent),
                 config_echo=s.echo(),
+                fast_polling=s.sim.fast,
             ),
             outputs=outputs,
             recovered=recovered,
@@ -319,7 +320,11 @@ class Daemon:
         # within half a second, and opening a missing path costs nothing
         fast = dict(read_timeout=0.02, backoff_initial=0.1, backoff_max=0.5)
         self.links = [
-            SerialLink("table", LinkConfig(self.table_url, **fast), runtime.put),
+            SerialLink(
+                "table",
+                LinkConfig(self.table_url, baudrate=table_profile.table.baud, **fast),
+                runtime.put,
+            ),
             self._reader_link(usb_devices, runtime, baud, fast),
         ]
         for link in self.links:

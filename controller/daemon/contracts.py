@@ -120,6 +120,9 @@ class RuntimeConfig:
     deals: int = 0  # stop after this many settled deals (0: until stopped)
     settle_rounds: int = 0  # reader rounds after a reconnect before reconciling (0: profile)
     prevalent: Seat = Seat.E  # the session's round wind (001 II 3; [table] prevalent)
+    # poll the reader as fast as it answers (`--fast`, a simulator); False: no more rounds a
+    # second than the reader profile's `rounds-per-second`
+    fast_polling: bool = False
     config_echo: Mapping[str, Any] | None = None  # recorded in daemon.started
 
 

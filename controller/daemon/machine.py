@@ -15,13 +15,48 @@ frozen and resume with the time they had left.
 
 from __future__ import annotations
 
+import importlib.util
+import sys
 from collections.abc import Callable
 from dataclasses import dataclass
 from enum import Enum
+from pathlib import Path
+from types import ModuleType
 
-from transitions.extensions.nesting import HierarchicalMachine, NestedState
+import transitions
 
 from controller.daemon.clock import Clock
+
+
+def _nesting() -> ModuleType:
+    """`transitions.extensions.nesting` without running `transitions.extensions/__init__`,
+    which imports every extension and with them asyncio and ssl: 2 MB of the daemon's
+    resident memory (7 MB in a bare interpreter) and ~15 ms of its start-up for nothing it
+    uses (nesting needs only `transitions.core`). Registered under its own name, so a later `import
+    transitions.extensions` (the diagram, `TableMachine.mermaid`) shares its classes. Where
+    the package is laid out otherwise, the ordinary import."""
+    name = "transitions.extensions.nesting"
+    if name in sys.modules:
+        return sys.modules[name]
+    path = Path(transitions.__file__).parent / "extensions" / "nesting.py"
+    spec = importlib.util.spec_from_file_location(name, path)
+    if spec is None or spec.loader is None or not path.is_file():
+        import transitions.extensions.nesting as module
+
+        return module
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    try:
+        spec.loader.exec_module(module)
+    except BaseException:
+        del sys.modules[name]
+        raise
+    return module
+
+
+_nested = _nesting()
+HierarchicalMachine = _nested.HierarchicalMachine
+NestedState = _nested.NestedState
 
 
 class _DotState(NestedState):

@@ -9,6 +9,12 @@ inventories them with one command (`together`): a round of the sim-uhf bus (17 a
 adapter's latency is paid per pair. When the turn comes back to the first address, a
 debouncer round is over (`round_done`).
 
+Pace: a round starts no sooner than `interval` seconds after the previous one started (the
+profile's `rounds-per-second`; 0 under `--fast`): when an answer ends a round early, the next
+round's first command waits for a `tick`. So the polling rate is the profile's, not the
+line's: a reader answering at once is not polled hundreds of times a second. A poller's reply
+timeout adds the profile's inventory time of its antennas to `reply_timeout`.
+
 Focus: while the walls are built only the wall antenna has anything to say, and the wall
 order can only be told as finely as that antenna is read (docs/RECOGNITION.md "The wall
 scan"), so `focus(antennas)` polls those antennas alone until `focus(None)`. A change of
@@ -19,16 +25,11 @@ schedule reaches a poller of the new one.
 from __future__ import annotations
 
 from collections.abc import Collection
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from controller.devices.events import FrameError, TagsRead
-from controller.devices.uhf_reader import (
-    MAX_ANTENNAS,
-    PollerConfig,
-    PollStep,
-    UHFPoller,
-    group_select_command,
-)
+from controller.devices.uhf_poller import PollerConfig, PollStep, UHFPoller
+from controller.devices.uhf_reader import MAX_ANTENNAS, group_select_command
 from controller.profiles import ReaderProfile
 
 
@@ -41,11 +42,17 @@ class BusStep:
 
 
 class ReaderBus:
-    def __init__(self, profile: ReaderProfile, reply_timeout: float = 0.5) -> None:
+    def __init__(
+        self, profile: ReaderProfile, reply_timeout: float = 0.5, interval: float = 0.0
+    ) -> None:
+        self.profile = profile
         self.antennas = frozenset(profile.antennas)
         self.reply_timeout = reply_timeout
+        self.interval = interval
         self.rounds = 0
         self.turn = 0
+        self._round_started = 0.0
+        self._waiting = False  # a round is over early: the next starts at a tick
         self.focused: frozenset[int] | None = None
         self._next_focus: frozenset[int] | None = None
         self._focus_changed = False
@@ -60,7 +67,14 @@ class ReaderBus:
         self.pollers = [
             UHFPoller(
                 PollerConfig(
-                    tuple(ports[a]), adr=a, reply_timeout=self.reply_timeout, together=True
+                    tuple(ports[a]),
+                    adr=a,
+                    reply_timeout=self.reply_timeout
+                    + sum(
+                        self.profile.antennas[a * MAX_ANTENNAS + p].inventory_s for p in ports[a]
+                    ),
+                    together=True,
+                    base=a * MAX_ANTENNAS,
                 )
             )
             for a in self.addresses
@@ -82,13 +96,24 @@ class ReaderBus:
         self._apply_focus()
         self.turn = 0
         self._raw.clear()
+        self._waiting = False
+        self._round_started = t
         return BusStep(send=self.pollers[0].start(t).send)
 
     def feed(self, t: float, data: bytes) -> BusStep:
         self._raw += data
-        return self._step(t, self.pollers[self.turn].feed(t, data))
+        step = self.pollers[self.turn].feed(t, data)
+        if self._waiting:  # a late answer between rounds: nothing is sent until the tick
+            return BusStep(step.events) if step.events else _NOTHING
+        return self._step(t, step)
 
     def tick(self, t: float) -> BusStep:
+        if self._waiting:
+            if t < self._round_started + self.interval:
+                return _NOTHING
+            self._waiting = False
+            self._round_started = t
+            return BusStep(send=self.pollers[0].start(t).send)
         return self._step(t, self.pollers[self.turn].tick(t))
 
     def _apply_focus(self) -> None:
@@ -98,20 +123,24 @@ class ReaderBus:
             self._build(self.focused or self.antennas)
 
     def _step(self, t: float, step: PollStep) -> BusStep:
-        base = MAX_ANTENNAS * self.addresses[self.turn]
-        events = tuple(
-            replace(e, antenna=e.antenna + base) if isinstance(e, TagsRead) else e
-            for e in step.events
-        )
-        answer = b""
-        if step.send:  # the answer is complete (or timed out): a new command goes out
-            answer = bytes(self._raw)
-            self._raw.clear()
-        if not step.send or step.send != self._restart[self.turn]:
+        events = step.events
+        if not step.send:
+            return BusStep(events) if events else _NOTHING
+        # the answer is complete (or timed out): a new command goes out
+        answer = bytes(self._raw)
+        self._raw.clear()
+        if step.send != self._restart[self.turn]:
             return BusStep(events, step.send, answer=answer)
         self.turn = (self.turn + 1) % len(self.pollers)
-        done = self.turn == 0
-        if done:
-            self.rounds += 1
-            self._apply_focus()
-        return BusStep(events, self.pollers[self.turn].start(t).send, done, answer)
+        if self.turn:
+            return BusStep(events, self.pollers[self.turn].start(t).send, False, answer)
+        self.rounds += 1
+        self._apply_focus()
+        if t < self._round_started + self.interval:
+            self._waiting = True  # the next round starts at a tick
+            return BusStep(events, b"", True, answer)
+        self._round_started = t
+        return BusStep(events, self.pollers[0].start(t).send, True, answer)
+
+
+_NOTHING = BusStep()

@@ -161,13 +161,13 @@ class Runtime(DeviceIO, Recovery, ClaimClock, DealCycle, RefereeSide):
         self.reader = reader
         self.debouncer = debouncer
         self.driver = driver
-        self.bus = ReaderBus(reader)
+        self.config = config = config or RuntimeConfig()
+        self.bus = ReaderBus(reader, interval=0.0 if config.fast_polling else reader.round_interval)
         # a PN533 over USB is polled by its own driver (controller/devices/usb_link.py): no
         # bytes to decode and no commands to send, each poll is one round
         self.polled = reader.reader.model is ReaderModel.PN533_USB
         self.rounds = 0  # debouncer rounds ended
         self.send = send
-        self.config = config = config or RuntimeConfig()
         self.outputs: Outputs = outputs or NoOutputs()
         self.inbox: queue.Queue[Item] = queue.Queue()
         self.links = {d: LinkState.DOWN for d in DEVICES}

@@ -1,5 +1,6 @@
 """UHFReader18 / CF-RU5102 / ZK-RFID102 family: frame codec (both directions), inventory
-parsing, and the host-side antenna poller that turns answers into `TagsRead` events.
+parsing. The host-side antenna poller that turns answers into `TagsRead` events is
+`controller/devices/uhf_poller.py`.
 
 Frames (HARDWARE-NOTES; little-endian CRC, no start byte — the length byte leads)::
 
@@ -37,13 +38,12 @@ from __future__ import annotations
 import logging
 import re
 from collections import Counter
-from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Sequence
+from dataclasses import dataclass
 from enum import Enum, IntEnum
 
 from controller.devices.crc import crc16_uhf_bytes, uhf_frame_checks
-from controller.devices.events import FrameError, TagsRead
-from controller.devices.skipped import SkipRun, debug_hex
+from controller.devices.skipped import SkipRun
 
 log = logging.getLogger(__name__)
 
@@ -174,6 +174,7 @@ class _Decoder:
         self.device = device
         self._buf = bytearray()
         self._errors: Counter[UHFErrorKind] = Counter()
+        self.error_count = 0  # every error counted, of any kind: a cheap "anything new?"
         self._frames = 0
         self._bytes_in = 0
         self._junk_bytes = 0
@@ -205,6 +206,7 @@ class _Decoder:
 
     def count_error(self, kind: UHFErrorKind) -> None:
         self._errors[kind] += 1
+        self.error_count += 1
 
     def stats(self) -> UHFCodecStats:
         errors = tuple((k, self._errors[k]) for k in UHFErrorKind if self._errors[k])
@@ -240,6 +242,7 @@ class _Decoder:
         """Skip buf[start:end]; a new run of skipped bytes counts one error of `kind`."""
         if not self._junk:
             self._errors[kind] += 1
+            self.error_count += 1
         self._junk.add(self._buf[start:end])
         self._junk_bytes += end - start
 
@@ -314,36 +317,61 @@ _INVENTORY_STATUSES = {
 }
 
 
-def parse_inventory(resp: UHFResponse, with_rssi: bool = True) -> InventoryReply | Malformed:
+_INVENTORY_STATUS_BYTES = frozenset(int(s) for s in _INVENTORY_STATUSES)
+
+
+def inventory_fields(
+    resp: UHFResponse, with_rssi: bool = True
+) -> tuple[int, int | None, list[bytes], list[int]] | str:
+    """An inventory answer's status byte, antenna (None: no single-bit Ant), EPCs and RSSI
+    bytes (empty without RSSI), or what is wrong with it: the poller's parse, building no
+    object per tag."""
     if resp.cmd != UHFCmd.INVENTORY:
-        return Malformed(f"reCmd 0x{resp.cmd:02x} is not an inventory answer")
-    try:
-        status = UHFStatus(resp.status)
-    except ValueError:
-        return Malformed(f"status 0x{resp.status:02x}")
-    if status not in _INVENTORY_STATUSES:
-        return Malformed(f"status {status.name} on an inventory")
+        return f"reCmd 0x{resp.cmd:02x} is not an inventory answer"
+    status = resp.status
+    if status not in _INVENTORY_STATUS_BYTES:
+        try:
+            return f"status {UHFStatus(status).name} on an inventory"
+        except ValueError:
+            return f"status 0x{status:02x}"
     data = resp.data
     if not data:  # an antenna error or an empty timeout may come without Ant/Num
-        return InventoryReply(status, None)
-    if len(data) < 2:
-        return Malformed("no tag count")
-    antenna, count = antenna_from_mask(data[0]), data[1]
-    tags: list[EpcRead] = []
+        return status, None, [], []
+    size = len(data)
+    if size < 2:
+        return "no tag count"
+    mask, count = data[0], data[1]
+    antenna = mask.bit_length() if mask and not mask & (mask - 1) else None
+    epcs: list[bytes] = []
+    rssis: list[int] = []
+    extra = 1 if with_rssi else 0
     pos = 2
     for _ in range(count):
-        if pos >= len(data):
-            return Malformed(f"{count} tags announced, {len(tags)} present")
+        if pos >= size:
+            return f"{count} tags announced, {len(epcs)} present"
         n = data[pos]
-        end = pos + 1 + n + (1 if with_rssi else 0)
-        if end > len(data):
-            return Malformed(f"EPC of {n} bytes overruns the frame")
-        rssi = data[end - 1] if with_rssi else None
-        tags.append(EpcRead(bytes(data[pos + 1 : pos + 1 + n]), rssi))
+        end = pos + 1 + n + extra
+        if end > size:
+            return f"EPC of {n} bytes overruns the frame"
+        epcs.append(data[pos + 1 : pos + 1 + n])
+        if extra:
+            rssis.append(data[end - 1])
         pos = end
-    if pos != len(data):
-        return Malformed(f"{len(data) - pos} trailing bytes")
-    return InventoryReply(status, antenna, tuple(tags))
+    if pos != size:
+        return f"{size - pos} trailing bytes"
+    return status, antenna, epcs, rssis
+
+
+def parse_inventory(resp: UHFResponse, with_rssi: bool = True) -> InventoryReply | Malformed:
+    parsed = inventory_fields(resp, with_rssi)
+    if isinstance(parsed, str):
+        return Malformed(parsed)
+    status, antenna, epcs, rssis = parsed
+    if not with_rssi:
+        tags = tuple(EpcRead(e, None) for e in epcs)
+    else:
+        tags = tuple(EpcRead(e, r) for e, r in zip(epcs, rssis, strict=True))
+    return InventoryReply(UHFStatus(status), antenna, tags)
 
 
 def inventory_responses(
@@ -381,209 +409,3 @@ def inventory_responses(
                 body.append(tag.rssi if tag.rssi is not None else 0)
         frames.append(UHFResponse(UHFCmd.INVENTORY, status, bytes(body), adr))
     return frames
-
-
-# --- host-side poller ---------------------------------------------------------------------
-
-
-ReaderEvent = TagsRead | FrameError
-
-
-@dataclass(frozen=True, slots=True)
-class PollerConfig:
-    antennas: tuple[int, ...] = (1, 2, 3, 4)
-    adr: int = BROADCAST
-    reply_timeout: float = 0.5  # seconds without an answer before moving on
-    # seconds of silence after the answer's last byte that end it: an answer comes as one
-    # burst, so a frame still incomplete (a damaged Len) or an answer without its final
-    # frame (a damaged CRC) is over once the line has been quiet this long (a USB serial
-    # adapter adds up to 16 ms between chunks) instead of at `reply_timeout`
-    idle_gap: float = 0.03
-    with_rssi: bool = True
-    select_antenna: bool = True  # False for single-antenna readers: no 0x3F command
-    # True: one 0x3F with the mask of every antenna, then one inventory reads them all (each
-    # antenna's tags in frames of their own Ant bit); every selected antenna is reported,
-    # empty when no frame named it. One command pair per cycle instead of one per antenna.
-    together: bool = False
-
-    def __post_init__(self) -> None:
-        if not self.antennas:
-            raise ValueError("at least one antenna to poll")
-        for a in self.antennas:
-            antenna_mask(a)
-        if not 0 < self.reply_timeout <= 10:
-            raise ValueError("reply_timeout must be in (0, 10] seconds")
-        if not 0 < self.idle_gap <= self.reply_timeout:
-            raise ValueError("idle_gap must be in (0, reply_timeout] seconds")
-
-
-@dataclass(frozen=True, slots=True)
-class PollStep:
-    """What the poller wants done: events to publish and bytes to write (maybe none)."""
-
-    events: tuple[ReaderEvent, ...] = ()
-    send: bytes = b""
-
-
-class _Phase(Enum):
-    IDLE = "idle"
-    SELECTING = "selecting"
-    INVENTORY = "inventory"
-
-
-@dataclass(slots=True)
-class _Pending:
-    antenna: int
-    found: dict[int, list[EpcRead]] = field(default_factory=dict)
-
-
-class UHFPoller:
-    """Sans-I/O driver: cycles through the antennas — select (0x3F), inventory (0x01),
-    collect frames until a final status — and reports one `TagsRead` per antenna.
-
-    The caller writes `PollStep.send`, feeds what it reads into `feed()`, and calls
-    `tick()` now and then so a silent reader is noticed. All times come from the caller.
-    """
-
-    def __init__(self, config: PollerConfig | None = None, device: str = "reader") -> None:
-        self.config = config or PollerConfig()
-        self.device = device
-        self.decoder = ResponseDecoder(device)
-        self.timeouts = 0
-        self.antenna_errors = 0
-        self._phase = _Phase.IDLE
-        self._index = 0
-        self._deadline = 0.0
-        self._heard: float | None = None  # when the current answer's last bytes came
-        self._pending = _Pending(self.config.antennas[0])
-
-    def start(self, t: float) -> PollStep:
-        """Begin (or restart, after a reconnect) the antenna cycle."""
-        self._index = 0
-        self.decoder.flush()
-        return PollStep(send=self._begin(t))
-
-    def feed(self, t: float, data: bytes) -> PollStep:
-        if data:
-            self._heard = t
-        before = self.decoder.stats().errors
-        frames = self.decoder.feed(data)
-        events: list[ReaderEvent] = self._codec_errors(t, before)
-        send = b""
-        for resp in frames:
-            step_events, step_send = self._on_frame(t, resp)
-            events += step_events
-            send += step_send
-        return PollStep(tuple(events), send)
-
-    def tick(self, t: float) -> PollStep:
-        if self._phase is _Phase.IDLE:
-            return PollStep()
-        quiet = self._heard is not None and t - self._heard >= self.config.idle_gap
-        if t < self._deadline and not quiet:
-            return PollStep()
-        before = self.decoder.stats().errors
-        frames = self.decoder.flush()  # a bogus Len may have been holding an answer back
-        events = self._codec_errors(t, before)
-        if frames:
-            send = b""
-            for resp in frames:
-                step_events, step_send = self._on_frame(t, resp)
-                events += step_events
-                send += step_send
-            if send or not quiet:
-                return PollStep(tuple(events), send)
-        self.timeouts += 1
-        what = "an incomplete answer" if quiet else "no reply"
-        events.append(FrameError(t, self.device, f"{what} on antenna {self._pending.antenna}"))
-        self._advance()
-        return PollStep(tuple(events), self._begin(t))
-
-    def stats(self) -> UHFCodecStats:
-        return self.decoder.stats()
-
-    def _begin(self, t: float) -> bytes:
-        antenna = self.config.antennas[self._index]
-        self._pending = _Pending(antenna)
-        self._heard = None
-        self._deadline = t + self.config.reply_timeout
-        if self.config.together:
-            self._phase = _Phase.SELECTING
-            return group_select_command(self.config.antennas, self.config.adr).encode()
-        if self.config.select_antenna:
-            self._phase = _Phase.SELECTING
-            return set_antenna_command(antenna, self.config.adr).encode()
-        self._phase = _Phase.INVENTORY
-        return inventory_command(self.config.adr).encode()
-
-    def _advance(self) -> None:
-        if self.config.together:
-            return  # one step per cycle
-        self._index = (self._index + 1) % len(self.config.antennas)
-
-    def _on_frame(self, t: float, resp: UHFResponse) -> tuple[list[ReaderEvent], bytes]:
-        adr = self.config.adr
-        if adr != BROADCAST and resp.adr != adr:
-            # polled by address, another address answering is another reader on the same
-            # line (a late answer to its own poll): its tags are not this reader's antennas'
-            self.decoder.count_error(UHFErrorKind.WRONG_ADDRESS)
-            detail = f"answer from reader address 0x{resp.adr:02x}, polling 0x{adr:02x}"
-            return [FrameError(t, self.device, detail, resp.encode())], b""
-        if self._phase is _Phase.SELECTING and resp.cmd == UHFCmd.SET_ANTENNA:
-            if resp.status != UHFStatus.SUCCESS:
-                self.antenna_errors += 1
-                self._advance()
-                reason = f"antenna {self._pending.antenna} not selectable (0x{resp.status:02x})"
-                return [FrameError(t, self.device, reason)], self._begin(t)
-            self._phase = _Phase.INVENTORY
-            self._deadline = t + self.config.reply_timeout
-            self._heard = None
-            return [], inventory_command(self.config.adr).encode()
-        if self._phase is _Phase.INVENTORY and resp.cmd == UHFCmd.INVENTORY:
-            return self._on_inventory(t, resp)
-        self.decoder.count_error(UHFErrorKind.MALFORMED)
-        detail = f"unexpected answer to 0x{resp.cmd:02x} in {self._phase.value}"
-        return [FrameError(t, self.device, detail, resp.encode())], b""
-
-    def _on_inventory(self, t: float, resp: UHFResponse) -> tuple[list[ReaderEvent], bytes]:
-        reply = parse_inventory(resp, self.config.with_rssi)
-        if isinstance(reply, Malformed):
-            self.decoder.count_error(UHFErrorKind.MALFORMED)
-            debug_hex(log, f"{self.device}: malformed inventory {reply.detail}", resp.encode())
-            return [FrameError(t, self.device, reply.detail, resp.encode())], b""
-        pending = self._pending
-        if reply.status is UHFStatus.ANTENNA_ERROR:
-            self.antenna_errors += 1
-            self._advance()
-            reason = f"antenna error on antenna {pending.antenna}"
-            return [FrameError(t, self.device, reason, resp.encode())], self._begin(t)
-        # The Ant bits name the antenna that read the tags; trust them over our selection.
-        antenna = reply.antenna or pending.antenna
-        pending.found.setdefault(antenna, []).extend(reply.tags)
-        self._deadline = t + self.config.reply_timeout
-        if not reply.final:
-            return [], b""
-        for selected in self.config.antennas if self.config.together else (pending.antenna,):
-            pending.found.setdefault(selected, [])
-        events: list[ReaderEvent] = [
-            self._tags_read(t, antenna, reads) for antenna, reads in sorted(pending.found.items())
-        ]
-        self._advance()
-        return events, self._begin(t)
-
-    def _tags_read(self, t: float, antenna: int, reads: Iterable[EpcRead]) -> TagsRead:
-        reads = list(reads)
-        rssi = tuple(r.rssi for r in reads if r.rssi is not None)
-        return TagsRead(
-            t, antenna, tuple(r.epc for r in reads), rssi if len(rssi) == len(reads) else ()
-        )
-
-    def _codec_errors(
-        self, t: float, before: tuple[tuple[UHFErrorKind, int], ...]
-    ) -> list[ReaderEvent]:
-        old = dict(before)
-        return [
-            FrameError(t, self.device, kind.value)
-            for kind, n in self.decoder.stats().errors
-            for _ in range(n - old.get(kind, 0))
-        ]

@@ -11,6 +11,7 @@ ROOT = Path(__file__).resolve().parents[2]
 def test_bench_daemon_json(tmp_path):
     out = subprocess.run(
         [sys.executable, "-m", "controller", "bench", "daemon", "--json", "--frames", "120",
+         "--rounds", "40",
          "--dir", str(tmp_path)],
         capture_output=True, text=True, timeout=120, cwd=ROOT,
     )  # fmt: skip
@@ -18,11 +19,21 @@ def test_bench_daemon_json(tmp_path):
     figures = json.loads(out.stdout)
     assert set(figures) == {
         "commit_p50_ms", "commit_p99_ms", "push_p99_ms", "max_frames_per_s",
-        "line_frames_per_s", "rss_mb", "ready_s",
+        "line_frames_per_s", "rss_mb", "ready_s", "ready_cpu_s", "yardstick_us",
+        "clean_us_per_answer", "clean_us_per_round", "noisy_us_per_answer", "noisy_us_per_round",
+        "clean_line_answers_per_s", "noisy_line_answers_per_s",
     }  # fmt: skip
     assert 0 < figures["commit_p50_ms"] <= figures["commit_p99_ms"] <= figures["push_p99_ms"]
     # 57600 baud, 10 bits a byte, a 204-byte frame of 14 tags
     assert abs(figures["line_frames_per_s"] - 57600 / 10 / 204) < 0.01
     assert figures["max_frames_per_s"] > 0 and 0 < figures["rss_mb"] < 500
-    assert 0 < figures["ready_s"] < 20
+    assert 0 < figures["ready_s"] < 20 and 0 < figures["ready_cpu_s"] < 20
+    # six answers a round of sim-uhf (three bus addresses, a select and an inventory each)
+    for kind in ("clean", "noisy"):
+        answer, round_ = figures[f"{kind}_us_per_answer"], figures[f"{kind}_us_per_round"]
+        assert answer > 0 and abs(round_ - 6 * answer) < 0.01 * round_ + 1
+    assert figures["yardstick_us"] > 0
+    # 5760 bytes a second, and an answer with its command is more than one 5-byte command
+    for kind in ("clean", "noisy"):
+        assert 0 < figures[f"{kind}_line_answers_per_s"] < 5760 / 10
     assert not list(tmp_path.iterdir())  # scratch journals removed

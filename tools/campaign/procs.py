@@ -115,9 +115,10 @@ def start_daemon(
     *extra: str,
     tags: str = "sim-108",
 ) -> Child:
-    """`mjtable run` on the simulator's ptys, its stderr appended to `<journal>.stderr`."""
+    """`mjtable run` on the simulator's ptys, its stderr appended to `<journal>.stderr`;
+    `--fast` as the simulator (`start_sim`): the reader is polled as fast as it answers."""
     cmd = [
-        sys.executable, "-m", "controller", "run", "--table", paths["table"],
+        sys.executable, "-m", "controller", "run", "--fast", "--table", paths["table"],
         "--reader", paths["reader"], "--profile", "sim-table", "--reader-profile", reader_profile,
         "--tags", tags, "--journal", str(journal), "--http", "127.0.0.1:0",
         "--config", os.devnull, *extra,

@@ -20,14 +20,8 @@ from dataclasses import dataclass, replace
 from controller.devices.events import DataReceived, FrameError, LinkChanged, LinkState, TagsRead
 from controller.devices.serial_link import LinkConfig, SerialLink
 from controller.devices.table import Command, TableDriver
-from controller.devices.uhf_reader import (
-    MAX_ANTENNAS,
-    PollerConfig,
-    PollStep,
-    UHFCodecStats,
-    UHFPoller,
-    set_antenna_command,
-)
+from controller.devices.uhf_poller import PollerConfig, PollStep, UHFPoller
+from controller.devices.uhf_reader import MAX_ANTENNAS, UHFCodecStats, set_antenna_command
 from controller.profiles import ReaderProfile, TableProfile, TagMap
 from controller.recognition.presence import Debouncer
 

@@ -16,12 +16,25 @@ most 8 antennas; a profile with more (sim-uhf has 17) is served by several reade
 serial line (the family's RS-485 address byte): reader address k holds profile antennas
 8k+1 .. 8k+8 as its ports 1..8. A broadcast (0xFF) command is answered by address 0 alone,
 so a single-reader client sees an ordinary reader.
+
+Pace (`paced`, every mode but `--fast`): a device answers when real hardware would. The
+reader's answer reaches the host after the wire time of the command and of the answer at the
+profile's baud rate (10 bits a byte) plus the profile's inventory time of every antenna the
+command inventoried (`inventory-ms`); the table board's acknowledgement after the wire time
+of the command and the acknowledgement at the table profile's baud rate. The device thread
+keeps such answers in a queue until they are due (`DeviceLoop.later`), so one thread still
+serves every device. An antenna counts as inventoried (what the simulation's pace waits
+for) when its answer has reached the host. Unpaced, every answer is written at once: the
+host's polling sets the pace.
 """
 
 from __future__ import annotations
 
 import contextlib
+import heapq
+import itertools
 import logging
+import math
 import os
 import select
 import threading
@@ -61,6 +74,16 @@ log = logging.getLogger(__name__)
 
 Tap = Callable[[str, str, bytes], None]  # device, "rx"|"tx" (host's view), bytes
 SIM_MODEL, SIM_VERSION = 0x5101, 1  # what the simulated board answers to `identify`
+Later = Callable[[float, Callable[[], None]], None]  # run this after that many seconds
+
+
+def wire_seconds(nbytes: int, baud: int) -> float:
+    """Seconds `nbytes` take on a serial line at `baud` (8N1: 10 bits a byte)."""
+    return nbytes * 10 / baud
+
+
+def _at_once(delay: float, action: Callable[[], None]) -> None:
+    action()
 
 
 class PtyEndpoint:
@@ -134,11 +157,16 @@ class VirtualTable:
         endpoint: PtyEndpoint,
         tap: Tap | None,
         on_command: Callable[[CommandKind, Command], None] | None = None,
+        later: Later = _at_once,
+        paced: bool = False,
     ) -> None:
         self.side = TableSide(profile)
         self.endpoint = endpoint
         self.tap = tap
         self.on_command = on_command  # the truth's record of what the host asked for
+        self.later = later
+        self.paced = paced
+        self.baud = profile.table.baud
         self.commands: list[Command] = []
         self.start_requests = 0
         self.lit: set[Seat] = set()  # the seats' lights: all four is the host's referee call
@@ -163,7 +191,19 @@ class VirtualTable:
     def on_bytes(self, data: bytes) -> None:
         if self.tap:
             self.tap("table", "tx", data)
-        for item in self.side.feed(time.monotonic(), data):
+        items = self.side.feed(time.monotonic(), data)
+        if not self.paced:
+            self._take(items)
+            return
+        ack = 0  # the acknowledgement's bytes, when the board acknowledges
+        if self.side.profile.event(EventKind.ACK) is not None:
+            ack = len(self.side.encode(CommandAcked(0.0, CommandKind.LIGHT)))
+        commands = sum(1 for i in items if not isinstance(i, FrameError))
+        delay = wire_seconds(len(data) + ack * commands, self.baud)
+        self.later(delay, lambda: self._take(items))
+
+    def _take(self, items: list) -> None:
+        for item in items:
             if isinstance(item, StartShuffle):
                 self.start_requests += 1
             if isinstance(item, Light):
@@ -200,6 +240,7 @@ class _WorldReader(SimUHFReader):
         super().__init__(antennas=ports, adr=adr)
         self.bus = bus
         self.first = first  # profile antenna number of port 1
+        self.polled: list[int] = []  # profile antennas the answers being made inventory
 
     def answer(self, command: UHFCommand) -> list[UHFResponse]:
         if command.cmd != UHFCmd.INVENTORY:
@@ -210,18 +251,29 @@ class _WorldReader(SimUHFReader):
         for i, port in enumerate(ports):
             reads = self.bus.noise.reads(self.first + port - 1, fields)
             frames += inventory_responses(port, reads, self.adr, more=i < len(ports) - 1)
-            self.bus.inventoried(self.first + port - 1)
+            self.polled.append(self.first + port - 1)
         return frames
 
 
 class ReaderBus:
     """The UHF readers of a profile on one serial line (see the module docstring)."""
 
-    def __init__(self, world: World, noise: Noise, endpoint: PtyEndpoint, tap: Tap | None):
+    def __init__(
+        self,
+        world: World,
+        noise: Noise,
+        endpoint: PtyEndpoint,
+        tap: Tap | None,
+        later: Later = _at_once,
+        paced: bool = False,
+    ):
         self.world = world
         self.noise = noise
         self.endpoint = endpoint
         self.tap = tap
+        self.later = later
+        self.paced = paced
+        self.baud = world.reader.reader.baud
         self.decoder = CommandDecoder("sim-bus")
         numbers = sorted(world.reader.antennas)
         top = numbers[-1]
@@ -233,10 +285,11 @@ class ReaderBus:
         self.cond = threading.Condition()
         self._inventories: dict[int, int] = dict.fromkeys(numbers, 0)
 
-    def inventoried(self, antenna: int) -> None:
+    def inventoried(self, antennas: list[int]) -> None:
         with self.cond:
-            if antenna in self._inventories:
-                self._inventories[antenna] += 1
+            for antenna in antennas:
+                if antenna in self._inventories:
+                    self._inventories[antenna] += 1
             self.cond.notify_all()
 
     def rounds(self) -> int:
@@ -244,25 +297,33 @@ class ReaderBus:
         with self.cond:
             return min(self._inventories.values())
 
-    def wait_rounds(self, target: int, timeout: float) -> bool:
-        with self.cond:
-            return self.cond.wait_for(lambda: min(self._inventories.values()) >= target, timeout)
+    def wait_rounds(self, target: int, stall: float) -> bool:
+        """Until `target` rounds are complete; False when no antenna was inventoried for
+        `stall` seconds (no host polls)."""
+        return self._wait(lambda: min(self._inventories.values()), target, stall)
 
     def inventories(self, antennas: frozenset[int]) -> int:
         """How often the least polled of `antennas` was inventoried."""
         with self.cond:
             return min(self._inventories[a] for a in antennas)
 
-    def wait_inventories(self, antennas: frozenset[int], target: int, timeout: float) -> bool:
+    def wait_inventories(self, antennas: frozenset[int], target: int, stall: float) -> bool:
+        return self._wait(lambda: min(self._inventories[a] for a in antennas), target, stall)
+
+    def _wait(self, count: Callable[[], int], target: int, stall: float) -> bool:
+        """Wait for `count()` to reach `target` as long as it keeps growing: a host polling
+        at a real reader's pace takes longer than `stall` for several rounds, but not for one."""
         with self.cond:
-            return self.cond.wait_for(
-                lambda: min(self._inventories[a] for a in antennas) >= target, timeout
-            )
+            while (now := count()) < target:
+                if not self.cond.wait_for(lambda: count() != now, stall):
+                    return False
+            return True
 
     def on_bytes(self, data: bytes) -> None:
         if self.tap:
             self.tap("reader", "tx", data)
         out = bytearray()
+        polled: list[int] = []
         for command in self.decoder.feed(data):
             with self.cond:
                 self.commands += 1
@@ -273,8 +334,21 @@ class ReaderBus:
                 continue  # nobody at that address: the host times out
             for resp in reader.answer(command):
                 out += self.noise.frame(resp.encode())
-        if out and self.endpoint.write(bytes(out)) and self.tap:
-            self.tap("reader", "rx", bytes(out))
+            polled.extend(reader.polled)
+            reader.polled.clear()
+        answer = bytes(out)
+        if not self.paced:
+            self._deliver(answer, polled)
+            return
+        inventory = sum(self.world.reader.antennas[a].inventory_s for a in polled)
+        delay = wire_seconds(len(data) + len(answer), self.baud) + inventory
+        self.later(delay, lambda: self._deliver(answer, polled))
+
+    def _deliver(self, answer: bytes, polled: list[int]) -> None:
+        if answer and self.endpoint.write(answer) and self.tap:
+            self.tap("reader", "rx", answer)
+        if polled:
+            self.inventoried(polled)
 
 
 class DeviceLoop:
@@ -284,9 +358,29 @@ class DeviceLoop:
         self._handlers: list[tuple[PtyEndpoint, Callable[[bytes], None]]] = []
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, name="sim-devices", daemon=True)
+        self._due: list[tuple[float, int, Callable[[], None]]] = []  # a heap, by due time
+        self._order = itertools.count()  # equal due times keep their order
 
     def add(self, endpoint: PtyEndpoint, handler: Callable[[bytes], None]) -> None:
         self._handlers.append((endpoint, handler))
+
+    def later(self, delay: float, action: Callable[[], None]) -> None:
+        """Run `action` on the device thread `delay` seconds from now (a device's answer
+        on its way; called from a handler, i.e. on the device thread)."""
+        heapq.heappush(self._due, (time.monotonic() + delay, next(self._order), action))
+
+    def _run_due(self) -> int:
+        """Run the actions that are due; milliseconds until the next one (20 at most)."""
+        now = time.monotonic()
+        while self._due and self._due[0][0] <= now:
+            _, _, action = heapq.heappop(self._due)
+            try:
+                action()
+            except Exception:
+                log.exception("sim: a delayed answer failed")
+        if not self._due:
+            return 20
+        return min(20, max(0, math.ceil((self._due[0][0] - now) * 1000)))
 
     def start(self) -> None:
         self._thread.start()
@@ -297,15 +391,16 @@ class DeviceLoop:
 
     def _run(self) -> None:
         while not self._stop.is_set():
+            wait_ms = self._run_due()
             fds = {ep.master: (ep, h) for ep, h in self._handlers if ep.master is not None}
             if not fds:
-                self._stop.wait(0.02)
+                self._stop.wait(wait_ms / 1000)
                 continue
             p = select.poll()
             for fd in fds:
                 p.register(fd, select.POLLIN)
             try:
-                ready = p.poll(20)
+                ready = p.poll(wait_ms)
             except (OSError, ValueError):
                 continue  # an endpoint was unplugged under us
             hung = False

@@ -17,9 +17,11 @@ before the shuffle takes every tile away; before a button press (`react`) the ro
 make up that whole window, since a player presses after seeing the discard or the draw.
 `--fast` waits for those rounds only; real time also follows the bots' time line (their
 thinking time per move, the 3-second claim window before `CloseClaims`, rules.bots) and adds
-human-ish pauses to shuffling and rolling the dice. While a cable is out the world goes on at a
-player's pace (`PERSON_STEP` per move), and when no client polls within `stall` seconds it goes
-on without waiting (a real table does).
+human-ish pauses to shuffling and rolling the dice, and its devices answer at the hardware's
+pace (the wire time at the profiles' baud rates and the reader's inventory time per antenna,
+tools/sim/devices.py); under `--fast` they answer at once. While a cable is out the world goes
+on at a player's pace (`PERSON_STEP` per move), and when no antenna has been inventoried for
+`stall` seconds it goes on without waiting (a real table does).
 
 Truth (`truth` path, JSON lines, one object per line, each naming its `class`): `session`
 (seed, rule set, profiles), `deal` (deal number, dealer side, dice, the wall order as tile
@@ -85,7 +87,7 @@ class SimConfig:
     linger: int = 5  # glimpses a tile stays over the wall antenna while walls are built
     glimpse_rounds: int = 1
     settle_rounds: int | None = None  # default: max(appear, vanish) + 1 of the profile
-    stall: float = 2.0  # seconds to wait for reader rounds before the world goes on
+    stall: float = 2.0  # seconds without an inventory before the world goes on
     speed: float = 1.0  # real-time mode: divides the human pauses
     odd: str = ""  # recorded in a capture's header: what is unusual in it
     max_moves: int | None = None  # stop each deal after this many moves (short captures)
@@ -127,14 +129,27 @@ class Simulation:
         self.capture = CaptureWriter(config.record, self._header()) if config.record else None
         tap = self.capture.chunk if self.capture else None
         self.loop = DeviceLoop()
+        paced = not config.fast  # real time: devices answer at the hardware's pace
         self.table = VirtualTable(
-            self.table_profile, open_endpoint(self.folder, "table"), tap, self._command
+            self.table_profile,
+            open_endpoint(self.folder, "table"),
+            tap,
+            self._command,
+            later=self.loop.later,
+            paced=paced,
         )
         self.loop.add(self.table.endpoint, self.table.on_bytes)
         self.bus: ReaderBus | None = None
         self.usb = None
         if config.reader == "uhf":
-            self.bus = ReaderBus(self.world, self.noise, open_endpoint(self.folder, "reader"), tap)
+            self.bus = ReaderBus(
+                self.world,
+                self.noise,
+                open_endpoint(self.folder, "reader"),
+                tap,
+                later=self.loop.later,
+                paced=paced,
+            )
             self.loop.add(self.bus.endpoint, self.bus.on_bytes)
         else:
             from tools.sim.usb_spot import UsbSpot

@@ -2,9 +2,11 @@
 an address is inventoried by one command pair, a round reports every antenna (empty ones
 too), and a focus polls the wall antenna alone from the next round on."""
 
+import itertools
+
 from controller.daemon.reader_bus import ReaderBus
 from controller.devices.events import TagsRead
-from controller.devices.uhf_reader import CommandDecoder, UHFCmd
+from controller.devices.uhf_reader import CommandDecoder, UHFCmd, group_select_command
 from controller.profiles import load_reader
 from tools.sim.uhf_reader import SimUHFReader
 
@@ -83,3 +85,58 @@ def test_focus_on_an_antenna_the_profile_lacks_polls_everything():
     bus.focus({40})
     bus.start(0.0)
     assert bus.focused is None and len(bus.pollers) == 3
+
+
+def test_rounds_start_no_faster_than_the_profile_allows():
+    """A line that answers at once is polled at the profile's `rounds-per-second`: the round
+    after a quick one starts at a tick once its interval has passed."""
+    interval = PROFILE.round_interval
+    bus, line = ReaderBus(PROFILE, interval=interval), Line()
+    t = 0.0
+    step = bus.start(t)
+    starts = [t]
+    while bus.rounds < 4:
+        t += 0.001
+        step = bus.feed(t, line.answer(step.send))
+        if step.round_done:
+            assert step.send == b""  # the next round waits
+            assert bus.tick(starts[-1] + interval - 0.001).send == b""
+            t = starts[-1] + interval
+            step = bus.tick(t)
+            assert step.send  # the first address's select, on time
+            starts.append(t)
+    assert [round(b - a, 6) for a, b in itertools.pairwise(starts)] == [interval] * 4
+
+
+def test_a_slow_round_is_followed_at_once_and_fast_polling_is_unbounded():
+    bus, line = ReaderBus(PROFILE, interval=0.05), Line()
+    step = bus.start(0.0)
+    t = 0.0
+    while not step.round_done:
+        t += 0.03  # a slow line: the round takes 0.18 s
+        step = bus.feed(t, line.answer(step.send))
+    assert step.send  # no wait: the interval has long passed
+    fast = ReaderBus(PROFILE)  # interval 0 (--fast)
+    assert len(run_rounds(fast, Line(), 5)) == 5 and fast.rounds == 5
+
+
+def test_a_reply_timeout_covers_the_inventory_time_of_the_address_antennas():
+    bus = ReaderBus(PROFILE, reply_timeout=0.5)
+    timeouts = [p.config.reply_timeout for p in bus.pollers]
+    # sim-uhf: 10 ms an antenna; addresses 0 and 1 have 8 antennas, address 2 the wall
+    assert [round(x, 3) for x in timeouts] == [0.58, 0.58, 0.51]
+
+
+def test_a_late_answer_between_rounds_sends_nothing_before_the_next_round():
+    """Bytes that come while the bus waits for its next round (a reader's late answer) are
+    decoded, but no command goes out until the round's time has come."""
+    bus, line = ReaderBus(PROFILE, interval=1.0), Line()
+    step = bus.start(0.0)
+    t = 0.0
+    while not step.round_done:
+        t += 0.001
+        step = bus.feed(t, line.answer(step.send))
+    late = line.readers[0].feed(group_select_command(range(1, 9), 0).encode())  # a select's OK
+    assert bus.feed(t + 0.1, late).send == b""
+    assert bus.tick(t + 0.2).send == b""
+    assert bus.tick(1.0).send == group_select_command(range(1, 9), 0).encode()

@@ -6,18 +6,16 @@ from dataclasses import replace
 import pytest
 
 from controller.devices.events import FrameError, TagsRead
+from controller.devices.uhf_poller import PollerConfig, PollStep, UHFPoller
 from controller.devices.uhf_reader import (
     CommandDecoder,
     EpcRead,
     InventoryReply,
     Malformed,
-    PollerConfig,
-    PollStep,
     ResponseDecoder,
     UHFCmd,
     UHFCommand,
     UHFErrorKind,
-    UHFPoller,
     UHFResponse,
     UHFStatus,
     antenna_from_mask,

@@ -109,6 +109,20 @@ def test_malformed_targets_are_400_without_a_traceback(scoreboard_server, target
     assert fetch(scoreboard_server.url, "/api/public").status == 200
 
 
+@pytest.mark.parametrize("fields", [99, 100, 101])
+def test_more_than_99_header_fields_are_400_as_http_client_had_it(scoreboard_server, fields):
+    """The headers are parsed without http.client (issue 17: its ssl import cost 1.5 MB of
+    resident memory); its limit of 100 header lines, the blank one included, stays."""
+    lines = "".join(f"X-F{i}: {i}\r\n" for i in range(fields - 2))  # with Host and Connection
+    with connect(scoreboard_server) as sock:
+        sock.sendall(
+            f"GET /api/public HTTP/1.1\r\nHost: t\r\n{lines}Connection: close\r\n\r\n".encode()
+        )
+        reply = read_all(sock)
+    status = b"400 Bad Request" if fields > 99 else b"200 OK"  # the blank line is the 100th
+    assert reply.startswith(b"HTTP/1.1 " + status + b"\r\n")
+
+
 def test_request_targets_are_logged_escaped(scoreboard_server, caplog) -> None:
     caplog.set_level(logging.DEBUG, logger="controller.outputs.http_engine")
     reply = fetch(scoreboard_server.url, "/nothing-here?x=%1b[31m")
