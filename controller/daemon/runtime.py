@@ -22,8 +22,9 @@ One core, one concern a module: `Runtime` (the queue, the journal, the recognise
 results, the judge's decisions, the views) is composed of `DeviceIO` (device_io.py: links,
 table frames, reader answers), `DealCycle` (deal_cycle.py: shuffle, wall scan, dice, dealer,
 settlement), `ClaimClock` (claim_clock.py: claim and robbing windows), `Recovery`
-(recovery.py: restart, held events, reconciliation) and `RefereeSide` (referee_desk.py: what
-the referee desk asks of the live deal). They share the core thread's state; none imports
+(recovery.py: restart, held events, reconciliation), `RefereeSide` (referee_desk.py: what
+the referee desk asks of the live deal) and `Publication` (publication.py: the facts and the
+views published). They share the core thread's state; none imports
 another, and contracts.py holds what they all name.
 """
 
@@ -60,7 +61,8 @@ from controller.daemon.contracts import (
 )
 from controller.daemon.deal_cycle import DealCycle, dealt_hands, next_dealer
 from controller.daemon.device_io import DeviceIO
-from controller.daemon.machine import TableMachine, Timer
+from controller.daemon.machine import TableMachine
+from controller.daemon.publication import Publication
 from controller.daemon.reader_bus import BusStep, ReaderBus
 from controller.daemon.records import (
     move_payload,
@@ -72,10 +74,6 @@ from controller.daemon.referee_desk import RefereeDesk, RefereeSide
 from controller.daemon.replay import Recovered
 from controller.daemon.views import (
     ResultScreen,
-    TableFacts,
-    broadcast_view,
-    public_view,
-    referee_view,
 )
 from controller.devices.events import (
     CommandAcked,
@@ -90,7 +88,7 @@ from controller.devices.events import (
     TableFault,
     WallsUp,
 )
-from controller.devices.table import ShowScore, TableDriver
+from controller.devices.table import TableDriver
 from controller.journal import Journal
 from controller.journal_records import (
     Record,
@@ -98,7 +96,7 @@ from controller.journal_records import (
     Source,
     Stamp,
 )
-from controller.outputs.view import AlertView, PublicView
+from controller.outputs.view import AlertView
 from controller.profiles import ReaderModel, ReaderProfile, ZoneKind
 from controller.recognition.presence import Debouncer
 from controller.recognition.recogniser import (
@@ -108,12 +106,12 @@ from controller.recognition.recogniser import (
     RefereeAlert,
     WallScanned,
 )
-from controller.words import alert_words, in_words
+from controller.words import alert_words
 from rules import moves as mv
 from rules.claims import is_claim
 from rules.deal import Deal
 from rules.ruleset import RuleSet
-from rules.seats import SEATS, Seat
+from rules.seats import Seat
 from rules.wall import Dice
 
 log = logging.getLogger(__name__)
@@ -139,7 +137,7 @@ __all__ = [
 ]
 
 
-class Runtime(DeviceIO, Recovery, ClaimClock, DealCycle, RefereeSide):
+class Runtime(DeviceIO, Recovery, ClaimClock, DealCycle, RefereeSide, Publication):
     def __init__(
         self,
         rs: RuleSet,
@@ -553,67 +551,6 @@ class Runtime(DeviceIO, Recovery, ClaimClock, DealCycle, RefereeSide):
             {"from": before, "to": self.machine.phase, "trigger": trigger},
             deal=self._open_deal(),
         )
-
-    # --- timers -------------------------------------------------------------------------
-
-    # --- settlement ---------------------------------------------------------------------
-
-    # --- restart and reconnection ---------------------------------------------------------
-
-    # --- outputs --------------------------------------------------------------------------
-
-    def facts(self) -> TableFacts:
-        return TableFacts(
-            table=self.config.table,
-            session=self.session or 0,
-            deal_no=self.deal_no,
-            rules=self.rs.name,
-            dealer=self._current_dealer(),
-            players=self.config.players,
-            totals=(self.totals[0], self.totals[1], self.totals[2], self.totals[3]),
-            phase=self.machine.phase,
-            claim_remaining_s=self.machine.remaining(Timer.CLAIM),
-            seq=self.seq,
-            referee_called=self.referee_called is not None,
-        )
-
-    def _current_dealer(self) -> Seat:
-        # after a settlement self.dealer already names the next deal's dealer
-        return self._dealt_by if self.deal is not None else self.dealer
-
-    def public(self) -> PublicView:
-        return self.screen.shown(self.in_session(public_view(self.facts(), self.deal)), self.deal)
-
-    def _publish_if_dirty(self) -> None:
-        if self._dirty:
-            self.publish()
-
-    def publish(self) -> None:
-        self._dirty = False
-        facts = self.facts()
-        live = self.in_session(public_view(facts, self.deal))
-        public = self.screen.shown(live, self.deal)  # the hall: a settled deal stays a while
-        referee = referee_view(
-            live,
-            facts,
-            self.deal,
-            tuple(self.alerts),
-            tuple(self.tail),
-            self.referee_called,
-            self.desk.listing(),
-            tuple({**c.to_json(), "text": in_words(c.text)} for c in self.referee_candidates),
-        )
-        broadcast = broadcast_view(public, facts, self.deal, self.clock.monotonic())
-        try:
-            self.outputs.publish(public, referee, broadcast)
-        except Exception:
-            log.exception("publishing the views failed")
-
-    # --- the referee ----------------------------------------------------------------------
-
-    def show_scores(self) -> None:
-        for s in SEATS:
-            self.command(ShowScore(s, self.totals[s]))
 
 
 def _prefer(move: mv.Move, result: mv.Accepted) -> tuple[str, ...]:

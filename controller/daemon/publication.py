@@ -1,0 +1,71 @@
+"""What the runtime publishes: the table's facts, the views of each audience built from them
+and the judge, and the seat displays' session totals (a part of `Runtime`, core thread only;
+the views themselves are `views.py`)."""
+
+from __future__ import annotations
+
+import logging
+
+from controller.daemon.machine import Timer
+from controller.daemon.views import TableFacts, broadcast_view, public_view, referee_view
+from controller.devices.table import ShowScore
+from controller.outputs.view import PublicView
+from controller.words import in_words
+from rules.seats import SEATS, Seat
+
+log = logging.getLogger(__name__)
+
+
+class Publication:
+    """A part of `Runtime` (the module's docstring says what it owns)."""
+
+    def facts(self) -> TableFacts:
+        return TableFacts(
+            table=self.config.table,
+            session=self.session or 0,
+            deal_no=self.deal_no,
+            rules=self.rs.name,
+            dealer=self._current_dealer(),
+            players=self.config.players,
+            totals=(self.totals[0], self.totals[1], self.totals[2], self.totals[3]),
+            phase=self.machine.phase,
+            claim_remaining_s=self.machine.remaining(Timer.CLAIM),
+            seq=self.seq,
+            referee_called=self.referee_called is not None,
+        )
+
+    def _current_dealer(self) -> Seat:
+        # after a settlement self.dealer already names the next deal's dealer
+        return self._dealt_by if self.deal is not None else self.dealer
+
+    def public(self) -> PublicView:
+        return self.screen.shown(self.in_session(public_view(self.facts(), self.deal)), self.deal)
+
+    def _publish_if_dirty(self) -> None:
+        if self._dirty:
+            self.publish()
+
+    def publish(self) -> None:
+        self._dirty = False
+        facts = self.facts()
+        live = self.in_session(public_view(facts, self.deal))
+        public = self.screen.shown(live, self.deal)  # the hall: a settled deal stays a while
+        referee = referee_view(
+            live,
+            facts,
+            self.deal,
+            tuple(self.alerts),
+            tuple(self.tail),
+            self.referee_called,
+            self.desk.listing(),
+            tuple({**c.to_json(), "text": in_words(c.text)} for c in self.referee_candidates),
+        )
+        broadcast = broadcast_view(public, facts, self.deal, self.clock.monotonic())
+        try:
+            self.outputs.publish(public, referee, broadcast)
+        except Exception:
+            log.exception("publishing the views failed")
+
+    def show_scores(self) -> None:
+        for s in SEATS:
+            self.command(ShowScore(s, self.totals[s]))
