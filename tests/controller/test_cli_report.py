@@ -4,13 +4,12 @@ text and rendered in Debian's headless Chromium (Selenium + chromedriver) to PNG
 from __future__ import annotations
 
 import base64
-import os
 import re
-import shutil
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from real_things import start_chromium
 
 from controller.cli import main
 from controller.journal import Journal
@@ -18,8 +17,6 @@ from controller.journal_records import Correction, CorrectionAction, RecordKind,
 from rules.seats import Seat
 from tests.tools.test_referee import FakeClock, bot_journal
 
-CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
-CHROMEDRIVER = shutil.which("chromedriver") or "/usr/bin/chromedriver"
 SHOTS = Path(__file__).resolve().parents[2] / "artifacts" / "screenshots"
 
 
@@ -82,40 +79,9 @@ def test_report_refuses_to_overwrite_the_journal(journal: Path, capsys) -> None:
     assert main(["report", str(journal), "--deal", "9", "-o", "/dev/null"]) == 2
 
 
-def _missing() -> str | None:
-    if not (os.path.exists(CHROMIUM) and os.path.exists(CHROMEDRIVER)):
-        return "Debian chromium and chromium-driver are not installed"
-    try:
-        import selenium  # noqa: F401
-    except ImportError:
-        return "selenium is not installed (pip install -e '.[test]')"
-    return None
-
-
 @pytest.fixture(scope="module")
 def browser() -> Iterator[object]:
-    reason = _missing()
-    if reason is not None:
-        if os.environ.get("CI") == "true":
-            pytest.fail(f"browser tests cannot run in CI: {reason}", pytrace=False)
-        pytest.skip(reason)
-    from selenium import webdriver
-    from selenium.webdriver.chrome.service import Service
-
-    options = webdriver.ChromeOptions()
-    options.binary_location = CHROMIUM
-    for flag in (
-        "--headless",
-        "--no-sandbox",
-        "--disable-gpu",
-        "--disable-background-networking",
-        "--no-first-run",
-        "--disable-dev-shm-usage",
-        "--window-size=1100,1500",
-    ):
-        options.add_argument(flag)
-    driver = webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
-    driver.set_page_load_timeout(20)
+    driver = start_chromium((1100, 1500))  # skips (fails under CI=true) without a browser
     yield driver
     driver.quit()
 

@@ -21,7 +21,7 @@ from pathlib import Path
 
 import pytest
 from live_run import ENV, ROOT
-from real_things import _hub_conftest, absent, screenshot
+from real_things import absent, hub_helpers, screenshot
 
 from controller.hub.wire import BrokerOptions, SettledDeal
 from controller.outputs.mqtt import MqttPublisher
@@ -109,7 +109,7 @@ def deal(n: int, deltas: tuple[int, int, int, int]) -> SettledDeal:
 
 
 def test_the_directors_page_says_where_every_table_is(browser, tmp_path: Path) -> None:
-    helpers = _hub_conftest()
+    helpers = hub_helpers()
     exe = helpers._mosquitto()
     if exe is None:
         absent("mosquitto is not installed (apt-get install mosquitto)")

@@ -10,19 +10,17 @@ from __future__ import annotations
 
 import dataclasses
 import os
-import shutil
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from outputs_views import broadcast_view, public_steps, referee_view, result_view
 from page_checks import OVERFLOW_JS
+from real_things import chromium_missing, start_chromium
 
 from controller.outputs.http import WebServer
 from controller.outputs.scoreboard import ActionResult, RefereeAction, Scoreboard
 
-CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
-CHROMEDRIVER = shutil.which("chromedriver") or "/usr/bin/chromedriver"
 SHOTS = Path(__file__).resolve().parents[3] / "artifacts" / "screenshots"
 TOKEN = "browser-test-token-1234"
 DELAY = 30.0
@@ -31,17 +29,7 @@ PHONE = (390, 844)
 WAIT_S = 15
 
 
-def _missing() -> str | None:
-    if not (os.path.exists(CHROMIUM) and os.path.exists(CHROMEDRIVER)):
-        return "Debian chromium and chromium-driver are not installed (apt-get install chromium chromium-driver)"
-    try:
-        import selenium  # noqa: F401
-    except ImportError:
-        return "selenium is not installed (pip install -e '.[test]')"
-    return None
-
-
-reason = _missing()
+reason = chromium_missing()
 if reason is not None:
     if os.environ.get("CI") == "true":
         pytest.fail(f"browser tests cannot run in CI: {reason}", pytrace=False)
@@ -52,7 +40,6 @@ from selenium.common.exceptions import (  # noqa: E402
     NoSuchElementException,
     StaleElementReferenceException,
 )
-from selenium.webdriver.chrome.service import Service  # noqa: E402
 from selenium.webdriver.common.by import By  # noqa: E402
 from selenium.webdriver.support.ui import Select, WebDriverWait  # noqa: E402
 
@@ -67,22 +54,7 @@ class FakeClock:
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[webdriver.Chrome]:
-    options = webdriver.ChromeOptions()
-    options.binary_location = CHROMIUM
-    for flag in (
-        "--headless",
-        "--no-sandbox",
-        "--disable-gpu",
-        "--disable-background-networking",
-        "--disable-component-update",
-        "--no-first-run",
-        "--disable-dev-shm-usage",
-        f"--window-size={TV[0]},{TV[1]}",
-    ):
-        options.add_argument(flag)
-    # An explicit chromedriver: Selenium never looks for (or downloads) a driver itself.
-    driver = webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
-    driver.set_page_load_timeout(WAIT_S)
+    driver = start_chromium(TV, WAIT_S)
     yield driver
     driver.quit()
 

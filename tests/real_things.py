@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[1]
 SHOTS = ROOT / "artifacts" / "screenshots"
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 CHROMEDRIVER = shutil.which("chromedriver") or "/usr/bin/chromedriver"
@@ -36,8 +36,10 @@ def chromium_missing() -> str | None:
     return None
 
 
-def start_chromium():
-    """A headless Chromium; console messages of every level are kept."""
+def start_chromium(window: tuple[int, int] = TV, page_load_s: float = 20):
+    """A headless Chromium at `window` (CSS pixels); console messages of every level are
+    kept. The one browser set-up of the suite (issue 19): the scoreboard, the live runs, the
+    hall page and the printed report all start it here."""
     missing = chromium_missing()
     if missing:
         absent(missing)
@@ -57,12 +59,12 @@ def start_chromium():
         # background tabs keep their timers and streams running at full speed
         "--disable-background-timer-throttling",
         "--disable-renderer-backgrounding",
-        f"--window-size={TV[0]},{TV[1]}",
+        f"--window-size={window[0]},{window[1]}",
     ):
         options.add_argument(flag)
     options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
     driver = webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
-    driver.set_page_load_timeout(20)
+    driver.set_page_load_timeout(page_load_s)
     return driver
 
 
@@ -83,7 +85,7 @@ def screenshot(driver, name: str) -> Path:
 # --- Mosquitto: the hub tests' broker helper (tests/controller/hub/conftest.py), reused ---
 
 
-def _hub_conftest():
+def hub_helpers():
     path = ROOT / "tests" / "controller" / "hub" / "conftest.py"
     spec = importlib.util.spec_from_file_location("hub_broker_helpers", path)
     assert spec is not None and spec.loader is not None
@@ -95,7 +97,7 @@ def _hub_conftest():
 def start_broker(folder: Path):
     """A real Mosquitto on a free 127.0.0.1 port, persistence on, started; `kill()` then
     `start()` restarts it on the same port, `stop()` ends it. Skips (fails in CI) without it."""
-    helpers = _hub_conftest()
+    helpers = hub_helpers()
     exe = helpers._mosquitto()
     if exe is None:
         absent("mosquitto is not installed (apt-get install mosquitto)")
