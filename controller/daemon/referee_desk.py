@@ -21,6 +21,7 @@ from controller.daemon.records import deal_seat, judge_json
 from controller.journal_records import Correction, CorrectionAction, Record, RecordKind, Stamp
 from controller.outputs.scoreboard import ActionKind, ActionResult, RefereeAction, RejectReason
 from controller.outputs.view import CorrectionView
+from controller.recognition.results import AlertKind
 from controller.referee.journal_deal import READ_KINDS, deal_from_records
 from controller.referee.rebuild import Rebuilt, rebuild
 from controller.referee.trial import CorrectionRefused, say, trial
@@ -344,7 +345,12 @@ class RefereeSide:
         if self.deal is None or self.deal.over or not self._live():
             return
         presence = self.debouncer.presence()
-        self.recognised(self.recogniser.reconcile(presence, self.deal), self.clock.monotonic())
+        found = self.recogniser.reconcile(presence, self.deal)
+        # a re-reading that explains nothing more is not a new call: the referee is at the
+        # table entering what it shows, and the stall watch calls again if it stays unexplained
+        # (a 10/10/2 campaign counted one RECOVERY call per answer, 30 in one deal)
+        found = [r for r in found if getattr(r, "kind", None) is not AlertKind.RECOVERY]
+        self.recognised(found, self.clock.monotonic())
 
     def adopt(self, deal: Deal, taken_back: bool = False) -> None:
         """The judge as the referee's corrections rebuilt it: the table machine follows its

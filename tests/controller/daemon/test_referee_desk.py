@@ -196,3 +196,22 @@ def test_a_referee_call_offers_the_missed_draw_and_entering_it_answers_the_call(
     result = act(rig, ActionKind.MOVE, seat=Seat.parse(move["seat"]), move=move["move"],
                  tile=move["tile"])  # fmt: skip
     assert result.accepted and rig.rt.referee_called is None
+
+
+def test_regression_each_referee_answer_raised_a_new_recovery_call(rig):
+    """A 10/10/2 campaign (seed 310, deal 14): the table held something no move explains,
+    and every move the referee entered re-read the table, failed again and raised a new
+    RECOVERY call (30 in one deal). A re-reading after an answer raises none; the stall
+    watch calls again if the table stays unexplained."""
+    from controller.recognition.recogniser import AlertKind, RefereeAlert
+
+    plan = begin_deal(rig, 3)
+    moves = list(plan.moves)
+    k = first_draw(moves)
+    play(rig, moves[:k])
+    # the re-reading after the answer finds nothing that explains the table
+    rig.rec.outbox = [RefereeAlert(AlertKind.RECOVERY, None, "no legal sequence", ())]
+    assert entered_draw(rig, moves[k]).accepted
+    assert any(c[0] == "reconcile" for c in rig.rec.calls)  # the table was read again
+    codes = [a.data()["code"] for a in rig.records(RecordKind.ALERT)]
+    assert "recovery" not in codes and rig.rt.referee_called is None
