@@ -56,6 +56,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     sim.add_argument("--seed", type=int, help="the simulator's seed")
     sim.add_argument("--missed", type=float, help="percent of tag reads missed")
     sim.add_argument("--crosstalk", type=float, help="percent of reads by a neighbour")
+    sim.add_argument("--corrupt", type=float, help="percent of reader answers damaged")
     sim.add_argument("--truth", type=Path, help="the simulator writes its ground truth here")
     sim.add_argument(
         "--unplug", action="append", default=[], metavar="DEV:S@T", help="simulator fault"
@@ -88,6 +89,7 @@ def settings_from(args: argparse.Namespace) -> Settings:
             "seed": args.seed,
             "missed": args.missed,
             "crosstalk": args.crosstalk,
+            "corrupt": args.corrupt,
         },
     )
 
@@ -123,6 +125,8 @@ def start_simulator(
         str(s.missed),
         "--crosstalk",
         str(s.crosstalk),
+        "--corrupt",
+        str(s.corrupt),
         # the daemon polls the wall antenna alone while the walls are built: several reads
         # per tile step keep the wall order exact under missed reads (docs/RECOGNITION.md)
         "--glimpse",
