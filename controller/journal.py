@@ -14,7 +14,7 @@ import time
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 from controller.journal_file import (
     APPLICATION_ID,
@@ -54,6 +54,15 @@ __all__ = [
 ]
 
 
+class Prelude(Protocol):
+    """Records a journal commits ahead of each append (`Journal.set_prelude`)."""
+
+    def take(
+        self,
+    ) -> Sequence[tuple[Source, RecordKind, Mapping[str, JSON], int | None, Stamp]]: ...
+    def lost(self) -> None: ...
+
+
 class SystemClock:
     """Real time: `time.monotonic()` and the UTC wall clock in ISO 8601 (milliseconds)."""
 
@@ -75,6 +84,7 @@ class Journal:
         # scanned the deal's records, a quadratic cost over a deal of noisy frames
         self._marks: dict[int, set[RecordKind]] = {}
         self._marks_at = -1
+        self._prelude: Prelude | None = None
         self.path = path
         self.clock = clock
         self.writable = writable
@@ -225,7 +235,26 @@ class Journal:
         with self._lock:
             return self._commit(self._conn, rows)
 
+    def set_prelude(self, prelude: Prelude | None) -> None:
+        """Records to commit ahead of every append, in its transaction: `prelude.take()` is
+        asked (under the journal's lock) before each commit, `prelude.lost()` told when that
+        commit failed. The daemon's device inputs ride this way (controller/daemon/input_log.py):
+        whatever a decision follows is committed before the decision."""
+        self._prelude = prelude
+
     def _commit(self, conn: sqlite3.Connection, rows: list[tuple[Any, ...]]) -> list[Record]:
+        ahead = []
+        if self._prelude is not None:
+            for source, kind, payload, deal, stamp in self._prelude.take():
+                ahead.append((source, kind, deal, payload, check_payload(kind, payload), stamp))
+        try:
+            return self._insert(conn, ahead + rows)[len(ahead) :]
+        except BaseException:
+            if ahead and self._prelude is not None:
+                self._prelude.lost()
+            raise
+
+    def _insert(self, conn: sqlite3.Connection, rows: list[tuple[Any, ...]]) -> list[Record]:
         out = []
         try:
             conn.execute("BEGIN IMMEDIATE")

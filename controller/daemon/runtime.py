@@ -59,6 +59,7 @@ from controller.daemon.contracts import (
 )
 from controller.daemon.deal_cycle import DealCycle, dealt_hands, next_dealer
 from controller.daemon.device_io import DeviceIO
+from controller.daemon.input_log import InputLog
 from controller.daemon.machine import TableMachine, Timer
 from controller.daemon.reader_bus import BusStep, ReaderBus
 from controller.daemon.records import (
@@ -176,7 +177,9 @@ class Runtime(DeviceIO, Recovery, ClaimClock, DealCycle, RefereeSide):
         self._wall_antennas = {
             a.number for a in reader.antennas.values() if a.zone.kind is ZoneKind.WALL
         }
-        self._last_read: dict[int, tuple[bytes, ...]] = {}
+        # the device inputs, committed as `hw.batch` ahead of the next record (input_log.py)
+        self.inputs = InputLog(journal, clock.wall)
+        self._round_reads_t: float | None = None  # the open round's last read
         self._window_open: mv.Move | None = None  # marker that a claim window is journalled open
         self._window_closed_at: float | None = None
         self._close_held = False  # the claim clock ran out while a CHOW waited for its tiles
@@ -275,10 +278,10 @@ class Runtime(DeviceIO, Recovery, ClaimClock, DealCycle, RefereeSide):
                 self._on_table_bytes(item)
             case DataReceived(device="reader"):
                 if self.links["reader"] is LinkState.UP:
-                    self._on_bus(self.bus.feed(item.t, item.data), item.data)
+                    self._on_bus(self.bus.feed(item.t, item.data), item.t)
             case ReaderPolled():
                 if self.links["reader"] is LinkState.UP:
-                    self._on_bus(BusStep(item.events, round_done=True, answer=item.answer), b"")
+                    self._on_bus(BusStep(item.events, round_done=True, answer=item.answer), item.t)
             case Stop(reason):
                 self.stop(reason)
             case Call():
@@ -291,7 +294,7 @@ class Runtime(DeviceIO, Recovery, ClaimClock, DealCycle, RefereeSide):
     def tick(self) -> None:
         now = self.clock.monotonic()
         if self.links["reader"] is LinkState.UP and self.stopped is None and not self.polled:
-            self._on_bus(self.bus.tick(now), b"")
+            self._on_bus(self.bus.tick(now), now)
         self.machine.tick()
         if self._pending_dice is not None and now - self._dice_judged_at > WALL_SCAN_WAIT:
             if self._wall_antennas:

@@ -77,7 +77,7 @@ def test_deal_started_names_the_wall_in_drawing_order(rig):
 def test_every_record_is_stamped_with_the_event_time(rig):
     begin_deal(rig, 1)
     kinds = {r.kind for r in rig.records()}
-    assert {RecordKind.DAEMON_STARTED, RecordKind.HW_LINK, RecordKind.HW_FRAME} <= kinds
+    assert {RecordKind.DAEMON_STARTED, RecordKind.HW_LINK, RecordKind.HW_BATCH} <= kinds
     assert {RecordKind.TABLE_PHASE, RecordKind.SESSION_STARTED, RecordKind.DEAL_STARTED} <= kinds
     monos = [r.mono for r in rig.records()]
     assert monos == sorted(monos)
