@@ -57,6 +57,7 @@ __all__ = [
 ]
 
 
+CACHE_KIB = 512  # the writer's page cache (SQLite's default 2 MB: appends read few pages)
 BUSY_TIMEOUT_MS = 5000  # the writer waits this long for another writer's transaction
 
 
@@ -128,6 +129,7 @@ class Journal:
                 raise JournalError(f"{path}: WAL mode is not available here")
             # FULL: the WAL is fsync'd at every commit, so a returned record survives power loss.
             conn.execute("PRAGMA synchronous=FULL")
+            conn.execute(f"PRAGMA cache_size=-{CACHE_KIB}")
             conn.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
             check_schema(conn, path)
             conn.execute("BEGIN IMMEDIATE")  # takes the write lock: fails here if it cannot

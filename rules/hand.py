@@ -85,7 +85,7 @@ NOT_COMPLETE_FACTS = _FACTS[0]
 # every Completion value, shared: _COMPLETIONS[tile][facts index]
 _COMPLETIONS = tuple(tuple(Completion(t, f) for f in _FACTS) for t in TILES)
 
-_COMPLETE: dict[bytes, int] = {}  # rules.suit_tables, copied in at first use
+_COMPLETE: dict[bytes, int] = {}  # rules.suit_tables, built into these at first use
 _WAITING: dict[bytes, int] = {}
 _NOT = suit_tables.NOT_COMPLETE
 _SHIFT = suit_tables.WAIT_SHIFT
@@ -106,7 +106,9 @@ _RANKS = tuple(_mask_tiles(s.offset, s.size) for s in (Suit.M, Suit.P, Suit.S, S
 
 
 def _load() -> None:
-    t = suit_tables.tables()
+    # built, copied in and dropped: `suit_tables.tables()` would keep a second copy of both
+    # dicts' tables alive (~5 MB of the daemon's resident set, issue 15 item 3)
+    t = suit_tables.build()
     _COMPLETE.update(t.complete)
     _WAITING.update(t.waiting)
 

@@ -25,6 +25,7 @@ ready ≤ 1 s.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import resource
@@ -250,10 +251,8 @@ def measure_journal(folder: Path, deals: int, seed: int, noise: tuple[str, ...] 
     wal_path = Path(f"{path}-wal")
     while proc.poll() is None:
         rss = max(rss, _rss_kb(proc.pid))
-        try:
+        with contextlib.suppress(OSError):
             wal = max(wal, wal_path.stat().st_size)
-        except OSError:
-            pass
         time.sleep(0.05)
     _, err = proc.communicate()
     if proc.returncode != 0:
