@@ -174,7 +174,7 @@ def run(args: argparse.Namespace) -> int:
         return 2
     import tempfile
 
-    from controller.daemon.app import Daemon
+    from controller.daemon.app import Daemon, load_parts
 
     child = None
     _sweep_stale(Path(tempfile.gettempdir()))
@@ -182,6 +182,11 @@ def run(args: argparse.Namespace) -> int:
     (folder / OWNER).write_text(str(os.getpid()))
     try:
         if settings.simulated:
+            try:
+                load_parts(settings)  # a typo is ours to report, not the simulator's
+            except (ValueError, LookupError, OSError) as err:
+                print(f"mjtable run: {err}", file=sys.stderr)
+                return 2
             child, table_url, reader_url = start_simulator(settings, args, folder)
         else:
             table_url, reader_url = settings.devices.table, settings.devices.reader
@@ -205,6 +210,8 @@ def run(args: argparse.Namespace) -> int:
         finally:
             daemon.close()
         print(f"stopped: {reason}", flush=True)
+        if reason == "journal-error":
+            print(f"mjtable run: {daemon.runtime.journal_error}", file=sys.stderr)
         return 0 if reason in ("deals", "sigint", "sigterm") else 1
     except RuntimeError as err:
         print(f"mjtable run: {err}", file=sys.stderr)

@@ -40,13 +40,14 @@ class Checkpointer:
         self._thread = threading.Thread(target=self._run, name="journal-checkpoint", daemon=True)
         self._thread.start()
 
-    def stop(self) -> None:
-        """Stop the thread and checkpoint once more (the journal is still open)."""
+    def stop(self, final: bool = True) -> None:
+        """Stop the thread and, `final`, checkpoint once more (the journal is still open)."""
         self._stop.set()
         if self._thread is not None:
             self._thread.join(5)
             self._thread = None
-            self._once()
+            if final:
+                self._once()
 
     def _run(self) -> None:
         while not self._stop.wait(self.interval):
@@ -61,5 +62,6 @@ class Checkpointer:
                     log.info("journal WAL not emptied (busy); tried again in %s s", self.interval)
                 else:
                     self.restarts += 1
-        except Exception:
-            log.warning("journal checkpoint failed (retried later)", exc_info=True)
+        except Exception as err:  # one line: a full disk fails every turn
+            log.warning("journal checkpoint failed (retried later): %s", err)
+            log.debug("journal checkpoint failure", exc_info=True)

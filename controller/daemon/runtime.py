@@ -92,6 +92,7 @@ from controller.devices.events import (
 from controller.devices.table import ShowScore, TableDriver
 from controller.journal import Journal
 from controller.journal_records import (
+    JournalError,
     Record,
     RecordKind,
     Source,
@@ -172,6 +173,7 @@ class Runtime(DeviceIO, Recovery, ClaimClock, DealCycle, RefereeSide):
         self.alerts: deque[AlertView] = deque(maxlen=50)
         self.tail: deque[str] = deque(maxlen=30)
         self.stopped: str | None = None
+        self.journal_error = ""  # why the journal refused a record ("journal-error" stop)
         self._settle = config.settle_rounds or reader.debounce.window + 1
         self._reconcile_at: int | None = None
         self._wall_antennas = {
@@ -256,6 +258,13 @@ class Runtime(DeviceIO, Recovery, ClaimClock, DealCycle, RefereeSide):
                         except queue.Empty:
                             break
                 self.tick()
+            except JournalError as err:
+                # the journal takes no more records (a full disk, a damaged file): nothing may
+                # be decided without it, so the daemon stops; what is committed stays, and the
+                # alert it cannot write is not tried (it failed with a traceback, issue 15)
+                log.debug("the journal failed on %r", item, exc_info=True)
+                self.journal_error = str(err)
+                self.stopped = "journal-error"
             except Exception as err:
                 # a bug must not end a tournament day: logged with the traceback, journalled
                 log.exception("the core loop failed on %r", item)
