@@ -42,11 +42,19 @@ from controller.journal_records import (
     chain_hash,
     check_payload,
 )
-from controller.journal_verify import Finding, Problem, Verification, check_row
+from controller.journal_verify import (
+    Anchor,
+    Finding,
+    Problem,
+    Verification,
+    check_anchor,
+    check_row,
+)
 
 __all__ = [
     "APPLICATION_ID",
     "FORMAT_VERSION",
+    "Anchor",
     "Checkpoint",
     "Finding",
     "Journal",
@@ -454,6 +462,17 @@ class Journal:
             finally:
                 if own and self._conn.in_transaction:
                     self._conn.execute("ROLLBACK")
+
+    def check_anchors(self, anchors: Iterable[Anchor], records: int) -> list[Finding]:
+        """Each anchor the journal (of `records` verified records) does not hold: records
+        missing after it, or another hash at its seq."""
+        found = []
+        for anchor in sorted(set(anchors)):
+            rec = self.get(anchor.seq) if anchor.seq <= records else None
+            finding = check_anchor(anchor, records, None if rec is None else rec.hash)
+            if finding is not None:
+                found.append(finding)
+        return found
 
     def _verify(self) -> Verification:
         expected_seq, prev, deals, count = 1, GENESIS_HASH, set(), 0

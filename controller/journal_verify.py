@@ -1,5 +1,9 @@
 """Checking a journal's hash chain (`Journal.verify`) and what it finds: the first bad
-record, or a head that names another last record (records cut from the end)."""
+record, or a head that names another last record (records cut from the end); and checking
+it against anchors kept outside its disk (`Anchor`: the seq and hash of a record, e.g. the
+chain head of a settled deal the daemon published to the hub, the referee page and the
+report). One flipped byte in the `-wal` makes SQLite drop every later frame, and the chain
+that is left verifies: only an anchor shows the records that are gone (issue 15 item 5)."""
 
 from __future__ import annotations
 
@@ -19,6 +23,8 @@ class Problem(Enum):
     HASH_MISMATCH = "hash mismatch"  # the record's content does not hash to its hash
     BAD_RECORD = "bad record"  # unknown kind/source, payload not canonical JSON
     HEAD_MISMATCH = "head mismatch"  # the head names another last record (truncation)
+    MISSING = "records missing"  # an anchor names a record past the journal's end
+    ANCHOR_MISMATCH = "anchor mismatch"  # an anchor's record has another hash
 
 
 @dataclass(frozen=True, slots=True)
@@ -29,6 +35,48 @@ class Finding:
 
     def __str__(self) -> str:
         return f"record {self.seq}: {self.problem.value}: {self.detail}"
+
+
+@dataclass(frozen=True, slots=True, order=True)
+class Anchor:
+    """A record's seq and hash as published outside the journal: `SEQ:HASH`."""
+
+    seq: int
+    hash: str
+
+    @classmethod
+    def parse(cls, text: str) -> Anchor:
+        seq, sep, digest = text.strip().partition(":")
+        digest = digest.lower()
+        if not sep or not seq.isdigit() or int(seq) < 1:
+            raise ValueError(
+                f"an anchor is SEQ:HASH (a record number, a colon, 64 hex digits): {text!r}"
+            )
+        if len(digest) != 64 or any(c not in "0123456789abcdef" for c in digest):
+            raise ValueError(f"anchor {text!r}: the hash is 64 hex digits")
+        return cls(int(seq), digest)
+
+    def __str__(self) -> str:
+        return f"{self.seq}:{self.hash}"
+
+
+def check_anchor(anchor: Anchor, records: int, stored: str | None) -> Finding | None:
+    """`anchor` against a journal of `records` verified records whose record `anchor.seq`
+    has hash `stored` (None: no such record)."""
+    if anchor.seq > records or stored is None:
+        return Finding(
+            anchor.seq,
+            Problem.MISSING,
+            f"the anchor {anchor} names record {anchor.seq}, the journal ends at record "
+            f"{records}: at least {anchor.seq - records} records are gone",
+        )
+    if stored != anchor.hash:
+        return Finding(
+            anchor.seq,
+            Problem.ANCHOR_MISMATCH,
+            f"the journal's record {anchor.seq} has hash {stored}, the anchor {anchor.hash}",
+        )
+    return None
 
 
 @dataclass(frozen=True, slots=True)

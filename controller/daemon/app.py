@@ -136,6 +136,7 @@ class AppOutputs:
                 winners=tuple(Seat.parse(w) for w in payload["winners"]),
                 deltas=tuple(payload["deltas"]),  # type: ignore[arg-type]
                 players=tuple(rt.config.players),
+                head=record.hash,  # the chain head when the deal settled (issue 15 item 5)
             )
         )
 

@@ -172,6 +172,7 @@ class Runtime(DeviceIO, Recovery, ClaimClock, DealCycle, RefereeSide):
         self.links = {d: LinkState.DOWN for d in DEVICES}
         self.alerts: deque[AlertView] = deque(maxlen=50)
         self.tail: deque[str] = deque(maxlen=30)
+        self.heads: deque[dict[str, Any]] = deque(maxlen=12)  # settled deals' chain heads
         self.stopped: str | None = None
         self.journal_error = ""  # why the journal refused a record ("journal-error" stop)
         self._settle = config.settle_rounds or reader.debounce.window + 1
@@ -348,6 +349,8 @@ class Runtime(DeviceIO, Recovery, ClaimClock, DealCycle, RefereeSide):
         stamp = Stamp(self.clock.monotonic() if t is None else t, self.clock.wall())
         record = self.journal.append(source, kind, payload, deal=deal, at=stamp)
         self.seq = record.seq
+        if kind is RecordKind.DEAL_SETTLED:
+            self.heads.append({"deal": deal, "seq": record.seq, "hash": record.hash})
         if kind not in (RecordKind.HW_FRAME, RecordKind.HW_ERROR):
             self._dirty = True  # raw frames change nothing a view shows
             self.tail.append(f"{record.seq} {kind.value} {record.payload[:120]}")
@@ -603,6 +606,7 @@ class Runtime(DeviceIO, Recovery, ClaimClock, DealCycle, RefereeSide):
             self.referee_called,
             self.desk.listing(),
             tuple(c.to_json() for c in self.referee_candidates),
+            tuple(self.heads),
         )
         broadcast = broadcast_view(public, facts, self.deal, self.clock.monotonic())
         try:

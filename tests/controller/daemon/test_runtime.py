@@ -50,6 +50,11 @@ def test_a_deal_is_journalled_and_settled_like_the_judge(rig, seed, fast):
     assert not rig.records(RecordKind.MOVE_REJECTED)
     (settled,) = rig.records(RecordKind.DEAL_SETTLED)
     assert settled.data()["deltas"] == list(fixed_order(truth.deltas(), Seat.E))
+    # the chain head at the settlement is on the referee page (issue 15 item 5)
+    seen = []
+    rig.rt.outputs.publish = lambda public, referee, broadcast: seen.append(referee)
+    rig.rt.publish()
+    assert seen[-1].heads == ({"deal": 1, "seq": settled.seq, "hash": settled.hash},)
     assert rig.journal.verify().ok
     closed = [
         r.data() for r in rig.records(RecordKind.CLAIM_WINDOW) if r.data()["state"] == "closed"
