@@ -183,6 +183,7 @@ class Runtime(DeviceIO, Recovery, ClaimClock, DealCycle, RefereeSide):
         # the device inputs, committed as `hw.batch` ahead of the next record (input_log.py)
         self.inputs = InputLog(journal, clock.wall)
         self._round_reads_t: float | None = None  # the open round's last read
+        self._wall_read: dict[int, tuple[bytes, ...]] = {}  # each wall antenna's last read
         self._window_open: mv.Move | None = None  # marker that a claim window is journalled open
         self._window_closed_at: float | None = None
         self._close_held = False  # the claim clock ran out while a CHOW waited for its tiles

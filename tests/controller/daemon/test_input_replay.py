@@ -20,7 +20,7 @@ from controller.profiles import TileCopy, ZoneKind
 from controller.recognition.presence import Debouncer
 from tools.sim.devices import ReaderBus as SimBus
 from tools.sim.noise import Noise, NoiseConfig
-from tools.sim.world import IN_MACHINE, World
+from tools.sim.world import IN_MACHINE, WALL_SCAN, World
 
 
 class Recording(Debouncer):
@@ -151,3 +151,27 @@ def test_the_table_bytes_are_kept_in_order_with_the_reader_steps(table):
     assert all(isinstance(item, ReaderStep | TableChunk) for item in items)
     times = [item.t for item in items]
     assert times == sorted(times)
+
+
+def test_regression_a_changed_wall_read_is_committed_before_it_is_used(table):
+    """A tile passes the wall spot once. Batched like the others, the wall antenna's reads
+    of the last second were lost with a kill mid-scan, and the restarted daemon never
+    started the deal (test_campaign's wall-scan kill). A wall read that changed is
+    committed at once: what a kill leaves holds every one."""
+    rig, world = table.rig, table.world
+    rig.link("table", True)
+    rig.link("reader", True)
+    table.serve(2)
+    (wall,) = [a.number for a in rig.reader.antennas.values() if a.zone == WALL_SCAN]
+    copies = [TileCopy(t, 1) for t in rig.rs.tiles.set.kinds[:6]]
+    for tc in copies:  # tiles cross the wall spot one after the other
+        world.move(tc, IN_MACHINE, WALL_SCAN)
+        table.serve(2)
+        world.move(tc, WALL_SCAN, IN_MACHINE)
+    seen = {ev.uids for ev in rig.rt.debouncer.seen if ev.antenna == wall}
+    with Journal.open_readonly(rig.path) as journal:  # no flush: as a kill leaves it
+        steps = reader_steps(journal.records())
+    kept = {
+        ev.uids for s in steps for ev in s.events if isinstance(ev, TagsRead) and ev.antenna == wall
+    }
+    assert len(seen) > len(copies) // 2 and seen <= kept
