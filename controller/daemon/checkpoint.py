@@ -12,7 +12,8 @@ grew without bound in play (349 MB in 65 s of a noisy run, issue 15 item 3), and
 leaves it behind. Once it holds more than `wal_limit` bytes, this thread runs a TRUNCATE
 checkpoint right after a PASSIVE one (so little is left to copy): appends wait for it a few
 milliseconds, and the WAL file is emptied. Busy (a reader held it), it is tried at the next
-turn. The daemon's `-wal` then stays under `wal_limit` plus what 2 s of play write.
+turn. The daemon's `-wal` then stays under `wal_limit` (2 MB) plus what 2 s of play write (4.8 MB
+at most in a noisy `--fast` run, docs/DAEMON.md).
 """
 
 from __future__ import annotations
@@ -26,7 +27,7 @@ log = logging.getLogger(__name__)
 
 
 class Checkpointer:
-    def __init__(self, journal: Journal, interval: float = 2.0, wal_limit: int = 4 * 2**20) -> None:
+    def __init__(self, journal: Journal, interval: float = 2.0, wal_limit: int = 2 * 2**20) -> None:
         self.journal = journal
         self.interval = interval
         self.wal_limit = wal_limit

@@ -3,7 +3,8 @@
 `InputLog` keeps the reader bus's steps and the table's bytes as the core thread handles
 them and commits them as one `hw.batch` record (controller/journal_inputs.py) ahead of the
 next record anything else appends — in the same transaction — or on its own once the batch
-spans `max_age` seconds or `max_items` inputs. So every record a decision writes follows
+spans `max_age` seconds or `max_items` inputs (the runtime also flushes it when a wall
+antenna's read changed, device_io.py). So every record a decision writes follows
 every input handled before it, and a batch is a few hundred bytes instead of a record per
 answer (issue 15 item 2). A batch holds the inputs of one deal (the record's `deal`); the
 coder starts afresh (a key batch) whenever the deal changes, so a deal's inputs are read
