@@ -8,7 +8,6 @@ on it" (issue 5). Record kinds and payloads: docs/JOURNAL.md and `controller.jou
 
 from __future__ import annotations
 
-import json
 import os
 import sqlite3
 import threading
@@ -16,10 +15,19 @@ import time
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from enum import Enum
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
+from controller.journal_file import (
+    APPLICATION_ID,
+    COLUMNS,
+    FORMAT_VERSION,
+    check_header,
+    check_schema,
+    check_writable,
+    create,
+    wrap,
+)
 from controller.journal_records import (
     DEAL_KINDS,
     GENESIS_HASH,
@@ -31,55 +39,52 @@ from controller.journal_records import (
     RecordKind,
     Source,
     Stamp,
-    canonical_json,
     chain_hash,
     check_payload,
 )
+from controller.journal_verify import (
+    Anchor,
+    Finding,
+    Problem,
+    Verification,
+    check_anchor,
+    check_row,
+)
 
-APPLICATION_ID = 0x4D4A4A4E  # "MJJN": marks the SQLite file as an mjtable journal
-FORMAT_VERSION = 1  # PRAGMA user_version
-_SQLITE_MAGIC = b"SQLite format 3\x00"
+__all__ = [
+    "APPLICATION_ID",
+    "FORMAT_VERSION",
+    "Anchor",
+    "Checkpoint",
+    "Finding",
+    "Journal",
+    "Problem",
+    "SystemClock",
+    "Verification",
+    "journal_append_bench",
+]
 
-_COLUMNS = ("seq", "mono", "wall", "source", "kind", "deal", "payload", "prev_hash", "hash")
 
-# Triggers make the chain append-only even for someone holding a plain SQLite connection:
-# no UPDATE or DELETE of a record, a new record must continue the head, and the head only
-# moves one step forward onto the record just inserted.
-_SCHEMA = f"""
-PRAGMA application_id = {APPLICATION_ID};
-PRAGMA user_version = {FORMAT_VERSION};
-CREATE TABLE record (
-    seq INTEGER PRIMARY KEY,
-    mono REAL NOT NULL,
-    wall TEXT NOT NULL,
-    source TEXT NOT NULL,
-    kind TEXT NOT NULL,
-    deal INTEGER,
-    payload TEXT NOT NULL,
-    prev_hash TEXT NOT NULL,
-    hash TEXT NOT NULL
-);
-CREATE INDEX record_deal ON record (deal, seq) WHERE deal IS NOT NULL;
-CREATE TABLE head (
-    id INTEGER PRIMARY KEY CHECK (id = 1),
-    seq INTEGER NOT NULL,
-    hash TEXT NOT NULL
-);
-INSERT INTO head (id, seq, hash) VALUES (1, 0, '{GENESIS_HASH}');
-CREATE TRIGGER record_append_only_update BEFORE UPDATE ON record
-BEGIN SELECT RAISE(ABORT, 'journal records are append-only'); END;
-CREATE TRIGGER record_append_only_delete BEFORE DELETE ON record
-BEGIN SELECT RAISE(ABORT, 'journal records are append-only'); END;
-CREATE TRIGGER record_continues_head BEFORE INSERT ON record
-WHEN NEW.seq IS NOT (SELECT seq FROM head) + 1 OR NEW.prev_hash IS NOT (SELECT hash FROM head)
-BEGIN SELECT RAISE(ABORT, 'a record must continue the chain head'); END;
-CREATE TRIGGER head_moves_forward BEFORE UPDATE ON head
-WHEN NEW.id IS NOT 1 OR NEW.seq IS NOT OLD.seq + 1
-  OR NOT EXISTS (SELECT 1 FROM record WHERE seq = NEW.seq AND hash = NEW.hash)
-BEGIN SELECT RAISE(ABORT, 'the chain head only moves onto the next record'); END;
-CREATE TRIGGER head_kept BEFORE DELETE ON head
-BEGIN SELECT RAISE(ABORT, 'the chain head cannot be deleted'); END;
-"""
+CACHE_KIB = 512  # the writer's page cache (SQLite's default 2 MB: appends read few pages)
+BUSY_TIMEOUT_MS = 5000  # the writer waits this long for another writer's transaction
+
+
+@dataclass(frozen=True, slots=True)
+class Checkpoint:
+    """What a WAL checkpoint did: frames in the WAL, frames copied into the database."""
+
+    busy: bool
+    in_wal: int
+    done: int
+
+
+class Prelude(Protocol):
+    """Records a journal commits ahead of each append (`Journal.set_prelude`)."""
+
+    def take(
+        self,
+    ) -> Sequence[tuple[Source, RecordKind, Mapping[str, JSON], int | None, Stamp]]: ...
+    def lost(self) -> None: ...
 
 
 class SystemClock:
@@ -90,106 +95,6 @@ class SystemClock:
 
     def wall(self) -> str:
         return datetime.now(UTC).isoformat(timespec="milliseconds")
-
-
-class Problem(Enum):
-    """What `verify` found wrong, at the first bad record."""
-
-    SEQUENCE_GAP = "sequence gap"
-    BROKEN_LINK = "broken link"  # prev_hash is not the previous record's hash
-    HASH_MISMATCH = "hash mismatch"  # the record's content does not hash to its hash
-    BAD_RECORD = "bad record"  # unknown kind/source, payload not canonical JSON
-    HEAD_MISMATCH = "head mismatch"  # the head names another last record (truncation)
-
-
-@dataclass(frozen=True, slots=True)
-class Finding:
-    seq: int
-    problem: Problem
-    detail: str
-
-    def __str__(self) -> str:
-        return f"record {self.seq}: {self.problem.value}: {self.detail}"
-
-
-@dataclass(frozen=True, slots=True)
-class Verification:
-    records: int
-    deals: int
-    last_hash: str
-    finding: Finding | None  # None: the chain is intact
-
-    @property
-    def ok(self) -> bool:
-        return self.finding is None
-
-
-def _wrap(err: sqlite3.Error, path: Path) -> JournalError:
-    text = str(err)
-    if isinstance(err, sqlite3.DatabaseError) and (
-        "malformed" in text or "not a database" in text or "corrupt" in text
-    ):
-        return JournalError(f"{path}: damaged journal ({text})")
-    return JournalError(f"{path}: {text}")
-
-
-def _check_header(path: Path) -> None:
-    """Refuse, before SQLite sees it, a file that is no journal: empty, not SQLite, or cut
-    short (SQLite would open it and fail at the first record past the cut)."""
-    try:
-        with path.open("rb") as f:
-            head = f.read(100)
-            size = os.fstat(f.fileno()).st_size
-    except IsADirectoryError:
-        raise JournalError(f"{path}: is a folder, not a journal file") from None
-    except OSError as err:
-        raise JournalError(f"{path}: cannot read: {err.strerror or err}") from err
-    if not head:
-        raise JournalError(f"{path}: empty file (0 bytes), not a journal")
-    if not head.startswith(_SQLITE_MAGIC):
-        raise JournalError(f"{path}: not a journal (not an SQLite database)")
-    if len(head) < 100:
-        raise JournalError(f"{path}: damaged journal (cut short: {size} bytes)")
-    # SQLite file header: page size at 16 (1 means 65536), the change counter at 24, the
-    # page count at 28, valid when the "version-valid-for" number at 92 equals the counter.
-    # With a WAL beside it the file may be mid-checkpoint (page 1 written, the file not yet
-    # grown): SQLite recovers that from the WAL, so the size is judged only without one.
-    page_size = int.from_bytes(head[16:18], "big")
-    page_size = 65536 if page_size == 1 else page_size
-    pages = int.from_bytes(head[28:32], "big")
-    wal = Path(f"{path}-wal")
-    settled = not wal.exists() or wal.stat().st_size == 0
-    if settled and head[24:28] == head[92:96] and size < pages * page_size:
-        raise JournalError(
-            f"{path}: damaged journal (cut short: {size} bytes, its header says "
-            f"{pages} pages of {page_size} = {pages * page_size} bytes)"
-        )
-
-
-def _check_writable(path: Path) -> None:
-    """A journal the daemon cannot write is refused at start, not at its first append (the
-    folder too: SQLite keeps the -wal and -shm files beside the journal)."""
-    for target, what in ((path, "the journal"), (path.parent, "its folder")):
-        if not os.access(target, os.W_OK):
-            raise JournalError(f"{path}: cannot write {what} (read-only)")
-
-
-def _check_schema(conn: sqlite3.Connection, path: Path) -> None:
-    app_id = conn.execute("PRAGMA application_id").fetchone()[0]
-    if app_id != APPLICATION_ID:
-        raise JournalError(
-            f"{path}: not an mjtable journal (SQLite application_id {app_id:#x}, "
-            f"expected {APPLICATION_ID:#x})"
-        )
-    version = conn.execute("PRAGMA user_version").fetchone()[0]
-    if version != FORMAT_VERSION:
-        raise JournalError(
-            f"{path}: journal format version {version} (this program reads {FORMAT_VERSION})"
-        )
-    for table, expected in (("record", _COLUMNS), ("head", ("id", "seq", "hash"))):
-        columns = tuple(row[1] for row in conn.execute(f"PRAGMA table_info({table})"))
-        if columns != expected:
-            raise JournalError(f"{path}: foreign journal schema (table {table}: {columns})")
 
 
 class Journal:
@@ -203,6 +108,7 @@ class Journal:
         # scanned the deal's records, a quadratic cost over a deal of noisy frames
         self._marks: dict[int, set[RecordKind]] = {}
         self._marks_at = -1
+        self._prelude: Prelude | None = None
         self.path = path
         self.clock = clock
         self.writable = writable
@@ -218,26 +124,27 @@ class Journal:
         if not path.exists() and not path.is_symlink():
             if not path.parent.is_dir():
                 raise JournalError(f"{path}: no such folder {path.parent}")
-            _create(path)
+            create(path)
         else:
             cls.open_readonly(path).close()
-            _check_writable(path)
+            check_writable(path)
         try:
             conn = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
         except sqlite3.Error as err:
-            raise _wrap(err, path) from err
+            raise wrap(err, path) from err
         try:
             if conn.execute("PRAGMA journal_mode=WAL").fetchone()[0] != "wal":
                 raise JournalError(f"{path}: WAL mode is not available here")
             # FULL: the WAL is fsync'd at every commit, so a returned record survives power loss.
             conn.execute("PRAGMA synchronous=FULL")
-            conn.execute("PRAGMA busy_timeout=5000")
-            _check_schema(conn, path)
+            conn.execute(f"PRAGMA cache_size=-{CACHE_KIB}")
+            conn.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
+            check_schema(conn, path)
             conn.execute("BEGIN IMMEDIATE")  # takes the write lock: fails here if it cannot
             conn.execute("ROLLBACK")
         except sqlite3.Error as err:
             conn.close()
-            raise _wrap(err, path) from err
+            raise wrap(err, path) from err
         except JournalError:
             conn.close()
             raise
@@ -253,20 +160,20 @@ class Journal:
         path = Path(path)
         if not path.exists():
             raise JournalError(f"{path}: no such journal file")
-        _check_header(path)
+        check_header(path)
         options = "mode=ro" if Path(f"{path}-wal").exists() else "mode=ro&immutable=1"
         try:
             conn = sqlite3.connect(
                 f"{path.absolute().as_uri()}?{options}", uri=True, check_same_thread=False
             )
         except sqlite3.Error as err:
-            raise _wrap(err, path) from err
+            raise wrap(err, path) from err
         try:
             conn.execute("PRAGMA query_only=ON")
-            _check_schema(conn, path)
+            check_schema(conn, path)
         except sqlite3.Error as err:
             conn.close()
-            raise _wrap(err, path) from err
+            raise wrap(err, path) from err
         except JournalError:
             conn.close()
             raise
@@ -281,18 +188,45 @@ class Journal:
         any thread) so no append pays for copying the WAL into the database."""
         self._conn.execute(f"PRAGMA wal_autocheckpoint={int(pages)}")
 
-    def checkpoint(self) -> tuple[int, int]:
-        """A PASSIVE checkpoint on a connection of its own: the committed WAL frames are
-        copied into the database file without waiting for, or blocking, appends. Returns
-        (frames in the WAL, frames checkpointed)."""
-        conn = sqlite3.connect(self.path, timeout=0.1)
+    def checkpoint(self, restart: bool = False, wait: float = 0.1) -> Checkpoint:
+        """PASSIVE (the default), on a connection of its own: the committed WAL frames are
+        copied into the database without waiting for, or blocking, appends; the WAL file keeps
+        its size, and while appends keep coming it is never restarted (it grew to 349 MB in
+        65 s of noisy play, issue 15 item 3). `restart`: a TRUNCATE checkpoint on the
+        writer's connection, between two appends (they wait for it), waiting up to `wait`
+        seconds for other processes' readers; it copies what is left and empties the WAL
+        file. `busy`: it could not finish (a reader held the WAL)."""
+        if restart:
+            return self._truncate(wait)
+        conn = sqlite3.connect(self.path, timeout=wait)
         try:
-            _, in_wal, done = conn.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchone()
+            busy, in_wal, done = conn.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchone()
         except sqlite3.Error as err:
-            raise _wrap(err, self.path) from err
+            raise wrap(err, self.path) from err
         finally:
             conn.close()
-        return in_wal, done
+        return Checkpoint(bool(busy), in_wal, done)
+
+    def _truncate(self, wait: float) -> Checkpoint:
+        if not self.writable:
+            raise JournalError(f"{self.path}: opened read-only")
+        with self._lock:
+            conn = self._conn
+            try:
+                conn.execute(f"PRAGMA busy_timeout={max(0, int(wait * 1000))}")
+                busy, in_wal, done = conn.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()
+            except sqlite3.Error as err:
+                raise wrap(err, self.path) from err
+            finally:
+                conn.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
+        return Checkpoint(bool(busy), in_wal, done)
+
+    def wal_size(self) -> int:
+        """Bytes in the `-wal` file beside the journal (0: none)."""
+        try:
+            return os.stat(f"{self.path}-wal").st_size
+        except FileNotFoundError:
+            return 0
 
     def __enter__(self) -> Journal:
         return self
@@ -353,7 +287,26 @@ class Journal:
         with self._lock:
             return self._commit(self._conn, rows)
 
+    def set_prelude(self, prelude: Prelude | None) -> None:
+        """Records to commit ahead of every append, in its transaction: `prelude.take()` is
+        asked (under the journal's lock) before each commit, `prelude.lost()` told when that
+        commit failed. The daemon's device inputs ride this way (controller/daemon/input_log.py):
+        whatever a decision follows is committed before the decision."""
+        self._prelude = prelude
+
     def _commit(self, conn: sqlite3.Connection, rows: list[tuple[Any, ...]]) -> list[Record]:
+        ahead = []
+        if self._prelude is not None:
+            for source, kind, payload, deal, stamp in self._prelude.take():
+                ahead.append((source, kind, deal, payload, check_payload(kind, payload), stamp))
+        try:
+            return self._insert(conn, ahead + rows)[len(ahead) :]
+        except BaseException:
+            if ahead and self._prelude is not None:
+                self._prelude.lost()
+            raise
+
+    def _insert(self, conn: sqlite3.Connection, rows: list[tuple[Any, ...]]) -> list[Record]:
         out = []
         try:
             conn.execute("BEGIN IMMEDIATE")
@@ -387,7 +340,7 @@ class Journal:
                     conn.execute("ROLLBACK")
                 raise
         except sqlite3.Error as err:
-            raise _wrap(err, self.path) from err
+            raise wrap(err, self.path) from err
         return out
 
     def _check_deal(self, kind: RecordKind, deal: int | None, payload: Mapping[str, JSON]) -> None:
@@ -443,7 +396,7 @@ class Journal:
                 for row in rows:
                     yield _record(row, self.path)
         except sqlite3.Error as err:
-            raise _wrap(err, self.path) from err
+            raise wrap(err, self.path) from err
 
     def records(self, from_seq: int = 1) -> Iterator[Record]:
         return self._rows("SELECT * FROM record WHERE seq >= ? ORDER BY seq", (from_seq,))
@@ -505,18 +458,29 @@ class Journal:
                     self._conn.execute("BEGIN")
                 return self._verify()
             except sqlite3.Error as err:
-                raise _wrap(err, self.path) from err
+                raise wrap(err, self.path) from err
             finally:
                 if own and self._conn.in_transaction:
                     self._conn.execute("ROLLBACK")
 
+    def check_anchors(self, anchors: Iterable[Anchor], records: int) -> list[Finding]:
+        """Each anchor the journal (of `records` verified records) does not hold: records
+        missing after it, or another hash at its seq."""
+        found = []
+        for anchor in sorted(set(anchors)):
+            rec = self.get(anchor.seq) if anchor.seq <= records else None
+            finding = check_anchor(anchor, records, None if rec is None else rec.hash)
+            if finding is not None:
+                found.append(finding)
+        return found
+
     def _verify(self) -> Verification:
         expected_seq, prev, deals, count = 1, GENESIS_HASH, set(), 0
         try:
-            cursor = self._conn.execute(f"SELECT {', '.join(_COLUMNS)} FROM record ORDER BY seq")
+            cursor = self._conn.execute(f"SELECT {', '.join(COLUMNS)} FROM record ORDER BY seq")
             while rows := cursor.fetchmany(1000):
                 for row in rows:
-                    finding = _check_row(row, expected_seq, prev)
+                    finding = check_row(row, expected_seq, prev)
                     if finding is not None:
                         return Verification(count, len(deals), prev, finding)
                     seq, kind, deal = row[0], row[4], row[5]
@@ -525,7 +489,7 @@ class Journal:
                     expected_seq, prev, count = seq + 1, row[8], count + 1
             head_seq, head_hash = self._conn.execute("SELECT seq, hash FROM head").fetchone()
         except sqlite3.Error as err:
-            raise _wrap(err, self.path) from err
+            raise wrap(err, self.path) from err
         if (head_seq, head_hash) != (count, prev):
             finding = Finding(
                 count,
@@ -537,37 +501,6 @@ class Journal:
         return Verification(count, len(deals), prev, None)
 
 
-def _create(path: Path) -> None:
-    """Build the empty journal beside `path` and rename it into place, so a process killed
-    while creating leaves either no journal or a complete empty one, never a foreign file."""
-    tmp = path.with_name(f".{path.name}.creating")
-    for leftover in (tmp, Path(f"{tmp}-wal"), Path(f"{tmp}-shm")):
-        leftover.unlink(missing_ok=True)
-    try:
-        conn = sqlite3.connect(tmp, isolation_level=None)
-        try:
-            conn.execute("PRAGMA journal_mode=WAL")
-            conn.execute("PRAGMA synchronous=FULL")
-            conn.executescript(f"BEGIN IMMEDIATE;{_SCHEMA}COMMIT;")
-        finally:
-            conn.close()  # the last connection checkpoints the WAL into the file
-        fd = os.open(tmp, os.O_RDONLY)
-        try:
-            os.fsync(fd)
-        finally:
-            os.close(fd)
-        os.replace(tmp, path)
-        fd = os.open(path.parent, os.O_RDONLY)
-        try:
-            os.fsync(fd)  # make the rename itself durable
-        finally:
-            os.close(fd)
-    except sqlite3.Error as err:
-        raise _wrap(err, path) from err
-    except OSError as err:
-        raise JournalError(f"{path}: cannot create the journal: {err}") from err
-
-
 def _record(row: tuple[Any, ...], path: Path) -> Record:
     seq, mono, wall, source, kind, deal, payload, prev_hash, digest = row
     try:
@@ -576,32 +509,6 @@ def _record(row: tuple[Any, ...], path: Path) -> Record:
         )
     except ValueError as err:
         raise JournalError(f"{path}: record {seq}: {err}") from None
-
-
-def _check_row(row: tuple[Any, ...], expected_seq: int, prev: str) -> Finding | None:
-    seq, mono, wall, source, kind, deal, payload, prev_hash, digest = row
-    if seq != expected_seq:
-        return Finding(seq, Problem.SEQUENCE_GAP, f"expected record {expected_seq}, found {seq}")
-    if prev_hash != prev:
-        return Finding(seq, Problem.BROKEN_LINK, f"prev_hash {prev_hash} is not {prev}")
-    try:
-        Source(source)
-        RecordKind(kind)
-        canonical = canonical_json(json.loads(payload))
-        if not isinstance(mono, float) or not isinstance(wall, str):
-            raise ValueError(f"times are {type(mono).__name__}/{type(wall).__name__}")
-        actual = chain_hash(prev_hash, seq, mono, wall, source, kind, deal, payload)
-    except (TypeError, ValueError) as err:
-        return Finding(seq, Problem.BAD_RECORD, str(err))
-    if canonical != payload:
-        return Finding(seq, Problem.BAD_RECORD, "payload is not canonical JSON")
-    if actual != digest:
-        return Finding(
-            seq,
-            Problem.HASH_MISMATCH,
-            f"content hashes to {actual}, stored {digest}",
-        )
-    return None
 
 
 def journal_append_bench(n: int = 500, directory: str | Path | None = None) -> dict[str, float]:

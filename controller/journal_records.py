@@ -45,6 +45,7 @@ class RecordKind(StrEnum):
     HW_FRAME = "hw.frame"
     HW_LINK = "hw.link"
     HW_ERROR = "hw.error"
+    HW_BATCH = "hw.batch"  # device input, batched and coded (controller/journal_inputs.py)
     TABLE_PHASE = "table.phase"
     DAEMON_STARTED = "daemon.started"
     DAEMON_STOPPED = "daemon.stopped"
@@ -64,6 +65,7 @@ REQUIRED_KEYS: Mapping[RecordKind, frozenset[str]] = {
     RecordKind.HW_FRAME: frozenset({"device", "hex"}),
     RecordKind.HW_LINK: frozenset({"device", "state"}),
     RecordKind.HW_ERROR: frozenset({"device", "reason"}),
+    RecordKind.HW_BATCH: frozenset({"codec", "key", "data"}),
     RecordKind.TABLE_PHASE: frozenset({"from", "to", "trigger"}),
     RecordKind.DAEMON_STARTED: frozenset({"version"}),
     RecordKind.DAEMON_STOPPED: frozenset({"reason"}),

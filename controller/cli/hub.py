@@ -15,7 +15,7 @@ from pathlib import Path
 from controller.hub.page import HubPage, LinkState
 from controller.hub.standings import Standings
 from controller.hub.subscriber import HubSubscriber
-from controller.hub.wire import BrokerOptions
+from controller.hub.wire import BrokerOptions, SettledDeal
 from controller.outputs.http import WebServer
 
 PASSWORD_ENV = "MJTABLE_MQTT_PASSWORD"
@@ -43,6 +43,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--json", action="store_true", help="print the standings as one JSON line per change"
     )
+    parser.add_argument(
+        "--heads",
+        type=Path,
+        metavar="FILE",
+        help="append each settled deal's chain head (table, seq, hash) to FILE, one JSON "
+        "line each: `mjtable journal verify --anchors FILE --table T` checks a journal",
+    )
 
 
 def _options(args: argparse.Namespace) -> BrokerOptions:
@@ -58,6 +65,28 @@ def _options(args: argparse.Namespace) -> BrokerOptions:
     )
 
 
+class HeadLog:
+    """The chain heads the hub keeps, off the tables' disks (issue 15 item 5): a JSON line
+    per settled deal `{"hall", "table", "session", "deal", "seq", "hash"}`, fsync'd."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self._lock = threading.Lock()
+
+    def add(self, hall: str, table: str, deal: SettledDeal) -> None:
+        if not deal.head:
+            return  # a table from before chain heads were published
+        line = json.dumps(
+            {"hall": hall, "table": table, "session": deal.session, "deal": deal.deal,
+             "seq": deal.seq, "hash": deal.head},
+            sort_keys=True,
+        )  # fmt: skip
+        with self._lock, self.path.open("a", encoding="utf-8") as f:
+            f.write(line + "\n")
+            f.flush()
+            os.fsync(f.fileno())
+
+
 def run(args: argparse.Namespace) -> int:
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s: %(message)s")
     try:
@@ -65,6 +94,15 @@ def run(args: argparse.Namespace) -> int:
     except (ValueError, OSError) as err:
         print(f"mjtable hub: {err}", file=sys.stderr)
         return 2
+    heads = HeadLog(args.heads) if args.heads is not None else None
+    if heads is not None:
+        try:
+            heads.path.open("a", encoding="utf-8").close()
+        except OSError as err:
+            print(
+                f"mjtable hub: {heads.path}: cannot write: {err.strerror or err}", file=sys.stderr
+            )
+            return 2
     standings = Standings()
     stop = threading.Event()
     server = page = None
@@ -94,7 +132,15 @@ def run(args: argparse.Namespace) -> int:
         if page is not None:
             page.changed()
 
-    subscriber = HubSubscriber(options, standings, args.hall, args.client_id, changed, linked)
+    subscriber = HubSubscriber(
+        options,
+        standings,
+        args.hall,
+        args.client_id,
+        changed,
+        linked,
+        heads.add if heads else None,
+    )
     for sig in (signal.SIGINT, signal.SIGTERM):
         signal.signal(sig, lambda *_: stop.set())
     subscriber.start()

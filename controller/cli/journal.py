@@ -16,7 +16,7 @@ import tempfile
 from pathlib import Path
 from typing import TextIO
 
-from controller.journal import Journal, Verification
+from controller.journal import Anchor, Finding, Journal, Verification
 from controller.journal_records import JournalError
 from controller.journal_summary import format_summary
 
@@ -28,6 +28,21 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     sub = parser.add_subparsers(dest="action", metavar="ACTION", required=True)
     p = sub.add_parser("verify", help="check the hash chain; name the first bad record")
     p.add_argument("path", metavar="PATH", type=Path, help="journal file")
+    p.add_argument(
+        "--anchor",
+        action="append",
+        default=[],
+        metavar="SEQ:HASH",
+        help="a record's seq and hash kept elsewhere (a settled deal's chain head): "
+        "the journal must hold it",
+    )
+    p.add_argument(
+        "--anchors",
+        type=Path,
+        metavar="FILE",
+        help="the chain heads the hub kept (`mjtable hub --heads FILE`), or SEQ:HASH lines",
+    )
+    p.add_argument("--table", help="with --anchors: this table's heads (the file names tables)")
     p = sub.add_parser("export", help="every record as one JSON object per line")
     p.add_argument("path", metavar="PATH", type=Path, help="journal file")
     p.add_argument("-o", "--output", type=Path, help="write to FILE instead of standard output")
@@ -50,7 +65,9 @@ def run(args: argparse.Namespace) -> int:
                 raise JournalError(f"{args.path}: damaged journal ({damage})")
             check = journal.verify()
             if args.action == "verify":
-                return _verify(args.path, check)
+                anchors = _anchors(args)
+                missing = journal.check_anchors(anchors, check.records) if check.ok else []
+                return _verify(args.path, check, len(anchors), missing)
             if args.action == "export":
                 _export(journal, args.path, args.output)
             elif args.action == "record":
@@ -70,13 +87,64 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _verify(path: Path, check: Verification) -> int:
+def _verify(path: Path, check: Verification, anchors: int, missing: list[Finding]) -> int:
     if check.finding is not None:
         print(f"{path}: BROKEN at {check.finding}", file=sys.stderr)
         print(f"{path}: {check.records} records verified before it", file=sys.stderr)
         return EXIT_BROKEN
-    print(f"{path}: ok, {check.records} records, {check.deals} deals, last hash {check.last_hash}")
+    if missing:
+        for finding in missing:
+            print(f"{path}: NOT AS ANCHORED: {finding}", file=sys.stderr)
+        print(
+            f"{path}: the chain of {check.records} records is intact, but "
+            f"{len(missing)} of {anchors} anchors are not in it",
+            file=sys.stderr,
+        )
+        return EXIT_BROKEN
+    held = f", {anchors} anchors held" if anchors else ""
+    print(
+        f"{path}: ok, {check.records} records, {check.deals} deals{held}, "
+        f"last hash {check.last_hash}"
+    )
     return 0
+
+
+def _anchors(args: argparse.Namespace) -> list[Anchor]:
+    """`--anchor` values and the `--anchors` file's (JSON lines of the hub, or SEQ:HASH)."""
+    try:
+        anchors = [Anchor.parse(text) for text in args.anchor]
+    except ValueError as err:
+        raise JournalError(str(err)) from None
+    if args.anchors is None:
+        return anchors
+    try:
+        lines = args.anchors.read_text(encoding="utf-8").splitlines()
+    except (OSError, UnicodeDecodeError) as err:
+        raise JournalError(f"{args.anchors}: cannot read the anchors: {err}") from None
+    tables: set[str] = set()
+    for n, line in enumerate(lines, 1):
+        if not line.strip():
+            continue
+        try:
+            if line.lstrip().startswith("{"):
+                obj = json.loads(line)
+                table = str(obj.get("table", ""))
+                tables.add(table)
+                if args.table is not None and table != args.table:
+                    continue
+                anchors.append(Anchor.parse(f"{obj['seq']}:{obj['hash']}"))
+            else:
+                anchors.append(Anchor.parse(line))
+        except (ValueError, KeyError, TypeError, AttributeError) as err:
+            raise JournalError(f"{args.anchors}: line {n}: not an anchor ({err})") from None
+    if args.table is None and len(tables) > 1:
+        raise JournalError(
+            f"{args.anchors}: heads of several tables ({', '.join(sorted(tables))}): "
+            "name one with --table"
+        )
+    if args.table is not None and args.table not in tables:
+        raise JournalError(f"{args.anchors}: no heads of table {args.table!r}")
+    return anchors
 
 
 def _write_lines(journal: Journal, out: TextIO) -> None:

@@ -64,6 +64,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     sim.add_argument("--seed", type=int, help="the simulator's seed")
     sim.add_argument("--missed", type=float, help="percent of tag reads missed")
     sim.add_argument("--crosstalk", type=float, help="percent of reads by a neighbour")
+    sim.add_argument("--corrupt", type=float, help="percent of reader answers damaged")
     sim.add_argument("--truth", type=Path, help="the simulator writes its ground truth here")
     sim.add_argument(
         "--unplug", action="append", default=[], metavar="DEV:S@T", help="simulator fault"
@@ -96,6 +97,7 @@ def settings_from(args: argparse.Namespace) -> Settings:
             "seed": args.seed,
             "missed": args.missed,
             "crosstalk": args.crosstalk,
+            "corrupt": args.corrupt,
         },
     )
 
@@ -131,6 +133,8 @@ def start_simulator(
         str(s.missed),
         "--crosstalk",
         str(s.crosstalk),
+        "--corrupt",
+        str(s.corrupt),
         # the daemon polls the wall antenna alone while the walls are built: several reads
         # per tile step keep the wall order exact under missed reads (docs/RECOGNITION.md)
         "--glimpse",
@@ -196,7 +200,7 @@ def run(args: argparse.Namespace) -> int:
         return 2
     import tempfile
 
-    from controller.daemon.app import Daemon
+    from controller.daemon.app import Daemon, load_parts
 
     child = None
     _sweep_stale(Path(tempfile.gettempdir()))
@@ -204,6 +208,11 @@ def run(args: argparse.Namespace) -> int:
     (folder / OWNER).write_text(str(os.getpid()))
     try:
         if settings.simulated:
+            try:
+                load_parts(settings)  # a typo is ours to report, not the simulator's
+            except (ValueError, LookupError, OSError) as err:
+                print(f"mjtable run: {err}", file=sys.stderr)
+                return 2
             child, table_url, reader_url = start_simulator(settings, args, folder)
         else:
             table_url, reader_url = settings.devices.table, settings.devices.reader
@@ -231,6 +240,8 @@ def run(args: argparse.Namespace) -> int:
         finally:
             daemon.close()
         status.finish(reason, where.journal)
+        if reason == "journal-error":
+            print(f"mjtable run: {daemon.runtime.journal_error}", file=sys.stderr)
         return 0 if reason in ("deals", "sigint", "sigterm") else 1
     except RuntimeError as err:
         print(f"mjtable run: {err}", file=sys.stderr)

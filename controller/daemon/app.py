@@ -39,6 +39,8 @@ from controller.outputs.view import PublicView
 from controller.profiles import (
     ReaderModel,
     ReaderProfile,
+    TableProfile,
+    TagMap,
     ZoneKind,
     load_reader,
     load_table,
@@ -46,6 +48,7 @@ from controller.profiles import (
 )
 from controller.recognition.presence import Debouncer
 from controller.recognition.recogniser import Recogniser
+from rules.ruleset import RuleSet
 from rules.ruleset import load as load_rules
 from rules.seats import Seat
 
@@ -192,6 +195,7 @@ class AppOutputs:
                 winners=tuple(Seat.parse(w) for w in payload["winners"]),
                 deltas=tuple(payload["deltas"]),  # type: ignore[arg-type]
                 players=tuple(rt.config.players),
+                head=record.hash,  # the chain head when the deal settled (issue 15 item 5)
             )
         )
 
@@ -236,16 +240,18 @@ class Daemon:
 
     def start(self) -> Endpoints:
         s = self.settings
-        rs = load_rules(s.table.rules)
-        table_profile = load_table(s.devices.table_profile)
-        reader_profile = load_reader(s.devices.reader_profile)
-        tags = load_tags(s.tags, complete=True)
-        if tags.header.tileset is not rs.tiles.set:
-            raise ConfigError(
-                f"tag map {s.tags} is a {tags.header.tileset.value}-tile set; rule set "
-                f"{rs.name} plays {rs.tiles.set.value} tiles"
-            )
+        rs, table_profile, reader_profile, tags = load_parts(s)
         usb_devices = self._usb_devices(reader_profile)  # before anything is opened
+        host, port = parse_listen(s.http.listen)
+        limits = ServerLimits(
+            connections=s.http.max_connections,
+            header_timeout=s.http.header_timeout,
+            idle_timeout=s.http.idle_timeout,
+        )
+        # the port is bound before the journal is opened: a busy port left a new, empty
+        # journal behind (issue 15 item 7); the board's pages are mounted further down
+        self.server = WebServer(host=host, port=port, limits=limits)
+        self.server.start()
         journal_path = Path(s.table.journal)  # its folder is not created: a typo is an error
         self.journal = Journal.open(journal_path, clock=self.clock)
         self.checkpointer = Checkpointer(self.journal)
@@ -266,15 +272,7 @@ class Daemon:
             clock=self.clock.monotonic,
             on_action=self._referee_action,
         )
-        host, port = parse_listen(s.http.listen)
-        limits = ServerLimits(
-            connections=s.http.max_connections,
-            header_timeout=s.http.header_timeout,
-            idle_timeout=s.http.idle_timeout,
-        )
-        self.server = WebServer(host=host, port=port, limits=limits)
         board.mount(self.server)
-        self.server.start()
         driver = TableDriver(table_profile)
         self.mqtt = self._mqtt()
         outputs = AppOutputs(board, None, self.mqtt, self.notifier, s.table.name)
@@ -445,10 +443,28 @@ class Daemon:
             # away (backoff 0.5, 1, 2, 4 s ...), so wait that long for the deals queued
             self.mqtt.stop(drain_timeout_s=MQTT_STOP_DRAIN_S)
         if self.checkpointer is not None:
-            self.checkpointer.stop()
+            # a journal that refused a record (a full disk) would refuse the checkpoint too
+            broken = self.runtime is not None and self.runtime.stopped == "journal-error"
+            self.checkpointer.stop(final=not broken)
         if self.journal is not None:
             self.journal.close()
         self.notifier.close()
+
+
+def load_parts(s: Settings) -> tuple[RuleSet, TableProfile, ReaderProfile, TagMap]:
+    """The rule set, profiles and tag map the settings name, checked against each other;
+    `mjtable run` loads them before it starts the simulator, so a typo is the daemon's
+    one line, not the child's (issue 15 item 7)."""
+    rs = load_rules(s.table.rules)
+    table_profile = load_table(s.devices.table_profile)
+    reader_profile = load_reader(s.devices.reader_profile)
+    tags = load_tags(s.tags, complete=True)
+    if tags.header.tileset is not rs.tiles.set:
+        raise ConfigError(
+            f"tag map {s.tags} is a {tags.header.tileset.value}-tile set; rule set "
+            f"{rs.name} plays {rs.tiles.set.value} tiles"
+        )
+    return rs, table_profile, reader_profile, tags
 
 
 def end_simulated_session(journal: Journal, recovered: Recovered) -> None:

@@ -103,6 +103,7 @@ class SimSection:
     seed: int = 0
     missed: float = field(default=0.0, metadata={"range": (0.0, 100.0)})
     crosstalk: float = field(default=0.0, metadata={"range": (0.0, 100.0)})
+    corrupt: float = field(default=0.0, metadata={"range": (0.0, 100.0)})  # reader frames
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,10 +1,9 @@
 """The daemon's device side: links that come and go, the table board's frames, the reader
-bus's answers journalled (one commit per answer) and handed to the debouncer."""
+bus's answers kept for the journal's next `hw.batch` and handed to the debouncer."""
 
 from __future__ import annotations
 
 import logging
-from typing import Any
 
 from controller.daemon.contracts import (
     HELD_LIMIT,
@@ -18,14 +17,13 @@ from controller.devices.events import (
     TagsRead,
 )
 from controller.devices.table import Command
+from controller.journal_inputs import ReaderStep, TableChunk, round_time
 from controller.journal_records import (
     RecordKind,
     Source,
-    Stamp,
 )
 from controller.recognition.presence import DuplicateTile
 from controller.recognition.presence import UnknownTag as UnknownTagSeen
-from rules.seats import Seat
 
 log = logging.getLogger(__name__)
 
@@ -51,7 +49,7 @@ class DeviceIO:
             self._reconcile_at = None
             return
         if ev.device == "reader":
-            self._last_read.clear()
+            self._wall_read.clear()
             if not self.polled:
                 self._write("reader", self.bus.start(ev.t).send)
         if not all(s is LinkState.UP for s in self.links.values()):
@@ -74,19 +72,14 @@ class DeviceIO:
             return False
 
     def _on_table_bytes(self, item: DataReceived) -> None:
+        # the bytes as received go into the next `hw.batch` (the driver decodes them again)
+        self.inputs.add(TableChunk(item.t, item.data), self._open_deal())
         for ev in self.driver.feed(item.t, item.data):
             if self.stopped is not None:
                 return  # the deal limit was reached by an earlier event of this chunk
             if isinstance(ev, FrameError):
                 self._frame_error(ev)
                 continue
-            self._log(
-                Source.TABLE,
-                RecordKind.HW_FRAME,
-                {"device": "table", "hex": item.data.hex(), "decoded": _describe(ev)},
-                deal=self._open_deal(),
-                t=ev.t,
-            )
             self._on_table_event(ev)
 
     def _frame_error(self, ev: FrameError) -> None:
@@ -98,16 +91,20 @@ class DeviceIO:
             t=ev.t,
         )
 
-    def _on_bus(self, step: BusStep, data: bytes) -> None:
-        # The records of one reader answer are committed together (one fsync), then acted on:
-        # an answer of a bus address carries up to eight antennas' inventories.
-        entries = [self._error_entry(ev) for ev in step.events if isinstance(ev, FrameError)]
+    def _on_bus(self, step: BusStep, t: float) -> None:
+        # Every step is kept for the next `hw.batch` (controller/daemon/input_log.py), which
+        # is committed ahead of any record that follows from it: an answer of a bus address
+        # carries up to eight antennas' inventories, repeats included.
+        if step.events or step.round_done:
+            self.inputs.add(ReaderStep(t, step.events, step.round_done), self._open_deal())
         reads = [ev for ev in step.events if isinstance(ev, TagsRead)]
-        frame = self._frame_entry(reads, step.answer or data)
-        if frame is not None:
-            entries.append(frame)
-        if entries:
-            self.seq = self.journal.append_many(entries)[-1].seq
+        if reads:
+            self._round_reads_t = reads[-1].t
+        if self._wall_changed(reads):
+            # a tile passes the wall spot once: a wall read that changed is committed before
+            # it is used, so a restart mid-scan finds it (batched, a kill lost up to a second
+            # of the scan and the deal with it: test_campaign)
+            self.inputs.flush()
         for ev in reads:
             if ev.antenna in self._wall_antennas:
                 if self._held_shuffle():
@@ -118,41 +115,20 @@ class DeviceIO:
             self.debouncer.observe(ev)
         self._write("reader", step.send)
         if step.round_done:
-            self._end_round()
+            self._end_round(round_time(t, self._round_reads_t))
+            self._round_reads_t = None
 
-    def _error_entry(self, ev: FrameError) -> tuple:
-        source = Source.TABLE if ev.device == "table" else Source.READER
-        payload = {"device": ev.device, "reason": ev.reason, "hex": ev.data.hex()}
-        return (source, RecordKind.HW_ERROR, payload, self._open_deal(), Stamp(ev.t, self._wall()))
+    def _wall_changed(self, reads: list[TagsRead]) -> bool:
+        changed = False
+        for ev in reads:
+            if ev.antenna in self._wall_antennas and self._wall_read.get(ev.antenna) != ev.uids:
+                self._wall_read[ev.antenna] = ev.uids
+                changed = True
+        return changed
 
-    def _frame_entry(self, reads: list[TagsRead], answer: bytes) -> tuple | None:
-        """One `hw.frame` per reader answer: its bytes as received and the inventories that
-        changed. An antenna whose answer repeats its previous one exactly is counted, not
-        stored again (docs/DAEMON.md): a quiet table would otherwise fill the journal."""
-        changed = []
-        for read in reads:
-            uids = tuple(sorted(read.uids))
-            if self._last_read.get(read.antenna) != uids:
-                self._last_read[read.antenna] = uids
-                changed.append(read)
-        if not changed:
-            return None
-        decoded = [
-            {"antenna": r.antenna, "uids": [u.hex() for u in r.uids], "rssi": list(r.rssi)}
-            for r in changed
-        ]
-        payload: dict[str, Any] = {"device": "reader", "hex": answer.hex(), "decoded": decoded}
-        if len(changed) == 1:
-            payload["antenna"] = changed[0].antenna
-        stamp = Stamp(changed[-1].t, self._wall())
-        return (Source.READER, RecordKind.HW_FRAME, payload, self._open_deal(), stamp)
-
-    def _wall(self) -> str:
-        return self.clock.wall()
-
-    def _end_round(self) -> None:
+    def _end_round(self, t: float) -> None:
         self.rounds += 1
-        for change in self.debouncer.end_round():
+        for change in self.debouncer.end_round(t):
             if isinstance(change, UnknownTagSeen | DuplicateTile):
                 self.recognised(self.recogniser.on_tag_alert(change), change.t)
             elif self._live():
@@ -162,15 +138,3 @@ class DeviceIO:
         if self._reconcile_at is not None and self.rounds >= self._reconcile_at:
             self._reconcile_at = None
             self._reconcile()
-
-
-def _describe(ev: Any) -> dict[str, Any]:
-    out: dict[str, Any] = {"event": type(ev).__name__}
-    for name in getattr(ev, "__slots__", ()):
-        if name == "t":
-            continue
-        value = getattr(ev, name)
-        out[name] = getattr(value, "value", None) or getattr(value, "name", None) or value
-        if isinstance(value, Seat):
-            out[name] = value.name
-    return out

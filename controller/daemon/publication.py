@@ -59,6 +59,7 @@ class Publication:
             self.referee_called,
             self.desk.listing(),
             tuple({**c.to_json(), "text": in_words(c.text)} for c in self.referee_candidates),
+            tuple(self.heads),
         )
         broadcast = broadcast_view(public, facts, self.deal, self.clock.monotonic())
         try:

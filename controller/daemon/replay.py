@@ -5,9 +5,9 @@ to carry on: the open session and its totals, the next deal number and dealer, t
 the table, and — when a deal was in progress — its dice, its wall and the judge moves to
 re-apply (`move.accepted` records' `judge` form, plus a `CloseClaims` wherever a
 `claim.window` record says the daemon closed a window the judge still held open). Rejected
-moves, alerts and raw frames are not replayed: the state is a function of the decisions.
-Wall-antenna frames since the last shuffle are returned too, so a restart while the walls
-were being built can rebuild the wall scan. A draw journalled with `wall_check` order
+moves, alerts and device inputs are not replayed: the state is a function of the decisions.
+The wall antenna's reads since the last shuffle (`hw.batch`, older journals' `hw.frame`) are
+returned too, so a restart while the walls were being built can rebuild the wall scan. A draw journalled with `wall_check` order
 `swapped` showed that two neighbours the scan could not order lay the other way round: the
 judge is re-judged on that order before the draw (controller/recognition/wall_doubt.py).
 """
@@ -22,6 +22,7 @@ from controller.daemon import machine as m
 from controller.daemon.records import deal_seat, move_from_judge_json, to_physical
 from controller.devices.events import TagsRead
 from controller.journal import Journal
+from controller.journal_inputs import ReaderStep, journal_inputs
 from controller.journal_records import Record, RecordKind
 from controller.recognition.wall_doubt import swapped
 from controller.referee.session import corrected_deltas
@@ -83,9 +84,17 @@ def recover(
     corrected: set[int] = set()  # deals with correction records
     judge: Deal | None = None
     resume: str | None = None
+    batches: list[Record] = []  # `hw.batch` records since the last key batch
+    shuffled_at = 0  # the seq of the last shuffle
     for rec in journal.records():
         out.last_seq = rec.seq
         kind = rec.kind
+        if kind is RecordKind.HW_BATCH:
+            if wall_antennas:
+                if rec.data().get("key"):
+                    batches = []
+                batches.append(rec)
+            continue
         if kind is RecordKind.HW_FRAME:
             if wall_antennas:
                 _wall_read(out, rec, wall_antennas)
@@ -109,6 +118,7 @@ def recover(
             out.phase = to
             if data["trigger"] == "shuffle_started":
                 out.wall_reads = []
+                shuffled_at = rec.seq
         elif kind is RecordKind.DEAL_STARTED:
             data = rec.data()
             dice = Dice(*data["dice"])
@@ -156,6 +166,8 @@ def recover(
         if deltas is not None:
             out.settled[number] = deltas
     out.totals = session_totals(out.settled.values())
+    if batches and batches[-1].seq > shuffled_at:
+        out.wall_reads += _batch_wall_reads(batches, shuffled_at, wall_antennas)
     if out.phase in m.INTERRUPTIONS:
         out.phase = resume or "idle"
     in_play = out.phase in (*PLAY_PHASES.values(), "choosing_void")
@@ -220,6 +232,18 @@ def _replay(judge: Deal, move: mv.Move, out: Recovered, rec: Record) -> None:
     if isinstance(result, mv.Rejected):
         raise ReplayError(f"record {rec.seq}: the judge refuses {move} on replay: {result}")
     out.moves.append(move)
+
+
+def _batch_wall_reads(
+    batches: list[Record], after: int, antennas: frozenset[int]
+) -> list[TagsRead]:
+    """The wall antennas' reads in `batches` (from a key batch on) committed after `after`;
+    only those batches are decoded, not every batch of the journal."""
+    reads = []
+    for rec, item in journal_inputs(batches):
+        if rec.seq > after and isinstance(item, ReaderStep):
+            reads += [ev for ev in item.events if isinstance(ev, TagsRead)]
+    return [ev for ev in reads if ev.antenna in antennas]
 
 
 def _wall_read(out: Recovered, rec: Record, antennas: frozenset[int]) -> None:

@@ -61,6 +61,7 @@ from controller.daemon.contracts import (
 )
 from controller.daemon.deal_cycle import DealCycle, dealt_hands, next_dealer
 from controller.daemon.device_io import DeviceIO
+from controller.daemon.input_log import InputLog
 from controller.daemon.machine import TableMachine
 from controller.daemon.publication import Publication
 from controller.daemon.reader_bus import BusStep, ReaderBus
@@ -91,6 +92,7 @@ from controller.devices.events import (
 from controller.devices.table import TableDriver
 from controller.journal import Journal
 from controller.journal_records import (
+    JournalError,
     Record,
     RecordKind,
     Source,
@@ -171,13 +173,18 @@ class Runtime(DeviceIO, Recovery, ClaimClock, DealCycle, RefereeSide, Publicatio
         self.links = {d: LinkState.DOWN for d in DEVICES}
         self.alerts: deque[AlertView] = deque(maxlen=50)
         self.tail: deque[str] = deque(maxlen=30)
+        self.heads: deque[dict[str, Any]] = deque(maxlen=12)  # settled deals' chain heads
         self.stopped: str | None = None
+        self.journal_error = ""  # why the journal refused a record ("journal-error" stop)
         self._settle = config.settle_rounds or reader.debounce.window + 1
         self._reconcile_at: int | None = None
         self._wall_antennas = {
             a.number for a in reader.antennas.values() if a.zone.kind is ZoneKind.WALL
         }
-        self._last_read: dict[int, tuple[bytes, ...]] = {}
+        # the device inputs, committed as `hw.batch` ahead of the next record (input_log.py)
+        self.inputs = InputLog(journal, clock.wall)
+        self._round_reads_t: float | None = None  # the open round's last read
+        self._wall_read: dict[int, tuple[bytes, ...]] = {}  # each wall antenna's last read
         self._window_open: mv.Move | None = None  # marker that a claim window is journalled open
         self._window_closed_at: float | None = None
         self._close_held = False  # the claim clock ran out while a CHOW waited for its tiles
@@ -260,6 +267,13 @@ class Runtime(DeviceIO, Recovery, ClaimClock, DealCycle, RefereeSide, Publicatio
                         except queue.Empty:
                             break
                 self.tick()
+            except JournalError as err:
+                # the journal takes no more records (a full disk, a damaged file): nothing may
+                # be decided without it, so the daemon stops; what is committed stays, and the
+                # alert it cannot write is not tried (it failed with a traceback, issue 15)
+                log.debug("the journal failed on %r", item, exc_info=True)
+                self.journal_error = str(err)
+                self.stopped = "journal-error"
             except Exception as err:
                 # a bug must not end a tournament day: logged with the traceback, journalled
                 log.exception("the core loop failed on %r", item)
@@ -282,10 +296,10 @@ class Runtime(DeviceIO, Recovery, ClaimClock, DealCycle, RefereeSide, Publicatio
                 self._on_table_bytes(item)
             case DataReceived(device="reader"):
                 if self.links["reader"] is LinkState.UP:
-                    self._on_bus(self.bus.feed(item.t, item.data), item.data)
+                    self._on_bus(self.bus.feed(item.t, item.data), item.t)
             case ReaderPolled():
                 if self.links["reader"] is LinkState.UP:
-                    self._on_bus(BusStep(item.events, round_done=True, answer=item.answer), b"")
+                    self._on_bus(BusStep(item.events, round_done=True, answer=item.answer), item.t)
             case Stop(reason):
                 self.stop(reason)
             case Call():
@@ -298,7 +312,7 @@ class Runtime(DeviceIO, Recovery, ClaimClock, DealCycle, RefereeSide, Publicatio
     def tick(self) -> None:
         now = self.clock.monotonic()
         if self.links["reader"] is LinkState.UP and self.stopped is None and not self.polled:
-            self._on_bus(self.bus.tick(now), b"")
+            self._on_bus(self.bus.tick(now), now)
         self.machine.tick()
         if self._pending_dice is not None and now - self._dice_judged_at > WALL_SCAN_WAIT:
             if self._wall_antennas:
@@ -344,6 +358,8 @@ class Runtime(DeviceIO, Recovery, ClaimClock, DealCycle, RefereeSide, Publicatio
         stamp = Stamp(self.clock.monotonic() if t is None else t, self.clock.wall())
         record = self.journal.append(source, kind, payload, deal=deal, at=stamp)
         self.seq = record.seq
+        if kind is RecordKind.DEAL_SETTLED:
+            self.heads.append({"deal": deal, "seq": record.seq, "hash": record.hash})
         if kind not in (RecordKind.HW_FRAME, RecordKind.HW_ERROR):
             self._dirty = True  # raw frames change nothing a view shows
             self.tail.append(tail_line(record))

@@ -233,6 +233,7 @@ def referee_view(
     called: str | None = None,
     corrections: Sequence[CorrectionView] = (),
     candidates: Sequence[dict[str, Any]] = (),
+    heads: Sequence[dict[str, Any]] = (),
 ) -> RefereeView:
     wall: tuple[str, ...] = ()
     if deal is not None:
@@ -246,6 +247,7 @@ def referee_view(
         called,
         tuple(corrections),
         tuple(candidates),
+        tuple(heads),
     )
 
 

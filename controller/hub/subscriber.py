@@ -48,9 +48,11 @@ class HubSubscriber:
         client_id: str = "mjtable-hub",
         on_change: Callable[[], None] | None = None,
         on_link: Callable[[bool], None] | None = None,
+        on_deal: Callable[[str, str, SettledDeal], None] | None = None,
     ) -> None:
         self.options, self.standings, self.hall = options, standings, hall
         self.on_change = on_change
+        self.on_deal = on_deal  # each new or corrected deal: (hall, table, deal)
         self.stats = HubStats()
         self._cond = threading.Condition()
         self._connected = False
@@ -158,6 +160,7 @@ class HubSubscriber:
             return
         self.standings.seen(received.hall, received.table, _now())
         changed = False
+        kept: list[SettledDeal] = []
         payload = received.payload
         if payload is None and parse_topic(message.topic)[2] is not Channel.STATUS:
             pass  # a cleared retained ledger: the deals held stay
@@ -170,6 +173,8 @@ class HubSubscriber:
                 if isinstance(deal, SettledDeal):
                     outcome = self.standings.apply_deal(received.hall, received.table, deal)
                     changed |= outcome in (Applied.NEW, Applied.CORRECTED)
+                    if outcome in (Applied.NEW, Applied.CORRECTED):
+                        kept.append(deal)
                     with self._cond:
                         if outcome in (Applied.NEW, Applied.CORRECTED):
                             self.stats.applied += 1
@@ -178,6 +183,11 @@ class HubSubscriber:
         with self._cond:
             self.stats.messages += 1
             self._cond.notify_all()
+        for deal in kept if self.on_deal is not None else ():
+            try:
+                self.on_deal(received.hall, received.table, deal)  # type: ignore[misc]
+            except Exception:
+                log.exception("hub deal listener failed")
         if changed and self.on_change is not None:
             try:
                 self.on_change()

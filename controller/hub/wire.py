@@ -210,7 +210,10 @@ class SettledDeal:
 
     `seq` grows with every settlement a table makes (the journal sequence number of the
     settlement record): a referee's correction of a deal is published again with a higher
-    `seq`, and receivers keep the highest one for each (session, deal).
+    `seq`, and receivers keep the highest one for each (session, deal). `head` is that
+    record's hash: `seq:head` is the table journal's chain head when the deal settled, kept
+    off the table (`mjtable hub --heads`) so a journal cut short later is found
+    (`mjtable journal verify --anchors`); "" from tables before issue 15.
     """
 
     seq: int
@@ -222,8 +225,13 @@ class SettledDeal:
     winners: tuple[Seat, ...]  # in Hu order
     deltas: tuple[int, int, int, int]
     players: tuple[str, ...] = ()  # names at E S W N, or () when the table does not know them
+    head: str = ""  # the settlement record's hash (64 hex digits), "" when not sent
 
     def __post_init__(self) -> None:
+        if self.head and (
+            len(self.head) != 64 or any(c not in "0123456789abcdef" for c in self.head)
+        ):
+            raise WireError(f"head: 64 hex digits, not {self.head!r}")
         if self.seq < 0 or self.session < 1 or self.deal < 1:
             raise WireError(f"seq {self.seq}, session {self.session}, deal {self.deal}")
         if len(self.dice) != 2 or not all(1 <= d <= 6 for d in self.dice):
@@ -246,6 +254,7 @@ class SettledDeal:
             "winners": [s.name for s in self.winners],
             "deltas": list(self.deltas),
             "players": list(self.players),
+            **({"head": self.head} if self.head else {}),
         }
 
     @classmethod
@@ -266,6 +275,7 @@ class SettledDeal:
             winners=tuple(_seat(s) for s in _get(obj, "winners", list)),
             deltas=tuple(deltas),  # type: ignore[arg-type]
             players=tuple(players),
+            head=str(obj.get("head") or ""),
         )
 
 

@@ -158,6 +158,9 @@ class RefereeView:
     corrections: tuple[CorrectionView, ...] = ()  # of the deal in progress, undoable
     # explanations offered with a referee call: {"text": ..., "move": {seat, move, tile} | None}
     candidates: tuple[dict[str, Any], ...] = ()
+    # the chain head when each deal settled, {"deal", "seq", "hash"}, the last ones: an anchor
+    # for `mjtable journal verify --anchor SEQ:HASH` (issue 15 item 5)
+    heads: tuple[dict[str, Any], ...] = ()
     kind: str = field(default="referee", init=False)
     version: int = field(default=VIEW_VERSION, init=False)
 

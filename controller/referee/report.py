@@ -14,8 +14,9 @@ from collections.abc import Sequence
 from html import escape
 
 from controller.journal import Finding
+from controller.journal_records import RecordKind
 from controller.outputs.tiles_svg import sprite, symbol_id
-from controller.referee.journal_deal import Verdict
+from controller.referee.journal_deal import JournalDeal, Verdict
 from controller.referee.rebuild import END_NAMES, Rebuilt
 from controller.referee.session import SessionDeal
 from controller.referee.svg import legend_svg, progression_svg, wall_svg
@@ -98,6 +99,7 @@ def deal_sheet(sd: SessionDeal) -> str:
         f"<tr><td>players</td><td>{names}</td><td>dealer</td><td>{jd.dealer} "
         f"{escape(s.players[jd.dealer])}</td></tr>",
         f"<tr><td>dice</td><td>{s.dice[0]} + {s.dice[1]}</td><td>end</td><td>{end_text}</td></tr>",
+        _head_row(jd),
         "</table>",
         '<div class="wallbox">',
         wall_svg(rb),
@@ -109,6 +111,20 @@ def deal_sheet(sd: SessionDeal) -> str:
         "</section>",
     ]
     return "".join(out)
+
+
+def _head_row(jd: JournalDeal) -> str:
+    """The chain head when the deal settled (`SEQ:HASH`), kept on paper: `mjtable journal
+    verify --anchor` shows records lost from the journal since (issue 15 item 5)."""
+    settled = next(
+        (st.record for st in jd.steps if st.record.kind is RecordKind.DEAL_SETTLED), None
+    )
+    if settled is None:
+        return ""
+    return (
+        f'<tr><td>chain head</td><td colspan="3"><code class="anchor">{settled.seq}:'
+        f"{settled.hash}</code> (at the settlement)</td></tr>"
+    )
 
 
 def _players(sd: SessionDeal) -> str:

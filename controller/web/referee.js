@@ -57,6 +57,8 @@ function drawSide(view) {
   document.getElementById("wall").replaceChildren(...view.wall_remaining.map((t) => MJ.tile(t, "small")));
   const journal = document.getElementById("journal");
   journal.replaceChildren(...view.journal_tail.slice().reverse().map(journalLine));
+  const heads = (view.heads || []).map((h) => "deal " + h.deal + " — " + h.seq + ":" + h.hash);
+  document.getElementById("heads").replaceChildren(...heads.map((line) => MJ.el("li", "", line)));
   const called = document.getElementById("called");
   called.hidden = !view.called;
   called.textContent = view.called ? "Referee called — " + view.called : "";

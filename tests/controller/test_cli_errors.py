@@ -191,6 +191,61 @@ def test_run_http_port_taken(tmp_path: Path) -> None:
     one_line(code, err, f"127.0.0.1:{port}", "cannot listen")
 
 
+def test_regression_a_busy_port_leaves_no_journal_behind(tmp_path: Path) -> None:
+    """The journal was opened (created) before the port was bound: a busy port left a new,
+    empty journal behind. The port is bound first now."""
+    journal = tmp_path / "new.journal"
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        run = [a for a in RUN if a not in ("--http", "127.0.0.1:0")]
+        code, err = mjtable(*run, "--http", f"127.0.0.1:{port}", "--journal", str(journal))
+    one_line(code, err, f"127.0.0.1:{port}")
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_run_rules_typo_is_reported_by_run_not_the_simulator(tmp_path: Path) -> None:
+    """`--rules` with a typo was reported by the child simulator ("the simulator exited
+    (2) before its devices"); run checks the names itself before starting it."""
+    journal = tmp_path / "t.journal"
+    args = ["run", "--rules", "sbr-mli", "--journal", str(journal), "--config", os.devnull]
+    err = one_line(*mjtable(*args, "--http", "127.0.0.1:0"), "'sbr-mli'", "unknown rule set")
+    assert err.startswith("mjtable run: ")
+    assert not journal.exists()
+
+
+def test_run_journal_on_a_full_disk(tmp_path: Path) -> None:
+    """A journal on a file system that fills up during play: the daemon stops with one line
+    naming the journal (the "internal-error" alert it tried to write failed too, with a
+    traceback), and every record committed before verifies."""
+    if os.geteuid() != 0 or shutil.which("unshare") is None:
+        pytest.skip("needs root and mount namespaces for a small tmpfs")
+    disk = tmp_path / "disk"
+    disk.mkdir()
+    journal = disk / "t.journal"
+    run = [sys.executable, "-m", "controller", "run", "--fast", "--deals", "3", "--journal",
+           str(journal), "--http", "127.0.0.1:0", "--config", os.devnull]  # fmt: skip
+    verify = [sys.executable, "-m", "controller", "journal", "verify", str(journal)]
+    script = (
+        f'mount -t tmpfs -o size=400k tmpfs "{disk}" || exit 99; '
+        f'"$@" 2>"{tmp_path}/err" >/dev/null; echo "run $?"; '
+        f'{" ".join(verify)} >"{tmp_path}/verify" 2>&1; echo "verify $?"'
+    )
+    probe = subprocess.run(["unshare", "-m", "true"], capture_output=True)
+    if probe.returncode != 0:
+        pytest.skip("no mount namespaces here")
+    out = subprocess.run(
+        ["unshare", "-m", "sh", "-c", script, "sh", *run],
+        cwd=ROOT, capture_output=True, text=True, timeout=300,
+    )  # fmt: skip
+    assert out.stdout.split() == ["run", "1", "verify", "0"], (out.stdout, out.stderr)
+    err = (tmp_path / "err").read_text()
+    assert "Traceback" not in err
+    assert err.strip().splitlines()[-1] == f"mjtable run: {journal}: database or disk is full"
+    assert (tmp_path / "verify").read_text().startswith(f"{journal}: ok, ")
+
+
 # --- sim: values refused by argparse --------------------------------------------------------
 
 

@@ -61,6 +61,11 @@ def test_deal_sheet_is_self_contained(journal: Path, tmp_path: Path) -> None:
     assert rows and rows[-1] == ("N", "nobody", "8")
     assert "as journalled before corrections" in html
 
+    # the chain head when the deal settled, on paper: an anchor for `journal verify`
+    with Journal.open_readonly(journal) as j:
+        settled = [r for r in j.deal_records(2, [RecordKind.DEAL_SETTLED])]
+    assert f'<code class="anchor">{settled[0].seq}:{settled[0].hash}</code>' in html
+
 
 def test_session_report_has_the_progression(journal: Path, tmp_path: Path) -> None:
     out = tmp_path / "session.html"

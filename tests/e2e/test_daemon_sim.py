@@ -22,6 +22,7 @@ from harness import (
 
 from controller.journal import Journal
 from controller.journal_records import RecordKind
+from tools.campaign.run import wall_scan
 
 pytestmark = pytest.mark.slow
 NOISE = ("--missed", "5", "--crosstalk", "5")
@@ -74,7 +75,7 @@ def _phase_to(name):
 # open, right after a kong was accepted (seed 7's first deal has a concealed kong and a
 # promoted one)
 MOMENTS = {
-    "wall scan": lambda r: r.kind is RecordKind.HW_FRAME and r.data().get("antenna") == 17,
+    "wall scan": wall_scan(),
     "dealing": _phase_to("dealing"),
     "claim window": lambda r: r.kind is RecordKind.CLAIM_WINDOW and r.data()["state"] == "opened",
     "after a kong": lambda r: r.kind is RecordKind.MOVE_ACCEPTED and "kong" in r.data()["move"],

@@ -63,10 +63,11 @@ def _settled(journal: Path) -> list[tuple[int, float]]:
 class Hub:
     """`mjtable hub --json` as a process; its page's port is read from its log."""
 
-    def __init__(self, broker_port: int) -> None:
+    def __init__(self, broker_port: int, heads: Path) -> None:
+        self.heads = heads
         cmd = [
             *(sys.executable, "-m", "controller", "hub", "--broker", f"127.0.0.1:{broker_port}"),
-            *("--hall", HALL, "--http", "127.0.0.1:0", "--json"),
+            *("--hall", HALL, "--http", "127.0.0.1:0", "--json", "--heads", str(heads)),
         ]
         self.proc = subprocess.Popen(
             cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=ENV, cwd=ROOT
@@ -180,7 +181,7 @@ def session(tmp_path_factory):
     broker = start_broker(folder / "broker")
     hub = run = topics = None
     try:
-        hub = Hub(broker.port)
+        hub = Hub(broker.port, folder / "heads.jsonl")
         topics = TopicCrawler(broker.port)
         config = folder / "mjtable.toml"
         config.write_text(f"[table]\nplayers = {json.dumps(list(PLAYERS))}\n")
@@ -286,6 +287,29 @@ def test_hub_standings_equal_the_journal_through_a_broker_restart(session: Sessi
     assert {n: players[n]["score"] for n in PLAYERS} == dict(zip(PLAYERS, expected, strict=True))
     assert all(players[n]["deals"] == 2 for n in PLAYERS)
     assert any(expected), "the session moved no score: pick another seed"
+
+
+def test_the_hub_keeps_each_settled_deals_chain_head(session: Session) -> None:
+    """Issue 15 item 5: the chain head of every settled deal goes to the hub, which keeps it
+    off the table's disk; the journal verifies against those heads."""
+    _finished(session)
+    with Journal.open_readonly(session.journal) as j:
+        settled = [(r.seq, r.hash) for r in j.records() if r.kind is RecordKind.DEAL_SETTLED]
+    deadline = time.monotonic() + 20
+    while True:
+        kept = [json.loads(line) for line in session.hub.heads.read_text().splitlines()]
+        if len(kept) >= len(settled):
+            break
+        assert time.monotonic() < deadline, f"hub heads: {kept}, journal: {settled}"
+        session.done.wait(0.2)
+    assert sorted({(h["seq"], h["hash"]) for h in kept}) == settled
+    assert {(h["table"], h["hall"]) for h in kept} == {(TABLE, HALL)}
+    out = subprocess.run(
+        [sys.executable, "-m", "controller", "journal", "verify", str(session.journal),
+         "--anchors", str(session.hub.heads), "--table", TABLE],
+        capture_output=True, text=True, cwd=ROOT, timeout=60,
+    )  # fmt: skip
+    assert out.returncode == 0 and f"{len(settled)} anchors held" in out.stdout, out
 
 
 def test_seat_displays_after_every_settlement(session: Session) -> None:

@@ -54,10 +54,24 @@ def _move(name: str) -> Callable[[Record], bool]:
     return lambda r: r.kind is RecordKind.MOVE_ACCEPTED and r.data()["move"] == name
 
 
+def wall_scan() -> Callable[[Record], bool]:
+    """A batch of reads committed while the table shuffles: the wall antenna's (it is polled
+    alone while the walls are built). Follows the phase records it is shown."""
+    shuffling = False
+
+    def test(r: Record) -> bool:
+        nonlocal shuffling
+        if r.kind is RecordKind.TABLE_PHASE:
+            shuffling = r.data()["to"] == "shuffling"
+        return shuffling and r.kind is RecordKind.HW_BATCH and r.data().get("reads", 0) > 0
+
+    return test
+
+
 # the moments a kill is aimed at, in turn: every phase of a deal
 MOMENTS: dict[str, Callable[[Record], bool]] = {
     "shuffle": _phase("shuffling"),
-    "wall scan": lambda r: r.kind is RecordKind.HW_FRAME and r.data().get("antenna") == 17,
+    "wall scan": wall_scan(),  # a fresh one for each kill
     "dice": _phase("dice_rolled"),
     "dealing": _phase("dealing"),
     "void choice": _phase("choosing_void"),
@@ -276,7 +290,8 @@ class Campaign:
             if daemon.poll() is not None or sim.poll() is not None:
                 return daemon if daemon.poll() is None else None
             time.sleep(0.1)
-        seen = wait_for(journal, MOMENTS[moment], max(after, last_seq(journal)), c.deal_timeout)
+        test = wall_scan() if moment == "wall scan" else MOMENTS[moment]
+        seen = wait_for(journal, test, max(after, last_seq(journal)), c.deal_timeout)
         if not seen or daemon.poll() is not None:
             self.report.kills_missed += 1
             return daemon if daemon.poll() is None else None

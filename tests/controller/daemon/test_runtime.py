@@ -50,6 +50,11 @@ def test_a_deal_is_journalled_and_settled_like_the_judge(rig, seed, fast):
     assert not rig.records(RecordKind.MOVE_REJECTED)
     (settled,) = rig.records(RecordKind.DEAL_SETTLED)
     assert settled.data()["deltas"] == list(fixed_order(truth.deltas(), Seat.E))
+    # the chain head at the settlement is on the referee page (issue 15 item 5)
+    seen = []
+    rig.rt.outputs.publish = lambda public, referee, broadcast: seen.append(referee)
+    rig.rt.publish()
+    assert seen[-1].heads == ({"deal": 1, "seq": settled.seq, "hash": settled.hash},)
     assert rig.journal.verify().ok
     closed = [
         r.data() for r in rig.records(RecordKind.CLAIM_WINDOW) if r.data()["state"] == "closed"
@@ -77,7 +82,7 @@ def test_deal_started_names_the_wall_in_drawing_order(rig):
 def test_every_record_is_stamped_with_the_event_time(rig):
     begin_deal(rig, 1)
     kinds = {r.kind for r in rig.records()}
-    assert {RecordKind.DAEMON_STARTED, RecordKind.HW_LINK, RecordKind.HW_FRAME} <= kinds
+    assert {RecordKind.DAEMON_STARTED, RecordKind.HW_LINK, RecordKind.HW_BATCH} <= kinds
     assert {RecordKind.TABLE_PHASE, RecordKind.SESSION_STARTED, RecordKind.DEAL_STARTED} <= kinds
     monos = [r.mono for r in rig.records()]
     assert monos == sorted(monos)

@@ -1,7 +1,7 @@
 """A PN533 reader on USB in the daemon (issue 5 item 8, `--reader usb[:VID:PID]`): pyusb's own
 code against the simulator's USB backend (tools/sim/usb_backend.py), the real driver, the
 polled link, the runtime on a fake clock with a real journal. Tags put on the spot are read,
-journalled (`hw.frame` with the answer frame and the decoded UIDs) and debounced into zone
+journalled (every poll's decoded UIDs in the `hw.batch` records) and debounced into zone
 presence; an unplug is a lost device (degraded, alert), the replug brings it back and the
 table is reconciled. Then `Daemon` itself: the reader address must fit the profile's model."""
 
@@ -18,8 +18,9 @@ from standin import StandIn
 from controller.daemon.app import Daemon
 from controller.daemon.clock import FakeClock
 from controller.daemon.config import DevicesSection, HttpSection, Settings, TableSection
+from controller.daemon.input_log import reader_steps
 from controller.daemon.runtime import Runtime
-from controller.devices.events import LinkChanged, LinkState, ReaderPolled
+from controller.devices.events import LinkChanged, LinkState, ReaderPolled, TagsRead
 from controller.devices.pn533_usb import Backoff, PN533Reader, parse_usb_address
 from controller.devices.table import TableDriver
 from controller.devices.usb_link import PolledReaderLink
@@ -76,6 +77,12 @@ class UsbTable:
     def records(self, kind: RecordKind) -> list:
         return [r for r in self.journal.records() if r.kind is kind]
 
+    def reads(self) -> list:
+        """Every read the journal holds (what is kept for the next batch committed first)."""
+        self.rt.inputs.flush()
+        steps = reader_steps(self.journal.records())
+        return [ev for step in steps for ev in step.events if isinstance(ev, TagsRead)]
+
 
 def test_the_daemon_polls_a_pn533_on_usb_and_journals_what_it_reads(tmp_path: Path) -> None:
     t = UsbTable(tmp_path / "t.journal")
@@ -85,10 +92,9 @@ def test_the_daemon_polls_a_pn533_on_usb_and_journals_what_it_reads(tmp_path: Pa
     t.device.add_tag(nfc_uid(sim_tag_uid(FIVE_P)))
     polled = [i for i in t.poll(4) if isinstance(i, ReaderPolled)]
     assert len(polled) == 4 and all(i.events[0].uids for i in polled)
-    frames = [r.data() for r in t.records(RecordKind.HW_FRAME)]
-    (read,) = [f for f in frames if f["decoded"][0]["uids"]]  # a repeat is not stored again
-    assert read["decoded"][0]["uids"] == [nfc_uid(sim_tag_uid(FIVE_P)).hex()]
-    assert bytes.fromhex(read["hex"]).startswith(b"\x00\x00\xff")  # the PN533 answer frame
+    reads = [ev for ev in t.reads() if ev.uids]  # every poll, repeats included
+    assert [ev.uids for ev in reads] == [(nfc_uid(sim_tag_uid(FIVE_P)),)] * 4
+    assert [ev.t for ev in reads] == [i.t for i in polled]
     assert t.rt.debouncer.presence() == {FIVE_P: SPOT}  # appear: 3 polls of the 5-poll window
     placed = [c for c in t.rec.calls if c[0] == "on_presence"]
     assert [type(c[1]) for c in placed] == [TilePlaced]
@@ -105,9 +111,9 @@ def test_a_pn533_unplugged_and_plugged_back(tmp_path: Path) -> None:
     assert "device-lost" in [r.data()["code"] for r in t.records(RecordKind.ALERT)]
     links = [r.data() for r in t.records(RecordKind.HW_LINK) if r.data()["device"] == "reader"]
     assert [x["state"] for x in links] == ["up", "down"] and "unplugged" in links[-1]["detail"]
-    frames = len(t.records(RecordKind.HW_FRAME))
+    frames = len(t.reads())
     t.poll(5)  # while it is out: nothing read, nothing journalled, still degraded
-    assert len(t.records(RecordKind.HW_FRAME)) == frames and t.rt.machine.phase == "degraded"
+    assert len(t.reads()) == frames and t.rt.machine.phase == "degraded"
     t.device.replug()  # a new USB address, as after a real re-enumeration
     t.poll(3)
     links = [r.data() for r in t.records(RecordKind.HW_LINK) if r.data()["device"] == "reader"]
