@@ -61,8 +61,7 @@ import random
 from collections.abc import Iterable, Mapping, Sequence
 from itertools import chain, repeat
 
-from rules import deal_end, deal_legal, deal_wellness
-from rules import settlement as pay
+from rules import deal_end, deal_legal, deal_wellness, settlement as pay
 from rules.claims import ClaimWindow, Window, WindowKind, next_player
 from rules.deal_checks import CHECKS
 from rules.deal_effects import _OTHERS_IN, EFFECTS, PLAY_EFFECTS

@@ -7,12 +7,10 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING
 
-from rules import deal_checks, deal_wellness
-from rules import settlement as pay
+from rules import deal_checks, deal_wellness, settlement as pay
 from rules.claims import Window, WindowKind, next_player, resolve, seats_after
 from rules.deal_state import Entry, KongRecord, Phase
-from rules.live_hand import SUIT_INDEX as _SUIT_INDEX
-from rules.live_hand import UNIT as _UNIT
+from rules.live_hand import SUIT_INDEX as _SUIT_INDEX, UNIT as _UNIT
 from rules.melds import Meld, MeldKind
 from rules.moves import (
     TURN_PASSED,

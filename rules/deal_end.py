@@ -20,8 +20,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING
 
-from rules import deal_wellness
-from rules import settlement as pay
+from rules import deal_wellness, settlement as pay
 from rules.melds import Meld
 from rules.moves import DealEnd
 from rules.ruleset import KongRefund

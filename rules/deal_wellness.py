@@ -18,8 +18,7 @@ from collections.abc import Iterable
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from rules import settlement as pay
-from rules import wellness
+from rules import settlement as pay, wellness
 from rules.moves import Penalty
 from rules.scoring import Score
 from rules.seats import Seat

@@ -27,8 +27,7 @@ from dataclasses import dataclass
 from enum import Enum
 from types import MappingProxyType
 
-from rules import deal_wellness, wellness
-from rules import settlement as pay
+from rules import deal_wellness, settlement as pay, wellness
 from rules.bots import DEFAULT_STYLE, BotTable, Style, new_deal
 from rules.claims import WindowKind
 from rules.deal import Deal, Phase

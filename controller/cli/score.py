@@ -22,8 +22,6 @@ from rules.scoring import (
     NotAWin,
     Score,
     score_hand,
-)
-from rules.scoring import (
     waits_and_maximum as rules_waits_and_maximum,
 )
 from rules.seats import Seat

@@ -48,8 +48,7 @@ from controller.profiles import (
 )
 from controller.recognition.presence import Debouncer
 from controller.recognition.recogniser import Recogniser
-from rules.ruleset import RuleSet
-from rules.ruleset import load as load_rules
+from rules.ruleset import RuleSet, load as load_rules
 from rules.seats import Seat
 
 log = logging.getLogger(__name__)

@@ -23,8 +23,12 @@ from controller.journal_records import (
     Record,
 )
 from controller.outputs.view import PublicView
-from controller.recognition.presence import DuplicateTile, TileLifted, TilePlaced
-from controller.recognition.presence import UnknownTag as UnknownTagSeen
+from controller.recognition.presence import (
+    DuplicateTile,
+    TileLifted,
+    TilePlaced,
+    UnknownTag as UnknownTagSeen,
+)
 from controller.words import record_words
 from rules import moves as mv
 from rules.deal import Deal, Phase

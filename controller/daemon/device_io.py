@@ -22,8 +22,7 @@ from controller.journal_records import (
     RecordKind,
     Source,
 )
-from controller.recognition.presence import DuplicateTile
-from controller.recognition.presence import UnknownTag as UnknownTagSeen
+from controller.recognition.presence import DuplicateTile, UnknownTag as UnknownTagSeen
 
 log = logging.getLogger(__name__)
 

@@ -10,9 +10,7 @@ from controller.daemon.contracts import ENDS
 from controller.daemon.records import table_seat
 from controller.journal_records import DealEnd as EndKind
 from controller.outputs.view import ActionView, LedgerLineView, PatternView
-from rules import moves as mv
-from rules import settlement as pay
-from rules import wellness
+from rules import moves as mv, settlement as pay, wellness
 from rules.deal import Deal
 from rules.melds import MeldKind
 from rules.scoring import Score

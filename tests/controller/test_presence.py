@@ -8,8 +8,7 @@ import random
 import types
 from collections.abc import Sequence
 
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import given, settings, strategies as st
 
 from controller.devices.events import TagsRead
 from controller.profiles import TagMap, TileCopy, load_reader, sim_tag_map, sim_tag_uid

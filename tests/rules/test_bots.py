@@ -5,8 +5,7 @@ import random
 from dataclasses import replace
 
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import given, settings, strategies as st
 
 from rules.bots import Bot, BotTable, Style, new_deal, play_deal
 from rules.deal import Phase

@@ -6,10 +6,8 @@ import random
 from dataclasses import replace
 
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
-from judge_helpers import deal_of, drain_step, ok
-from judge_helpers import refused as shared_refused
+from hypothesis import given, settings, strategies as st
+from judge_helpers import deal_of, drain_step, ok, refused as shared_refused
 
 from rules.deal import Deal, Phase
 from rules.melds import MeldKind

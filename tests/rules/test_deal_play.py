@@ -3,8 +3,7 @@ deal exactly as apply does and refuses the same moves with the same values."""
 
 import random
 
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import given, settings, strategies as st
 
 from rules.bots import BotTable, new_deal
 from rules.deal import Deal

@@ -6,8 +6,7 @@ bytes, the judge's bytearray), honours and melds included."""
 
 from __future__ import annotations
 
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import given, settings, strategies as st
 
 from rules.bot_discards import keep_score, loneliest, loneliest_in_suit, loneliest_live
 from rules.hand import completions, is_complete, waits

@@ -6,8 +6,7 @@ import copy
 import json
 
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import given, settings, strategies as st
 
 from rules.bots import play_deal
 from rules.melds import MeldKind

@@ -2,8 +2,7 @@
 sets as data, and properties (hypothesis) checked against independent computations."""
 
 import pytest
-from hypothesis import HealthCheck, assume, given, settings
-from hypothesis import strategies as st
+from hypothesis import HealthCheck, assume, given, settings, strategies as st
 
 from rules.hand import decompositions, waits
 from rules.melds import Meld, MeldKind

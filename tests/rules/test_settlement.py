@@ -1,8 +1,7 @@
 """The settlement ledger: each builder against 004 Tables 6-7, 002 and 003 by hand, and the
 zero-sum invariant."""
 
-from hypothesis import given
-from hypothesis import strategies as st
+from hypothesis import given, strategies as st
 
 from rules import settlement as pay
 from rules.melds import Meld

@@ -9,8 +9,7 @@ import random
 from dataclasses import replace
 
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import given, settings, strategies as st
 
 from rules import wellness
 from rules.bots import DEFAULT_STYLE, BotTable, _tenth, new_deal, play_deal

@@ -1,8 +1,7 @@
 """Tile and meld notation (RULES.md, Notation)."""
 
 import pytest
-from hypothesis import given
-from hypothesis import strategies as st
+from hypothesis import given, strategies as st
 
 from rules.melds import Meld, MeldKind
 from rules.seats import Seat

@@ -4,8 +4,7 @@ import itertools
 import random
 
 import pytest
-from hypothesis import given
-from hypothesis import strategies as st
+from hypothesis import given, strategies as st
 
 from rules.ruleset import Indent, ReplacementEnd, load
 from rules.seats import Seat

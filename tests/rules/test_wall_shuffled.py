@@ -3,8 +3,7 @@ give exactly what the checked path gives: the same random draws, wall, hands and
 
 import random
 
-from hypothesis import given
-from hypothesis import strategies as st
+from hypothesis import given, strategies as st
 
 from rules.deal import Deal
 from rules.ruleset import load

@@ -3,8 +3,7 @@ best over the readings, a hand never scores two table patterns, value = table ro
 tile-content patterns and bonuses agree with independent counts, and the wall-end maximum
 equals a brute force over all 34 tiles."""
 
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import given, settings, strategies as st
 
 from rules.hand import decompositions
 from rules.melds import Meld, MeldKind

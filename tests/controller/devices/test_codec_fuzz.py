@@ -8,8 +8,7 @@ a real one, so each example is checked against an independent reading of the fra
 noise itself happens to form a valid frame are set aside with `assume`.
 """
 
-from hypothesis import HealthCheck, assume, given, settings
-from hypothesis import strategies as st
+from hypothesis import HealthCheck, assume, given, settings, strategies as st
 
 from controller.devices.pn532 import TFI, Ack, ErrorFrame, FrameDecoder, InfoFrame, Nack
 from controller.devices.uhf_reader import CommandDecoder, ResponseDecoder, UHFCommand, UHFResponse

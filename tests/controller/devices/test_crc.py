@@ -1,7 +1,6 @@
 """CRC-16/MCRF4XX of the UHF reader family and the 8-bit checksums, against worked values."""
 
-from hypothesis import given
-from hypothesis import strategies as st
+from hypothesis import given, strategies as st
 
 from controller.devices.crc import (
     checksum8_complement,

@@ -4,8 +4,7 @@ one byte at a time, with garbage, corruption and several framings (hypothesis)."
 from __future__ import annotations
 
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import given, settings, strategies as st
 
 from controller.devices.framing import (
     BadFrame,

@@ -6,8 +6,7 @@ from __future__ import annotations
 import tomllib
 
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import given, settings, strategies as st
 
 from controller.devices.events import (
     Button,

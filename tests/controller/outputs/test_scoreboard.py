@@ -7,8 +7,7 @@ import json
 from http import HTTPStatus
 
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import given, settings, strategies as st
 from outputs_client import SseReader, fetch
 from outputs_views import (
     REVEAL,

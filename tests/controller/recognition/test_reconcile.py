@@ -7,8 +7,7 @@ from __future__ import annotations
 
 import functools
 
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
+from hypothesis import HealthCheck, given, settings, strategies as st
 from recog_rig import Runtime, play, reader
 from scene import Scene, alerts, moves
 
