@@ -256,13 +256,18 @@ def measure_ready(folder: Path, timeout: float = 20.0) -> tuple[float, float]:
             if b"READY=1" in message.split(b"\n"):
                 return time.perf_counter() - start, _cpu_s(proc.pid)
     finally:
-        proc.send_signal(signal.SIGTERM)
-        try:
-            proc.wait(10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
+        _terminate(proc)
         sock.close()
+
+
+def _terminate(proc: subprocess.Popen) -> None:
+    """SIGTERM, then SIGKILL if it has not ended within 10 s."""
+    proc.send_signal(signal.SIGTERM)
+    try:
+        proc.wait(10)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait()
 
 
 def _status_kb(pid: int, key: str) -> float:
@@ -308,12 +313,7 @@ def measure_live(folder: Path, seconds: float, noisy: bool = False) -> dict[str,
             "live_peak_rss_mb": _status_kb(proc.pid, "VmHWM") / 1024,
         }
     finally:
-        proc.send_signal(signal.SIGTERM)
-        try:
-            proc.wait(10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
+        _terminate(proc)
 
 
 def measure_journal(folder: Path, deals: int, seed: int, noise: tuple[str, ...] = ()) -> dict:
