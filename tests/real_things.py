@@ -105,3 +105,62 @@ def start_broker(folder: Path):
     b = helpers.Mosquitto(exe, folder)
     b.start()
     return b
+
+
+class HubProcess:
+    """`mjtable hub` as a process on the broker at 127.0.0.1:`broker_port` (`extra`: more of
+    its options); its standings page's URL is read from its log, and the log (stdout and
+    stderr) is kept for `said`. The one hub set-up of the integration tests."""
+
+    def __init__(self, broker_port: int, hall: str, *extra: str, env=None, wait_s: float = 20):
+        import subprocess
+        import sys
+        import threading
+        from collections import deque
+
+        cmd = [
+            *(sys.executable, "-m", "controller", "hub", "--broker", f"127.0.0.1:{broker_port}"),
+            *("--hall", hall, "--http", "127.0.0.1:0", *extra),
+        ]
+        env = env or {**os.environ, "PYTHONPATH": str(ROOT)}
+        self.proc = subprocess.Popen(
+            cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env, cwd=ROOT
+        )
+        self.log: deque[str] = deque(maxlen=500)
+        self.wait_s = wait_s
+        assert self.proc.stderr is not None and self.proc.stdout is not None
+        line = ""
+        while "standings page:" not in line:
+            line = self.proc.stderr.readline()
+            assert line, "the hub exited: " + "\n".join(self.log)
+            self.log.append(line.rstrip())
+        self.url = line.split("standings page:")[1].strip()
+        self.port = int(self.url.rsplit(":", 1)[1])
+        for stream in (self.proc.stderr, self.proc.stdout):
+            threading.Thread(target=self._drain, args=(stream,), daemon=True).start()
+
+    def _drain(self, stream) -> None:
+        for line in stream:
+            self.log.append(line.rstrip())
+
+    def said(self, text: str, timeout: float | None = None) -> bool:
+        """Whether a line of its log holds `text` within `timeout` seconds."""
+        import time
+
+        deadline = time.monotonic() + (self.wait_s if timeout is None else timeout)
+        while time.monotonic() < deadline:
+            if any(text in line for line in self.log):
+                return True
+            time.sleep(0.1)
+        return False
+
+    def stop(self) -> None:
+        import subprocess
+
+        if self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(15)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait(15)

@@ -11,17 +11,13 @@ the broker is killed: the banner says it was lost, the table turns stale, the lo
 from __future__ import annotations
 
 import re
-import subprocess
-import sys
-import threading
 import time
-from collections import deque
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
-from live_run import ENV, ROOT
-from real_things import absent, hub_helpers, screenshot
+from live_run import ENV
+from real_things import HubProcess, absent, hub_helpers, screenshot
 
 from controller.hub.wire import BrokerOptions, SettledDeal
 from controller.outputs.mqtt import MqttPublisher
@@ -31,47 +27,6 @@ pytestmark = pytest.mark.slow
 
 T = 20.0
 PLAYERS = ("Ann", "Bo", "Cy", "Di")
-
-
-class HubProcess:
-    def __init__(self, port: int) -> None:
-        cmd = [
-            *(sys.executable, "-m", "controller", "hub", "--broker", f"127.0.0.1:{port}"),
-            *("--hall", "h1", "--http", "127.0.0.1:0"),
-        ]
-        self.proc = subprocess.Popen(
-            cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, env=ENV, cwd=ROOT
-        )
-        self.log: deque[str] = deque(maxlen=500)
-        assert self.proc.stderr is not None
-        line = ""
-        while "standings page:" not in line:
-            line = self.proc.stderr.readline()
-            assert line, "the hub exited"
-            self.log.append(line.rstrip())
-        self.url = line.split("standings page:")[1].strip()
-        threading.Thread(target=self._drain, daemon=True).start()
-
-    def _drain(self) -> None:
-        assert self.proc.stderr is not None
-        for line in self.proc.stderr:
-            self.log.append(line.rstrip())
-
-    def said(self, text: str, timeout: float = T) -> bool:
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            if any(text in line for line in self.log):
-                return True
-            time.sleep(0.1)
-        return False
-
-    def stop(self) -> None:
-        self.proc.terminate()
-        try:
-            self.proc.wait(15)
-        except subprocess.TimeoutExpired:
-            self.proc.kill()
-            self.proc.wait(15)
 
 
 READ = """
@@ -114,7 +69,7 @@ def test_the_directors_page_says_where_every_table_is(browser, tmp_path: Path) -
     if exe is None:
         absent("mosquitto is not installed (apt-get install mosquitto)")
     broker = helpers.Mosquitto(exe, tmp_path)  # its port is chosen; it is not started yet
-    hub = HubProcess(broker.port)
+    hub = HubProcess(broker.port, "h1", env=ENV, wait_s=T)
     table = None
     try:
         # 1. no broker: a log line and a banner (it said "No table has reported yet")
@@ -146,7 +101,15 @@ def test_the_directors_page_says_where_every_table_is(browser, tmp_path: Path) -
             players=PLAYERS,
             scores=(13, -11, 1, -3),
         )
-        page = wait_page(browser, lambda p: p["phase"] == "West to discard", "no table")
+        # both deals and the status arrive in any order: wait for all three on the page
+        expected = {"Ann": "+5", "Bo": "-3", "Cy": "+1", "Di": "-3"}
+
+        def shown(p: dict) -> bool:
+            return p["phase"] == "West to discard" and {r[1]: r[3] for r in p["players"]} == (
+                expected
+            )
+
+        page = wait_page(browser, shown, "no table")
         assert (page["title"], page["badge"]) == ("Table 7", "online")
         assert re.fullmatch(r"last message \d\d?:\d\d:\d\d( [AP]M)?", page["last"]), page["last"]
         assert re.fullmatch(r"Session 1 · Deal 3 of 10 · session clock 12:0\d", page["where"])
@@ -154,8 +117,7 @@ def test_the_directors_page_says_where_every_table_is(browser, tmp_path: Path) -
         assert "table" in page["heads"] and "place" in page["heads"]
         assert page["players"][0][1:3] == ["Ann", "Table 7"]  # best first
         # sbr-mil has no rounds: place, player, table, score, deals (9-4, -3, -3+4, -3)
-        scores = {p[1]: p[3] for p in page["players"]}
-        assert scores == {"Ann": "+5", "Bo": "-3", "Cy": "+1", "Di": "-3"}
+        assert {p[1]: p[3] for p in page["players"]} == expected
         assert not page["overflow"]
         screenshot(browser, "hub-director-tv")
         browser.set_window_size(390, 844)

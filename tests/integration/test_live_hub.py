@@ -17,14 +17,13 @@ import subprocess
 import sys
 import threading
 import time
-from collections import deque
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
 from journal_truth import Timeline, scan_public, tokens
 from live_run import ENV, ROOT, LiveRun
-from real_things import screenshot, start_broker
+from real_things import HubProcess, screenshot, start_broker
 
 from controller.journal import Journal
 from controller.journal_records import RecordKind
@@ -60,47 +59,17 @@ def _settled(journal: Path) -> list[tuple[int, float]]:
         return []
 
 
-class Hub:
-    """`mjtable hub --json` as a process; its page's port is read from its log."""
+class Hub(HubProcess):
+    """`mjtable hub --json --heads FILE` as a process (tests/real_things.py)."""
 
     def __init__(self, broker_port: int, heads: Path) -> None:
         self.heads = heads
-        cmd = [
-            *(sys.executable, "-m", "controller", "hub", "--broker", f"127.0.0.1:{broker_port}"),
-            *("--hall", HALL, "--http", "127.0.0.1:0", "--json", "--heads", str(heads)),
-        ]
-        self.proc = subprocess.Popen(
-            cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=ENV, cwd=ROOT
-        )
-        self.log: deque[str] = deque(maxlen=200)
-        assert self.proc.stderr is not None
-        line = ""
-        while "standings page:" not in line:
-            line = self.proc.stderr.readline()
-            assert line, "the hub exited: " + "\n".join(self.log)
-            self.log.append(line.rstrip())
-        self.url = line.split("standings page:")[1].strip()
-        self.port = int(self.url.rsplit(":", 1)[1])
-        threading.Thread(target=self._drain, args=(self.proc.stderr,), daemon=True).start()
-        threading.Thread(target=self._drain, args=(self.proc.stdout,), daemon=True).start()
-
-    def _drain(self, stream) -> None:
-        for line in stream:
-            self.log.append(line.rstrip())
+        super().__init__(broker_port, HALL, "--json", "--heads", str(heads), env=ENV)
 
     def standings(self) -> dict:
         status, body = _get(self.port, "/api/standings")
         assert status == 200
         return json.loads(body)
-
-    def stop(self) -> None:
-        if self.proc.poll() is None:
-            self.proc.terminate()
-            try:
-                self.proc.wait(15)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait(15)
 
 
 class TopicCrawler:
