@@ -198,6 +198,10 @@ class AppOutputs:
             )
         )
 
+    def table_back(self) -> None:
+        if self.displays is not None:
+            self.displays.table_back()
+
     def tick(self) -> None:
         self.board.tick()
         self.notifier.watchdog()

@@ -87,6 +87,7 @@ class Outputs(Protocol):
     def move_accepted(self, payload: Mapping[str, Any], record: Record) -> None: ...
     def deal_settled(self, payload: Mapping[str, Any], record: Record) -> None: ...
     def tick(self) -> None: ...
+    def table_back(self) -> None: ...  # the table's link is up again: displays sent again
 
 
 class NoOutputs:
@@ -100,6 +101,9 @@ class NoOutputs:
         pass
 
     def tick(self) -> None:
+        pass
+
+    def table_back(self) -> None:
         pass
 
 

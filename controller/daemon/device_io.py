@@ -47,6 +47,9 @@ class DeviceIO:
                 self._trigger("device_lost")
             self._reconcile_at = None
             return
+        if ev.device == "table":
+            self.outputs.table_back()  # what the displays show may have been missed
+            self._dirty = True
         if ev.device == "reader":
             self._wall_read.clear()
             if not self.polled:

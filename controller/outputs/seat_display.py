@@ -121,6 +121,13 @@ class SeatDisplays:
             shown += self._call_referee(view.referee_called)
         return tuple(shown)
 
+    def table_back(self) -> None:
+        """The table's board was away (a cable out): what it shows may be stale, so the next
+        view sends the referee call's state and every seat's score again (a lights-off sent
+        while the cable was out left the players waiting for a referee nobody called)."""
+        self._called = None
+        self._shown = {}
+
     def _call_referee(self, on: bool) -> list[Shown]:
         self._called = on
         if self._light is not None:

@@ -136,6 +136,9 @@ class _Timed:
     def tick(self) -> None:
         self.board.tick()
 
+    def table_back(self) -> None:
+        pass
+
 
 def measure_core(frames: int, tags: int, folder: Path) -> dict[str, float]:
     from controller.daemon.checkpoint import Checkpointer

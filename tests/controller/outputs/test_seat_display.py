@@ -163,3 +163,20 @@ def test_a_referee_call_lights_every_seat_and_sounds_the_buzzer_once():
 def test_a_table_without_lights_or_buzzer_shows_no_call():
     displays = SeatDisplays(Recorder())
     assert _calls(displays.update(replace(public_steps()[3], referee_called=True))) == []
+
+
+def test_regression_a_lights_off_sent_while_the_table_cable_was_out_left_the_call_on():
+    """An e2e run with the table's cable pulled: the call was answered while the cable was
+    out, the lights-off went nowhere, and the simulated players waited for a referee nobody
+    had called. After `table_back` the next view sends the lights' state and the scores."""
+    lights = Recorder()
+    scores = Recorder()
+    displays = SeatDisplays(scores, light=lights)
+    steps = public_steps()
+    displays.update(replace(steps[3], referee_called=True))
+    displays.update(steps[4])  # answered: lights off, lost on the wire
+    sent = len(lights.calls)
+    assert _calls(displays.update(replace(steps[4], seq=steps[4].seq + 1))) == []
+    displays.table_back()
+    assert _calls(displays.update(replace(steps[4], seq=steps[4].seq + 2))) == [CallShown(False)]
+    assert lights.calls[sent:] == [(s, False) for s in SEATS]
