@@ -107,6 +107,20 @@ def start_broker(folder: Path):
     return b
 
 
+def end_process(proc) -> None:
+    """SIGTERM a child a test started, SIGKILL if it has not ended within 15 s (the one
+    process stop of the integration tests)."""
+    import subprocess
+
+    if proc.poll() is None:
+        proc.terminate()
+        try:
+            proc.wait(15)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait(15)
+
+
 class HubProcess:
     """`mjtable hub` as a process on the broker at 127.0.0.1:`broker_port` (`extra`: more of
     its options); its standings page's URL is read from its log, and the log (stdout and
@@ -155,12 +169,4 @@ class HubProcess:
         return False
 
     def stop(self) -> None:
-        import subprocess
-
-        if self.proc.poll() is None:
-            self.proc.terminate()
-            try:
-                self.proc.wait(15)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait(15)
+        end_process(self.proc)

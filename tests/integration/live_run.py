@@ -21,6 +21,8 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from urllib.parse import urlsplit
 
+from real_things import end_process
+
 ROOT = Path(__file__).resolve().parents[2]
 ENV = {**os.environ, "PYTHONPATH": str(ROOT)}
 
@@ -114,13 +116,7 @@ class LiveRun:
 
     def stop(self) -> None:
         """End the daemon (and so its simulator child) if a test left it running."""
-        if self.proc.poll() is None:
-            self.proc.terminate()
-            try:
-                self.proc.wait(15)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait(15)
+        end_process(self.proc)
 
     def diagnosis(self, what: str) -> str:
         return (
