@@ -11,6 +11,10 @@ from __future__ import annotations
 import importlib.util
 import os
 import shutil
+import subprocess
+import sys
+import threading
+from collections import deque
 from pathlib import Path
 
 import pytest
@@ -110,8 +114,6 @@ def start_broker(folder: Path):
 def end_process(proc) -> None:
     """SIGTERM a child a test started, SIGKILL if it has not ended within 15 s (the one
     process stop of the integration tests)."""
-    import subprocess
-
     if proc.poll() is None:
         proc.terminate()
         try:
@@ -127,11 +129,6 @@ class HubProcess:
     stderr) is kept for `said`. The one hub set-up of the integration tests."""
 
     def __init__(self, broker_port: int, hall: str, *extra: str, env=None, wait_s: float = 20):
-        import subprocess
-        import sys
-        import threading
-        from collections import deque
-
         cmd = [
             *(sys.executable, "-m", "controller", "hub", "--broker", f"127.0.0.1:{broker_port}"),
             *("--hall", hall, "--http", "127.0.0.1:0", *extra),
@@ -141,6 +138,7 @@ class HubProcess:
             cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env, cwd=ROOT
         )
         self.log: deque[str] = deque(maxlen=500)
+        self.logged = threading.Condition()  # a line was added to `log`
         self.wait_s = wait_s
         assert self.proc.stderr is not None and self.proc.stdout is not None
         line = ""
@@ -155,18 +153,18 @@ class HubProcess:
 
     def _drain(self, stream) -> None:
         for line in stream:
-            self.log.append(line.rstrip())
+            with self.logged:
+                self.log.append(line.rstrip())
+                self.logged.notify_all()
 
     def said(self, text: str, timeout: float | None = None) -> bool:
-        """Whether a line of its log holds `text` within `timeout` seconds."""
-        import time
-
-        deadline = time.monotonic() + (self.wait_s if timeout is None else timeout)
-        while time.monotonic() < deadline:
-            if any(text in line for line in self.log):
-                return True
-            time.sleep(0.1)
-        return False
+        """Whether a line of its log holds `text` within `timeout` seconds (woken by each
+        line the hub writes)."""
+        with self.logged:
+            return self.logged.wait_for(
+                lambda: any(text in line for line in self.log),
+                self.wait_s if timeout is None else timeout,
+            )
 
     def stop(self) -> None:
         end_process(self.proc)

@@ -11,13 +11,14 @@ the broker is killed: the banner says it was lost, the table turns stale, the lo
 from __future__ import annotations
 
 import re
-import time
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
 from live_run import ENV
 from real_things import HubProcess, absent, hub_helpers, screenshot
+from selenium.common.exceptions import TimeoutException
+from selenium.webdriver.support.ui import WebDriverWait
 
 from controller.hub.wire import BrokerOptions, SettledDeal
 from controller.outputs.mqtt import MqttPublisher
@@ -49,14 +50,17 @@ return {
 
 
 def wait_page(browser, check, what: str) -> dict:
-    deadline = time.monotonic() + T
-    page: dict = {}
-    while time.monotonic() < deadline:
-        page = browser.execute_script(READ)
-        if check(page):
-            return page
-        time.sleep(0.2)
-    raise AssertionError(f"{what}: {page}")
+    """The page as READ sees it once `check` holds (selenium's wait polls the browser)."""
+    seen: list[dict] = [{}]
+
+    def ready(driver) -> dict | None:
+        seen[0] = driver.execute_script(READ)
+        return seen[0] if check(seen[0]) else None
+
+    try:
+        return WebDriverWait(browser, T, poll_frequency=0.2).until(ready)
+    except TimeoutException:
+        raise AssertionError(f"{what}: {seen[0]}") from None
 
 
 def deal(n: int, deltas: tuple[int, int, int, int]) -> SettledDeal:

@@ -1,10 +1,15 @@
 """The simulated players wait as players at a table do (issue 13): while the host shows a
 referee call (every seat's light on) nobody touches a tile, and after the last move they look
 for their scores before the next shuffle. A `--fast` table used to play a deal to its end and
-shuffle before the host's stall alarm could stop it (campaign seed 200, deals 134 and 150)."""
+shuffle before the host's stall alarm could stop it (campaign seed 200, deals 134 and 150).
+
+The checks read the order of the simulator's truth: a command it received is noted when it
+arrives, so "no move between the hold and the lights going out" needs no waiting."""
 
 from __future__ import annotations
 
+import contextlib
+import queue
 import threading
 import time
 from pathlib import Path
@@ -16,11 +21,13 @@ from rules.seats import SEATS, Seat
 from tools.sim.run import SimConfig, Simulation
 
 
-def _until(condition, what: str) -> None:
+def _until(client, condition, what: str) -> None:
+    """Until `condition()` holds, woken by what the host reads of the simulated table."""
     end = time.monotonic() + WAIT
     while not condition():
         assert time.monotonic() < end, what
-        time.sleep(0.02)
+        with contextlib.suppress(queue.Empty):
+            client.events.get(timeout=0.05)
 
 
 def _play(config: SimConfig):
@@ -38,22 +45,28 @@ def _records(path: Path, cls: str) -> list[dict]:
     return [r for r in truth(path) if r["class"] == cls] if path.exists() else []
 
 
+def _after(records: list[dict], first: int, test) -> int:
+    """The index of the first record after `first` that passes `test`."""
+    return next(i for i in range(first + 1, len(records)) if test(records[i]))
+
+
 def test_regression_the_fast_table_played_on_through_a_referee_call(tmp_path: Path) -> None:
     path = tmp_path / "truth.jsonl"
     config = SimConfig(deals=1, seed=11, folder=tmp_path, truth=path, max_moves=30, fast=True)
     sim, client, thread, played = _play(config)
     try:
-        _until(lambda: len(_records(path, "move")) >= 5, "five moves")
+        _until(client, lambda: len(_records(path, "move")) >= 5, "five moves")
         for seat in SEATS:
             client.command(Light(seat, True))
-        _until(lambda: _records(path, "referee-hold"), "the players see the call")
-        held = len(_records(path, "move"))
-        time.sleep(0.5)  # what the test checks is that nothing happens meanwhile
-        assert len(_records(path, "move")) in (held, held + 1)  # a move under way ends
-        assert thread.is_alive()
+        _until(client, lambda: _records(path, "referee-hold"), "the players see the call")
         client.command(Light(Seat.E, False))  # the call is answered: the lights go out
         thread.join(WAIT)
         assert played == [1] and len(_records(path, "move")) == 30
+        records = truth(path)
+        hold = next(i for i, r in enumerate(records) if r["class"] == "referee-hold")
+        off = _after(records, hold, lambda r: r["class"] == "command" and r.get("on") is False)
+        moved = [r for r in records[hold:off] if r["class"] == "move"]
+        assert len(moved) <= 1  # a move under way ends; none is made while the call stands
     finally:
         client.stop()
         sim.close()
@@ -65,11 +78,14 @@ def test_players_look_for_their_scores_before_the_next_shuffle(tmp_path: Path) -
     sim, client, thread, _ = _play(config)
     try:
         steps = lambda: [r["step"] for r in _records(path, "step")]  # noqa: E731
-        _until(lambda: steps()[-1:] == ["scores"], "the last move of deal 1")
-        time.sleep(0.3)
-        assert not _records(path, "deal-end")  # nobody shuffles before the scores show
+        _until(client, lambda: steps()[-1:] == ["scores"], "the last move of deal 1")
         client.command(ShowScore(Seat.S, 12))
-        _until(lambda: _records(path, "deal-end"), "the deal ends once scores show")
+        _until(client, lambda: _records(path, "deal-end"), "the deal ends once scores show")
+        records = truth(path)
+        looking = next(i for i, r in enumerate(records) if r.get("step") == "scores")
+        shown = _after(records, looking, lambda r: r.get("command") == "show-score")
+        ended = next(i for i, r in enumerate(records) if r["class"] == "deal-end")
+        assert looking < shown < ended  # nobody shuffles before the scores show
         assert [r["deal"] for r in _records(path, "deal")] in ([1], [1, 2])
     finally:
         sim.stop()
