@@ -131,12 +131,10 @@ class SeatDisplays:
     def _call_referee(self, on: bool) -> list[Shown]:
         self._called = on
         if self._light is not None:
-            light = self._light
             for seat in SEATS:
-                self._call(lambda s, v: light(s, bool(v)), seat, int(on))
+                self._call(self._light, seat, on)
         if on and self._buzzer is not None:
-            buzzer = self._buzzer
-            self._call(lambda _s, ms: buzzer(ms), Seat.E, BUZZ_MS)
+            self._call(self._buzzer, BUZZ_MS)
         return [CallShown(on)]
 
     def show_scores(self, view: PublicView) -> tuple[ScoreShown, ...]:
@@ -184,13 +182,13 @@ class SeatDisplays:
         ]
         return shown
 
-    def _call(self, fn: Callable[[Seat, int], None], seat: Seat, value: int) -> bool:
+    def _call(self, fn: Callable[..., None], *args: object) -> bool:
         # A display write that fails (cable out, driver refusing) must not stop the others
         # nor the daemon: it is logged and counted, the next settlement sends again.
         try:
-            fn(seat, value)
+            fn(*args)
         except Exception:
             self.failures += 1
-            log.exception("seat display %s: sending %d failed", seat, value)
+            log.exception("seat display: sending %r failed", args)
             return False
         return True
