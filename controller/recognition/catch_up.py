@@ -26,9 +26,7 @@ from controller.recognition.results import (
 from rules.deal import Deal, Phase
 from rules.moves import (
     Discard,
-    Hu,
     Kong,
-    RobKong,
 )
 from rules.seats import SEATS
 
@@ -68,11 +66,7 @@ class CatchUp:
             if move is not None:
                 note = held[3].replace(" (before the discard)", "")
                 out.append(MoveSeen(move, (note,), held[0]))
-                if isinstance(move, Hu | RobKong) and self._false_hu(deal, move):
-                    text = (
-                        f"{move.seat} declared Hu without a winning hand (accepted as a false Hu)"
-                    )
-                    out.append(RefereeAlert(AlertKind.FALSE_HU, move.seat, text, (note,)))
+                out += self._if_false_hu(deal, move, note)
         for seat, t0 in list(self._kong_button.items()):
             if now - t0 >= self.grace:
                 del self._kong_button[seat]

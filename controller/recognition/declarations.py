@@ -62,9 +62,7 @@ class Declarations:
         out: list[Recognised] = []
         if move is not None:
             out.append(MoveSeen(move, (note,)))
-            if isinstance(move, Hu | RobKong | SelfDrawnHu) and self._false_hu(deal, move):
-                text = f"{seat} declared Hu without a winning hand (accepted as a false Hu)"
-                out.append(RefereeAlert(AlertKind.FALSE_HU, seat, text, (note,)))
+            out += self._if_false_hu(deal, move, note)
             return out
         return self._evaluate(deal, press.t)
 
@@ -203,11 +201,16 @@ class Declarations:
                 self._held.append((t, seat, button, note))
                 continue
             out.append(MoveSeen(move, (note,), t))
-            if isinstance(move, Hu | RobKong) and self._false_hu(trial, move):
-                text = f"{seat} declared Hu without a winning hand (accepted as a false Hu)"
-                out.append(RefereeAlert(AlertKind.FALSE_HU, seat, text, (note,)))
+            out += self._if_false_hu(trial, move, note)
             trial.apply(move)
         return out
+
+    def _if_false_hu(self, deal: Deal, move: Move, note: str) -> list[Recognised]:
+        """The referee's alert when a Hu declared is a false one (it is accepted as such)."""
+        if not isinstance(move, Hu | RobKong | SelfDrawnHu) or not self._false_hu(deal, move):
+            return []
+        text = f"{move.seat} declared Hu without a winning hand (accepted as a false Hu)"
+        return [RefereeAlert(AlertKind.FALSE_HU, move.seat, text, (note,))]
 
     @staticmethod
     def _false_hu(deal: Deal, move: Move) -> bool:
