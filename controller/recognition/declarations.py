@@ -142,9 +142,11 @@ class Declarations:
         if button not in (Button.HU, Button.PUNG, Button.KONG, Button.PASS, Button.CHOW):
             return False
         if deal.window is None:
-            if deal.phase in (Phase.DRAW, Phase.REPLACEMENT):
+            if deal.phase in (Phase.DRAW, Phase.REPLACEMENT, Phase.CHOOSING_VOID):
                 # nothing is open to a claim and nobody holds 14: the press is for a draw and
-                # a discard not read yet (the drawer's own HU is a self-drawn Hu to come)
+                # a discard not read yet (the drawer's own HU is a self-drawn Hu to come; a
+                # claim while voids are still to be read is for the dealer's first discard,
+                # campaign seed 200 deal 71)
                 return True
             return deal.phase is Phase.DISCARD and deal.turn is not seat
         if deal.window.discarder is seat:
