@@ -86,7 +86,9 @@ class Declarations:
             return Pass(seat)
         if w is not None and w.kind is WindowKind.DISCARD:
             return Kong(seat, MeldKind.KONG, w.tile)
-        if deal.phase is Phase.DISCARD and deal.turn is seat:
+        if deal.turn is seat and deal.phase in (Phase.DISCARD, Phase.DRAW, Phase.REPLACEMENT):
+            # its own kong, to be read from the tiles (pressed before its draw was read: the
+            # drawn tile may go straight to the melds, 10/10/2 campaign seed 310 deal 14)
             self._kong_button[seat] = t
             return None
         return Kong(seat, MeldKind.KONG)  # no window and not its turn: the judge says why
