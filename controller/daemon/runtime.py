@@ -433,7 +433,12 @@ class Runtime(DeviceIO, Recovery, ClaimClock, DealCycle, RefereeSide, Publicatio
                 seat = None if r.seat is None else table_seat(r.seat, self._dealt_by)
                 if code in REFEREE_CALLS and self.deal is not None and not self.deal.over:
                     self.referee_called = alert_words(code, r.text)
-                    self.referee_candidates = candidates(self.deal, self._dealt_by)
+                    self.referee_candidates = candidates(
+                        self.deal,
+                        self._dealt_by,
+                        self.recogniser.differences(self.deal),
+                        self.last_accepted_seq,
+                    )
                     self._alert(
                         code,
                         r.text,

@@ -80,6 +80,7 @@ from rules.moves import (
 )
 from rules.ruleset import RuleSet
 from rules.seats import SEATS, Seat
+from rules.tiles import Tile
 
 log = logging.getLogger(__name__)
 
@@ -263,6 +264,15 @@ class Recogniser(Declarations, CatchUp):
         if isinstance(move, Draw | ReplacementDraw):
             hz = self.layout.zone(ZoneKind.HAND, move.seat)
             self._fresh = {tc for tc in self._fresh if self._where.get(tc) != hz}
+
+    def differences(self, deal: Deal) -> dict[tuple[Seat, str, Tile], int]:
+        """What the reader shows minus what the judge expects, per deal seat, zone kind and
+        tile (the residue), for the referee's candidates (controller/daemon/candidates.py)."""
+        out: dict[tuple[Seat, str, Tile], int] = {}
+        for spot, n in self._residue(deal).items():
+            if spot.zone.seat is not None:
+                out[(self.layout.seat(spot.zone.seat), spot.zone.kind.value, spot.tile)] = n
+        return out
 
     # -- reading the residue -------------------------------------------------------------
     def _key(self, deal: Deal) -> tuple[int, int]:

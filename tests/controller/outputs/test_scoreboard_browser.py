@@ -453,3 +453,30 @@ def test_the_overflow_check_can_fail(browser, table):
         "document.querySelector('.seat[data-seat=\"W\"] .river').style.gridTemplateColumns = 'repeat(60, 80px)';"
     )
     assert any(p.startswith("W:") for p in _overflow(browser, TV))
+
+
+def test_the_referee_applies_a_candidate_from_the_call(browser, table):
+    """Issue 13 item 2: the call's candidates each carry their action; one tap applies it
+    (a missed draw is entered, a discard taken back is cancelled, a misread draw is fixed)."""
+    sb, server, clock, actions = table
+    view = public_steps()[6]
+    offered = (
+        {"text": "E drew 7s — not read", "move": {"seat": "E", "move": "draw", "tile": "7s"}},
+        {"text": "S discarded 5p and took it back: cancel the discard", "move": None,
+         "action": {"kind": "cancel", "count": 1}},
+        {"text": "the tile read as 3m in W's hand is 3p: its tag reads wrong", "move": None},
+    )  # fmt: skip
+    clock.t += 1.0
+    referee = dataclasses.replace(referee_view(view), called="stalled", candidates=offered)
+    sb.publish(view, referee=referee, broadcast=broadcast_view(view, clock.t))
+    browser.get(server.url + "/referee")
+    if browser.find_elements(By.NAME, "token"):
+        browser.find_element(By.NAME, "token").send_keys(TOKEN)
+        browser.find_element(By.CSS_SELECTOR, "form.login button").click()
+    _wait(browser, lambda d: len(_texts(d, "#candidates li")) == 3, "the candidates")
+    assert _texts(browser, "#candidates li button") == ["Enter it", "Cancel it"]
+    browser.execute_script("document.querySelectorAll('#candidates li button')[1].click()")
+    _wait(browser, lambda d: "Recorded" in "".join(_texts(d, "#action-result")), "recorded")
+    assert [(a.kind.value, a.count, a.note) for a in actions] == [
+        ("cancel", 1, "chosen from the referee call")
+    ]
