@@ -107,6 +107,7 @@ from controller.recognition.recogniser import (
     MoveSeen,
     RefereeAlert,
     WallScanned,
+    WallSwapped,
 )
 from controller.words import alert_words
 from rules import moves as mv
@@ -459,6 +460,8 @@ class Runtime(DeviceIO, Recovery, ClaimClock, DealCycle, RefereeSide, Publicatio
                 self._trigger("deal_complete")
             elif isinstance(r, DealerMoved):
                 self._dealer_moved(r.side)
+            elif isinstance(r, WallSwapped):
+                self._swap_dealt(r.index, r.why)
 
     def offer(
         self,
