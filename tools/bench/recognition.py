@@ -89,6 +89,11 @@ def run(args: argparse.Namespace) -> int:
             f"{s['referee_calls']}, kills {s['kills']} (+{s['kills_missed']} not reached), "
             f"{s['seconds']} s; the referee answered {s['referee_answers']} call(s)"
         )
+        print(f"  the referee was called in {s['deals_with_calls']} of {s['played']} deals")
+        for d in report.deals:
+            for call in d.calls[:1]:  # the first call of a deal names its cause
+                more = f" (+{len(d.calls) - 1} more)" if len(d.calls) > 1 else ""
+                print(f"  call: deal {d.number}: {call[:200]}{more}")
         for line in report.answers:
             print(f"  referee: {line}")
         for d in report.deals:
