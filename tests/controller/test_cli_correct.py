@@ -136,6 +136,7 @@ def test_dispute_over_the_cap(journal: Path, tmp_path: Path, capsys) -> None:
     """Issue 7 item 4: the same deal settled under the 3-fan and the 4-fan cap."""
     out = tmp_path / "deal.json"
     assert main(["journal", "record", str(journal), "--deal", "1", "-o", str(out)]) == 0
+    assert capsys.readouterr().out.startswith(f"wrote {out}: deal 1 of {journal}, ")
     assert main(["judge", "--json", str(out)]) == 0
     mil = json.loads(capsys.readouterr().out)
     assert main(["judge", "--json", "--rules", "sbr-russia", str(out)]) == 0
