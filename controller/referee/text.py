@@ -9,6 +9,7 @@ from datetime import datetime
 
 from controller.referee.journal_deal import Step, Verdict
 from controller.referee.rebuild import Moment, Rebuilt
+from controller.words import plural
 from rules.moves import Won
 from rules.ruleset import RuleSet, ScoringMethod
 from rules.seats import SEATS, Seat
@@ -87,7 +88,7 @@ def wall_lines(rb: Rebuilt, m: Moment) -> list[str]:
     live = None if m.next_live is None else m.next_live // 2
     repl = None if m.next_replacement is None else m.next_replacement // 2
     head = (
-        f"Wall: {m.tiles_left} tiles left; dice {dice} → {rb.fixed(brk.wall)}'s wall broken "
+        f"Wall: {plural(m.tiles_left, 'tile')} left; dice {dice} → {rb.fixed(brk.wall)}'s wall broken "
         f"after stack {brk.indent}"
     )
     if m.next_live is not None:
