@@ -75,6 +75,9 @@ class Recovered:
     # the open session's settled deals and their deltas (fixed seats), corrections applied:
     # `totals` is their sum (a referee's correction of a settled deal counts after a restart)
     settled: dict[int, tuple[int, int, int, int]] = field(default_factory=dict)
+    # the open session's last settled deal (0: none): its result screen is shown again until
+    # the next deal's play begins, as it was before the restart (views.ResultScreen)
+    shown: int = 0
 
 
 def recover(
@@ -104,9 +107,11 @@ def recover(
             out.last_session = max(out.last_session, out.session)
             out.settled = {}
             out.settled_in_session = 0
+            out.shown = 0
         elif kind is RecordKind.SESSION_ENDED:
             out.session = None
             out.settled_in_session = 0
+            out.shown = 0
             out.settled = {}  # no session is open: the next one starts from zero
         elif kind is RecordKind.TABLE_PHASE:
             data = rec.data()
@@ -157,6 +162,7 @@ def recover(
             if rec.deal is not None:
                 out.settled[rec.deal] = (d[0], d[1], d[2], d[3])
             out.settled_in_session += 1
+            out.shown = rec.deal or 0
             if "next_dealer" in data:
                 out.dealer = Seat.parse(data["next_dealer"])
             if rec.deal == out.deal_no:

@@ -242,6 +242,7 @@ class Runtime(DeviceIO, Recovery, ClaimClock, DealCycle, RefereeSide, Publicatio
                 "config": dict(config.config_echo or {}),
             },
         )
+        self.restore_result(rec)  # a deal replayed below, over or in play, replaces it
         if self._recovering:
             self._resume_recovered(rec)
 

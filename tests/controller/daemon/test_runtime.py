@@ -341,3 +341,28 @@ def test_regression_a_cli_correction_of_the_deal_in_progress_was_not_seen_until_
     # fixed seats E S W N: W +8 and N -8 beside the same deal played without it
     assert [a - b for a, b in zip(_settled_deltas(rig), without, strict=True)] == [0, 0, 8, -8]
     rig.close()
+
+
+def test_regression_a_restart_lost_the_result_screen(tmp_path):
+    """Issue 16: after the settlement the public view holds the deal's result (hands, ledger,
+    changes) until the next deal's play begins; a daemon restart in between lost it."""
+    path = tmp_path / "t.journal"
+    rig = Rig(path)
+    rig.link("table", True)
+    rig.link("reader", True)
+    play(rig, begin_deal(rig, 1).moves)
+    held = rig.rt.public()
+    assert held.end is not None and all(s.hand is not None for s in held.seats)
+    rig.close()
+    again = Rig(path)
+    shown = again.rt.public()
+    same = ("deal", "session", "session_deal", "seats", "ledger", "end", "dealer")
+    assert {k: getattr(shown, k) for k in same} == {k: getattr(held, k) for k in same}
+    again.wait_ready()
+    plan = begin_deal(again, 2)
+    assert again.rt.public().deal == 1 and again.rt.public().end == held.end
+    first = next(i for i, x in enumerate(plan.moves) if isinstance(x, mv.Discard | mv.Draw))
+    play(again, plan.moves[: first + 1])
+    live = again.rt.public()
+    assert (live.deal, live.end, live.session_deal) == (2, None, 2)
+    again.close()
