@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
+from datetime import datetime
 from typing import Any
 
 SEAT_NAMES = {"E": "East", "S": "South", "W": "West", "N": "North"}
@@ -61,6 +62,14 @@ def table_name(name: str) -> str:
 def ordinal(n: int) -> str:
     """1st, 2nd, 3rd, 4th."""
     return f"{n}{'th' if 10 <= n % 100 <= 20 else {1: 'st', 2: 'nd', 3: 'rd'}.get(n % 10, 'th')}"
+
+
+def local_time(wall: str) -> str:
+    """A journalled wall time (ISO, UTC) as this machine's clock shows it: `18:00:05`."""
+    try:
+        return datetime.fromisoformat(wall).astimezone().strftime("%H:%M:%S")
+    except ValueError:
+        return wall
 
 
 def plural(n: int, one: str, many: str | None = None) -> str:

@@ -211,18 +211,43 @@ def test_help_has_examples_and_every_action(capsys) -> None:
         main(["correct", "--help"])
     out = capsys.readouterr().out
     assert "examples" in out and out.count("mjtable correct table3.journal") >= 4
-    for action in ("cancel-move", "fix-tile", "penalty", "yellow-card", "force-end", "withdraw"):
+    actions = [a.value for a in CorrectionAction if a is not CorrectionAction.ENTER_MOVE]
+    assert "dealer" in actions
+    for action in actions:  # every action the command takes (`dealer` was left out)
         assert f"\n  {action} " in out, action
 
 
-@pytest.mark.parametrize("command", ["run", "score", "waits", "judge", "sim"])
+@pytest.mark.parametrize(
+    "command", ["run", "score", "waits", "judge", "sim", "bench judge", "bench recognition"]
+)
 def test_rules_help_lists_the_rule_sets(command, capsys) -> None:
-    """Issue 16 item 10: `--rules` help did not list the rule sets."""
+    """Issue 16 item 10: `--rules` help did not list the rule sets (the benches' neither)."""
     from rules.ruleset import available
 
     with pytest.raises(SystemExit):
-        main([command, "--help"])
+        main([*command.split(), "--help"])
     out = " ".join(capsys.readouterr().out.split())
     assert len(available()) == 5
     for name in available():
         assert name in out.replace("- ", "-"), (command, name)
+
+
+def test_regression_a_dealer_correction_without_a_seat_read_none_as_north(
+    journal: Path, capsys
+) -> None:
+    """Issue 16: `correct dealer` took no seat, journalled no details, and the tools read the
+    missing seat ("None") as North, re-judging the deal with North as the dealer."""
+    before = journal.read_bytes()
+    assert main(["correct", str(journal), "dealer", "--deal", "1", *REF]) == 3
+    assert "dealer needs --seat" in capsys.readouterr().err
+    assert journal.read_bytes() == before
+    assert main(["correct", str(journal), "dealer", "--deal", "1", "--seat", "W", *REF]) == 0
+    out = capsys.readouterr().out
+    with Journal.open_readonly(journal) as j:
+        started = next(iter(j.deal_records(1)))
+        ((record, correction),) = j.corrections(1)
+    assert correction.corrects == started.seq and correction.details == {"dealer": "W"}
+    assert f"dealer of record {started.seq} (deal 1)" in out
+    assert re.search(r" at \d\d:\d\d:\d\d$", out.strip())  # the local clock, not ISO UTC
+    assert main(["journal", "summary", str(journal), "--json"]) == 0
+    assert json.loads(capsys.readouterr().out.splitlines()[0])["dealer"] == "W"
