@@ -245,7 +245,7 @@ def test_regression_a_dealer_correction_without_a_seat_read_none_as_north(
     out = capsys.readouterr().out
     with Journal.open_readonly(journal) as j:
         started = next(iter(j.deal_records(1)))
-        ((record, correction),) = j.corrections(1)
+        ((_record, correction),) = j.corrections(1)
     assert correction.corrects == started.seq and correction.details == {"dealer": "W"}
     assert f"dealer of record {started.seq} (deal 1)" in out
     assert re.search(r" at \d\d:\d\d:\d\d$", out.strip())  # the local clock, not ISO UTC

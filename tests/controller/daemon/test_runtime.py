@@ -355,6 +355,10 @@ def test_regression_a_restart_lost_the_result_screen(tmp_path):
     assert held.end is not None and all(s.hand is not None for s in held.seats)
     rig.close()
     again = Rig(path)
+    # the restart says what it found in words (it said "restarted in settled (deal -, 0 moves
+    # replayed)")
+    said = [a.text for a in again.rt.alerts]
+    assert "Restarted: between deals (deal settled): nothing to replay" in said, said
     shown = again.rt.public()
     same = ("deal", "session", "session_deal", "seats", "ledger", "end", "dealer")
     assert {k: getattr(shown, k) for k in same} == {k: getattr(held, k) for k in same}
@@ -366,3 +370,15 @@ def test_regression_a_restart_lost_the_result_screen(tmp_path):
     live = again.rt.public()
     assert (live.deal, live.end, live.session_deal) == (2, None, 2)
     again.close()
+
+
+def test_a_restart_mid_deal_says_which_deal_and_how_many_moves():
+    from controller.daemon.recovery import restarted_words
+    from controller.daemon.replay import Recovered
+
+    rec = Recovered(deal_no=5, phase=m.AWAITING_DISCARD, moves=[mv.CloseClaims()] * 43)
+    assert restarted_words(rec) == (
+        "deal 5 resumed (waiting for a discard): 43 moves replayed from the journal"
+    )
+    one = Recovered(deal_no=2, phase=m.CLAIM_WINDOW, moves=[mv.CloseClaims()])
+    assert restarted_words(one) == "deal 2 resumed (claims open): 1 move replayed from the journal"
