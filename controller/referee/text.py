@@ -29,15 +29,13 @@ def clock_time(wall: str) -> str:
         return wall
 
 
-def step_header(rb: Rebuilt, k: int) -> list[str]:
+def step_header(rb: Rebuilt, k: int, interactive: bool = False) -> list[str]:
     jd = rb.source
     n = len(jd.steps)
     start = jd.started_record
     mode = "corrections applied" if rb.corrected else "as journalled, corrections not applied"
-    lines = [
-        f"Deal {jd.number} ({jd.rules.name}) — step {k}/{n}  [{mode}]"
-        "   n/→ next  p/← back  g go to  q quit"
-    ]
+    keys = "   n/→ next  p/← back  g go to  q quit" if interactive else ""
+    lines = [f"Deal {jd.number} ({jd.rules.name}) — step {k}/{n}  [{mode}]{keys}"]
     if k == 0:
         lines.append(
             f"record {start.seq} {clock_time(start.wall)}  deal started, dice "
@@ -180,10 +178,13 @@ def seat_lines(rb: Rebuilt, m: Moment, before: tuple[int, ...]) -> list[str]:
     return lines
 
 
-def render(rb: Rebuilt, k: int, before: tuple[int, ...] = (0, 0, 0, 0)) -> str:
-    """The whole screen for step `k` (0 … len(steps))."""
+def render(
+    rb: Rebuilt, k: int, before: tuple[int, ...] = (0, 0, 0, 0), interactive: bool = False
+) -> str:
+    """The whole screen for step `k` (0 … len(steps)); the keys only on the interactive one
+    (a moment printed once has none to press)."""
     m = rb.moments[k]
-    lines = step_header(rb, k)
+    lines = step_header(rb, k, interactive)
     lines.append("")
     lines += wall_lines(rb, m)
     lines.append("")
