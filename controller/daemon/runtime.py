@@ -522,10 +522,13 @@ class Runtime(DeviceIO, Recovery, ClaimClock, DealCycle, RefereeSide, Publicatio
         self.recogniser.on_accepted(move, deal)
         for fact in result.facts:
             if isinstance(fact, mv.VoidSetDeclared):  # accepted, and penalised (004 Lesson 5)
+                side = table_seat(fact.seat, self.dealer)
+                kind = fact.meld.kind.value.replace("-", " ")
+                paid = f"{side} pays {fact.penalty} to nobody" if fact.penalty else "no penalty"
                 self._alert(
                     "void-suit-set",
-                    f"{fact.meld} is of the void suit: penalty {fact.penalty} to nobody",
-                    table_seat(fact.seat, self.dealer),
+                    f"{side}'s {kind} of {fact.meld.tile} is of the void suit: {paid}",
+                    side,
                 )
         if accepted is not None:
             self.outputs.move_accepted(*accepted)

@@ -236,10 +236,16 @@ def test_a_pung_of_the_void_suit_is_accepted_and_alerted(rig):
     assert void_set == [
         {
             "code": "void-suit-set",
-            "message": "pung 7p is of the void suit: penalty 48 to nobody",
+            "message": "S's pung of 7p is of the void suit: S pays 48 to nobody",
             "severity": "warning",
             "seat": "S",
         }
+    ]
+    # in words on the referee page and in `mjtable run`'s terminal (issue 16: the seat was
+    # missing and the meld's kind was a code, "concealed-kong 3 Bamboo is of the void suit")
+    words = [a.text for a in rig.rt.alerts if a.text.startswith("Void suit set")]
+    assert words == [
+        "Void suit set: South's pung of 7 Dots is of the void suit: South pays 48 to nobody"
     ]
     assert rig.rt.machine.phase == m.AWAITING_DISCARD
 
