@@ -112,7 +112,9 @@ def in_words(text: str) -> str:
 
 def alert_words(code: str, message: str) -> str:
     """An alert's code as a title, then its message in words ("Stalled: West holds 15 tiles")."""
-    return f"{code.replace('-', ' ').capitalize()}: {in_words(message)}"
+    words = code.replace("-", " ").capitalize().split(" ")
+    title = " ".join("Hu" if w.lower() == "hu" else w for w in words)  # "False Hu", not "hu"
+    return f"{title}: {in_words(message)}"
 
 
 VERBS = {
