@@ -116,21 +116,10 @@ class RunStatus:
         """The stop reason and the results of the sessions played, from the journal."""
         if self.tty:
             self.out.write("\r\x1b[2K")
-        # "stopped: REASON" is a line scripts read, as it always was; then what it means
-        said = STOP_WORDS.get(reason)
-        self.out.write(f"stopped: {reason}{f' ({said})' if said else ''}\n")
+        self.out.write(f"stopped: {reason}\n")  # a line scripts read, as it always was
         if journal is not None and self.sessions:
             self.out.write(results(journal, self.sessions))
         self.out.flush()
-
-
-STOP_WORDS = {
-    "deals": "the session's deals are played",
-    "sigint": "Ctrl-C",
-    "sigterm": "asked to stop",
-    "simulator-ended": "the simulated table stopped",
-    "journal-error": "the journal takes no more records",
-}
 
 
 def status_lines(public: PublicView) -> list[str]:

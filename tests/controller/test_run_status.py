@@ -133,7 +133,7 @@ def test_when_it_stops_the_results_table_has_the_corrected_deals(tmp_path: Path,
     status.view(view("settled", session=1, deal=1, session_deal=1, session_deals=1), ())
     status.finish("deals", path)
     assert out.getvalue().splitlines()[-5:] == [
-        "stopped: deals (the session's deals are played)",
+        "stopped: deals",
         "Session 1: 1 deal settled",
         "deal  E East  S South  W West  N North",
         "   1      -9      +27      -9       -9",
@@ -146,7 +146,7 @@ def test_when_it_stops_the_results_table_has_the_corrected_deals(tmp_path: Path,
     status.view(view("settled", session=1, deal=1, session_deal=1, session_deals=1), ())
     status.finish("sigint", path)
     lines = out.getvalue().splitlines()
-    assert lines[1] == "stopped: sigint (Ctrl-C)"
+    assert lines[1] == "stopped: sigint"
     assert lines[4:] == [
         "   1      -9      +27      -1      -17 *",
         "total     -9      +27      -1      -17",
