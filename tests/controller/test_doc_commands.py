@@ -12,7 +12,9 @@ written:
   a journal of four bot deals; `deal.json`, `deal4.json`, deal records from it) and exit 0;
 - an inline span with placeholders (`JOURNAL`, `N`, `[--json]`, `a|b`, `…`) is a **synopsis**,
   and a span of command names only (`mjtable bench daemon`) a **mention**: every command,
-  action and option they name must exist.
+  action and option they name must exist (each of `a|b|c`), and a synopsis that leaves
+  nothing out (no `...`) shows every option its command requires; a synopsis whose optional
+  parts dropped leave a command line (`mjtable probe [--port PATH]`) is run as one too.
 
 Concrete lines that are only parsed, and why (`PARSED_ONLY`): they need hardware, a broker
 or minutes. A failure names the document, the line and what went wrong.
