@@ -12,7 +12,7 @@ import pytest
 
 from controller.cli import main
 from controller.journal import Journal
-from controller.journal_records import CorrectionAction
+from controller.journal_records import Correction, CorrectionAction
 from tests.tools.test_referee import capped_journal, seq_of
 
 REF = ["--referee", "Li Wei", "--why", "seen on the video"]
@@ -251,3 +251,19 @@ def test_regression_a_dealer_correction_without_a_seat_read_none_as_north(
     assert re.search(r" at \d\d:\d\d:\d\d$", out.strip())  # the local clock, not ISO UTC
     assert main(["journal", "summary", str(journal), "--json"]) == 0
     assert json.loads(capsys.readouterr().out.splitlines()[0])["dealer"] == "W"
+
+
+def test_regression_a_dealer_correction_that_names_no_side_changes_nothing(
+    journal: Path, capsys
+) -> None:
+    """A `dealer` correction without details (what the CLI wrote before it asked for --seat)
+    moved the dealer to North in every tool: its missing side read as "None"."""
+    assert main(["journal", "summary", str(journal), "--json"]) == 0
+    before = json.loads(capsys.readouterr().out.splitlines()[0])
+    with Journal.open(journal) as j:
+        started = next(iter(j.deal_records(1)))
+        j.append_correction(Correction(started.seq, "Li", CorrectionAction.DEALER, "old CLI"))
+    assert main(["journal", "summary", str(journal), "--json"]) == 0
+    after = json.loads(capsys.readouterr().out.splitlines()[0])
+    assert (after["dealer"], after["deltas"]) == (before["dealer"], before["deltas"])
+    assert before["dealer"] != "N"
