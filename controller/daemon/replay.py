@@ -23,7 +23,7 @@ from controller.daemon.records import deal_seat, move_from_judge_json, to_physic
 from controller.devices.events import TagsRead
 from controller.journal import Journal
 from controller.journal_inputs import ReaderStep, journal_inputs
-from controller.journal_records import Record, RecordKind
+from controller.journal_records import Correction, Record, RecordKind
 from controller.recognition.wall_doubt import swapped
 from controller.referee.session import corrected_deltas
 from rules import moves as mv
@@ -149,7 +149,9 @@ def recover(
             corrected.add(rec.deal)  # of a settled deal: re-judged below
         elif kind is RecordKind.CORRECTION and judge is not None and rec.deal == out.deal_no:
             if rec.data().get("action") == "dealer" and out.started is not None:
-                side = Seat.parse(str((rec.data().get("details") or {}).get("dealer")))
+                side = Correction.from_payload(rec.data()).dealer_side()
+                if side is None:  # names no side (an old `mjtable correct dealer`)
+                    continue
                 out.started = replace(out.started, dealer=side)
                 out.dealer = side  # the dealt hands showed the dealer there (issue 13 item 7)
                 continue
