@@ -54,8 +54,11 @@ class Publication:
             return
         try:
             rebuilt = rebuild(read_deal(self.journal, rec.shown))
-        except (JournalError, ValueError) as err:
+        except JournalError as err:
             log.info("the result of deal %d is not shown again: %s", rec.shown, err)
+            return
+        except Exception:  # a screen lost must not stop the table from starting
+            log.exception("the result of deal %d could not be rebuilt", rec.shown)
             return
         if not rebuilt.deal.over:
             return
