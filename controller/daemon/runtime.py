@@ -73,6 +73,7 @@ from controller.daemon.records import (
 from controller.daemon.recovery import Recovery
 from controller.daemon.referee_desk import RefereeDesk, RefereeSide
 from controller.daemon.replay import Recovered
+from controller.daemon.view_words import void_set_words
 from controller.daemon.views import (
     ResultScreen,
 )
@@ -523,13 +524,7 @@ class Runtime(DeviceIO, Recovery, ClaimClock, DealCycle, RefereeSide, Publicatio
         for fact in result.facts:
             if isinstance(fact, mv.VoidSetDeclared):  # accepted, and penalised (004 Lesson 5)
                 side = table_seat(fact.seat, self.dealer)
-                kind = fact.meld.kind.value.replace("-", " ")
-                paid = f"{side} pays {fact.penalty} to nobody" if fact.penalty else "no penalty"
-                self._alert(
-                    "void-suit-set",
-                    f"{side}'s {kind} of {fact.meld.tile} is of the void suit: {paid}",
-                    side,
-                )
+                self._alert("void-suit-set", void_set_words(fact, side), side)
         if accepted is not None:
             self.outputs.move_accepted(*accepted)
         if before is not None and deal.window is None and self._window_open is not None:
