@@ -13,6 +13,7 @@ import json
 import sys
 from pathlib import Path
 
+from controller.cli.args import rules_help
 from tools.campaign.run import REFEREE_CALLS, Campaign, CampaignConfig
 
 
@@ -40,7 +41,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--crosstalk", type=_percent, default=5.0, help="%% crosstalk reads (5)")
     parser.add_argument("--corrupt", type=_percent, default=1.0, help="%% frames damaged (1)")
     parser.add_argument("--repeated", type=_percent, default=0.0, help="%% reads repeated (0)")
-    parser.add_argument("--rules", default="sbr-mil", help="rule set (default sbr-mil)")
+    parser.add_argument("--rules", default="sbr-mil", help=rules_help())
     parser.add_argument("--reader-profile", default="sim-uhf", help="reader profile (sim-uhf)")
     parser.add_argument(
         "--no-referee",
