@@ -23,8 +23,10 @@ from controller.daemon.records import deal_seat, move_from_judge_json, to_physic
 from controller.devices.events import TagsRead
 from controller.journal import Journal
 from controller.journal_inputs import ReaderStep, journal_inputs
-from controller.journal_records import Correction, Record, RecordKind
+from controller.journal_records import Correction, JournalError, Record, RecordKind
 from controller.recognition.wall_doubt import swapped
+from controller.referee.journal_deal import READ_KINDS, deal_from_records
+from controller.referee.rebuild import rebuild
 from controller.referee.session import corrected_deltas
 from rules import moves as mv
 from rules.deal import Deal, Phase
@@ -89,9 +91,12 @@ def recover(
     resume: str | None = None
     batches: list[Record] = []  # `hw.batch` records since the last key batch
     shuffled_at = 0  # the seq of the last shuffle
+    deal_records: list[Record] = []  # the open deal's records a rebuild reads
     for rec in journal.records():
         out.last_seq = rec.seq
         kind = rec.kind
+        if kind in READ_KINDS and rec.deal is not None and rec.deal == out.deal_no:
+            deal_records.append(rec)
         if kind is RecordKind.HW_BATCH:
             if wall_antennas:
                 if rec.data().get("key"):
@@ -137,6 +142,7 @@ def recover(
             out.dealer = dealer
             out.moves = []
             judge = Deal.start(rs, dice, order, prevalent=prevalent)
+            deal_records = [rec]
         elif kind is RecordKind.MOVE_ACCEPTED and judge is not None and rec.deal == out.deal_no:
             data = rec.data()
             if "wall_check" in data:
@@ -155,9 +161,14 @@ def recover(
                 out.started = replace(out.started, dealer=side)
                 out.dealer = side  # the dealt hands showed the dealer there (issue 13 item 7)
                 continue
-            details = rec.data().get("details") or {}
-            if rec.data()["action"] == "penalty" and "judge" in details:
-                _replay(judge, move_from_judge_json(details["judge"]), out, rec)
+            if rec.data().get("action") == "note":
+                continue
+            # a referee's correction of the deal in progress (a move cancelled or fixed, a
+            # penalty, an entered move withdrawn...): the moves after it were judged on the
+            # corrected deal, so the judge is rebuilt with it as the referee tools rebuild it
+            # (a campaign restart after a cancelled false Hu could not replay the journal)
+            judge = _rebuilt(journal, deal_records, rec)
+            out.moves = list(judge.history)
         elif kind is RecordKind.DEAL_SETTLED:
             data = rec.data()
             d = [int(v) for v in data["deltas"]]
@@ -233,6 +244,15 @@ def _wall_checked(
         raise ReplayError(f"record {rec.seq}: the swapped wall does not fit: {err}") from None
     out.started = replace(started, wall_order=order, uncertain=left)
     return judge
+
+
+def _rebuilt(journal: Journal, records: list[Record], rec: Record) -> Deal:
+    try:
+        return rebuild(deal_from_records(journal, records)).deal
+    except (JournalError, ValueError) as err:
+        raise ReplayError(
+            f"record {rec.seq}: the corrected deal cannot be rebuilt: {err}"
+        ) from None
 
 
 def _replay(judge: Deal, move: mv.Move, out: Recovered, rec: Record) -> None:
