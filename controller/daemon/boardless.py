@@ -31,6 +31,7 @@ from itertools import combinations_with_replacement
 
 from controller.devices.events import DiceRolled, ShuffleDone, TagsRead, WallsUp
 from controller.profiles import EventKind, TableProfile, TileCopy, Zone, ZoneKind
+from controller.recognition.presence import TileLifted, TilePlaced
 from rules.ruleset import RuleSet
 from rules.seats import SEATS, Seat
 from rules.wall import DEALT_TILES, Dice, Wall
@@ -45,6 +46,9 @@ BETWEEN_DEALS = ("idle", "settled", "deal_over")
 # phases in which the table's emptiness is a shuffle (a deal in play emptied is abandoned)
 SHUFFLE_FROM = (*BETWEEN_DEALS, "choosing_void", "playing")
 MAX_MISFITS = 2  # a whole dealt deal fitting one break but for this many tiles: that break
+# tiles leaving the zones in one reader round, none arriving, beyond what any move lifts (a
+# kong: four): the table is being cleared for the shuffle
+CLEARING = 8
 
 
 def inferred(profile: TableProfile | None) -> frozenset[EventKind]:
@@ -165,9 +169,24 @@ class Boardless:
     _dice_found: DiceFound | None = None
     _dice_note: Mapping[str, object] = {}  # what `deal.started` says of inferred dice
     _hands_key: frozenset | None = None
+    _clearing = False  # the tiles are leaving for the machine (`_table_clearing`)
 
     def _reader_stands_in(self) -> bool:
         return bool(self.inferred) and not self._holding() and self.stopped is None
+
+    def _table_clearing(self, changes: Sequence[object]) -> bool:
+        """Whether the table is being cleared for a shuffle the reader stands in for: a round
+        lifted CLEARING tiles or more and placed none; until a tile is placed again or the
+        shuffle is read, tiles are read against no deal (`ClaimClock._as_seen`). A deal's
+        residue growing tile by tile as the tiles left for the machine sent the recogniser
+        searching it for moves: seconds of the core's time a round, the reader unpolled."""
+        if EventKind.SHUFFLE_DONE not in self.inferred:
+            return False
+        if any(isinstance(c, TilePlaced) for c in changes):
+            self._clearing = False
+        elif sum(isinstance(c, TileLifted) for c in changes) >= CLEARING:
+            self._clearing = True
+        return self._clearing
 
     def _boardless_wall_read(self, ev: TagsRead) -> None:
         """A known tile crossing the wall antenna between deals: the walls are being built,
@@ -185,6 +204,7 @@ class Boardless:
         phase = self.machine.phase.split(".")[0]
         shuffles = EventKind.SHUFFLE_DONE in self.inferred and phase in SHUFFLE_FROM
         if shuffles and empty_table(self.debouncer.presence()):
+            self._clearing = False
             self._on_table_event(ShuffleDone(t))
             return
         walls = EventKind.WALLS_UP in self.inferred and self._wall_scan is not None

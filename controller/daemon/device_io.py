@@ -133,7 +133,11 @@ class DeviceIO:
 
     def _end_round(self, t: float) -> None:
         self.rounds += 1
-        for change in self.debouncer.end_round(t):
+        changes = self.debouncer.end_round(t)
+        # with no board to say "shuffle", the tiles leaving for the machine are not read as
+        # moves (boardless.py): `_as_seen` is None meanwhile
+        self._table_clearing(changes)
+        for change in changes:
             if isinstance(change, UnknownTagSeen | DuplicateTile):
                 self.recognised(self.recogniser.on_tag_alert(change), change.t)
             elif self._live():

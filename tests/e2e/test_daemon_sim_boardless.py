@@ -1,0 +1,142 @@
+"""Issue 18 items 2 and 3: tables whose board does not say what the table does, played by the
+simulator (its own process, real ptys, 5% missed reads and 5% crosstalk) against the daemon
+(its own process), the journal compared with the simulator's truth.
+
+- A board with seat buttons only (`sim-table-buttons`: no shuffle-done, walls-up or dice):
+  the daemon reads the shuffle, the walls and the dice off the reader and takes the
+  declarations from the buttons; moves, deltas, dealer, wall and dice equal the truth.
+- No serial link at all (`--table none` on both sides): the same for everything the reader
+  shows. With no buttons the declarations (pung, kong, Hu) need the tiles and cards of issue
+  18 item 1; until then each deal is followed up to its first declaration and the next
+  shuffle abandons it, so what is compared is every deal's start (dealer, wall, dice) and
+  the moves the daemon accepted, which must be the truth's own, in order."""
+
+import signal
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from harness import (
+    ENV,
+    ROOT,
+    DaemonFailed,
+    Simultaneous,
+    comparable,
+    kill,
+    read_journal,
+    read_truth,
+    start_daemon,
+    start_sim,
+    truth_deltas,
+    wait_daemon,
+    wait_deal_end,
+)
+
+from controller.journal import Journal
+from controller.journal_records import RecordKind
+from tools.campaign.procs import Child
+
+pytestmark = pytest.mark.slow
+NOISE = ("--missed", "5", "--crosstalk", "5")
+
+
+def started(journal: Path) -> list[dict]:
+    with Journal.open_readonly(journal) as j:
+        return [r.data() for r in j.records() if r.kind is RecordKind.DEAL_STARTED]
+
+
+def check_starts(journal: Path, truth: list) -> None:
+    """Each deal the daemon started is the truth's: the dealer the hands showed, the scanned
+    wall, and dice read off the hands that break the wall where the table's roll did."""
+    starts = started(journal)
+    judged = read_journal(journal)
+    assert len(starts) >= len(truth)
+    for t, s, j in zip(truth, starts, judged, strict=False):
+        assert j.dealer == t.dealer, f"deal {t.number}: dealer"
+        assert s["wall_copies"] == list(t.copies), f"deal {t.number}: wall"
+        assert s["dice_from"] == "hands"
+        rolled = sorted((t.dice.a, t.dice.b))
+        readings = s.get("dice_readings", [s["dice"]])
+        assert rolled in readings and s["dice"] in readings, f"deal {t.number}: dice"
+
+
+def test_a_board_with_buttons_only_plays_noisy_deals_like_the_truth(tmp_path):
+    deals = 6
+    sim, paths = start_sim(tmp_path, deals + 1, 303, "--table-profile", "sim-table-buttons", *NOISE)
+    journal = tmp_path / "table.journal"
+    daemon = start_daemon(paths, journal, deals, "sim-uhf", "--profile", "sim-table-buttons")
+    try:
+        wait_daemon(daemon, journal, 30 * deals)
+        wait_deal_end(paths["truth"], deals)
+    finally:
+        kill(daemon)
+        kill(sim, signal.SIGTERM)
+    truth = [d for d in read_truth(paths["truth"]) if d.complete][:deals]
+    judged = read_journal(journal)[:deals]
+    assert len(truth) == deals and len(judged) == deals
+    for t, j in zip(truth, judged, strict=True):
+        assert comparable(j.moves) == comparable(t.moves), f"deal {t.number}: moves differ"
+        assert j.deltas == truth_deltas("sbr-mil", t), f"deal {t.number}: deltas differ"
+    check_starts(journal, truth)
+    with Journal.open_readonly(journal) as j:
+        codes = [r.data()["code"] for r in j.records() if r.kind is RecordKind.ALERT]
+    assert "dice-ambiguous" not in codes and "no-wall-scan" not in codes
+
+
+def start_boardless_sim(folder: Path, deals: int, seed: int, *extra: str) -> tuple[Child, dict]:
+    """`mjtable sim --table none --fast`: it prints its reader alone."""
+    truth = folder / "truth.jsonl"
+    cmd = [
+        sys.executable, "-m", "controller", "sim", "--fast", "--table", "none", "--deals",
+        str(deals), "--seed", str(seed), "--dir", str(folder), "--truth", str(truth),
+        "--glimpse", "3", "--no-referee", *extra,
+    ]  # fmt: skip
+    err = open(folder / "sim.stderr", "a")  # noqa: SIM115 - the child holds it
+    try:
+        proc = subprocess.Popen(
+            cmd, stdout=subprocess.PIPE, stderr=err, text=True, env=ENV, cwd=ROOT,
+            start_new_session=True,
+        )  # fmt: skip
+    finally:
+        err.close()
+    child = Child(proc, folder / "sim.stderr", "simulator")
+    assert proc.stdout is not None
+    line = proc.stdout.readline()
+    name, _, path = line.strip().partition(": ")
+    if name != "reader":
+        kill(child)
+        raise DaemonFailed(f"the simulator printed {line!r}, not its reader\n{child.tail()}")
+    return child, {"table": "none", "reader": path, "truth": truth}
+
+
+def flat(moves: list) -> list:
+    return [m for x in comparable(moves) for m in (x.moves if isinstance(x, Simultaneous) else [x])]
+
+
+def test_a_table_with_no_serial_link_follows_the_reader(tmp_path):
+    deals = 3
+    sim, paths = start_boardless_sim(tmp_path, deals, 7, *NOISE)
+    journal = tmp_path / "table.journal"
+    daemon = start_daemon(paths, journal)  # `--table none`
+    try:
+        assert wait_deal_end(paths["truth"], deals, timeout=60 * deals), sim.tail()
+        assert sim.wait(30) == 0
+    finally:
+        kill(daemon, signal.SIGTERM)
+        kill(sim, signal.SIGTERM)
+    assert daemon.returncode == 0, daemon.tail()
+    truth = [d for d in read_truth(paths["truth"]) if d.complete]
+    assert len(truth) == deals
+    check_starts(journal, truth)
+    judged = read_journal(journal)
+    for t, j in zip(truth, judged, strict=False):
+        seen, made = flat(j.moves), flat(t.moves)
+        # the void choices are laid tiles, and the play goes on until a declaration
+        assert len(seen) >= 5, f"deal {t.number}: only {seen} accepted"
+        assert seen == made[: len(seen)], f"deal {t.number}: moves the table did not make"
+    with Journal.open_readonly(journal) as j:
+        links = [r.data()["device"] for r in j.records() if r.kind is RecordKind.HW_LINK]
+        config = next(r.data() for r in j.records() if r.kind is RecordKind.DAEMON_STARTED)
+    assert set(links) == {"reader"}  # no table link was ever opened
+    assert config["config"]["devices"] == ["none", paths["reader"]]
