@@ -31,6 +31,7 @@ from harness import (
     truth_deltas,
     wait_daemon,
     wait_deal_end,
+    wait_for,
 )
 
 from controller.journal import Journal
@@ -140,3 +141,38 @@ def test_a_table_with_no_serial_link_follows_the_reader(tmp_path):
         config = next(r.data() for r in j.records() if r.kind is RecordKind.DAEMON_STARTED)
     assert set(links) == {"reader"}  # no table link was ever opened
     assert config["config"]["devices"] == ["none", paths["reader"]]
+
+
+def test_mjtable_run_table_none_plays_its_built_in_simulator_without_a_board(tmp_path):
+    """`mjtable run --table none`: the built-in simulator has no board, the daemon reads the
+    table off the reader; SIGTERM stops both cleanly."""
+    journal = tmp_path / "t.journal"
+    cmd = [
+        sys.executable, "-m", "controller", "run", "--table", "none", "--fast", "--seed", "7",
+        "--journal", str(journal), "--http", "127.0.0.1:0", "--config", "/dev/null",
+    ]  # fmt: skip
+    proc = subprocess.Popen(
+        cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=ENV, cwd=ROOT
+    )  # fmt: skip
+    try:
+        lines = []
+        for line in proc.stdout:
+            lines.append(line)
+            if line.startswith("playing"):
+                break
+        assert any(x.startswith("simulator:  table none, reader ") for x in lines), lines
+        seen = wait_for(journal, lambda r: r.kind is RecordKind.DEAL_STARTED, timeout=60)
+        assert seen
+        proc.send_signal(signal.SIGTERM)
+        _out, err = proc.communicate(timeout=60)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.communicate()
+    assert proc.returncode == 0, err[-2000:]
+    with Journal.open_readonly(journal) as j:
+        assert j.verify().ok
+        deal = j.get(seen).data()
+        last = j.last()
+    assert deal["dice_from"] == "hands" and deal["wall_copies"]
+    assert last.kind is RecordKind.DAEMON_STOPPED and last.data()["reason"] == "sigterm"

@@ -269,3 +269,30 @@ def test_a_tile_placed_again_ends_the_clearing(tmp_path: Path):
     for _ in range(6):
         table.round()
     assert rt._as_seen() is rt.deal and rt.machine.phase == "choosing_void"
+
+
+def test_table_none_in_the_settings_and_what_it_needs() -> None:
+    """`--table none` alone: the built-in simulator without a board; with a reader: that
+    reader alone. The reader must have a wall antenna (the walls and dice are read there);
+    so must a board profile that leaves them to the reader."""
+    from controller.daemon.app import load_parts
+    from controller.daemon.config import ConfigError, Settings, overlay
+
+    s = overlay(Settings(), devices={"table": "none"})
+    assert s.simulated and s.boardless
+    s = overlay(s, devices={"reader": "/dev/ttyUSB1"})
+    assert not s.simulated and s.boardless
+    assert s.echo()["devices"] == ["none", "/dev/ttyUSB1"]
+    _, table, _, _ = load_parts(s)
+    assert table is None
+    nowall = overlay(s, devices={"reader_profile": "sim-uhf-nowall"})
+    with pytest.raises(ConfigError, match="no serial link needs a reader with a wall antenna"):
+        load_parts(nowall)
+    buttons = overlay(
+        Settings(),
+        devices={"table_profile": "sim-table-buttons", "reader_profile": "sim-uhf-nowall"},
+    )
+    with pytest.raises(ConfigError, match="sim-table-buttons .no walls-up or dice event."):
+        load_parts(buttons)
+    _, table, _, _ = load_parts(overlay(buttons, devices={"reader_profile": "sim-uhf"}))
+    assert table is not None and inferred(table) == inferred(None)
