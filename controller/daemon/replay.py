@@ -84,14 +84,17 @@ def recover(
     corrected: set[int] = set()  # deals with correction records
     judge: Deal | None = None
     resume: str | None = None
-    batches: list[Record] = []  # `hw.batch` records since the last key batch
+    batches: list[Record] = []  # `hw.batch` records from the last key batch before the shuffle
     shuffled_at = 0  # the seq of the last shuffle
     for rec in journal.records():
         out.last_seq = rec.seq
         kind = rec.kind
         if kind is RecordKind.HW_BATCH:
             if wall_antennas:
-                if rec.data().get("key"):
+                # a key batch starts the decoding afresh, but the batches since the shuffle
+                # before it are kept: a second restart while the walls were built lost the
+                # wall reads the first run had journalled, and the scan never completed
+                if rec.data().get("key") and (not batches or batches[-1].seq < shuffled_at):
                     batches = []
                 batches.append(rec)
             continue
@@ -119,6 +122,7 @@ def recover(
             if data["trigger"] == "shuffle_started":
                 out.wall_reads = []
                 shuffled_at = rec.seq
+                batches = _from_last_key(batches)
         elif kind is RecordKind.DEAL_STARTED:
             data = rec.data()
             dice = Dice(*data["dice"])
@@ -232,6 +236,14 @@ def _replay(judge: Deal, move: mv.Move, out: Recovered, rec: Record) -> None:
     if isinstance(result, mv.Rejected):
         raise ReplayError(f"record {rec.seq}: the judge refuses {move} on replay: {result}")
     out.moves.append(move)
+
+
+def _from_last_key(batches: list[Record]) -> list[Record]:
+    """The batches from the last key batch on (where decoding may start)."""
+    for i in range(len(batches) - 1, -1, -1):
+        if batches[i].data().get("key"):
+            return batches[i:]
+    return batches
 
 
 def _batch_wall_reads(

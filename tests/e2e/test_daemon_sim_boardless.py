@@ -24,6 +24,7 @@ from harness import (
     DaemonFailed,
     comparable,
     kill,
+    last_seq,
     read_journal,
     read_truth,
     start_daemon,
@@ -38,6 +39,7 @@ from harness import (
 from controller.journal import Journal
 from controller.journal_records import RecordKind
 from tools.campaign.procs import Child
+from tools.campaign.run import wall_scan
 
 pytestmark = pytest.mark.slow
 NOISE = ("--missed", "5", "--crosstalk", "5")
@@ -194,3 +196,51 @@ def test_mjtable_run_table_none_plays_its_built_in_simulator_without_a_board(tmp
         last = j.last()
     assert deal["dice_from"] == "hands" and deal["wall_copies"]
     assert last.kind is RecordKind.DAEMON_STOPPED and last.data()["reason"] == "sigterm"
+
+
+def _phase_to(name):
+    return lambda r: r.kind is RecordKind.TABLE_PHASE and r.data()["to"] == name
+
+
+def test_sigkill_on_a_buttons_only_board_loses_nothing(tmp_path):
+    """Killed while the walls are built, before the dice are read off the hands, while they
+    are dealt and in a claim window, each time restarted on the same journal: the shuffle,
+    walls and dice are read again off the reader, and the deals equal the truth."""
+    deals = 2
+    profile = ("--table-profile", "sim-table-buttons")
+    sim, paths = start_sim(tmp_path, deals + 1, 7, *profile)
+    journal = tmp_path / "table.journal"
+    moments = {
+        "wall scan": wall_scan(),
+        "walls up": _phase_to("walls_up"),
+        "dealing": _phase_to("dealing"),
+        "claim window": lambda r: (
+            r.kind is RecordKind.CLAIM_WINDOW and r.data()["state"] == "opened"
+        ),
+    }
+    daemon = None
+    extra = ("sim-uhf", "--profile", "sim-table-buttons")
+    try:
+        for moment, test in moments.items():
+            after = last_seq(journal)
+            daemon = start_daemon(paths, journal, 0, *extra)
+            if moment == "wall scan":
+                assert wait_for(journal, _phase_to("shuffling"), after), moment
+            seen = wait_for(journal, test, after)
+            assert seen, f"no {moment} seen"
+            kill(daemon, signal.SIGKILL)
+        daemon = start_daemon(paths, journal, deals, *extra)
+        wait_daemon(daemon, journal, 120)
+        wait_deal_end(paths["truth"], deals)
+    finally:
+        if daemon is not None:
+            kill(daemon)
+        kill(sim, signal.SIGTERM)
+    truth = [d for d in read_truth(paths["truth"]) if d.complete][:deals]
+    judged = read_journal(journal)[:deals]
+    assert len(judged) == deals
+    for t, j in zip(truth, judged, strict=True):
+        assert j.dealer == t.dealer, f"deal {t.number}"
+        assert comparable(j.moves) == comparable(t.moves), f"deal {t.number}: moves differ"
+        assert j.deltas == truth_deltas("sbr-mil", t), f"deal {t.number}: deltas differ"
+    check_starts(journal, truth)

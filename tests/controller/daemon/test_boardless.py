@@ -10,7 +10,9 @@ polled reader's answers (`ReaderPolled`)."""
 
 from __future__ import annotations
 
+import itertools
 import random
+import re
 from pathlib import Path
 
 import pytest
@@ -124,8 +126,14 @@ def test_a_void_tile_counts_as_its_hand_and_other_zones_do_not() -> None:
 class Table:
     """A runtime with no table driver, fed the simulated world's inventories round by round."""
 
-    def __init__(self, path: Path, rules: str = "sbr-mil") -> None:
-        self.clock = FakeClock()
+    def __init__(
+        self,
+        path: Path,
+        rules: str = "sbr-mil",
+        clock: FakeClock | None = None,
+        world: World | None = None,
+    ) -> None:
+        self.clock = clock or FakeClock()
         self.rs = load(rules)
         self.reader = load_reader("sim-uhf")
         self.tags = sim_tag_map(self.rs.tiles.set)
@@ -145,7 +153,7 @@ class Table:
             RuntimeConfig(fast_polling=True),
             recovered=recover(self.journal, self.rs, wall),
         )
-        self.world = World(self.rs.tiles.set, self.reader, 5)
+        self.world = world or World(self.rs.tiles.set, self.reader, 5)
 
     def round(self, _kind: str = "") -> None:
         self.clock.advance(0.05)
@@ -292,7 +300,46 @@ def test_table_none_in_the_settings_and_what_it_needs() -> None:
         Settings(),
         devices={"table_profile": "sim-table-buttons", "reader_profile": "sim-uhf-nowall"},
     )
-    with pytest.raises(ConfigError, match="sim-table-buttons .no walls-up or dice event."):
+    with pytest.raises(ConfigError, match=re.escape("sim-table-buttons (no walls-up or dice event)")):
         load_parts(buttons)
     _, table, _, _ = load_parts(overlay(buttons, devices={"reader_profile": "sim-uhf"}))
     assert table is not None and inferred(table) == inferred(None)
+
+
+def test_regression_walls_scanned_across_two_restarts_are_read_whole(tmp_path: Path):
+    """The boardless e2e kill test: killed while the walls were built, restarted, killed
+    again once they were up: the second restart replayed only the wall reads journalled
+    since the first restart's key batch, so the tiles that crossed the wall antenna before
+    it were lost, the scan never completed and no dice were read. Replay decodes every wall
+    read since the shuffle, from the key batch before it."""
+    path = tmp_path / "t.journal"
+    table = Table(path)
+    table.rt.handle(LinkChanged(0.0, "reader", LinkState.UP, "test"))
+    for _ in range(8):
+        table.round()
+    order = table.world.shuffle()
+    steps = itertools.count()
+    cut = {40: "restart", 80: "restart"}
+
+    def glimpse(_kind: str) -> None:
+        nonlocal table
+        table.round()
+        if cut.get(next(steps)) == "restart":
+            table.rt.stop("test")
+            table.journal.close()
+            table = Table(path, clock=table.clock, world=table.world)
+            table.rt.handle(LinkChanged(table.clock.monotonic(), "reader", LinkState.UP, "up"))
+
+    player = PhysicalPlayer(
+        table.world, table.rs, Seat.E, lambda s, b: None, glimpse, lambda r: None
+    )
+    player.build_walls(order, linger=5)
+    for _ in range(12):
+        table.round()
+    assert table.rt.machine.phase == "walls_up", table.phases()
+    assert table.rt._wall_scan == order
+    player.deal(Dice(2, 5))
+    for _ in range(8):
+        table.round()
+    (started,) = table.records(RecordKind.DEAL_STARTED)
+    assert started["wall_copies"] == [str(tc) for tc in order] and started["dice"] == [2, 5]
