@@ -300,7 +300,9 @@ def test_table_none_in_the_settings_and_what_it_needs() -> None:
         Settings(),
         devices={"table_profile": "sim-table-buttons", "reader_profile": "sim-uhf-nowall"},
     )
-    with pytest.raises(ConfigError, match=re.escape("sim-table-buttons (no walls-up or dice event)")):
+    with pytest.raises(
+        ConfigError, match=re.escape("sim-table-buttons (no walls-up or dice event)")
+    ):
         load_parts(buttons)
     _, table, _, _ = load_parts(overlay(buttons, devices={"reader_profile": "sim-uhf"}))
     assert table is not None and inferred(table) == inferred(None)
