@@ -16,7 +16,7 @@ the recogniser stay one path:
   `indent = "min"`, every roll of one sum under `"sum"`): they deal the same deal, so the
   judge starts at once; `deal.started` journals `dice_readings` and an alert asks the
   referee which was rolled. Two *breaks* that fit the whole dealt deal (a wall scan that
-  cannot be right) call the referee, with the readings as candidates, and no deal starts.
+  cannot be right) call the referee, the readings in the alert, and no deal starts.
 
 Nothing is inferred while the daemon is degraded or recovering (the presence is not yet
 believed); what the table is then is read again once it is ready.
@@ -141,10 +141,11 @@ def hand_tiles(presence: Mapping[TileCopy, Zone]) -> dict[TileCopy, Seat]:
 
 
 def judge(found: DiceFound) -> DiceFound | None:
-    """Whether the hands say the dice yet: one break fits every tile read (the rolls of a
-    rotated dealer and of a break a round earlier fit until East's jump is dealt); once the
-    whole deal is read, the best fit if it misses at most MAX_MISFITS tiles, else the
-    readings for the referee. None: not yet."""
+    """Whether the hands say the dice yet: one break (and dealer side) fits every tile read,
+    at least 8 of them (a break a round earlier, or a dealer a side round with the break two
+    stacks on, fits a half-dealt table when a roll makes it: at the latest East's jump tells
+    them apart); once the whole deal is read, the best fit if it misses at most MAX_MISFITS
+    tiles, else the readings for the referee. None: not yet."""
     if not found.readings:
         return None
     complete = found.seen >= DEALT_TILES
