@@ -144,16 +144,20 @@ def judge(found: DiceFound) -> DiceFound | None:
     """Whether the hands say the dice yet: one break (and dealer side) fits every tile read,
     at least 8 of them (a break a round earlier, or a dealer a side round with the break two
     stacks on, fits a half-dealt table when a roll makes it: at the latest East's jump tells
-    them apart); once the whole deal is read, the best fit if it misses at most MAX_MISFITS
-    tiles, else the readings for the referee. None: not yet."""
+    them apart); once the whole deal is read, the best fit, for the referee to answer unless
+    it is one break missing at most MAX_MISFITS tiles (`settled`). None: not yet."""
     if not found.readings:
         return None
-    complete = found.seen >= DEALT_TILES
     if found.misfits == 0 and found.decided and found.seen >= 8:
         return found
-    if complete and (not found.decided or found.misfits <= MAX_MISFITS):
+    if found.seen >= DEALT_TILES:
         return found
     return None
+
+
+def settled(found: DiceFound) -> bool:
+    """The reading starts the deal: one break, at most MAX_MISFITS tiles out of place."""
+    return found.decided and found.misfits <= MAX_MISFITS
 
 
 def empty_table(presence: Mapping[TileCopy, Zone]) -> bool:
@@ -233,7 +237,7 @@ class Boardless:
         if found is None or found == self._dice_found:
             return
         self._dice_found = found
-        if not found.decided:
+        if not settled(found):
             self._ask_dice(found)
             return
         reading = found.readings[0]
@@ -263,12 +267,19 @@ class Boardless:
             )
 
     def _ask_dice(self, found: DiceFound) -> None:
-        """The whole deal read, and it fits several breaks: the referee says which."""
+        """The whole deal read, and it fits several breaks, or one with more than
+        MAX_MISFITS tiles out of place: no deal starts, the referee is called (the page
+        cannot answer it yet: the table is dealt again, or the daemon restarted)."""
         texts = _readings_words(found.readings)
-        self.referee_called = "dice: the dealt hands fit several breaks of the wall"
+        several = not found.decided
+        self.referee_called = (
+            "dice: the dealt hands fit several breaks of the wall"
+            if several
+            else "dice: the dealt hands fit no break of the wall"
+        )
         self._alert(
-            "dice-ambiguous",
-            f"the dealt hands fit {texts} ({found.misfits} tile(s) out of place each)",
+            "dice-ambiguous" if several else "dice-unread",
+            f"the dealt hands fit {texts} but for {found.misfits} tile(s)",
             severity="error",
             referee_called=True,
             readings=[r.to_json() for r in found.readings],

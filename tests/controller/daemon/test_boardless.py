@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from controller.daemon.boardless import DealtFrom, hand_tiles, inferred, judge
+from controller.daemon.boardless import DealtFrom, hand_tiles, inferred, judge, settled
 from controller.daemon.clock import FakeClock
 from controller.daemon.records import to_drawing
 from controller.daemon.replay import recover
@@ -106,7 +106,7 @@ def test_a_tile_misread_into_another_hand_still_names_the_break() -> None:
     tc = next(tc for tc, side in hands.items() if side is Seat.S)
     hands[tc] = Seat.N  # crosstalk settled the wrong way
     found = judge(DealtFrom(rs, order).fit(hands))
-    assert found is not None and found.decided and found.misfits == 1
+    assert found is not None and settled(found) and found.misfits == 1
     assert found.readings[0].dice == Dice(3, 4)
 
 
@@ -345,3 +345,39 @@ def test_regression_walls_scanned_across_two_restarts_are_read_whole(tmp_path: P
         table.round()
     (started,) = table.records(RecordKind.DEAL_STARTED)
     assert started["wall_copies"] == [str(tc) for tc in order] and started["dice"] == [2, 5]
+
+
+def test_hands_that_fit_no_break_call_the_referee_and_start_nothing(tmp_path: Path):
+    """Four tiles dealt to East lie in South's hand and four of South's in East's: no break
+    deals that (a wall scan that cannot be right, or tiles moved): the whole deal read, the
+    referee is called with the best reading, and no deal starts on a guess."""
+    table = Table(tmp_path / "t.journal")
+    rt = table.rt
+    rt.handle(LinkChanged(0.0, "reader", LinkState.UP, "test"))
+    for _ in range(8):
+        table.round()
+    pacing = [True]  # the reader reads the walls being built, not the dealing
+    player = PhysicalPlayer(
+        table.world,
+        table.rs,
+        Seat.E,
+        lambda s, b: None,
+        lambda k: table.round() if pacing[0] else None,
+        lambda r: None,
+    )
+    player.build_walls(table.world.shuffle(), linger=5)
+    for _ in range(3):
+        table.round()
+    pacing[0] = False
+    player.deal(Dice(1, 3))
+    east, south = Zone(ZoneKind.HAND, Seat.E), Zone(ZoneKind.HAND, Seat.S)
+    a, b = table.world.in_place(east)[:4], table.world.in_place(south)[:4]
+    table.world.move_many([*((tc, east, south) for tc in a), *((tc, south, east) for tc in b)])
+    for _ in range(10):
+        table.round()
+    assert rt.deal is None and not table.records(RecordKind.DEAL_STARTED)
+    (call,) = [x for x in table.records(RecordKind.ALERT) if x["code"].startswith("dice-")]
+    assert call["code"] == "dice-unread" and call["referee_called"] and call["severity"] == "error"
+    assert call["readings"] == [{"dice": [1, 3], "dealer": "E"}]
+    assert "but for 8 tile(s)" in call["message"]
+    assert rt.referee_called and rt.machine.phase == "walls_up"
