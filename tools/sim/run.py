@@ -464,10 +464,12 @@ class Simulation:
         return {
             "date": time.strftime("%Y-%m-%d"),
             "table": {
-                "profile": self.config.table_profile if self.config.board else "none",
+                "profile": self.config.table_profile,
                 "model": t.model,
                 "firmware": t.firmware,
-            },
+            }
+            if self.config.board
+            else None,  # a table with no serial link (tools/capture.py replays none)
             "reader": {
                 "profile": self.config.reader_profile,
                 "model": r.model.value,
