@@ -244,3 +244,34 @@ def test_sigkill_on_a_buttons_only_board_loses_nothing(tmp_path):
         assert comparable(j.moves) == comparable(t.moves), f"deal {t.number}: moves differ"
         assert j.deltas == truth_deltas("sbr-mil", t), f"deal {t.number}: deltas differ"
     check_starts(journal, truth)
+
+
+def test_wellness_dice_read_off_the_hands_break_the_wall_by_their_sum(tmp_path):
+    """Wellness counts the indent by the dice sum: every roll of a sum breaks the wall at one
+    place, so a sum of 2 or 12 is one reading and any other several, all journalled; the
+    136-tile deals on a buttons-only board equal the truth."""
+    deals = 3
+    wellness = ("--rules", "wellness", "--prevalent", "S")
+    buttons = "sim-table-buttons"
+    sim, paths = start_sim(tmp_path, deals + 1, 31, *wellness, "--table-profile", buttons, *NOISE)
+    journal = tmp_path / "table.journal"
+    daemon = start_daemon(
+        paths, journal, deals, "sim-uhf", *wellness, "--profile", buttons, tags="sim-136"
+    )
+    try:
+        wait_daemon(daemon, journal, 40 * deals)
+        wait_deal_end(paths["truth"], deals)
+    finally:
+        kill(daemon)
+        kill(sim, signal.SIGTERM)
+    truth = [d for d in read_truth(paths["truth"], "wellness") if d.complete][:deals]
+    judged = read_journal(journal)[:deals]
+    assert len(truth) == deals and len(judged) == deals
+    for t, j in zip(truth, judged, strict=True):
+        assert comparable(j.moves) == comparable(t.moves), f"deal {t.number}: moves differ"
+        assert j.deltas == truth_deltas("wellness", t), f"deal {t.number}: deltas differ"
+    check_starts(journal, truth)
+    for t, s in zip(truth, started(journal), strict=False):
+        total = t.dice.a + t.dice.b
+        rolls = [[a, total - a] for a in range(1, 7) if a <= total - a <= 6]
+        assert s.get("dice_readings", [s["dice"]]) == rolls, f"deal {t.number}"
