@@ -86,15 +86,17 @@ def recover(
     resume: str | None = None
     batches: list[Record] = []  # `hw.batch` records from the last key batch before the shuffle
     shuffled_at = 0  # the seq of the last shuffle
+    dealt_at = 0  # the seq of the last deal.started (the walls' reads are used no more)
     for rec in journal.records():
         out.last_seq = rec.seq
         kind = rec.kind
         if kind is RecordKind.HW_BATCH:
             if wall_antennas:
-                # a key batch starts the decoding afresh, but the batches since the shuffle
-                # before it are kept: a second restart while the walls were built lost the
-                # wall reads the first run had journalled, and the scan never completed
-                if rec.data().get("key") and (not batches or batches[-1].seq < shuffled_at):
+                # a key batch starts the decoding afresh, but while the walls are built the
+                # batches since the shuffle before it are kept: a second restart mid-build
+                # lost the wall reads the first run had journalled, and the scan never ended
+                building = bool(batches) and batches[-1].seq > shuffled_at > dealt_at
+                if rec.data().get("key") and not building:
                     batches = []
                 batches.append(rec)
             continue
@@ -124,6 +126,7 @@ def recover(
                 shuffled_at = rec.seq
                 batches = _from_last_key(batches)
         elif kind is RecordKind.DEAL_STARTED:
+            dealt_at = rec.seq
             data = rec.data()
             dice = Dice(*data["dice"])
             dealer = Seat.parse(data["dealer"])
