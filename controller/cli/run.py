@@ -41,7 +41,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--table-name", help="this table's name (scoreboard, MQTT)")
     hw = parser.add_argument_group("hardware (none given: the built-in simulator)")
-    hw.add_argument("--table", help="the table controller's serial port")
+    hw.add_argument(
+        "--table",
+        help="the table controller's serial port; none: a table with no serial link (the "
+        "shuffle, walls and dice read off the reader; alone, the built-in simulator's)",
+    )
     hw.add_argument(
         "--reader",
         help="the tile reader's serial port, or usb / usb:VID:PID for a PN533 on USB "
@@ -145,6 +149,8 @@ def start_simulator(
     ]
     if s.fast:
         cmd.append("--fast")
+    if settings.boardless:
+        cmd += ["--table", "none"]
     if args.truth:
         cmd += ["--truth", str(args.truth)]
     for u in args.unplug:
@@ -158,7 +164,7 @@ def start_simulator(
         start_new_session=True,  # a Ctrl-C reaches the daemon, which ends the simulator
         preexec_fn=_die_with_parent,
     )
-    paths: dict[str, str] = {}
+    paths: dict[str, str] = {"table": "none"} if settings.boardless else {}
     assert child.stdout is not None
     while len(paths) < 2:
         line = child.stdout.readline()

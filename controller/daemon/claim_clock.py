@@ -30,8 +30,9 @@ class ClaimClock:
         that move are the window's resolution or the next turn (a table does not wait for
         the claim clock): they are read against the deal *as if the window had closed now*,
         and a move read that way closes the window early (`offer`). Buttons are always read
-        against the real deal (claims go into the open window)."""
-        deal = self.deal
+        against the real deal (claims go into the open window). None while the table is
+        cleared for a shuffle no board reports (boardless.py)."""
+        deal = None if self._clearing else self.deal
         if deal is None or deal.window is None:
             return deal
         key = (id(deal), len(deal.history))

@@ -14,7 +14,8 @@ Example (docs/DAEMON.md):
     deals = 0                        # 0: play until stopped
 
     [devices]                        # omit the section: the built-in simulator
-    table = "/dev/mjtable-table"     # udev symlinks (controller/systemd/90-mjtable.rules)
+    table = "/dev/mjtable-table"     # udev symlinks (controller/systemd/90-mjtable.rules);
+                                     # "none": a table with no serial link (the reader alone)
     reader = "/dev/mjtable-reader"  # or "usb" / "usb:04cc:2533": a PN533 on USB (pyusb),
                                      # with a reader profile of model "pn533-usb"
     table-profile = "sim-table"
@@ -47,6 +48,7 @@ from rules.schema import SchemaError, build
 SYSTEM_CONFIG = Path("/etc/mjtable/mjtable.toml")
 DEFAULT_JOURNAL = "mjtable.journal"
 WINDS = ("E", "S", "W", "N")
+NO_TABLE = "none"  # [devices] table: a table with no serial link (controller/daemon/boardless.py)
 
 
 class ConfigError(ValueError):
@@ -116,7 +118,12 @@ class Settings:
 
     @property
     def simulated(self) -> bool:
-        return not (self.devices.table or self.devices.reader)
+        return not (self.devices.reader or self.devices.table not in ("", NO_TABLE))
+
+    @property
+    def boardless(self) -> bool:
+        """A table with no serial link (`table = "none"`): the reader alone (issue 18)."""
+        return self.devices.table == NO_TABLE
 
     @property
     def tags(self) -> str:

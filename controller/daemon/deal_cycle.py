@@ -115,6 +115,7 @@ class DealCycle:
                 "wall": [str(x) for x in to_drawing(self.rs, dice, physical)],
                 "wall_copies": [str(tc) for tc in self._wall_scan],
                 **({"wall_uncertain": list(self._uncertain)} if self._uncertain else {}),
+                **self._dice_note,  # dice read off the dealt hands (boardless.py)
             },
         )
 

@@ -67,6 +67,8 @@ class DeviceIO:
             self.send(device, data)
 
     def command(self, command: Command) -> bool:
+        if self.driver is None:
+            return False  # a table with no serial link: nothing to tell it
         try:
             return self.send("table", self.driver.encode(command))
         except ValueError as err:
@@ -109,6 +111,7 @@ class DeviceIO:
             self.inputs.flush()
         for ev in reads:
             if ev.antenna in self._wall_antennas:
+                self._boardless_wall_read(ev)  # tiles crossing it: the walls are being built
                 if self._held_shuffle():
                     if len(self._held) < HELD_LIMIT:  # the new walls' scan, after the shuffle
                         self._held.append(ev)
@@ -130,11 +133,16 @@ class DeviceIO:
 
     def _end_round(self, t: float) -> None:
         self.rounds += 1
-        for change in self.debouncer.end_round(t):
+        changes = self.debouncer.end_round(t)
+        # with no board to say "shuffle", the tiles leaving for the machine are not read as
+        # moves (boardless.py): `_as_seen` is None meanwhile
+        self._table_clearing(changes)
+        for change in changes:
             if isinstance(change, UnknownTagSeen | DuplicateTile):
                 self.recognised(self.recogniser.on_tag_alert(change), change.t)
             elif self._live():
                 self.recognised(self.recogniser.on_presence(change, self._as_seen()), change.t)
+        self._boardless_round(t)  # the shuffle, walls and dice no board reports (boardless.py)
         if self._pending_dice is not None and not self._wall_antennas:
             self._start_from_hands()
         if self._reconcile_at is not None and self.rounds >= self._reconcile_at:

@@ -89,9 +89,10 @@ def recover(
     corrected: set[int] = set()  # deals with correction records
     judge: Deal | None = None
     resume: str | None = None
-    batches: list[Record] = []  # `hw.batch` records since the last key batch
+    batches: list[Record] = []  # `hw.batch` records from the last key batch before the shuffle
     shuffled_at = 0  # the seq of the last shuffle
     deal_records: list[Record] = []  # the open deal's records a rebuild reads
+    dealt_at = 0  # the seq of the last deal.started (the walls' reads are used no more)
     for rec in journal.records():
         out.last_seq = rec.seq
         kind = rec.kind
@@ -99,7 +100,11 @@ def recover(
             deal_records.append(rec)
         if kind is RecordKind.HW_BATCH:
             if wall_antennas:
-                if rec.data().get("key"):
+                # a key batch starts the decoding afresh, but while the walls are built the
+                # batches since the shuffle before it are kept: a second restart mid-build
+                # lost the wall reads the first run had journalled, and the scan never ended
+                building = bool(batches) and batches[-1].seq > shuffled_at > dealt_at
+                if rec.data().get("key") and not building:
                     batches = []
                 batches.append(rec)
             continue
@@ -129,7 +134,9 @@ def recover(
             if data["trigger"] == "shuffle_started":
                 out.wall_reads = []
                 shuffled_at = rec.seq
+                batches = _from_last_key(batches)
         elif kind is RecordKind.DEAL_STARTED:
+            dealt_at = rec.seq
             data = rec.data()
             dice = Dice(*data["dice"])
             dealer = Seat.parse(data["dealer"])
@@ -260,6 +267,14 @@ def _replay(judge: Deal, move: mv.Move, out: Recovered, rec: Record) -> None:
     if isinstance(result, mv.Rejected):
         raise ReplayError(f"record {rec.seq}: the judge refuses {move} on replay: {result}")
     out.moves.append(move)
+
+
+def _from_last_key(batches: list[Record]) -> list[Record]:
+    """The batches from the last key batch on (where decoding may start)."""
+    for i in range(len(batches) - 1, -1, -1):
+        if batches[i].data().get("key"):
+            return batches[i:]
+    return batches
 
 
 def _batch_wall_reads(

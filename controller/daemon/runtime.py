@@ -23,8 +23,9 @@ results, the judge's decisions, the views) is composed of `DeviceIO` (device_io.
 table frames, reader answers), `DealCycle` (deal_cycle.py: shuffle, wall scan, dice, dealer,
 settlement), `ClaimClock` (claim_clock.py: claim and robbing windows), `Recovery`
 (recovery.py: restart, held events, reconciliation), `RefereeSide` (referee_desk.py: what
-the referee desk asks of the live deal) and `Publication` (publication.py: the facts and the
-views published). They share the core thread's state; none imports
+the referee desk asks of the live deal), `Publication` (publication.py: the facts and the
+views published) and `Boardless` (boardless.py: the shuffle, walls and dice read off the
+reader when the table's board does not report them). They share the core thread's state; none imports
 another, and contracts.py holds what they all name.
 """
 
@@ -39,6 +40,7 @@ from typing import Any
 
 from controller import __version__
 from controller.daemon import machine as m
+from controller.daemon.boardless import Boardless, inferred
 from controller.daemon.candidates import Candidate, candidates
 from controller.daemon.claim_clock import ClaimClock
 from controller.daemon.clock import Clock
@@ -141,7 +143,7 @@ __all__ = [
 ]
 
 
-class Runtime(DeviceIO, Recovery, ClaimClock, DealCycle, RefereeSide, Publication):
+class Runtime(DeviceIO, Recovery, ClaimClock, DealCycle, RefereeSide, Publication, Boardless):
     def __init__(
         self,
         rs: RuleSet,
@@ -150,7 +152,7 @@ class Runtime(DeviceIO, Recovery, ClaimClock, DealCycle, RefereeSide, Publicatio
         recogniser: RecogniserLike,
         reader: ReaderProfile,
         debouncer: Debouncer,
-        driver: TableDriver,
+        driver: TableDriver | None,  # None: a table with no serial link (boardless.py)
         send: Callable[[str, bytes], bool],
         config: RuntimeConfig | None = None,
         outputs: Outputs | None = None,
@@ -172,7 +174,8 @@ class Runtime(DeviceIO, Recovery, ClaimClock, DealCycle, RefereeSide, Publicatio
         self.send = send
         self.outputs: Outputs = outputs or NoOutputs()
         self.inbox: queue.Queue[Item] = queue.Queue()
-        self.links = {d: LinkState.DOWN for d in DEVICES}
+        self.links = {d: LinkState.DOWN for d in DEVICES if driver is not None or d != "table"}
+        self.inferred = inferred(None if driver is None else driver.profile)  # boardless.py
         self.alerts: deque[AlertView] = deque(maxlen=50)
         self.tail: deque[str] = deque(maxlen=30)
         self.heads: deque[dict[str, Any]] = deque(maxlen=12)  # settled deals' chain heads

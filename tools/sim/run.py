@@ -59,7 +59,14 @@ from rules import ruleset as rulesets
 from rules.seats import SEATS, Seat
 from rules.wall import Dice
 from tools.capture_file import CaptureWriter
-from tools.sim.devices import DeviceLoop, PtyEndpoint, ReaderBus, VirtualTable, open_endpoint
+from tools.sim.devices import (
+    DeviceLoop,
+    NoBoard,
+    PtyEndpoint,
+    ReaderBus,
+    VirtualTable,
+    open_endpoint,
+)
 from tools.sim.noise import Noise, NoiseConfig, Unplug
 from tools.sim.player import PhysicalPlayer, plan_deal
 from tools.sim.world import WALL_SCAN, World
@@ -94,6 +101,7 @@ class SimConfig:
     referee: bool = True  # False: no referee corrections or penalties in the bots' deals
     prevalent: Seat = Seat.E  # the round wind (Wellness scores it, 001 II 3)
     score_wait: float = 10.0  # seconds the players look for their scores before a shuffle
+    board: bool = True  # False: a table with no serial link (`--table none`, issue 18)
 
     def __post_init__(self) -> None:
         if self.reader not in READERS:
@@ -130,15 +138,17 @@ class Simulation:
         tap = self.capture.chunk if self.capture else None
         self.loop = DeviceLoop()
         paced = not config.fast  # real time: devices answer at the hardware's pace
-        self.table = VirtualTable(
-            self.table_profile,
-            open_endpoint(self.folder, "table"),
-            tap,
-            self._command,
-            later=self.loop.later,
-            paced=paced,
-        )
-        self.loop.add(self.table.endpoint, self.table.on_bytes)
+        self.table: VirtualTable | NoBoard = NoBoard()  # `--table none`: no serial link
+        if config.board:
+            self.table = VirtualTable(
+                self.table_profile,
+                open_endpoint(self.folder, "table"),
+                tap,
+                self._command,
+                later=self.loop.later,
+                paced=paced,
+            )
+            self.loop.add(self.table.endpoint, self.table.on_bytes)
         self.bus: ReaderBus | None = None
         self.usb = None
         if config.reader == "uhf":
@@ -167,7 +177,7 @@ class Simulation:
 
     # -- public ----------------------------------------------------------------------------
     def paths(self) -> dict[str, str]:
-        out = {"table": str(self.table.endpoint.link)}
+        out = {} if self.table.endpoint is None else {"table": str(self.table.endpoint.link)}
         if self.bus is not None:
             out["reader"] = str(self.bus.endpoint.link)
         else:
@@ -184,7 +194,8 @@ class Simulation:
         deadline = None if timeout is None else time.monotonic() + timeout
         while not self._stop.is_set():
             reader_ok = self.bus is None or self.bus.commands > 0
-            if self.table.endpoint.client_open() and reader_ok:
+            table_ok = self.table.endpoint is None or self.table.endpoint.client_open()
+            if table_ok and reader_ok:
                 return True
             left = None if deadline is None else deadline - time.monotonic()
             if left is not None and left <= 0:
@@ -208,7 +219,7 @@ class Simulation:
                     "class": "session",
                     "seed": self.config.seed,
                     "rules": self.rs.name,
-                    "table": self.config.table_profile,
+                    "table": self.config.table_profile if self.config.board else "none",
                     "reader": self.config.reader_profile,
                     "reader_kind": self.config.reader,
                     "deals": self.config.deals,
@@ -235,7 +246,8 @@ class Simulation:
     def close(self) -> None:
         self._stop.set()
         self.loop.stop()
-        self.table.endpoint.close()
+        if self.table.endpoint is not None:
+            self.table.endpoint.close()
         if self.bus is not None:
             self.bus.endpoint.close()
         if self.capture:
@@ -358,12 +370,16 @@ class Simulation:
         for the referee if the host calls one meanwhile. A table nobody listens to goes on."""
         self._step(n, "scores")
         end = time.monotonic() + self.config.score_wait
-        while not self._stop.is_set() and self.table.endpoint.client_open():
+        while not self._stop.is_set() and self._board_listened():
             self._hold_for_referee()
             if self.table.scores_shown > shown or time.monotonic() >= end:
                 return
             self._stop.wait(0.02)
             self._faults()
+
+    def _board_listened(self) -> bool:
+        """A host has the board's port open (a table with no board: nobody ever does)."""
+        return self.table.endpoint is not None and self.table.endpoint.client_open()
 
     def _faults(self) -> None:
         now = self._elapsed()
@@ -394,7 +410,7 @@ class Simulation:
         slave is not open; the reader: no command since the replug)."""
         for device, commands in list(self._rejoin.items()):
             if device == "table":
-                back = self.table.endpoint.client_open()
+                back = self._board_listened()
             else:
                 back = self.bus is None or self.bus.commands > commands
             if back:
@@ -451,7 +467,9 @@ class Simulation:
                 "profile": self.config.table_profile,
                 "model": t.model,
                 "firmware": t.firmware,
-            },
+            }
+            if self.config.board
+            else None,  # a table with no serial link (tools/capture.py replays none)
             "reader": {
                 "profile": self.config.reader_profile,
                 "model": r.model.value,
