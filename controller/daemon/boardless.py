@@ -29,6 +29,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import combinations_with_replacement
 
+from controller.daemon.candidates import Candidate
 from controller.devices.events import DiceRolled, ShuffleDone, TagsRead, WallsUp
 from controller.profiles import EventKind, TableProfile, TileCopy, Zone, ZoneKind
 from controller.recognition.presence import TileLifted, TilePlaced
@@ -268,8 +269,8 @@ class Boardless:
 
     def _ask_dice(self, found: DiceFound) -> None:
         """The whole deal read, and it fits several breaks, or one with more than
-        MAX_MISFITS tiles out of place: no deal starts, the referee is called (the page
-        cannot answer it yet: the table is dealt again, or the daemon restarted)."""
+        MAX_MISFITS tiles out of place: no deal starts, the referee is called, each reading
+        a candidate the referee page applies with one tap (`answer_dice`)."""
         texts = _readings_words(found.readings)
         several = not found.decided
         self.referee_called = (
@@ -277,13 +278,37 @@ class Boardless:
             if several
             else "dice: the dealt hands fit no break of the wall"
         )
+        self.referee_candidates = tuple(
+            Candidate(
+                f"dice {r.dice} with the dealer at {r.dealer}",
+                action={"kind": "dice", "dice": f"{r.dice.a}+{r.dice.b}", "seat": r.dealer.name},
+            )
+            for r in found.readings
+        )
         self._alert(
             "dice-ambiguous" if several else "dice-unread",
             f"the dealt hands fit {texts} but for {found.misfits} tile(s)",
             severity="error",
             referee_called=True,
             readings=[r.to_json() for r in found.readings],
+            candidates=[c.to_json() for c in self.referee_candidates],
         )
+
+    def answer_dice(self, dice: Dice, dealer: Seat, who: str, why: str) -> str | None:
+        """The referee says which dice were rolled and where the dealer sits (the answer
+        to `dice-ambiguous` / `dice-unread`, or to a table whose hands were never read
+        whole): the deal starts as if the board had said it; `deal.started` journals
+        `dice_from: "referee"` with who and why. None when taken, else why not."""
+        if EventKind.DICE not in self.inferred:
+            return "this table's board reports its dice"
+        if self.machine.phase != "walls_up" or (self.deal is not None and not self.deal.over):
+            return "no dice are awaited now (the walls are not up, or a deal is in progress)"
+        self._dice_note = {"dice_from": "referee", "referee": who, "why": why}
+        self.dealer = dealer
+        self.referee_answered()
+        self._on_table_event(DiceRolled(self.clock.monotonic(), dice.a, dice.b))
+        self._dice_note = {}
+        return None
 
 
 def _readings_words(readings: Iterable[DiceReading]) -> str:

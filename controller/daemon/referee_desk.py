@@ -31,6 +31,7 @@ from rules.melds import MeldKind
 from rules.record import RecordError, move_from_json
 from rules.seats import Seat
 from rules.tiles import NotationError, Tile
+from rules.wall import Dice
 
 if TYPE_CHECKING:
     from controller.daemon.runtime import Runtime
@@ -129,6 +130,13 @@ class RefereeDesk:
             if target < 1 or rt.journal.get(target) is None:
                 raise Refused(f"no record {target}", RejectReason.NO_SUCH_RECORD)
             return self._write([Correction(target, who, CorrectionAction.NOTE, why)], apply=False)
+        if a.kind is ActionKind.DICE:
+            assert a.seat is not None
+            dice = Dice(int(a.dice[0]), int(a.dice[-1]))
+            refused = rt.answer_dice(dice, a.seat, who, why)
+            if refused is not None:
+                raise Refused(refused)
+            return ActionResult(True, rt.seq, None, f"dice {dice}, the dealer at {a.seat}")
         deal = rt.deal
         if deal is None or deal.over or not rt.deal_no:
             raise Refused("no deal in progress")
@@ -293,6 +301,7 @@ def _describe(c: Correction) -> str:
 
 _DEFAULT_WHY = {
     ActionKind.MOVE: "the reader missed it",
+    ActionKind.DICE: "the dice the table rolled",
     ActionKind.CANCEL: "it did not happen",
     ActionKind.FIX_TILE: "the tile was misread",
     ActionKind.PENALTY: "referee penalty",

@@ -381,3 +381,20 @@ def test_hands_that_fit_no_break_call_the_referee_and_start_nothing(tmp_path: Pa
     assert call["readings"] == [{"dice": [1, 3], "dealer": "E"}]
     assert "but for 8 tile(s)" in call["message"]
     assert rt.referee_called and rt.machine.phase == "walls_up"
+    # the call offers each reading as a candidate; the referee page applies one
+    (offered,) = call["candidates"]
+    assert offered["action"] == {"kind": "dice", "dice": "1+3", "seat": "E"}
+    from controller.outputs.scoreboard import parse_action
+
+    result = rt.referee(parse_action({**offered["action"], "note": "seen rolled"}, "ref-1"))
+    assert result.accepted, result.detail
+    (started,) = table.records(RecordKind.DEAL_STARTED)
+    assert started["dice"] == [1, 3] and started["dealer"] == "E"
+    assert (started["dice_from"], started["referee"], started["why"]) == (
+        "referee",
+        "ref-1",
+        "seen rolled",
+    )
+    assert not rt.referee_called and rt.deal is not None
+    again = rt.referee(parse_action({"kind": "dice", "dice": "2+2", "seat": "S"}, "ref-1"))
+    assert not again.accepted and "no dice are awaited" in again.detail
