@@ -176,6 +176,7 @@ class Boardless:
     _dice_note: Mapping[str, object] = {}  # what `deal.started` says of inferred dice
     _hands_key: frozenset | None = None
     _clearing = False  # the tiles are leaving for the machine (`_table_clearing`)
+    _shuffle_heard = False  # a shuffle was handled since the daemon started
 
     def _reader_stands_in(self) -> bool:
         return bool(self.inferred) and not self._holding() and self.stopped is None
@@ -196,8 +197,14 @@ class Boardless:
 
     def _boardless_wall_read(self, ev: TagsRead) -> None:
         """A known tile crossing the wall antenna between deals: the walls are being built,
-        so the shuffle happened (judged before the read goes to the wall scan)."""
-        if EventKind.SHUFFLE_DONE not in self.inferred or not self._reader_stands_in():
+        so the shuffle happened (judged before the read goes to the wall scan). A board's
+        shuffle too, before any was heard since the daemon started: it came while the
+        daemon was down (campaign seed 200 deal 87: killed at a settlement, restarted
+        after the board's shuffle; its walls and dice were ignored and the deal lost)."""
+        if EventKind.SHUFFLE_DONE in self.inferred:
+            if not self._reader_stands_in():
+                return
+        elif self._shuffle_heard or self._holding() or self.stopped is not None:
             return
         if self.machine.phase not in BETWEEN_DEALS or self.rounds <= self._settle:
             return

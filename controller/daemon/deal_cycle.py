@@ -48,6 +48,7 @@ class DealCycle:
     def _shuffle(self, t: float) -> None:
         if self.machine.phase in m.INTERRUPTIONS:
             return
+        self._shuffle_heard = True  # (boardless.py: a board's shuffle missed while down)
         if self.deal is not None and self.deal.window is not None:
             self._close_window("shuffle", t)  # the table moved on: the window's time is up
             if self.stopped is not None:
