@@ -27,7 +27,7 @@ from itertools import compress
 
 from rules.bot_discards import honours_held, keep_score, loneliest_in_suit, loneliest_live
 from rules.claims import ClaimWindow, Window, WindowKind
-from rules.deal import _PLAY_HANDLERS, Deal, Phase
+from rules.deal import _PLAY_HANDLERS, NEAR_DIGITS, Deal, Phase
 from rules.deal_checks import sequential
 from rules.live_hand import keys_complete
 from rules.melds import Meld, MeldKind
@@ -246,10 +246,11 @@ class Bot:
             return laid  # the face-down void tile is the mandatory first discard
         rng, style = self.rng, self.style
         void = deal._void[seat]
-        if void is not None:
+        # void-suit tiles held: the suit's live key is not 0
+        if void is not None and deal._keys[seat][0 if void is _M else 1 if void is _P else 2]:
             offset = 0 if void is _M else 9 if void is _P else 18
             row = counts[offset : offset + 9]
-            if any(row) and (
+            if (
                 deal.rs.play.void_discard is VoidDiscard.STRICT or rng.random() >= style.void_breach
             ):
                 held = list(compress(range(offset, offset + 9), row))
@@ -301,11 +302,6 @@ def _tenth(x: float) -> float:
 # the offset of each tile's suit, and the neighbours of each number tile in its suit with
 # their weight for `_keep_score`
 _SUIT: tuple[Suit, ...] = tuple(t.suit for t in TILES)
-# the index range of each tile and its neighbours within two ranks (rules.deal's `_AROUND`)
-_AROUND: tuple[tuple[int, int], ...] = tuple(
-    (int(t), t + 1) if t.is_honour else (t - min(2, t.rank - 1), t + 1 + min(2, 9 - t.rank))
-    for t in TILES
-)
 _OFFSET: dict[Suit, int] = {s: s.offset for s in Suit}
 _M, _P, _Z = Suit.M, Suit.P, Suit.Z
 _INDICES = range(len(TILES))
@@ -460,7 +456,8 @@ class BotTable:
             # judge would) nor pung it draws its two numbers and says nothing or Pass, or
             # rarely a false Hu; the same draws in the same order as `_claim`
             hands, voids, wins, suit = deal._hands, deal._void, window.wins, _SUIT[tile]
-            lo, hi = _AROUND[tile]
+            keys = deal._keys
+            si, low, span = NEAR_DIGITS[tile]
             random = self.rng.random
             false_hu, quiet = self._false_hu, self._quiet
             for seat in seats:
@@ -472,8 +469,11 @@ class BotTable:
                 h = hands[seat]
                 known = wins[seat]
                 if known is None:
-                    # a tile with no copy and no neighbour within two ranks held never wins
-                    known = wins[seat] = any(h[lo:hi]) and deal._wins_on(seat, tile)
+                    # a tile with no copy and no neighbour within two ranks held (none in
+                    # the seat's live suit key) never wins
+                    known = wins[seat] = keys[seat][si] // low % span != 0 and deal._wins_on(
+                        seat, tile
+                    )
                 if known or (h[tile] >= 2 and not robbing):
                     move = bots[seat]._claim(deal, seat, tile, robbing, None)
                     if move is not None:

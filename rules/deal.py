@@ -67,7 +67,7 @@ from rules.deal_checks import CHECKS
 from rules.deal_effects import _OTHERS_IN, EFFECTS, PLAY_EFFECTS
 from rules.deal_state import DealState, Entry, KongRecord, Phase
 from rules.hand import is_complete
-from rules.live_hand import keys_complete, keys_complete_with, suit_keys
+from rules.live_hand import SUIT_INDEX, keys_complete, keys_complete_with, suit_keys
 from rules.melds import Meld, MeldKind
 from rules.moves import (
     TURN_PASSED,
@@ -416,22 +416,22 @@ class Deal:
 
     def _wins_on(self, seat: Seat, tile: Tile) -> bool:
         void = self._void[seat]
-        h = self._hands[seat]
+        keys = self._keys[seat]
         if void is not None:
             if _SUIT_OF[tile] is void:
                 return False
-            # void-suit tiles still held: no win (RULES.md), whatever the shape
-            o = 0 if void is _M else 9 if void is _P else 18
-            if any(h[o : o + 9]):
+            # void-suit tiles still held (the suit's live key is not 0): no win (RULES.md),
+            # whatever the shape
+            if keys[0 if void is _M else 1 if void is _P else 2]:
                 return False
-        lo, hi = _AROUND[tile]
-        if not any(h[lo:hi]):
+        s, low, span = NEAR_DIGITS[tile]
+        if not keys[s] // low % span:
             # a tile with no copy and no neighbour within two ranks held stays alone: no
             # pair, pung or chow can hold it (most discards, before the table look-up)
             return False
         # the shape first (table look-ups on the live keys), the authoritative check only
         # for a complete one
-        if not keys_complete_with(self._keys[seat], h, len(self._melds[seat]), tile):
+        if not keys_complete_with(keys, self._hands[seat], len(self._melds[seat]), tile):
             return False
         return is_winning(self._standing(seat, tile), self._melds[seat], void, self.rs)
 
@@ -575,9 +575,17 @@ _HANDLERS = {kind: (CHECKS[kind], EFFECTS[kind]) for kind in CHECKS}
 _PLAY_HANDLERS = {kind: (CHECKS[kind], PLAY_EFFECTS[kind]) for kind in CHECKS}
 _SUIT_OF: tuple[Suit, ...] = tuple(t.suit for t in TILES)
 _M, _P = Suit.M, Suit.P
-# the index range of each tile and its neighbours within two ranks in its suit (the tile
-# alone for honours)
-_AROUND: tuple[tuple[int, int], ...] = tuple(
-    (int(t), t + 1) if t.is_honour else (t - min(2, t.rank - 1), t + 1 + min(2, 9 - t.rank))
-    for t in TILES
-)
+
+
+def _near_digits(t: Tile) -> tuple[int, int, int]:
+    """Where a tile and its neighbours within two ranks in its suit (the tile alone for
+    honours) sit in a live suit key (`rules.live_hand`: rank r is the base-5 digit r-1):
+    the suit's index and the place values `low`, `span` such that `key // low % span` is 0
+    exactly when none of them is held."""
+    s = SUIT_INDEX[t]
+    r = t - 9 * s  # rank - 1
+    lo, hi = (r, r) if t.is_honour else (max(0, r - 2), min(8, r + 2))
+    return s, 5**lo, 5 ** (hi - lo + 1)
+
+
+NEAR_DIGITS: tuple[tuple[int, int, int], ...] = tuple(_near_digits(t) for t in TILES)
