@@ -250,9 +250,7 @@ class Bot:
         if void is not None and deal._keys[seat][0 if void is _M else 1 if void is _P else 2]:
             offset = 0 if void is _M else 9 if void is _P else 18
             row = counts[offset : offset + 9]
-            if (
-                deal.rs.play.void_discard is VoidDiscard.STRICT or rng.random() >= style.void_breach
-            ):
+            if deal.rs.play.void_discard is VoidDiscard.STRICT or rng.random() >= style.void_breach:
                 held = list(compress(range(offset, offset + 9), row))
                 return TILES[held[rng._randbelow(len(held))]]
         # `rng.choice(seq)` is `seq[rng._randbelow(len(seq))]` for a sequence that is not

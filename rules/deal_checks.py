@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 
 from rules.claims import Window, WindowKind
 from rules.deal_state import OWN_TURN_KONGS, Entry, Phase
-from rules.melds import Meld, MeldKind
+from rules.melds import MeldKind, set_of
 from rules.moves import (
     ChooseVoid,
     Chow,
@@ -296,7 +296,7 @@ def _check_kong(deal: Deal, m: Kong) -> Problem:
         if h[m.tile] != 4:
             return Reason.NOT_A_KONG, f"{m.seat} holds {h[m.tile]} {m.tile}, not four"
         return None
-    if Meld(_PUNG, m.tile) not in deal._melds[m.seat]:
+    if set_of(_PUNG, m.tile) not in deal._melds[m.seat]:
         return Reason.NOT_A_KONG, f"{m.seat} has no pung of {m.tile}"
     if not h[m.tile]:
         return Reason.TILE_NOT_IN_HAND, f"{m.seat} holds no {m.tile}"

@@ -5,11 +5,15 @@ import dataclasses
 import pytest
 from hypothesis import given, strategies as st
 
+from rules.claims import Resolution, _new_resolution
+from rules.deal_effects import _new_melded
+from rules.melds import Meld, MeldKind, set_of
 from rules.moves import (
     CloseClaims,
     Discard,
     Draw,
     Drawn,
+    Melded,
     new_close_claims,
     new_discard,
     new_draw,
@@ -17,6 +21,7 @@ from rules.moves import (
 )
 from rules.quick import builder
 from rules.seats import SEATS
+from rules.settlement import LedgerLine, _new_line
 from rules.tiles import TILES
 from rules.wall import Dice, Layer, Take, WallPosition
 
@@ -54,3 +59,22 @@ def test_quick_values_stay_frozen():
 def test_no_quick_constructor_for_a_class_that_checks_its_fields():
     with pytest.raises(TypeError):
         builder(Dice)  # Dice.__post_init__ checks the faces
+
+
+@given(seats, st.none() | seats, st.integers(1, 500), st.text(max_size=8), st.text(max_size=8))
+def test_a_ledger_line_built_quickly_equals_the_dataclass_value(payer, payee, points, why, rule):
+    quick, slow = (
+        _new_line(payer, payee, points, why, rule),
+        LedgerLine(payer, payee, points, why, rule),
+    )
+    assert type(quick) is type(slow)
+    assert quick == slow and hash(quick) == hash(slow) and repr(quick) == repr(slow)
+
+
+@given(seats, tiles, st.sampled_from([k for k in MeldKind if k is not MeldKind.CHOW]), seats)
+def test_sets_made_once_equal_the_dataclass_values(seat, tile, kind, discarder):
+    meld = set_of(kind, tile)
+    assert meld == Meld(kind, tile) and hash(meld) == hash(Meld(kind, tile))
+    assert _new_melded(seat, meld, discarder) == Melded(seat, meld, discarder)
+    resolution = _new_resolution((), seat, None, (discarder,))
+    assert resolution == Resolution((), seat, None, (discarder,))
