@@ -127,18 +127,23 @@ class Bot:
     def _void(self, deal: Deal, seat: Seat, t: float | None) -> ChooseVoid:
         """004 Lesson 2: usually the shortest suit; the tile laid is its loneliest tile."""
         rng = self.rng
-        counts = deal.counts(seat)
+        counts = deal._hands[seat]  # the judge's own counts, only read
         suits = deal.rs.tiles.set.suits
         if rng.random() < 0.1:
             suit = rng.choice(suits)
         else:
-            # the held count of each suit, ties broken at random (one draw per suit, in order)
-            keys = [(sum(counts[_OFFSET[s] : _OFFSET[s] + 9]), rng.random()) for s in suits]
-            suit = suits[min(range(len(suits)), key=keys.__getitem__)]
+            # the held count of each suit, ties broken at random (one draw per suit, in
+            # order): the first suit with the lowest (count, draw)
+            suit, low = suits[0], None
+            for s in suits:
+                o = _OFFSET[s]
+                key = (sum(counts[o : o + 9]), rng.random())
+                if low is None or key < low:
+                    suit, low = s, key
         if suit is not _Z:
             # the first of the suit's held tiles with the lowest `keep_score`, looked up
             lonely = loneliest_in_suit(counts, _OFFSET[suit])
-            return ChooseVoid(seat, suit, None if lonely is None else TILES[lonely], t=t)
+            return _new_void(seat, suit, None if lonely is None else TILES[lonely], t)
         held = [x for x in suit.tiles if counts[x]]
         if not held:
             return ChooseVoid(seat, suit, t=t)
@@ -283,6 +288,7 @@ def _stamp(move: Move, t: float | None) -> Move:
 # quick constructors (`rules.quick`) of the claims made in every window, (seat, t)
 _new_hu, _new_pass, _new_pung, _new_rob_kong = map(builder, (Hu, Pass, Pung, RobKong))
 _STAMPED = {kind: builder(kind) for kind in (Hu, Pung, Pass, RobKong, SelfDrawnHu)}
+_new_void = builder(ChooseVoid)  # `ChooseVoid(seat, suit, tile, t=t)`
 
 
 def _tenth(x: float) -> float:
@@ -417,6 +423,13 @@ class BotTable:
             return new_draw(deal.turn, deal.wall.peek(), t)
         elif phase is _CHOOSING_VOID:
             t = self._tick(0.2, 1.5)
+            if self._plain:
+                # what `choose` comes to for plain bots: the first seat with no void yet
+                # (nobody is out before play starts)
+                voids = deal._void
+                for seat in SEATS:
+                    if voids[seat] is None:
+                        return self.bots[seat]._void(deal, seat, t)
             for seat in SEATS:
                 move = self.bots[seat].choose(deal, seat, t)
                 if move is not None:

@@ -67,7 +67,7 @@ from rules.deal_checks import CHECKS
 from rules.deal_effects import _OTHERS_IN, EFFECTS, PLAY_EFFECTS
 from rules.deal_state import DealState, Entry, KongRecord, Phase
 from rules.hand import is_complete
-from rules.live_hand import SUIT_INDEX, keys_complete, keys_complete_with, suit_keys
+from rules.live_hand import SUIT_INDEX, UNIT, keys_complete, keys_complete_with
 from rules.melds import Meld, MeldKind
 from rules.moves import (
     TURN_PASSED,
@@ -186,12 +186,15 @@ class Deal:
         # each seat's standing counts, one byte per tile kind: `bytes(h)` (the hand tables'
         # key) is then a copy, not a conversion of 34 ints, and `4 in h` a byte search
         self._hands = hands = [bytearray(34) for _ in SEATS]
+        # each seat's live suit keys (`rules.live_hand.LiveHand`, `suit_keys(hand)`), changed
+        # with every count of `_hands` by the effects: "complete?" is then three table
+        # indexings. Counted as the tiles are dealt (a wall holds at most four of a tile)
+        self._keys = keys = [[0, 0, 0, 0] for _ in SEATS]
         plan = wall.deal_out()  # the takes themselves only when asked (`deal_takes`)
         for seat, i in plan:
-            hands[seat][order[i]] += 1
-        # each seat's live suit keys (`rules.live_hand.LiveHand`), changed with every count of
-        # `_hands` by the effects: "complete?" is then three table indexings
-        self._keys = [suit_keys(h) for h in hands]
+            t = order[i]
+            hands[seat][t] += 1
+            keys[seat][SUIT_INDEX[t]] += UNIT[t]
         self._melds: list[list[Meld]] = [[], [], [], []]
         self._river: list[list[Tile]] = [[], [], [], []]
         self._discards: list[list[Tile]] = [[], [], [], []]
