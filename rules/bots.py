@@ -539,6 +539,8 @@ def play_deal(
     next_move, window_move, play = table.next_move, table._window_move, deal.play
     rand, lo, span, penalty = rng.random, table._think_lo, table._think_span, table._penalty
     bots = table.bots  # four plain `Bot`s (`BotTable` made them): `_turn` is their `choose`
+    # the deal's two move lists (a correction replaces the effective moves' list)
+    history, effective = deal.history.append, deal._moves.append
     while True:
         # `next_move` written out for the three moves of every turn (the draw, the discard
         # and its claim window; the loop's phase test picks them, one call less a move):
@@ -570,6 +572,7 @@ def play_deal(
             refused = play(move)  # a correction replays the deal (its state is replaced)
             if refused is not None:  # pragma: no cover - a bug in the bots or the judge
                 raise BotError(f"seed {seed}: the judge refused {move}: {refused}")
+            history, effective = deal.history.append, deal._moves.append
             continue
         # `deal.play(move)` written out, one call less a move: the judge's own check and
         # effect for the move's kind, then the move joins the deal's history
@@ -579,6 +582,6 @@ def play_deal(
             refused = Rejected(problem[0], problem[1], move)
             raise BotError(f"seed {seed}: the judge refused {move}: {refused}")
         effect(deal, move)
-        deal.history.append(move)
-        deal._moves.append(move)
+        history(move)
+        effective(move)
     return deal, to_record(deal, players)

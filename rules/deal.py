@@ -82,6 +82,7 @@ from rules.moves import (
     Result,
     Won,
 )
+from rules.quick import builder
 from rules.ruleset import RuleSet, ScoringMethod
 from rules.scoring import NotAWin, Score, is_winning, score_hand
 from rules.seats import SEATS, Seat
@@ -532,7 +533,7 @@ class Deal:
             except NotAWin:
                 pass
             else:
-                won = Won(seat, win, from_seat, False, score.value, self._hu_events + 1, score)
+                won = _new_won(seat, win, from_seat, False, score.value, self._hu_events + 1, score)
                 return True, won
         return False, Won(seat, None, from_seat, True, 0, self._hu_events + 1)
 
@@ -573,6 +574,7 @@ class Deal:
         deal_end.settle(self, end)
 
 
+_new_won = builder(Won)  # `Won(seat, tile, from_seat, false_hu, value, order, score)`
 _HANDLERS = {kind: (CHECKS[kind], EFFECTS[kind]) for kind in CHECKS}
 # `play`'s: the same checks, effects that build no facts where that saves work
 _PLAY_HANDLERS = {kind: (CHECKS[kind], PLAY_EFFECTS[kind]) for kind in CHECKS}

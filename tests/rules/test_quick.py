@@ -6,6 +6,7 @@ import pytest
 from hypothesis import given, strategies as st
 
 from rules.claims import Resolution, _new_resolution
+from rules.deal import _new_won
 from rules.deal_effects import _new_melded
 from rules.melds import Meld, MeldKind, set_of
 from rules.moves import (
@@ -14,12 +15,16 @@ from rules.moves import (
     Draw,
     Drawn,
     Melded,
+    Won,
     new_close_claims,
     new_discard,
     new_draw,
     new_drawn,
 )
 from rules.quick import builder
+from rules.ruleset import Payer
+from rules.score import PatternHit, Score
+from rules.scoring import _new_hit, _new_score
 from rules.seats import SEATS
 from rules.settlement import LedgerLine, _new_line
 from rules.tiles import TILES
@@ -78,3 +83,16 @@ def test_sets_made_once_equal_the_dataclass_values(seat, tile, kind, discarder):
     assert _new_melded(seat, meld, discarder) == Melded(seat, meld, discarder)
     resolution = _new_resolution((), seat, None, (discarder,))
     assert resolution == Resolution((), seat, None, (discarder,))
+
+
+@given(seats, st.none() | tiles, st.booleans(), st.integers(0, 512), st.integers(1, 4))
+def test_scores_and_wins_built_quickly_equal_the_dataclass_values(seat, tile, false, value, order):
+    hit = _new_hit("kong", 1, "kong: pung 5p")
+    assert hit == PatternHit("kong", 1, "kong: pung 5p")
+    score = _new_score((hit,), 1, value, 2, Payer.USUAL, ())
+    assert score == Score((hit,), 1, value, 2, Payer.USUAL)
+    won = _new_won(seat, tile, None, false, value, order, score)
+    assert won == Won(seat, tile, None, false, value, order, score)
+    assert repr(won) == repr(Won(seat, tile, None, false, value, order, score))
+    with pytest.raises(TypeError):
+        _new_won(seat, tile)  # every field, in order

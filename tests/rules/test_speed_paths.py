@@ -16,7 +16,7 @@ from rules.bots import DEFAULT_STYLE, BotTable, _tenth, new_deal, play_deal
 from rules.deal import Deal, Phase
 from rules.hand import decompositions
 from rules.melds import Meld, MeldKind
-from rules.moves import Accepted, Draw, Rejected
+from rules.moves import Accepted, Correction, Draw, Rejected
 from rules.record import to_record
 from rules.ruleset import load
 from rules.scoring import NotAWin, _check, _check_each
@@ -122,7 +122,25 @@ def test_play_deals_loop_plays_the_moves_next_move_offers(name, penalty):
         fast, record = play_deal(rs, seed, style)
         slow = _played_by_next_move(rs, seed, style)
         assert fast.history == slow.history
+        assert fast.moves == slow.moves
         assert record == to_record(slow)
+
+
+@pytest.mark.parametrize("name", ("sbr-mil", "wellness"))
+def test_play_deals_loop_keeps_the_effective_moves_after_a_correction(name):
+    # a correction replaces the deal's list of effective moves: `play_deal` appends to the
+    # new one afterwards (a frequent referee retrieval sends most deals through it)
+    rs = load(name)
+    style = replace(DEFAULT_STYLE, retrieve_discard=0.05)
+    corrected = 0
+    for seed in range(12):
+        fast, record = play_deal(rs, seed, style)
+        slow = _played_by_next_move(rs, seed, style)
+        corrected += any(isinstance(m, Correction) for m in fast.history)
+        assert fast.history == slow.history
+        assert fast.moves == slow.moves
+        assert record == to_record(slow)
+    assert corrected >= 6
 
 
 @settings(max_examples=2000, deadline=None)
