@@ -66,7 +66,6 @@ from rules.claims import ClaimWindow, Window, WindowKind, next_player
 from rules.deal_checks import CHECKS
 from rules.deal_effects import _OTHERS_IN, EFFECTS, PLAY_EFFECTS
 from rules.deal_state import DealState, Entry, KongRecord, Phase
-from rules.hand import is_complete
 from rules.live_hand import SUIT_INDEX, UNIT, keys_complete, keys_complete_with
 from rules.melds import Meld, MeldKind
 from rules.moves import (
@@ -508,14 +507,17 @@ class Deal:
         """Score a Hu declaration; return (valid, Won) without paying yet."""
         self_drawn = from_seat is None
         melds = self._melds[seat]
-        counts = self._hands[seat]
-        if not self_drawn:
-            counts = counts.copy()
-            counts[tile] += 1
-        # `is_winning` in two steps, so a valid Hu is checked once: the shape (a table
-        # look-up), then score_hand's own checks (NotAWin: void-suit tiles, three suits, ...);
-        # the shape goes first as score_hand rejects a bad situation before the shape
-        if is_complete(counts, len(melds)):
+        # `is_winning` in two steps, so a valid Hu is checked once: the shape (look-ups on
+        # the live keys, with the tile added for a Hu on another's tile), then score_hand's
+        # own checks (NotAWin: void-suit tiles, three suits, ...); the shape goes first as
+        # score_hand rejects a bad situation before the shape
+        keys, counts = self._keys[seat], self._hands[seat]
+        if self_drawn:
+            complete = keys_complete(keys, counts, len(melds))
+        else:
+            assert tile is not None  # a Hu on a discard or a robbed kong names its tile
+            complete = keys_complete_with(keys, counts, len(melds), tile)
+        if complete:
             standing = self._standing(seat, None if self_drawn else tile)
             win = tile if tile is not None else standing[-1]
             try:
