@@ -30,6 +30,7 @@ FIGURES = (
     "moves_per_deal",
     "yardstick_us",
     "yardsticks",
+    "cpu_yardsticks",
 )
 
 
