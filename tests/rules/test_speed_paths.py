@@ -13,8 +13,9 @@ from hypothesis import given, settings, strategies as st
 
 from rules import wellness
 from rules.bots import DEFAULT_STYLE, BotTable, _tenth, new_deal, play_deal
-from rules.deal import Deal, Phase
+from rules.deal import NEAR_DIGITS, Deal, Phase
 from rules.hand import decompositions
+from rules.live_hand import suit_keys
 from rules.melds import Meld, MeldKind
 from rules.moves import Accepted, Correction, Draw, Rejected
 from rules.record import to_record
@@ -191,3 +192,17 @@ def test_play_draws_without_facts_as_apply_draws_with_them(name, scanned):
             assert quiet.snapshot() == applied.snapshot()
             assert quiet.wall.remaining() == applied.wall.remaining()
         assert draws > 20 and quiet.ledger() == applied.ledger()
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.integers(0, 4), min_size=34, max_size=34))
+def test_near_digits_see_a_copy_or_neighbour_as_the_counts_do(counts):
+    # the seventh round's "no copy and no neighbour within two ranks" test on a live suit
+    # key against the counts' slice it replaced
+    keys = suit_keys(counts)
+    for t in TILES:
+        lo, hi = (t, t + 1) if t.is_honour else (t - min(2, t.rank - 1), t + 1 + min(2, 9 - t.rank))
+        s, low, span = NEAR_DIGITS[t]
+        assert (keys[s] // low % span != 0) == any(counts[lo:hi]), t
+    for i, suit in enumerate((Suit.M, Suit.P, Suit.S)):
+        assert (keys[i] != 0) == any(counts[suit.offset : suit.offset + 9])
