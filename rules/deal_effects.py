@@ -142,7 +142,8 @@ def _do_discard(deal: Deal, m: Discard) -> tuple[Fact, ...]:
     seat, tile = m.seat, m.tile
     deal._hands[seat][tile] -= 1
     deal._keys[seat][_SUIT_INDEX[tile]] -= _UNIT[tile]
-    if deal._laid[seat] == tile:
+    laid = deal._laid[seat]
+    if laid is not None and laid == tile:  # `None == tile` takes Python's slowest comparison
         deal._laid[seat] = None
     # the deal's first discard made by East, before any meld (WMT earthly hand)
     dealer_first = seat is _EAST and not deal._melded_any and not any(deal._discards)
