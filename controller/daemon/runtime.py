@@ -528,10 +528,11 @@ class Runtime(DeviceIO, Recovery, ClaimClock, DealCycle, RefereeSide, Publicatio
             )
             accepted = (payload, record)
             self.last_accepted_seq = record.seq
-            self.referee_answered()
         result = deal.apply(move)
         assert isinstance(result, mv.Accepted), result  # checked above
         self.recogniser.on_accepted(move, deal)
+        if accepted is not None:
+            self.referee_answered(agreed=True)
         for fact in result.facts:
             if isinstance(fact, mv.VoidSetDeclared):  # accepted, and penalised (004 Lesson 5)
                 side = table_seat(fact.seat, self.dealer)
