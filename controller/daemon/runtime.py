@@ -67,18 +67,12 @@ from controller.daemon.input_log import InputLog
 from controller.daemon.machine import TableMachine
 from controller.daemon.publication import Publication
 from controller.daemon.reader_bus import BusStep, ReaderBus
-from controller.daemon.records import (
-    move_payload,
-    rejected_payload,
-    table_seat,
-)
+from controller.daemon.records import move_payload, rejected_payload, table_seat
 from controller.daemon.recovery import Recovery
 from controller.daemon.referee_desk import RefereeDesk, RefereeSide
 from controller.daemon.replay import Recovered
 from controller.daemon.view_words import void_set_words
-from controller.daemon.views import (
-    ResultScreen,
-)
+from controller.daemon.views import ResultScreen
 from controller.devices.events import (
     CommandAcked,
     DataReceived,
@@ -94,13 +88,7 @@ from controller.devices.events import (
 )
 from controller.devices.table import TableDriver
 from controller.journal import Journal
-from controller.journal_records import (
-    JournalError,
-    Record,
-    RecordKind,
-    Source,
-    Stamp,
-)
+from controller.journal_records import JournalError, Record, RecordKind, Source, Stamp
 from controller.outputs.view import AlertView
 from controller.profiles import ReaderModel, ReaderProfile, ZoneKind
 from controller.recognition.presence import Debouncer
