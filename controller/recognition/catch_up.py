@@ -138,7 +138,7 @@ class CatchUp:
                 " → ".join(move_text(m) for m in e.moves) for e in found.explanations
             )
             return self._alert(AlertKind.AMBIGUOUS, None, text, (), self._residue_key)
-        declared = {*self._kong_button, *self._chow_button}
+        declared = {*self._declared(), *self._chow_button}
         if found.outcomes == 1 and shown(found.explanations[0].moves, declared):
             best = min(found.explanations, key=lambda e: len(e.moves))
             evidence = self._evidence(frozenset(self._residue(deal)), consume=True)
