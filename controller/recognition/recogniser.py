@@ -79,6 +79,7 @@ from controller.recognition.results import (
     WallScanned,
 )
 from controller.recognition.tile_declarations import (
+    ClaimHold,
     claim_readings,
     hu_readings,
     is_tile_claim,
@@ -144,6 +145,8 @@ class Recogniser(Declarations, CardDeclarations, CatchUp):
         self._fresh: set[TileCopy] = set()  # in a hand, straight from the wall
         self._card_side: dict[Card, Seat | None] = {}  # where each card last settled
         self._card_gone: dict[Card, float] = {}  # when a card was lifted from that side
+        d = reader.debounce
+        self._claim_hold = ClaimHold((d.window + 1) * reader.round_interval)
         self._reset_deal()
 
     def _reset_deal(self) -> None:
@@ -277,6 +280,7 @@ class Recogniser(Declarations, CardDeclarations, CatchUp):
 
     def on_accepted(self, move: Move, deal: Deal) -> None:
         self._offered = None
+        self._claim_hold.clear()
         self._watch.reset()
         self._alerted.clear()
         self._searched = None
@@ -328,13 +332,17 @@ class Recogniser(Declarations, CardDeclarations, CatchUp):
                 self._dealt = True
                 self._fresh.clear()
                 self._notes.clear()
-                return [HandsDealt(), *silent_voids(self.layout, deal)]
+                return [HandsDealt()]
             return []
         self._watch.start(self._clock)
         if not self._dealt and deal.phase is Phase.CHOOSING_VOID:
             moved = self._dealer_moved(deal)
             if moved is not None:
                 return [*moved, *self._evaluate(deal, None)]
+        silent = silent_voids(self.layout, deal, res)
+        if silent:
+            self._mark_offered(deal)
+            return list(silent)
         viable: list[Reading] = []
         refused: list[tuple[Reading, Rejected]] = []
         readings = Reader(self.layout, self._where, self._fresh, self._kong_button).read(deal, res)
@@ -356,6 +364,8 @@ class Recogniser(Declarations, CardDeclarations, CatchUp):
                 continue  # wait for the declaration; `tick` reports it after `grace`
             if self._part_of_more(r, readings):
                 continue  # a kong's tiles are a part of a hand laid open (tiles only)
+            if self._claim_hold.waits(deal, r, self._clock if now is None else now):
+                continue  # a pung that may be a kong still being laid
             problem = self._judge(deal, r)
             if problem is None:
                 viable.append(r)

@@ -7,11 +7,14 @@ hand tiles lie in the claimer's melds):
 |---|---|
 | the open discard leaves the discarder's river for the claimer's melds, with two of the claimer's tiles from the hand | `Pung` |
 | the same with three tiles from the hand | melded `Kong` |
+| the same with a discard never read in the river (it settled late, the claimer took it) | the `Discard` and the claim together |
 | four tiles hand → melds on one's own turn; one onto a pung | concealed / promoted / postponed `Kong` (read by `readings.Reader`, here without the KONG button) |
 | (tiles only: no cards, no buttons) a player's whole hand laid open in the melds | `SelfDrawnHu` on one's own turn, `RobKong` in a robbing window, `Hu` on the open discard |
-| (tiles only) a dealt hand with no tile of one suit | `ChooseVoid` of that suit with no tile (nothing can be laid: the indicator card's case, 004 Lesson 2), once the hands are dealt |
+| (tiles only) a seat that laid no void tile and holds no tile of a suit, when play starts (a tile in a river) | `ChooseVoid` of that suit (the lower of two) with no tile (nothing can be laid: the indicator card's case, 004 Lesson 2) |
 
-A pass is silence until the claim clock runs out. Claims are read against the window still
+A pung by a player who holds a third copy may be a kong still being laid (the fourth tile
+settles a round later): it is read once its shape has stood for the reader's debounce window
+(`ClaimHold`). A pass is silence until the claim clock runs out. Claims are read against the window still
 open, or the one the runtime's view of the table has just closed (`claim_clock._as_seen`:
 tiles are read as if the window had closed now): the runtime judges the claim on the real
 window, with the time the tiles were read, so claim priority and the 3-second window are
@@ -79,15 +82,44 @@ def open_tile(deal: Deal) -> OpenTile | None:
 
 
 def claim_readings(layout: Layout, deal: Deal, res: Tally) -> list[Reading]:
-    """Pungs and melded kongs of the open discard shown by the tiles."""
+    """Pungs and melded kongs of the open discard shown by the tiles; also of a discard the
+    reader never saw in the river (it settled late and the claimer took it at once): the
+    discard and the claim are read together."""
     if deal.over:
         return []
     o = open_tile(deal)
-    if o is None or o.kind is not WindowKind.DISCARD:
+    if o is not None and o.kind is WindowKind.DISCARD:
+        rz = layout.zone(ZoneKind.RIVER, o.giver)
+        if rz is None or res.get(Spot(rz, o.tile), 0) >= 0:
+            return []  # the discard has not left the river
+        return _claims(layout, deal, res, o, (Spot(rz, o.tile),), ())
+    if o is not None or deal.window is not None or deal.phase is not Phase.DISCARD:
         return []
-    rz = layout.zone(ZoneKind.RIVER, o.giver)
-    if rz is None or res.get(Spot(rz, o.tile), 0) >= 0:
-        return []  # the discard has not left the river
+    giver = deal.turn
+    out: list[Reading] = []
+    hz = layout.zone(ZoneKind.HAND, giver)
+    vz = layout.zone(ZoneKind.VOID, giver)
+    for spot, n in res.items():
+        if n >= 0 or spot.zone not in (hz, vz):
+            continue
+        if spot.zone == vz and deal.laid_tile(giver) != spot.tile:
+            continue
+        if spot.zone == hz and deal.laid_tile(giver) not in (None, spot.tile):
+            continue  # the face-down void tile is the first discard
+        discard = Discard(giver, spot.tile)
+        unread = OpenTile(WindowKind.DISCARD, giver, spot.tile)
+        out += _claims(layout, deal, res, unread, (spot,), (discard,))
+    return out
+
+
+def _claims(
+    layout: Layout,
+    deal: Deal,
+    res: Tally,
+    o: OpenTile,
+    taken: tuple[Spot, ...],
+    before: tuple[Move, ...],
+) -> list[Reading]:
     t = o.tile
     out: list[Reading] = []
     for seat in SEATS:
@@ -109,8 +141,8 @@ def claim_readings(layout: Layout, deal: Deal, res: Tally) -> list[Reading]:
         elif laid == 4 and lost == 3:
             move = Kong(seat, MeldKind.KONG, t)
         if move is not None:
-            spots = frozenset({Spot(rz, t), Spot(mz, t), *held})
-            out.append(Reading(seat, (move,), spots))
+            spots = frozenset({*taken, Spot(mz, t), *held})
+            out.append(Reading(seat, (*before, move), spots))
     return out
 
 
@@ -164,10 +196,15 @@ def is_tile_claim(move: Move) -> bool:
     )
 
 
-def silent_voids(layout: Layout, deal: Deal) -> list[MoveSeen]:
-    """Tiles only: a seat whose dealt hand holds no tile of exactly one suit has that void
-    (it has no tile to lay, and no card or button to say it)."""
+def silent_voids(layout: Layout, deal: Deal, res: Tally) -> list[MoveSeen]:
+    """Tiles only: once play starts (a tile in a river) while voids are still missing, a seat
+    that laid no tile and holds no tile of a suit has that void (it had no tile to lay, and no
+    card or button to say it; a player lacking a suit may still choose another and lay its
+    tile, so nothing is inferred before); lacking two suits (a one-suit hand), the lower one:
+    neither is held, and nothing on the table says which."""
     if not layout.open_hands or deal.phase is not Phase.CHOOSING_VOID:
+        return []
+    if not any(n > 0 and s.zone.kind is ZoneKind.RIVER for s, n in res.items()):
         return []
     out = []
     for seat in SEATS:
@@ -176,7 +213,35 @@ def silent_voids(layout: Layout, deal: Deal) -> list[MoveSeen]:
         suits = [
             s for s in (Suit.M, Suit.P, Suit.S) if not any(t.suit is s for t in deal.hand(seat))
         ]
-        if len(suits) == 1:
+        if suits:
             note = f"{seat} holds no {suits[0]} tile: its void (tiles only, nothing to lay)"
             out.append(MoveSeen(ChooseVoid(seat, suits[0]), (note,)))
     return out
+
+
+class ClaimHold:
+    """A pung whose claimer holds one more copy could be a kong whose last tile has not
+    settled yet: read once the same shape has stood for `seconds` (the reader profile's
+    debounce window, a round more)."""
+
+    def __init__(self, seconds: float) -> None:
+        self.seconds = seconds
+        self._since: dict[tuple[Seat, tuple[Move, ...]], float] = {}
+
+    def waits(self, deal: Deal, r: Reading, now: float | None) -> bool:
+        move = r.moves[-1]
+        if not isinstance(move, Pung):
+            return False
+        tile = r.moves[0].tile if isinstance(r.moves[0], Discard) else None
+        if tile is None:
+            o = open_tile(deal)
+            tile = o.tile if o is not None else None
+        if tile is None or deal.counts(move.seat)[tile] < 3:
+            return False
+        if now is None:
+            return True
+        since = self._since.setdefault((r.seat, r.moves), now)
+        return now - since < self.seconds
+
+    def clear(self) -> None:
+        self._since.clear()

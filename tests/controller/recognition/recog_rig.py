@@ -324,6 +324,13 @@ def play(
         if silent and runtime.deal.window is not None:
             runtime.close()  # a pass is silence: a window the bots' passes completed ends
         if isinstance(move, CloseClaims):
+            if declarations != "buttons":
+                # the claim clock runs while claims shown by tiles settle (a real one for
+                # seconds; `ClaimHold` waits a debounce window before reading a pung)
+                if table.noise is not None:
+                    table.rounds(2 * table.settle_rounds)
+                else:
+                    table.pace("react")
             runtime.close()  # the runtime's claim clock ran out
         elif isinstance(move, REFEREE):
             runtime.apply(move)  # the referee's own decision; a correction's tiles follow
