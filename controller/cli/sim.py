@@ -17,6 +17,7 @@ from controller.cli.args import natural_int, positive_float, positive_int, rules
 from rules.ruleset import DEFAULT
 from rules.seats import Seat
 from tools.sim.noise import NoiseConfig, Unplug
+from tools.sim.player import DECLARATIONS
 from tools.sim.run import READERS, SimConfig, Simulation
 
 
@@ -42,6 +43,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="prevalent (round) wind E S W N, scored by Wellness (default E)",
     )
     parser.add_argument("--reader", choices=READERS, default="uhf", help="reader kind")
+    parser.add_argument(
+        "--declarations",
+        choices=DECLARATIONS,
+        default="buttons",
+        help="the players press buttons, lay Win and void cards (and show pungs and kongs "
+        "with the tiles), or only move tiles (default buttons)",
+    )
     parser.add_argument("--table-profile", default="sim-table")
     parser.add_argument("--reader-profile", default="sim-uhf")
     parser.add_argument("--dir", type=Path, help="folder for the device links (default: temp)")
@@ -106,6 +114,7 @@ def run(args: argparse.Namespace) -> int:
             glimpse_rounds=args.glimpse,
             referee=not args.no_referee,
             prevalent=args.prevalent,
+            declarations=args.declarations,
         )
         sim = Simulation(config)
     except (ValueError, LookupError, OSError) as err:

@@ -37,6 +37,7 @@ from controller.outputs.scoreboard import ActionResult, RefereeAction, RejectRea
 from controller.outputs.seat_display import SeatDisplays, running_score
 from controller.outputs.view import PublicView
 from controller.profiles import (
+    DECLARATION_MODES,
     ReaderModel,
     ReaderProfile,
     TableProfile,
@@ -45,6 +46,7 @@ from controller.profiles import (
     load_reader,
     load_table,
     load_tags,
+    with_declarations,
 )
 from controller.recognition.presence import Debouncer
 from controller.recognition.recogniser import Recogniser
@@ -461,6 +463,11 @@ def load_parts(s: Settings) -> tuple[RuleSet, TableProfile, ReaderProfile, TagMa
     rs = load_rules(s.table.rules)
     table_profile = load_table(s.devices.table_profile)
     reader_profile = load_reader(s.devices.reader_profile)
+    if s.devices.declarations:
+        if s.devices.declarations not in DECLARATION_MODES:
+            modes = ", ".join(DECLARATION_MODES)
+            raise ConfigError(f"declarations: one of {modes}, not {s.devices.declarations!r}")
+        reader_profile = with_declarations(reader_profile, s.devices.declarations)
     tags = load_tags(s.tags, complete=True)
     if tags.header.tileset is not rs.tiles.set:
         raise ConfigError(

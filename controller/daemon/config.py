@@ -73,6 +73,9 @@ class DevicesSection:
     reader_profile: str = "sim-uhf"
     tags: str = ""  # empty: the simulator's set for the rule set's tiles (sim-108 / sim-136)
     baudrate: int = field(default=0, metadata={"range": (0, 4_000_000)})  # 0: the profile's
+    # how the players declare: buttons, cards, tiles (empty: the reader profile's
+    # `declarations`; issue 18, docs/RECOGNITION.md "Declarations without buttons")
+    declarations: str = ""
 
 
 @dataclass(frozen=True, slots=True)

@@ -364,7 +364,7 @@ class Recogniser(Declarations, CardDeclarations, CatchUp):
                 continue  # wait for the declaration; `tick` reports it after `grace`
             if self._part_of_more(r, readings):
                 continue  # a kong's tiles are a part of a hand laid open (tiles only)
-            if self._claim_hold.waits(deal, r, self._clock if now is None else now):
+            if self._claim_hold.waits(self.layout, deal, res, r, now or self._clock):
                 continue  # a pung that may be a kong still being laid
             problem = self._judge(deal, r)
             if problem is None:

@@ -222,16 +222,20 @@ def silent_voids(layout: Layout, deal: Deal, res: Tally) -> list[MoveSeen]:
 class ClaimHold:
     """A pung whose claimer holds one more copy could be a kong whose last tile has not
     settled yet: read once the same shape has stood for `seconds` (the reader profile's
-    debounce window, a round more)."""
+    debounce window, a round more), or as soon as the claimer's discard shows (a kong's
+    declarer draws a replacement first; a fast table discards before those seconds)."""
 
     def __init__(self, seconds: float) -> None:
         self.seconds = seconds
         self._since: dict[tuple[Seat, tuple[Move, ...]], float] = {}
 
-    def waits(self, deal: Deal, r: Reading, now: float | None) -> bool:
+    def waits(self, layout: Layout, deal: Deal, res: Tally, r: Reading, now: float | None) -> bool:
         move = r.moves[-1]
         if not isinstance(move, Pung):
             return False
+        rz = layout.zone(ZoneKind.RIVER, move.seat)
+        if rz is not None and any(n > 0 and s.zone == rz for s, n in res.items()):
+            return False  # the claimer discarded already: a kong would have drawn first
         tile = r.moves[0].tile if isinstance(r.moves[0], Discard) else None
         if tile is None:
             o = open_tile(deal)

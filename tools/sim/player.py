@@ -253,9 +253,15 @@ class PhysicalPlayer:
         if isinstance(move, PlayerMove):
             self._done.append(moved)
         if moved:
-            rec["tiles"] = [str(tc) for tc, _, _ in moved]
-            rec["from"] = [str(f) for _, f, _ in moved]
-            rec["to"] = [str(t) for _, _, t in moved]
+            # a declaration shown by tiles (no buttons) names them apart: `tiles` is what a
+            # turn move took (the truth's readers find a draw's or an own kong's tile there)
+            claim = isinstance(move, Pung | Hu | RobKong | SelfDrawnHu) or (
+                isinstance(move, Kong) and move.kind is MeldKind.KONG
+            )
+            key = "shown" if claim else "tiles"
+            rec[key] = [str(tc) for tc, _, _ in moved]
+            rec["from" if not claim else "shown_from"] = [str(f) for _, f, _ in moved]
+            rec["to" if not claim else "shown_to"] = [str(t) for _, _, t in moved]
             self.world.move_many(moved)
         self.note(rec)
         if button is not None or moved or card is not None:
