@@ -341,3 +341,32 @@ def test_regression_a_cli_correction_of_the_deal_in_progress_was_not_seen_until_
     # fixed seats E S W N: W +8 and N -8 beside the same deal played without it
     assert [a - b for a, b in zip(_settled_deltas(rig), without, strict=True)] == [0, 0, 8, -8]
     rig.close()
+
+
+def test_regression_tiles_on_the_last_discard_are_read_against_the_open_window(rig):
+    """Tiles are read as if an open claim window had closed now; on the last discard that
+    close ends the deal, and a pung shown by the tiles (issue 18: no PUNG button) was read
+    against a finished deal and never offered (an e2e cards deal lost its last pung). While
+    closing would end the deal, the tiles are read against the deal as it is."""
+    import random
+
+    from rig import wall_copies
+
+    from tools.sim.player import plan_deal
+
+    def last_discard(seed: int) -> int | None:
+        tiles = tuple(tc.tile for tc in wall_copies(rig.rs, seed))
+        plan = plan_deal(rig.rs, Dice(6, 4), tiles, random.Random(seed))
+        deal = Deal.start(rig.rs, plan.dice, tiles)
+        for i, move in enumerate(plan.moves):
+            deal.apply(move)
+            if deal.window is not None and deal.window.last:
+                return i
+        return None
+
+    seed = next(s for s in range(1, 60) if last_discard(s) is not None)
+    plan = begin_deal(rig, seed)
+    play(rig, plan.moves[: last_discard(seed) + 1], fast=True)
+    assert rig.rt.deal.window is not None and rig.rt.deal.window.last
+    assert rig.rt._as_seen() is rig.rt.deal
+    assert not rig.rt._as_seen().over
