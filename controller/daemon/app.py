@@ -37,7 +37,6 @@ from controller.outputs.scoreboard import ActionResult, RefereeAction, RejectRea
 from controller.outputs.seat_display import SeatDisplays, running_score
 from controller.outputs.view import PublicView
 from controller.profiles import (
-    DECLARATION_MODES,
     ReaderModel,
     ReaderProfile,
     TableProfile,
@@ -463,10 +462,7 @@ def load_parts(s: Settings) -> tuple[RuleSet, TableProfile, ReaderProfile, TagMa
     rs = load_rules(s.table.rules)
     table_profile = load_table(s.devices.table_profile)
     reader_profile = load_reader(s.devices.reader_profile)
-    if s.devices.declarations:
-        if s.devices.declarations not in DECLARATION_MODES:
-            modes = ", ".join(DECLARATION_MODES)
-            raise ConfigError(f"declarations: one of {modes}, not {s.devices.declarations!r}")
+    if s.devices.declarations:  # checked when the settings were read (config.py)
         reader_profile = with_declarations(reader_profile, s.devices.declarations)
     tags = load_tags(s.tags, complete=True)
     if tags.header.tileset is not rs.tiles.set:

@@ -42,6 +42,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+from controller.profiles import DECLARATION_MODES
 from rules.schema import SchemaError, build
 
 SYSTEM_CONFIG = Path("/etc/mjtable/mjtable.toml")
@@ -76,6 +77,11 @@ class DevicesSection:
     # how the players declare: buttons, cards, tiles (empty: the reader profile's
     # `declarations`; issue 18, docs/RECOGNITION.md "Declarations without buttons")
     declarations: str = ""
+
+    def __post_init__(self) -> None:
+        if self.declarations and self.declarations not in DECLARATION_MODES:
+            modes = ", ".join(DECLARATION_MODES)
+            raise ValueError(f"declarations is one of {modes}, not {self.declarations!r}")
 
 
 @dataclass(frozen=True, slots=True)

@@ -59,3 +59,33 @@ def test_noisy_deals_declared_without_buttons_match_the_truth(tmp_path, mode):
         assert "card:hu#" in evidence
     calls = [r.data()["code"] for r in records if r.kind is RecordKind.ALERT]
     assert not [c for c in calls if c in ("stalled", "unrecognised", "ambiguous")], calls
+
+
+def test_mjtable_run_plays_its_own_simulator_without_buttons(tmp_path):
+    """`mjtable run --declarations tiles` with no hardware: the built-in simulator's players
+    only move tiles and the daemon reads them; a mode that does not exist is one line."""
+    import subprocess
+    import sys
+
+    from harness import ENV, ROOT
+
+    journal = tmp_path / "t.journal"
+    cmd = [
+        sys.executable, "-m", "controller", "run", "--fast", "--seed", "5", "--journal",
+        str(journal), "--http", "127.0.0.1:0", "--config", "/dev/null", "--deals", "2",
+        "--declarations", "tiles",
+    ]  # fmt: skip
+    proc = subprocess.run(cmd, capture_output=True, text=True, env=ENV, cwd=ROOT, timeout=300)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    with Journal.open_readonly(journal) as j:
+        assert j.verify().ok
+        records = list(j.records())
+    assert sum(r.kind is RecordKind.DEAL_SETTLED for r in records) == 2
+    evidence = " ".join(
+        str(r.data().get("evidence", "")) for r in records if r.kind is RecordKind.MOVE_ACCEPTED
+    )
+    assert "button" not in evidence and "card:" not in evidence
+    bad = subprocess.run(
+        [*cmd[:-1], "cardz"], capture_output=True, text=True, env=ENV, cwd=ROOT, timeout=60
+    )
+    assert bad.returncode == 2 and "invalid choice: 'cardz'" in bad.stderr
