@@ -335,7 +335,7 @@ class PhysicalPlayer:
             return [(tc, frm, self.zone(kind, winner)), *back], winner
         if claimed:
             self._open = None
-            return [], melded[0].seat  # shown when declared
+            return back, melded[0].seat  # shown when declared; a beaten chow's tiles go home
         if not melded:  # 001 IV 2.1: the chow, whose two tiles already lie in the melds
             (chow,) = [m for m in declared if isinstance(m, Chow)]
             self._open = None

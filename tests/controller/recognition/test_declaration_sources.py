@@ -185,3 +185,22 @@ def test_tiles_alone_a_hand_without_a_suit_has_that_void_once_play_starts() -> N
     sc.wait(0.5)
     assert [sc.deal.void(s) for s in (Seat.S, Seat.W, Seat.N)] == [Suit.S, Suit.M, Suit.M]
     assert sc.deal.window is not None and sc.deal.window.tile == Tile.parse("5s")
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_regression_a_chow_beaten_by_a_pung_shown_by_tiles_takes_its_tiles_home(mode) -> None:
+    """Wellness seed 0: S's CHOW laid two tiles in the melds, N's pung shown by the tiles beat
+    it, and the simulated S left the two tiles in its melds (only a Hu sent them home): the
+    next draws were never read. The chow's tiles go back to the hand when the window closes."""
+    p = play("wellness", 0, declarations=mode)
+    check(p, 0)
+    assert any(type(m).__name__ == "Chow" for m in p.reference.history)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("mode", MODES)
+def test_wellness_deals_without_buttons_but_the_chow(mode) -> None:
+    """Wellness (136 tiles, chows, no void): a CHOW still needs its button (which chow the
+    two tiles laid say); the other declarations come from the cards or the tiles."""
+    for seed in range(1, 8):
+        check(play("wellness", seed, declarations=mode), seed)
