@@ -26,6 +26,11 @@ and Kong on one's own turn, the void buttons. The judge decides legality (`Deal.
   (tools/sim/player.py); a CHOW with no possible chow (not the next player, no such tiles)
   is an UNRECOGNISED alert giving the judge's reason, nothing is offered.
 
+Tables without buttons (issue 18; the reader profile's `declarations`): tagged Win and void
+cards are read as the buttons they stand for (controller.recognition.card_declarations), and
+pungs, kongs and, with the tiles alone, a Hu laid open are read from the tiles
+(controller.recognition.tile_declarations).
+
 Seats: moves and alerts use deal seats (East = this deal's dealer); zones and buttons use the
 table's physical sides: deal seat = (side - dealer_side) mod 4.
 """
@@ -364,7 +369,9 @@ class Recogniser(Declarations, CardDeclarations, CatchUp):
                 continue  # wait for the declaration; `tick` reports it after `grace`
             if self._part_of_more(r, readings):
                 continue  # a kong's tiles are a part of a hand laid open (tiles only)
-            if self._claim_hold.waits(self.layout, deal, res, r, now or self._clock):
+            if self._claim_hold.waits(
+                self.layout, deal, res, r, self._clock if now is None else now
+            ):
                 continue  # a pung that may be a kong still being laid
             problem = self._judge(deal, r)
             if problem is None:

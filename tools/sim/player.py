@@ -35,7 +35,7 @@ controller/recognition/card_declarations.py and tile_declarations.py):
   discard to the winner); an own-turn kong is its tiles alone; a pass is silence;
 - `tiles`: the same, but a Hu is the hand laid open in the melds zone (the winner's tile goes
   there too when the window closes), and a void with no tile to lay is not shown at all (the
-  recogniser infers it: the one suit the hand lacks).
+  recogniser infers it when play starts: the suit the hand lacks, the lower of two).
 Where the table cannot show it (no void or melds antenna, a CHOW) the button is pressed.
 
 `pace(kind)` is called after each physical step, "glimpse" (one tile crossing the wall
