@@ -8,8 +8,8 @@ were read), so the judge and the claim clock see one kind of declaration.
 
 A card declares when it arrives at a side. It does not declare again while it lies there:
 a card moved between that side's zones, or lifted by missed reads and read again within
-`settle` seconds, is the same declaration. A card already lying on the table when the deal
-starts declares nothing until it has been taken away and laid again. The card's own mark
+`settle` seconds in the same deal, is the same declaration. A card already lying on the
+table when the deal starts declares nothing until it has been taken away and laid again. The card's own mark
 (`card:hu#W` is the Win card kept at side W) does not change who declares: the zone does;
 a card laid at another side is noted in the evidence."""
 
@@ -35,6 +35,14 @@ BUTTON_FOR = {
 
 class CardDeclarations:
     """A part of `Recogniser` (the module's docstring says what it owns)."""
+
+    def _cards_new_deal(self) -> None:
+        """A shuffle: a card taken away is laid afresh in the new deal, however soon (a fast
+        table's void card, lifted at the shuffle and laid again within `settle`, was taken
+        for the same declaration, and the void was never chosen)."""
+        for card in self._card_gone:
+            self._card_side.pop(card, None)
+        self._card_gone.clear()
 
     def on_card(self, change: CardPlaced | CardLifted, deal: Deal | None) -> list[Recognised]:
         side = change.zone.seat

@@ -183,6 +183,7 @@ class Recogniser(Declarations, CardDeclarations, CatchUp):
         self.scan.reset()
         self._last_zone.clear()  # the shuffle: every tile comes from the machine again
         self._fresh.clear()
+        self._cards_new_deal()
         self._reset_deal()
 
     def on_wall_read(self, read: TagsRead) -> list[Recognised]:

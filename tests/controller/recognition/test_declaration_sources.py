@@ -13,6 +13,7 @@ from scene import Scene, alerts, moves
 
 from controller.profiles import ZoneKind
 from controller.recognition.recogniser import AlertKind
+from rules.deal import Deal
 from rules.melds import MeldKind
 from rules.moves import ChooseVoid, Hu, Kong, Pung, RobKong, SelfDrawnHu
 from rules.seats import Seat
@@ -204,3 +205,19 @@ def test_wellness_deals_without_buttons_but_the_chow(mode) -> None:
     two tiles laid say); the other declarations come from the cards or the tiles."""
     for seed in range(1, 8):
         check(play("wellness", seed, declarations=mode), seed)
+
+
+def test_regression_a_card_taken_away_at_the_shuffle_declares_again_at_once() -> None:
+    """A --fast e2e deal (cards, seed 1900 deal 9): W's void card was lifted at the shuffle
+    and laid again less than `settle` later in the next deal; it was taken for a missed read
+    of the same declaration, the void was never chosen and the deal stalled."""
+    sc = Scene(declarations="cards")
+    voids_by_cards(sc)
+    assert sc.deal.void(Seat.S) is Suit.S
+    sc.lift_card("card:void-s#2", ZoneKind.VOID, Seat.S)
+    sc.rec.new_deal(Seat.E)  # the shuffle, at once
+    sc.deal = Deal.start(sc.rs, sc.deal.dice, sc.deal.wall_order)
+    sc.rt.deal = sc.deal
+    sc.rec.start_deal(sc.deal)
+    out = sc.lay_card("card:void-s#2", ZoneKind.VOID, Seat.S)
+    assert moves(out) == [ChooseVoid(Seat.S, Suit.S)]
