@@ -37,9 +37,10 @@ class CardDeclarations:
     """A part of `Recogniser` (the module's docstring says what it owns)."""
 
     def _cards_new_deal(self) -> None:
-        """A shuffle: a card taken away is laid afresh in the new deal, however soon (a fast
-        table's void card, lifted at the shuffle and laid again within `settle`, was taken
-        for the same declaration, and the void was never chosen)."""
+        """A shuffle: a card taken away now, or before, is laid afresh in the new deal,
+        however soon (a fast table's void card, lifted at the shuffle and laid again within
+        `settle`, was taken for the same declaration, and the void was never chosen); one
+        that stays on the table through the shuffle is still the old declaration."""
         for card in self._card_gone:
             self._card_side.pop(card, None)
         self._card_gone.clear()
@@ -48,7 +49,11 @@ class CardDeclarations:
         side = change.zone.seat
         card = change.card
         if isinstance(change, CardLifted):
-            if self._card_side.get(card) == side:
+            if not self._dealt:
+                # taken back with the tiles (a reader polling only the wall antenna while
+                # the walls are built sees it go once the hands are being dealt)
+                self._card_side.pop(card, None)
+            elif self._card_side.get(card) == side:
                 self._card_gone[card] = change.t
             return []
         was = self._card_side.get(card)
