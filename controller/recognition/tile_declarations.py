@@ -9,7 +9,7 @@ hand tiles lie in the claimer's melds):
 | the same with three tiles from the hand | melded `Kong` |
 | the same with a discard never read in the river (it settled late, the claimer took it) | the `Discard` and the claim together |
 | four tiles hand → melds on one's own turn; one onto a pung | concealed / promoted / postponed `Kong` (read by `readings.Reader`, here without the KONG button) |
-| (tiles only: no cards, no buttons) a player's whole hand laid open in the melds | `SelfDrawnHu` on one's own turn, `RobKong` in a robbing window, `Hu` on the open discard |
+| (tiles only: no cards, no buttons) a player's whole hand laid open in the melds | `SelfDrawnHu` on one's own turn (with the draw, when the drawn tile was laid open before it was read), `RobKong` in a robbing window, `Hu` on the open discard (the melds hold the hand and at most that tile) |
 | (tiles only) a seat that laid no void tile and holds no tile of a suit, when play starts (a tile in a river) | `ChooseVoid` of that suit (the lower of two) with no tile (nothing can be laid: the indicator card's case, 004 Lesson 2) |
 
 A pung by a player who holds a third copy may be a kong still being laid (the fourth tile
@@ -36,11 +36,13 @@ from rules.moves import (
     ChooseVoid,
     CloseClaims,
     Discard,
+    Draw,
     Hu,
     Kong,
     Move,
     Pass,
     Pung,
+    ReplacementDraw,
     RobKong,
     SelfDrawnHu,
 )
@@ -175,18 +177,30 @@ def hu_readings(layout: Layout, deal: Deal, res: Tally) -> list[Reading]:
         else:
             if not spots:
                 continue
-            move = _hu_now(deal, seat, o)
-            if move is not None:
-                out.append(Reading(seat, (move,), frozenset(spots)))
+            # tiles in the melds beyond the hand: none, the tile a Hu on a discard took, or
+            # a tile drawn and laid open with the hand before the draw was read
+            extra = [
+                sp.tile
+                for sp, n in res.items()
+                if sp.zone == mz and n > counts[sp.tile]
+                for _ in range(n - counts[sp.tile])
+            ]
+            moves = _hu_now(deal, seat, o, extra)
+            if moves:
+                out.append(Reading(seat, moves, frozenset(spots)))
     return out
 
 
-def _hu_now(deal: Deal, seat: Seat, o: OpenTile | None) -> Move | None:
-    if deal.window is None and deal.phase is Phase.DISCARD and deal.turn is seat:
-        return SelfDrawnHu(seat)
-    if o is None or o.giver is seat or seat in o.declared:
-        return None
-    return RobKong(seat) if o.kind is WindowKind.ROBBING else Hu(seat)
+def _hu_now(deal: Deal, seat: Seat, o: OpenTile | None, extra: list[Tile]) -> tuple[Move, ...]:
+    own_turn = deal.window is None and deal.turn is seat
+    if own_turn and deal.phase is Phase.DISCARD and not extra:
+        return (SelfDrawnHu(seat),)
+    if own_turn and deal.phase in (Phase.DRAW, Phase.REPLACEMENT) and len(extra) == 1:
+        take = Draw if deal.phase is Phase.DRAW else ReplacementDraw
+        return (take(seat, extra[0]), SelfDrawnHu(seat))  # the wall decides (the judge)
+    if o is None or o.giver is seat or seat in o.declared or extra not in ([], [o.tile]):
+        return ()
+    return (RobKong(seat),) if o.kind is WindowKind.ROBBING else (Hu(seat),)
 
 
 def is_tile_claim(move: Move) -> bool:

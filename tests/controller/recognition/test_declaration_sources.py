@@ -15,7 +15,7 @@ from controller.profiles import ZoneKind
 from controller.recognition.recogniser import AlertKind
 from rules.deal import Deal
 from rules.melds import MeldKind
-from rules.moves import ChooseVoid, Hu, Kong, Pung, RobKong, SelfDrawnHu
+from rules.moves import ChooseVoid, Draw, Hu, Kong, Pung, RobKong, SelfDrawnHu
 from rules.seats import Seat
 from rules.tiles import Suit, Tile
 
@@ -225,3 +225,22 @@ def test_regression_a_card_taken_away_at_the_shuffle_declares_again_at_once() ->
     sc.lift_card("card:void-s#2", ZoneKind.VOID, Seat.S)
     out = sc.lay_card("card:void-s#2", ZoneKind.VOID, Seat.S)
     assert moves(out) == [ChooseVoid(Seat.S, Suit.S)]
+
+
+def test_regression_a_drawn_tile_laid_open_with_the_hand_is_a_draw_and_a_self_drawn_hu() -> None:
+    """A --fast e2e deal (tiles, seed 1900 deal 9): E drew and laid its hand open with the
+    drawn tile before the draw was read; the open hand was read as a Hu on the discard just
+    before. A tile in the melds beyond the hand that is not the open discard is the draw."""
+    sc = Scene(declarations="tiles")
+    sc.move(sc.copy_in("5s", ZoneKind.HAND, Seat.E), ZoneKind.VOID, Seat.E)
+    sc.discard(Seat.E, "5s", ZoneKind.VOID)  # play starts: S, W, N's voids are inferred
+    sc.wait(0.5)  # then the discard is read
+    sc.close()
+    assert sc.deal.turn is Seat.S and sc.deal.window is None
+    drawn = sc.next_copy()
+    out = sc.place(drawn, sc.zone(ZoneKind.MELDS, Seat.S))
+    hand = [tc for tc, z in sorted(sc.where.items()) if z == sc.zone(ZoneKind.HAND, Seat.S)]
+    for tc in hand:
+        out += sc.move(tc, ZoneKind.MELDS, Seat.S)
+    assert moves(out) == [Draw(Seat.S, drawn.tile), SelfDrawnHu(Seat.S)]
+    assert sc.rt.rejected == []
