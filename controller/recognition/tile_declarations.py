@@ -29,7 +29,7 @@ from controller.profiles import ZoneKind
 from controller.recognition.expected import Layout, Spot, Tally
 from controller.recognition.readings import Reading
 from controller.recognition.results import MoveSeen
-from rules.claims import WindowKind
+from rules.claims import WindowKind, is_claim
 from rules.deal import Deal, Phase
 from rules.melds import MeldKind
 from rules.moves import (
@@ -40,7 +40,6 @@ from rules.moves import (
     Hu,
     Kong,
     Move,
-    Pass,
     Pung,
     ReplacementDraw,
     RobKong,
@@ -64,22 +63,24 @@ class OpenTile:
 
 
 def open_tile(deal: Deal) -> OpenTile | None:
-    """The window still open, or the one just closed with nothing claimed (the runtime reads
-    tiles as if the open window had closed now)."""
+    """The window still open, or the one just closed (the runtime reads tiles as if the open
+    window had closed now: its claims are resolved in that view, and a Hu shown after a
+    pung was declared is still for that discard)."""
     w = deal.window
     if w is not None:
         return OpenTile(w.kind, w.discarder, w.tile, frozenset(s for s, _ in w.declared))
     moves = deal.moves
     if not moves or not isinstance(moves[-1], CloseClaims):
         return None
+    declared: set[Seat] = set()
     for m in reversed(moves[:-1]):
-        if isinstance(m, Pass):
-            continue
         if isinstance(m, Discard):
-            return OpenTile(WindowKind.DISCARD, m.seat, m.tile)
+            return OpenTile(WindowKind.DISCARD, m.seat, m.tile, frozenset(declared))
         if isinstance(m, Kong) and m.kind in ADDED:
-            return OpenTile(WindowKind.ROBBING, m.seat, m.tile)
-        return None
+            return OpenTile(WindowKind.ROBBING, m.seat, m.tile, frozenset(declared))
+        if not is_claim(m):
+            return None
+        declared.add(m.seat)  # a claim of that window (a Hu may still beat a pung)
     return None
 
 

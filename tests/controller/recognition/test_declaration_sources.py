@@ -12,6 +12,7 @@ from recog_rig import NoiseConfig, play, shown
 from scene import Scene, alerts, moves
 
 from controller.profiles import ZoneKind
+from controller.recognition.presence import TileLifted, TilePlaced
 from controller.recognition.recogniser import AlertKind
 from rules.deal import Deal
 from rules.melds import MeldKind
@@ -244,3 +245,32 @@ def test_regression_a_drawn_tile_laid_open_with_the_hand_is_a_draw_and_a_self_dr
         out += sc.move(tc, ZoneKind.MELDS, Seat.S)
     assert moves(out) == [Draw(Seat.S, drawn.tile), SelfDrawnHu(Seat.S)]
     assert sc.rt.rejected == []
+
+
+def test_regression_a_hu_laid_open_after_a_pung_is_read_on_that_discard() -> None:
+    """A --fast e2e deal (tiles, seed 1900 deal 15): W's pung of E's 4s was read, then N laid
+    its hand open on the same discard; the daemon reads tiles as if the window had closed,
+    where the pung is resolved, and the open hand was for no open tile: nothing was read and
+    the deal stalled. A Hu still beats a declared pung on that discard."""
+    from controller.recognition.reconcile import fork
+    from rules.moves import CloseClaims
+
+    sc = Scene(declarations="tiles")
+    sc.move(sc.copy_in("5s", ZoneKind.HAND, Seat.E), ZoneKind.VOID, Seat.E)
+    sc.discard(Seat.E, "5s", ZoneKind.VOID)
+    sc.wait(0.5)
+    hand = sc.zone(ZoneKind.HAND, Seat.N)
+    fives = [t for t in sorted(sc.where) if t.tile == Tile.parse("5s") and sc.where[t] == hand]
+    for tc in [sc.copy_in("5s", ZoneKind.RIVER, Seat.E), *fives]:
+        sc.move(tc, ZoneKind.MELDS, Seat.N)
+    assert sc.deal.window is not None and dict(sc.deal.window.declared) == {Seat.N: Pung(Seat.N)}
+    seen = fork(sc.deal)  # the runtime's view: the window closed now, the pung resolved
+    assert seen.apply(CloseClaims()) and seen.turn is Seat.N
+    out: list = []
+    for tc in [t for t, z in sorted(sc.where.items()) if z == sc.zone(ZoneKind.HAND, Seat.S)]:
+        sc.where[tc] = sc.zone(ZoneKind.MELDS, Seat.S)
+        sc.t += 0.01
+        z_hand, z_melds = sc.zone(ZoneKind.HAND, Seat.S), sc.zone(ZoneKind.MELDS, Seat.S)
+        out += sc.rec.on_presence(TileLifted(sc.t, tc.tile, tc.copy, z_hand), seen)
+        out += sc.rec.on_presence(TilePlaced(sc.t, tc.tile, tc.copy, z_melds), seen)
+    assert moves(out) == [Hu(Seat.S)]
