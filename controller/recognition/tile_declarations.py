@@ -93,10 +93,9 @@ def claim_readings(layout: Layout, deal: Deal, res: Tally) -> list[Reading]:
     o = open_tile(deal)
     if o is not None and o.kind is WindowKind.DISCARD:
         rz = layout.zone(ZoneKind.RIVER, o.giver)
-        if rz is None or res.get(Spot(rz, o.tile), 0) >= 0:
-            return []  # the discard has not left the river
-        return _claims(layout, deal, res, o, (Spot(rz, o.tile),), ())
-    if o is not None or deal.window is not None or deal.phase is not Phase.DISCARD:
+        if rz is not None and res.get(Spot(rz, o.tile), 0) < 0:  # it left the river
+            return _claims(layout, deal, res, o, (Spot(rz, o.tile),), ())
+    if deal.window is not None or deal.phase is not Phase.DISCARD:
         return []
     giver = deal.turn
     out: list[Reading] = []
