@@ -92,9 +92,14 @@ def claim_readings(layout: Layout, deal: Deal, res: Tally) -> list[Reading]:
         return []
     o = open_tile(deal)
     if o is not None and o.kind is WindowKind.DISCARD:
-        rz = layout.zone(ZoneKind.RIVER, o.giver)
-        if rz is not None and res.get(Spot(rz, o.tile), 0) < 0:  # it left the river
-            return _claims(layout, deal, res, o, (Spot(rz, o.tile),), ())
+        # where the judge has the discard: the river, or (the runtime's view resolved a Hu
+        # declared on it) a winner's hand or melds; a pung shown there took it from there
+        places = [layout.zone(ZoneKind.RIVER, o.giver)]
+        for s in o.declared:
+            places += [layout.zone(ZoneKind.HAND, s), layout.zone(ZoneKind.MELDS, s)]
+        for z in places:
+            if z is not None and res.get(Spot(z, o.tile), 0) < 0:  # it left from there
+                return _claims(layout, deal, res, o, (Spot(z, o.tile),), ())
     if deal.window is not None or deal.phase is not Phase.DISCARD:
         return []
     giver = deal.turn
