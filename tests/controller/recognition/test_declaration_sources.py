@@ -274,3 +274,29 @@ def test_regression_a_hu_laid_open_after_a_pung_is_read_on_that_discard() -> Non
         out += sc.rec.on_presence(TileLifted(sc.t, tc.tile, tc.copy, z_hand), seen)
         out += sc.rec.on_presence(TilePlaced(sc.t, tc.tile, tc.copy, z_melds), seen)
     assert moves(out) == [Hu(Seat.S)]
+
+
+def test_regression_a_pung_shown_after_a_win_card_on_that_discard_is_read() -> None:
+    """A --fast e2e deal (cards, seed 2100 deal 15): W's Win card claimed E's discard, then
+    N showed a pung of it; in the runtime's view the Hu had taken the discard, and the pung's
+    tile was looked for in the river only: the (beaten) pung was never read."""
+    from controller.recognition.reconcile import fork
+    from rules.moves import CloseClaims
+
+    sc = Scene(declarations="cards")
+    voids_by_cards(sc)
+    sc.discard(Seat.E, "5s", ZoneKind.VOID)
+    assert moves(sc.lay_card("card:hu#W", ZoneKind.MELDS, Seat.W)) == [Hu(Seat.W)]
+    seen = fork(sc.deal)  # the runtime's view: the window closed now, the Hu took the 5s
+    assert seen.apply(CloseClaims())
+    hand, melds = sc.zone(ZoneKind.HAND, Seat.N), sc.zone(ZoneKind.MELDS, Seat.N)
+    fives = [t for t in sorted(sc.where) if t.tile == Tile.parse("5s") and sc.where[t] == hand]
+    river = sc.copy_in("5s", ZoneKind.RIVER, Seat.E)
+    out: list = []
+    for tc in [river, *fives]:
+        was = sc.where[tc]
+        sc.where[tc] = melds
+        sc.t += 0.01
+        out += sc.rec.on_presence(TileLifted(sc.t, tc.tile, tc.copy, was), seen)
+        out += sc.rec.on_presence(TilePlaced(sc.t, tc.tile, tc.copy, melds), seen)
+    assert moves(out) == [Pung(Seat.N)]
