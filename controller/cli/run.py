@@ -54,6 +54,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     hw.add_argument("--profile", help="table profile (hw_profiles/tables)")
     hw.add_argument("--reader-profile", help="reader profile (hw_profiles/readers)")
     hw.add_argument("--tags", help="tag map (hw_profiles/tags)")
+    hw.add_argument(
+        "--declarations",
+        choices=("buttons", "cards", "tiles"),
+        help="how the players declare: seat buttons, Win and void cards (pungs and kongs by "
+        "the tiles), or the tiles alone (default: the reader profile's; the built-in "
+        "simulator's players do the same)",
+    )
     mq = parser.add_argument_group("hall broker")
     mq.add_argument("--mqtt", help="broker HOST[:PORT]")
     mq.add_argument("--hall", help="hall name on the broker")
@@ -93,6 +100,7 @@ def settings_from(args: argparse.Namespace) -> Settings:
             "table_profile": args.profile,
             "reader_profile": args.reader_profile,
             "tags": args.tags,
+            "declarations": args.declarations,
         },
         http={"listen": args.http},
         mqtt={"broker": args.mqtt, "hall": args.hall},
@@ -151,6 +159,8 @@ def start_simulator(
         cmd.append("--fast")
     if settings.boardless:
         cmd += ["--table", "none"]
+    if settings.devices.declarations:
+        cmd += ["--declarations", settings.devices.declarations]
     if args.truth:
         cmd += ["--truth", str(args.truth)]
     for u in args.unplug:

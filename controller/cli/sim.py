@@ -18,6 +18,7 @@ from controller.cli.args import natural_int, positive_float, positive_int, rules
 from rules.ruleset import DEFAULT
 from rules.seats import Seat
 from tools.sim.noise import NoiseConfig, Unplug
+from tools.sim.player import DECLARATIONS
 from tools.sim.run import READERS, SimConfig, Simulation
 
 
@@ -49,6 +50,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         default="pty",
         help="none: a table with no serial link (it shuffles, builds walls and rolls dice, "
         "and says nothing; no buttons, no displays)",
+    )
+    parser.add_argument(
+        "--declarations",
+        choices=DECLARATIONS,
+        default="buttons",
+        help="the players press buttons, lay Win and void cards (and show pungs and kongs "
+        "with the tiles), or only move tiles (default buttons)",
     )
     parser.add_argument("--table-profile", default="sim-table")
     parser.add_argument("--reader-profile", default="sim-uhf")
@@ -115,6 +123,7 @@ def run(args: argparse.Namespace) -> int:
             referee=not args.no_referee,
             prevalent=args.prevalent,
             board=args.table != "none",
+            declarations=args.declarations,
         )
         sim = Simulation(config)
     except (ValueError, LookupError, OSError) as err:

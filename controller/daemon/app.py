@@ -47,6 +47,7 @@ from controller.profiles import (
     load_reader,
     load_table,
     load_tags,
+    with_declarations,
 )
 from controller.recognition.presence import Debouncer
 from controller.recognition.recogniser import Recogniser
@@ -452,6 +453,8 @@ def load_parts(s: Settings) -> tuple[RuleSet, TableProfile | None, ReaderProfile
     rs = load_rules(s.table.rules)
     table_profile = None if s.boardless else load_table(s.devices.table_profile)
     reader_profile = load_reader(s.devices.reader_profile)
+    if s.devices.declarations:  # checked when the settings were read (config.py)
+        reader_profile = with_declarations(reader_profile, s.devices.declarations)
     tags = load_tags(s.tags, complete=True)
     if tags.header.tileset is not rs.tiles.set:
         raise ConfigError(

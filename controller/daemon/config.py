@@ -43,6 +43,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+from controller.profiles import DECLARATION_MODES
 from rules.schema import SchemaError, build
 
 SYSTEM_CONFIG = Path("/etc/mjtable/mjtable.toml")
@@ -75,6 +76,14 @@ class DevicesSection:
     reader_profile: str = "sim-uhf"
     tags: str = ""  # empty: the simulator's set for the rule set's tiles (sim-108 / sim-136)
     baudrate: int = field(default=0, metadata={"range": (0, 4_000_000)})  # 0: the profile's
+    # how the players declare: buttons, cards, tiles (empty: the reader profile's
+    # `declarations`; issue 18, docs/RECOGNITION.md "Declarations without buttons")
+    declarations: str = ""
+
+    def __post_init__(self) -> None:
+        if self.declarations and self.declarations not in DECLARATION_MODES:
+            modes = ", ".join(DECLARATION_MODES)
+            raise ValueError(f"declarations is one of {modes}, not {self.declarations!r}")
 
 
 @dataclass(frozen=True, slots=True)

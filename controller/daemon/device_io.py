@@ -22,7 +22,12 @@ from controller.journal_records import (
     RecordKind,
     Source,
 )
-from controller.recognition.presence import DuplicateTile, UnknownTag as UnknownTagSeen
+from controller.recognition.presence import (
+    CardLifted,
+    CardPlaced,
+    DuplicateTile,
+    UnknownTag as UnknownTagSeen,
+)
 
 log = logging.getLogger(__name__)
 
@@ -141,7 +146,11 @@ class DeviceIO:
             if isinstance(change, UnknownTagSeen | DuplicateTile):
                 self.recognised(self.recogniser.on_tag_alert(change), change.t)
             elif self._live():
-                self.recognised(self.recogniser.on_presence(change, self._as_seen()), change.t)
+                # tiles are read as if an open claim window had closed now; a card is a
+                # declaration, read against the real deal as a button is (issue 18)
+                card = isinstance(change, CardPlaced | CardLifted)
+                deal = self.deal if card else self._as_seen()
+                self.recognised(self.recogniser.on_presence(change, deal), change.t)
         self._boardless_round(t)  # the shuffle, walls and dice no board reports (boardless.py)
         if self._pending_dice is not None and not self._wall_antennas:
             self._start_from_hands()

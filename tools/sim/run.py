@@ -68,7 +68,7 @@ from tools.sim.devices import (
     open_endpoint,
 )
 from tools.sim.noise import Noise, NoiseConfig, Unplug
-from tools.sim.player import PhysicalPlayer, plan_deal
+from tools.sim.player import DECLARATIONS, PhysicalPlayer, plan_deal
 from tools.sim.world import WALL_SCAN, World
 
 log = logging.getLogger(__name__)
@@ -102,6 +102,7 @@ class SimConfig:
     prevalent: Seat = Seat.E  # the round wind (Wellness scores it, 001 II 3)
     score_wait: float = 10.0  # seconds the players look for their scores before a shuffle
     board: bool = True  # False: a table with no serial link (`--table none`, issue 18)
+    declarations: str = "buttons"  # or "cards", "tiles": how the players declare (player.py)
 
     def __post_init__(self) -> None:
         if self.reader not in READERS:
@@ -112,6 +113,8 @@ class SimConfig:
             raise ValueError(f"speed divides the pauses: more than 0, not {self.speed}")
         if self.glimpse_rounds < 1 or self.linger < 1:
             raise ValueError("glimpse rounds and linger are at least 1")
+        if self.declarations not in DECLARATIONS:
+            raise ValueError(f"declarations: one of {', '.join(DECLARATIONS)}")
         if self.max_moves is not None and self.max_moves < 0:
             raise ValueError(f"max_moves must be >= 0, not {self.max_moves}")
 
@@ -224,6 +227,7 @@ class Simulation:
                     "reader_kind": self.config.reader,
                     "deals": self.config.deals,
                     "prevalent": str(self.config.prevalent),
+                    "declarations": self.config.declarations,
                 }
             )
             dealer = Seat.E
@@ -256,7 +260,13 @@ class Simulation:
     # -- one deal ------------------------------------------------------------------------
     def play_deal(self, n: int, dealer: Seat) -> Seat:
         player = PhysicalPlayer(
-            self.world, self.rs, dealer, self._press, self._pace, lambda r: self._move(n, r)
+            self.world,
+            self.rs,
+            dealer,
+            self._press,
+            self._pace,
+            lambda r: self._move(n, r),
+            self.config.declarations,
         )
         order = self.world.shuffle()
         self._step(n, "shuffle")
