@@ -25,7 +25,6 @@ from controller.journal import Journal
 from controller.journal_inputs import ReaderStep, journal_inputs
 from controller.journal_records import Record, RecordKind
 from controller.recognition.wall_doubt import swapped
-from controller.referee.session import corrected_deltas
 from rules import moves as mv
 from rules.deal import Deal, Phase
 from rules.ruleset import RuleSet
@@ -162,6 +161,9 @@ def recover(
             if rec.deal == out.deal_no:
                 out.started, out.deal_no, out.moves, judge = None, 0, [], None
     for number in corrected & set(out.settled):
+        # the referee tools' re-judging, imported only for a deal with corrections (start-up)
+        from controller.referee.session import corrected_deltas
+
         deltas = corrected_deltas(journal, number)
         if deltas is not None:
             out.settled[number] = deltas
