@@ -49,14 +49,16 @@ import time
 from dataclasses import dataclass
 
 NO_HONOURS = bytes(7)
-NOT_COMPLETE = 1 << 12  # larger than any sum of four real codes (4 * 225)
+NOT_COMPLETE = 1 << 8  # more than any target (code(14, True) = 225), so a sum holding it misses
 MAX_SETS = 4
-# an `info` value: the code in bits 0-14 (wide enough that the raw values of four suits
-# add up without the codes carrying into the gain), the gain + INFO_GAIN_OFFSET in bits
-# 15-29 (gains lie in [-NOT_COMPLETE, NOT_COMPLETE]), the rank mask above
-INFO_GAIN_SHIFT = 15
-INFO_GAIN_OFFSET = 1 << 14
-INFO_MASK_SHIFT = 30
+# an `info` value, under 2**30 so that it is one of CPython's one-digit ints (their sums
+# are the cheap ones): the code in bits 0-10 (wide enough that four suits' values add up
+# without the codes carrying into the gain: 4 * NOT_COMPLETE < 2**11), the gain +
+# INFO_GAIN_OFFSET in bits 11-20 (gains lie in [-NOT_COMPLETE, NOT_COMPLETE]), the rank
+# mask in bits 21-29
+INFO_GAIN_SHIFT = 11
+INFO_GAIN_OFFSET = NOT_COMPLETE
+INFO_MASK_SHIFT = 21
 INFO_CODE_BITS = (1 << INFO_GAIN_SHIFT) - 1
 INFO_GAIN_FIELD = (1 << INFO_MASK_SHIFT) - 1 - INFO_CODE_BITS  # the gain bits, in place
 
