@@ -417,10 +417,15 @@ class Correction:
             raise ValueError("a correction says why")
 
     def dealer_side(self) -> Seat | None:
-        """The dealer side a `dealer` correction names (None for other actions)."""
+        """The dealer side a `dealer` correction names (None for other actions, and for one
+        that names no side: `mjtable correct dealer` once wrote such records, and "None"
+        read as a seat is North)."""
         if self.action is not CorrectionAction.DEALER:
             return None
-        return Seat.parse(str((self.details or {}).get("dealer")))
+        side = (self.details or {}).get("dealer")
+        if not isinstance(side, str) or side not in Seat.__members__:
+            return None
+        return Seat[side]
 
     def to_payload(self) -> dict[str, JSON]:
         return {

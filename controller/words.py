@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
+from datetime import datetime
 from typing import Any
 
 SEAT_NAMES = {"E": "East", "S": "South", "W": "West", "N": "North"}
@@ -63,6 +64,14 @@ def ordinal(n: int) -> str:
     return f"{n}{'th' if 10 <= n % 100 <= 20 else {1: 'st', 2: 'nd', 3: 'rd'}.get(n % 10, 'th')}"
 
 
+def local_time(wall: str) -> str:
+    """A journalled wall time (ISO, UTC) as this machine's clock shows it: `18:00:05`."""
+    try:
+        return datetime.fromisoformat(wall).astimezone().strftime("%H:%M:%S")
+    except ValueError:
+        return wall
+
+
 def plural(n: int, one: str, many: str | None = None) -> str:
     """A count and its noun: 1 tile, 2 tiles."""
     return f"{n} {one if n == 1 else (many or one + 's')}"
@@ -103,7 +112,9 @@ def in_words(text: str) -> str:
 
 def alert_words(code: str, message: str) -> str:
     """An alert's code as a title, then its message in words ("Stalled: West holds 15 tiles")."""
-    return f"{code.replace('-', ' ').capitalize()}: {in_words(message)}"
+    words = code.replace("-", " ").capitalize().split(" ")
+    title = " ".join("Hu" if w.lower() == "hu" else w for w in words)  # "False Hu", not "hu"
+    return f"{title}: {in_words(message)}"
 
 
 VERBS = {

@@ -12,6 +12,7 @@ import importlib
 import importlib.util
 import sys
 from collections.abc import Sequence
+from types import ModuleType
 
 from controller import __version__
 
@@ -82,17 +83,23 @@ def build_parser() -> tuple[argparse.ArgumentParser, dict[str, str]]:
     return parser, modules
 
 
+def command_parser(name: str) -> tuple[ModuleType, argparse.ArgumentParser]:
+    """The module of sub-command `name` and its argument parser, nothing run: what `main`
+    parses with (and what a test parses a documented command line with)."""
+    module = importlib.import_module(next(m for n, m, _ in COMMANDS if n == name))
+    help_text = next(h for n, _, h in COMMANDS if n == name)
+    cmd = argparse.ArgumentParser(prog=f"mjtable {name}", description=help_text)
+    module.add_arguments(cmd)
+    return module, cmd
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     args_list = list(sys.argv[1:] if argv is None else argv)
     parser, modules = build_parser()
     if not args_list or args_list[0] not in modules:
         parser.parse_args(args_list or ["--help"])
         return 2
-    name = args_list[0]
-    module = importlib.import_module(modules[name])
-    help_text = next(h for n, _, h in COMMANDS if n == name)
-    cmd = argparse.ArgumentParser(prog=f"mjtable {name}", description=help_text)
-    module.add_arguments(cmd)
+    module, cmd = command_parser(args_list[0])
     args = cmd.parse_args(args_list[1:])
     try:
         return int(module.run(args) or 0)

@@ -11,6 +11,8 @@ Actions and what they need:
   force-end     the deal ends at the corrected record
   withdraw      --record (a correction): that correction no longer applies
   note          a remark, nothing changes
+  dealer        --deal N --seat S: the dealt hands showed the dealer at S (its
+                deal.started record is the one corrected)
 `--deal N` instead of `--record` names the deal's last record.
 
 The journal is checked first (foreign, damaged or a broken chain: refused, exit 2 or 1, the
@@ -37,6 +39,7 @@ from controller.journal_records import (
 )
 from controller.referee.journal_deal import open_checked
 from controller.referee.trial import CorrectionRefused, trial
+from controller.words import local_time
 from rules.seats import Seat
 from rules.tiles import NotationError, Tile
 
@@ -56,6 +59,8 @@ actions:
   force-end     the deal ends at the corrected record (--deal N: its last record)
   withdraw      --record SEQ (a correction): that correction no longer applies
   note          a remark, nothing changes
+  dealer        --deal N --seat S: the dealt hands showed the dealer at S (its
+                deal.started record is the one corrected)
 
 examples (find record numbers with `mjtable replay JOURNAL --deal N`):
   mjtable correct table3.journal cancel-move --record 812 \\
@@ -89,7 +94,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--referee", required=True, help="who makes the correction")
     parser.add_argument("--why", required=True, help="the reason, in words")
     parser.add_argument("--tile", help="fix-tile: the tile that was really there")
-    parser.add_argument("--seat", help="penalty, yellow-card: the seat (E S W N)")
+    parser.add_argument("--seat", help="penalty, yellow-card, dealer: the seat (E S W N)")
     parser.add_argument("--points", type=int, help="penalty: points paid")
     parser.add_argument("--to", help="penalty: the seat paid (default: nobody)")
 
@@ -120,7 +125,7 @@ def run(args: argparse.Namespace) -> int:
         return EXIT_REFUSED
     print(
         f"record {record.seq}: {correction.action} of record {correction.corrects} "
-        f"(deal {record.deal}) by {correction.referee} at {record.wall}"
+        f"(deal {record.deal}) by {correction.referee} at {local_time(record.wall)}"
     )
     return 0
 
@@ -136,6 +141,22 @@ def _try(journal: Journal, correction: Correction) -> None:
     try:
         trial(journal, target.deal, [correction], stamp)
     except CorrectionRefused as err:
+        raise Refused(str(err)) from None
+
+
+def _dealer(journal: Journal, args: argparse.Namespace, target: Record) -> Correction:
+    """`dealer`: the side the dealer really sat at, on the deal's `deal.started` record (a
+    `dealer` correction without a seat once read "None" as North, issue 16)."""
+    side = _seat(args.seat, "dealer")
+    if target.deal is None:
+        raise Refused(f"record {target.seq} ({target.kind}) belongs to no deal")
+    started = next(iter(journal.deal_records(target.deal)))
+    if started.kind is not RecordKind.DEAL_STARTED:
+        raise Refused(f"deal {target.deal} has no deal.started record")
+    try:
+        return Correction(started.seq, args.referee, CorrectionAction.DEALER, args.why,
+                          {"dealer": side.name})  # fmt: skip
+    except ValueError as err:
         raise Refused(str(err)) from None
 
 
@@ -163,6 +184,8 @@ def _seat(text: str | None, what: str) -> Seat:
 def _correction(journal: Journal, args: argparse.Namespace) -> Correction:
     action = CorrectionAction(args.action)
     target = _target(journal, args)
+    if action is CorrectionAction.DEALER:
+        return _dealer(journal, args, target)
     if target.deal is None and action is not CorrectionAction.NOTE:
         raise Refused(f"record {target.seq} ({target.kind}) belongs to no deal")
     details: dict[str, JSON] | None = None

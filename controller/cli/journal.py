@@ -13,12 +13,14 @@ import json
 import os
 import sys
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
 from typing import TextIO
 
 from controller.journal import Anchor, Finding, Journal, Verification
 from controller.journal_records import JournalError
 from controller.journal_summary import format_summary
+from controller.words import plural
 
 EXIT_BROKEN = 1
 EXIT_UNUSABLE = 2
@@ -147,24 +149,34 @@ def _anchors(args: argparse.Namespace) -> list[Anchor]:
     return anchors
 
 
-def _write_lines(journal: Journal, out: TextIO) -> None:
+def _write_lines(journal: Journal, out: TextIO) -> int:
+    lines = 0
     for record in journal.records():
         out.write(json.dumps(record.to_json(), ensure_ascii=False, sort_keys=True))
         out.write("\n")
+        lines += 1
+    return lines
 
 
 def _export(journal: Journal, path: Path, output: Path | None) -> None:
     if output is None:
         _write_lines(journal, sys.stdout)
         return
+    lines: list[int] = []
+    _write_beside(path, output, "export", lambda out: lines.append(_write_lines(journal, out)))
+    print(f"wrote {output}: {plural(lines[0], 'record')} of {path}")
+
+
+def _write_beside(path: Path, output: Path, what: str, write: Callable[[TextIO], None]) -> None:
+    """Write `output` beside its final name and rename it, so a failed write leaves no half
+    file; never over the journal or its side files."""
     target = output.resolve()
     if target in {path.resolve(), *(Path(f"{path.resolve()}{x}") for x in ("-wal", "-shm"))}:
-        raise JournalError(f"{output}: refusing to write the export over the journal")
-    # Written beside the target and renamed, so a failed export leaves no half file.
+        raise JournalError(f"{output}: refusing to write the {what} over the journal")
     fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.")
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as out:
-            _write_lines(journal, out)
+            write(out)
         os.replace(tmp, target)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
@@ -191,18 +203,10 @@ def _record(journal: Journal, path: Path, deal: int, output: Path | None) -> Non
     from controller.referee.journal_deal import read_deal
     from controller.referee.rebuild import rebuild
 
-    text = deal_record_text(rebuild(read_deal(journal, deal)))
+    rebuilt = rebuild(read_deal(journal, deal))
+    text = deal_record_text(rebuilt)
     if output is None:
         sys.stdout.write(text)
         return
-    target = output.resolve()
-    if target in {path.resolve(), *(Path(f"{path.resolve()}{x}") for x in ("-wal", "-shm"))}:
-        raise JournalError(f"{output}: refusing to write the record over the journal")
-    fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as out:
-            out.write(text)
-        os.replace(tmp, target)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    _write_beside(path, output, "record", lambda out: out.write(text))
+    print(f"wrote {output}: deal {deal} of {path}, {plural(len(rebuilt.entries), 'step')}")

@@ -162,7 +162,7 @@ def _interactive(chosen: SessionDeal) -> None:
     try:
         tty.setcbreak(fd)
         while True:
-            screen = wrapped(render(chosen.rebuilt, k, chosen.before), _columns())
+            screen = wrapped(render(chosen.rebuilt, k, chosen.before, True), _columns())
             bottom = f"go to step (0-{last}): {typed}" if prompt else said
             sys.stdout.write(CLEAR + screen + bottom)
             sys.stdout.flush()

@@ -217,6 +217,11 @@ def run(args: argparse.Namespace) -> int:
         else:
             table_url, reader_url = settings.devices.table, settings.devices.reader
         status = RunStatus(sys.stdout, sys.stdout.isatty())
+        # the status prints each alert: not as a log line as well (from the first: a restart
+        # raises its "restarted" alert while the daemon starts)
+        quiet = _AlertsShown()
+        for handler in logging.getLogger().handlers:
+            handler.addFilter(quiet)
         daemon = Daemon(settings, table_url, reader_url, watch=status)
         try:
             where = daemon.start()
@@ -232,9 +237,6 @@ def run(args: argparse.Namespace) -> int:
             print(f"simulator:  table {table_url}, reader {reader_url} (pid {child.pid})")
             _watch(child, daemon)
         print("playing; Ctrl-C stops", flush=True)
-        quiet = _AlertsShown()  # the status shows the alerts: not as log lines as well
-        for handler in logging.getLogger().handlers:
-            handler.addFilter(quiet)
         try:
             reason = daemon.run()
         finally:

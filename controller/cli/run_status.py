@@ -14,13 +14,12 @@ from __future__ import annotations
 
 import shutil
 from collections.abc import Sequence
-from datetime import datetime
 from pathlib import Path
 from typing import Any, TextIO
 
 from controller.outputs.seat_display import running_score
 from controller.outputs.view import AlertView, PublicView
-from controller.words import phase_words, plural, table_name
+from controller.words import local_time, phase_words, plural, table_name
 
 REDRAW_S = 0.2  # the status line is redrawn at most this often (alerts are printed at once)
 
@@ -175,13 +174,6 @@ def alert_line(a: AlertView) -> str:
     """An alert as one short line in local time: ! 14:02:07 Stalled: West holds 15 tiles."""
     mark = {"error": "!!", "warning": "!"}.get(a.level, "-")
     return f"{mark} {local_time(a.t_wall)} {a.text}"
-
-
-def local_time(wall: str) -> str:
-    try:
-        return datetime.fromisoformat(wall).astimezone().strftime("%H:%M:%S")
-    except ValueError:
-        return wall
 
 
 def results(journal: Path, sessions: Sequence[int]) -> str:

@@ -1,13 +1,20 @@
 """What a referee is offered when the table calls them (issue 13): the judge's next step in
 words, and, where the judge alone knows the tile (a draw from a scanned wall), the move
-itself, ready to be entered with one tap on the referee page ("E drew 3p — not read")."""
+itself, ready to be entered with one tap on the referee page ("E drew 3p — not read").
+What the reader shows beside the judge (the recogniser's `differences`) adds two more: a
+discard taken back into the hand ("W discarded 5s and took it back": cancel it), and a
+tile of a hand read as another kind ("the tile read as 3m in S's hand is 3p": where it is
+the tile just drawn, the wall scan misread it and the draw is fixed; else its tag reads
+wrong, and a person looks at it)."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from controller.daemon.records import table_seat
+from rules import moves as mv
 from rules.deal import Deal, Phase
 from rules.seats import SEATS, Seat
 
@@ -16,15 +23,78 @@ from rules.seats import SEATS, Seat
 class Candidate:
     text: str
     move: dict[str, Any] | None = None  # a referee `move` action (fixed seats), when known
+    action: dict[str, Any] | None = None  # another referee action (cancel, fix-tile)
 
     def to_json(self) -> dict[str, Any]:
-        return {"text": self.text, "move": self.move}
+        out: dict[str, Any] = {"text": self.text, "move": self.move}
+        if self.action is not None:
+            out["action"] = self.action
+        return out
 
 
-def candidates(deal: Deal | None, dealer: Seat) -> tuple[Candidate, ...]:
-    """The explanations the judge can offer for a table it cannot follow."""
+Differences = Mapping[tuple[Seat, str, Any], int]  # (deal seat, zone kind, tile) → count
+
+
+def candidates(
+    deal: Deal | None,
+    dealer: Seat,
+    differences: Differences | None = None,
+    last_seq: int | None = None,
+) -> tuple[Candidate, ...]:
+    """The explanations the judge can offer for a table it cannot follow; with what the
+    reader shows beside it (`differences`) and the journal record of the last accepted move
+    (`last_seq`), those the table itself suggests come first."""
     if deal is None or deal.over:
         return ()
+    return _from_the_table(deal, dealer, differences or {}, last_seq) + _next_step(deal, dealer)
+
+
+def _from_the_table(
+    deal: Deal, dealer: Seat, differences: Differences, last_seq: int | None
+) -> tuple[Candidate, ...]:
+    mine: dict[Seat, dict[tuple[str, Any], int]] = {}
+    for (seat, zone, tile), n in differences.items():
+        mine.setdefault(seat, {})[(zone, tile)] = n
+    last = deal.history[-1] if deal.history else None
+    out: list[Candidate] = []
+    for seat, diff in mine.items():
+        side = table_seat(seat, dealer)
+        if (
+            isinstance(last, mv.Discard)
+            and last.seat is seat
+            and diff == {("hand", last.tile): 1, ("river", last.tile): -1}
+        ):
+            out.append(
+                Candidate(
+                    f"{side} discarded {last.tile} and took it back: cancel the discard",
+                    action={"kind": "cancel", "count": 1},
+                )
+            )
+            continue
+        hand = {t: n for (zone, t), n in diff.items() if zone == "hand"}
+        if len(diff) != 2 or len(hand) != 2 or sorted(hand.values()) != [-1, 1]:
+            continue
+        read = next(t for t, n in hand.items() if n > 0)
+        real = next(t for t, n in hand.items() if n < 0)
+        drew = isinstance(last, mv.Draw | mv.ReplacementDraw) and last.seat is seat
+        if drew and last.tile == real and last_seq:
+            out.append(
+                Candidate(
+                    f"{side} drew {read}, not {real}: the wall scan misread it; fix the draw",
+                    action={"kind": "fix-tile", "target_seq": last_seq, "tile": str(read)},
+                )
+            )
+        else:
+            out.append(
+                Candidate(
+                    f"the tile read as {read} in {side}'s hand is {real}: its tag reads "
+                    "wrong; look at the tile (and the tag map)"
+                )
+            )
+    return tuple(out)
+
+
+def _next_step(deal: Deal, dealer: Seat) -> tuple[Candidate, ...]:
     turn = table_seat(deal.turn, dealer)
     if deal.phase in (Phase.DRAW, Phase.REPLACEMENT):
         w = deal.wall

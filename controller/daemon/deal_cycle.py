@@ -208,16 +208,36 @@ class DealCycle:
         log.info("wall positions %d and %d were the other way round: %s", i, i + 1, move)
         return True
 
+    def _swap_dealt(self, i: int, why: str) -> None:
+        """The dealt hands show scan positions i and i + 1 the other way round
+        (controller/recognition/wall_doubt.py `dealt_swap`): the judge is re-judged on that
+        order, and the next accepted move records it (`wall_check`), as a draw's swap is."""
+        deal = self.deal
+        if deal is None or deal.over:
+            return
+        order = swapped(deal.wall_order, i)
+        try:
+            self.deal = Deal.replay(
+                self.rs, deal.dice, order, deal.history, prevalent=deal.prevalent
+            )
+        except ValueError:
+            return  # an accepted void choice does not fit it: the referee is called as before
+        self._seen_key = None
+        self._wall_check = {"positions": [i, i + 1], "order": "swapped"}
+        log.info("%s", why)
+
     def _confirm_wall(self, deal: Deal, move: mv.Move, payload: dict[str, Any]) -> None:
-        """The first draw from an uncertain pair shows its order: journalled with the draw."""
-        if not isinstance(move, mv.Draw | mv.ReplacementDraw):
-            return
-        i = pair_of(next_index(deal, move), self._uncertain)
-        if i is None:
-            return
+        """The first draw from an uncertain pair shows its order: journalled with the draw;
+        a swap the dealt hands showed goes with the next accepted move."""
         check, self._wall_check = self._wall_check, None
-        payload["wall_check"] = check or {"positions": [i, i + 1], "order": "scanned"}
-        self._uncertain = tuple(j for j in self._uncertain if j != i)
+        if isinstance(move, mv.Draw | mv.ReplacementDraw):
+            i = pair_of(next_index(deal, move), self._uncertain)
+            if i is not None:
+                payload["wall_check"] = check or {"positions": [i, i + 1], "order": "scanned"}
+                self._uncertain = tuple(j for j in self._uncertain if j != i)
+                return
+        if check is not None:
+            payload["wall_check"] = check
 
     def session_deal(self) -> int:
         """The deal's number in its session (1, 2, ...; 0 before the first): the journal

@@ -5,11 +5,16 @@ the views themselves are `views.py`)."""
 from __future__ import annotations
 
 import logging
+from dataclasses import replace
 
 from controller.daemon.machine import Timer
+from controller.daemon.replay import Recovered
 from controller.daemon.views import TableFacts, broadcast_view, public_view, referee_view
 from controller.devices.table import ShowScore
+from controller.journal_records import JournalError
 from controller.outputs.view import PublicView
+from controller.referee.journal_deal import read_deal
+from controller.referee.rebuild import rebuild
 from controller.words import in_words
 from rules.seats import SEATS, Seat
 
@@ -40,6 +45,30 @@ class Publication:
 
     def public(self) -> PublicView:
         return self.screen.shown(self.in_session(public_view(self.facts(), self.deal)), self.deal)
+
+    def restore_result(self, rec: Recovered) -> None:
+        """After a restart: the open session's last settled deal back on the public feed, as
+        `ResultScreen` held it before (rebuilt from the journal, corrections applied), until
+        the next deal's play begins. A deal the tools cannot rebuild is not shown."""
+        if not rec.shown:
+            return
+        try:
+            rebuilt = rebuild(read_deal(self.journal, rec.shown))
+        except JournalError as err:
+            log.info("the result of deal %d is not shown again: %s", rec.shown, err)
+            return
+        except Exception:  # a screen lost must not stop the table from starting
+            log.exception("the result of deal %d could not be rebuilt", rec.shown)
+            return
+        if not rebuilt.deal.over:
+            return
+        started = rebuilt.source.started
+        facts = replace(
+            self.facts(), deal_no=rec.shown, dealer=started.dealer, players=started.players
+        )
+        limit = self.config.deals or self.rs.session.deals
+        view = public_view(facts, rebuilt.deal)
+        self.screen.hold(replace(view, session_deal=rec.settled_in_session, session_deals=limit))
 
     def _publish_if_dirty(self) -> None:
         if self._dirty:

@@ -20,6 +20,7 @@ from controller.devices.events import (
 from controller.recognition.recogniser import (
     RefereeAlert,
 )
+from controller.words import phase_words, plural
 from rules import moves as mv
 from rules.deal import Deal
 
@@ -84,12 +85,7 @@ class Recovery:
             self.recogniser.new_deal(self.dealer)
             for read in rec.wall_reads:  # the walls were being built: scan them again
                 self.recognised(self.recogniser.on_wall_read(read), read.t)
-        self._alert(
-            "restarted",
-            f"restarted in {rec.phase} (deal {rec.deal_no or '-'}, "
-            f"{len(rec.moves)} moves replayed)",
-            severity="info",
-        )
+        self._alert("restarted", restarted_words(rec), severity="info")
         if self.deal is not None and self.deal.over:
             self._settle_deal()  # killed between the last move and the settlement
             self._recovering = False
@@ -118,6 +114,16 @@ class Recovery:
         if results:
             self.recognised(results, self.clock.monotonic())
         self._release()
+
+
+def restarted_words(rec: Recovered) -> str:
+    """What a restart found, in words: "deal 5 resumed (waiting for a discard): 43 moves
+    replayed from the journal", "between deals (deal settled): nothing to replay"."""
+    where = phase_words(rec.phase)
+    if not rec.deal_no:
+        return f"between deals ({where}): nothing to replay"
+    moves = plural(len(rec.moves), "move")
+    return f"deal {rec.deal_no} resumed ({where}): {moves} replayed from the journal"
 
 
 def unexplained(results: Sequence[Any]) -> bool:

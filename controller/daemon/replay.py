@@ -23,7 +23,7 @@ from controller.daemon.records import deal_seat, move_from_judge_json, to_physic
 from controller.devices.events import TagsRead
 from controller.journal import Journal
 from controller.journal_inputs import ReaderStep, journal_inputs
-from controller.journal_records import Record, RecordKind
+from controller.journal_records import Correction, Record, RecordKind
 from controller.recognition.wall_doubt import swapped
 from rules import moves as mv
 from rules.deal import Deal, Phase
@@ -74,6 +74,9 @@ class Recovered:
     # the open session's settled deals and their deltas (fixed seats), corrections applied:
     # `totals` is their sum (a referee's correction of a settled deal counts after a restart)
     settled: dict[int, tuple[int, int, int, int]] = field(default_factory=dict)
+    # the open session's last settled deal (0: none): its result screen is shown again until
+    # the next deal's play begins, as it was before the restart (views.ResultScreen)
+    shown: int = 0
 
 
 def recover(
@@ -103,9 +106,11 @@ def recover(
             out.last_session = max(out.last_session, out.session)
             out.settled = {}
             out.settled_in_session = 0
+            out.shown = 0
         elif kind is RecordKind.SESSION_ENDED:
             out.session = None
             out.settled_in_session = 0
+            out.shown = 0
             out.settled = {}  # no session is open: the next one starts from zero
         elif kind is RecordKind.TABLE_PHASE:
             data = rec.data()
@@ -143,7 +148,9 @@ def recover(
             corrected.add(rec.deal)  # of a settled deal: re-judged below
         elif kind is RecordKind.CORRECTION and judge is not None and rec.deal == out.deal_no:
             if rec.data().get("action") == "dealer" and out.started is not None:
-                side = Seat.parse(str((rec.data().get("details") or {}).get("dealer")))
+                side = Correction.from_payload(rec.data()).dealer_side()
+                if side is None:  # names no side (an old `mjtable correct dealer`)
+                    continue
                 out.started = replace(out.started, dealer=side)
                 out.dealer = side  # the dealt hands showed the dealer there (issue 13 item 7)
                 continue
@@ -156,6 +163,7 @@ def recover(
             if rec.deal is not None:
                 out.settled[rec.deal] = (d[0], d[1], d[2], d[3])
             out.settled_in_session += 1
+            out.shown = rec.deal or 0
             if "next_dealer" in data:
                 out.dealer = Seat.parse(data["next_dealer"])
             if rec.deal == out.deal_no:

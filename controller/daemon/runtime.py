@@ -73,6 +73,7 @@ from controller.daemon.records import (
 from controller.daemon.recovery import Recovery
 from controller.daemon.referee_desk import RefereeDesk, RefereeSide
 from controller.daemon.replay import Recovered
+from controller.daemon.view_words import void_set_words
 from controller.daemon.views import (
     ResultScreen,
 )
@@ -107,6 +108,7 @@ from controller.recognition.recogniser import (
     MoveSeen,
     RefereeAlert,
     WallScanned,
+    WallSwapped,
 )
 from controller.words import alert_words
 from rules import moves as mv
@@ -242,6 +244,7 @@ class Runtime(DeviceIO, Recovery, ClaimClock, DealCycle, RefereeSide, Publicatio
                 "config": dict(config.config_echo or {}),
             },
         )
+        self.restore_result(rec)  # a deal replayed below, over or in play, replaces it
         if self._recovering:
             self._resume_recovered(rec)
 
@@ -433,7 +436,12 @@ class Runtime(DeviceIO, Recovery, ClaimClock, DealCycle, RefereeSide, Publicatio
                 seat = None if r.seat is None else table_seat(r.seat, self._dealt_by)
                 if code in REFEREE_CALLS and self.deal is not None and not self.deal.over:
                     self.referee_called = alert_words(code, r.text)
-                    self.referee_candidates = candidates(self.deal, self._dealt_by)
+                    self.referee_candidates = candidates(
+                        self.deal,
+                        self._dealt_by,
+                        self.recogniser.differences(self.deal),
+                        self.last_accepted_seq,
+                    )
                     self._alert(
                         code,
                         r.text,
@@ -454,6 +462,8 @@ class Runtime(DeviceIO, Recovery, ClaimClock, DealCycle, RefereeSide, Publicatio
                 self._trigger("deal_complete")
             elif isinstance(r, DealerMoved):
                 self._dealer_moved(r.side)
+            elif isinstance(r, WallSwapped):
+                self._swap_dealt(r.index, r.why)
 
     def offer(
         self,
@@ -521,11 +531,8 @@ class Runtime(DeviceIO, Recovery, ClaimClock, DealCycle, RefereeSide, Publicatio
         self.recogniser.on_accepted(move, deal)
         for fact in result.facts:
             if isinstance(fact, mv.VoidSetDeclared):  # accepted, and penalised (004 Lesson 5)
-                self._alert(
-                    "void-suit-set",
-                    f"{fact.meld} is of the void suit: penalty {fact.penalty} to nobody",
-                    table_seat(fact.seat, self.dealer),
-                )
+                side = table_seat(fact.seat, self.dealer)
+                self._alert("void-suit-set", void_set_words(fact, side), side)
         if accepted is not None:
             self.outputs.move_accepted(*accepted)
         if before is not None and deal.window is None and self._window_open is not None:

@@ -144,3 +144,12 @@ def _hu(
         return ActionView(who, move, tile, None, f"{who} wins self-drawn on {tile}")
     robbed = " robbing the kong" if move == "rob-kong" else ""
     return ActionView(who, move, tile, frm, f"{who} wins on {tile} from {frm}{robbed}")
+
+
+def void_set_words(fact: mv.VoidSetDeclared, side: Seat) -> str:
+    """The referee's alert for a set of the void suit, `side` the fixed seat: "S's pung of 7p
+    is of the void suit: S pays 48 to nobody" (a seat and a tile the referee page and the
+    terminal then say in words)."""
+    kind = fact.meld.kind.value.replace("-", " ")
+    paid = f"{side} pays {fact.penalty} to nobody" if fact.penalty else "no penalty"
+    return f"{side}'s {kind} of {fact.meld.tile} is of the void suit: {paid}"

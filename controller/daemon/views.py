@@ -169,6 +169,11 @@ class ResultScreen:
     def __init__(self) -> None:
         self._held: PublicView | None = None
 
+    def hold(self, view: PublicView) -> None:
+        """Show `view`, a finished deal's, from now on (a restart restores the result)."""
+        if view.end is not None:
+            self._held = view
+
     def shown(self, live: PublicView, deal: Deal | None) -> PublicView:
         if live.end is not None:
             self._held = live

@@ -86,7 +86,9 @@ class Declarations:
             return Pass(seat)
         if w is not None and w.kind is WindowKind.DISCARD:
             return Kong(seat, MeldKind.KONG, w.tile)
-        if deal.phase is Phase.DISCARD and deal.turn is seat:
+        if deal.turn is seat and deal.phase in (Phase.DISCARD, Phase.DRAW, Phase.REPLACEMENT):
+            # its own kong, to be read from the tiles (pressed before its draw was read: the
+            # drawn tile may go straight to the melds, 10/10/2 campaign seed 310 deal 14)
             self._kong_button[seat] = t
             return None
         return Kong(seat, MeldKind.KONG)  # no window and not its turn: the judge says why
@@ -142,9 +144,11 @@ class Declarations:
         if button not in (Button.HU, Button.PUNG, Button.KONG, Button.PASS, Button.CHOW):
             return False
         if deal.window is None:
-            if deal.phase in (Phase.DRAW, Phase.REPLACEMENT):
+            if deal.phase in (Phase.DRAW, Phase.REPLACEMENT, Phase.CHOOSING_VOID):
                 # nothing is open to a claim and nobody holds 14: the press is for a draw and
-                # a discard not read yet (the drawer's own HU is a self-drawn Hu to come)
+                # a discard not read yet (the drawer's own HU is a self-drawn Hu to come; a
+                # claim while voids are still to be read is for the dealer's first discard,
+                # campaign seed 200 deal 71)
                 return True
             return deal.phase is Phase.DISCARD and deal.turn is not seat
         if deal.window.discarder is seat:

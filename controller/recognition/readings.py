@@ -6,6 +6,7 @@ tools/sim/player.py move by move; the judge decides afterwards whether the move 
 |---|---|
 | a tile hand (or void spot) → river | Discard |
 | a tile hand → void spot, while voids are chosen | ChooseVoid |
+| a tile hand → river, while that seat's void is still to be chosen and it holds every suit | ChooseVoid (the laid tile) |
 | four tiles hand (and the laid void tile) → melds / one onto a pung (needs the KONG button) |
   own-turn Kong |
 | a new tile in the hand of the player due to draw (or of the next player, or of a kong's
@@ -55,6 +56,15 @@ def lost(res: Tally, zone: Zone | None, tile: Tile) -> bool:
     return zone is not None and res.get(Spot(zone, tile), 0) < 0
 
 
+def _lays_a_tile(deal: Deal, seat: Seat) -> bool:
+    """`seat`'s void is still to be chosen and any choice lays a tile (it holds every suit: a
+    player short of a suit may choose it by button with nothing laid, and then a tile in its
+    river is a discard, not a void choice)."""
+    if deal.phase is not Phase.CHOOSING_VOID or deal.void(seat) is not None:
+        return False
+    return len({t.suit for t in deal.hand(seat)}) == 3
+
+
 class Reader:
     """One look at the table: the layout, where each tile copy lies, the copies that came
     into a hand straight from the wall (`fresh`), and the seats with a KONG button pending."""
@@ -90,7 +100,13 @@ class Reader:
                 )
                 if src is not None:
                     spots = frozenset({spot, Spot(src, t)})
-                    out.append(Reading(seat, (Discard(seat, t),), spots))
+                    move: Move = Discard(seat, t)
+                    if src is hz and _lays_a_tile(deal, seat):
+                        # nothing reaches a river before the voids are chosen but a laid
+                        # void tile, discarded before its stay on the void spot was read
+                        # (campaign seed 200, deals 71 and 87: a fast dealer's)
+                        move = ChooseVoid(seat, t.suit, t)
+                    out.append(Reading(seat, (move,), spots))
             elif kind is ZoneKind.VOID and deal.phase is Phase.CHOOSING_VOID and lost(res, hz, t):
                 assert hz is not None
                 spots = frozenset({spot, Spot(hz, t)})

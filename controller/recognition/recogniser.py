@@ -61,8 +61,9 @@ from controller.recognition.results import (
     Recognised,
     RefereeAlert,
     WallScanned,
+    WallSwapped,
 )
-from controller.recognition.wall_doubt import swap_for
+from controller.recognition.wall_doubt import dealt_swap, swap_for
 from controller.recognition.wall_scan import WallScan
 from controller.recognition.watchdog import StallWatch
 from rules.deal import Deal, Phase
@@ -80,6 +81,7 @@ from rules.moves import (
 )
 from rules.ruleset import RuleSet
 from rules.seats import SEATS, Seat
+from rules.tiles import Tile
 
 log = logging.getLogger(__name__)
 
@@ -92,6 +94,7 @@ __all__ = [
     "Recogniser",
     "RefereeAlert",
     "WallScanned",
+    "WallSwapped",
 ]
 
 
@@ -125,6 +128,7 @@ class Recogniser(Declarations, CatchUp):
         self._scanned = False
         self._uncertain: tuple[int, ...] = ()  # the scan's pairs (i, i + 1) of unknown order
         self._swap_notes: dict[Move, str] = {}  # draws that fit the wall with a pair swapped
+        self._swapped_dealt = False  # the dealt hands showed a pair swapped (once a deal)
         self._dealt = False
         self._dealing: tuple[int, float] | None = None  # the dealing's progress (tiles, since)
         self._kong_button: dict[Seat, float] = {}
@@ -264,6 +268,15 @@ class Recogniser(Declarations, CatchUp):
             hz = self.layout.zone(ZoneKind.HAND, move.seat)
             self._fresh = {tc for tc in self._fresh if self._where.get(tc) != hz}
 
+    def differences(self, deal: Deal) -> dict[tuple[Seat, str, Tile], int]:
+        """What the reader shows minus what the judge expects, per deal seat, zone kind and
+        tile (the residue), for the referee's candidates (controller/daemon/candidates.py)."""
+        out: dict[tuple[Seat, str, Tile], int] = {}
+        for spot, n in self._residue(deal).items():
+            if spot.zone.seat is not None:
+                out[(self.layout.seat(spot.zone.seat), spot.zone.kind.value, spot.tile)] = n
+        return out
+
     # -- reading the residue -------------------------------------------------------------
     def _key(self, deal: Deal) -> tuple[int, int]:
         return (id(deal), len(deal.history))
@@ -305,6 +318,9 @@ class Recogniser(Declarations, CatchUp):
             moved = self._dealer_moved(deal)
             if moved is not None:
                 return [*moved, *self._evaluate(deal, None)]
+            swap = self._dealt_swap(deal)
+            if swap is not None:
+                return [swap]  # the runtime re-judges on that wall; read again then
         viable: list[Reading] = []
         refused: list[tuple[Reading, Rejected]] = []
         readings = Reader(self.layout, self._where, self._fresh, self._kong_button).read(deal, res)
@@ -376,6 +392,29 @@ class Recogniser(Declarations, CatchUp):
         self.layout, self._seen, self._res_for = layout, seen, None
         text = f"the dealt hands show the dealer at side {side}, not {was}: seats follow the table"
         return [DealerMoved(side), RefereeAlert(AlertKind.DEALER_SIDE, None, text)]
+
+    def _dealt_swap(self, deal: Deal) -> WallSwapped | None:
+        """The dealt hands show two neighbours of the scan the other way round (once a deal;
+        controller.recognition.wall_doubt.dealt_swap)."""
+        if not self._scanned or self._swapped_dealt:
+            return None
+        order = self.scan.order()
+
+        def seat_of(tc: TileCopy) -> Seat | None:
+            z = self._where.get(tc)
+            return None if z is None or z.seat is None else self.layout.seat(z.seat)
+
+        on_table = sum(1 for z in self._where.values() if z.seat is not None)
+        i = dealt_swap(deal, order, seat_of, on_table)
+        if i is None:
+            return None
+        self._swapped_dealt = True
+        a, b = order[i], order[i + 1]
+        why = (
+            f"the dealt hands show wall positions {i} ({a}) and {i + 1} ({b}) the other way "
+            "round: the deal is judged on that order"
+        )
+        return WallSwapped(i, why)
 
     def _mark_offered(self, deal: Deal) -> None:
         self._offered = (self._key(deal), frozenset(self._residue(deal).items()))

@@ -198,6 +198,8 @@ def _void_steps(d: Deal, res: Tally, layout: Layout) -> list[Step]:
     # the judge takes the choices in any order: try them seat by seat (E first)
     seat = next(s for s in SEATS if d.void(s) is None)
     vz = layout.zone(ZoneKind.VOID, seat)
+    hz = layout.zone(ZoneKind.HAND, seat)
+    rz = layout.zone(ZoneKind.RIVER, seat)
     out: list[Step] = []
     lowest: dict = {}
     for m in d.legal_moves(seat):
@@ -207,6 +209,8 @@ def _void_steps(d: Deal, res: Tally, layout: Layout) -> list[Step]:
         elif vz is not None:
             if res.get(Spot(vz, m.tile), 0) > 0:
                 out.append((m,))
+            elif rz is not None and _lost(res, hz, m.tile) and res.get(Spot(rz, m.tile), 0) > 0:
+                out.append((m,))  # laid and discarded already: the first discard is the laid tile
         elif m.suit not in lowest:
             lowest[m.suit] = m  # no void spot: the button path lays the lowest tile
     return out + [(m,) for m in lowest.values()]

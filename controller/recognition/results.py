@@ -73,6 +73,16 @@ class DealerMoved:
 
 
 @dataclass(frozen=True, slots=True)
+class WallSwapped:
+    """(added) The dealt hands show scan positions `index` and `index + 1` the other way
+    round (controller.recognition.wall_doubt.dealt_swap): the runtime re-judges the deal on
+    the swapped wall and journals it with the next accepted move (`wall_check`)."""
+
+    index: int
+    why: str
+
+
+@dataclass(frozen=True, slots=True)
 class PendingChow:
     """A CHOW button that fits several chows: the tiles laid in the melds will say which."""
 
@@ -89,7 +99,7 @@ def chow_starts(tile: Tile) -> tuple[Tile, ...]:
     return tuple(TILES[tile - d] for d in (2, 1, 0) if 1 <= tile.rank - d <= 7)
 
 
-Recognised = MoveSeen | RefereeAlert | WallScanned | HandsDealt | DealerMoved
+Recognised = MoveSeen | RefereeAlert | WallScanned | HandsDealt | DealerMoved | WallSwapped
 
 ALERT_FOR = {
     Reason.WALL_MISMATCH: AlertKind.WALL_MISMATCH,

@@ -11,11 +11,12 @@ from its whole history on the swapped wall (`Deal.replay`), so nothing it accept
 
 from __future__ import annotations
 
-from collections.abc import Collection
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 
 from rules.deal import Deal
 from rules.moves import Draw, ReplacementDraw
+from rules.seats import Seat
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,3 +73,38 @@ def swap_for(
     except ValueError:
         return None  # an accepted move does not fit the swapped wall
     return WallSwap(i, alt) if alt.check(move) is None else None
+
+
+def dealt_swap(
+    deal: Deal,
+    order: Sequence,
+    seat_of: Callable[[object], Seat | None],
+    on_table: int,
+) -> int | None:
+    """The pair (i, i + 1) of the scan that the dealt hands show the other way round, if
+    exactly one explains every dealt copy that lies elsewhere; else None.
+
+    `order`: the scanned tile copies in physical order; `seat_of(copy)`: the deal seat whose
+    zones hold that copy (None: no seat's, so in the wall or not read); `on_table`: tile
+    copies in all seats' zones. A dealt copy lying at no seat is only taken as still in the
+    wall while exactly the dealt tiles are on the table (no draw yet: a tile in transit, or
+    a live tile drawn at a fast table, must not pass for a swap)."""
+    takes = deal.deal_takes
+    if len(order) != len(deal.wall_order) or not takes:
+        return None
+    dealt = {t.index: t.seat for t in takes}
+    wrong = [p for p, s in dealt.items() if seat_of(order[p]) is not s]
+    if not 1 <= len(wrong) <= 2:
+        return None
+    for p in wrong:
+        for q in (p - 1, p + 1):
+            if not 0 <= q < len(order) or order[p].tile == order[q].tile:
+                continue
+            if set(wrong) - {p, q}:
+                continue
+            if seat_of(order[q]) is not dealt[p] or seat_of(order[p]) is not dealt.get(q):
+                continue
+            if q not in dealt and on_table != len(takes):
+                continue
+            return min(p, q)
+    return None

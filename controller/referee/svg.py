@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from html import escape
 
 from controller.referee.rebuild import Rebuilt
+from controller.words import plural
 from rules.moves import ReplacementDraw
 from rules.seats import SEATS, Seat
 from rules.wall import RING, Dice, Geometry, break_for
@@ -114,7 +115,7 @@ def wall_svg(rb: Rebuilt) -> str:
         f'<text x="{c}" y="{c + 12}" text-anchor="middle" font-size="12">dice {dice.a}+{dice.b}'
         f" = {dice.total}</text>"
         f'<text x="{c}" y="{c + 28}" text-anchor="middle" font-size="12">break: '
-        f"{rb.fixed(brk.wall)}'s wall, {brk.indent} stacks in</text>"
+        f"{rb.fixed(brk.wall)}'s wall, {plural(brk.indent, 'stack')} in</text>"
     )
     parts.append("</svg>")
     return "".join(parts)

@@ -9,6 +9,7 @@ from datetime import datetime
 
 from controller.referee.journal_deal import Step, Verdict
 from controller.referee.rebuild import Moment, Rebuilt
+from controller.words import plural
 from rules.moves import Won
 from rules.ruleset import RuleSet, ScoringMethod
 from rules.seats import SEATS, Seat
@@ -28,15 +29,13 @@ def clock_time(wall: str) -> str:
         return wall
 
 
-def step_header(rb: Rebuilt, k: int) -> list[str]:
+def step_header(rb: Rebuilt, k: int, interactive: bool = False) -> list[str]:
     jd = rb.source
     n = len(jd.steps)
     start = jd.started_record
     mode = "corrections applied" if rb.corrected else "as journalled, corrections not applied"
-    lines = [
-        f"Deal {jd.number} ({jd.rules.name}) — step {k}/{n}  [{mode}]"
-        "   n/→ next  p/← back  g go to  q quit"
-    ]
+    keys = "   n/→ next  p/← back  g go to  q quit" if interactive else ""
+    lines = [f"Deal {jd.number} ({jd.rules.name}) — step {k}/{n}  [{mode}]{keys}"]
     if k == 0:
         lines.append(
             f"record {start.seq} {clock_time(start.wall)}  deal started, dice "
@@ -87,7 +86,7 @@ def wall_lines(rb: Rebuilt, m: Moment) -> list[str]:
     live = None if m.next_live is None else m.next_live // 2
     repl = None if m.next_replacement is None else m.next_replacement // 2
     head = (
-        f"Wall: {m.tiles_left} tiles left; dice {dice} → {rb.fixed(brk.wall)}'s wall broken "
+        f"Wall: {plural(m.tiles_left, 'tile')} left; dice {dice} → {rb.fixed(brk.wall)}'s wall broken "
         f"after stack {brk.indent}"
     )
     if m.next_live is not None:
@@ -179,10 +178,13 @@ def seat_lines(rb: Rebuilt, m: Moment, before: tuple[int, ...]) -> list[str]:
     return lines
 
 
-def render(rb: Rebuilt, k: int, before: tuple[int, ...] = (0, 0, 0, 0)) -> str:
-    """The whole screen for step `k` (0 … len(steps))."""
+def render(
+    rb: Rebuilt, k: int, before: tuple[int, ...] = (0, 0, 0, 0), interactive: bool = False
+) -> str:
+    """The whole screen for step `k` (0 … len(steps)); the keys only on the interactive one
+    (a moment printed once has none to press)."""
     m = rb.moments[k]
-    lines = step_header(rb, k)
+    lines = step_header(rb, k, interactive)
     lines.append("")
     lines += wall_lines(rb, m)
     lines.append("")

@@ -225,12 +225,21 @@ const MJ = (() => {
     return info;
   }
 
+  // The deal as people count it: its number in the session, "of N" when the session has a
+  // limit ("Deal 3 of 10"); the journal's number (`deal`, across sessions) only when the view
+  // does not say (0: no deal yet in this session).
+  function dealWords(view, short) {
+    const n = view.session_deal || view.deal;
+    const of = view.session_deal && view.session_deals && !short ? " of " + view.session_deals : "";
+    return "Deal " + n + of;
+  }
+
   // The header: one line on a TV, two on a phone, the same height whatever it holds.
   function statusBar(view, note) {
     const bar = el("header", "status");
     const title = el("div", "title");
     title.appendChild(el("span", "table-name", view.table));
-    const which = el("span", "muted which", "Session " + view.session + " · Deal " + view.deal);
+    const which = el("span", "muted which", "Session " + view.session + " · " + dealWords(view));
     title.appendChild(which);
     const rules = el("span", "muted rules", view.rules);
     if (view.prevalent) {
@@ -307,7 +316,7 @@ const MJ = (() => {
   // The ledger of a finished deal: payments of the same kind grouped ("N, W → E 2 each").
   function result(view) {
     const box = el("div", "result");
-    box.appendChild(el("h2", "end", "Deal " + view.deal + " result"));
+    box.appendChild(el("h2", "end", dealWords(view, true) + " result"));
     const groups = [];
     for (const line of view.ledger || []) {
       const g = groups.find(

@@ -73,6 +73,13 @@ function drawSide(view) {
           post({ kind: "move", note: "chosen from the referee call", ...c.move }, null),
         );
         li.appendChild(apply);
+      } else if (c.action) {
+        const apply = MJ.el("button", "apply", c.action.kind === "cancel" ? "Cancel it" : "Fix it");
+        apply.type = "button";
+        apply.addEventListener("click", () =>
+          post({ note: "chosen from the referee call", ...c.action }, null),
+        );
+        li.appendChild(apply);
       }
       return li;
     }),

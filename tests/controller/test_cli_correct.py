@@ -12,7 +12,7 @@ import pytest
 
 from controller.cli import main
 from controller.journal import Journal
-from controller.journal_records import CorrectionAction
+from controller.journal_records import Correction, CorrectionAction
 from tests.tools.test_referee import capped_journal, seq_of
 
 REF = ["--referee", "Li Wei", "--why", "seen on the video"]
@@ -136,6 +136,7 @@ def test_dispute_over_the_cap(journal: Path, tmp_path: Path, capsys) -> None:
     """Issue 7 item 4: the same deal settled under the 3-fan and the 4-fan cap."""
     out = tmp_path / "deal.json"
     assert main(["journal", "record", str(journal), "--deal", "1", "-o", str(out)]) == 0
+    assert capsys.readouterr().out.startswith(f"wrote {out}: deal 1 of {journal}, ")
     assert main(["judge", "--json", str(out)]) == 0
     mil = json.loads(capsys.readouterr().out)
     assert main(["judge", "--json", "--rules", "sbr-russia", str(out)]) == 0
@@ -210,18 +211,59 @@ def test_help_has_examples_and_every_action(capsys) -> None:
         main(["correct", "--help"])
     out = capsys.readouterr().out
     assert "examples" in out and out.count("mjtable correct table3.journal") >= 4
-    for action in ("cancel-move", "fix-tile", "penalty", "yellow-card", "force-end", "withdraw"):
+    actions = [a.value for a in CorrectionAction if a is not CorrectionAction.ENTER_MOVE]
+    assert "dealer" in actions
+    for action in actions:  # every action the command takes (`dealer` was left out)
         assert f"\n  {action} " in out, action
 
 
-@pytest.mark.parametrize("command", ["run", "score", "waits", "judge", "sim"])
+@pytest.mark.parametrize(
+    "command", ["run", "score", "waits", "judge", "sim", "bench judge", "bench recognition"]
+)
 def test_rules_help_lists_the_rule_sets(command, capsys) -> None:
-    """Issue 16 item 10: `--rules` help did not list the rule sets."""
+    """Issue 16 item 10: `--rules` help did not list the rule sets (the benches' neither)."""
     from rules.ruleset import available
 
     with pytest.raises(SystemExit):
-        main([command, "--help"])
+        main([*command.split(), "--help"])
     out = " ".join(capsys.readouterr().out.split())
     assert len(available()) == 5
     for name in available():
         assert name in out.replace("- ", "-"), (command, name)
+
+
+def test_regression_a_dealer_correction_without_a_seat_read_none_as_north(
+    journal: Path, capsys
+) -> None:
+    """Issue 16: `correct dealer` took no seat, journalled no details, and the tools read the
+    missing seat ("None") as North, re-judging the deal with North as the dealer."""
+    before = journal.read_bytes()
+    assert main(["correct", str(journal), "dealer", "--deal", "1", *REF]) == 3
+    assert "dealer needs --seat" in capsys.readouterr().err
+    assert journal.read_bytes() == before
+    assert main(["correct", str(journal), "dealer", "--deal", "1", "--seat", "W", *REF]) == 0
+    out = capsys.readouterr().out
+    with Journal.open_readonly(journal) as j:
+        started = next(iter(j.deal_records(1)))
+        ((_record, correction),) = j.corrections(1)
+    assert correction.corrects == started.seq and correction.details == {"dealer": "W"}
+    assert f"dealer of record {started.seq} (deal 1)" in out
+    assert re.search(r" at \d\d:\d\d:\d\d$", out.strip())  # the local clock, not ISO UTC
+    assert main(["journal", "summary", str(journal), "--json"]) == 0
+    assert json.loads(capsys.readouterr().out.splitlines()[0])["dealer"] == "W"
+
+
+def test_regression_a_dealer_correction_that_names_no_side_changes_nothing(
+    journal: Path, capsys
+) -> None:
+    """A `dealer` correction without details (what the CLI wrote before it asked for --seat)
+    moved the dealer to North in every tool: its missing side read as "None"."""
+    assert main(["journal", "summary", str(journal), "--json"]) == 0
+    before = json.loads(capsys.readouterr().out.splitlines()[0])
+    with Journal.open(journal) as j:
+        started = next(iter(j.deal_records(1)))
+        j.append_correction(Correction(started.seq, "Li", CorrectionAction.DEALER, "old CLI"))
+    assert main(["journal", "summary", str(journal), "--json"]) == 0
+    after = json.loads(capsys.readouterr().out.splitlines()[0])
+    assert (after["dealer"], after["deltas"]) == (before["dealer"], before["deltas"])
+    assert before["dealer"] != "N"

@@ -189,7 +189,8 @@ def test_export_every_field_and_rehashable(
 ) -> None:
     out_file = tmp_path / "export.jsonl"
     code, out, err = _cli(capsys, "export", str(journal_path), "-o", str(out_file))
-    assert (code, out) == (0, ""), err
+    # the export goes to the file; the terminal says what was written (issue 16)
+    assert (code, out) == (0, f"wrote {out_file}: 12 records of {journal_path}\n"), err
     rows = [json.loads(line) for line in out_file.read_text().splitlines()]
     assert len(rows) == 12
     assert set(rows[0]) == {

@@ -26,6 +26,8 @@ def test_move_k_prints_that_moment(tmp_path: Path, capsys) -> None:
     screen = capsys.readouterr().out
     assert "step 0/7" in screen and "deal started, dice 6+4, dealer S" in screen
     assert "Wall: 55 tiles left" in screen and "void ?" in screen
+    # a moment printed once has no keys to press (its header listed them, issue 16)
+    assert "q quit" not in screen
     assert main(["replay", str(path), "--move", "4"]) == 0
     screen = capsys.readouterr().out
     # deal seat N (the fourth to choose) sits at the table's E seat: the dealer is at S
@@ -132,7 +134,7 @@ def test_interactive_stepping_under_tmux(tmp_path: Path) -> None:
     try:
         pane.keys("Enter")
         screen = pane.wait_for("step 0/", "phase ")
-        assert "deal started" in screen and "E wall" in screen
+        assert "deal started" in screen and "E wall" in screen and "q quit" in screen
         last = int(screen.split("step 0/")[1].split()[0])
         pane.keys("n", "n", "n")
         screen = pane.wait_for("step 3/", "phase ")

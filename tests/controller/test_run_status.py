@@ -12,9 +12,9 @@ from pathlib import Path
 import pytest
 
 from controller.cli import main
-from controller.cli.run_status import RunStatus, fitted, local_time, status_lines
+from controller.cli.run_status import RunStatus, fitted, status_lines
 from controller.outputs.view import AlertView, PublicView, SeatView
-from controller.words import phase_words
+from controller.words import local_time, phase_words
 from tests.tools.test_referee import bot_journal, capped_journal
 
 

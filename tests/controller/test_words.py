@@ -47,6 +47,10 @@ def test_alerts_name_seats_and_tiles_in_words() -> None:
         )
         == "Void discard order: South discarded 8 Characters while holding void-suit Dots tiles (lenient)"
     )
+    # Hu is a name: "False Hu", never "False hu" (issue 16, `mjtable run`'s alert lines)
+    assert alert_words("false-hu", "E declared Hu without a winning hand") == (
+        "False Hu: East declared Hu without a winning hand"
+    )
     # a seat is a lone capital; words that start with one stay as they are
     assert (
         in_words("E drew 3p — not read; Every NE move")

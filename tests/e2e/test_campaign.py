@@ -71,3 +71,21 @@ def test_regression_a_deal_whose_scan_swapped_two_neighbours_is_still_found():
     judged = [DealJournal(1, Seat.E, [], None, scanned)]
     (result,) = compare(truth, judged, "sbr-mil")
     assert result.detail == "journal deal 1 never settled"  # found, not "never started"
+
+
+def test_every_referee_call_is_listed_with_its_cause():
+    """Issue 13 item 5: at 10/10/2 every call listed with its cause, and the deals with a
+    call counted (the target: fewer than 1 deal in 20)."""
+    from rules.seats import Seat
+    from tools.campaign.run import CampaignReport
+
+    truth = [_truth(1, ("1m#1",), "E"), _truth(2, ("2m#1",), "E")]
+    call = "stalled: no move read for 5.0 s while the table differs from the judge"
+    judged = [
+        DealJournal(1, Seat.E, [], None, ("1m#1",), ["stalled", "recovery"], calls=[call, "x"]),
+        DealJournal(2, Seat.E, [], None, ("2m#1",), ["false-hu"]),
+    ]
+    results = compare(truth, judged, "sbr-mil")
+    assert [r.calls for r in results] == [[call, "x"], []]
+    report = CampaignReport(CampaignConfig(deals=2), deals=results)
+    assert report.summary()["deals_with_calls"] == 1

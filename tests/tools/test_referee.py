@@ -264,3 +264,17 @@ def test_as_recorded_equals_corrected_without_corrections(tmp_path: Path, seed: 
     path = tmp_path / "r.journal"
     bot_journal(path, [seed])
     assert rebuilt(path).deltas == rebuilt(path, corrections=False).deltas
+
+
+def test_regression_the_wall_says_1_stack_in_not_1_stacks_in(tmp_path: Path) -> None:
+    """Issue 16: the report's wall drawing said "1 stacks in" for a break after one stack."""
+    from controller.referee.svg import wall_svg
+    from rules.wall import break_for
+
+    path = tmp_path / "t.journal"
+    bot_journal(path, [3, 5])
+    one, five = rebuilt(path, 1), rebuilt(path, 2)
+    dice = [rb.source.started.dice for rb in (one, five)]
+    assert [break_for(Dice(*d), MIL.wall.indent).indent for d in dice] == [1, 5]  # 1+5, 5+6
+    assert "wall, 1 stack in</text>" in wall_svg(one)
+    assert "wall, 5 stacks in</text>" in wall_svg(five)

@@ -76,6 +76,7 @@ def test_replay_every_moment(daemon_journal: Path, capsys) -> None:
 def test_export_judges_to_the_same_ledger(daemon_journal: Path, tmp_path: Path, capsys) -> None:
     out = tmp_path / "deal.json"
     assert main(["journal", "record", str(daemon_journal), "--deal", "1", "-o", str(out)]) == 0
+    assert capsys.readouterr().out.startswith(f"wrote {out}: deal 1 of ")
     record = loads(out.read_text())
     with Journal.open_readonly(daemon_journal) as journal:
         rb = rebuild(read_deal(journal, 1))

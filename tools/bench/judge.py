@@ -28,6 +28,7 @@ import sys
 import time
 from typing import Any
 
+from controller.cli.args import rules_help
 from rules.bots import new_deal, play_deal
 from rules.deal import Deal
 from rules.random_deals import deal_seed
@@ -38,7 +39,7 @@ from rules.ruleset import DEFAULT, load
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--deals", type=int, default=500, help="bot deals (default 500)")
     parser.add_argument("--seed", type=int, default=1, help="seed of the deals (default 1)")
-    parser.add_argument("--rules", default=DEFAULT, help=f"rule set (default {DEFAULT})")
+    parser.add_argument("--rules", default=DEFAULT, help=rules_help(DEFAULT))
 
 
 def measure(rules: str, deals: int, seed: int) -> dict[str, Any]:

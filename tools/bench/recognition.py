@@ -13,6 +13,7 @@ import json
 import sys
 from pathlib import Path
 
+from controller.cli.args import rules_help
 from tools.campaign.run import REFEREE_CALLS, Campaign, CampaignConfig
 
 
@@ -40,7 +41,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--crosstalk", type=_percent, default=5.0, help="%% crosstalk reads (5)")
     parser.add_argument("--corrupt", type=_percent, default=1.0, help="%% frames damaged (1)")
     parser.add_argument("--repeated", type=_percent, default=0.0, help="%% reads repeated (0)")
-    parser.add_argument("--rules", default="sbr-mil", help="rule set (default sbr-mil)")
+    parser.add_argument("--rules", default="sbr-mil", help=rules_help())
     parser.add_argument("--reader-profile", default="sim-uhf", help="reader profile (sim-uhf)")
     parser.add_argument(
         "--no-referee",
@@ -89,6 +90,11 @@ def run(args: argparse.Namespace) -> int:
             f"{s['referee_calls']}, kills {s['kills']} (+{s['kills_missed']} not reached), "
             f"{s['seconds']} s; the referee answered {s['referee_answers']} call(s)"
         )
+        print(f"  the referee was called in {s['deals_with_calls']} of {s['played']} deals")
+        for d in report.deals:
+            for call in d.calls[:1]:  # the first call of a deal names its cause
+                more = f" (+{len(d.calls) - 1} more)" if len(d.calls) > 1 else ""
+                print(f"  call: deal {d.number}: {call[:200]}{more}")
         for line in report.answers:
             print(f"  referee: {line}")
         for d in report.deals:

@@ -105,6 +105,7 @@ class DealResult:
     status: str  # matched / wrong / lost
     detail: str = ""
     alerts: list[str] = field(default_factory=list)
+    calls: list[str] = field(default_factory=list)  # the referee calls, with their cause
 
 
 @dataclass(slots=True)
@@ -140,6 +141,7 @@ class CampaignReport:
             "wrong": self.count("wrong"),
             "stalls": self.alerts.get("stalled", 0),
             "referee_calls": self.referee_calls,
+            "deals_with_calls": sum(bool(d.calls) for d in self.deals),
             "kills": len(self.kills),
             "kills_missed": self.kills_missed,
             "referee_answers": len(self.answers),
@@ -167,19 +169,24 @@ def compare(truth: list[DealTruth], judged: list[DealJournal], rules: str) -> li
             out.append(DealResult(t.number, "lost", "the daemon never started this deal"))
             continue
         alerts = list(j.alerts)
+        calls = list(j.calls)
         if j.deltas is None:
             why = "abandoned" if j.abandoned else "never settled"
-            out.append(DealResult(t.number, "lost", f"journal deal {j.number} {why}", alerts))
+            out.append(
+                DealResult(t.number, "lost", f"journal deal {j.number} {why}", alerts, calls)
+            )
         elif j.dealer != t.dealer:
             detail = f"journal deal {j.number}: dealer {j.dealer.name}, truth {t.dealer.name}"
-            out.append(DealResult(t.number, "wrong", detail, alerts))
+            out.append(DealResult(t.number, "wrong", detail, alerts, calls))
         elif comparable(j.moves) != comparable(t.moves):
-            out.append(DealResult(t.number, "wrong", f"journal deal {j.number}: moves", alerts))
+            out.append(
+                DealResult(t.number, "wrong", f"journal deal {j.number}: moves", alerts, calls)
+            )
         elif j.deltas != truth_deltas(rules, t):
             detail = f"journal deal {j.number}: deltas {j.deltas}, truth {truth_deltas(rules, t)}"
-            out.append(DealResult(t.number, "wrong", detail, alerts))
+            out.append(DealResult(t.number, "wrong", detail, alerts, calls))
         else:
-            out.append(DealResult(t.number, "matched", "", alerts))
+            out.append(DealResult(t.number, "matched", "", alerts, calls))
     return out
 
 

@@ -193,6 +193,7 @@ class DealJournal:
     wall: tuple[str, ...] = ()  # the scanned wall, tile copies in physical order
     alerts: list[str] = field(default_factory=list)  # the alert codes raised in this deal
     abandoned: bool = False  # a new shuffle started before the deal was settled
+    calls: list[str] = field(default_factory=list)  # the referee calls: "code: message"
 
 
 def read_journal(path: Path) -> list[DealJournal]:
@@ -217,6 +218,8 @@ def read_journal(path: Path) -> list[DealJournal]:
             elif r.kind is RecordKind.ALERT:
                 code = r.data().get("code", "")
                 out[r.deal].alerts.append(code)
+                if r.data().get("referee_called"):
+                    out[r.deal].calls.append(f"{code}: {r.data().get('message', '')}")
                 out[r.deal].abandoned |= code == "deal-abandoned"
             elif r.kind is RecordKind.CORRECTION:
                 c = Correction.from_payload(r.data())

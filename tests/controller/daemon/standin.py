@@ -60,6 +60,7 @@ class StandIn:
         self.outbox: list = []
         self.calls: list[tuple] = []
         self.accepted: list = []
+        self.residue: dict = {}  # what `differences` says (deal seat, zone kind, tile) → n
 
     def _out(self, name: str, *args) -> list:
         self.calls.append((name, *args))
@@ -92,3 +93,6 @@ class StandIn:
 
     def reconcile(self, presence, deal):
         return self._out("reconcile", dict(presence))
+
+    def differences(self, deal):
+        return dict(self.residue)

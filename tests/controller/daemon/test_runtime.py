@@ -236,10 +236,16 @@ def test_a_pung_of_the_void_suit_is_accepted_and_alerted(rig):
     assert void_set == [
         {
             "code": "void-suit-set",
-            "message": "pung 7p is of the void suit: penalty 48 to nobody",
+            "message": "S's pung of 7p is of the void suit: S pays 48 to nobody",
             "severity": "warning",
             "seat": "S",
         }
+    ]
+    # in words on the referee page and in `mjtable run`'s terminal (issue 16: the seat was
+    # missing and the meld's kind was a code, "concealed-kong 3 Bamboo is of the void suit")
+    words = [a.text for a in rig.rt.alerts if a.text.startswith("Void suit set")]
+    assert words == [
+        "Void suit set: South's pung of 7 Dots is of the void suit: South pays 48 to nobody"
     ]
     assert rig.rt.machine.phase == m.AWAITING_DISCARD
 
@@ -341,3 +347,44 @@ def test_regression_a_cli_correction_of_the_deal_in_progress_was_not_seen_until_
     # fixed seats E S W N: W +8 and N -8 beside the same deal played without it
     assert [a - b for a, b in zip(_settled_deltas(rig), without, strict=True)] == [0, 0, 8, -8]
     rig.close()
+
+
+def test_regression_a_restart_lost_the_result_screen(tmp_path):
+    """Issue 16: after the settlement the public view holds the deal's result (hands, ledger,
+    changes) until the next deal's play begins; a daemon restart in between lost it."""
+    path = tmp_path / "t.journal"
+    rig = Rig(path)
+    rig.link("table", True)
+    rig.link("reader", True)
+    play(rig, begin_deal(rig, 1).moves)
+    held = rig.rt.public()
+    assert held.end is not None and all(s.hand is not None for s in held.seats)
+    rig.close()
+    again = Rig(path)
+    # the restart says what it found in words (it said "restarted in settled (deal -, 0 moves
+    # replayed)")
+    said = [a.text for a in again.rt.alerts]
+    assert "Restarted: between deals (deal settled): nothing to replay" in said, said
+    shown = again.rt.public()
+    same = ("deal", "session", "session_deal", "seats", "ledger", "end", "dealer")
+    assert {k: getattr(shown, k) for k in same} == {k: getattr(held, k) for k in same}
+    again.wait_ready()
+    plan = begin_deal(again, 2)
+    assert again.rt.public().deal == 1 and again.rt.public().end == held.end
+    first = next(i for i, x in enumerate(plan.moves) if isinstance(x, mv.Discard | mv.Draw))
+    play(again, plan.moves[: first + 1])
+    live = again.rt.public()
+    assert (live.deal, live.end, live.session_deal) == (2, None, 2)
+    again.close()
+
+
+def test_a_restart_mid_deal_says_which_deal_and_how_many_moves():
+    from controller.daemon.recovery import restarted_words
+    from controller.daemon.replay import Recovered
+
+    rec = Recovered(deal_no=5, phase=m.AWAITING_DISCARD, moves=[mv.CloseClaims()] * 43)
+    assert restarted_words(rec) == (
+        "deal 5 resumed (waiting for a discard): 43 moves replayed from the journal"
+    )
+    one = Recovered(deal_no=2, phase=m.CLAIM_WINDOW, moves=[mv.CloseClaims()])
+    assert restarted_words(one) == "deal 2 resumed (claims open): 1 move replayed from the journal"

@@ -154,3 +154,48 @@ def test_a_draw_that_no_neighbour_swap_explains_is_a_wall_mismatch(tmp_path: Pat
     rejected = [r.data() for r in rig.records(RecordKind.MOVE_REJECTED)]
     assert rejected and rejected[0]["reason"] == "wall-mismatch"
     assert checks(rig) == []
+
+
+def dealt_and_live_pair(rig: Rig, tiles: tuple) -> int:
+    """A position dealt to a seat whose physical neighbour stays in the wall (differing)."""
+    deal = Deal.start(rig.rs, DICE, tiles)
+    dealt = {t.index for t in deal.deal_takes}
+    return next(p for p in sorted(dealt) if p + 1 not in dealt and tiles[p] != tiles[p + 1])
+
+
+def test_regression_the_dealt_hands_show_two_neighbours_swapped(tmp_path: Path) -> None:
+    """Campaign seed 200 deal 22 (5/5/1): the scan swapped a dealt position and its neighbour
+    in the live wall; S's hand never matched the judge, S's void choice was never read, and
+    the deal was ended by the referee. The dealt hands say so (`WallSwapped`): the runtime
+    re-judges on that order, journals it with the next accepted move, and a restart and the
+    referee's rebuild take it."""
+    path = tmp_path / "t.journal"
+    rig = Rig(path)
+    order = wall_copies(rig.rs, SEED)
+    truth = tuple(tc.tile for tc in order)
+    k = dealt_and_live_pair(rig, truth)
+    plan = deal_on_scan(rig, swapped(order, k), (), truth)
+    assert rig.rt.deal.wall_order != truth
+    why = f"the dealt hands show wall positions {k} and {k + 1} the other way round"
+    rig.rt.recognised([rec_types.WallSwapped(k, why)], rig.clock.now)
+    assert rig.rt.deal.wall_order == truth
+    moves = list(plan.moves)
+    play(rig, moves[:10])
+    assert checks(rig) == [{"positions": [k, k + 1], "order": "swapped"}]
+    first = rig.records(RecordKind.MOVE_ACCEPTED)[0].data()
+    assert first["move"] == "void" and "wall_check" in first  # the very next move carries it
+    rig.close()
+    with Journal.open_readonly(path) as journal:
+        assert recover(journal, rig.rs).started.wall_order == truth
+    again = Rig(path, clock=rig.clock)  # restarted: the swap is replayed, the deal goes on
+    assert again.rt.deal.wall_order == truth
+    again.link("table", True)
+    again.link("reader", True)
+    again.wait_ready()
+    play(again, moves[10:])
+    assert again.records(RecordKind.MOVE_REJECTED) == []
+    (settled,) = [r.data() for r in again.records(RecordKind.DEAL_SETTLED)]
+    assert settled["deltas"] == list(Deal.replay(again.rs, DICE, truth, moves).deltas())
+    rebuilt = rebuild(read_deal(again.journal, 1))
+    assert rebuilt.refused == () and rebuilt.wall == truth
+    again.close()

@@ -441,6 +441,57 @@ def test_the_synthetic_result_and_the_words(browser, table):
     assert _attrs(browser, "#app", "data-state") == ["result"]
 
 
+def _river_rows(driver, seat: str) -> tuple[list, list[list[float]]]:
+    """A seat's river tiles as (left, top, width, height) and their widths row by row."""
+    river = driver.execute_script(RIVER_JS, seat)
+    rows: dict[int, list[float]] = {}
+    for _left, top, width, _height in river:
+        rows.setdefault(top, []).append(width)
+    return river, list(rows.values())
+
+
+def test_regression_the_phone_rivers_ran_nine_a_row(browser, table):
+    """Issue 16: on a 390×844 phone the rivers ran nine tiles a row, not six as at the table
+    and on the TV; six a row, tiles at least 32 px wide, nothing past the screen's edge."""
+    sb, server, clock, _ = table
+    mid, _settled = _judged_views()
+    # and a river as long as any gets (a wall-end deal): 24 discards
+    north = mid.seats[3]
+    longest = dataclasses.replace(north, discards=(north.discards * 24)[:24])
+    mid = dataclasses.replace(mid, seats=(*mid.seats[:3], longest))
+    _push(sb, clock, mid)
+    browser.get(server.url + "/")
+    _viewport(browser, *PHONE)
+    _wait(browser, lambda d: _attrs(d, "#app", "data-seq") == [str(mid.seq)], "the board")
+    lengths = []
+    for seat in "ESWN":
+        river, rows = _river_rows(browser, seat)
+        lengths.append(len(river))
+        assert [len(r) for r in rows[:-1]] == [6] * (len(rows) - 1), (seat, rows)
+        assert 1 <= len(rows[-1]) <= 6 and min(w for r in rows for w in r) >= 32, (seat, rows)
+    assert lengths[3] == 24 and max(lengths[:3]) > 6  # rows of nine held them in one row
+    assert _overflow(browser, PHONE) == []
+    _viewport(browser, *TV)
+
+
+def test_regression_the_board_named_the_journals_deal_not_the_sessions(browser, table):
+    """Issue 16: the header said "Deal 23" (the journal's count across sessions) where the
+    hall counts "Deal 3 of 10" in its session; the result's title likewise."""
+    sb, server, clock, _ = table
+    where = {"deal": 23, "session": 3, "session_deal": 3, "session_deals": 10}
+    _push(sb, clock, dataclasses.replace(public_steps()[6], **where))
+    browser.get(server.url + "/")
+    _wait(browser, lambda d: _texts(d, ".which") == ["Session 3 · Deal 3 of 10"], "of 10")
+    _push(sb, clock, dataclasses.replace(result_view(), **where, seq=40))
+    _wait(browser, lambda d: _texts(d, ".result .end") == ["Deal 3 result"], "the result")
+    unlimited = {**where, "session_deals": 0}
+    _push(sb, clock, dataclasses.replace(public_steps()[6], **unlimited, seq=41))
+    _wait(browser, lambda d: _texts(d, ".which") == ["Session 3 · Deal 3"], "no limit")
+    before_any = {**where, "session_deal": 0}  # an older daemon's view: the journal's number
+    _push(sb, clock, dataclasses.replace(public_steps()[6], **before_any, seq=42))
+    _wait(browser, lambda d: _texts(d, ".which") == ["Session 3 · Deal 23"], "no count")
+
+
 def test_the_overflow_check_can_fail(browser, table):
     """The check above must see a tile that leaves its panel."""
     sb, server, clock, _ = table
@@ -453,3 +504,30 @@ def test_the_overflow_check_can_fail(browser, table):
         "document.querySelector('.seat[data-seat=\"W\"] .river').style.gridTemplateColumns = 'repeat(60, 80px)';"
     )
     assert any(p.startswith("W:") for p in _overflow(browser, TV))
+
+
+def test_the_referee_applies_a_candidate_from_the_call(browser, table):
+    """Issue 13 item 2: the call's candidates each carry their action; one tap applies it
+    (a missed draw is entered, a discard taken back is cancelled, a misread draw is fixed)."""
+    sb, server, clock, actions = table
+    view = public_steps()[6]
+    offered = (
+        {"text": "E drew 7s — not read", "move": {"seat": "E", "move": "draw", "tile": "7s"}},
+        {"text": "S discarded 5p and took it back: cancel the discard", "move": None,
+         "action": {"kind": "cancel", "count": 1}},
+        {"text": "the tile read as 3m in W's hand is 3p: its tag reads wrong", "move": None},
+    )  # fmt: skip
+    clock.t += 1.0
+    referee = dataclasses.replace(referee_view(view), called="stalled", candidates=offered)
+    sb.publish(view, referee=referee, broadcast=broadcast_view(view, clock.t))
+    browser.get(server.url + "/referee")
+    if browser.find_elements(By.NAME, "token"):
+        browser.find_element(By.NAME, "token").send_keys(TOKEN)
+        browser.find_element(By.CSS_SELECTOR, "form.login button").click()
+    _wait(browser, lambda d: len(_texts(d, "#candidates li")) == 3, "the candidates")
+    assert _texts(browser, "#candidates li button") == ["Enter it", "Cancel it"]
+    browser.execute_script("document.querySelectorAll('#candidates li button')[1].click()")
+    _wait(browser, lambda d: "Recorded" in "".join(_texts(d, "#action-result")), "recorded")
+    assert [(a.kind.value, a.count, a.note) for a in actions] == [
+        ("cancel", 1, "chosen from the referee call")
+    ]

@@ -333,3 +333,17 @@ def test_a_self_drawn_hu_pressed_before_the_draw_was_read_waits_for_it() -> None
     assert sc.press(S, Button.HU) == []  # S's own HU while S is still to draw: held
     assert moves(sc.draw(S))[:1] == [Draw(S, sc.deal.history[-1].tile)]
     assert moves(sc.wait(1.1)) == [SelfDrawnHu(S)]  # a self-drawn Hu, not a refused claim
+
+
+def test_differences_name_deal_seats_zones_and_tiles_for_the_referee() -> None:
+    """What the referee's candidates are built from (controller/daemon/candidates.py): E takes
+    its discard back into the hand (the dealer sits on the table's West side)."""
+    sc = Scene(dealer_side=Seat.W)
+    sc.choose_voids()
+    sc.discard(E, "5s", VOID)
+    assert sc.rec.differences(sc.deal) == {}
+    sc.move(sc.copy_in("5s", RIVER, E), HAND, E)
+    assert sc.rec.differences(sc.deal) == {
+        (E, "hand", Tile.parse("5s")): 1,
+        (E, "river", Tile.parse("5s")): -1,
+    }

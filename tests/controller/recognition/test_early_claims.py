@@ -5,11 +5,12 @@ and discard are read one by one or found together by the multi-move search."""
 
 from __future__ import annotations
 
-from scene import Scene, moves
+from scene import Scene, alerts, moves
 
 from controller.devices.events import Button
 from controller.profiles import ZoneKind
-from rules.moves import CloseClaims, Discard, Draw, Hu, Pung
+from rules.melds import MeldKind
+from rules.moves import CloseClaims, Discard, Draw, Hu, Kong, Pung
 from rules.seats import Seat
 from rules.tiles import Tile
 
@@ -127,3 +128,31 @@ def test_regression_a_false_hu_on_a_punged_discard_waits_for_the_pungers_discard
     got = sc.discard(Seat.N, "8p")
     assert moves(got) == [Discard(Seat.N, Tile.parse("8p")), Hu(Seat.W)]
     assert sc.deal.window is not None and sc.deal.window.tile == Tile.parse("8p")
+
+
+def test_regression_a_kong_pressed_before_its_draw_was_read_is_read_from_the_tiles() -> None:
+    """10/10/2 campaign, seed 310 deal 14: S pressed KONG while still to draw and the drawn
+    tile went straight from the wall to the melds with the three S held (9m here); the press, held for
+    the draw, was offered as a melded kong with nothing to claim and refused, the draw was
+    never read, and the deal was lost. The press is S's own kong to come: the search reads
+    the draw and the kong together."""
+    hands = {
+        E: "1111234m1567p599s",
+        S: "2345678999m234p",
+        Seat.W: "2345678p23456s9p",
+        Seat.N: "1122334455667s",
+    }
+    sc = Scene(hands=hands, live="9m")
+    sc.choose_voids()
+    sc.discard(E, "5s", VOID)
+    sc.close()
+    assert sc.press(S, Button.KONG) == []  # S is to draw: held
+    drawn = sc.next_copy()
+    assert drawn.tile == Tile.parse("9m")
+    said = sc.place(drawn, sc.zone(MELDS, S))  # never read in the hand
+    for _ in range(3):
+        said += sc.move(sc.copy_in("9m", HAND, S), MELDS, S)
+    said += sc.wait(0.6) + sc.wait(0.6)
+    nine_m = Tile.parse("9m")
+    assert moves(said) == [Draw(S, nine_m), Kong(S, MeldKind.CONCEALED_KONG, nine_m)]
+    assert sc.rt.rejected == [] and alerts(said) == []

@@ -1,0 +1,110 @@
+"""The referee's candidates from what the reader shows beside the judge (issue 13 item 1):
+a discard taken back ("W discarded 5s and took it back": cancel it) and a hand tile read as
+another kind (the drawn tile: the wall scan misread it, the draw is fixed; else its tag
+reads wrong). Each offered action is applied through the referee desk, as the page does."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from rig import Rig, begin_deal, play
+
+from controller.daemon.records import table_seat
+from controller.journal_records import RecordKind
+from controller.outputs.scoreboard import ActionKind, RefereeAction
+from controller.recognition.recogniser import AlertKind, RefereeAlert
+from rules import moves as mv
+
+
+@pytest.fixture
+def rig(tmp_path: Path):
+    r = Rig(tmp_path / "t.journal")
+    r.link("table", True)
+    r.link("reader", True)
+    yield r
+    r.close()
+
+
+def call(rig: Rig) -> list[dict]:
+    rig.rt.recognised([RefereeAlert(AlertKind.STALLED, None, "no move read", ())], rig.clock.now)
+    (alert,) = [a.data() for a in rig.records(RecordKind.ALERT) if a.data()["code"] == "stalled"]
+    return alert["candidates"]
+
+
+def apply(rig: Rig, action: dict) -> object:
+    fields = {k: v for k, v in action.items() if k != "kind"}
+    kind = ActionKind(action["kind"])
+    return rig.rt.referee(RefereeAction(kind, note="from the call", client="ref-1", **fields))
+
+
+def test_a_discard_taken_back_is_offered_for_cancelling(rig):
+    moves = list(begin_deal(rig, 3).moves)
+    k = next(i for i, m in enumerate(moves) if isinstance(m, mv.Discard))
+    play(rig, moves[: k + 1])
+    discard = moves[k]
+    rig.rec.residue = {
+        (discard.seat, "hand", discard.tile): 1,
+        (discard.seat, "river", discard.tile): -1,
+    }
+    side = table_seat(discard.seat, rig.rt.dealt_by)
+    first, *_ = call(rig)
+    assert first == {
+        "text": f"{side} discarded {discard.tile} and took it back: cancel the discard",
+        "move": None,
+        "action": {"kind": "cancel", "count": 1},
+    }
+    result = apply(rig, first["action"])
+    assert result.accepted, result.detail
+    assert not any(isinstance(m, mv.Discard) for m in rig.rt.deal.history[k:])
+
+
+def test_the_drawn_tile_read_as_another_kind_offers_to_fix_the_draw(rig):
+    moves = list(begin_deal(rig, 3).moves)
+    k = next(i for i, m in enumerate(moves) if isinstance(m, mv.Draw))
+    play(rig, moves[: k + 1])
+    drawn = moves[k]
+    read = next(t for t in drawn.tile.suit.tiles if t != drawn.tile)
+    rig.rec.residue = {(drawn.seat, "hand", read): 1, (drawn.seat, "hand", drawn.tile): -1}
+    side = table_seat(drawn.seat, rig.rt.dealt_by)
+    first, *_ = call(rig)
+    assert first["text"] == (
+        f"{side} drew {read}, not {drawn.tile}: the wall scan misread it; fix the draw"
+    )
+    assert first["action"] == {
+        "kind": "fix-tile",
+        "target_seq": rig.rt.last_accepted_seq,
+        "tile": str(read),
+    }
+    result = apply(rig, first["action"])
+    assert result.accepted, result.detail
+    assert rig.rt.deal.history[-1].tile == read  # the judge now holds what the table shows
+
+
+def test_a_hand_tile_read_as_another_kind_names_both_and_offers_no_action(rig):
+    moves = list(begin_deal(rig, 3).moves)
+    k = next(i for i, m in enumerate(moves) if isinstance(m, mv.Draw))
+    play(rig, moves[:k])  # the last move is not that seat's draw
+    seat = moves[k].seat
+    held = rig.rt.deal.hand(seat)[0]
+    read = next(t for t in held.suit.tiles if t != held)
+    rig.rec.residue = {(seat, "hand", read): 1, (seat, "hand", held): -1}
+    side = table_seat(seat, rig.rt.dealt_by)
+    first, *rest = call(rig)
+    assert first == {
+        "text": f"the tile read as {read} in {side}'s hand is {held}: its tag reads wrong; "
+        "look at the tile (and the tag map)",
+        "move": None,
+    }
+    assert rest  # the judge's own next step is still offered after it
+
+
+def test_differences_that_fit_no_shape_offer_only_the_judges_next_step(rig):
+    moves = list(begin_deal(rig, 3).moves)
+    k = next(i for i, m in enumerate(moves) if isinstance(m, mv.Draw))
+    play(rig, moves[:k])
+    seat = moves[k].seat
+    held = rig.rt.deal.hand(seat)[0]
+    rig.rec.residue = {(seat, "hand", held): -1, (seat, "river", held): 2}
+    offered = call(rig)
+    assert len(offered) == 1 and offered[0]["move"] is not None  # the draw, from the wall
