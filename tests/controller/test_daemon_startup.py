@@ -16,8 +16,9 @@ from real_things import end_process
 ROOT = Path(__file__).resolve().parents[2]
 
 # counted at the change that deferred the referee tools and the web server's email parsing:
-# 267 modules in all, 91 of this project's (291 and 97 before); a new import at start-up
-# should be a choice, made here
+# 269 modules in all, 91 of this project's (291 and 97 before); a new import at start-up
+# should be a choice, made here (it caught the restored result screen's rebuild, whose
+# referee tools are now imported only when there is a result to show again)
 MAX_MODULES = 275
 MAX_OWN_MODULES = 95
 # needed only once someone acts: a correction (the referee tools), a web request (headers,
