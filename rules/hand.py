@@ -88,7 +88,6 @@ NOT_COMPLETE_FACTS = _FACTS[0]
 # every Completion value, shared: _COMPLETIONS[tile][facts index]
 _COMPLETIONS = tuple(tuple(Completion(t, f) for f in _FACTS) for t in TILES)
 
-_INFO = suit_tables.INFO  # the shared table itself (never copied), filled at first use
 _MISSING = suit_tables.MISSING_INFO
 _CODE_BITS = suit_tables.INFO_CODE_BITS
 _TARGET = tuple(suit_tables.target(m) for m in range(5))
@@ -105,14 +104,8 @@ def _mask_tiles(offset: int, size: int) -> tuple[tuple[Tile, ...], ...]:
 _RANKS = tuple(_mask_tiles(s.offset, s.size) for s in (Suit.M, Suit.P, Suit.S, Suit.Z))
 
 
-def _load() -> None:
-    suit_tables.tables()
-
-
 def _regular(b: bytes, melds: int) -> bool:
-    if not _INFO:
-        _load()
-    g, m = _INFO.get, _MISSING
+    g, m = suit_tables.tables().info.get, _MISSING
     return (g(b[:9], m) + g(b[9:18], m) + g(b[18:27], m) + g(b[27:], m)) & _CODE_BITS == _TARGET[
         melds
     ]
@@ -172,7 +165,8 @@ def _bind_hot_paths() -> tuple[
     """`is_complete`, `wait_candidates` and `waits`, with tables and constants bound as closure
     cells: these run per hand in the judge's and scorer's loops, and closure reads are
     cheaper than module-global reads (about 0.15 of the ~0.9 us of a completeness check)."""
-    info = _INFO
+    # rules.suit_tables' one `info` dict, bound (never copied) at first use by `load`
+    info: dict[bytes, int] = {}
     info_get = info.get
     targets = _TARGET
     m_ranks, p_ranks, s_ranks, z_ranks = _RANKS
@@ -184,7 +178,12 @@ def _bind_hot_paths() -> tuple[
     full, suited = TileSet.FULL_136, TileSet.SUITED_108
     evens, single_odd = b"\0\2\4", frozenset((b"\1", b"\3"))
     allowed = allowed_waits
-    load, tiles, to_bytes = _load, TILES, bytes
+    tiles, to_bytes = TILES, bytes
+
+    def load() -> None:
+        nonlocal info, info_get
+        info = suit_tables.tables().info
+        info_get = info.get
 
     def is_complete(counts: Sequence[int], melds: int = 0) -> bool:
         """Whether standing tiles + `melds` declared sets form a complete hand."""

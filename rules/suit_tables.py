@@ -37,14 +37,16 @@ Building enumerates sets on integers holding one count per byte (adding a set is
 addition) and takes about 0.1 s on a 2-core x86 machine. `info` holds 84,609 keys: with the
 live tables about 8 MB (tracemalloc), 9.5 MB of the process's resident memory (`mjtable
 bench rules` reports the first, `tests/rules/test_table_memory.py` holds both to a budget).
-There is one copy, `INFO`, which `rules.hand` binds at import (issue 15 item 3: the tables
-were 17-22 MB when a `complete` dict beside `info`, a copy of both in `rules.hand` and the
-build's dict of waiting vectors all lived at once).
+There is one copy, `tables()`, built once (under a lock: a thread that asks while another
+builds waits for the finished tables, never sees half of them) and bound by `rules.hand`
+and `rules.live_hand` at their first use (issue 15 item 3: the tables were 17-22 MB when a
+`complete` dict beside `info`, a copy of both in `rules.hand` and the build's dict of
+waiting vectors all lived at once).
 """
 
 from __future__ import annotations
 
-import functools
+import threading
 import time
 from dataclasses import dataclass
 
@@ -117,11 +119,6 @@ class SuitTables:
     build_seconds: float
 
 
-INFO: dict[bytes, int] = {}
-"""The shared `info` (`tables().info`), empty until `tables()` first builds it: `rules.hand`
-binds this one dict at import and reads it from then on, so it is never copied."""
-
-
 def _complete_vectors(size: int, chows: bool) -> dict[int, int]:
     """Every complete vector of one suit kind -> its code. A vector is an int with the count
     of rank r in byte r-1 (little-endian), so `vector.to_bytes(size, "little")` is exactly
@@ -146,9 +143,8 @@ def _complete_vectors(size: int, chows: bool) -> dict[int, int]:
     return complete
 
 
-def build(info: dict[bytes, int] | None = None) -> SuitTables:
-    """Build the tables (about 0.15 s) into `info` (a new dict if None); `tables()` keeps
-    one copy, in `INFO`.
+def build() -> SuitTables:
+    """Build the tables (about 0.1 s); `tables()` keeps one copy.
 
     Memory is what the daemon watches (issue 15 item 3): the only objects that outlive the
     build are `info`'s keys and dict, the two live tables and a few hundred distinct
@@ -156,7 +152,7 @@ def build(info: dict[bytes, int] | None = None) -> SuitTables:
     kind (~22,000 ints): a waiting key is looked up (and kept only if new) as each complete
     vector is taken apart, with no dict of waiting vectors beside `info`."""
     start = time.perf_counter()
-    info = {} if info is None else info
+    info: dict[bytes, int] = {}
     live: list[bytes] = []
     values: dict[int, int] = {}  # share equal value objects: few distinct values, many keys
     waiting = 1 << INFO_MASK_SHIFT  # an entry below this has no waited rank yet
@@ -187,7 +183,14 @@ def build(info: dict[bytes, int] | None = None) -> SuitTables:
     return SuitTables(info, (live[0], live[1]), time.perf_counter() - start)
 
 
-@functools.cache
+_BUILT: list[SuitTables] = []
+_BUILDING = threading.Lock()
+
+
 def tables() -> SuitTables:
-    """The shared tables, built into `INFO` at first use."""
-    return build(INFO)
+    """The shared tables, built at first use (once, whichever thread asks first)."""
+    if not _BUILT:
+        with _BUILDING:
+            if not _BUILT:
+                _BUILT.append(build())
+    return _BUILT[0]

@@ -8,6 +8,7 @@ tracemalloc sees kept and at the peak while they are built."""
 from __future__ import annotations
 
 import sys
+import threading
 import tracemalloc
 
 from rules import hand, live_hand, suit_tables
@@ -25,15 +26,49 @@ def _kept_bytes(t: suit_tables.SuitTables) -> int:
     )
 
 
+def _big_dicts(*functions: object) -> list[dict]:
+    """The large dicts the closures of `functions` hold."""
+    return [
+        cell.cell_contents
+        for f in functions
+        for cell in getattr(f, "__closure__", None) or ()
+        if isinstance(cell.cell_contents, dict) and len(cell.cell_contents) > 1000
+    ]
+
+
 def test_regression_the_tables_are_held_once() -> None:
     """rules.hand used to copy `complete` and `info` into dicts of its own (~5 MB more) and
     suit_tables kept a `complete` dict beside `info` (~4 MB): one `info`, shared."""
-    hand.is_complete([0] * 34)
+    assert hand.is_complete(list(b"\3\1\1\1\2\1\1\1\3") + [0] * 25)
+    assert hand.waits(list(b"\3\1\1\1\1\1\1\1\3") + [0] * 25)
     live_hand.keys_complete([0, 0, 0, 0], [0] * 34)
     t = suit_tables.tables()
-    assert t.info is suit_tables.INFO
-    assert hand._INFO is suit_tables.INFO
+    assert suit_tables.tables() is t
+    held = _big_dicts(hand.is_complete, hand.waits, hand.wait_candidates)
+    assert held and all(d is t.info for d in held)
+    assert not any(isinstance(v, dict) and len(v) > 1000 for v in vars(hand).values())
     assert not hasattr(t, "complete")
+
+
+def test_regression_the_tables_are_built_once_whichever_thread_asks() -> None:
+    """The tables were once filled in place while being built, so a second thread asking
+    meanwhile could read a half-filled dict (and each built its own): `tables()` builds
+    once, under a lock, and every thread gets the finished tables."""
+    before = list(suit_tables._BUILT)
+    suit_tables._BUILT.clear()  # as at import: the threads below build them
+    try:
+        seen: list[suit_tables.SuitTables] = []
+        threads = [
+            threading.Thread(target=lambda: seen.append(suit_tables.tables())) for _ in range(4)
+        ]
+        for th in threads:
+            th.start()
+        for th in threads:
+            th.join()
+        assert len(seen) == 4 and all(t is seen[0] for t in seen)
+        assert len(seen[0].info) == 84_609
+    finally:
+        suit_tables._BUILT[:] = before  # the tables rules.hand already holds, if any
 
 
 def test_the_tables_keep_under_ten_megabytes() -> None:
