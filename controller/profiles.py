@@ -21,12 +21,16 @@ from controller.profile_files import available as available, read_profile
 # the tag maps (controller/tag_maps.py) are part of this module's API: `X as X` re-exports
 from controller.tag_maps import (
     COPIES as COPIES,
+    Card as Card,
+    CardKind as CardKind,
     TagMap as TagMap,
     TagsHeader as TagsHeader,
     TileCopy as TileCopy,
+    every_card as every_card,
     format_tags as format_tags,
     load_tags as load_tags,
     parse_tags as parse_tags,
+    sim_card_uid as sim_card_uid,
     sim_tag_map as sim_tag_map,
     sim_tag_uid as sim_tag_uid,
     write_sim_tags as write_sim_tags,
@@ -125,9 +129,9 @@ SYMBOLS: Mapping[tuple[CommandKind | EventKind, str], tuple[frozenset[str], froz
 REQUIRED_COMMANDS = frozenset(
     {CommandKind.START_SHUFFLE, CommandKind.RAISE_WALLS, CommandKind.SHOW_SCORE}
 )
-REQUIRED_EVENTS = frozenset(
-    {EventKind.SHUFFLE_DONE, EventKind.WALLS_UP, EventKind.DICE, EventKind.BUTTON}
-)
+# a board that does not report the shuffle, the walls or the dice leaves them to the reader
+# (controller/daemon/boardless.py, issue 18 item 2)
+REQUIRED_EVENTS = frozenset({EventKind.BUTTON})
 CONST = "const"  # a field with a fixed wire value
 
 
@@ -293,6 +297,14 @@ class ReaderModel(Enum):
     PN533_USB = "pn533-usb"
 
 
+class DeclarationSource(Enum):
+    """Where a table's declarations come from (issue 18; docs/RECOGNITION.md "Declarations")."""
+
+    BUTTONS = "buttons"  # the table board's seat buttons
+    CARDS = "cards"  # tagged Win and void indicator cards laid in a seat's zones
+    TILES = "tiles"  # the tiles alone: a claim is the discard moving into the claimer's melds
+
+
 @dataclass(frozen=True, slots=True)
 class ReaderHeader:
     name: str
@@ -308,6 +320,14 @@ class ReaderHeader:
     # once), however fast the line answers (docs/PROFILES.md)
     rounds_per_second: float = field(default=20.0, metadata={"range": (0.1, 1000.0)})
     notes: str = ""
+    # which declaration sources the table has, several may be combined (docs/PROFILES.md)
+    declarations: tuple[DeclarationSource, ...] = (DeclarationSource.BUTTONS,)
+
+    def __post_init__(self) -> None:
+        if not self.declarations:
+            raise ValueError("declarations names at least one source (buttons, cards, tiles)")
+        if len(set(self.declarations)) != len(self.declarations):
+            raise ValueError("declarations lists a source twice")
 
 
 @dataclass(frozen=True, slots=True)
@@ -452,3 +472,24 @@ def parse_reader(data: dict[str, Any], source: str) -> ReaderProfile:
 
 def load_reader(name: str) -> ReaderProfile:
     return parse_reader(*read_profile("readers", name))
+
+
+# `--declarations` of `mjtable run` / `sim` (issue 18): how the players declare, and the
+# sources the daemon reads for it (a Win-card table shows pungs and kongs with the tiles)
+DECLARATION_MODES: Mapping[str, tuple[DeclarationSource, ...]] = types.MappingProxyType(
+    {
+        "buttons": (DeclarationSource.BUTTONS,),
+        "cards": (DeclarationSource.CARDS, DeclarationSource.TILES),
+        "tiles": (DeclarationSource.TILES,),
+    }
+)
+
+
+def with_declarations(profile: ReaderProfile, mode: str) -> ReaderProfile:
+    """The profile with the declaration sources of `mode` (a key of DECLARATION_MODES)."""
+    import dataclasses
+
+    sources = DECLARATION_MODES[mode]
+    return dataclasses.replace(
+        profile, reader=dataclasses.replace(profile.reader, declarations=sources)
+    )

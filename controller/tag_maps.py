@@ -1,6 +1,11 @@
-"""Tag maps: which RFID tag is which tile copy (`hw_profiles/tags/*.toml`, schema:
-docs/PROFILES.md), and the simulated tag sets (`sim_tag_uid`), so that the simulator and
-the profiles agree. Re-exported by `controller.profiles`."""
+"""Tag maps: which RFID tag is which tile copy, or which declaration card (`hw_profiles/tags/
+*.toml`, schema: docs/PROFILES.md), and the simulated tag sets (`sim_tag_uid`,
+`sim_card_uid`), so that the simulator and the profiles agree. Re-exported by
+`controller.profiles`.
+
+Cards (issue 18): each seat's Win card (WMT 000, live matches: declarations are verbal, with
+the physical action and a Win card placed on the table) is `card:hu#E` (the card kept at side
+E); the void indicator cards (004 Lesson 2) are `card:void-p#1` (suit p, copy 1..4)."""
 
 from __future__ import annotations
 
@@ -8,12 +13,14 @@ import hashlib
 import types
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
+from enum import Enum
 from pathlib import Path
 from typing import Any
 
 from controller.profile_files import read_profile
 from rules.schema import SchemaError, build
-from rules.tiles import NotationError, Tile, TileSet
+from rules.seats import SEATS
+from rules.tiles import NotationError, Suit, Tile, TileSet
 
 COPIES = 4
 
@@ -42,6 +49,59 @@ class TileCopy:
         return f"{self.tile}#{self.copy}"
 
 
+class CardKind(Enum):
+    """What a tagged card declares where it is laid (docs/RECOGNITION.md "Declarations")."""
+
+    HU = "hu"  # the Win card: Hu (self-drawn, on the open discard, robbing the kong)
+    VOID_M = "void-m"  # the void indicator cards: the void suit
+    VOID_P = "void-p"
+    VOID_S = "void-s"
+
+    @property
+    def suit(self) -> Suit | None:
+        return VOID_SUITS.get(self)
+
+
+VOID_SUITS = {CardKind.VOID_M: Suit.M, CardKind.VOID_P: Suit.P, CardKind.VOID_S: Suit.S}
+CARD_PREFIX = "card:"
+
+
+@dataclass(frozen=True, slots=True)
+class Card:
+    """One tagged card: `card:hu#E` (the Win card kept at side E) or `card:void-p#1` (a void
+    indicator card of suit p, copy 1..4). Who declares is the side whose zone it lies in."""
+
+    kind: CardKind
+    mark: str  # the side a Win card belongs to (E S W N), a void card's copy (1..4)
+
+    @classmethod
+    def parse(cls, text: str) -> Card:
+        body = text.removeprefix(CARD_PREFIX)
+        name, sep, mark = body.partition("#")
+        if not text.startswith(CARD_PREFIX) or not sep:
+            raise ValueError(f"{text!r} is not card:KIND#MARK (e.g. card:hu#E, card:void-p#1)")
+        try:
+            kind = CardKind(name)
+        except ValueError:
+            kinds = ", ".join(k.value for k in CardKind)
+            raise ValueError(f"card kind {name!r}: one of {kinds}") from None
+        if kind is CardKind.HU and mark not in {s.name for s in SEATS}:
+            raise ValueError(f"a Win card names its side (E S W N), not {mark!r}")
+        if kind is not CardKind.HU and mark not in {"1", "2", "3", "4"}:
+            raise ValueError(f"a void card's copy is 1..4, not {mark!r}")
+        return cls(kind, mark)
+
+    def __str__(self) -> str:
+        return f"{CARD_PREFIX}{self.kind.value}#{self.mark}"
+
+
+def every_card() -> tuple[Card, ...]:
+    """A table's set: a Win card per side and four void cards per suit."""
+    hu = tuple(Card(CardKind.HU, s.name) for s in SEATS)
+    voids = tuple(Card(k, str(c)) for k in VOID_SUITS for c in range(1, 5))
+    return hu + voids
+
+
 @dataclass(frozen=True, slots=True)
 class TagsHeader:
     name: str
@@ -65,9 +125,15 @@ class TagMap:
     header: TagsHeader
     by_uid: Mapping[bytes, TileCopy]
     duplicates: frozenset[bytes] = frozenset()
+    cards: Mapping[bytes, Card] = field(default_factory=dict)  # (issue 18) declaration cards
 
     def lookup(self, uid: bytes) -> TileCopy | None:
         return self.by_uid.get(uid)
+
+    def item(self, uid: bytes) -> TileCopy | Card | None:
+        """The tile copy or the card a tag is on, None for a tag the map does not know."""
+        tc = self.by_uid.get(uid)
+        return tc if tc is not None else self.cards.get(uid)
 
     def missing(self) -> tuple[TileCopy, ...]:
         """Tile copies of the set that no tag maps to."""
@@ -79,7 +145,8 @@ class TagMap:
 def parse_tags(data: dict[str, Any], source: str, strict: bool = True) -> TagMap:
     raw = build(_TagsToml, data, source)
     by_uid: dict[bytes, TileCopy] = {}
-    owner: dict[TileCopy, str] = {}
+    cards: dict[bytes, Card] = {}
+    owner: dict[TileCopy | Card, str] = {}
     duplicates: set[bytes] = set()
     for key, value in raw.uids.items():
         try:
@@ -88,8 +155,18 @@ def parse_tags(data: dict[str, Any], source: str, strict: bool = True) -> TagMap
             raise SchemaError(source, "uids", key, "a UID is hex digits") from None
         if not 4 <= len(uid) <= 32:
             raise SchemaError(source, "uids", key, "a UID is 4..32 bytes")
-        if uid in by_uid:
+        if uid in by_uid or uid in cards:
             raise SchemaError(source, "uids", key, "UID listed twice")
+        if value.startswith(CARD_PREFIX):
+            try:
+                card = Card.parse(value)
+            except ValueError as err:
+                raise SchemaError(source, "uids", key, str(err)) from None
+            if card in owner:
+                raise SchemaError(source, "uids", key, f"{card} is already tag {owner[card]}")
+            owner[card] = key
+            cards[uid] = card
+            continue
         try:
             tc = TileCopy.parse(value)
         except ValueError as err:
@@ -104,7 +181,12 @@ def parse_tags(data: dict[str, Any], source: str, strict: bool = True) -> TagMap
             duplicates.add(uid)
         owner.setdefault(tc, key)
         by_uid[uid] = tc
-    return TagMap(raw.tags, types.MappingProxyType(by_uid), frozenset(duplicates))
+    return TagMap(
+        raw.tags,
+        types.MappingProxyType(by_uid),
+        frozenset(duplicates),
+        types.MappingProxyType(cards),
+    )
 
 
 def load_tags(name: str, strict: bool = True, complete: bool = False) -> TagMap:
@@ -132,10 +214,22 @@ def sim_tag_uid(tc: TileCopy) -> bytes:
     return bytes.fromhex("e2806894") + hashlib.sha256(f"mjtable-sim:{tc}".encode()).digest()[:8]
 
 
+def sim_card_uid(card: Card) -> bytes:
+    """The simulated card's EPC: the tiles' prefix and 8 bytes of SHA-256 of
+    "mjtable-sim:card:hu#E"."""
+    return bytes.fromhex("e2806894") + hashlib.sha256(f"mjtable-sim:{card}".encode()).digest()[:8]
+
+
 def sim_tag_map(tileset: TileSet) -> TagMap:
+    """The simulated set: every tile copy and the cards (`every_card`)."""
     copies = [TileCopy(t, c) for t in tileset.kinds for c in range(1, COPIES + 1)]
     header = TagsHeader(f"sim-{tileset.value}", tileset, "controller.profiles.sim_tag_map")
-    return TagMap(header, types.MappingProxyType({sim_tag_uid(tc): tc for tc in copies}))
+    return TagMap(
+        header,
+        types.MappingProxyType({sim_tag_uid(tc): tc for tc in copies}),
+        frozenset(),
+        types.MappingProxyType({sim_card_uid(c): c for c in every_card()}),
+    )
 
 
 def format_tags(tags: TagMap, comment: Iterable[str] = ()) -> str:
@@ -154,6 +248,8 @@ def format_tags(tags: TagMap, comment: Iterable[str] = ()) -> str:
     lines += ["", "[uids]"]
     for uid, tc in sorted(tags.by_uid.items(), key=lambda kv: (kv[1], kv[0])):
         lines.append(f'"{uid.hex()}" = "{tc}"')
+    for uid, card in sorted(tags.cards.items(), key=lambda kv: (str(kv[1]), kv[0])):
+        lines.append(f'"{uid.hex()}" = "{card}"')
     return "\n".join(lines) + "\n"
 
 

@@ -27,7 +27,7 @@ from itertools import compress
 
 from rules.bot_discards import honours_held, keep_score, loneliest_in_suit, loneliest_live
 from rules.claims import ClaimWindow, Window, WindowKind
-from rules.deal import _PLAY_HANDLERS, Deal, Phase
+from rules.deal import _PLAY_HANDLERS, NEAR_DIGITS, Deal, Phase
 from rules.deal_checks import sequential
 from rules.live_hand import keys_complete
 from rules.melds import Meld, MeldKind
@@ -127,18 +127,23 @@ class Bot:
     def _void(self, deal: Deal, seat: Seat, t: float | None) -> ChooseVoid:
         """004 Lesson 2: usually the shortest suit; the tile laid is its loneliest tile."""
         rng = self.rng
-        counts = deal.counts(seat)
+        counts = deal._hands[seat]  # the judge's own counts, only read
         suits = deal.rs.tiles.set.suits
         if rng.random() < 0.1:
             suit = rng.choice(suits)
         else:
-            # the held count of each suit, ties broken at random (one draw per suit, in order)
-            keys = [(sum(counts[_OFFSET[s] : _OFFSET[s] + 9]), rng.random()) for s in suits]
-            suit = suits[min(range(len(suits)), key=keys.__getitem__)]
+            # the held count of each suit, ties broken at random (one draw per suit, in
+            # order): the first suit with the lowest (count, draw)
+            suit, low = suits[0], None
+            for s in suits:
+                o = _OFFSET[s]
+                key = (sum(counts[o : o + 9]), rng.random())
+                if low is None or key < low:
+                    suit, low = s, key
         if suit is not _Z:
             # the first of the suit's held tiles with the lowest `keep_score`, looked up
             lonely = loneliest_in_suit(counts, _OFFSET[suit])
-            return ChooseVoid(seat, suit, None if lonely is None else TILES[lonely], t=t)
+            return _new_void(seat, suit, None if lonely is None else TILES[lonely], t)
         held = [x for x in suit.tiles if counts[x]]
         if not held:
             return ChooseVoid(seat, suit, t=t)
@@ -246,12 +251,11 @@ class Bot:
             return laid  # the face-down void tile is the mandatory first discard
         rng, style = self.rng, self.style
         void = deal._void[seat]
-        if void is not None:
+        # void-suit tiles held: the suit's live key is not 0
+        if void is not None and deal._keys[seat][0 if void is _M else 1 if void is _P else 2]:
             offset = 0 if void is _M else 9 if void is _P else 18
             row = counts[offset : offset + 9]
-            if any(row) and (
-                deal.rs.play.void_discard is VoidDiscard.STRICT or rng.random() >= style.void_breach
-            ):
+            if deal.rs.play.void_discard is VoidDiscard.STRICT or rng.random() >= style.void_breach:
                 held = list(compress(range(offset, offset + 9), row))
                 return TILES[held[rng._randbelow(len(held))]]
         # `rng.choice(seq)` is `seq[rng._randbelow(len(seq))]` for a sequence that is not
@@ -284,6 +288,7 @@ def _stamp(move: Move, t: float | None) -> Move:
 # quick constructors (`rules.quick`) of the claims made in every window, (seat, t)
 _new_hu, _new_pass, _new_pung, _new_rob_kong = map(builder, (Hu, Pass, Pung, RobKong))
 _STAMPED = {kind: builder(kind) for kind in (Hu, Pung, Pass, RobKong, SelfDrawnHu)}
+_new_void = builder(ChooseVoid)  # `ChooseVoid(seat, suit, tile, t=t)`
 
 
 def _tenth(x: float) -> float:
@@ -301,11 +306,6 @@ def _tenth(x: float) -> float:
 # the offset of each tile's suit, and the neighbours of each number tile in its suit with
 # their weight for `_keep_score`
 _SUIT: tuple[Suit, ...] = tuple(t.suit for t in TILES)
-# the index range of each tile and its neighbours within two ranks (rules.deal's `_AROUND`)
-_AROUND: tuple[tuple[int, int], ...] = tuple(
-    (int(t), t + 1) if t.is_honour else (t - min(2, t.rank - 1), t + 1 + min(2, 9 - t.rank))
-    for t in TILES
-)
 _OFFSET: dict[Suit, int] = {s: s.offset for s in Suit}
 _M, _P, _Z = Suit.M, Suit.P, Suit.Z
 _INDICES = range(len(TILES))
@@ -423,6 +423,13 @@ class BotTable:
             return new_draw(deal.turn, deal.wall.peek(), t)
         elif phase is _CHOOSING_VOID:
             t = self._tick(0.2, 1.5)
+            if self._plain:
+                # what `choose` comes to for plain bots: the first seat with no void yet
+                # (nobody is out before play starts)
+                voids = deal._void
+                for seat in SEATS:
+                    if voids[seat] is None:
+                        return self.bots[seat]._void(deal, seat, t)
             for seat in SEATS:
                 move = self.bots[seat].choose(deal, seat, t)
                 if move is not None:
@@ -460,7 +467,8 @@ class BotTable:
             # judge would) nor pung it draws its two numbers and says nothing or Pass, or
             # rarely a false Hu; the same draws in the same order as `_claim`
             hands, voids, wins, suit = deal._hands, deal._void, window.wins, _SUIT[tile]
-            lo, hi = _AROUND[tile]
+            keys = deal._keys
+            si, low, span = NEAR_DIGITS[tile]
             random = self.rng.random
             false_hu, quiet = self._false_hu, self._quiet
             for seat in seats:
@@ -472,8 +480,11 @@ class BotTable:
                 h = hands[seat]
                 known = wins[seat]
                 if known is None:
-                    # a tile with no copy and no neighbour within two ranks held never wins
-                    known = wins[seat] = any(h[lo:hi]) and deal._wins_on(seat, tile)
+                    # a tile with no copy and no neighbour within two ranks held (none in
+                    # the seat's live suit key) never wins
+                    known = wins[seat] = keys[seat][si] // low % span != 0 and deal._wins_on(
+                        seat, tile
+                    )
                 if known or (h[tile] >= 2 and not robbing):
                     move = bots[seat]._claim(deal, seat, tile, robbing, None)
                     if move is not None:
@@ -528,6 +539,8 @@ def play_deal(
     next_move, window_move, play = table.next_move, table._window_move, deal.play
     rand, lo, span, penalty = rng.random, table._think_lo, table._think_span, table._penalty
     bots = table.bots  # four plain `Bot`s (`BotTable` made them): `_turn` is their `choose`
+    # the deal's two move lists (a correction replaces the effective moves' list)
+    history, effective = deal.history.append, deal._moves.append
     while True:
         # `next_move` written out for the three moves of every turn (the draw, the discard
         # and its claim window; the loop's phase test picks them, one call less a move):
@@ -559,6 +572,7 @@ def play_deal(
             refused = play(move)  # a correction replays the deal (its state is replaced)
             if refused is not None:  # pragma: no cover - a bug in the bots or the judge
                 raise BotError(f"seed {seed}: the judge refused {move}: {refused}")
+            history, effective = deal.history.append, deal._moves.append
             continue
         # `deal.play(move)` written out, one call less a move: the judge's own check and
         # effect for the move's kind, then the move joins the deal's history
@@ -568,6 +582,6 @@ def play_deal(
             refused = Rejected(problem[0], problem[1], move)
             raise BotError(f"seed {seed}: the judge refused {move}: {refused}")
         effect(deal, move)
-        deal.history.append(move)
-        deal._moves.append(move)
+        history(move)
+        effective(move)
     return deal, to_record(deal, players)

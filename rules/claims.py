@@ -27,6 +27,7 @@ from enum import Enum
 
 from rules.melds import Meld
 from rules.moves import Chow, Claim, Hu, Kong, Pass, Pung, RobKong
+from rules.quick import builder
 from rules.seats import Seat
 from rules.tiles import Tile
 
@@ -117,6 +118,7 @@ _ROUND: tuple[tuple[Seat, ...], ...] = tuple(
 _WINDOW_ROBBING = WindowKind.ROBBING
 _AFTER: tuple[tuple[Seat, Seat, Seat], ...] = tuple((r[0], r[1], r[2]) for r in _ROUND)
 _SILENT: dict[tuple[Seat, ...], Resolution] = {}
+_new_resolution = builder(Resolution)  # `Resolution(hu, taker, meld, passed)`, slots set from C
 
 
 def seats_after(seat: Seat) -> tuple[Seat, Seat, Seat]:
@@ -133,19 +135,27 @@ def resolve(window: Window) -> Resolution:
         if silent is None:
             silent = _SILENT[window.eligible] = Resolution((), None, None, window.eligible)
         return silent
-    hu = tuple(s for s in window.eligible if isinstance(declared.get(s), (Hu, RobKong)))
-    passed = tuple(s for s in window.eligible if s not in hu)
+    # one pass over the eligible seats (a window is resolved after most pungs and every Hu)
+    hu: tuple[Seat, ...] = ()
+    passed: tuple[Seat, ...] = ()
+    taker = chow = None
+    for s in window.eligible:
+        claim = declared.get(s)
+        if isinstance(claim, (Hu, RobKong)):
+            hu += (s,)
+            continue
+        passed += (s,)
+        if taker is None and isinstance(claim, (Pung, Kong)):
+            taker = s
+        elif chow is None and isinstance(claim, Chow):
+            chow = s
     if hu or window.kind is _WINDOW_ROBBING:
-        return Resolution(hu, None, None, passed)
-    for s in window.eligible:
-        claim = declared.get(s)
-        if isinstance(claim, (Pung, Kong)):
-            return Resolution((), s, claim, passed)
-    for s in window.eligible:
-        claim = declared.get(s)
-        if isinstance(claim, Chow):
-            return Resolution((), s, claim, passed)
-    return Resolution((), None, None, passed)
+        return _new_resolution(hu, None, None, passed)
+    if taker is None:
+        taker = chow
+    if taker is None:
+        return _new_resolution((), None, None, passed)
+    return _new_resolution((), taker, declared[taker], passed)
 
 
 def next_player(discarder: Seat, declarers: tuple[Seat, ...], out: list[bool]) -> Seat | None:

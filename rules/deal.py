@@ -66,8 +66,7 @@ from rules.claims import ClaimWindow, Window, WindowKind, next_player
 from rules.deal_checks import CHECKS
 from rules.deal_effects import _OTHERS_IN, EFFECTS, PLAY_EFFECTS
 from rules.deal_state import DealState, Entry, KongRecord, Phase
-from rules.hand import is_complete
-from rules.live_hand import keys_complete, keys_complete_with, suit_keys
+from rules.live_hand import SUIT_INDEX, UNIT, keys_complete, keys_complete_with
 from rules.melds import Meld, MeldKind
 from rules.moves import (
     TURN_PASSED,
@@ -82,6 +81,7 @@ from rules.moves import (
     Result,
     Won,
 )
+from rules.quick import builder
 from rules.ruleset import RuleSet, ScoringMethod
 from rules.scoring import NotAWin, Score, is_winning, score_hand
 from rules.seats import SEATS, Seat
@@ -186,12 +186,15 @@ class Deal:
         # each seat's standing counts, one byte per tile kind: `bytes(h)` (the hand tables'
         # key) is then a copy, not a conversion of 34 ints, and `4 in h` a byte search
         self._hands = hands = [bytearray(34) for _ in SEATS]
+        # each seat's live suit keys (`rules.live_hand.LiveHand`, `suit_keys(hand)`), changed
+        # with every count of `_hands` by the effects: "complete?" is then three table
+        # indexings. Counted as the tiles are dealt (a wall holds at most four of a tile)
+        self._keys = keys = [[0, 0, 0, 0] for _ in SEATS]
         plan = wall.deal_out()  # the takes themselves only when asked (`deal_takes`)
         for seat, i in plan:
-            hands[seat][order[i]] += 1
-        # each seat's live suit keys (`rules.live_hand.LiveHand`), changed with every count of
-        # `_hands` by the effects: "complete?" is then three table indexings
-        self._keys = [suit_keys(h) for h in hands]
+            t = order[i]
+            hands[seat][t] += 1
+            keys[seat][SUIT_INDEX[t]] += UNIT[t]
         self._melds: list[list[Meld]] = [[], [], [], []]
         self._river: list[list[Tile]] = [[], [], [], []]
         self._discards: list[list[Tile]] = [[], [], [], []]
@@ -416,22 +419,22 @@ class Deal:
 
     def _wins_on(self, seat: Seat, tile: Tile) -> bool:
         void = self._void[seat]
-        h = self._hands[seat]
+        keys = self._keys[seat]
         if void is not None:
             if _SUIT_OF[tile] is void:
                 return False
-            # void-suit tiles still held: no win (RULES.md), whatever the shape
-            o = 0 if void is _M else 9 if void is _P else 18
-            if any(h[o : o + 9]):
+            # void-suit tiles still held (the suit's live key is not 0): no win (RULES.md),
+            # whatever the shape
+            if keys[0 if void is _M else 1 if void is _P else 2]:
                 return False
-        lo, hi = _AROUND[tile]
-        if not any(h[lo:hi]):
+        s, low, span = NEAR_DIGITS[tile]
+        if not keys[s] // low % span:
             # a tile with no copy and no neighbour within two ranks held stays alone: no
             # pair, pung or chow can hold it (most discards, before the table look-up)
             return False
         # the shape first (table look-ups on the live keys), the authoritative check only
         # for a complete one
-        if not keys_complete_with(self._keys[seat], h, len(self._melds[seat]), tile):
+        if not keys_complete_with(keys, self._hands[seat], len(self._melds[seat]), tile):
             return False
         return is_winning(self._standing(seat, tile), self._melds[seat], void, self.rs)
 
@@ -504,14 +507,17 @@ class Deal:
         """Score a Hu declaration; return (valid, Won) without paying yet."""
         self_drawn = from_seat is None
         melds = self._melds[seat]
-        counts = self._hands[seat]
-        if not self_drawn:
-            counts = counts.copy()
-            counts[tile] += 1
-        # `is_winning` in two steps, so a valid Hu is checked once: the shape (a table
-        # look-up), then score_hand's own checks (NotAWin: void-suit tiles, three suits, ...);
-        # the shape goes first as score_hand rejects a bad situation before the shape
-        if is_complete(counts, len(melds)):
+        # `is_winning` in two steps, so a valid Hu is checked once: the shape (look-ups on
+        # the live keys, with the tile added for a Hu on another's tile), then score_hand's
+        # own checks (NotAWin: void-suit tiles, three suits, ...); the shape goes first as
+        # score_hand rejects a bad situation before the shape
+        keys, counts = self._keys[seat], self._hands[seat]
+        if self_drawn:
+            complete = keys_complete(keys, counts, len(melds))
+        else:
+            assert tile is not None  # a Hu on a discard or a robbed kong names its tile
+            complete = keys_complete_with(keys, counts, len(melds), tile)
+        if complete:
             standing = self._standing(seat, None if self_drawn else tile)
             win = tile if tile is not None else standing[-1]
             try:
@@ -529,7 +535,7 @@ class Deal:
             except NotAWin:
                 pass
             else:
-                won = Won(seat, win, from_seat, False, score.value, self._hu_events + 1, score)
+                won = _new_won(seat, win, from_seat, False, score.value, self._hu_events + 1, score)
                 return True, won
         return False, Won(seat, None, from_seat, True, 0, self._hu_events + 1)
 
@@ -570,14 +576,23 @@ class Deal:
         deal_end.settle(self, end)
 
 
+_new_won = builder(Won)  # `Won(seat, tile, from_seat, false_hu, value, order, score)`
 _HANDLERS = {kind: (CHECKS[kind], EFFECTS[kind]) for kind in CHECKS}
 # `play`'s: the same checks, effects that build no facts where that saves work
 _PLAY_HANDLERS = {kind: (CHECKS[kind], PLAY_EFFECTS[kind]) for kind in CHECKS}
 _SUIT_OF: tuple[Suit, ...] = tuple(t.suit for t in TILES)
 _M, _P = Suit.M, Suit.P
-# the index range of each tile and its neighbours within two ranks in its suit (the tile
-# alone for honours)
-_AROUND: tuple[tuple[int, int], ...] = tuple(
-    (int(t), t + 1) if t.is_honour else (t - min(2, t.rank - 1), t + 1 + min(2, 9 - t.rank))
-    for t in TILES
-)
+
+
+def _near_digits(t: Tile) -> tuple[int, int, int]:
+    """Where a tile and its neighbours within two ranks in its suit (the tile alone for
+    honours) sit in a live suit key (`rules.live_hand`: rank r is the base-5 digit r-1):
+    the suit's index and the place values `low`, `span` such that `key // low % span` is 0
+    exactly when none of them is held."""
+    s = SUIT_INDEX[t]
+    r = t - 9 * s  # rank - 1
+    lo, hi = (r, r) if t.is_honour else (max(0, r - 2), min(8, r + 2))
+    return s, 5**lo, 5 ** (hi - lo + 1)
+
+
+NEAR_DIGITS: tuple[tuple[int, int, int], ...] = tuple(_near_digits(t) for t in TILES)

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 
 from rules.claims import Window, WindowKind
 from rules.deal_state import OWN_TURN_KONGS, Entry, Phase
-from rules.melds import Meld, MeldKind
+from rules.melds import MeldKind, set_of
 from rules.moves import (
     ChooseVoid,
     Chow,
@@ -141,21 +141,22 @@ def _check_replacement(deal: Deal, m: ReplacementDraw) -> Problem:
 
 
 def _check_discard(deal: Deal, m: Discard) -> Problem:
+    seat, tile = m.seat, m.tile
     # the usual case first (`_own_turn` passes): the seat on turn, still in, discards
-    if deal.phase is not _DISCARD or m.seat is not deal.turn or deal._out[m.seat]:
-        p = _own_turn(deal, m.seat, _DISCARD, "a discard")
+    if deal.phase is not _DISCARD or seat is not deal.turn or deal._out[seat]:
+        p = _own_turn(deal, seat, _DISCARD, "a discard")
         if p:
             return p
-    if not deal._hands[m.seat][m.tile]:
-        return Reason.TILE_NOT_IN_HAND, f"{m.seat} holds no {m.tile}"
-    laid = deal._laid[m.seat]
-    if laid is not None and m.tile != laid:
-        return Reason.VOID_TILE_FIRST, f"the face-down {laid} is {m.seat}'s first discard"
-    void = deal._void[m.seat]
+    if not deal._hands[seat][tile]:
+        return Reason.TILE_NOT_IN_HAND, f"{seat} holds no {tile}"
+    laid = deal._laid[seat]
+    if laid is not None and tile != laid:
+        return Reason.VOID_TILE_FIRST, f"the face-down {laid} is {seat}'s first discard"
+    void = deal._void[seat]
     if void is not None and deal.rs.play.void_discard is _STRICT:
-        held = deal._void_held(m.seat)
-        if held is not None and m.tile.suit is not void:
-            return Reason.VOID_DISCARD_ORDER, f"{m.seat} must discard {held} (void {void}) first"
+        held = deal._void_held(seat)
+        if held is not None and tile.suit is not void:
+            return Reason.VOID_DISCARD_ORDER, f"{seat} must discard {held} (void {void}) first"
     return None
 
 
@@ -296,7 +297,7 @@ def _check_kong(deal: Deal, m: Kong) -> Problem:
         if h[m.tile] != 4:
             return Reason.NOT_A_KONG, f"{m.seat} holds {h[m.tile]} {m.tile}, not four"
         return None
-    if Meld(_PUNG, m.tile) not in deal._melds[m.seat]:
+    if set_of(_PUNG, m.tile) not in deal._melds[m.seat]:
         return Reason.NOT_A_KONG, f"{m.seat} has no pung of {m.tile}"
     if not h[m.tile]:
         return Reason.TILE_NOT_IN_HAND, f"{m.seat} holds no {m.tile}"

@@ -11,7 +11,7 @@ from rules import deal_checks, deal_wellness, settlement as pay
 from rules.claims import Window, WindowKind, next_player, resolve, seats_after
 from rules.deal_state import Entry, KongRecord, Phase
 from rules.live_hand import SUIT_INDEX as _SUIT_INDEX, UNIT as _UNIT
-from rules.melds import Meld, MeldKind
+from rules.melds import Meld, MeldKind, set_of
 from rules.moves import (
     TURN_PASSED,
     ChooseVoid,
@@ -37,6 +37,7 @@ from rules.moves import (
     Won,
     new_drawn,
 )
+from rules.quick import builder
 from rules.ruleset import Payer
 from rules.scoring import Score
 from rules.seats import SEATS, Seat
@@ -65,6 +66,7 @@ _WINDOW_DISCARD = WindowKind.DISCARD
 _WINDOW_ROBBING = WindowKind.ROBBING
 
 _SUIT_OF = tuple(t.suit for t in TILES)
+_new_melded = builder(Melded)  # `Melded(seat, meld, from_seat)`, slots set from C
 # the facts of a silent window, one tuple per seat the turn passes to
 _PASSED_TO: tuple[tuple[Fact], ...] = tuple((TURN_PASSED[s],) for s in SEATS)
 # for each seat and each set of players out (bit s: seat s is out), the others still in
@@ -140,7 +142,8 @@ def _do_discard(deal: Deal, m: Discard) -> tuple[Fact, ...]:
     seat, tile = m.seat, m.tile
     deal._hands[seat][tile] -= 1
     deal._keys[seat][_SUIT_INDEX[tile]] -= _UNIT[tile]
-    if deal._laid[seat] == tile:
+    laid = deal._laid[seat]
+    if laid is not None and laid == tile:  # `None == tile` takes Python's slowest comparison
         deal._laid[seat] = None
     # the deal's first discard made by East, before any meld (WMT earthly hand)
     dealer_first = seat is _EAST and not deal._melded_any and not any(deal._discards)
@@ -274,13 +277,13 @@ def _resolve(deal: Deal) -> list[Fact]:
         if isinstance(res.meld, Chow):
             return _meld_chow(deal, w, seat, res.meld.tile, facts)
         kind = _KONG if isinstance(res.meld, Kong) else _PUNG
-        meld = Meld(kind, w.tile)
+        meld = set_of(kind, w.tile)
         n = 3 if kind is _KONG else 2
         deal._hands[seat][w.tile] -= n
         deal._keys[seat][_SUIT_INDEX[w.tile]] -= n * _UNIT[w.tile]
         deal._melds[seat].append(meld)
         deal._melded_any = True
-        facts.append(Melded(seat, meld, w.discarder))
+        facts.append(_new_melded(seat, meld, w.discarder))
         if kind is _PUNG and w.tile in deal._pung_lock[seat]:
             # 000 2.2.4 (`play.sequential-claim = "false-win"`; else refused by the check): the
             # pung stands and the player plays on, paying each other player still in the
@@ -378,7 +381,7 @@ def _resolve_robbing(deal: Deal, w: Window, hu: tuple[Seat, ...], facts: list[Fa
     assert w.kong_meld is not None
     if hu:
         # 004 Table 3: robbing the kong counts as a win on a discard; the kong stays a pung
-        deal._melds[declarer][w.kong_index] = Meld(_PUNG, w.tile)
+        deal._melds[declarer][w.kong_index] = set_of(_PUNG, w.tile)
         facts.append(Robbed(declarer, w.tile))
         _pay_hu_group(deal, w, hu, facts)
         deal._after_hu(declarer, hu, facts)
@@ -401,7 +404,7 @@ def _do_kong(deal: Deal, m: Kong) -> list[Fact]:
         return _do_claim(deal, m)
     seat, tile = m.seat, m.tile
     assert tile is not None
-    meld = Meld(m.kind, tile)
+    meld = set_of(m.kind, tile)
     deal._drawn = None
     deal._melded_any = True
     void = deal._void[seat]
@@ -411,7 +414,7 @@ def _do_kong(deal: Deal, m: Kong) -> list[Fact]:
         if deal._laid[seat] == tile:
             deal._laid[seat] = None
         deal._melds[seat].append(meld)
-        facts: list[Fact] = [Melded(seat, meld, None)]
+        facts: list[Fact] = [_new_melded(seat, meld, None)]
         if void is not None and tile.suit is void:
             facts.append(_void_set(deal, seat, meld))
         rec = KongRecord(seat, meld, pay.kong_payment(deal.rs, seat, meld, deal._others_in(seat)))
@@ -424,7 +427,7 @@ def _do_kong(deal: Deal, m: Kong) -> list[Fact]:
     deal._keys[seat][_SUIT_INDEX[tile]] -= _UNIT[tile]
     if deal._laid[seat] == tile and not deal._hands[seat][tile]:
         deal._laid[seat] = None
-    index = deal._melds[seat].index(Meld(_PUNG, tile))
+    index = deal._melds[seat].index(set_of(_PUNG, tile))
     deal._melds[seat][index] = meld
     deal._window = Window(
         _WINDOW_ROBBING,

@@ -23,7 +23,7 @@ _T = TypeVar("_T")
 def builder(cls: type[_T]) -> Callable[..., _T]:
     """A constructor of the frozen slots dataclass `cls` taking its fields positionally, in
     declaration order. Only for classes without `__post_init__` (nothing to check or
-    derive) and with one to four fields."""
+    derive). One to five fields are set one by one, more in a loop."""
     if hasattr(cls, "__post_init__") or not hasattr(cls, "__slots__"):
         raise TypeError(f"{cls.__name__}: a slots dataclass without __post_init__ is needed")
     new = object.__new__
@@ -70,4 +70,26 @@ def builder(cls: type[_T]) -> Callable[..., _T]:
             return obj
 
         return build4
-    raise TypeError(f"{cls.__name__}: no quick constructor for {len(sets)} fields")
+    if len(sets) == 5:
+        s0, s1, s2, s3, s4 = sets
+
+        def build5(a: Any, b: Any, c: Any, d: Any, e: Any) -> _T:
+            obj = new(cls)
+            s0(obj, a)
+            s1(obj, b)
+            s2(obj, c)
+            s3(obj, d)
+            s4(obj, e)
+            return obj
+
+        return build5
+
+    def build(*values: Any) -> _T:  # six fields or more: a loop, still set from C
+        if len(values) != len(sets):
+            raise TypeError(f"{cls.__name__} takes {len(sets)} fields, not {len(values)}")
+        obj = new(cls)
+        for s, v in zip(sets, values, strict=True):
+            s(obj, v)
+        return obj
+
+    return build

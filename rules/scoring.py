@@ -16,6 +16,7 @@ from enum import Enum
 from rules.hand import allowed_waits, decompositions, is_complete, wait_candidates, waits
 from rules.melds import Meld, MeldKind
 from rules.patterns import DETECTORS, Feature, Reading
+from rules.quick import builder
 from rules.ruleset import (
     ExhaustedWait,
     Multipliers,
@@ -307,14 +308,14 @@ def score_hand(
     frozen_counts = tuple(counts)
     best: Score | None = None
     for d in readings:
-        reading = Reading(d, melds, win, frozen_counts, plan.kong_is_root)
+        reading = _new_reading(d, melds, win, frozen_counts, plan.kong_is_root)
         found = _structural(reading, plan)
         found.extend((n, detail) for n, _, detail in sits)
         if plan.includes:
             found = _apply_includes(found, rs)
-        hits = tuple(PatternHit(n, fan_of[n], f"{n}: {detail}") for n, detail in found)
+        hits = tuple([_new_hit(n, fan_of[n], f"{n}: {detail}") for n, detail in found])
         total = sum(h.fan for h in hits)
-        score = Score(hits, total, hand_value(total, rs.scoring), multiplier, payer)
+        score = _new_score(hits, total, hand_value(total, rs.scoring), multiplier, payer, ())
         if best is None or (score.value, score.total_fan) > (best.value, best.total_fan):
             best = score
     assert best is not None
@@ -392,6 +393,9 @@ class _Plan:
 
 
 _PLANS: dict[int, tuple[RuleSet, _Plan]] = {}
+# the values made for every reading of every Hu, by quick constructors (rules.quick):
+# `Reading(...)`, `PatternHit(name, fan, reason)`, `Score(..., payer, bonuses)`
+_new_reading, _new_hit, _new_score = map(builder, (Reading, PatternHit, Score))
 _HIGHEST_PATTERN = ScoringMethod.HIGHEST_PATTERN  # a module constant: no Enum class look-up
 _EMPTY_SUIT = bytes(9)
 

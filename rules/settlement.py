@@ -23,6 +23,7 @@ from operator import attrgetter
 from typing import TYPE_CHECKING
 
 from rules.melds import Meld, MeldKind
+from rules.quick import builder
 from rules.ruleset import MultipleHuDealer, PaymentParams, RuleSet, WallEndValue
 from rules.seats import SEATS, Seat
 from rules.tiles import Suit, Tile
@@ -105,8 +106,12 @@ class Ledger:
         return f"{body}\n{totals}" if body else totals
 
 
+# `LedgerLine(payer, payee, points, why, rule)`, slots set from C (a few lines a deal)
+_new_line = builder(LedgerLine)
+
+
 def _line(payer: Seat, payee: Seat | None, points: int, why: str, rule: str) -> list[LedgerLine]:
-    return [LedgerLine(payer, payee, points, why, rule)] if points > 0 else []
+    return [_new_line(payer, payee, points, why, rule)] if points > 0 else []
 
 
 # -- Hu -----------------------------------------------------------------------------------
@@ -179,7 +184,7 @@ _KONG_POINTS: dict[MeldKind, Callable[[PaymentParams], int]] = {
 def refund(lines: Iterable[LedgerLine], rule: str) -> list[LedgerLine]:
     """The same payments back, each naming what it returns."""
     return [
-        LedgerLine(line.payee, line.payer, line.points, f"refund: {line.why}", rule)
+        _new_line(line.payee, line.payer, line.points, f"refund: {line.why}", rule)
         for line in lines
         if line.payee is not None
     ]

@@ -41,7 +41,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--table-name", help="this table's name (scoreboard, MQTT)")
     hw = parser.add_argument_group("hardware (none given: the built-in simulator)")
-    hw.add_argument("--table", help="the table controller's serial port")
+    hw.add_argument(
+        "--table",
+        help="the table controller's serial port; none: a table with no serial link (the "
+        "shuffle, walls and dice read off the reader; alone, the built-in simulator's)",
+    )
     hw.add_argument(
         "--reader",
         help="the tile reader's serial port, or usb / usb:VID:PID for a PN533 on USB "
@@ -50,6 +54,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     hw.add_argument("--profile", help="table profile (hw_profiles/tables)")
     hw.add_argument("--reader-profile", help="reader profile (hw_profiles/readers)")
     hw.add_argument("--tags", help="tag map (hw_profiles/tags)")
+    hw.add_argument(
+        "--declarations",
+        choices=("buttons", "cards", "tiles"),
+        help="how the players declare: seat buttons, Win and void cards (pungs and kongs by "
+        "the tiles), or the tiles alone (default: the reader profile's; the built-in "
+        "simulator's players do the same)",
+    )
     mq = parser.add_argument_group("hall broker")
     mq.add_argument("--mqtt", help="broker HOST[:PORT]")
     mq.add_argument("--hall", help="hall name on the broker")
@@ -89,6 +100,7 @@ def settings_from(args: argparse.Namespace) -> Settings:
             "table_profile": args.profile,
             "reader_profile": args.reader_profile,
             "tags": args.tags,
+            "declarations": args.declarations,
         },
         http={"listen": args.http},
         mqtt={"broker": args.mqtt, "hall": args.hall},
@@ -145,6 +157,10 @@ def start_simulator(
     ]
     if s.fast:
         cmd.append("--fast")
+    if settings.boardless:
+        cmd += ["--table", "none"]
+    if settings.devices.declarations:
+        cmd += ["--declarations", settings.devices.declarations]
     if args.truth:
         cmd += ["--truth", str(args.truth)]
     for u in args.unplug:
@@ -158,7 +174,7 @@ def start_simulator(
         start_new_session=True,  # a Ctrl-C reaches the daemon, which ends the simulator
         preexec_fn=_die_with_parent,
     )
-    paths: dict[str, str] = {}
+    paths: dict[str, str] = {"table": "none"} if settings.boardless else {}
     assert child.stdout is not None
     while len(paths) < 2:
         line = child.stdout.readline()

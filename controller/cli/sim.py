@@ -1,7 +1,8 @@
 """`mjtable sim`: the simulated automatic table and tile reader on pseudo-terminals.
 
-Prints one line per device (`table: PATH`, `reader: PATH`), waits for a client to open them
-(the table's port opened, the reader's first command), plays the deals and exits 0.
+Prints one line per device (`table: PATH`, `reader: PATH`; no table line with `--table
+none`), waits for a client to open them (the table's port opened, the reader's first
+command), plays the deals and exits 0.
 See docs/SIMULATOR.md.
 """
 
@@ -17,6 +18,7 @@ from controller.cli.args import natural_int, positive_float, positive_int, rules
 from rules.ruleset import DEFAULT
 from rules.seats import Seat
 from tools.sim.noise import NoiseConfig, Unplug
+from tools.sim.player import DECLARATIONS
 from tools.sim.run import READERS, SimConfig, Simulation
 
 
@@ -42,6 +44,20 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="prevalent (round) wind E S W N, scored by Wellness (default E)",
     )
     parser.add_argument("--reader", choices=READERS, default="uhf", help="reader kind")
+    parser.add_argument(
+        "--table",
+        choices=("pty", "none"),
+        default="pty",
+        help="none: a table with no serial link (it shuffles, builds walls and rolls dice, "
+        "and says nothing; no buttons, no displays)",
+    )
+    parser.add_argument(
+        "--declarations",
+        choices=DECLARATIONS,
+        default="buttons",
+        help="the players press buttons, lay Win and void cards (and show pungs and kongs "
+        "with the tiles), or only move tiles (default buttons)",
+    )
     parser.add_argument("--table-profile", default="sim-table")
     parser.add_argument("--reader-profile", default="sim-uhf")
     parser.add_argument("--dir", type=Path, help="folder for the device links (default: temp)")
@@ -106,6 +122,8 @@ def run(args: argparse.Namespace) -> int:
             glimpse_rounds=args.glimpse,
             referee=not args.no_referee,
             prevalent=args.prevalent,
+            board=args.table != "none",
+            declarations=args.declarations,
         )
         sim = Simulation(config)
     except (ValueError, LookupError, OSError) as err:

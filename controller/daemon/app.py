@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from controller.daemon.boardless import inferred
 from controller.daemon.checkpoint import Checkpointer
 from controller.daemon.clock import Clock, SystemClock
 from controller.daemon.config import ConfigError, Settings, parse_listen
@@ -37,6 +38,7 @@ from controller.outputs.scoreboard import ActionResult, RefereeAction, RejectRea
 from controller.outputs.seat_display import SeatDisplays, running_score
 from controller.outputs.view import PublicView
 from controller.profiles import (
+    EventKind,
     ReaderModel,
     ReaderProfile,
     TableProfile,
@@ -45,6 +47,7 @@ from controller.profiles import (
     load_reader,
     load_table,
     load_tags,
+    with_declarations,
 )
 from controller.recognition.presence import Debouncer
 from controller.recognition.recogniser import Recogniser
@@ -276,7 +279,7 @@ class Daemon:
             on_action=self._referee_action,
         )
         board.mount(self.server)
-        driver = TableDriver(table_profile)
+        driver = None if table_profile is None else TableDriver(table_profile)
         self.mqtt = self._mqtt()
         outputs = AppOutputs(board, None, self.mqtt, self.notifier, s.table.name)
         outputs.watch = self.watch
@@ -305,29 +308,17 @@ class Daemon:
         )
         outputs.runtime = runtime
         outputs.start_hall(self.journal)
-        outputs.displays = SeatDisplays(
-            send=lambda seat, score: runtime.command(ShowScore(seat, score)),
-            countdown=(lambda seat, n: runtime.command(ShowCountdown(seat, n)))
-            if driver.supports(ShowCountdown)
-            else None,
-            light=(lambda seat, on: runtime.command(Light(seat, on)))
-            if driver.supports(Light)
-            else None,
-            buzzer=(lambda ms: runtime.command(Buzzer(ms))) if driver.supports(Buzzer) else None,
-        )
+        if driver is not None:  # no board, no seat displays: the scores are on the web pages
+            outputs.displays = _displays(runtime, driver)
         self.runtime = runtime
         baud = s.devices.baudrate or reader_profile.reader.baud
         # a pulled USB adapter is retried every 0.5 s at most: a cable plugged back is found
         # within half a second, and opening a missing path costs nothing
         fast = dict(read_timeout=0.02, backoff_initial=0.1, backoff_max=0.5)
-        self.links = [
-            SerialLink(
-                "table",
-                LinkConfig(self.table_url, baudrate=table_profile.table.baud, **fast),
-                runtime.put,
-            ),
-            self._reader_link(usb_devices, runtime, baud, fast),
-        ]
+        self.links = [self._reader_link(usb_devices, runtime, baud, fast)]
+        if table_profile is not None:
+            config = LinkConfig(self.table_url, baudrate=table_profile.table.baud, **fast)
+            self.links.insert(0, SerialLink("table", config, runtime.put))
         for link in self.links:
             link.start()
         self.endpoints = Endpoints(
@@ -454,20 +445,48 @@ class Daemon:
         self.notifier.close()
 
 
-def load_parts(s: Settings) -> tuple[RuleSet, TableProfile, ReaderProfile, TagMap]:
+def load_parts(s: Settings) -> tuple[RuleSet, TableProfile | None, ReaderProfile, TagMap]:
     """The rule set, profiles and tag map the settings name, checked against each other;
     `mjtable run` loads them before it starts the simulator, so a typo is the daemon's
-    one line, not the child's (issue 15 item 7)."""
+    one line, not the child's (issue 15 item 7). No table profile for a table with no
+    serial link (`--table none`)."""
     rs = load_rules(s.table.rules)
-    table_profile = load_table(s.devices.table_profile)
+    table_profile = None if s.boardless else load_table(s.devices.table_profile)
     reader_profile = load_reader(s.devices.reader_profile)
+    if s.devices.declarations:  # checked when the settings were read (config.py)
+        reader_profile = with_declarations(reader_profile, s.devices.declarations)
     tags = load_tags(s.tags, complete=True)
     if tags.header.tileset is not rs.tiles.set:
         raise ConfigError(
             f"tag map {s.tags} is a {tags.header.tileset.value}-tile set; rule set "
             f"{rs.name} plays {rs.tiles.set.value} tiles"
         )
+    walls = any(a.zone.kind is ZoneKind.WALL for a in reader_profile.antennas.values())
+    if inferred(table_profile) & {EventKind.WALLS_UP, EventKind.DICE} and not walls:
+        what = (
+            "a table with no serial link"
+            if table_profile is None
+            else f"table profile {s.devices.table_profile} (no walls-up or dice event)"
+        )
+        raise ConfigError(
+            f"{what} needs a reader with a wall antenna, which reads the walls and the dice; "
+            f"reader profile {s.devices.reader_profile} has none"
+        )
     return rs, table_profile, reader_profile, tags
+
+
+def _displays(runtime: Runtime, driver: TableDriver) -> SeatDisplays:
+    """The seat displays, lights and buzzer the table's board has."""
+    return SeatDisplays(
+        send=lambda seat, score: runtime.command(ShowScore(seat, score)),
+        countdown=(lambda seat, n: runtime.command(ShowCountdown(seat, n)))
+        if driver.supports(ShowCountdown)
+        else None,
+        light=(lambda seat, on: runtime.command(Light(seat, on)))
+        if driver.supports(Light)
+        else None,
+        buzzer=(lambda ms: runtime.command(Buzzer(ms))) if driver.supports(Buzzer) else None,
+    )
 
 
 def end_simulated_session(journal: Journal, recovered: Recovered) -> None:

@@ -30,14 +30,18 @@ class ClaimClock:
         that move are the window's resolution or the next turn (a table does not wait for
         the claim clock): they are read against the deal *as if the window had closed now*,
         and a move read that way closes the window early (`offer`). Buttons are always read
-        against the real deal (claims go into the open window)."""
-        deal = self.deal
+        against the real deal (claims go into the open window), and so is everything while
+        the window's close would end the deal (the last discard: only its claims can follow,
+        and claims shown by the tiles are read on the open window, issue 18). None while the
+        table is cleared for a shuffle no board reports (boardless.py)."""
+        deal = None if self._clearing else self.deal
         if deal is None or deal.window is None:
             return deal
         key = (id(deal), len(deal.history))
         if self._seen_key != key:
             trial = copy.deepcopy(deal, {id(deal.rs): deal.rs})  # the rule set is frozen
-            self._seen_key, self._seen = key, trial if trial.apply(mv.CloseClaims()) else deal
+            closed = trial.apply(mv.CloseClaims()) and not trial.over
+            self._seen_key, self._seen = key, trial if closed else deal
         return self._seen
 
     def _closes_window(self, deal: Deal, move: mv.Move) -> bool:

@@ -14,7 +14,8 @@ Example (docs/DAEMON.md):
     deals = 0                        # 0: play until stopped
 
     [devices]                        # omit the section: the built-in simulator
-    table = "/dev/mjtable-table"     # udev symlinks (controller/systemd/90-mjtable.rules)
+    table = "/dev/mjtable-table"     # udev symlinks (controller/systemd/90-mjtable.rules);
+                                     # "none": a table with no serial link (the reader alone)
     reader = "/dev/mjtable-reader"  # or "usb" / "usb:04cc:2533": a PN533 on USB (pyusb),
                                      # with a reader profile of model "pn533-usb"
     table-profile = "sim-table"
@@ -42,11 +43,13 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+from controller.profiles import DECLARATION_MODES
 from rules.schema import SchemaError, build
 
 SYSTEM_CONFIG = Path("/etc/mjtable/mjtable.toml")
 DEFAULT_JOURNAL = "mjtable.journal"
 WINDS = ("E", "S", "W", "N")
+NO_TABLE = "none"  # [devices] table: a table with no serial link (controller/daemon/boardless.py)
 
 
 class ConfigError(ValueError):
@@ -73,6 +76,14 @@ class DevicesSection:
     reader_profile: str = "sim-uhf"
     tags: str = ""  # empty: the simulator's set for the rule set's tiles (sim-108 / sim-136)
     baudrate: int = field(default=0, metadata={"range": (0, 4_000_000)})  # 0: the profile's
+    # how the players declare: buttons, cards, tiles (empty: the reader profile's
+    # `declarations`; issue 18, docs/RECOGNITION.md "Declarations without buttons")
+    declarations: str = ""
+
+    def __post_init__(self) -> None:
+        if self.declarations and self.declarations not in DECLARATION_MODES:
+            modes = ", ".join(DECLARATION_MODES)
+            raise ValueError(f"declarations is one of {modes}, not {self.declarations!r}")
 
 
 @dataclass(frozen=True, slots=True)
@@ -116,7 +127,12 @@ class Settings:
 
     @property
     def simulated(self) -> bool:
-        return not (self.devices.table or self.devices.reader)
+        return not (self.devices.reader or self.devices.table not in ("", NO_TABLE))
+
+    @property
+    def boardless(self) -> bool:
+        """A table with no serial link (`table = "none"`): the reader alone (issue 18)."""
+        return self.devices.table == NO_TABLE
 
     @property
     def tags(self) -> str:

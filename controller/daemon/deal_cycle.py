@@ -47,6 +47,7 @@ class DealCycle:
     def _shuffle(self, t: float) -> None:
         if self.machine.phase in m.INTERRUPTIONS:
             return
+        self._shuffle_heard = True  # (boardless.py: a board's shuffle missed while down)
         if self.deal is not None and self.deal.window is not None:
             self._close_window("shuffle", t)  # the table moved on: the window's time is up
             if self.stopped is not None:
@@ -114,6 +115,7 @@ class DealCycle:
                 "wall": [str(x) for x in to_drawing(self.rs, dice, physical)],
                 "wall_copies": [str(tc) for tc in self._wall_scan],
                 **({"wall_uncertain": list(self._uncertain)} if self._uncertain else {}),
+                **self._dice_note,  # dice read off the dealt hands (boardless.py)
             },
         )
 

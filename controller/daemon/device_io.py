@@ -22,7 +22,12 @@ from controller.journal_records import (
     RecordKind,
     Source,
 )
-from controller.recognition.presence import DuplicateTile, UnknownTag as UnknownTagSeen
+from controller.recognition.presence import (
+    CardLifted,
+    CardPlaced,
+    DuplicateTile,
+    UnknownTag as UnknownTagSeen,
+)
 
 log = logging.getLogger(__name__)
 
@@ -67,6 +72,8 @@ class DeviceIO:
             self.send(device, data)
 
     def command(self, command: Command) -> bool:
+        if self.driver is None:
+            return False  # a table with no serial link: nothing to tell it
         try:
             return self.send("table", self.driver.encode(command))
         except ValueError as err:
@@ -109,6 +116,7 @@ class DeviceIO:
             self.inputs.flush()
         for ev in reads:
             if ev.antenna in self._wall_antennas:
+                self._boardless_wall_read(ev)  # tiles crossing it: the walls are being built
                 if self._held_shuffle():
                     if len(self._held) < HELD_LIMIT:  # the new walls' scan, after the shuffle
                         self._held.append(ev)
@@ -130,11 +138,20 @@ class DeviceIO:
 
     def _end_round(self, t: float) -> None:
         self.rounds += 1
-        for change in self.debouncer.end_round(t):
+        changes = self.debouncer.end_round(t)
+        # with no board to say "shuffle", the tiles leaving for the machine are not read as
+        # moves (boardless.py): `_as_seen` is None meanwhile
+        self._table_clearing(changes)
+        for change in changes:
             if isinstance(change, UnknownTagSeen | DuplicateTile):
                 self.recognised(self.recogniser.on_tag_alert(change), change.t)
             elif self._live():
-                self.recognised(self.recogniser.on_presence(change, self._as_seen()), change.t)
+                # tiles are read as if an open claim window had closed now; a card is a
+                # declaration, read against the real deal as a button is (issue 18)
+                card = isinstance(change, CardPlaced | CardLifted)
+                deal = self.deal if card else self._as_seen()
+                self.recognised(self.recogniser.on_presence(change, deal), change.t)
+        self._boardless_round(t)  # the shuffle, walls and dice no board reports (boardless.py)
         if self._pending_dice is not None and not self._wall_antennas:
             self._start_from_hands()
         if self._reconcile_at is not None and self.rounds >= self._reconcile_at:

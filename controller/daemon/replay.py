@@ -23,8 +23,9 @@ from controller.daemon.records import deal_seat, move_from_judge_json, to_physic
 from controller.devices.events import TagsRead
 from controller.journal import Journal
 from controller.journal_inputs import ReaderStep, journal_inputs
-from controller.journal_records import Correction, Record, RecordKind
+from controller.journal_records import Correction, JournalError, Record, RecordKind
 from controller.recognition.wall_doubt import swapped
+from controller.referee.journal_deal import READ_KINDS
 from rules import moves as mv
 from rules.deal import Deal, Phase
 from rules.ruleset import RuleSet
@@ -86,14 +87,22 @@ def recover(
     corrected: set[int] = set()  # deals with correction records
     judge: Deal | None = None
     resume: str | None = None
-    batches: list[Record] = []  # `hw.batch` records since the last key batch
+    batches: list[Record] = []  # `hw.batch` records from the last key batch before the shuffle
     shuffled_at = 0  # the seq of the last shuffle
+    deal_records: list[Record] = []  # the open deal's records a rebuild reads
+    dealt_at = 0  # the seq of the last deal.started (the walls' reads are used no more)
     for rec in journal.records():
         out.last_seq = rec.seq
         kind = rec.kind
+        if kind in READ_KINDS and rec.deal is not None and rec.deal == out.deal_no:
+            deal_records.append(rec)
         if kind is RecordKind.HW_BATCH:
             if wall_antennas:
-                if rec.data().get("key"):
+                # a key batch starts the decoding afresh, but while the walls are built the
+                # batches since the shuffle before it are kept: a second restart mid-build
+                # lost the wall reads the first run had journalled, and the scan never ended
+                building = bool(batches) and batches[-1].seq > shuffled_at > dealt_at
+                if rec.data().get("key") and not building:
                     batches = []
                 batches.append(rec)
             continue
@@ -123,7 +132,9 @@ def recover(
             if data["trigger"] == "shuffle_started":
                 out.wall_reads = []
                 shuffled_at = rec.seq
+                batches = _from_last_key(batches)
         elif kind is RecordKind.DEAL_STARTED:
+            dealt_at = rec.seq
             data = rec.data()
             dice = Dice(*data["dice"])
             dealer = Seat.parse(data["dealer"])
@@ -136,6 +147,7 @@ def recover(
             out.dealer = dealer
             out.moves = []
             judge = Deal.start(rs, dice, order, prevalent=prevalent)
+            deal_records = [rec]
         elif kind is RecordKind.MOVE_ACCEPTED and judge is not None and rec.deal == out.deal_no:
             data = rec.data()
             if "wall_check" in data:
@@ -154,9 +166,14 @@ def recover(
                 out.started = replace(out.started, dealer=side)
                 out.dealer = side  # the dealt hands showed the dealer there (issue 13 item 7)
                 continue
-            details = rec.data().get("details") or {}
-            if rec.data()["action"] == "penalty" and "judge" in details:
-                _replay(judge, move_from_judge_json(details["judge"]), out, rec)
+            if rec.data().get("action") == "note":
+                continue
+            # a referee's correction of the deal in progress (a move cancelled or fixed, a
+            # penalty, an entered move withdrawn...): the moves after it were judged on the
+            # corrected deal, so the judge is rebuilt with it as the referee tools rebuild it
+            # (a campaign restart after a cancelled false Hu could not replay the journal)
+            judge = _rebuilt(journal, deal_records, rec)
+            out.moves = list(judge.history)
         elif kind is RecordKind.DEAL_SETTLED:
             data = rec.data()
             d = [int(v) for v in data["deltas"]]
@@ -237,11 +254,32 @@ def _wall_checked(
     return judge
 
 
+def _rebuilt(journal: Journal, records: list[Record], rec: Record) -> Deal:
+    # the referee tools' rebuild, imported only for a deal in progress with corrections
+    from controller.referee.journal_deal import deal_from_records
+    from controller.referee.rebuild import rebuild
+
+    try:
+        return rebuild(deal_from_records(journal, records)).deal
+    except (JournalError, ValueError) as err:
+        raise ReplayError(
+            f"record {rec.seq}: the corrected deal cannot be rebuilt: {err}"
+        ) from None
+
+
 def _replay(judge: Deal, move: mv.Move, out: Recovered, rec: Record) -> None:
     result = judge.apply(move)
     if isinstance(result, mv.Rejected):
         raise ReplayError(f"record {rec.seq}: the judge refuses {move} on replay: {result}")
     out.moves.append(move)
+
+
+def _from_last_key(batches: list[Record]) -> list[Record]:
+    """The batches from the last key batch on (where decoding may start)."""
+    for i in range(len(batches) - 1, -1, -1):
+        if batches[i].data().get("key"):
+            return batches[i:]
+    return batches
 
 
 def _batch_wall_reads(

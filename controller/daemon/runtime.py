@@ -23,8 +23,9 @@ results, the judge's decisions, the views) is composed of `DeviceIO` (device_io.
 table frames, reader answers), `DealCycle` (deal_cycle.py: shuffle, wall scan, dice, dealer,
 settlement), `ClaimClock` (claim_clock.py: claim and robbing windows), `Recovery`
 (recovery.py: restart, held events, reconciliation), `RefereeSide` (referee_desk.py: what
-the referee desk asks of the live deal) and `Publication` (publication.py: the facts and the
-views published). They share the core thread's state; none imports
+the referee desk asks of the live deal), `Publication` (publication.py: the facts and the
+views published) and `Boardless` (boardless.py: the shuffle, walls and dice read off the
+reader when the table's board does not report them). They share the core thread's state; none imports
 another, and contracts.py holds what they all name.
 """
 
@@ -39,6 +40,7 @@ from typing import Any
 
 from controller import __version__
 from controller.daemon import machine as m
+from controller.daemon.boardless import Boardless, inferred
 from controller.daemon.candidates import Candidate, candidates
 from controller.daemon.claim_clock import ClaimClock
 from controller.daemon.clock import Clock
@@ -65,18 +67,12 @@ from controller.daemon.input_log import InputLog
 from controller.daemon.machine import TableMachine
 from controller.daemon.publication import Publication
 from controller.daemon.reader_bus import BusStep, ReaderBus
-from controller.daemon.records import (
-    move_payload,
-    rejected_payload,
-    table_seat,
-)
+from controller.daemon.records import move_payload, rejected_payload, table_seat
 from controller.daemon.recovery import Recovery
 from controller.daemon.referee_desk import RefereeDesk, RefereeSide
 from controller.daemon.replay import Recovered
 from controller.daemon.view_words import void_set_words
-from controller.daemon.views import (
-    ResultScreen,
-)
+from controller.daemon.views import ResultScreen
 from controller.devices.events import (
     CommandAcked,
     DataReceived,
@@ -92,13 +88,7 @@ from controller.devices.events import (
 )
 from controller.devices.table import TableDriver
 from controller.journal import Journal
-from controller.journal_records import (
-    JournalError,
-    Record,
-    RecordKind,
-    Source,
-    Stamp,
-)
+from controller.journal_records import JournalError, Record, RecordKind, Source, Stamp
 from controller.outputs.view import AlertView
 from controller.profiles import ReaderModel, ReaderProfile, ZoneKind
 from controller.recognition.presence import Debouncer
@@ -141,7 +131,7 @@ __all__ = [
 ]
 
 
-class Runtime(DeviceIO, Recovery, ClaimClock, DealCycle, RefereeSide, Publication):
+class Runtime(DeviceIO, Recovery, ClaimClock, DealCycle, RefereeSide, Publication, Boardless):
     def __init__(
         self,
         rs: RuleSet,
@@ -150,7 +140,7 @@ class Runtime(DeviceIO, Recovery, ClaimClock, DealCycle, RefereeSide, Publicatio
         recogniser: RecogniserLike,
         reader: ReaderProfile,
         debouncer: Debouncer,
-        driver: TableDriver,
+        driver: TableDriver | None,  # None: a table with no serial link (boardless.py)
         send: Callable[[str, bytes], bool],
         config: RuntimeConfig | None = None,
         outputs: Outputs | None = None,
@@ -172,7 +162,8 @@ class Runtime(DeviceIO, Recovery, ClaimClock, DealCycle, RefereeSide, Publicatio
         self.send = send
         self.outputs: Outputs = outputs or NoOutputs()
         self.inbox: queue.Queue[Item] = queue.Queue()
-        self.links = {d: LinkState.DOWN for d in DEVICES}
+        self.links = {d: LinkState.DOWN for d in DEVICES if driver is not None or d != "table"}
+        self.inferred = inferred(None if driver is None else driver.profile)  # boardless.py
         self.alerts: deque[AlertView] = deque(maxlen=50)
         self.tail: deque[str] = deque(maxlen=30)
         self.heads: deque[dict[str, Any]] = deque(maxlen=12)  # settled deals' chain heads
@@ -525,10 +516,11 @@ class Runtime(DeviceIO, Recovery, ClaimClock, DealCycle, RefereeSide, Publicatio
             )
             accepted = (payload, record)
             self.last_accepted_seq = record.seq
-            self.referee_answered()
         result = deal.apply(move)
         assert isinstance(result, mv.Accepted), result  # checked above
         self.recogniser.on_accepted(move, deal)
+        if accepted is not None:
+            self.referee_answered(agreed=True)
         for fact in result.facts:
             if isinstance(fact, mv.VoidSetDeclared):  # accepted, and penalised (004 Lesson 5)
                 side = table_seat(fact.seat, self.dealer)

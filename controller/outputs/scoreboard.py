@@ -65,6 +65,7 @@ class ActionKind(Enum):
     UNDO = "undo"  # the correction at target_seq no longer applies
     ABANDON = "abandon"  # the deal ends here: payments made so far stand
     NOTE = "note"  # a remark in the journal, nothing changes
+    DICE = "dice"  # a table with no board: the dice rolled ("3+5") and the dealer's `seat`
 
 
 # actions that change points or end a deal: the page asks first, and so does the daemon
@@ -99,6 +100,7 @@ class RefereeAction:
     move: str = ""  # MOVE: the deal record's move name ("draw", "discard", "pung", ...)
     tile: str = ""  # MOVE, FIX_TILE: the tile ("3p")
     count: int = 0  # CANCEL: how many of the last moves
+    dice: str = ""  # DICE: "a+b"
     confirmed: bool = False  # PENALTY, ABANDON: the referee said yes to the question
 
 
@@ -148,6 +150,7 @@ ACTION_FIELDS = frozenset(
         "tile",
         "count",
         "confirmed",
+        "dice",
     }
 )
 
@@ -211,6 +214,14 @@ def parse_action(data: Any, client: str = "") -> RefereeAction:
         return replace(action, target_seq=_whole(data, "target_seq", 1, 2**62), tile=tile)
     if kind is ActionKind.UNDO:
         return replace(action, target_seq=_whole(data, "target_seq", 1, 2**62))
+    if kind is ActionKind.DICE:
+        dice = _text(data, "dice")
+        a, plus, b = dice.partition("+")
+        if not (plus and a in "123456" and b in "123456" and len(a) == len(b) == 1):
+            raise ValueError('dice: the two dice rolled, as "3+5"')
+        if seat is None:
+            raise ValueError("seat: the dealer's side")
+        return replace(action, dice=dice)
     if kind is ActionKind.NOTE and not note:
         raise ValueError("note: the remark")
     return action

@@ -8,7 +8,7 @@ import logging
 from collections.abc import Mapping
 
 from controller.devices.events import Button
-from controller.profiles import TileCopy, Zone, ZoneKind
+from controller.profiles import DeclarationSource, TileCopy, Zone, ZoneKind
 from controller.recognition.expected import (
     Tally,
     fmt_tally,
@@ -138,8 +138,9 @@ class CatchUp:
                 " → ".join(move_text(m) for m in e.moves) for e in found.explanations
             )
             return self._alert(AlertKind.AMBIGUOUS, None, text, (), self._residue_key)
-        declared = {*self._kong_button, *self._chow_button}
-        if found.outcomes == 1 and shown(found.explanations[0].moves, declared):
+        declared = {*self._declared(), *self._chow_button}
+        claims = DeclarationSource.TILES in self.layout.sources
+        if found.outcomes == 1 and shown(found.explanations[0].moves, declared, claims):
             best = min(found.explanations, key=lambda e: len(e.moves))
             evidence = self._evidence(frozenset(self._residue(deal)), consume=True)
             evidence = ("several moves read at once (a read missed in between)", *evidence)

@@ -47,8 +47,13 @@ class Declarations:
     """A part of `Recogniser` (the module's docstring says what it owns)."""
 
     def on_button(self, press: SeatButton, deal: Deal | None) -> list[Recognised]:
+        return self._declared_by(press, f"button {press.button.name}", deal)
+
+    def _declared_by(self, press: SeatButton, what: str, deal: Deal | None) -> list[Recognised]:
+        """A declaration from any source (a button, a card: `card_declarations.py`), read
+        as the button it stands for; `what` names the source in the evidence."""
         seat = self.layout.seat(press.seat)
-        note = f"{press.seat} (deal {seat}) button {press.button.name} at {press.t:.3f}"
+        note = f"{press.seat} (deal {seat}) {what} at {press.t:.3f}"
         if deal is None or deal.over:
             return [RefereeAlert(AlertKind.UNRECOGNISED, seat, f"{note}: no deal", (note,))]
         if self._early(press.button, seat, deal):

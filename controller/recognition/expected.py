@@ -6,7 +6,9 @@ hand zone, the face-down void tile (定缺) in the void zone until it is discard
 the river until claimed, declared melds in the melds zone. After a Hu on a discard (or a
 robbed kong) the first Hu declarer counted counter-clockwise from the discarder takes the
 tile into the hand zone; the judge does not add it to any hand, so it is added here. A seat
-that is out keeps its hand (face down) in its hand zone.
+that is out keeps its hand (face down) in its hand zone. At a table whose only declarations
+are the tiles (`Layout.open_hands`, issue 18) a Hu is shown by laying the hand open in the
+melds zone: a winner's hand, and the tile taken, lie there.
 
 Zones the reader does not watch are left out: tiles there are invisible, so a table without
 a melds or void antenna still works, with less evidence. The wall-scan zone is never part of
@@ -19,7 +21,7 @@ from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
-from controller.profiles import ReaderProfile, TileCopy, Zone, ZoneKind
+from controller.profiles import DeclarationSource, ReaderProfile, TileCopy, Zone, ZoneKind
 from rules.deal import Deal
 from rules.melds import MeldKind
 from rules.moves import Discard, Hu, Kong, RobKong
@@ -47,11 +49,14 @@ class Layout:
     """Deal seats ↔ the table's physical sides, and which zones the reader watches.
     deal seat = (side - dealer_side) mod 4 (the daemon contract)."""
 
-    __slots__ = ("dealer_side", "watched")
+    __slots__ = ("dealer_side", "open_hands", "sources", "watched")
 
     def __init__(self, reader: ReaderProfile, dealer_side: Seat = Seat.E) -> None:
         self.dealer_side = dealer_side
         self.watched = frozenset(z for z in reader.zones if z.kind is not ZoneKind.WALL)
+        self.sources = frozenset(reader.reader.declarations)
+        # nothing but the tiles declares a Hu: the winner lays the hand open in the melds
+        self.open_hands = self.sources == {DeclarationSource.TILES}
 
     def side(self, seat: Seat) -> Seat:
         return SEATS[(self.dealer_side + seat) % 4]
@@ -81,6 +86,7 @@ def observed(presence: Mapping[TileCopy, Zone], layout: Layout) -> Tally:
 
 def expected(deal: Deal, layout: Layout) -> Tally:
     out: Tally = Counter()
+    shown = {w.seat for w in deal.winners} if layout.open_hands else set()
     for seat in SEATS:
         counts = list(deal.counts(seat))
         laid = deal.laid_tile(seat)
@@ -88,7 +94,7 @@ def expected(deal: Deal, layout: Layout) -> Tally:
         if laid is not None and vz is not None:
             counts[laid] -= 1
             out[Spot(vz, laid)] += 1
-        hz = layout.zone(ZoneKind.HAND, seat)
+        hz = layout.zone(ZoneKind.HAND if seat not in shown else ZoneKind.MELDS, seat)
         if hz is not None:
             for i, n in enumerate(counts):
                 if n:
@@ -103,7 +109,7 @@ def expected(deal: Deal, layout: Layout) -> Tally:
                 for t in m.tiles:
                     out[Spot(mz, t)] += 1
     for seat, tile in taken_by_winners(deal):
-        hz = layout.zone(ZoneKind.HAND, seat)
+        hz = layout.zone(ZoneKind.MELDS if layout.open_hands else ZoneKind.HAND, seat)
         if hz is not None:
             out[Spot(hz, tile)] += 1
     return out

@@ -25,6 +25,8 @@ The rules, with `window` n, `appear` k and `vanish` m from the reader profile's 
   to the neighbour's zone; a real move reads at full strength in its new zone. A reader
   without RSSI (all reads 0) keeps the rules above. A round in which none of the antennas of the
   tag's zone reported (antenna fault) tells nothing about it and is not counted.
+- A declaration card's tag (the tag map's `card:…`, issue 18) is debounced by the same rules
+  and reported as `CardPlaced` / `CardLifted`.
 - A tag has one zone at a time, so a tile is never in two zones. An unknown UID raises
   `UnknownTag` once; a second tag of a tile copy already present (a map with duplicates,
   see `controller.profiles.TagMap`) raises `DuplicateTile` once and is not placed.
@@ -45,11 +47,13 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 
 from controller.devices.events import TagsRead
-from controller.profiles import ReaderProfile, TagMap, TileCopy, Zone, ZoneKind
+from controller.profiles import Card, ReaderProfile, TagMap, TileCopy, Zone, ZoneKind
 from rules.tiles import Tile
 
 __all__ = [
     "Alert",
+    "CardLifted",
+    "CardPlaced",
     "Debouncer",
     "DuplicateTile",
     "PresenceChange",
@@ -95,13 +99,29 @@ class DuplicateTile:
     uids: tuple[bytes, ...]
 
 
-PresenceChange = TilePlaced | TileLifted
+@dataclass(frozen=True, slots=True)
+class CardPlaced:
+    """(issue 18) A declaration card settled in a zone."""
+
+    t: float
+    card: Card
+    zone: Zone
+
+
+@dataclass(frozen=True, slots=True)
+class CardLifted:
+    t: float
+    card: Card
+    zone: Zone
+
+
+PresenceChange = TilePlaced | TileLifted | CardPlaced | CardLifted
 Alert = UnknownTag | DuplicateTile
 
 
 @dataclass(slots=True)
 class _Track:
-    tc: TileCopy
+    tc: TileCopy | Card
     seq: int  # creation order: tracks are stepped in it (a duplicate's fate depends on it)
     zone: Zone | None = None
     misses: int = 0  # rounds in a row without a read that is not crosstalk
@@ -131,7 +151,7 @@ class Debouncer:
         self.margin = d.crosstalk_margin
         self.ignored_reads = 0  # reads from antennas the profile does not list
         self._tracks: dict[bytes, _Track] = {}
-        self._holder: dict[TileCopy, bytes] = {}
+        self._holder: dict[TileCopy | Card, bytes] = {}
         self._alerted: set[bytes] = set()
         self._zone_of: dict[int, Zone] = {a.number: a.zone for a in reader.antennas.values()}
         self._members: dict[Zone, set[bytes]] = {z: set() for z in self._zone_of.values()}
@@ -154,7 +174,7 @@ class Debouncer:
         self._last_t = read.t
         reads = self._reads
         rssis = read.rssi
-        lookup = self.tags.lookup
+        lookup = self.tags.item
         for i, uid in enumerate(read.uids):
             seen = reads.get(uid)
             if seen is None:
@@ -187,7 +207,7 @@ class Debouncer:
         for uid, seen in reads.items():
             track = tracks.get(uid)
             if track is None or (track.zone is None and self._forgotten(uid, track)):
-                tc = self.tags.lookup(uid)
+                tc = self.tags.item(uid)
                 assert tc is not None
                 self._seq += 1
                 tracks[uid] = track = _Track(tc, self._seq, at=self._round - 1)
@@ -206,8 +226,8 @@ class Debouncer:
         for uid in self._blocked.difference(reads):
             work.append(tracks[uid])
             uids.append(uid)
-        lifts: list[TileLifted] = []
-        places: list[TilePlaced] = []
+        lifts: list[TileLifted | CardLifted] = []
+        places: list[TilePlaced | CardPlaced] = []
         alerts: list[Alert] = self._pending
         if len(work) > 1:
             order = sorted(range(len(work)), key=lambda i: work[i].seq)
@@ -237,7 +257,19 @@ class Debouncer:
     # -- state ------------------------------------------------------------------
     def presence(self) -> Mapping[TileCopy, Zone]:
         """Every tile copy currently settled in a zone."""
-        return {tr.tc: tr.zone for tr in self._tracks.values() if tr.zone is not None}
+        return {
+            tr.tc: tr.zone
+            for tr in self._tracks.values()
+            if tr.zone is not None and isinstance(tr.tc, TileCopy)
+        }
+
+    def cards(self) -> Mapping[Card, Zone]:
+        """(issue 18) Every declaration card currently settled in a zone."""
+        return {
+            tr.tc: tr.zone
+            for tr in self._tracks.values()
+            if tr.zone is not None and isinstance(tr.tc, Card)
+        }
 
     def zone_of(self, tc: TileCopy) -> Zone | None:
         uid = self._holder.get(tc)
@@ -282,8 +314,8 @@ class Debouncer:
         uid: bytes,
         track: _Track,
         seen: dict[int, int],
-        lifts: list[TileLifted],
-        places: list[TilePlaced],
+        lifts: list[TileLifted | CardLifted],
+        places: list[TilePlaced | CardPlaced],
         alerts: list[Alert],
     ) -> None:
         track.at = self._round
@@ -309,7 +341,7 @@ class Debouncer:
         track.misses = 0 if seen else track.misses + 1
         gone = track.quiet >= self.vanish or track.misses >= max(self.window, self.vanish)
         if track.zone is not None and gone:
-            lifts.append(TileLifted(t, track.tc.tile, track.tc.copy, track.zone))
+            lifts.append(_lifted(t, track.tc, track.zone))
             self._release(track, uid)
             rounds.clear()
             return
@@ -330,17 +362,21 @@ class Debouncer:
         holder = self._holder.get(track.tc)
         if holder is not None and holder != uid:
             self._blocked.add(uid)  # stepped every round until the holder goes
-            if uid not in self._alerted:
+            if uid not in self._alerted and isinstance(track.tc, TileCopy):
                 self._alerted.add(uid)
                 alerts.append(DuplicateTile(t, track.tc.tile, track.tc.copy, (holder, uid)))
             return
         if track.zone is not None:
-            lifts.append(TileLifted(t, track.tc.tile, track.tc.copy, track.zone))
+            lifts.append(_lifted(t, track.tc, track.zone))
             self._members[track.zone].discard(uid)
         track.zone = track.home = best
         self._holder[track.tc] = uid
         self._members[best].add(uid)
-        places.append(TilePlaced(t, track.tc.tile, track.tc.copy, best))
+        tc = track.tc
+        if isinstance(tc, TileCopy):
+            places.append(TilePlaced(t, tc.tile, tc.copy, best))
+        else:
+            places.append(CardPlaced(t, tc, best))
 
     def _settle(self, track: _Track) -> None:
         """Note a settled track whose window is one antenna of its zone in every round:
@@ -401,5 +437,13 @@ class Debouncer:
 _UNREAD: tuple[frozenset[int], Zone | None] = (frozenset(), None)
 
 
+def _lifted(t: float, tc: TileCopy | Card, zone: Zone) -> TileLifted | CardLifted:
+    if isinstance(tc, TileCopy):
+        return TileLifted(t, tc.tile, tc.copy, zone)
+    return CardLifted(t, tc, zone)
+
+
 def _order(change: PresenceChange) -> tuple[int, int, str]:
+    if isinstance(change, CardPlaced | CardLifted):
+        return (1 << 10, 0, f"{change.card} {change.zone}")  # after the tiles
     return (change.tile, change.copy, str(change.zone))

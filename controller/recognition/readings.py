@@ -35,6 +35,7 @@ from rules.moves import (
     Kong,
     Move,
     Pass,
+    Pung,
     ReplacementDraw,
 )
 from rules.seats import Seat
@@ -214,12 +215,15 @@ def orphan(res: Tally) -> bool:
     return False
 
 
-def shown(moves: tuple[Move, ...], declared: Collection[Seat]) -> bool:
+def shown(moves: tuple[Move, ...], declared: Collection[Seat], claims: bool = False) -> bool:
     """Moves the table showed without a button being missed: tile moves, a window's
-    close, own-turn kongs whose KONG button is pending and chows whose CHOW button is."""
+    close, own-turn kongs whose KONG button is pending and chows whose CHOW button is;
+    with `claims` (the tiles are a declaration source) pungs and melded kongs too."""
     if not moves:
         return False
     for m in moves:
+        if claims and (isinstance(m, Pung) or (isinstance(m, Kong) and m.kind is MeldKind.KONG)):
+            continue
         if (isinstance(m, Kong) and m.kind is not MeldKind.KONG) or isinstance(m, Chow):
             if m.seat not in declared:
                 return False

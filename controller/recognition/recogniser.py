@@ -26,6 +26,11 @@ and Kong on one's own turn, the void buttons. The judge decides legality (`Deal.
   (tools/sim/player.py); a CHOW with no possible chow (not the next player, no such tiles)
   is an UNRECOGNISED alert giving the judge's reason, nothing is offered.
 
+Tables without buttons (issue 18; the reader profile's `declarations`): tagged Win and void
+cards are read as the buttons they stand for (controller.recognition.card_declarations), and
+pungs, kongs and, with the tiles alone, a Hu laid open are read from the tiles
+(controller.recognition.tile_declarations).
+
 Seats: moves and alerts use deal seats (East = this deal's dealer); zones and buttons use the
 table's physical sides: deal seat = (side - dealer_side) mod 4.
 """
@@ -36,7 +41,16 @@ import logging
 from collections import Counter
 
 from controller.devices.events import Button, TagsRead
-from controller.profiles import ReaderProfile, TagMap, TileCopy, Zone, ZoneKind
+from controller.profiles import (
+    Card,
+    DeclarationSource,
+    ReaderProfile,
+    TagMap,
+    TileCopy,
+    Zone,
+    ZoneKind,
+)
+from controller.recognition.card_declarations import CardDeclarations
 from controller.recognition.catch_up import CatchUp
 from controller.recognition.declarations import Declarations
 from controller.recognition.expected import (
@@ -47,7 +61,14 @@ from controller.recognition.expected import (
     observed,
     residue,
 )
-from controller.recognition.presence import DuplicateTile, TileLifted, TilePlaced, UnknownTag
+from controller.recognition.presence import (
+    CardLifted,
+    CardPlaced,
+    DuplicateTile,
+    TileLifted,
+    TilePlaced,
+    UnknownTag,
+)
 from controller.recognition.readings import Reader, Reading, move_text, orphan
 from controller.recognition.reconcile import fork
 from controller.recognition.results import (
@@ -62,6 +83,13 @@ from controller.recognition.results import (
     RefereeAlert,
     WallScanned,
     WallSwapped,
+)
+from controller.recognition.tile_declarations import (
+    ClaimHold,
+    claim_readings,
+    hu_readings,
+    is_tile_claim,
+    silent_voids,
 )
 from controller.recognition.wall_doubt import dealt_swap, swap_for
 from controller.recognition.wall_scan import WallScan
@@ -78,6 +106,7 @@ from rules.moves import (
     Reason,
     Rejected,
     ReplacementDraw,
+    SelfDrawnHu,
 )
 from rules.ruleset import RuleSet
 from rules.seats import SEATS, Seat
@@ -98,7 +127,7 @@ __all__ = [
 ]
 
 
-class Recogniser(Declarations, CatchUp):
+class Recogniser(Declarations, CardDeclarations, CatchUp):
     def __init__(
         self,
         rs: RuleSet,
@@ -122,6 +151,10 @@ class Recogniser(Declarations, CatchUp):
         self._clock: float | None = None  # the latest event time seen
         self._last_zone: dict[TileCopy, Zone] = {}  # kept when a tile is lifted
         self._fresh: set[TileCopy] = set()  # in a hand, straight from the wall
+        self._card_side: dict[Card, Seat | None] = {}  # where each card last settled
+        self._card_gone: dict[Card, float] = {}  # when a card was lifted from that side
+        d = reader.debounce
+        self._claim_hold = ClaimHold((d.window + 1) * reader.round_interval)
         self._reset_deal()
 
     def _reset_deal(self) -> None:
@@ -154,6 +187,7 @@ class Recogniser(Declarations, CatchUp):
         self.scan.reset()
         self._last_zone.clear()  # the shuffle: every tile comes from the machine again
         self._fresh.clear()
+        self._cards_new_deal()
         self._reset_deal()
 
     def on_wall_read(self, read: TagsRead) -> list[Recognised]:
@@ -212,7 +246,12 @@ class Recogniser(Declarations, CatchUp):
         return [RefereeAlert(AlertKind.DUPLICATE_TILE, None, text)]
 
     # -- inputs ----------------------------------------------------------------------------
-    def on_presence(self, change: TilePlaced | TileLifted, deal: Deal | None) -> list[Recognised]:
+    def on_presence(
+        self, change: TilePlaced | TileLifted | CardPlaced | CardLifted, deal: Deal | None
+    ) -> list[Recognised]:
+        if isinstance(change, CardPlaced | CardLifted):
+            # (issue 18) read against the real deal, as buttons are (the runtime passes it)
+            return self.on_card(change, deal)
         tc = TileCopy(change.tile, change.copy)
         if isinstance(change, TilePlaced):
             self._put(tc, change.zone)
@@ -251,6 +290,7 @@ class Recogniser(Declarations, CatchUp):
 
     def on_accepted(self, move: Move, deal: Deal) -> None:
         self._offered = None
+        self._claim_hold.clear()
         self._watch.reset()
         self._alerted.clear()
         self._searched = None
@@ -321,22 +361,35 @@ class Recogniser(Declarations, CatchUp):
             swap = self._dealt_swap(deal)
             if swap is not None:
                 return [swap]  # the runtime re-judges on that wall; read again then
+        silent = silent_voids(self.layout, deal, res)
+        if silent:
+            self._mark_offered(deal)
+            return list(silent)
         viable: list[Reading] = []
         refused: list[tuple[Reading, Rejected]] = []
         readings = Reader(self.layout, self._where, self._fresh, self._kong_button).read(deal, res)
         readings += self._chow_readings(deal, res)
+        if DeclarationSource.TILES in self.layout.sources:
+            readings += claim_readings(self.layout, deal, res)
+            readings += hu_readings(self.layout, deal, res)
         explained = frozenset().union(*(r.spots for r in readings))
         # a kong laid before its KONG button was read: that player's other readings wait
         # for it too (the CI run under load: S's promoted kong, its replacement and its
         # discard; the discard was read alone and accepted, the kong was lost)
         undeclared = {
-            r.seat for r in readings if r.button is Button.KONG and r.seat not in self._kong_button
+            r.seat for r in readings if r.button is Button.KONG and r.seat not in self._declared()
         }
         for r in readings:
             if self._in_transit(res, r, explained):
                 continue  # another tile of that player is in the air: it may change the reading
             if r.seat in undeclared:
                 continue  # wait for the declaration; `tick` reports it after `grace`
+            if self._part_of_more(r, readings):
+                continue  # a kong's tiles are a part of a hand laid open (tiles only)
+            if self._claim_hold.waits(
+                self.layout, deal, res, r, self._clock if now is None else now
+            ):
+                continue  # a pung that may be a kong still being laid
             problem = self._judge(deal, r)
             if problem is None:
                 viable.append(r)
@@ -356,7 +409,9 @@ class Recogniser(Declarations, CatchUp):
             kind = ALERT_FOR.get(problem.reason, AlertKind.UNRECOGNISED)
             text = f"{self._say(r)}: refused, {problem}"
             out += self._alert(kind, r.seat, text, self._evidence(r.spots), key)
-        if deal.phase is Phase.CHOOSING_VOID:
+        claims = [r for r in viable if is_tile_claim(r.moves[0])]
+        if deal.phase is Phase.CHOOSING_VOID or claims:
+            # each seat's declaration is its own (several may claim one discard)
             groups = [[r for r in viable if r.seat is s] for s in SEATS]
         else:
             groups = [viable] if viable else []
@@ -431,6 +486,8 @@ class Recogniser(Declarations, CatchUp):
             evidence = (*evidence, self._swap_notes.pop(r.moves[0]))
         out: list[Recognised] = [MoveSeen(m, evidence) for m in r.moves]
         move = r.moves[-1]
+        if is_tile_claim(move) or isinstance(move, SelfDrawnHu):
+            out += self._if_false_hu(deal, move, "; ".join(evidence))
         if isinstance(move, Discard) and self._void_breach(deal, move):
             void = deal.void(move.seat)
             text = f"{move.seat} discarded {move.tile} while holding void-suit {void} tiles"
@@ -452,7 +509,24 @@ class Recogniser(Declarations, CatchUp):
             return False
         return any(t.suit is void for t in deal.hand(m.seat))
 
+    def _part_of_more(self, r: Reading, readings: list[Reading]) -> bool:
+        """Tiles only (`Layout.open_hands`): an own-turn kong the tiles show that is a part
+        of a hand laid open (a Hu with a pung or four of a kind) yields to the Hu. (Read
+        while the hand is still being laid, the other tiles in the air hold it back.)"""
+        if not self.layout.open_hands or r.button is not Button.KONG:
+            return False
+        return any(o.seat is r.seat and r.spots < o.spots for o in readings)
+
+    def _declared(self) -> set[Seat] | frozenset[Seat]:
+        """The seats whose own-turn kong is declared: a KONG button pending, or every seat
+        where the tiles are a declaration source (tile_declarations.py)."""
+        if DeclarationSource.TILES in self.layout.sources:
+            return frozenset(SEATS)
+        return set(self._kong_button)
+
     def _judge(self, deal: Deal, r: Reading) -> Rejected | None:
+        if is_tile_claim(r.moves[0]) and deal.window is None:
+            return None  # read as if the window had closed: the runtime judges the claim
         if isinstance(r.moves[0], Chow) and deal.window is None:
             # read against the deal as if the window had closed (the runtime's view while
             # it is open): the CHOW was admissible when pressed, the runtime judges it on

@@ -149,9 +149,23 @@ def test_table_errors_name_file_section_key(
 
 def test_missing_required_event() -> None:
     data = table_with("")
-    del data["events"]["walls-up"]
-    with pytest.raises(SchemaError, match=re.escape("[events] key 'walls-up': missing required")):
+    del data["events"]["button"]
+    with pytest.raises(SchemaError, match=re.escape("[events] key 'button': missing required")):
         parse_table(data, "x.toml")
+
+
+def test_a_board_may_leave_the_shuffle_walls_and_dice_to_the_reader() -> None:
+    """Issue 18 item 2: a board with seat buttons only; the daemon reads the rest."""
+    from controller.daemon.boardless import inferred
+    from controller.profiles import EventKind
+
+    data = table_with("")
+    for name in ("shuffle-done", "walls-up", "dice"):
+        del data["events"][name]
+    profile = parse_table(data, "x.toml")
+    assert inferred(profile) == {EventKind.SHUFFLE_DONE, EventKind.WALLS_UP, EventKind.DICE}
+    assert inferred(load_table("sim-table")) == frozenset()
+    assert inferred(load_table("sim-table-buttons")) == inferred(None) == inferred(profile)
 
 
 def test_bad_framing_is_reported_in_its_section() -> None:

@@ -89,3 +89,14 @@ def test_every_referee_call_is_listed_with_its_cause():
     assert [r.calls for r in results] == [[call, "x"], []]
     report = CampaignReport(CampaignConfig(deals=2), deals=results)
     assert report.summary()["deals_with_calls"] == 1
+
+
+def test_a_daemon_that_cannot_start_again_is_named_with_its_last_words(tmp_path):
+    """10/10/2 seed 310: a restart failed to replay the journal and the campaign ended after
+    11 of 60 deals saying only "10/11 matched"; it now says why it was cut short."""
+    from tools.campaign.run import _last_words
+
+    stderr = tmp_path / "table.journal.stderr"
+    stderr.write_text("starting\nmjtable run: record 7695: the judge refuses Draw\n\n")
+    assert _last_words(stderr) == "mjtable run: record 7695: the judge refuses Draw"
+    assert _last_words(tmp_path / "missing") == "(no stderr)"

@@ -5,18 +5,28 @@ import dataclasses
 import pytest
 from hypothesis import given, strategies as st
 
+from rules.claims import Resolution, _new_resolution
+from rules.deal import _new_won
+from rules.deal_effects import _new_melded
+from rules.melds import Meld, MeldKind, set_of
 from rules.moves import (
     CloseClaims,
     Discard,
     Draw,
     Drawn,
+    Melded,
+    Won,
     new_close_claims,
     new_discard,
     new_draw,
     new_drawn,
 )
 from rules.quick import builder
+from rules.ruleset import Payer
+from rules.score import PatternHit, Score
+from rules.scoring import _new_hit, _new_score
 from rules.seats import SEATS
+from rules.settlement import LedgerLine, _new_line
 from rules.tiles import TILES
 from rules.wall import Dice, Layer, Take, WallPosition
 
@@ -54,3 +64,35 @@ def test_quick_values_stay_frozen():
 def test_no_quick_constructor_for_a_class_that_checks_its_fields():
     with pytest.raises(TypeError):
         builder(Dice)  # Dice.__post_init__ checks the faces
+
+
+@given(seats, st.none() | seats, st.integers(1, 500), st.text(max_size=8), st.text(max_size=8))
+def test_a_ledger_line_built_quickly_equals_the_dataclass_value(payer, payee, points, why, rule):
+    quick, slow = (
+        _new_line(payer, payee, points, why, rule),
+        LedgerLine(payer, payee, points, why, rule),
+    )
+    assert type(quick) is type(slow)
+    assert quick == slow and hash(quick) == hash(slow) and repr(quick) == repr(slow)
+
+
+@given(seats, tiles, st.sampled_from([k for k in MeldKind if k is not MeldKind.CHOW]), seats)
+def test_sets_made_once_equal_the_dataclass_values(seat, tile, kind, discarder):
+    meld = set_of(kind, tile)
+    assert meld == Meld(kind, tile) and hash(meld) == hash(Meld(kind, tile))
+    assert _new_melded(seat, meld, discarder) == Melded(seat, meld, discarder)
+    resolution = _new_resolution((), seat, None, (discarder,))
+    assert resolution == Resolution((), seat, None, (discarder,))
+
+
+@given(seats, st.none() | tiles, st.booleans(), st.integers(0, 512), st.integers(1, 4))
+def test_scores_and_wins_built_quickly_equal_the_dataclass_values(seat, tile, false, value, order):
+    hit = _new_hit("kong", 1, "kong: pung 5p")
+    assert hit == PatternHit("kong", 1, "kong: pung 5p")
+    score = _new_score((hit,), 1, value, 2, Payer.USUAL, ())
+    assert score == Score((hit,), 1, value, 2, Payer.USUAL)
+    won = _new_won(seat, tile, None, false, value, order, score)
+    assert won == Won(seat, tile, None, false, value, order, score)
+    assert repr(won) == repr(Won(seat, tile, None, false, value, order, score))
+    with pytest.raises(TypeError):
+        _new_won(seat, tile)  # every field, in order

@@ -13,10 +13,11 @@ from hypothesis import given, settings, strategies as st
 
 from rules import wellness
 from rules.bots import DEFAULT_STYLE, BotTable, _tenth, new_deal, play_deal
-from rules.deal import Deal, Phase
+from rules.deal import NEAR_DIGITS, Deal, Phase
 from rules.hand import decompositions
+from rules.live_hand import suit_keys
 from rules.melds import Meld, MeldKind
-from rules.moves import Accepted, Draw, Rejected
+from rules.moves import Accepted, Correction, Draw, Rejected
 from rules.record import to_record
 from rules.ruleset import load
 from rules.scoring import NotAWin, _check, _check_each
@@ -122,7 +123,25 @@ def test_play_deals_loop_plays_the_moves_next_move_offers(name, penalty):
         fast, record = play_deal(rs, seed, style)
         slow = _played_by_next_move(rs, seed, style)
         assert fast.history == slow.history
+        assert fast.moves == slow.moves
         assert record == to_record(slow)
+
+
+@pytest.mark.parametrize("name", ("sbr-mil", "wellness"))
+def test_play_deals_loop_keeps_the_effective_moves_after_a_correction(name):
+    # a correction replaces the deal's list of effective moves: `play_deal` appends to the
+    # new one afterwards (a frequent referee retrieval sends most deals through it)
+    rs = load(name)
+    style = replace(DEFAULT_STYLE, retrieve_discard=0.05)
+    corrected = 0
+    for seed in range(12):
+        fast, record = play_deal(rs, seed, style)
+        slow = _played_by_next_move(rs, seed, style)
+        corrected += any(isinstance(m, Correction) for m in fast.history)
+        assert fast.history == slow.history
+        assert fast.moves == slow.moves
+        assert record == to_record(slow)
+    assert corrected >= 6
 
 
 @settings(max_examples=2000, deadline=None)
@@ -173,3 +192,17 @@ def test_play_draws_without_facts_as_apply_draws_with_them(name, scanned):
             assert quiet.snapshot() == applied.snapshot()
             assert quiet.wall.remaining() == applied.wall.remaining()
         assert draws > 20 and quiet.ledger() == applied.ledger()
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.integers(0, 4), min_size=34, max_size=34))
+def test_near_digits_see_a_copy_or_neighbour_as_the_counts_do(counts):
+    # the seventh round's "no copy and no neighbour within two ranks" test on a live suit
+    # key against the counts' slice it replaced
+    keys = suit_keys(counts)
+    for t in TILES:
+        lo, hi = (t, t + 1) if t.is_honour else (t - min(2, t.rank - 1), t + 1 + min(2, 9 - t.rank))
+        s, low, span = NEAR_DIGITS[t]
+        assert (keys[s] // low % span != 0) == any(counts[lo:hi]), t
+    for i, suit in enumerate((Suit.M, Suit.P, Suit.S)):
+        assert (keys[i] != 0) == any(counts[suit.offset : suit.offset + 9])

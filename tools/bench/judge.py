@@ -11,28 +11,37 @@ Measured in one run, on the same seeded deals (`rules.random_deals.deal_seed`):
 - `yardstick_us`: the standard library alone shuffling a 108-tile wall (`random.shuffle`),
   code the judge does not touch: on a shared machine, `deals_per_s * yardstick_us` moves
   much less than either figure, and scales a run to a quiet machine's yardstick;
+- `yardsticks`: a played deal in yardsticks (`play_ms` / `yardstick_us`), the figure
+  issue 17 sets a target for (at most 40); `cpu_yardsticks` the same ratio of the CPU
+  time (`time.process_time`) of the played deals and of the same shuffles, which a machine
+  loaded past its cores inflates less;
 - `python`: the interpreter that ran it. Builds differ: a CPython built without profile-
   guided optimisation (pyenv's default) runs the same deals ~15% slower than Debian's
-  (docs/DEAL-RECORD.md "Speed").
+  (docs/DEAL-RECORD.md "Speed");
+- `digest`: a SHA-256 of what the played deals came to (every move, the ledger, the
+  winners and the record's JSON text), computed after the timing: two trees that play the
+  same deals print the same digest, so a speed-up can be checked against the code before it.
 """
 
 from __future__ import annotations
 
 import argparse
 import gc
+import hashlib
 import json
 import platform
 import random
 import statistics
 import sys
 import time
+from collections.abc import Sequence
 from typing import Any
 
 from controller.cli.args import rules_help
 from rules.bots import new_deal, play_deal
 from rules.deal import Deal
 from rules.random_deals import deal_seed
-from rules.record import dumps, judge, loads
+from rules.record import DealRecord, dumps, judge, loads
 from rules.ruleset import DEFAULT, load
 
 
@@ -49,9 +58,11 @@ def measure(rules: str, deals: int, seed: int) -> dict[str, Any]:
     gc_was = gc.isenabled()
     gc.disable()
     try:
+        cpu = time.process_time()
         start = time.perf_counter()
         played = [play_deal(rs, s) for s in seeds]
         play_s = time.perf_counter() - start
+        play_cpu = time.process_time() - cpu
         texts = [dumps(record) for _, record in played]
         rejudge = []
         for text in texts:
@@ -76,24 +87,48 @@ def measure(rules: str, deals: int, seed: int) -> dict[str, Any]:
             t0 = time.perf_counter()
             rng.shuffle(wall)
             yardstick.append(time.perf_counter() - t0)
+        # the same shuffles in CPU time (a batch: a shuffle is too short to time alone)
+        rngs = [random.Random(s) for s in seeds]
+        cpu = time.process_time()
+        for rng in rngs:
+            rng.shuffle(wall)
+        yardstick_cpu = (time.process_time() - cpu) / len(seeds)
     finally:
         if gc_was:
             gc.enable()
     moves = sum(len(record.moves) for _, record in played)
+    play_ms = 1000 * play_s / len(seeds)
+    yardstick_us = 1e6 * statistics.median(yardstick)
     return {
         "rules": rules,
         "deals": len(seeds),
         "seed": seed,
         "moves_per_deal": round(moves / len(seeds), 1),
         "deals_per_s": round(len(seeds) / play_s, 1),
-        "play_ms": round(1000 * play_s / len(seeds), 3),
+        "play_ms": round(play_ms, 3),
         "rejudge_ms": round(1000 * statistics.median(rejudge), 3),
         "replay_ms": round(1000 * statistics.median(replay), 3),
         "deal_ms": round(1000 * statistics.median(dealing), 3),
-        "yardstick_us": round(1e6 * statistics.median(yardstick), 2),
+        "yardstick_us": round(yardstick_us, 2),
+        "yardsticks": round(1000 * play_ms / yardstick_us, 1),
+        # the same ratio in CPU time (`time.process_time`): steadier on a loaded machine
+        "cpu_yardsticks": round(play_cpu / len(seeds) / max(yardstick_cpu, 1e-9), 1),
         "python": f"{platform.python_implementation()} {platform.python_version()} "
         f"({sys.executable})",
+        "digest": digest(played),
     }
+
+
+def digest(played: Sequence[tuple[Deal, DealRecord]]) -> str:
+    """SHA-256 over each deal's moves (corrections included), ledger, winners (with their
+    scores) and record as JSON text, in order."""
+    h = hashlib.sha256()
+    for deal, record in played:
+        h.update(repr(deal.history).encode())
+        h.update(repr(deal.ledger()).encode())
+        h.update(repr(deal.winners).encode())
+        h.update(dumps(record).encode())
+    return h.hexdigest()
 
 
 def run(args: argparse.Namespace) -> int:
@@ -123,4 +158,9 @@ def run(args: argparse.Namespace) -> int:
         f"  peer: yardstick      {r['yardstick_us']:>9.2f} us   (stdlib shuffle of 108 tiles: "
         "the machine's speed, untouched by the judge)"
     )
+    print(
+        f"  a played deal        {r['yardsticks']:>9.1f} yardsticks (issue 17: at most 40; "
+        f"{r['cpu_yardsticks']:.1f} in CPU time)"
+    )
+    print(f"  digest of the deals  {r['digest'][:16]}  (the same deals, the same digest)")
     return 0

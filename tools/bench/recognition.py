@@ -90,6 +90,8 @@ def run(args: argparse.Namespace) -> int:
             f"{s['referee_calls']}, kills {s['kills']} (+{s['kills_missed']} not reached), "
             f"{s['seconds']} s; the referee answered {s['referee_answers']} call(s)"
         )
+        if s["daemon_failed"]:
+            print(f"  the daemon stopped on its own, the run was cut short: {s['daemon_failed']}")
         print(f"  the referee was called in {s['deals_with_calls']} of {s['played']} deals")
         for d in report.deals:
             for call in d.calls[:1]:  # the first call of a deal names its cause

@@ -73,7 +73,12 @@ class TruthReferee:
         if state == self._last or not public.get("deal"):
             return
         self._last = state
+        done = len(self.answered)
         self._answer(int(public["deal"]))
+        if len(self.answered) > done:
+            # an answer the daemon took: progress, the call may stand while the judge
+            # catches up with the table (it goes off once they agree)
+            self._called_since = (public.get("deal"), time.monotonic())
 
     def _get(self, path: str) -> dict[str, Any] | None:
         request = urllib.request.Request(

@@ -117,6 +117,7 @@ class CampaignReport:
     answers: list[str] = field(default_factory=list)  # what the referee did
     seconds: float = 0.0
     folder: str = ""
+    daemon_failed: str = ""  # the daemon stopped on its own (its last words), the run cut short
 
     def count(self, status: str) -> int:
         return sum(d.status == status for d in self.deals)
@@ -147,6 +148,7 @@ class CampaignReport:
             "referee_answers": len(self.answers),
             "alerts": dict(sorted(self.alerts.items())),
             "seconds": round(self.seconds, 1),
+            "daemon_failed": self.daemon_failed,
         }
 
 
@@ -209,6 +211,7 @@ class Campaign:
         self.report = CampaignReport(config)
         self._read_to = 0
         self._settled_n = 0
+        self._last_daemon: Child | None = None  # the daemon started last
 
     def run(self) -> CampaignReport:
         c = self.config
@@ -241,6 +244,9 @@ class Campaign:
             if daemon is not None:
                 kill(daemon, signal.SIGTERM)
             kill(sim, signal.SIGTERM)
+        code = self._last_daemon.poll() if self._last_daemon is not None else None
+        if code not in (None, 0, -signal.SIGTERM):
+            self.report.daemon_failed = _last_words(folder / "table.journal.stderr")
         self.report.answers = list(self.referee.answered)
         truth = [d for d in read_truth(paths["truth"], c.rules) if d.complete][: c.deals]
         self.report.deals = compare(truth, read_journal(journal), c.rules)
@@ -273,7 +279,10 @@ class Campaign:
             port = free_port()
             extra += ["--http", f"127.0.0.1:{port}", "--config", str(self._folder / "daemon.toml")]
             self.referee.url = f"http://127.0.0.1:{port}"
-        return start_daemon(paths, journal, c.deals, c.reader_profile, *extra, tags=c.tags)
+        self._last_daemon = start_daemon(
+            paths, journal, c.deals, c.reader_profile, *extra, tags=c.tags
+        )
+        return self._last_daemon
 
     def _settled(self, journal: Path) -> int:
         """Deals settled so far (reads only the records not read before)."""
@@ -326,3 +335,12 @@ class Campaign:
                 shown = settled
                 self.progress(f"{settled}/{c.deals} deals settled")
             time.sleep(0.5)
+
+
+def _last_words(stderr: Path) -> str:
+    """The last line a daemon that stopped on its own wrote (why the campaign was cut short)."""
+    try:
+        lines = [x for x in stderr.read_text(errors="replace").splitlines() if x.strip()]
+    except OSError:
+        return "(no stderr)"
+    return lines[-1][:300] if lines else "(nothing on stderr)"

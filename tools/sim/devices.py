@@ -54,6 +54,7 @@ from controller.devices.table import (
     ShowScore,
     StartShuffle,
     TableSide,
+    Unsupported,
 )
 from controller.devices.uhf_reader import (
     BROADCAST,
@@ -148,8 +149,23 @@ class PtyEndpoint:
         self.unplug()
 
 
+class NoBoard:
+    """A table with no serial link (`mjtable sim --table none`, issue 18): it still
+    shuffles, builds its walls and rolls its dice, but says nothing of it; the players'
+    presses go nowhere (no buttons), and there are no seat displays or lights."""
+
+    endpoint: PtyEndpoint | None = None
+    scores_shown = 0
+    referee_called = False
+
+    def send(self, event: TableEvent) -> bool:
+        return False
+
+
 class VirtualTable:
-    """The table's controller board: sends events, acknowledges and records commands."""
+    """The table's controller board: sends events, acknowledges and records commands. An
+    event its profile has no message for is not sent (a board that does not report the
+    shuffle, the walls or the dice: `sim-table-buttons`)."""
 
     def __init__(
         self,
@@ -179,7 +195,10 @@ class VirtualTable:
         return len(self.lit) == len(SEATS)
 
     def send(self, event: TableEvent) -> bool:
-        data = self.side.encode(event)
+        try:
+            data = self.side.encode(event)
+        except Unsupported:
+            return False  # this board does not say it
         with self.lock:
             if not self.endpoint.client_open():
                 return False  # nobody listening: a real board's bytes go nowhere too

@@ -26,6 +26,18 @@ What each move does physically (RULES.md "Play"; the recogniser expects the same
 - Correction (a referee takes a discard back): the tiles of the undone moves go back.
   Penalty: nothing on the table.
 
+Without buttons (`declarations`, issue 18; the recogniser reads the same,
+controller/recognition/card_declarations.py and tile_declarations.py):
+- `cards`: a Hu (on a discard, robbing, self-drawn) is the seat's Win card laid in its melds
+  zone; a void is the void indicator card laid at the void spot (with the tile, when one is
+  laid); a pung or melded kong is shown at once: the discard and two or three tiles of the
+  hand go to the claimer's melds (if a Hu beats it, they go back when the window closes, the
+  discard to the winner); an own-turn kong is its tiles alone; a pass is silence;
+- `tiles`: the same, but a Hu is the hand laid open in the melds zone (the winner's tile goes
+  there too when the window closes), and a void with no tile to lay is not shown at all (the
+  recogniser infers it when play starts: the suit the hand lacks, the lower of two).
+Where the table cannot show it (no void or melds antenna, a CHOW) the button is pressed.
+
 `pace(kind)` is called after each physical step, "glimpse" (one tile crossing the wall
 antenna) or "settle" (a state the reader must see long enough to believe it), and "react"
 before a button is pressed (a player reacts to what the table shows: the claimed discard,
@@ -39,7 +51,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from controller.devices.events import Button
-from controller.profiles import TileCopy, Zone, ZoneKind
+from controller.profiles import Card, CardKind, TileCopy, Zone, ZoneKind
 from rules.melds import MeldKind
 from rules.moves import (
     ChooseVoid,
@@ -69,6 +81,8 @@ Press = Callable[[Seat, Button], None]
 Note = Callable[[dict], None]
 
 VOID_BUTTON = {Suit.M: Button.VOID_M, Suit.P: Button.VOID_P, Suit.S: Button.VOID_S}
+VOID_CARD = {Suit.M: CardKind.VOID_M, Suit.P: CardKind.VOID_P, Suit.S: CardKind.VOID_S}
+DECLARATIONS = ("buttons", "cards", "tiles")  # how the players declare (issue 18)
 CLAIMS = (Pung, Kong, Chow, Hu, RobKong, Pass, CloseClaims)
 CLAIM_BUTTON = {Pung: Button.PUNG, Kong: Button.KONG, Hu: Button.HU, RobKong: Button.HU}
 
@@ -91,7 +105,13 @@ class PhysicalPlayer:
         press: Press,
         pace: Pace,
         note: Note,
+        declarations: str = "buttons",
     ) -> None:
+        if declarations not in DECLARATIONS:
+            raise ValueError(
+                f"declarations: one of {', '.join(DECLARATIONS)}, not {declarations!r}"
+            )
+        self.declarations = declarations
         self.world = world
         self.rs = rs
         self.dealer = dealer
@@ -103,6 +123,7 @@ class PhysicalPlayer:
         self._open: tuple[TileCopy, Place, Seat] | None = None  # tile open to claims, discarder
         self._declared: list[Move] = []  # claims of the open window
         self._shown: Moved = []  # a chow's two hand tiles laid in the melds, window open
+        self._claimed: Moved = []  # a pung / kong shown at once (no buttons), window open
         self._done: list[list[tuple[TileCopy, Place, Place]]] = []  # per player move
 
     def physical(self, seat: Seat) -> Seat:
@@ -155,15 +176,23 @@ class PhysicalPlayer:
             rec["side"] = str(self.physical(seat))
         moved: list[tuple[TileCopy, Place, Place]] = []
         button: Button | None = None
+        card: tuple[Card, Zone] | None = None
+        shown = self.declarations != "buttons"
         hand = self.zone(ZoneKind.HAND, seat) if seat is not None else None
         melds = self.zone(ZoneKind.MELDS, seat) if seat is not None else None
         match move:
             case ChooseVoid(_, suit, tile):
                 rec["suit"] = suit.value
-                if tile is not None and self.world.has_zone(self.zone(ZoneKind.VOID, seat)):
-                    moved.append((self._take(tile, hand), hand, self.zone(ZoneKind.VOID, seat)))
-                else:
-                    button = VOID_BUTTON[suit]
+                void = self.zone(ZoneKind.VOID, seat)
+                spot = self.world.has_zone(void)
+                if tile is not None and spot:
+                    moved.append((self._take(tile, hand), hand, void))
+                if self.declarations == "cards" and spot:
+                    card = (Card(VOID_CARD[suit], str(self.physical(seat) + 1)), void)
+                elif self.declarations == "tiles" and tile is None:
+                    pass  # nothing to lay: the recogniser infers it from the hand
+                elif not moved:
+                    button = VOID_BUTTON[suit]  # nothing the table can read says it
             case Draw() | ReplacementDraw():
                 assert self.wall is not None
                 take = (
@@ -177,6 +206,12 @@ class PhysicalPlayer:
                 river = self.zone(ZoneKind.RIVER, seat)
                 moved.append((tc, frm, river))
                 self._open = (tc, river, seat)
+            case Pung() | Kong(kind=MeldKind.KONG) if shown and self._can_show(seat):
+                self._declared.append(move)
+                moved = self._show_claim(move)
+            case Hu() | RobKong() if shown and self._can_show(seat):
+                self._declared.append(move)
+                card, moved = self._show_hu(seat)
             case Pung() | Kong(kind=MeldKind.KONG) | Hu() | RobKong():
                 button = CLAIM_BUTTON[type(move)]
                 self._declared.append(move)
@@ -190,36 +225,77 @@ class PhysicalPlayer:
                 if taker is not None:
                     rec["seat"], rec["side"] = str(taker), str(self.physical(taker))
             case Kong(_, MeldKind.CONCEALED_KONG, tile):
-                button = Button.KONG
+                button = None if shown and self._can_show(seat) else Button.KONG
                 for _ in range(4):
                     moved.append((*self._take_held(tile, seat, moved), melds))
             case Kong(_, _, tile):  # promoted or postponed: the fourth tile joins the pung
-                button = Button.KONG
+                button = None if shown and self._can_show(seat) else Button.KONG
                 tc, frm = self._take_held(tile, seat)
                 moved.append((tc, frm, melds))
                 self._open = (tc, melds, seat)
             case Correction(undo=undo):
                 rec["undo"] = undo
                 moved = self._undo(undo)
+            case SelfDrawnHu() if shown and self._can_show(seat):
+                card, moved = self._show_hu(seat)
             case SelfDrawnHu():
                 button = Button.HU
-            case Pass():
+            case Pass() if not shown:
                 button = Button.PASS
         if button is not None:
             rec["button"] = button.value
             self.pace("react")  # a player presses after seeing the table: the reader too
             self.press(self.physical(seat), button)
+        if card is not None:
+            rec["card"] = str(card[0])
+            self.pace("react")
+            self.world.lay_card(*card)
         if isinstance(move, PlayerMove):
             self._done.append(moved)
         if moved:
-            rec["tiles"] = [str(tc) for tc, _, _ in moved]
-            rec["from"] = [str(f) for _, f, _ in moved]
-            rec["to"] = [str(t) for _, _, t in moved]
+            # a declaration shown by tiles (no buttons) names them apart: `tiles` is what a
+            # turn move took (the truth's readers find a draw's or an own kong's tile there)
+            claim = isinstance(move, Pung | Hu | RobKong | SelfDrawnHu) or (
+                isinstance(move, Kong) and move.kind is MeldKind.KONG
+            )
+            key = "shown" if claim else "tiles"
+            rec[key] = [str(tc) for tc, _, _ in moved]
+            rec["from" if not claim else "shown_from"] = [str(f) for _, f, _ in moved]
+            rec["to" if not claim else "shown_to"] = [str(t) for _, _, t in moved]
             self.world.move_many(moved)
         self.note(rec)
-        if button is not None or moved:
+        if button is not None or moved or card is not None:
             self.pace("settle")
         return rec
+
+    # -- declarations without buttons (issue 18) -------------------------------------------
+    def _can_show(self, seat: Seat) -> bool:
+        """The table reads a declaration shown by tiles or cards in this seat's melds."""
+        return self.world.has_zone(self.zone(ZoneKind.MELDS, seat)) and self.world.has_zone(
+            self.zone(ZoneKind.HAND, seat)
+        )
+
+    def _show_claim(self, move: Pung | Kong) -> Moved:
+        """A pung or melded kong shown at once: the open discard and two or three tiles of
+        the hand into the claimer's melds (a Hu may still beat it: `_resolve`)."""
+        if self._open is None or self._claimed:
+            return []
+        tc, frm, discarder = self._open
+        hand, melds = self.zone(ZoneKind.HAND, move.seat), self.zone(ZoneKind.MELDS, move.seat)
+        moved: Moved = [(tc, frm, melds)]
+        for _ in range(2 if isinstance(move, Pung) else 3):
+            moved.append((self._take(tc.tile, hand, moved), hand, melds))
+        self._claimed = list(moved)
+        self._open = (tc, melds, discarder)
+        return moved
+
+    def _show_hu(self, seat: Seat) -> tuple[tuple[Card, Zone] | None, Moved]:
+        """`cards`: the seat's Win card in its melds zone; `tiles`: the hand laid open there."""
+        melds = self.zone(ZoneKind.MELDS, seat)
+        if self.declarations == "cards":
+            return (Card(CardKind.HU, self.physical(seat).name), melds), []
+        hand = self.zone(ZoneKind.HAND, seat)
+        return None, [(tc, hand, melds) for tc in self.world.in_place(hand)]
 
     def _undo(self, n: int) -> list[tuple[TileCopy, Place, Place]]:
         """A referee takes back the last `n` player moves (000 3.6.A: a discard retrieved):
@@ -232,7 +308,7 @@ class PhysicalPlayer:
                 if isinstance(frm, WallSpot):
                     raise ValueError(f"{tc} cannot go back into the wall")
                 back.append((tc, to, frm))
-        self._open, self._declared = None, []
+        self._open, self._declared, self._claimed = None, [], []
         return back
 
     def _resolve(self) -> tuple[list[tuple[TileCopy, Place, Place]], Seat | None]:
@@ -241,6 +317,7 @@ class PhysicalPlayer:
         the pung/kong claimer melds it with tiles of its hand."""
         declared, self._declared = self._declared, []
         shown, self._shown = self._shown, []
+        claimed, self._claimed = self._claimed, []
         if self._open is None or not declared:
             return [], None
         tc, frm, discarder = self._open
@@ -250,7 +327,15 @@ class PhysicalPlayer:
         if hu:
             winner = min(hu, key=lambda m: (m.seat - discarder) % 4).seat
             self._open = None
-            return [(tc, frm, self.zone(ZoneKind.HAND, winner)), *back], winner
+            # a pung shown at once and beaten: its hand tiles go home
+            back += [(c, to, was) for c, was, to in claimed if c != tc]
+            kind = ZoneKind.MELDS if self.declarations == "tiles" else ZoneKind.HAND
+            if not self._can_show(winner) or self.declarations == "buttons":
+                kind = ZoneKind.HAND
+            return [(tc, frm, self.zone(kind, winner)), *back], winner
+        if claimed:
+            self._open = None
+            return back, melded[0].seat  # shown when declared; a beaten chow's tiles go home
         if not melded:  # 001 IV 2.1: the chow, whose two tiles already lie in the melds
             (chow,) = [m for m in declared if isinstance(m, Chow)]
             self._open = None

@@ -59,9 +59,16 @@ from rules import ruleset as rulesets
 from rules.seats import SEATS, Seat
 from rules.wall import Dice
 from tools.capture_file import CaptureWriter
-from tools.sim.devices import DeviceLoop, PtyEndpoint, ReaderBus, VirtualTable, open_endpoint
+from tools.sim.devices import (
+    DeviceLoop,
+    NoBoard,
+    PtyEndpoint,
+    ReaderBus,
+    VirtualTable,
+    open_endpoint,
+)
 from tools.sim.noise import Noise, NoiseConfig, Unplug
-from tools.sim.player import PhysicalPlayer, plan_deal
+from tools.sim.player import DECLARATIONS, PhysicalPlayer, plan_deal
 from tools.sim.world import WALL_SCAN, World
 
 log = logging.getLogger(__name__)
@@ -94,6 +101,8 @@ class SimConfig:
     referee: bool = True  # False: no referee corrections or penalties in the bots' deals
     prevalent: Seat = Seat.E  # the round wind (Wellness scores it, 001 II 3)
     score_wait: float = 10.0  # seconds the players look for their scores before a shuffle
+    board: bool = True  # False: a table with no serial link (`--table none`, issue 18)
+    declarations: str = "buttons"  # or "cards", "tiles": how the players declare (player.py)
 
     def __post_init__(self) -> None:
         if self.reader not in READERS:
@@ -104,6 +113,8 @@ class SimConfig:
             raise ValueError(f"speed divides the pauses: more than 0, not {self.speed}")
         if self.glimpse_rounds < 1 or self.linger < 1:
             raise ValueError("glimpse rounds and linger are at least 1")
+        if self.declarations not in DECLARATIONS:
+            raise ValueError(f"declarations: one of {', '.join(DECLARATIONS)}")
         if self.max_moves is not None and self.max_moves < 0:
             raise ValueError(f"max_moves must be >= 0, not {self.max_moves}")
 
@@ -130,15 +141,17 @@ class Simulation:
         tap = self.capture.chunk if self.capture else None
         self.loop = DeviceLoop()
         paced = not config.fast  # real time: devices answer at the hardware's pace
-        self.table = VirtualTable(
-            self.table_profile,
-            open_endpoint(self.folder, "table"),
-            tap,
-            self._command,
-            later=self.loop.later,
-            paced=paced,
-        )
-        self.loop.add(self.table.endpoint, self.table.on_bytes)
+        self.table: VirtualTable | NoBoard = NoBoard()  # `--table none`: no serial link
+        if config.board:
+            self.table = VirtualTable(
+                self.table_profile,
+                open_endpoint(self.folder, "table"),
+                tap,
+                self._command,
+                later=self.loop.later,
+                paced=paced,
+            )
+            self.loop.add(self.table.endpoint, self.table.on_bytes)
         self.bus: ReaderBus | None = None
         self.usb = None
         if config.reader == "uhf":
@@ -167,7 +180,7 @@ class Simulation:
 
     # -- public ----------------------------------------------------------------------------
     def paths(self) -> dict[str, str]:
-        out = {"table": str(self.table.endpoint.link)}
+        out = {} if self.table.endpoint is None else {"table": str(self.table.endpoint.link)}
         if self.bus is not None:
             out["reader"] = str(self.bus.endpoint.link)
         else:
@@ -184,7 +197,8 @@ class Simulation:
         deadline = None if timeout is None else time.monotonic() + timeout
         while not self._stop.is_set():
             reader_ok = self.bus is None or self.bus.commands > 0
-            if self.table.endpoint.client_open() and reader_ok:
+            table_ok = self.table.endpoint is None or self.table.endpoint.client_open()
+            if table_ok and reader_ok:
                 return True
             left = None if deadline is None else deadline - time.monotonic()
             if left is not None and left <= 0:
@@ -208,11 +222,12 @@ class Simulation:
                     "class": "session",
                     "seed": self.config.seed,
                     "rules": self.rs.name,
-                    "table": self.config.table_profile,
+                    "table": self.config.table_profile if self.config.board else "none",
                     "reader": self.config.reader_profile,
                     "reader_kind": self.config.reader,
                     "deals": self.config.deals,
                     "prevalent": str(self.config.prevalent),
+                    "declarations": self.config.declarations,
                 }
             )
             dealer = Seat.E
@@ -235,7 +250,8 @@ class Simulation:
     def close(self) -> None:
         self._stop.set()
         self.loop.stop()
-        self.table.endpoint.close()
+        if self.table.endpoint is not None:
+            self.table.endpoint.close()
         if self.bus is not None:
             self.bus.endpoint.close()
         if self.capture:
@@ -244,7 +260,13 @@ class Simulation:
     # -- one deal ------------------------------------------------------------------------
     def play_deal(self, n: int, dealer: Seat) -> Seat:
         player = PhysicalPlayer(
-            self.world, self.rs, dealer, self._press, self._pace, lambda r: self._move(n, r)
+            self.world,
+            self.rs,
+            dealer,
+            self._press,
+            self._pace,
+            lambda r: self._move(n, r),
+            self.config.declarations,
         )
         order = self.world.shuffle()
         self._step(n, "shuffle")
@@ -358,12 +380,16 @@ class Simulation:
         for the referee if the host calls one meanwhile. A table nobody listens to goes on."""
         self._step(n, "scores")
         end = time.monotonic() + self.config.score_wait
-        while not self._stop.is_set() and self.table.endpoint.client_open():
+        while not self._stop.is_set() and self._board_listened():
             self._hold_for_referee()
             if self.table.scores_shown > shown or time.monotonic() >= end:
                 return
             self._stop.wait(0.02)
             self._faults()
+
+    def _board_listened(self) -> bool:
+        """A host has the board's port open (a table with no board: nobody ever does)."""
+        return self.table.endpoint is not None and self.table.endpoint.client_open()
 
     def _faults(self) -> None:
         now = self._elapsed()
@@ -394,7 +420,7 @@ class Simulation:
         slave is not open; the reader: no command since the replug)."""
         for device, commands in list(self._rejoin.items()):
             if device == "table":
-                back = self.table.endpoint.client_open()
+                back = self._board_listened()
             else:
                 back = self.bus is None or self.bus.commands > commands
             if back:
@@ -451,7 +477,9 @@ class Simulation:
                 "profile": self.config.table_profile,
                 "model": t.model,
                 "firmware": t.firmware,
-            },
+            }
+            if self.config.board
+            else None,  # a table with no serial link (tools/capture.py replays none)
             "reader": {
                 "profile": self.config.reader_profile,
                 "model": r.model.value,

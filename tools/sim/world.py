@@ -8,6 +8,9 @@ A tile copy (`5p#2`, one tag) is always in exactly one place:
 - a `Zone` of the reader profile — a seat's hand, river, melds or void spot, or the `wall`
   spot that sees tiles single-file while the table builds its walls.
 
+Declaration cards (issue 18: the Win cards, the void indicator cards) lie in a zone or off
+the table (`lay_card`); nothing shuffles them.
+
 Actions are the operator's and the players' hands: `shuffle`, `pass_wall_spot` (one tile
 of the wall build crosses the wall antenna), `move(tile, from, to)`. Button presses are the
 table's business (tools/sim/devices.py). The world is shared between the simulator's
@@ -25,10 +28,12 @@ from enum import Enum
 
 from controller.profiles import (
     COPIES,
+    Card,
     ReaderProfile,
     TileCopy,
     Zone,
     ZoneKind,
+    sim_card_uid,
     sim_tag_uid,
 )
 from rules.seats import Seat
@@ -78,6 +83,7 @@ class World:
         self.version = 0
         self._lock = threading.RLock()
         self._where: dict[TileCopy, Place] = dict.fromkeys(self.copies, IN_MACHINE)
+        self._cards: dict[Card, Zone] = {}  # the declaration cards lying in a zone
         self._foreign: dict[bytes, Zone] = {}  # tags of no tile of the set (a badge, a
         # tile of another set) lying in a zone
         self._antennas: dict[Zone, tuple[int, ...]] = {}
@@ -119,7 +125,15 @@ class World:
             for uid, z in self._foreign.items():
                 for n in self._antennas.get(z, ()):
                     out[n].append(uid)
+            for card, z in self._cards.items():
+                for n in self._antennas.get(z, ()):
+                    out[n].append(sim_card_uid(card))
         return out
+
+    def cards(self) -> dict[Card, Zone]:
+        """The declaration cards lying in a zone."""
+        with self._lock:
+            return dict(self._cards)
 
     def snapshot(self) -> dict[TileCopy, Place]:
         with self._lock:
@@ -127,10 +141,12 @@ class World:
 
     # -- acting ---------------------------------------------------------------------------
     def shuffle(self) -> tuple[TileCopy, ...]:
-        """Every tile falls into the machine; returns the order the walls will be built in."""
+        """Every tile falls into the machine (and the cards leave the table); returns the
+        order the walls will be built in."""
         with self._lock:
             for tc in self.copies:
                 self._where[tc] = IN_MACHINE
+            self._cards.clear()  # the players take their cards back
             order = list(self.copies)
             self.rng.shuffle(order)
             self.version += 1
@@ -141,6 +157,15 @@ class World:
             if self._where[tc] != frm:
                 raise WorldError(f"{tc} is at {place_name(self._where[tc])}, not {place_name(frm)}")
             self._where[tc] = to
+            self.version += 1
+
+    def lay_card(self, card: Card, z: Zone | None) -> None:
+        """Lay a declaration card in zone `z` (None: take it off the table)."""
+        with self._lock:
+            if z is None:
+                self._cards.pop(card, None)
+            else:
+                self._cards[card] = z
             self.version += 1
 
     def place_foreign(self, uid: bytes, z: Zone | None) -> None:

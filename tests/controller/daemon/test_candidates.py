@@ -108,3 +108,28 @@ def test_differences_that_fit_no_shape_offer_only_the_judges_next_step(rig):
     rig.rec.residue = {(seat, "hand", held): -1, (seat, "river", held): 2}
     offered = call(rig)
     assert len(offered) == 1 and offered[0]["move"] is not None  # the draw, from the wall
+
+
+def test_regression_the_call_stands_until_the_table_agrees_with_the_judge(rig):
+    """10/10/2 seed 310 deals 29 and 38: each move the referee entered turned the call off,
+    the lights went out, the players went on, and the deal was shuffled away before the
+    judge had caught up. The call now stands while the table still differs from the judge
+    (its candidates brought up to date), and goes off with the move that makes them agree."""
+    from controller.outputs.scoreboard import ActionKind as AK
+
+    moves = list(begin_deal(rig, 3).moves)
+    k = next(i for i, m in enumerate(moves) if isinstance(m, mv.Draw))
+    play(rig, moves[:k])
+    draw, discard = moves[k], moves[k + 1]
+    assert isinstance(discard, mv.Discard)
+    rig.rec.residue = {(discard.seat, "river", discard.tile): 1}  # the discard: still unread
+    call(rig)
+    side = table_seat(draw.seat, rig.rt.dealt_by)
+    entered = rig.rt.referee(
+        RefereeAction(AK.MOVE, "seen", side, client="ref-1", move="draw", tile=str(draw.tile))
+    )
+    assert entered.accepted and rig.rt.referee_called is not None  # still differs: stands
+    assert "discard was not read" in rig.rt.referee_candidates[-1].text  # brought up to date
+    rig.rec.residue = {}
+    rig.seen(discard)  # read at last: the table and the judge agree
+    assert rig.rt.referee_called is None

@@ -100,6 +100,7 @@ def test_settings_file_and_overlay(tmp_path):
         ("[table]\ndeals = -1\n", "[table] key 'deals'"),
         ('[table]\nplayers = ["a"]\n', "[table] key 'players'"),
         ("[sound]\nx = 1\n", "key 'sound'"),
+        ('[devices]\ndeclarations = "cardz"\n', "declarations is one of buttons, cards, tiles"),
     ],
 )
 def test_settings_errors_name_file_section_and_key(tmp_path, text, where):

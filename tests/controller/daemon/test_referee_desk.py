@@ -215,3 +215,24 @@ def test_regression_each_referee_answer_raised_a_new_recovery_call(rig):
     assert any(c[0] == "reconcile" for c in rig.rec.calls)  # the table was read again
     codes = [a.data()["code"] for a in rig.records(RecordKind.ALERT)]
     assert "recovery" not in codes and rig.rt.referee_called is None
+
+
+def test_regression_a_restart_after_a_cancel_and_more_moves_could_not_replay(tmp_path):
+    """10/10/2 campaign, seed 310 deal 10: the referee cancelled a false Hu, the deal went
+    on, and the daemon killed then could not start again ("record 7695: the judge refuses
+    Draw W 2s on replay"): the restart replayed the accepted moves as if nothing had been
+    cancelled. The judge is rebuilt at each correction of the open deal."""
+    path = tmp_path / "t.journal"
+    rig = Rig(path)
+    rig.link("table", True)
+    rig.link("reader", True)
+    moves = list(begin_deal(rig, 4).moves)
+    k = first_draw(moves) + 2
+    play(rig, moves[:k])
+    assert act(rig, ActionKind.CANCEL, count=1).accepted  # the last move did not happen...
+    play(rig, moves[k - 1 : k + 6])  # ...it happens again, and the deal goes on
+    before = bare(rig.rt.deal.history)
+    rig.close()
+    again = Rig(path, clock=rig.clock)  # raised ReplayError before
+    assert bare(again.rt.deal.history) == before
+    again.close()

@@ -388,3 +388,32 @@ def test_a_restart_mid_deal_says_which_deal_and_how_many_moves():
     )
     one = Recovered(deal_no=2, phase=m.CLAIM_WINDOW, moves=[mv.CloseClaims()])
     assert restarted_words(one) == "deal 2 resumed (claims open): 1 move replayed from the journal"
+
+
+def test_regression_tiles_on_the_last_discard_are_read_against_the_open_window(rig):
+    """Tiles are read as if an open claim window had closed now; on the last discard that
+    close ends the deal, and a pung shown by the tiles (issue 18: no PUNG button) was read
+    against a finished deal and never offered (an e2e cards deal lost its last pung). While
+    closing would end the deal, the tiles are read against the deal as it is."""
+    import random
+
+    from rig import wall_copies
+
+    from tools.sim.player import plan_deal
+
+    def last_discard(seed: int) -> int | None:
+        tiles = tuple(tc.tile for tc in wall_copies(rig.rs, seed))
+        plan = plan_deal(rig.rs, Dice(6, 4), tiles, random.Random(seed))
+        deal = Deal.start(rig.rs, plan.dice, tiles)
+        for i, move in enumerate(plan.moves):
+            deal.apply(move)
+            if deal.window is not None and deal.window.last:
+                return i
+        return None
+
+    seed = next(s for s in range(1, 60) if last_discard(s) is not None)
+    plan = begin_deal(rig, seed)
+    play(rig, plan.moves[: last_discard(seed) + 1], fast=True)
+    assert rig.rt.deal.window is not None and rig.rt.deal.window.last
+    assert rig.rt._as_seen() is rig.rt.deal
+    assert not rig.rt._as_seen().over

@@ -199,3 +199,47 @@ def test_regression_the_dealt_hands_show_two_neighbours_swapped(tmp_path: Path) 
     rebuilt = rebuild(read_deal(again.journal, 1))
     assert rebuilt.refused == () and rebuilt.wall == truth
     again.close()
+
+
+def wall_read(rig: Rig, tc) -> None:
+    """One reader round in which the wall antenna reads `tc` (the walls being built)."""
+    from controller.devices.events import ReaderPolled, TagsRead
+    from controller.tag_maps import sim_tag_uid
+
+    antenna = next(a.number for a in rig.reader.antennas.values() if a.zone.kind.value == "wall")
+    rig.clock.advance(0.05)
+    t = rig.clock.now
+    rig.rt.handle(ReaderPolled(t, "reader", (TagsRead(t, antenna, (sim_tag_uid(tc),), (0x5D,)),)))
+    rig.rt.tick()
+
+
+def test_regression_a_boards_shuffle_sent_while_the_daemon_was_down(tmp_path: Path) -> None:
+    """Campaign seed 200 deal 87 (5/5/1): killed at a settlement, the daemon came back after
+    the board had sent its shuffle; the walls and the dice that followed were ignored in
+    `settled` ("dice 6+1 in phase settled: ignored") and the whole deal was lost. Tiles
+    crossing the wall antenna between deals, before any shuffle was heard since the start,
+    mean the walls are being built: the shuffle is taken as missed."""
+    rig = Rig(tmp_path / "t.journal")
+    rig.wait_ready()
+    assert rig.rt.machine.phase == "idle"
+    order = wall_copies(rig.rs, SEED)
+    for tc in order[:12]:
+        wall_read(rig, tc)
+    assert rig.rt.machine.phase == "shuffling"
+    rig.rt.recognised([rec_types.WallScanned(order)], rig.clock.now)
+    rig.table(WallsUp(0.0))
+    rig.rec.outbox = [rec_types.HandsDealt()]
+    rig.table(DiceRolled(0.0, DICE.a, DICE.b))
+    assert len(rig.records(RecordKind.DEAL_STARTED)) == 1
+
+
+def test_a_wall_read_after_a_heard_shuffle_is_no_shuffle_for_a_board(tmp_path: Path) -> None:
+    """Once the board's shuffles are heard, only the board says when the next one is."""
+    rig = Rig(tmp_path / "t.journal")
+    order = wall_copies(rig.rs, SEED)
+    plan = deal_on_scan(rig, order, (), tuple(tc.tile for tc in order))
+    play(rig, plan.moves)
+    assert rig.rt.machine.phase == "settled"
+    for tc in order[:12]:
+        wall_read(rig, tc)
+    assert rig.rt.machine.phase == "settled"

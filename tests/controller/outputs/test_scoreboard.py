@@ -261,6 +261,9 @@ def test_referee_actions_are_validated_and_handed_over(board, actions):
         ({"kind": "note", "note": " "}, "note"),
         ({"kind": "note", "note": "x" * 501}, "note"),
         ({"kind": "penalty", "seat": "E", "points": 8, "sql": 1}, "unknown"),
+        ({"kind": "dice", "dice": "3+7", "seat": "E"}, "dice"),
+        ({"kind": "dice", "dice": "35", "seat": "E"}, "dice"),
+        ({"kind": "dice", "dice": "3+5"}, "seat"),
     ],
 )
 def test_parse_action_names_the_bad_field(data, field):

@@ -17,8 +17,23 @@ from collections import Counter
 from dataclasses import dataclass, field, replace
 
 from controller.devices.events import Button, SeatButton, TagsRead
-from controller.profiles import ReaderProfile, TileCopy, Zone, ZoneKind, load_reader, sim_tag_map
-from controller.recognition.presence import Debouncer, TileLifted, TilePlaced
+from controller.profiles import (
+    Card,
+    ReaderProfile,
+    TileCopy,
+    Zone,
+    ZoneKind,
+    load_reader,
+    sim_tag_map,
+    with_declarations,
+)
+from controller.recognition.presence import (
+    CardLifted,
+    CardPlaced,
+    Debouncer,
+    TileLifted,
+    TilePlaced,
+)
 from controller.recognition.recogniser import (
     AlertKind,
     HandsDealt,
@@ -40,6 +55,7 @@ from rules.moves import (
     Hu,
     Kong,
     Move,
+    Pass,
     Penalty,
     Rejected,
     ReplacementDraw,
@@ -50,7 +66,7 @@ from rules.ruleset import RuleSet
 from rules.seats import SEATS, Seat
 from rules.wall import Dice
 from tools.sim.noise import Noise, NoiseConfig
-from tools.sim.player import PhysicalPlayer, plan_deal
+from tools.sim.player import CLAIMS, PhysicalPlayer, plan_deal
 from tools.sim.world import WALL_SCAN, World
 
 SICHUAN = ("sbr-mil", "sbr-russia", "sbr-chengdu2016", "wmt")
@@ -70,6 +86,12 @@ def strip(moves) -> list[Move]:
             m = replace(m, tile=None)
         out.append(replace(m, t=None))
     return out
+
+
+def shown(moves) -> list[Move]:
+    """Moves as a table without buttons shows them: a pass is silence, so no passes, and
+    the window closes (which a pass may have made unneeded) left out."""
+    return [m for m in strip(moves) if not isinstance(m, Pass | CloseClaims)]
 
 
 def normalise(rs: RuleSet, dice: Dice, tiles, moves) -> tuple[Move, ...]:
@@ -177,6 +199,7 @@ class Table:
         self.wall_antennas = self.world.antennas_of(WALL_SCAN)
         self.t = 0.0
         self.seen: dict[TileCopy, Zone] = {}
+        self.seen_cards: dict[Card, Zone] = {}
         self.tick_each_pace = True
         self.noise: Noise | None = None
         self.debouncer = Debouncer(profile, sim_tag_map(rs.tiles.set), clock=lambda: self.t)
@@ -196,6 +219,8 @@ class Table:
                     self.runtime.feed(self.rec.on_wall_read(read))
                 self.debouncer.observe(read)
             for change in self.debouncer.end_round(self.t):
+                if isinstance(change, CardPlaced | CardLifted):
+                    self.runtime.feed(self.rec.on_presence(change, self.runtime.deal))
                 if isinstance(change, TilePlaced | TileLifted):
                     self.seen = self.debouncer.presence()
                     self.runtime.feed(self.rec.on_presence(change, self.runtime.deal))
@@ -220,7 +245,7 @@ class Table:
         if self.tick_each_pace:
             self.runtime.feed(self.rec.tick(self.t, self.runtime.deal))
 
-    def changes(self) -> list[TilePlaced | TileLifted]:
+    def changes(self) -> list[TilePlaced | TileLifted | CardPlaced | CardLifted]:
         now = {
             tc: p
             for tc, p in self.world.snapshot().items()
@@ -237,7 +262,15 @@ class Table:
             if self.seen.get(tc) != z
         ]
         self.seen = now
-        return [*lifts, *places]
+        cards = {c: z for c, z in self.world.cards().items() if self.world.has_zone(z)}
+        card_lifts = [
+            CardLifted(self.t, c, z) for c, z in self.seen_cards.items() if cards.get(c) != z
+        ]
+        card_places = [
+            CardPlaced(self.t, c, z) for c, z in cards.items() if self.seen_cards.get(c) != z
+        ]
+        self.seen_cards = cards
+        return [*lifts, *places, *card_lifts, *card_places]
 
 
 @dataclass
@@ -253,11 +286,17 @@ class Played:
 
 
 def play(
-    rules: str, seed: int, profile: str = "sim-uhf", noise: NoiseConfig | None = None, **rec_kw
+    rules: str,
+    seed: int,
+    profile: str = "sim-uhf",
+    noise: NoiseConfig | None = None,
+    declarations: str = "buttons",
+    **rec_kw,
 ) -> Played:
-    """One seeded deal, planned by the bot, played on the table and recognised."""
+    """One seeded deal, planned by the bot, played on the table and recognised; the players
+    declare with `declarations` (buttons, cards, tiles: tools/sim/player.py)."""
     rs = ruleset.load(rules)
-    prof = reader(profile)
+    prof = with_declarations(reader(profile), declarations)
     rng = random.Random(seed)
     dealer_side = SEATS[rng.randrange(4)]
     rec = Recogniser(rs, prof, sim_tag_map(rs.tiles.set), **rec_kw)
@@ -270,7 +309,9 @@ def play(
     dice = Dice(rng.randint(1, 6), rng.randint(1, 6))
     plan = plan_deal(rs, dice, tiles, rng)
     moves = normalise(rs, dice, tiles, plan.moves)
-    player = PhysicalPlayer(table.world, rs, dealer_side, table.press, table.pace, lambda r: None)
+    player = PhysicalPlayer(
+        table.world, rs, dealer_side, table.press, table.pace, lambda r: None, declarations
+    )
     rec.new_deal(dealer_side)
     player.build_walls(order, 5)
     wall = tuple(tc.tile for tc in runtime.scanned) if runtime.scanned else tiles
@@ -279,7 +320,17 @@ def play(
     player.deal(dice)
     snapshots = [dict(table.seen)]
     for move in moves:
+        silent = declarations != "buttons" and not isinstance(move, (*CLAIMS, *REFEREE))
+        if silent and runtime.deal.window is not None:
+            runtime.close()  # a pass is silence: a window the bots' passes completed ends
         if isinstance(move, CloseClaims):
+            if declarations != "buttons":
+                # the claim clock runs while claims shown by tiles settle (a real one for
+                # seconds; `ClaimHold` waits a debounce window before reading a pung)
+                if table.noise is not None:
+                    table.rounds(2 * table.settle_rounds)
+                else:
+                    table.pace("react")
             runtime.close()  # the runtime's claim clock ran out
         elif isinstance(move, REFEREE):
             runtime.apply(move)  # the referee's own decision; a correction's tiles follow

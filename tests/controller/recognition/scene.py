@@ -7,8 +7,8 @@ from __future__ import annotations
 from recog_rig import Runtime, reader
 
 from controller.devices.events import Button, SeatButton
-from controller.profiles import TileCopy, Zone, ZoneKind, sim_tag_map
-from controller.recognition.presence import TileLifted, TilePlaced
+from controller.profiles import Card, TileCopy, Zone, ZoneKind, sim_tag_map, with_declarations
+from controller.recognition.presence import CardLifted, CardPlaced, TileLifted, TilePlaced
 from controller.recognition.recogniser import MoveSeen, Recogniser, RefereeAlert
 from rules import ruleset
 from rules.deal import Deal
@@ -35,6 +35,7 @@ class Scene:
         live: str = "",
         dealer_side: Seat = Seat.E,
         told: Seat | None = None,  # the dealer side the runtime believes, if it differs
+        declarations: str = "buttons",  # the table's declaration sources (issue 18)
         **kw,
     ) -> None:
         self.rs = ruleset.load(rs) if isinstance(rs, str) else rs
@@ -42,7 +43,8 @@ class Scene:
         hands = {s: tuple(parse_tiles(h)) for s, h in (hands or HANDS).items()}
         order = compose(self.rs, dice, hands, tuple(parse_tiles(live)) if live else ())
         self.deal = Deal.start(self.rs, dice, order)
-        self.rec = Recogniser(self.rs, reader(), sim_tag_map(self.rs.tiles.set), **kw)
+        profile = with_declarations(reader(), declarations)
+        self.rec = Recogniser(self.rs, profile, sim_tag_map(self.rs.tiles.set), **kw)
         self.rec.new_deal(dealer_side if told is None else told)
         self.rt = Runtime(self.rs, self.rec, deal=self.deal)
         self.side = lambda seat: SEATS[(dealer_side + seat) % 4]
@@ -97,6 +99,19 @@ class Scene:
 
     def move(self, tc: TileCopy, kind: ZoneKind, seat: Seat) -> list:
         return self.lift(tc) + self.place(tc, self.zone(kind, seat))
+
+    def lay_card(self, card: Card | str, kind: ZoneKind, seat: Seat) -> list:
+        self.t += 0.1
+        card = Card.parse(card) if isinstance(card, str) else card
+        placed = CardPlaced(self.t, card, self.zone(kind, seat))
+        return self.feed(self.rec.on_presence(placed, self.deal))
+
+    def lift_card(self, card: Card | str, kind: ZoneKind, seat: Seat) -> list:
+        self.t += 0.1
+        card = Card.parse(card) if isinstance(card, str) else card
+        return self.feed(
+            self.rec.on_presence(CardLifted(self.t, card, self.zone(kind, seat)), self.deal)
+        )
 
     def press(self, seat: Seat, button: Button) -> list:
         self.t += 0.1

@@ -1,0 +1,75 @@
+"""Declarations from tagged cards (issue 18): a seat's Win card (WMT 000, live matches: a
+declaration is the physical action and a Win card placed on the table) laid in any zone of
+a seat declares Hu for that seat: self-drawn, on the open discard or robbing the kong, by
+context, exactly as the HU button does; a void indicator card (004 Lesson 2) laid at a
+seat's void spot chooses that void, as the void button does. Both go through the buttons'
+path (`declarations.py`: held when read before their discard, offered with the time they
+were read), so the judge and the claim clock see one kind of declaration.
+
+A card declares when it arrives at a side. It does not declare again while it lies there:
+a card moved between that side's zones, or lifted by missed reads and read again within
+`settle` seconds in the same deal, is the same declaration. A card already lying on the
+table when the deal starts declares nothing until it has been taken away and laid again. The card's own mark
+(`card:hu#W` is the Win card kept at side W) does not change who declares: the zone does;
+a card laid at another side is noted in the evidence."""
+
+from __future__ import annotations
+
+import logging
+
+from controller.devices.events import Button, SeatButton
+from controller.profiles import CardKind, DeclarationSource, ZoneKind
+from controller.recognition.presence import CardLifted, CardPlaced
+from controller.recognition.results import Recognised
+from rules.deal import Deal
+
+log = logging.getLogger(__name__)
+
+BUTTON_FOR = {
+    CardKind.HU: Button.HU,
+    CardKind.VOID_M: Button.VOID_M,
+    CardKind.VOID_P: Button.VOID_P,
+    CardKind.VOID_S: Button.VOID_S,
+}
+
+
+class CardDeclarations:
+    """A part of `Recogniser` (the module's docstring says what it owns)."""
+
+    def _cards_new_deal(self) -> None:
+        """A shuffle: a card taken away now, or before, is laid afresh in the new deal,
+        however soon (a fast table's void card, lifted at the shuffle and laid again within
+        `settle`, was taken for the same declaration, and the void was never chosen); one
+        that stays on the table through the shuffle is still the old declaration."""
+        for card in self._card_gone:
+            self._card_side.pop(card, None)
+        self._card_gone.clear()
+
+    def on_card(self, change: CardPlaced | CardLifted, deal: Deal | None) -> list[Recognised]:
+        side = change.zone.seat
+        card = change.card
+        if isinstance(change, CardLifted):
+            if not self._dealt:
+                # taken back with the tiles (a reader polling only the wall antenna while
+                # the walls are built sees it go once the hands are being dealt)
+                self._card_side.pop(card, None)
+            elif self._card_side.get(card) == side:
+                self._card_gone[card] = change.t
+            return []
+        was = self._card_side.get(card)
+        gone = self._card_gone.pop(card, None)
+        self._card_side[card] = side
+        if side is None:
+            return []  # the wall spot: no seat's card
+        if was == side and (gone is None or change.t - gone < self.settle):
+            return []  # the same card still (or again, after missed reads) at that side
+        if DeclarationSource.CARDS not in self.layout.sources:
+            log.info("%s laid at %s: this table's declarations are not cards", card, change.zone)
+            return []
+        if card.kind is not CardKind.HU and change.zone.kind is not ZoneKind.VOID:
+            return []  # a void card declares at the void spot only
+        what = f"{card} laid at {change.zone}"
+        if card.kind is CardKind.HU and card.mark != side.name:
+            what += f" (the Win card of side {card.mark})"
+        press = SeatButton(change.t, side, BUTTON_FOR[card.kind])
+        return self._declared_by(press, what, deal)
