@@ -88,9 +88,8 @@ NOT_COMPLETE_FACTS = _FACTS[0]
 # every Completion value, shared: _COMPLETIONS[tile][facts index]
 _COMPLETIONS = tuple(tuple(Completion(t, f) for f in _FACTS) for t in TILES)
 
-_COMPLETE: dict[bytes, int] = {}  # rules.suit_tables, copied in at first use
-_INFO: dict[bytes, int] = {}
-_NOT = suit_tables.NOT_COMPLETE
+_MISSING = suit_tables.MISSING_INFO
+_CODE_BITS = suit_tables.INFO_CODE_BITS
 _TARGET = tuple(suit_tables.target(m) for m in range(5))
 _SUIT_SLICES = ((0, 9), (9, 18), (18, 27), (27, 34))
 
@@ -105,17 +104,11 @@ def _mask_tiles(offset: int, size: int) -> tuple[tuple[Tile, ...], ...]:
 _RANKS = tuple(_mask_tiles(s.offset, s.size) for s in (Suit.M, Suit.P, Suit.S, Suit.Z))
 
 
-def _load() -> None:
-    t = suit_tables.tables()
-    _COMPLETE.update(t.complete)
-    _INFO.update(t.info)
-
-
 def _regular(b: bytes, melds: int) -> bool:
-    if not _COMPLETE:
-        _load()
-    g = _COMPLETE.get
-    return g(b[:9], _NOT) + g(b[9:18], _NOT) + g(b[18:27], _NOT) + g(b[27:], _NOT) == _TARGET[melds]
+    g, m = suit_tables.tables().info.get, _MISSING
+    return (g(b[:9], m) + g(b[9:18], m) + g(b[18:27], m) + g(b[27:], m)) & _CODE_BITS == _TARGET[
+        melds
+    ]
 
 
 def _seven(b: bytes) -> bool:
@@ -172,10 +165,10 @@ def _bind_hot_paths() -> tuple[
     """`is_complete`, `wait_candidates` and `waits`, with tables and constants bound as closure
     cells: these run per hand in the judge's and scorer's loops, and closure reads are
     cheaper than module-global reads (about 0.15 of the ~0.9 us of a completeness check)."""
-    complete = _COMPLETE
-    get = complete.get
-    info_get = _INFO.get
-    not_complete, targets = _NOT, _TARGET
+    # rules.suit_tables' one `info` dict, bound (never copied) at first use by `load`
+    info: dict[bytes, int] = {}
+    info_get = info.get
+    targets = _TARGET
     m_ranks, p_ranks, s_ranks, z_ranks = _RANKS
     missing, no_honours = suit_tables.MISSING_INFO, suit_tables.NO_HONOURS
     code_bits, gain_field = suit_tables.INFO_CODE_BITS, suit_tables.INFO_GAIN_FIELD
@@ -185,25 +178,25 @@ def _bind_hot_paths() -> tuple[
     full, suited = TileSet.FULL_136, TileSet.SUITED_108
     evens, single_odd = b"\0\2\4", frozenset((b"\1", b"\3"))
     allowed = allowed_waits
-    load, tiles, to_bytes = _load, TILES, bytes
+    tiles, to_bytes = TILES, bytes
+
+    def load() -> None:
+        nonlocal info, info_get
+        info = suit_tables.tables().info
+        info_get = info.get
 
     def is_complete(counts: Sequence[int], melds: int = 0) -> bool:
         """Whether standing tiles + `melds` declared sets form a complete hand."""
-        if not complete:
+        if not info:
             load()
         b = to_bytes(counts)
+        # the codes add up in their field (no honours held: 7 zero bytes, code 0)
         if (
-            get(b[:9], not_complete) + get(b[9:18], not_complete) + get(b[18:], not_complete)
-            == targets[melds]
-        ):
-            return True  # no honours held: Bamboo + 7 zero bytes is one key
-        if b[27:] != no_honours and (
-            get(b[:9], not_complete)
-            + get(b[9:18], not_complete)
-            + get(b[18:27], not_complete)
-            + get(b[27:], not_complete)
-            == targets[melds]
-        ):
+            info_get(b[:9], missing)
+            + info_get(b[9:18], missing)
+            + info_get(b[18:27], missing)
+            + info_get(b[27:], missing)
+        ) & code_bits == targets[melds]:
             return True
         return melds == 0 and 1 not in b and 3 not in b and sum(b) == 14 and max(b) <= 4
 
@@ -214,7 +207,7 @@ def _bind_hot_paths() -> tuple[
         One `info` look-up per suit gives its code, its waits and what a wait adds to its
         code: suit X takes the winning tile when every other suit is complete and X's code
         after the tile brings the sum to the target (so also exactly one pair in the hand)."""
-        if not complete:
+        if not info:
             load()
         v0 = info_get(b[:9], missing)
         v1 = info_get(b[9:18], missing)
@@ -261,7 +254,7 @@ def _bind_hot_paths() -> tuple[
         108-tile set no honour is a wait.
         """
         # `candidates(b, len(melds), tileset)` written out: one call less per hand
-        if not complete:
+        if not info:
             load()
         b = to_bytes(counts)
         v0 = info_get(b[:9], missing)

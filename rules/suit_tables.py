@@ -8,24 +8,23 @@ lookup per suit answers the question for the whole hand.
 Keys are the suit's counts as raw bytes: `bytes(counts)[0:9]` is the Characters key,
 `[9:18]` Dots, `[18:27]` Bamboo (9 bytes, chows allowed) and `[27:34]` the honours
 (7 bytes, no chows: winds and dragons only form pungs). Number and honour keys have
-different lengths, so both live in the same dicts. `complete` also holds every
-Bamboo key followed by seven zero bytes, so a hand without honours (every 108-tile hand)
-needs only three look-ups: `[0:9]`, `[9:18]` and `[18:34]`.
+different lengths, so both live in one dict, `info`, every suit vector that is complete or
+one tile short of a complete one (counts 0-4, at most 4 sets + a pair).
 
-`complete[key]` is the suit's *code*, `16 * tiles + (1 if it holds the pair else 0)`, for
-every suit vector that is sets only or sets + a pair (counts 0-4, at most 4 sets + a pair).
-A hand of `14 - 3 * melds` standing tiles is complete exactly when the codes of its four
-keys add up to `target(melds)`: the tile count sits in the high part and the pair count
-(0-4, never carrying) in the low four bits. A missing key reads as `NOT_COMPLETE`, too
-large for any sum of real codes to reach the target.
+A complete suit's *code* is `16 * tiles + (1 if it holds the pair else 0)`. A hand of
+`14 - 3 * melds` standing tiles is complete exactly when the codes of its four keys add up
+to `target(melds)`: the tile count sits in the high part and the pair count (0-4, never
+carrying) in the low four bits. No honours held is the 7 zero bytes, code 0.
 
-`info[key]` (9- and 7-byte keys, every suit vector that is complete or one tile short of a
-complete one) packs what a hand's waits need into one number, so they take one look-up per
-suit: `info_code` is the suit's code (`NOT_COMPLETE` if it is not complete), `info_mask`
-the ranks that complete it (bit r-1 for rank r; 0 if none) and `info_gain` what its code
-gains once such a tile joins it (`after - code`: the code after is the same for every
-completing rank, as it only depends on the tile count; `NOT_COMPLETE` stands in for either
-side missing). A key not in `info` reads as `MISSING_INFO`.
+`info[key]` packs what a hand needs into one number, so completeness and waits take one
+look-up per suit: `info_code` is the suit's code (`NOT_COMPLETE` if it is not complete, too
+large for any sum of real codes to reach a target), `info_mask` the ranks that complete it
+(bit r-1 for rank r; 0 if none) and `info_gain` what its code gains once such a tile joins
+it (`after - code`: the code after is the same for every completing rank, as it only
+depends on the tile count; `NOT_COMPLETE` stands in for either side missing). A key not in
+`info` reads as `MISSING_INFO`. The codes sit in the low bits, wide enough that the values
+of four suits add up without carrying out of them: `sum & INFO_CODE_BITS == target` is
+"complete".
 
 `live[0]` / `live[1]` hold the code of every number / honour suit vector at its *live key*,
 the counts read as a base-5 number (`live_key`: count of rank r times 5**(r-1); counts are
@@ -35,28 +34,33 @@ and reads the suit's code with one index into bytes: no bytes built, no hashing.
 5**9 + 5**7 bytes (about 2 MB).
 
 Building enumerates sets on integers holding one count per byte (adding a set is one
-addition) and takes about 0.15 s on a 2-core x86 machine; the dicts hold ~129,000 keys,
-and with the live tables about 11.5 MB (tracemalloc; `mjtable bench rules` reports both
-figures).
+addition) and takes about 0.1 s on a 2-core x86 machine. `info` holds 84,609 keys: with the
+live tables about 8 MB (tracemalloc), 9.5 MB of the process's resident memory (`mjtable
+bench rules` reports the first, `tests/rules/test_table_memory.py` holds both to a budget).
+There is one copy, `tables()`, built once (under a lock: a thread that asks while another
+builds waits for the finished tables, never sees half of them) and bound by `rules.hand`
+and `rules.live_hand` at their first use (issue 15 item 3: the tables were 17-22 MB when a
+`complete` dict beside `info`, a copy of both in `rules.hand` and the build's dict of
+waiting vectors all lived at once).
 """
 
 from __future__ import annotations
 
-import functools
+import threading
 import time
 from dataclasses import dataclass
 
 NO_HONOURS = bytes(7)
-NOT_COMPLETE = 1 << 12  # larger than any sum of four real codes (4 * 225)
-WAIT_SHIFT = 9
-WAIT_MASK = (1 << WAIT_SHIFT) - 1
+NOT_COMPLETE = 1 << 8  # more than any target (code(14, True) = 225), so a sum holding it misses
 MAX_SETS = 4
-# an `info` value: the code in bits 0-14 (wide enough that the raw values of four suits
-# add up without the codes carrying into the gain), the gain + INFO_GAIN_OFFSET in bits
-# 15-29 (gains lie in [-NOT_COMPLETE, NOT_COMPLETE]), the rank mask above
-INFO_GAIN_SHIFT = 15
-INFO_GAIN_OFFSET = 1 << 14
-INFO_MASK_SHIFT = 30
+# an `info` value, under 2**30 so that it is one of CPython's one-digit ints (their sums
+# are the cheap ones): the code in bits 0-10 (wide enough that four suits' values add up
+# without the codes carrying into the gain: 4 * NOT_COMPLETE < 2**11), the gain +
+# INFO_GAIN_OFFSET in bits 11-20 (gains lie in [-NOT_COMPLETE, NOT_COMPLETE]), the rank
+# mask in bits 21-29
+INFO_GAIN_SHIFT = 11
+INFO_GAIN_OFFSET = NOT_COMPLETE
+INFO_MASK_SHIFT = 21
 INFO_CODE_BITS = (1 << INFO_GAIN_SHIFT) - 1
 INFO_GAIN_FIELD = (1 << INFO_MASK_SHIFT) - 1 - INFO_CODE_BITS  # the gain bits, in place
 
@@ -110,18 +114,15 @@ def target(melds: int) -> int:
 
 @dataclass(frozen=True, slots=True)
 class SuitTables:
-    complete: dict[bytes, int]
     info: dict[bytes, int]
     live: tuple[bytes, bytes]  # number suits, honours
     build_seconds: float
 
 
-def _suit(size: int, chows: bool) -> tuple[dict[int, int], dict[int, int]]:
-    """Complete vectors -> code, and waiting vectors -> mask | code-after, for one suit kind.
-
-    A vector is an int with the count of rank r in byte r-1 (little-endian), so
-    `vector.to_bytes(size, "little")` is exactly the key `bytes(counts)` slices give.
-    """
+def _complete_vectors(size: int, chows: bool) -> dict[int, int]:
+    """Every complete vector of one suit kind -> its code. A vector is an int with the count
+    of rank r in byte r-1 (little-endian), so `vector.to_bytes(size, "little")` is exactly
+    the key `bytes(counts)` slices give."""
     units = [1 << (8 * i) for i in range(size)]
     sets = [3 * u for u in units]
     if chows:
@@ -134,62 +135,62 @@ def _suit(size: int, chows: bool) -> tuple[dict[int, int], dict[int, int]]:
     for n_sets in range(1, MAX_SETS + 1):
         level = {v for s in level for d in sets if not ((v := s + d) + plus3) & high}
         complete.update(dict.fromkeys(level, code(3 * n_sets, False)))
-    sets_only = list(complete.items())
-    for v, c in sets_only:
+    for v, c in list(complete.items()):
         for u in units:
             w = v + 2 * u
             if not (w + plus3) & high:
                 complete[w] = c + code(2, True)
-
-    waiting: dict[int, int] = {}
-    for rank, u in enumerate(units):
-        bit = 1 << rank
-        byte = 255 * u
-        for v, c in complete.items():
-            if v & byte:
-                w = v - u
-                waiting[w] = waiting.get(w, c << WAIT_SHIFT) | bit
-    return complete, waiting
+    return complete
 
 
 def build() -> SuitTables:
-    """Build the tables (about 0.15 s); `tables()` keeps one copy."""
+    """Build the tables (about 0.1 s); `tables()` keeps one copy.
+
+    Memory is what the daemon watches (issue 15 item 3): the only objects that outlive the
+    build are `info`'s keys and dict, the two live tables and a few hundred distinct
+    values, and nothing on the way is much larger than the complete vectors of one suit
+    kind (~22,000 ints): a waiting key is looked up (and kept only if new) as each complete
+    vector is taken apart, with no dict of waiting vectors beside `info`."""
     start = time.perf_counter()
-    complete: dict[bytes, int] = {}
     info: dict[bytes, int] = {}
     live: list[bytes] = []
     values: dict[int, int] = {}  # share equal value objects: few distinct values, many keys
-    gain_offset = INFO_GAIN_OFFSET
+    waiting = 1 << INFO_MASK_SHIFT  # an entry below this has no waited rank yet
+    code_bits, get, setdefault = INFO_CODE_BITS, info.get, values.setdefault
     for size, chows in ((9, True), (7, False)):
-        c_int, w_int = _suit(size, chows)
-        keys = {v: v.to_bytes(size, "little") for v in c_int}
+        complete = _complete_vectors(size, chows)
         codes = bytearray([LIVE_NOT]) * 5**size
-        done = {c: pack_info(c, NOT_COMPLETE, 0) for c in set(c_int.values())}
-        for v, c in c_int.items():
-            key = keys[v]
-            complete[key] = c
+        done = {c: pack_info(c, NOT_COMPLETE, 0) for c in set(complete.values())}
+        for v, c in complete.items():
+            key = v.to_bytes(size, "little")
             info[key] = done[c]
             # the live key: the counts as base-5 digits, rank 1 the lowest
             codes[int(key.translate(_DIGITS)[::-1], 5)] = c
-            if size == 9:  # Bamboo with no honours, 16 bytes: one look-up fewer per hand
-                complete[key + NO_HONOURS] = c
         live.append(bytes(codes))
         del codes
-        while w_int:  # popped as converted, so both forms never coexist in full
-            v, wait = w_int.popitem()
-            key = keys.get(v) or v.to_bytes(size, "little")
-            now = c_int.get(v, NOT_COMPLETE)
-            # pack_info(now, after, mask) written out
-            x = (
-                now
-                | ((wait >> WAIT_SHIFT) - now + gain_offset) << INFO_GAIN_SHIFT
-                | (wait & WAIT_MASK) << INFO_MASK_SHIFT
-            )
-            info[key] = values.setdefault(x, x)
-    return SuitTables(complete, info, (live[0], live[1]), time.perf_counter() - start)
+        ranks = [(1 << (8 * r), 255 << (8 * r), 1 << (r + INFO_MASK_SHIFT)) for r in range(size)]
+        while complete:  # popped as taken apart: the ints go as the keys come
+            v, after = complete.popitem()  # a tile that completes a suit makes this code
+            for unit, byte, bit in ranks:
+                if v & byte:
+                    key = (v - unit).to_bytes(size, "little")
+                    x = get(key)
+                    if x is None or x < waiting:  # its first wait: the code and the gain
+                        now = NOT_COMPLETE if x is None else x & code_bits
+                        x = pack_info(now, after, 0)
+                    x |= bit
+                    info[key] = setdefault(x, x)
+    return SuitTables(info, (live[0], live[1]), time.perf_counter() - start)
 
 
-@functools.cache
+_BUILT: list[SuitTables] = []
+_BUILDING = threading.Lock()
+
+
 def tables() -> SuitTables:
-    """The shared tables, built at first use."""
-    return build()
+    """The shared tables, built at first use (once, whichever thread asks first)."""
+    if not _BUILT:
+        with _BUILDING:
+            if not _BUILT:
+                _BUILT.append(build())
+    return _BUILT[0]

@@ -32,7 +32,6 @@ from controller.journal_records import (
 from controller.outputs.view import PublicView
 from controller.profiles import ZoneKind
 from controller.recognition.wall_doubt import next_index, pair_of, swap_for, swapped
-from controller.referee.session import corrected_deltas
 from rules import moves as mv
 from rules.deal import Deal
 from rules.record import next_dealer as record_next_dealer
@@ -269,6 +268,9 @@ class DealCycle:
             if newest <= self._corrections_seen.get(number, 0):
                 continue
             self._corrections_seen[number] = newest
+            # the referee tools' re-judging, imported only once a correction is made
+            from controller.referee.session import corrected_deltas
+
             corrected = corrected_deltas(self.journal, number)
             if corrected is not None and corrected != deltas:
                 self.settled_deltas[number] = corrected

@@ -13,8 +13,6 @@ from controller.daemon.views import TableFacts, broadcast_view, public_view, ref
 from controller.devices.table import ShowScore
 from controller.journal_records import JournalError
 from controller.outputs.view import PublicView
-from controller.referee.journal_deal import read_deal
-from controller.referee.rebuild import rebuild
 from controller.words import in_words
 from rules.seats import SEATS, Seat
 
@@ -52,6 +50,10 @@ class Publication:
         the next deal's play begins. A deal the tools cannot rebuild is not shown."""
         if not rec.shown:
             return
+        # the referee tools, imported only for a restart with a result to show again
+        from controller.referee.journal_deal import read_deal
+        from controller.referee.rebuild import rebuild
+
         try:
             rebuilt = rebuild(read_deal(self.journal, rec.shown))
         except JournalError as err:

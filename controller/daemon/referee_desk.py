@@ -8,6 +8,10 @@ Before anything is written the action is tried: the deal is rebuilt with the cor
 would append, and an action after which the judge would refuse a move it accepted before
 (or any hand-entered move the judge refuses now) is refused with the judge's reason, and
 nothing is written. Every correction can be undone (`undo`: a `withdraw` correction).
+
+The referee tools (controller/referee/) are imported where they are first needed, not with
+this module: a daemon that starts with no correction to apply never loads them (start-up,
+issue 17 item 6).
 """
 
 from __future__ import annotations
@@ -23,9 +27,6 @@ from controller.journal_records import Correction, CorrectionAction, Record, Rec
 from controller.outputs.scoreboard import ActionKind, ActionResult, RefereeAction, RejectReason
 from controller.outputs.view import CorrectionView
 from controller.recognition.results import AlertKind
-from controller.referee.journal_deal import READ_KINDS, deal_from_records
-from controller.referee.rebuild import Rebuilt, rebuild
-from controller.referee.trial import CorrectionRefused, say, trial
 from controller.words import seat_name, tile_words
 from rules import moves as mv
 from rules.melds import MeldKind
@@ -36,6 +37,7 @@ from rules.wall import Dice
 
 if TYPE_CHECKING:
     from controller.daemon.runtime import Runtime
+    from controller.referee.rebuild import Rebuilt
     from rules.deal import Deal
 
 # an undone or cancelled move still lies on the table until its tiles are put back
@@ -105,6 +107,8 @@ class RefereeDesk:
         deal_no, seen, views = self._listed
         if deal_no == rt.deal_no and seen == self._corrections_written:
             return views
+        from controller.referee.journal_deal import deal_from_records
+
         jd = deal_from_records(rt.journal, self._deal_records())
         views = tuple(
             CorrectionView(c.record.seq, _describe(c.correction), c.active)
@@ -169,6 +173,8 @@ class RefereeDesk:
     def _enter(self, a: RefereeAction, who: str, why: str) -> ActionResult:
         """A move the reader missed: offered to the judge like a read one, journalled with
         an `enter-move` correction on it (so it can be taken back)."""
+        from controller.referee.trial import say
+
         rt = self.rt
         move = hand_move(a, rt.dealt_by, rt.deal)
         refused = rt.would_refuse(move)
@@ -213,14 +219,22 @@ class RefereeDesk:
         records = self._deal_records()
         if not any(r.kind is RecordKind.CORRECTION for r in records):
             return None
+        from controller.referee.journal_deal import deal_from_records
+        from controller.referee.rebuild import rebuild
+
         return rebuild(deal_from_records(self.rt.journal, records)).deal
 
     # --- targets ----------------------------------------------------------------------------
 
     def _deal_records(self) -> list[Record]:
+        from controller.referee.journal_deal import READ_KINDS
+
         return list(self.rt.journal.deal_records(self.rt.deal_no, READ_KINDS))
 
     def _current(self) -> Rebuilt:
+        from controller.referee.journal_deal import deal_from_records
+        from controller.referee.rebuild import rebuild
+
         return rebuild(deal_from_records(self.rt.journal, self._deal_records()))
 
     def _last_moves(self, n: int) -> list[int]:
@@ -241,6 +255,8 @@ class RefereeDesk:
                 )
 
     def _undoable(self, seq: int) -> None:
+        from controller.referee.journal_deal import deal_from_records
+
         jd = deal_from_records(self.rt.journal, self._deal_records())
         found = next((c for c in jd.corrections if c.record.seq == seq), None)
         if found is None:
@@ -257,6 +273,8 @@ class RefereeDesk:
         return Stamp(self.rt.clock.monotonic(), self.rt.clock.wall())
 
     def _trial(self, corrections: Sequence[Correction]) -> Rebuilt:
+        from controller.referee.trial import CorrectionRefused, trial
+
         try:
             return trial(self.rt.journal, self.rt.deal_no, corrections, self._stamp())
         except CorrectionRefused as err:

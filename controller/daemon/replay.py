@@ -25,9 +25,7 @@ from controller.journal import Journal
 from controller.journal_inputs import ReaderStep, journal_inputs
 from controller.journal_records import Correction, JournalError, Record, RecordKind
 from controller.recognition.wall_doubt import swapped
-from controller.referee.journal_deal import READ_KINDS, deal_from_records
-from controller.referee.rebuild import rebuild
-from controller.referee.session import corrected_deltas
+from controller.referee.journal_deal import READ_KINDS
 from rules import moves as mv
 from rules.deal import Deal, Phase
 from rules.ruleset import RuleSet
@@ -188,6 +186,9 @@ def recover(
             if rec.deal == out.deal_no:
                 out.started, out.deal_no, out.moves, judge = None, 0, [], None
     for number in corrected & set(out.settled):
+        # the referee tools' re-judging, imported only for a deal with corrections (start-up)
+        from controller.referee.session import corrected_deltas
+
         deltas = corrected_deltas(journal, number)
         if deltas is not None:
             out.settled[number] = deltas
@@ -254,6 +255,10 @@ def _wall_checked(
 
 
 def _rebuilt(journal: Journal, records: list[Record], rec: Record) -> Deal:
+    # the referee tools' rebuild, imported only for a deal in progress with corrections
+    from controller.referee.journal_deal import deal_from_records
+    from controller.referee.rebuild import rebuild
+
     try:
         return rebuild(deal_from_records(journal, records)).deal
     except (JournalError, ValueError) as err:

@@ -265,8 +265,7 @@ def test_completions_give_the_shape_of_each_completed_hand() -> None:
 def test_tables_build_fast_and_share_codes() -> None:
     t = suit_tables.build()
     assert t.build_seconds < 1.0  # target 0.3 s, measured by `mjtable bench rules`
-    assert t.complete[bytes(9)] == 0
-    assert t.complete[bytes([3, 1, 1, 1, 2, 1, 1, 1, 3])] == suit_tables.code(14, True)
+    assert suit_tables.info_code(t.info[bytes(9)]) == 0
     nine_gates = t.info[bytes([3, 1, 1, 1, 1, 1, 1, 1, 3])]
     assert suit_tables.info_mask(nine_gates) == 0b111111111
     assert suit_tables.info_code(nine_gates) == suit_tables.NOT_COMPLETE
@@ -283,7 +282,9 @@ def test_tables_build_fast_and_share_codes() -> None:
     )
     assert t.live[0][suit_tables.live_key([3, 1, 1, 1, 1, 1, 1, 1, 3])] == suit_tables.LIVE_NOT
     assert t.live[1][suit_tables.live_key([3, 0, 0, 2, 0, 0, 0])] == suit_tables.code(5, True)
-    assert bytes(7) in t.complete and bytes([1, 1, 1, 0, 0, 0, 0]) not in t.complete
+    assert suit_tables.info_code(t.info[bytes(7)]) == 0
+    assert bytes([1, 1, 1, 0, 0, 0, 0]) not in t.info  # honours: no chow
+    assert suit_tables.info_code(t.info[bytes([1, 0, 0, 0, 0, 0, 0])]) == suit_tables.NOT_COMPLETE
 
 
 # --- properties ---------------------------------------------------------------------------------
@@ -416,7 +417,12 @@ def test_completeness_of_random_hands_matches_the_reference(counts) -> None:
 def test_table_entries_agree_with_the_reference() -> None:
     """Every 7th complete one-suit vector, as a full flush (with a 1z pair when the suit
     holds none) over the melds that fill up the hand."""
-    for key, code in list(suit_tables.tables().complete.items())[::7]:
+    complete = [
+        (key, code)
+        for key, value in suit_tables.tables().info.items()
+        if (code := suit_tables.info_code(value)) != suit_tables.NOT_COMPLETE
+    ]
+    for key, code in complete[::7]:
         if len(key) != 9:
             continue
         n = sum(key)

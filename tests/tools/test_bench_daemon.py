@@ -20,7 +20,8 @@ def test_bench_daemon_json(tmp_path):
     figures = json.loads(out.stdout)
     assert set(figures) == {
         "commit_p50_ms", "commit_p99_ms", "push_p99_ms", "max_frames_per_s",
-        "line_frames_per_s", "rss_mb", "ready_s", "ready_cpu_s", "yardstick_us",
+        "line_frames_per_s", "rss_mb", "ready_s", "ready_cpu_s", "ready_rss_mb",
+        "ready_cold_s", "ready_cold_cpu_s", "yardstick_us",
         "clean_us_per_answer", "clean_us_per_round", "noisy_us_per_answer", "noisy_us_per_round",
         "clean_line_answers_per_s", "noisy_line_answers_per_s",
         "clean_bytes_per_deal", "noisy_bytes_per_deal", "run_rss_mb", "wal_mb",
@@ -30,6 +31,8 @@ def test_bench_daemon_json(tmp_path):
     assert abs(figures["line_frames_per_s"] - 57600 / 10 / 204) < 0.01
     assert figures["max_frames_per_s"] > 0 and 0 < figures["rss_mb"] < 500
     assert 0 < figures["ready_s"] < 20 and 0 < figures["ready_cpu_s"] < 20
+    assert 0 < figures["ready_cold_s"] < 20 and 0 < figures["ready_cold_cpu_s"] < 20
+    assert 10 < figures["ready_rss_mb"] < 500
     # six answers a round of sim-uhf (three bus addresses, a select and an inventory each)
     for kind in ("clean", "noisy"):
         answer, round_ = figures[f"{kind}_us_per_answer"], figures[f"{kind}_us_per_round"]
