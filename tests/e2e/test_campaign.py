@@ -100,3 +100,14 @@ def test_a_daemon_that_cannot_start_again_is_named_with_its_last_words(tmp_path)
     stderr.write_text("starting\nmjtable run: record 7695: the judge refuses Draw\n\n")
     assert _last_words(stderr) == "mjtable run: record 7695: the judge refuses Draw"
     assert _last_words(tmp_path / "missing") == "(no stderr)"
+
+
+@pytest.mark.parametrize("declarations", ["cards", "tiles"])
+def test_a_bounded_campaign_without_buttons_loses_no_deal(tmp_path, declarations):
+    """Issue 18 item 3: the campaign in each declaration mode (Win and void cards; the tiles
+    alone), noisy, the daemon killed once."""
+    config = CampaignConfig(deals=2, kills=1, seed=7, folder=tmp_path, declarations=declarations)
+    report = Campaign(config).run()
+    summary = report.summary()
+    assert report.ok, (summary, [(d.number, d.status, d.detail) for d in report.deals])
+    assert summary["kills"] == 1 and summary["played"] == 2

@@ -44,6 +44,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--rules", default="sbr-mil", help=rules_help())
     parser.add_argument("--reader-profile", default="sim-uhf", help="reader profile (sim-uhf)")
     parser.add_argument(
+        "--declarations",
+        choices=("buttons", "cards", "tiles"),
+        default="buttons",
+        help="how the players declare: seat buttons, Win and void cards, the tiles alone",
+    )
+    parser.add_argument(
         "--no-referee",
         action="store_true",
         help="nobody answers the table's referee calls (the simulated players wait for the referee, up to 10 min a step)",
@@ -68,6 +74,7 @@ def run(args: argparse.Namespace) -> int:
         tags="sim-136" if args.rules == "wellness" else "sim-108",
         folder=args.dir,
         referee=not args.no_referee,
+        declarations=args.declarations,
     )
     quiet = args.json
 
@@ -83,7 +90,8 @@ def run(args: argparse.Namespace) -> int:
         print(
             f"recognition campaign: {s['matched']}/{s['played']} deals matched the truth "
             f"({config.missed:g}% missed, {config.crosstalk:g}% crosstalk, "
-            f"{config.corrupt:g}% corrupt, {config.repeated:g}% repeated; seed {config.seed})"
+            f"{config.corrupt:g}% corrupt, {config.repeated:g}% repeated; seed {config.seed}; "
+            f"declarations by {config.declarations})"
         )
         print(
             f"  lost {s['lost']}, wrong {s['wrong']}, stalls {s['stalls']}, referee calls "

@@ -97,6 +97,7 @@ class CampaignConfig:
     folder: Path | None = None  # kept when given; a temporary one otherwise
     deal_timeout: float = 60.0  # seconds a deal may take before the campaign gives up on it
     referee: bool = True  # a referee answers the table's calls (tools/campaign/referee.py)
+    declarations: str = "buttons"  # or "cards", "tiles": how the players declare (issue 18)
 
 
 @dataclass(slots=True)
@@ -258,6 +259,7 @@ class Campaign:
     def _sim_args(self) -> list[str]:
         c = self.config
         args = ["--rules", c.rules, "--reader-profile", c.reader_profile]
+        args += ["--declarations", c.declarations]
         for name in ("missed", "crosstalk", "corrupt", "repeated"):
             value = getattr(c, name)
             if value:
@@ -274,7 +276,7 @@ class Campaign:
 
     def _daemon(self, paths: dict, journal: Path) -> Child:
         c = self.config
-        extra = ["--rules", c.rules]
+        extra = ["--rules", c.rules, "--declarations", c.declarations]
         if c.referee:
             port = free_port()
             extra += ["--http", f"127.0.0.1:{port}", "--config", str(self._folder / "daemon.toml")]
