@@ -181,6 +181,27 @@ class Declarations:
             return False
         return any(isinstance(c, Pung | Kong) and s is not move.seat for s, c in w.declared)
 
+    def _drawers_hu(self, deal: Deal, moves: tuple[Move, ...]) -> list[Recognised]:
+        """A HU the drawer pressed before its draw was read: its self-drawn Hu, offered
+        right after the draw. Waiting out `settle` let a fast table play on meanwhile (a noisy
+        e2e run, seed 202 deal 2: the Hu accepted 1 s late, the next draw, discard and pung
+        all done, the judge never caught up)."""
+        take = moves[-1]
+        mine = [h for h in self._held if h[1] is take.seat and h[2] is Button.HU]
+        if not mine:
+            return []
+        for h in mine:
+            self._held.remove(h)
+        trial = fork(deal)
+        for m in moves:
+            if trial.window is not None and trial.check(m) is not None:
+                trial.apply(CloseClaims())  # the draw closes the window it follows
+            trial.apply(m)
+        t, seat, _, note = mine[0]
+        note = note.replace(" (before the discard)", "")
+        hu = SelfDrawnHu(seat)
+        return [MoveSeen(hu, (note,), t), *self._if_false_hu(trial, hu, note)]
+
     def _release_held(self, deal: Deal, moves: tuple[Move, ...]) -> list[Recognised]:
         """The held claims, after the move that opened their window (on a copy of the judge)."""
         held, self._held = self._held, []

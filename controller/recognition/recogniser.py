@@ -453,6 +453,8 @@ class Recogniser(Declarations, CardDeclarations, CatchUp, WallChecks):
             self._chow_button.pop(move.seat, None)
         if self._held and isinstance(move, Discard | Kong):
             out += self._release_held(deal, r.moves)
+        elif self._held and isinstance(move, Draw | ReplacementDraw):
+            out += self._drawers_hu(deal, r.moves)
         self._mark_offered(deal)
         return out
 
