@@ -350,3 +350,23 @@ def test_differences_name_deal_seats_zones_and_tiles_for_the_referee() -> None:
         (E, "hand", Tile.parse("5s")): 1,
         (E, "river", Tile.parse("5s")): -1,
     }
+
+
+def test_regression_a_declared_kong_and_the_discard_after_it_read_at_once() -> None:
+    """A noisy e2e run in CI (seed 101 deal 3): the KONG was declared, and the kong's tiles
+    and the player's next discard settled in one reading; both fit, the recogniser said
+    AMBIGUOUS ("fits Kong S concealed-kong 4s and Discard S 8s") and the deal stalled. A
+    declared kong comes first; the replacement and the discard are read after it."""
+    sc = Scene()
+    sc.choose_voids()
+    assert sc.press(E, Button.KONG) == []  # declared; its tiles follow
+    one_m = [tc for tc in sc.copies if tc.tile == Tile.M1]
+    said = []
+    for tc in one_m[:3]:
+        said += sc.move(tc, MELDS, E)
+    said += sc.discard(E, "5s", VOID)  # read while the fourth tile is still in the hand
+    said += sc.move(one_m[3], MELDS, E)
+    spare = sc.copies[sc.deal.wall.next_replacement_index()]
+    said += sc.place(spare, sc.zone(HAND, E)) + sc.wait(0.5) + sc.wait(0.6)
+    assert [type(m).__name__ for m in moves(said)] == ["Kong", "ReplacementDraw", "Discard"]
+    assert AlertKind.AMBIGUOUS not in kinds(said)
