@@ -5,9 +5,6 @@ reads wrong). Each offered action is applied through the referee desk, as the pa
 
 from __future__ import annotations
 
-from pathlib import Path
-
-import pytest
 from rig import Rig, begin_deal, play
 
 from controller.daemon.records import table_seat
@@ -15,15 +12,6 @@ from controller.journal_records import RecordKind
 from controller.outputs.scoreboard import ActionKind, RefereeAction
 from controller.recognition.recogniser import AlertKind, RefereeAlert
 from rules import moves as mv
-
-
-@pytest.fixture
-def rig(tmp_path: Path):
-    r = Rig(tmp_path / "t.journal")
-    r.link("table", True)
-    r.link("reader", True)
-    yield r
-    r.close()
 
 
 def call(rig: Rig) -> list[dict]:

@@ -6,9 +6,7 @@ reason and writes nothing. A restart keeps what the referee did."""
 from __future__ import annotations
 
 import dataclasses
-from pathlib import Path
 
-import pytest
 from rig import Rig, begin_deal, play
 
 from controller.daemon.records import table_seat
@@ -18,15 +16,6 @@ from controller.referee.journal_deal import read_deal
 from controller.referee.rebuild import rebuild
 from rules import moves as mv
 from rules.seats import Seat
-
-
-@pytest.fixture
-def rig(tmp_path: Path):
-    r = Rig(tmp_path / "t.journal")
-    r.link("table", True)
-    r.link("reader", True)
-    yield r
-    r.close()
 
 
 def bare(moves) -> list:

@@ -17,15 +17,6 @@ from rules.tiles import Tile
 from rules.wall import Dice
 
 
-@pytest.fixture
-def rig(tmp_path):
-    r = Rig(tmp_path / "t.journal")
-    r.link("table", True)
-    r.link("reader", True)
-    yield r
-    r.close()
-
-
 def judged(rig, plan):
     deal = Deal.start(rig.rs, plan.dice, rig.rt.deal.wall_order)
     for move in plan.moves:
