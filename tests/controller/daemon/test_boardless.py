@@ -216,24 +216,30 @@ def test_a_table_with_no_board_is_shuffled_walled_and_dealt_from_the_reader(tmp_
     assert table.phases().count("shuffling") == 2
 
 
-def test_regression_a_table_cleared_mid_deal_is_not_read_as_moves(tmp_path: Path):
-    """The first boardless e2e run: the tiles of a stalled deal left for the machine over a
-    few rounds (noise: not all at once), and the recogniser read the emptying table against
-    the deal: a residue of most of the set, searched for moves (the core busy for seconds,
-    the reader unpolled), then short-hand and unrecognised calls for a table being shuffled.
-    A round that clears the table is noted, not read, until the shuffle or a tile placed."""
+def dealt_from_the_reader(tmp_path: Path, dice: Dice) -> Table:
+    """A table with no board read empty, its walls built and the deal dealt (dealer East)."""
     table = Table(tmp_path / "t.journal")
-    rt = table.rt
-    rt.handle(LinkChanged(0.0, "reader", LinkState.UP, "test"))
+    table.rt.handle(LinkChanged(0.0, "reader", LinkState.UP, "test"))
     for _ in range(8):
         table.round()
     player = PhysicalPlayer(
         table.world, table.rs, Seat.E, lambda s, b: None, table.round, lambda r: None
     )
     player.build_walls(table.world.shuffle(), linger=5)
-    player.deal(Dice(3, 3))
+    player.deal(dice)
     for _ in range(8):
         table.round()
+    return table
+
+
+def test_regression_a_table_cleared_mid_deal_is_not_read_as_moves(tmp_path: Path):
+    """The first boardless e2e run: the tiles of a stalled deal left for the machine over a
+    few rounds (noise: not all at once), and the recogniser read the emptying table against
+    the deal: a residue of most of the set, searched for moves (the core busy for seconds,
+    the reader unpolled), then short-hand and unrecognised calls for a table being shuffled.
+    A round that clears the table is noted, not read, until the shuffle or a tile placed."""
+    table = dealt_from_the_reader(tmp_path, Dice(3, 3))
+    rt = table.rt
     assert rt.deal is not None and rt.machine.phase == "choosing_void"
     on_table = [tc for tc, p in table.world.snapshot().items() if isinstance(p, Zone)]
     first, rest = on_table[:20], on_table[20:]
@@ -255,18 +261,8 @@ def test_regression_a_table_cleared_mid_deal_is_not_read_as_moves(tmp_path: Path
 def test_a_tile_placed_again_ends_the_clearing(tmp_path: Path):
     """Tiles that vanish and come back (an antenna that stopped answering, then answered)
     are read against the deal again: no shuffle, the deal goes on."""
-    table = Table(tmp_path / "t.journal")
+    table = dealt_from_the_reader(tmp_path, Dice(4, 5))
     rt = table.rt
-    rt.handle(LinkChanged(0.0, "reader", LinkState.UP, "test"))
-    for _ in range(8):
-        table.round()
-    player = PhysicalPlayer(
-        table.world, table.rs, Seat.E, lambda s, b: None, table.round, lambda r: None
-    )
-    player.build_walls(table.world.shuffle(), linger=5)
-    player.deal(Dice(4, 5))
-    for _ in range(8):
-        table.round()
     east = Zone(ZoneKind.HAND, Seat.E)
     hand = table.world.in_place(east)
     table.world.move_many((tc, east, IN_MACHINE) for tc in hand)
