@@ -24,6 +24,7 @@ from controller.recognition.results import (
 )
 from rules.claims import WindowKind
 from rules.deal import Deal, Phase
+from rules.hand import waits
 from rules.melds import MeldKind
 from rules.moves import (
     ChooseVoid,
@@ -172,14 +173,19 @@ class Declarations:
         return deal.check(move) is not None or self._for_a_later_discard(deal, move)
 
     def _for_a_later_discard(self, deal: Deal, move: Move) -> bool:
-        """A HU this window would take only as a false Hu while another player's pung or
-        kong on it is declared: it is for that player's coming discard (a 10/10/2 campaign,
-        seed 311 deal 1: W's HU for E's discard after E's pung was taken as a false Hu on
-        the pung's window, and the deal was settled wrong)."""
+        """A HU this window would take only as a false Hu, from a hand that waits on some
+        tile: most likely for a discard not read yet. After another player's pung or kong on
+        it (a 10/10/2 campaign, seed 311 deal 1: W's HU for E's discard after E's pung was
+        taken as a false Hu on the pung's window), or with the next draw and discard both
+        unread (seed 310 deal 19: taken twice as a false Hu, the deal lost). A hand that waits
+        on nothing declares a false Hu wherever it lands: taken at once."""
         w = deal.window
         if w is None or not isinstance(move, Hu | RobKong) or not self._false_hu(deal, move):
             return False
-        return any(isinstance(c, Pung | Kong) and s is not move.seat for s, c in w.declared)
+        seat = move.seat
+        if any(isinstance(c, Pung | Kong) and s is not seat for s, c in w.declared):
+            return True
+        return bool(waits(deal.counts(seat), deal.melds(seat), deal.void(seat), deal.rs.tiles.set))
 
     def _drawers_hu(self, deal: Deal, moves: tuple[Move, ...]) -> list[Recognised]:
         """A HU the drawer pressed before its draw was read: its self-drawn Hu, offered

@@ -20,7 +20,8 @@ and Kong on one's own turn, the void buttons. The judge decides legality (`Deal.
   down, a KONG button with no tiles), TILES_WITHOUT_DECLARATION (tiles in the melds with no
   declaration; WMT 000: both are yellow-card matters), LONG_HAND / SHORT_HAND, UNRECOGNISED;
 - button declarations are always offered (the judge's rejection names the reason, e.g. a
-  claim after the window closed); a Hu the judge will accept as false raises FALSE_HU at once.
+  claim after the window closed); a Hu the judge will accept as false raises FALSE_HU with
+  it (from a hand that waits on some tile, after `settle`: it may be for a discard not read).
   CHOW (rule sets that claim chows, 001 IV 2.1) names no tile: with one possible chow it is
   offered at once, with several the two tiles the player lays in the melds say which
   (tools/sim/player.py); a CHOW with no possible chow (not the next player, no such tiles)

@@ -226,6 +226,14 @@ class Table:
                     self.runtime.feed(self.rec.on_presence(change, self.runtime.deal))
             self.runtime.feed(self.rec.tick(self.t, self.runtime.deal))
 
+    def stand_still(self, seconds: float) -> None:
+        """Nothing moves for `seconds`: the reader goes on polling, the recogniser ticks."""
+        if self.noise is not None:
+            self.rounds(round(seconds / 0.05) + 1)
+            return
+        self.t += seconds
+        self.runtime.feed(self.rec.tick(self.t, self.runtime.deal))
+
     def press(self, side: Seat, button: Button) -> None:
         self.t += 0.1
         self.runtime.feed(self.rec.on_button(SeatButton(self.t, side, button), self.runtime.deal))
@@ -319,7 +327,15 @@ def play(
     runtime.feed(rec.start_deal(runtime.deal))
     player.deal(dice)
     snapshots = [dict(table.seen)]
+    judged = Deal.start(rs, dice, tiles)
     for move in moves:
+        # a player who declares Hu shows the hand: a false one stops the table until the
+        # referee has seen it (the recogniser holds a false-looking HU for `settle`, in case
+        # a discard not read yet is its own)
+        false_hu = isinstance(move, Hu | SelfDrawnHu | RobKong) and replace(
+            move, t=None
+        ) not in judged.legal_moves(move.seat)
+        judged.apply(move)
         silent = declarations != "buttons" and not isinstance(move, (*CLAIMS, *REFEREE))
         if silent and runtime.deal.window is not None:
             runtime.close()  # a pass is silence: a window the bots' passes completed ends
@@ -335,6 +351,8 @@ def play(
         elif isinstance(move, REFEREE):
             runtime.apply(move)  # the referee's own decision; a correction's tiles follow
         player.perform(move)
+        if false_hu:
+            table.stand_still(rec.settle + 0.1)
         snapshots.append(dict(table.seen))
     if table.noise is not None:
         table.rounds(2 * table.settle_rounds)  # the reader goes on polling after the deal

@@ -152,7 +152,8 @@ def test_a_win_card_declares_once_and_again_only_when_laid_again() -> None:
     sc = Scene(declarations="cards")
     voids_by_cards(sc)
     sc.discard(Seat.E, "5s", ZoneKind.VOID)
-    out = sc.lay_card("card:hu#N", ZoneKind.MELDS, Seat.N)
+    # N waits on other tiles: held for `settle` in case a discard not read yet is its own
+    out = sc.lay_card("card:hu#N", ZoneKind.MELDS, Seat.N) + sc.wait(1.1)
     assert moves(out) == [Hu(Seat.N)]
     assert [a.kind for a in alerts(out)] == [AlertKind.FALSE_HU]
     assert "card:hu#N laid at N.melds" in out[0].evidence[0]
@@ -169,7 +170,7 @@ def test_a_win_card_laid_at_another_side_declares_for_that_side() -> None:
     sc = Scene(declarations="cards")
     voids_by_cards(sc)
     sc.discard(Seat.E, "5s", ZoneKind.VOID)
-    out = sc.lay_card("card:hu#W", ZoneKind.MELDS, Seat.N)
+    out = sc.lay_card("card:hu#W", ZoneKind.MELDS, Seat.N) + sc.wait(1.1)
     assert moves(out) == [Hu(Seat.N)]
     assert "the Win card of side W" in out[0].evidence[0]
 

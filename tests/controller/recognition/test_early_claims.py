@@ -156,3 +156,37 @@ def test_regression_a_kong_pressed_before_its_draw_was_read_is_read_from_the_til
     nine_m = Tile.parse("9m")
     assert moves(said) == [Draw(S, nine_m), Kong(S, MeldKind.CONCEALED_KONG, nine_m)]
     assert sc.rt.rejected == [] and alerts(said) == []
+
+
+def test_regression_a_hu_for_the_next_discard_was_taken_as_a_false_hu_on_the_open_window() -> None:
+    """A 10/10/2 campaign, seed 310 deal 19: N's HU for S's discard, pressed while S's draw
+    and discard were not read yet and E's window was still open, was taken there as a false
+    Hu (N does not win on E's 5s), and the deal was lost. A HU the open window takes only as
+    a false Hu, from a hand that waits on some tile, is held for the discard that follows."""
+    sc = Scene(live="7s")  # S draws 7s and lets it go: N's seven pairs win on it
+    sc.choose_voids()
+    sc.discard(E, "5s", VOID)
+    assert sc.press(Seat.N, Button.HU) == []  # N waits on 7s, not 5s: held
+    got = sc.draw(S) + sc.discard(S, "7s")
+    assert moves(got) == [Draw(S, Tile.parse("7s")), Discard(S, Tile.parse("7s")), Hu(Seat.N)]
+    assert alerts(got) == [] and not sc.rt.rejected
+    sc.close()
+    assert not sc.deal.winners[-1].false_hu
+
+
+def test_a_false_hu_from_a_hand_that_waits_on_nothing_is_taken_at_once() -> None:
+    sc = opening()  # W's hand waits on no tile
+    got = sc.press(Seat.W, Button.HU)
+    assert moves(got) == [Hu(Seat.W)] and [a.kind.value for a in alerts(got)] == ["false-hu"]
+
+
+def test_a_held_false_looking_hu_is_taken_on_its_window_when_the_table_stands_still() -> None:
+    """The player who declared a false Hu shows the hand and the table stops: nothing else
+    is read, and after `settle` the HU is taken as pressed, on the window still open."""
+    sc = opening()
+    assert sc.press(Seat.N, Button.HU) == []
+    got = sc.wait(1.1)
+    assert moves(got) == [Hu(Seat.N)] and [a.kind.value for a in alerts(got)] == ["false-hu"]
+    sc.close()
+    won = sc.deal.winners[-1]
+    assert won.false_hu and won.from_seat is E  # on E's window
