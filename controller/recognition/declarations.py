@@ -90,14 +90,29 @@ class Declarations:
             return Pung(seat)
         if button is Button.PASS:
             return Pass(seat)
-        if w is not None and w.kind is WindowKind.DISCARD:
+        if w is not None and w.kind is WindowKind.DISCARD and not self._draws_next(seat, deal):
             return Kong(seat, MeldKind.KONG, w.tile)
+        if w is not None and w.kind is WindowKind.DISCARD:
+            # the next to draw, who cannot claim this discard: its own kong after the draw,
+            # the window closing on the timer meanwhile (a 10/10/2 campaign, seed 310 deal
+            # 31: the press was held, offered as a melded kong and refused, the referee called)
+            self._kong_button[seat] = t
+            return None
         if deal.turn is seat and deal.phase in (Phase.DISCARD, Phase.DRAW, Phase.REPLACEMENT):
             # its own kong, to be read from the tiles (pressed before its draw was read: the
             # drawn tile may go straight to the melds, 10/10/2 campaign seed 310 deal 14)
             self._kong_button[seat] = t
             return None
         return Kong(seat, MeldKind.KONG)  # no window and not its turn: the judge says why
+
+    @staticmethod
+    def _draws_next(seat: Seat, deal: Deal) -> bool:
+        """`seat` cannot take the open discard as a kong and is the one to draw after it."""
+        w = deal.window
+        if w is None or deal.check(Kong(seat, MeldKind.KONG, w.tile)) is None:
+            return False
+        trial = fork(deal)
+        return bool(trial.apply(CloseClaims())) and trial.turn is seat and trial.phase is Phase.DRAW
 
     def _chow_options(self, seat: Seat, deal: Deal) -> tuple[Chow, ...]:
         return tuple(m for m in deal.admissible_claims().get(seat, ()) if isinstance(m, Chow))
@@ -167,6 +182,8 @@ class Declarations:
         # is offered as pressed and refused with the judge's reason
         if button is Button.CHOW:
             return not self._chow_options(seat, deal)
+        if button is Button.KONG and self._draws_next(seat, deal):
+            return False  # its own kong to come (`_declaration`)
         move = self._declaration(button, seat, deal, 0.0)
         if move is None:
             return False

@@ -158,6 +158,32 @@ def test_regression_a_kong_pressed_before_its_draw_was_read_is_read_from_the_til
     assert sc.rt.rejected == [] and alerts(said) == []
 
 
+def test_regression_a_kong_pressed_by_the_next_to_draw_while_the_window_was_open() -> None:
+    """A 10/10/2 campaign, seed 310 deal 31: S pressed KONG after its draw, unread, while E's
+    window was still open on the timer; the press was held, offered as a melded kong of E's
+    discard and refused, and the referee was called ("declared a kong; no tiles followed").
+    The next to draw, who cannot take that discard as a kong, declares its own kong to come."""
+    hands = {
+        E: "1111234m1567p599s",
+        S: "2345678999m234p",
+        Seat.W: "2345678p23456s9p",
+        Seat.N: "1122334455667s",
+    }
+    sc = Scene(hands=hands, live="9m")
+    sc.choose_voids()
+    sc.discard(E, "5s", VOID)  # the window stays open
+    assert sc.press(S, Button.KONG) == []
+    said = sc.place(sc.next_copy(), sc.zone(MELDS, S))  # never read in the hand
+    for _ in range(3):
+        said += sc.move(sc.copy_in("9m", HAND, S), MELDS, S)
+    for _ in range(10):
+        said += sc.wait(0.6)
+    nine_m = Tile.parse("9m")
+    kong = Kong(S, MeldKind.CONCEALED_KONG, nine_m)
+    assert moves(said) == [CloseClaims(), Draw(S, nine_m), kong]
+    assert sc.rt.rejected == [] and alerts(said) == []
+
+
 def test_regression_a_hu_for_the_next_discard_was_taken_as_a_false_hu_on_the_open_window() -> None:
     """A 10/10/2 campaign, seed 310 deal 19: N's HU for S's discard, pressed while S's draw
     and discard were not read yet and E's window was still open, was taken there as a false
