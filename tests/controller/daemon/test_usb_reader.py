@@ -22,8 +22,8 @@ from controller.daemon.input_log import reader_steps
 from controller.daemon.runtime import Runtime
 from controller.devices.events import LinkChanged, LinkState, ReaderPolled, TagsRead
 from controller.devices.pn533_usb import Backoff, PN533Reader, parse_usb_address
+from controller.devices.polled_link import PolledReaderLink
 from controller.devices.table import TableDriver
-from controller.devices.usb_link import PolledReaderLink
 from controller.journal import Journal
 from controller.journal_records import RecordKind
 from controller.profiles import TileCopy, Zone, ZoneKind, load_table, parse_reader, sim_tag_uid
