@@ -83,6 +83,7 @@ class FrameExchange:
         self.nack_retries = nack_retries
         self.resent = 0  # answers asked again with a NACK after a damaged frame
         self._frames: list[pn532.Frame] = []
+        self._damaged_at = 0  # the decoder's error count when the command went out
 
     def write(self, data: bytes) -> None:
         raise NotImplementedError
@@ -100,6 +101,7 @@ class FrameExchange:
         """Send one command frame, wait for the ACK and the D5 answer to `command`."""
         self._frames.clear()
         self.discard()
+        self._damaged_at = self.decoder.stats().error_total
         self.write(frame)
         if not isinstance(self._next_frame(), Ack):
             raise NoAnswer(f"no ACK to command 0x{command:02x}")
@@ -119,7 +121,13 @@ class FrameExchange:
         again with a NACK, at most `nack_retries` times."""
         asked = 0
         while not self._frames:
+            # a frame skipped since the command went out (it may have come in with the ACK)
             errors = self.decoder.stats().error_total
+            if nack and errors > self._damaged_at and asked < self.nack_retries:
+                asked += 1
+                self.resent += 1
+                self._damaged_at = errors
+                self.write(pn532.NACK_FRAME)
             data = self.read()
             if data is None:
                 self._frames += self.decoder.flush()
@@ -127,11 +135,6 @@ class FrameExchange:
                     raise NoAnswer("read timed out")
                 break
             self._frames += self.decoder.feed(data)
-            damaged = self.decoder.stats().error_total > errors
-            if nack and damaged and not self._frames and asked < self.nack_retries:
-                asked += 1
-                self.resent += 1
-                self.write(pn532.NACK_FRAME)
         frame = self._frames.pop(0)
         if isinstance(frame, Nack | ErrorFrame):
             raise NoAnswer(f"{self.name} answered {type(frame).__name__}")
