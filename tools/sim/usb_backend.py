@@ -11,6 +11,11 @@ interface 0 with bulk OUT 0x04 and bulk IN 0x84, 64-byte packets. A transfer end
 short packet; a message that is a multiple of 64 bytes needs a zero-length packet after it,
 both ways — without it the device keeps waiting for the rest of the host's frame, and the
 host's read runs on into the next message. Every answer is an ACK transfer, then the reply.
+
+The same firmware with PN532 identity is the simulated PN532 module (`serial_feed`, its HSU
+side; tools/sim/uart_pn532.py puts it on a pty): it sleeps until the wake-up preamble. Both
+send their last answer again on a NACK from the host, and `damage` spoils the checksums of
+the next answers (PN532 user manual §6.2.1).
 """
 
 from __future__ import annotations
