@@ -11,9 +11,10 @@ Every answer is an ACK, then the D5 frame (PN532 user manual §6.2.1). An answer
 arrives damaged (bad LCS or DCS: the decoder skips it and counts it) is asked again with a
 NACK from the host, which makes the PN53x send its last answer again (§6.2.1.3), so the
 tags of that poll are not lost. A read that times out is not a lost link: the pending
-command is aborted with an ACK from the host (§6.2.1.3). A transport failure is
-`DeviceLost`: `LinkChanged(DOWN)` once, then attempts spaced by `Backoff`, and
-`LinkChanged(UP)` when the device answers again.
+command is aborted with an ACK from the host (§6.2.1.3); `silent_limit` polls in a row
+without an answer, and the chip counts as lost. A transport failure is `DeviceLost`:
+`LinkChanged(DOWN)` once, then attempts spaced by `Backoff` (each one opens the device again
+and configures it, a PN532 woken first), and `LinkChanged(UP)` when the device answers.
 """
 
 from __future__ import annotations
@@ -151,6 +152,9 @@ class PN53xReader:
     """
 
     absent = "no PN53x found"  # what a failed `_open` that found nothing says
+    # polls in a row without an answer after which the chip counts as lost (a PN532 that
+    # reset behind a UART that stayed: asleep until woken again at the next open)
+    silent_limit = 3
 
     def __init__(
         self,
@@ -168,6 +172,7 @@ class PN53xReader:
         self.firmware: FirmwareVersion | None = None
         self.failures = 0  # consecutive failed connection attempts
         self.timeouts = 0
+        self._silent = 0  # polls in a row without an answer
         self._next_attempt = 0.0
         self._down_reported = False
         self._decoders_closed: list[PN532CodecStats] = []
@@ -198,7 +203,13 @@ class PN53xReader:
         except DeviceLost as err:
             return [self._lost(now, str(err))]
         except NoAnswer as err:
-            return [*self._skipped(now, errors), self._no_answer(now, str(err))]
+            failed = [*self._skipped(now, errors), self._no_answer(now, str(err))]
+            self._silent += 1
+            if self._silent < self.silent_limit:
+                return failed
+            silent = f"{self.link.name}: no answer to {self._silent} polls in a row"
+            return [*failed, self._lost(now, silent)]
+        self._silent = 0
         self.last_answer = answer.encode()
         skipped = self._skipped(now, errors)
         targets = pn532.parse_answer(answer, Command.IN_LIST_PASSIVE_TARGET)
@@ -275,6 +286,7 @@ class PN53xReader:
 
     def _lost(self, now: float, reason: str) -> LinkChanged:
         self.close()
+        self._silent = 0
         self.failures = 0
         self._next_attempt = now + self.backoff.delay(0)
         self._down_reported = True

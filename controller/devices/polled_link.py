@@ -19,7 +19,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from controller.devices.events import LinkChanged, ReaderPolled
+from controller.devices.events import FrameError, LinkChanged, ReaderPolled, TagsRead
 from controller.devices.pn53x_reader import PN53xReader
 
 log = logging.getLogger(__name__)
@@ -42,17 +42,19 @@ class PolledReaderLink:
         self._thread: threading.Thread | None = None
 
     def poll(self) -> list[LinkChanged | ReaderPolled]:
-        """One step of the driver, as the items the daemon's queue takes (tests call it)."""
+        """One step of the driver, as the items the daemon's queue takes, in the driver's
+        order (a failed poll's errors before the loss they led to; tests call it)."""
         out: list[LinkChanged | ReaderPolled] = []
-        reads = []
-        for ev in self.reader.step():
+        reads: list = []
+        for ev in [*self.reader.step(), None]:
+            if not isinstance(ev, TagsRead | FrameError) and reads:
+                answer, self.reader.last_answer = self.reader.last_answer, b""
+                out.append(ReaderPolled(reads[-1].t, self.device, tuple(reads), answer))
+                reads = []
             if isinstance(ev, LinkChanged):
                 out.append(ev)
-            else:
+            elif ev is not None:
                 reads.append(ev)
-        if reads:
-            answer, self.reader.last_answer = self.reader.last_answer, b""
-            out.append(ReaderPolled(reads[-1].t, self.device, tuple(reads), answer))
         return out
 
     def start(self) -> None:

@@ -178,6 +178,38 @@ def test_a_pn532_uart_pulled_and_plugged_back(table) -> None:
     assert table.placed() == [TilePlaced]  # the tile was never read as lifted
 
 
+def test_regression_a_pn532_reset_behind_its_uart_is_woken_again_and_no_tile_lifted(
+    table,
+) -> None:
+    """The module browns out and resets while the Pi's UART stays: the chip sleeps again and
+    every poll times out. Those polls said nothing of the spot: they end no debouncer round
+    (the tile stayed on the spot), and after three of them the reader counts as lost (one
+    alert), is opened and woken again, and the table is reconciled."""
+    table.poll()
+    table.chip.add_tag(UID)
+    table.poll(4)
+    rounds = table.rt.rounds
+    with table.chip._lock:
+        table.chip.asleep = True  # the reset: nothing is heard until the wake-up
+    failed = table.poll(3)
+    assert [type(i) for i in failed] == [ReaderPolled, ReaderPolled, ReaderPolled, LinkChanged]
+    assert all(e.reason == "read timed out" for i in failed[:3] for e in i.events)
+    lost = failed[-1]
+    assert lost.state is LinkState.DOWN
+    assert lost.detail == f"PN532 on {table.module.path}: no answer to 3 polls in a row"
+    assert [e.reason for e in table.frame_errors()] == ["read timed out"] * 3  # journalled
+    assert table.rt.rounds == rounds  # no round ended without an answer
+    assert table.placed() == [TilePlaced] and table.rt.machine.phase == "degraded"
+    (alert,) = [r.data() for r in table.records(RecordKind.ALERT)]
+    assert alert["code"] == "device-lost"
+    (up,) = [i for i in table.poll(3) if isinstance(i, LinkChanged)]  # 0.1 s on (backoff)
+    assert isinstance(up, LinkChanged) and up.state is LinkState.UP and not table.chip.asleep
+    assert table.chip.received.count(pn532.sam_configuration()) == 2  # woken again
+    table.poll(table.rt._settle)
+    assert table.rt.machine.phase == "idle"
+    assert table.rt.debouncer.presence() == {FIVE_P: SPOT} and table.placed() == [TilePlaced]
+
+
 def test_the_daemon_runs_the_shipped_pn532_pi_uart_profile_on_a_serial_port(tmp_path) -> None:
     """`Daemon` as `mjtable run --reader PATH --reader-profile pn532-pi-uart` builds it: its
     link thread opens the port, wakes the chip, and the reads of the wall spot reach the
