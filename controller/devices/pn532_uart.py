@@ -5,9 +5,9 @@ as it does a PN533 on USB.
 
 At every open (the first and each reconnection) the chip is woken and configured: the HSU
 wake-up preamble (0x55 0x55 and fourteen 0x00: a PN532 sleeps after power-up and hears
-nothing before it), then SAMConfiguration in normal mode (D4 14 01 14 01, which takes it
-out of its low-power state), GetFirmwareVersion, RFConfiguration (finite retries), and
-InListPassiveTarget at every poll (HARDWARE-NOTES; PN532 user manual §6.2, §7.2.11).
+nothing before it), then SAMConfiguration in normal mode (D4 14 01 14 01), as
+HARDWARE-NOTES says; then GetFirmwareVersion, RFConfiguration (finite retries), and
+InListPassiveTarget at every poll.
 
 A serial line that fails (pyserial `SerialException`, `OSError` EIO, `termios.error`: a
 pulled adapter, HARDWARE-NOTES) is a lost device: `LinkChanged(DOWN)` with one line
@@ -60,7 +60,7 @@ class PN532UartLink(FrameExchange):
                 url, baudrate=baudrate, timeout=timeout, exclusive=True, do_not_open=True
             )
             port.open()
-        except IO_ERRORS as err:
+        except (*IO_ERRORS, ValueError) as err:  # ValueError: a URL or speed pyserial refuses
             raise DeviceLost(f"cannot open {url}: {_one_line(err)}") from err
         return cls(port, url)
 

@@ -9,9 +9,9 @@ SAMConfiguration its chip needs first). The frames are pn532.py's.
 
 Every answer is an ACK, then the D5 frame (PN532 user manual §6.2.1). An answer that
 arrives damaged (bad LCS or DCS: the decoder skips it and counts it) is asked again with a
-NACK from the host, which makes the PN53x send its last answer again (§6.2.1.3), so the
+NACK from the host, which makes the PN53x send its last answer again (§6.2.1), so the
 tags of that poll are not lost. A read that times out is not a lost link: the pending
-command is aborted with an ACK from the host (§6.2.1.3); `silent_limit` polls in a row
+command is aborted with an ACK from the host (§6.2.1); `silent_limit` polls in a row
 without an answer, and the chip counts as lost. A transport failure is `DeviceLost`:
 `LinkChanged(DOWN)` once, then attempts spaced by `Backoff` (each one opens the device again
 and configures it, a PN532 woken first), and `LinkChanged(UP)` when the device answers.

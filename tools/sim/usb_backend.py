@@ -258,7 +258,7 @@ class SimPN533:
     def serial_feed(self, data: bytes) -> bytes:
         """The same firmware on a UART (HSU): host bytes in, every answer byte out. A PN532
         sleeps after power-up (`asleep`) and hears nothing until the 0x55 of the HSU
-        wake-up preamble (PN532 user manual §7.2.11, HARDWARE-NOTES)."""
+        wake-up preamble (HARDWARE-NOTES)."""
         with self._lock:
             if self.asleep:
                 woken = data.find(0x55)
@@ -281,7 +281,7 @@ class SimPN533:
         if isinstance(frame, Ack):
             return  # the host aborts a pending command; nothing is pending here
         if isinstance(frame, Nack):
-            # the host got a damaged answer: the last one is sent again (§6.2.1.3)
+            # the host got a damaged answer: the last one is sent again (§6.2.1)
             self.nacks += 1
             self._queue(self._last_reply or ERROR_FRAME)
             return

@@ -262,3 +262,16 @@ def test_a_usb_address_with_the_pn532_profile_is_refused(tmp_path) -> None:
         daemon.start()
     daemon.close()
     assert not (tmp_path / "d.journal").exists()
+
+
+@pytest.mark.parametrize("url", ["/nonexistent/serial0", "bogus://serial0"])
+def test_a_port_that_cannot_be_opened_is_one_down_line_then_quiet_retries(url) -> None:
+    clock = FakeClock()
+    reader = PN532UartReader(url, clock=clock.monotonic, backoff=Backoff(0.1, 0.5))
+    (down,) = reader.step()
+    assert isinstance(down, LinkChanged) and down.state is LinkState.DOWN
+    assert down.detail.startswith(f"cannot open {url}: ") and "\n" not in down.detail
+    for _ in range(5):
+        clock.advance(1.0)
+        assert reader.step() == []  # retried, not reported again
+    assert reader.failures == 6
