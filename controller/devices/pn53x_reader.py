@@ -44,6 +44,17 @@ from controller.devices.pn532 import (
 log = logging.getLogger(__name__)
 
 Event = LinkChanged | TagsRead | FrameError
+# what a frame damaged on the way looks like to the decoder (junk between frames is not a
+# frame: a NACK would not bring it back)
+DAMAGED = frozenset(
+    {
+        PN532ErrorKind.BAD_LCS,
+        PN532ErrorKind.BAD_DCS,
+        PN532ErrorKind.BAD_POSTAMBLE,
+        PN532ErrorKind.BAD_TFI,
+        PN532ErrorKind.BAD_LENGTH,
+    }
+)
 
 
 class DeviceLost(Exception):
@@ -84,7 +95,7 @@ class FrameExchange:
         self.nack_retries = nack_retries
         self.resent = 0  # answers asked again with a NACK after a damaged frame
         self._frames: list[pn532.Frame] = []
-        self._damaged_at = 0  # the decoder's error count when the command went out
+        self._damaged_at = 0  # damaged frames the decoder had skipped when the command went out
 
     def write(self, data: bytes) -> None:
         raise NotImplementedError
@@ -102,7 +113,7 @@ class FrameExchange:
         """Send one command frame, wait for the ACK and the D5 answer to `command`."""
         self._frames.clear()
         self.discard()
-        self._damaged_at = self.decoder.stats().error_total
+        self._damaged_at = self._damaged()
         self.write(frame)
         if not isinstance(self._next_frame(), Ack):
             raise NoAnswer(f"no ACK to command 0x{command:02x}")
@@ -117,17 +128,20 @@ class FrameExchange:
         self.decoder.flush()
         self._frames.clear()
 
+    def _damaged(self) -> int:
+        return sum(n for kind, n in self.decoder.stats().errors if kind in DAMAGED)
+
     def _next_frame(self, nack: bool = False) -> pn532.Frame:
         """The next frame. With `nack`, a frame the decoder skipped as damaged is asked
         again with a NACK, at most `nack_retries` times."""
         asked = 0
         while not self._frames:
             # a frame skipped since the command went out (it may have come in with the ACK)
-            errors = self.decoder.stats().error_total
-            if nack and errors > self._damaged_at and asked < self.nack_retries:
+            damaged = self._damaged()
+            if nack and damaged > self._damaged_at and asked < self.nack_retries:
                 asked += 1
                 self.resent += 1
-                self._damaged_at = errors
+                self._damaged_at = damaged
                 self.write(pn532.NACK_FRAME)
             data = self.read()
             if data is None:
