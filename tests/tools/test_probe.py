@@ -105,6 +105,10 @@ def test_probe_identifies_each_reader_and_writes_to_no_unknown_device(rig: Rig) 
     lines = report(list(findings.values()))
     run = f"mjtable run --reader {rig.by_id / UHF_LINK} --reader-profile sim-uhf"
     assert any(line.strip().startswith(run) for line in lines)
+    # the PN532's line is one `mjtable run` now polls (it said it could not, before)
+    pn532_run = f"mjtable run --reader {rig.uart.link} --reader-profile pn532-pi-uart"
+    assert any(line.strip().startswith(pn532_run) for line in lines)
+    assert not any("does not poll" in line for line in lines)
     assert any(
         line.startswith(f"the table board may be on: {rig.table.slave_name}") for line in lines
     )
