@@ -214,6 +214,14 @@ class SimPN533:
             self.asleep = self.firmware.ic == 0x32  # powered up again: asleep
             self._reset()
 
+    def brown_out(self) -> None:
+        """The chip resets where it is (its supply dipped; the link stays): asleep again if
+        it is a PN532 on its UART, its configuration lost, the tags still in its field."""
+        with self._lock:
+            self.max_retries_set = False
+            self.asleep = self.firmware.ic == 0x32
+            self._reset()
+
     def _reset(self) -> None:
         self._rx.clear()
         self._tx.clear()

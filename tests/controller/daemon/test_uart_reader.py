@@ -189,8 +189,7 @@ def test_regression_a_pn532_reset_behind_its_uart_is_woken_again_and_no_tile_lif
     table.chip.add_tag(UID)
     table.poll(4)
     rounds = table.rt.rounds
-    with table.chip._lock:
-        table.chip.asleep = True  # the reset: nothing is heard until the wake-up
+    table.chip.brown_out()  # asleep: nothing is heard until the wake-up
     failed = table.poll(3)
     assert [type(i) for i in failed] == [ReaderPolled, ReaderPolled, ReaderPolled, LinkChanged]
     assert all(e.reason == "read timed out" for i in failed[:3] for e in i.events)
