@@ -14,8 +14,8 @@ each quarter. Output lines (one per fact, flushed; tests read them):
 so the same figures can be drawn again with `--capture FILE`.
 
 Rounds come from the real drivers: a UHF bus through `BusPoller` (tools/sim/client.py) on a
-`SerialLink`, a PN532 through `PN532HsuPoller`, a PN533 through `PN533Reader` (pyusb); a
-single-spot reader's round is one poll.
+`SerialLink`, a PN532 on a serial port or a PN533 on USB through the daemon's polling driver
+(`PN532UartReader`, `PN533Reader`); a single-spot reader's round is one poll.
 """
 
 from __future__ import annotations
@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from controller.devices.events import DataReceived, LinkChanged, LinkState, TagsRead
+from controller.devices.pn53x_reader import PN53xReader
 from controller.devices.serial_link import LinkConfig, SerialLink
 from controller.profiles import ReaderModel, ReaderProfile, load_reader
 from tools.calibration import Round, Tally
@@ -44,7 +45,7 @@ def _add(current: dict[bytes, dict[int, int]], read: TagsRead) -> None:
 
 
 class SerialRounds:
-    """Rounds from a reader on a serial line (UHF bus or PN532 HSU)."""
+    """Rounds from a UHF reader bus on a serial line."""
 
     def __init__(
         self,
@@ -64,15 +65,9 @@ class SerialRounds:
             url, baudrate=baud or profile.reader.baud, read_timeout=0.02, backoff_max=2.0
         )
         self.link = SerialLink("reader", config, self.inbox.put, clock)
-        self.single = profile.reader.model is ReaderModel.PN532_UART
-        if self.single:
-            from controller.devices.pn532 import PN532HsuPoller
+        from tools.sim.client import BusPoller
 
-            self.poller: Any = PN532HsuPoller("reader")
-        else:
-            from tools.sim.client import BusPoller
-
-            self.poller = BusPoller(profile)
+        self.poller = BusPoller(profile)
         self.polling = False
         self._current: dict[bytes, dict[int, int]] = {}
         self.link.start()
@@ -100,11 +95,10 @@ class SerialRounds:
                 step = self.poller.tick(t)
             if step is None:
                 continue
-            done = getattr(step, "round_done", False)
+            done = step.round_done
             for event in step.events:
                 if isinstance(event, TagsRead):
                     _add(self._current, event)
-                    done = done or self.single
             if step.send and self.link.write(step.send) and self.record is not None:
                 self.record.chunk("reader", "tx", step.send)
             if done:
@@ -118,15 +112,12 @@ class SerialRounds:
             self.record.close()
 
 
-class UsbRounds:
-    """Rounds from a PN533 on USB: one poll each."""
+class SpotRounds:
+    """Rounds from a single-spot PN53x (a PN532 on a serial port, a PN533 on USB) through
+    the daemon's polling driver (controller/devices/pn53x_reader.py): one poll each."""
 
-    def __init__(self, say: Say, backend: Any = None, devices: Any = None, pause: float = 0.02):
-        from controller.devices.pn533_usb import KNOWN_DEVICES, Backoff, PN533Reader
-
-        self.reader = PN533Reader(
-            backend=backend, backoff=Backoff(0.1, 1.0), devices=devices or KNOWN_DEVICES
-        )
+    def __init__(self, say: Say, reader: PN53xReader, pause: float = 0.02) -> None:
+        self.reader = reader
         self.say = say
         self.pause = pause
 
@@ -142,7 +133,7 @@ class UsbRounds:
                     polled = True
             if polled:
                 return current
-            time.sleep(self.pause)  # a real device's pace; nothing to wait on in pyusb
+            time.sleep(self.pause)  # a real device's pace; nothing to wait on in the driver
         return None
 
     def close(self) -> None:

@@ -2,7 +2,9 @@
 1m#2, … 9s#4, then honours for 136 tiles), on one antenna of the reader; each new tag is
 written to the tag map `hw_profiles/tags/<set>.toml` (format: docs/PROFILES.md).
 
-The reader is polled through the real drivers (SerialLink, UHFPoller) on one antenna. A
+The reader is polled through the real drivers on one antenna: a UHF reader through
+SerialLink and UHFPoller, a single-spot PN53x (a PN532 on a serial port, a PN533 on USB:
+`--reader usb`) through the daemon's polling driver (controller/devices/pn53x_reader.py). A
 presentation is a set of tags the antenna reads in `stable` inventories in a row; it is
 handled once, and the next one starts when the set changes (the tile is lifted):
 
@@ -28,17 +30,19 @@ import sys
 import time
 import tomllib
 import types
-from collections.abc import Callable
+from collections.abc import Callable, Generator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TextIO
 
 from controller.devices.events import DataReceived, LinkChanged, LinkState, TagsRead
+from controller.devices.pn53x_reader import Backoff, PN53xReader
 from controller.devices.serial_link import LinkConfig, SerialLink
 from controller.devices.uhf_poller import PollerConfig, UHFPoller
 from controller.devices.uhf_reader import MAX_ANTENNAS
 from controller.profiles import (
     COPIES,
+    ReaderModel,
     ReaderProfile,
     TagMap,
     TagsHeader,
@@ -223,15 +227,52 @@ def run_enrolment(
     progress()
     if enrolment.next is None:
         return True
+    watch = Presentations(stable)
+    reads = (
+        _uhf_reads(url, profile, antenna, reply_timeout, clock, say)
+        if profile.reader.model is ReaderModel.UHF_SERIAL
+        else _spot_reads(url, profile, antenna, say)
+    )
+    try:
+        for event in reads:
+            if stop():
+                return False
+            if event is None:
+                continue
+            shown = watch.feed(frozenset(event.uids))
+            if shown is None:
+                continue
+            outcome = enrolment.present(shown)
+            say(describe(outcome))
+            if outcome.kind == "enrolled":
+                progress()
+                if enrolment.next is None:
+                    return True
+        return False
+    finally:
+        reads.close()
+
+
+Reads = Generator[TagsRead | None, None, None]  # None: nothing yet (a chance to stop)
+
+
+def _uhf_reads(
+    url: str,
+    profile: ReaderProfile,
+    antenna: int,
+    reply_timeout: float,
+    clock: Callable[[], float],
+    say: Callable[[str], None],
+) -> Reads:
+    """The enrolment antenna's inventories from a UHF reader: SerialLink + UHFPoller."""
     inbox: queue.Queue[LinkChanged | DataReceived] = queue.Queue()
     config = LinkConfig(url, baudrate=profile.reader.baud, read_timeout=0.02, backoff_max=2.0)
     link = SerialLink("reader", config, inbox.put, clock)
     poller = poller_for(profile, antenna, reply_timeout)
-    watch = Presentations(stable)
     polling = False
     link.start()
     try:
-        while not stop():
+        while True:
             try:
                 item = inbox.get(timeout=0.05)
             except queue.Empty:
@@ -247,21 +288,53 @@ def run_enrolment(
             elif polling:
                 step = poller.tick(t)
             if step is None:
+                yield None
                 continue
-            for event in step.events:
-                if not isinstance(event, TagsRead):
-                    continue
-                shown = watch.feed(frozenset(event.uids))
-                if shown is None:
-                    continue
-                outcome = enrolment.present(shown)
-                say(describe(outcome))
-                if outcome.kind == "enrolled":
-                    progress()
-                    if enrolment.next is None:
-                        return True
             if step.send:
                 link.write(step.send)
-        return False
+            yield None
+            for event in step.events:
+                if isinstance(event, TagsRead):
+                    yield event
     finally:
         link.stop()
+
+
+def _spot_reads(
+    url: str,
+    profile: ReaderProfile,
+    antenna: int,
+    say: Callable[[str], None],
+    pause: float = 0.02,
+) -> Reads:
+    """The polls of a single-spot PN53x: a PN532 on the serial port `url`, or a PN533 on
+    USB (`usb`, `usb:VID:PID`), through the daemon's drivers (controller/devices/)."""
+    if antenna != 1:
+        raise EnrolError(f"a {profile.reader.model.value} reader has one spot, antenna 1")
+    reader: PN53xReader
+    if profile.reader.model is ReaderModel.PN532_UART:
+        from controller.devices.pn532_uart import PN532UartReader
+
+        reader = PN532UartReader(url, baudrate=profile.reader.baud, backoff=Backoff(0.1, 1.0))
+    else:
+        from controller.devices.pn533_usb import PN533Reader, parse_usb_address
+
+        try:
+            devices = parse_usb_address(url)
+        except ValueError as err:
+            raise EnrolError(str(err)) from None
+        reader = PN533Reader(backoff=Backoff(0.1, 1.0), devices=devices)
+    try:
+        while True:
+            polled = False
+            for event in reader.step():
+                if isinstance(event, LinkChanged):
+                    say(f"reader link {event.state.value}")
+                elif isinstance(event, TagsRead):
+                    polled = True
+                    yield event
+            if not polled:
+                yield None
+            time.sleep(pause)
+    finally:
+        reader.close()

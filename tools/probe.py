@@ -443,8 +443,6 @@ def report(findings: Sequence[Finding]) -> list[str]:
     for f in readers:
         lines.append("start with:")
         lines.append(f"    {run_line(f, tables[0] if tables else None)}")
-        if isinstance(f.identity, Pn53x) and f.identity.model is ReaderModel.PN532_UART:
-            lines.append("    (mjtable run does not poll pn532-uart readers yet: docs/PROFILES.md)")
     if not tables and others:
         lines.append(
             f"the table board may be on: {', '.join(others)} (name it with --port to ask it "

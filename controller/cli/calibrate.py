@@ -178,7 +178,7 @@ def _capture(args: argparse.Namespace, name: str) -> Collected | int:
 
 
 def _live(args: argparse.Namespace, name: str, usb_backend: Any) -> Collected | int:
-    from tools.calibrate import SerialRounds, UsbRounds, guided
+    from tools.calibrate import SerialRounds, SpotRounds, guided
 
     profile = _profile(args, name)
     if isinstance(profile, int):
@@ -193,13 +193,21 @@ def _live(args: argparse.Namespace, name: str, usb_backend: Any) -> Collected | 
     if args.record is not None and profile.reader.model is not ReaderModel.UHF_SERIAL:
         return fail("--record keeps UHF reader traffic only (captures replay the UHF family)")
     if usb:
-        from controller.devices.pn533_usb import parse_usb_address
+        from controller.devices.pn53x_reader import Backoff
+        from controller.devices.pn533_usb import PN533Reader, parse_usb_address
 
         try:
             devices = parse_usb_address(args.reader)
         except ValueError as err:
             return fail(str(err))
-        reader: Any = UsbRounds(say, usb_backend, devices)
+        pn533 = PN533Reader(backend=usb_backend, backoff=Backoff(0.1, 1.0), devices=devices)
+        reader: Any = SpotRounds(say, pn533)
+    elif profile.reader.model is ReaderModel.PN532_UART:
+        from controller.devices.pn53x_reader import Backoff
+        from controller.devices.pn532_uart import PN532UartReader
+
+        baud = profile.reader.baud
+        reader = SpotRounds(say, PN532UartReader(args.reader, baud, backoff=Backoff(0.1, 1.0)))
     else:
         record = None
         if args.record is not None:

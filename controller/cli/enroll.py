@@ -18,7 +18,11 @@ from tools.enroll import EnrolError, Enrolment, run_enrolment
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--reader", required=True, help="serial device path or pyserial URL")
+    parser.add_argument(
+        "--reader",
+        required=True,
+        help="serial device path or pyserial URL, or usb / usb:VID:PID for a PN533 on USB",
+    )
     parser.add_argument("--reader-profile", default="sim-uhf", help="reader profile name/path")
     parser.add_argument("--antenna", type=int, default=1, help="the enrolment antenna (1)")
     parser.add_argument("--set", dest="name", required=True, help="tag set name")

@@ -6,7 +6,8 @@ runtime's core loop, the web scoreboard, seat displays, MQTT and systemd notific
     daemon.run()            # the core loop, until stop() (signal) or the deal limit
     daemon.close()          # idempotent: links, web server, MQTT, journal
 
-The reader is a serial port, or `usb` / `usb:VID:PID` with a `pn533-usb` reader profile.
+The reader is a serial port (a UHF reader bus, or a PN532 with a `pn532-uart` reader
+profile), or `usb` / `usb:VID:PID` with a `pn533-usb` reader profile.
 One shutdown path (`close`), safe to call twice and from `finally`. Signals only queue a
 `Stop` for the core thread, which journals `daemon.stopped` before the journal is closed.
 """
@@ -315,7 +316,7 @@ class Daemon:
         # a pulled USB adapter is retried every 0.5 s at most: a cable plugged back is found
         # within half a second, and opening a missing path costs nothing
         fast = dict(read_timeout=0.02, backoff_initial=0.1, backoff_max=0.5)
-        self.links = [self._reader_link(usb_devices, runtime, baud, fast)]
+        self.links = [self._reader_link(reader_profile, usb_devices, runtime, baud, fast)]
         if table_profile is not None:
             config = LinkConfig(self.table_url, baudrate=table_profile.table.baud, **fast)
             self.links.insert(0, SerialLink("table", config, runtime.put))
@@ -352,20 +353,33 @@ class Daemon:
         return parse_usb_address(self.reader_url)
 
     def _reader_link(
-        self, usb_devices: tuple[Any, ...] | None, runtime: Runtime, baud: int, fast: dict
+        self,
+        profile: ReaderProfile,
+        usb_devices: tuple[Any, ...] | None,
+        runtime: Runtime,
+        baud: int,
+        fast: dict,
     ) -> Any:
-        """A serial link, or the PN533 polled through pyusb (controller/devices/usb_link.py)."""
-        if usb_devices is None:
+        """A serial link (the UHF reader bus), or a PN53x polled by its driver on a thread
+        of its own (controller/devices/polled_link.py): a PN533 through pyusb, a PN532 on
+        the serial port."""
+        if usb_devices is None and profile.reader.model is not ReaderModel.PN532_UART:
             config = LinkConfig(self.reader_url, baudrate=baud, **fast)
             return SerialLink("reader", config, runtime.put)
-        from controller.devices.pn533_usb import Backoff, PN533Reader
-        from controller.devices.usb_link import PolledReaderLink
+        from controller.devices.pn53x_reader import Backoff
+        from controller.devices.polled_link import PolledReaderLink
 
-        reader = PN533Reader(
-            backend=self.usb_backend,
-            backoff=Backoff(0.1, 0.5),  # as the serial links: a replugged reader found at once
-            devices=usb_devices,
-        )
+        backoff = Backoff(0.1, 0.5)  # as the serial links: a replugged reader found at once
+        if usb_devices is not None:
+            from controller.devices.pn533_usb import PN533Reader
+
+            reader: Any = PN533Reader(
+                backend=self.usb_backend, backoff=backoff, devices=usb_devices
+            )
+        else:
+            from controller.devices.pn532_uart import PN532UartReader
+
+            reader = PN532UartReader(self.reader_url, baudrate=baud, backoff=backoff)
         return PolledReaderLink(reader, runtime.put)
 
     def _mqtt(self) -> Any:

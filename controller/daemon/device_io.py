@@ -104,9 +104,13 @@ class DeviceIO:
         # Every step is kept for the next `hw.batch` (controller/daemon/input_log.py), which
         # is committed ahead of any record that follows from it: an answer of a bus address
         # carries up to eight antennas' inventories, repeats included.
-        if step.events or step.round_done:
-            self.inputs.add(ReaderStep(t, step.events, step.round_done), self._open_deal())
         reads = [ev for ev in step.events if isinstance(ev, TagsRead)]
+        # a PN53x poll that got no answer says nothing of the spot: it ends no round, so a
+        # few failed polls do not lift the tiles lying there (the driver reports the chip
+        # lost when it stays silent, controller/devices/pn53x_reader.py)
+        done = step.round_done and (bool(reads) or not self.polled)
+        if step.events or done:
+            self.inputs.add(ReaderStep(t, step.events, done), self._open_deal())
         if reads:
             self._round_reads_t = reads[-1].t
         if self._wall_changed(reads):
@@ -124,7 +128,7 @@ class DeviceIO:
                     self.recognised(self.recogniser.on_wall_read(ev), ev.t)
             self.debouncer.observe(ev)
         self._write("reader", step.send)
-        if step.round_done:
+        if done:
             self._end_round(round_time(t, self._round_reads_t))
             self._round_reads_t = None
 

@@ -155,9 +155,9 @@ class Runtime(DeviceIO, Recovery, ClaimClock, DealCycle, RefereeSide, Publicatio
         self.driver = driver
         self.config = config = config or RuntimeConfig()
         self.bus = ReaderBus(reader, interval=0.0 if config.fast_polling else reader.round_interval)
-        # a PN533 over USB is polled by its own driver (controller/devices/usb_link.py): no
+        # a PN53x (USB, UART) is polled by its own driver (controller/devices/polled_link.py): no
         # bytes to decode and no commands to send, each poll is one round
-        self.polled = reader.reader.model is ReaderModel.PN533_USB
+        self.polled = reader.reader.model is not ReaderModel.UHF_SERIAL
         self.rounds = 0  # debouncer rounds ended
         self.send = send
         self.outputs: Outputs = outputs or NoOutputs()

@@ -1,6 +1,7 @@
 """NXP PN532 / PN533 frames (HSU serial, and the same frames over PN533 USB bulk endpoints):
 the frame codec and the command layer (wake-up, SAMConfiguration, RFConfiguration,
-GetFirmwareVersion, InListPassiveTarget) with encoders for both directions.
+GetFirmwareVersion, InListPassiveTarget) with encoders for both directions. The driver that
+exchanges them with a chip is pn53x_reader.py (on pn532_uart.py or pn533_usb.py).
 
 Normal information frame (HARDWARE-NOTES, PN532 user manual §6.2.1)::
 
@@ -28,7 +29,7 @@ from dataclasses import dataclass
 from enum import Enum, IntEnum
 
 from controller.devices.crc import checksum8_complement, sum8
-from controller.devices.events import FrameError, TagsRead
+from controller.devices.events import TagsRead
 from controller.devices.skipped import SkipRun
 
 log = logging.getLogger(__name__)
@@ -437,113 +438,3 @@ def in_list_passive_target_answer(targets: Iterable[PassiveTarget]) -> bytes:
 
 def empty_answer(command: Command) -> bytes:
     return answer_frame(command)
-
-
-# --- HSU (UART) host-side poller ---------------------------------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class HsuStep:
-    """What the poller wants done: events to publish and bytes to write (maybe none)."""
-
-    events: tuple[TagsRead | FrameError, ...] = ()
-    send: bytes = b""
-
-
-class _HsuPhase(Enum):
-    IDLE = "idle"
-    SAM = "sam"
-    FIRMWARE = "firmware"
-    RETRIES = "retries"
-    POLL = "poll"
-
-
-_PHASE_COMMAND = {
-    _HsuPhase.SAM: Command.SAM_CONFIGURATION,
-    _HsuPhase.FIRMWARE: Command.GET_FIRMWARE_VERSION,
-    _HsuPhase.RETRIES: Command.RF_CONFIGURATION,
-    _HsuPhase.POLL: Command.IN_LIST_PASSIVE_TARGET,
-}
-
-
-class PN532HsuPoller:
-    """Sans-I/O PN532 driver on a serial line: wake-up + SAMConfiguration (normal mode),
-    GetFirmwareVersion, RFConfiguration (finite retries), then InListPassiveTarget over and
-    over, one `TagsRead(antenna=1)` per answer.
-
-    The caller writes `HsuStep.send`, feeds what it reads into `feed()`, and calls `tick()`
-    so a silent PN532 is noticed: then the pending command is aborted (ACK) and the chip
-    woken and configured again. A NACK makes the poller repeat its last frame.
-    """
-
-    def __init__(
-        self, device: str = "reader", reply_timeout: float = 0.5, max_targets: int = 1
-    ) -> None:
-        if not 0 < reply_timeout <= 10:
-            raise ValueError("reply_timeout must be in (0, 10] seconds")
-        self.device = device
-        self.reply_timeout = reply_timeout
-        self.poll_frame = in_list_passive_target(max_targets)
-        self.decoder = FrameDecoder(device)
-        self.firmware: FirmwareVersion | None = None
-        self.timeouts = 0
-        self._phase = _HsuPhase.IDLE
-        self._last = b""
-        self._deadline = 0.0
-
-    def start(self, t: float) -> HsuStep:
-        """Begin (or, after a reconnect, restart) from the wake-up."""
-        self.decoder.flush()
-        return HsuStep(send=WAKEUP + self._send(t, _HsuPhase.SAM, sam_configuration()))
-
-    def feed(self, t: float, data: bytes) -> HsuStep:
-        before = dict(self.decoder.stats().errors)
-        events: list[TagsRead | FrameError] = []
-        send = b""
-        for frame in self.decoder.feed(data):
-            step_events, step_send = self._on_frame(t, frame)
-            events += step_events
-            send += step_send
-        errors = [
-            FrameError(t, self.device, kind.value)
-            for kind, n in self.decoder.stats().errors
-            for _ in range(n - before.get(kind, 0))
-        ]
-        return HsuStep(tuple(errors + events), send)
-
-    def tick(self, t: float) -> HsuStep:
-        if self._phase is _HsuPhase.IDLE or t < self._deadline:
-            return HsuStep()
-        self.timeouts += 1
-        error = FrameError(t, self.device, f"no reply in phase {self._phase.value}")
-        restart = self.start(t)
-        return HsuStep((error,), ACK_FRAME + restart.send)  # the ACK aborts a pending command
-
-    def stats(self) -> PN532CodecStats:
-        return self.decoder.stats()
-
-    def _send(self, t: float, phase: _HsuPhase, frame: bytes) -> bytes:
-        self._phase, self._last, self._deadline = phase, frame, t + self.reply_timeout
-        return frame
-
-    def _on_frame(self, t: float, frame: Frame) -> tuple[list[TagsRead | FrameError], bytes]:
-        if isinstance(frame, Ack):
-            self._deadline = t + self.reply_timeout  # the answer follows the ACK
-            return [], b""
-        if isinstance(frame, Nack):
-            return [], self._last
-        if isinstance(frame, ErrorFrame) or self._phase is _HsuPhase.IDLE:
-            return [FrameError(t, self.device, f"unexpected {frame!r}")], b""
-        answer = parse_answer(frame, _PHASE_COMMAND[self._phase])
-        if isinstance(answer, Unparsed):
-            self.decoder.count_error(PN532ErrorKind.MALFORMED)
-            return [FrameError(t, self.device, answer.detail, frame.encode())], b""
-        if isinstance(answer, FirmwareVersion):
-            self.firmware = answer
-            log.info("%s: %s", self.device, answer)
-            return [], self._send(t, _HsuPhase.RETRIES, rf_max_retries())
-        if isinstance(answer, PassiveTargets):
-            return [answer.event(t)], self._send(t, _HsuPhase.POLL, self.poll_frame)
-        if self._phase is _HsuPhase.SAM:
-            return [], self._send(t, _HsuPhase.FIRMWARE, get_firmware_version())
-        return [], self._send(t, _HsuPhase.POLL, self.poll_frame)

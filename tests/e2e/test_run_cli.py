@@ -1,5 +1,6 @@
 """`mjtable run` as a new user runs it: no hardware, so the simulator starts as a child;
-it prints where to look, plays, and stops cleanly on --deals or SIGTERM."""
+it prints where to look, plays, and stops cleanly on --deals or SIGTERM. And as an
+organiser with a PN532 module on a serial port runs it."""
 
 import os
 import signal
@@ -10,8 +11,16 @@ from pathlib import Path
 import pytest
 from harness import ENV, ROOT, poll, wait_for
 
+from controller.daemon.input_log import reader_steps
+from controller.devices.events import TagsRead
+from controller.devices.pn532 import sam_configuration
 from controller.journal import Journal
 from controller.journal_records import RecordKind
+from controller.profiles import TileCopy, sim_tag_uid
+from rules.tiles import Tile
+from tools.sim.devices import DeviceLoop
+from tools.sim.uart_pn532 import UartPN532
+from tools.sim.usb_spot import nfc_tags_toml, nfc_uid
 
 pytestmark = pytest.mark.slow
 
@@ -156,3 +165,56 @@ def test_on_a_terminal_a_live_status_line_and_the_results(tmp_path):
     tail = text[text.index("stopped: deals") :].splitlines()
     assert tail[1:3] == ["Session 1: 1 deal settled", "deal  E East  S South  W West  N North"]
     assert tail[4].startswith("total ")
+
+
+def test_run_with_a_pn532_on_a_serial_port(tmp_path):
+    """Issue 18 item 4: what an organiser with a PN532 module on a Pi's UART starts,
+    `mjtable run --table none --reader /dev/serial0 --reader-profile pn532-pi-uart`, here
+    against the simulated module on a real pty: the chip is woken and configured, its spot
+    read; the line pulled is one alert line naming the port, plugged back it is read again."""
+    uid = nfc_uid(sim_tag_uid(TileCopy(Tile.parse("5p"), 2)))
+    tags = tmp_path / "nfc.toml"
+    tags.write_text(nfc_tags_toml())
+    loop = DeviceLoop()
+    module = UartPN532(tmp_path)
+    module.attach(loop)
+    loop.start()
+    module.chip.add_tag(uid)
+    journal = tmp_path / "t.journal"
+    cmd = [
+        sys.executable, "-m", "controller", "run", "--table", "none", "--reader",
+        str(module.path), "--reader-profile", "pn532-pi-uart", "--tags", str(tags),
+        "--journal", str(journal), "--http", "127.0.0.1:0", "--config", "/dev/null",
+    ]  # fmt: skip
+    proc = subprocess.Popen(
+        cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=ENV, cwd=ROOT
+    )
+    try:
+
+        def link(state):
+            return lambda r: r.kind is RecordKind.HW_LINK and r.data()["state"] == state
+
+        up = wait_for(journal, link("up"), timeout=30)
+        assert up, "the PN532 never came up"
+        module.unplug()
+        down = wait_for(journal, link("down"), after=up, timeout=10)
+        assert down, "the pulled line was not noticed"
+        module.replug()
+        assert wait_for(journal, link("up"), after=down, timeout=10), "not reconnected"
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        out, err = proc.communicate(timeout=60)
+        loop.stop()
+        module.close()
+    assert proc.returncode == 0, err[-2000:]
+    lost = [line for line in out.splitlines() if "Device lost" in line]
+    assert len(lost) == 1 and f"{module.path} lost: " in lost[0], out
+    with Journal.open_readonly(journal) as j:
+        assert j.verify().ok
+        records = list(j.records())
+    links = [r.data() for r in records if r.kind is RecordKind.HW_LINK]
+    assert [x["state"] for x in links] == ["up", "down", "up"]
+    assert links[0]["detail"] == f"PN532 on {module.path} (PN532 v1.6)"
+    reads = [e for s in reader_steps(records) for e in s.events if isinstance(e, TagsRead)]
+    assert reads and all(e.uids == (uid,) and e.antenna == 1 for e in reads)
+    assert module.chip.received.count(sam_configuration()) == 2  # woken at each open

@@ -16,13 +16,17 @@ from pathlib import Path
 import pytest
 
 from controller.cli import main
+from controller.devices.pn532 import sam_configuration
+from controller.devices.pn532_uart import PN532UartReader
+from controller.devices.pn533_usb import Backoff, PN533Reader
 from controller.profiles import CalibrationState, Zone, ZoneKind, load_reader
 from rules.seats import Seat
 from rules.tiles import TileSet
-from tools.calibrate import UsbRounds, guided
+from tools.calibrate import SpotRounds, guided
 from tools.calibration import derive
 from tools.sim.devices import DeviceLoop, ReaderBus, open_endpoint
 from tools.sim.noise import CROSSTALK_RSSI, OWN_RSSI, Noise, NoiseConfig
+from tools.sim.uart_pn532 import UartPN532
 from tools.sim.usb_backend import SimPN533, SimUsbBackend
 from tools.sim.world import IN_MACHINE, World
 
@@ -148,7 +152,8 @@ def test_live_calibration_of_a_pn533_on_usb() -> None:
         if "put one tile on it" in line:
             device.add_tag(uid)
 
-    source = UsbRounds(say, SimUsbBackend([device]), pause=0.0)
+    reader = PN533Reader(backend=SimUsbBackend([device]), backoff=Backoff(0.1, 1.0))
+    source = SpotRounds(say, reader, pause=0.0)
     try:
         tally = guided(source, profile, [1], 80, say)
     finally:
@@ -211,3 +216,32 @@ def test_help_explains_with_examples() -> None:
         check=True,
     ).stdout
     assert "examples:" in out and "mjtable calibrate --capture" in out
+
+
+def test_live_calibration_of_a_pn532_on_a_serial_port(tmp_path: Path) -> None:
+    """`mjtable calibrate --reader PATH --reader-profile pn532-pi-uart` against the simulated
+    module on a pty: woken, one tile laid when asked, the rounds measured."""
+    loop = DeviceLoop()
+    module = UartPN532(tmp_path)
+    module.attach(loop)
+    loop.start()
+    uid = bytes.fromhex("04a1b2c3d4e5f6")
+    lines: list[str] = []
+
+    def say(line: str) -> None:
+        lines.append(line)
+        if "put one tile on it" in line:
+            module.chip.add_tag(uid)
+
+    source = SpotRounds(say, PN532UartReader(str(module.path)), pause=0.0)
+    try:
+        tally = guided(source, load_reader("pn532-pi-uart"), [1], 60, say)
+    finally:
+        source.close()
+        loop.stop()
+        module.close()
+    assert tally is not None
+    f = tally.figures()
+    assert (f.tiles, f.tag_rounds, f.own_reads, f.own_rssi) == (1, 60, 60, ())
+    assert lines[1] == f"reader link up (PN532 on {module.path} (PN532 v1.6))"
+    assert module.chip.received[0] == sam_configuration()

@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 
+from controller.devices.pn532 import sam_configuration
 from controller.profiles import (
     TagMap,
     TagsHeader,
@@ -25,12 +26,15 @@ from controller.profiles import (
     load_reader,
     load_tags,
     sim_tag_map,
+    sim_tag_uid,
 )
 from rules.seats import Seat
 from rules.tiles import Tile, TileSet
 from tools.enroll import EnrolError, Enrolment, Presentations, order_of
 from tools.sim.devices import DeviceLoop, ReaderBus, open_endpoint
 from tools.sim.noise import Noise, NoiseConfig
+from tools.sim.uart_pn532 import UartPN532
+from tools.sim.usb_spot import nfc_uid
 from tools.sim.world import IN_MACHINE, World
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -217,3 +221,38 @@ def test_a_file_that_is_not_a_prefix_is_refused(tmp_path: Path) -> None:
     out.write_text(format_tags(TagMap(header, types.MappingProxyType({bytes(12): tc}))))
     with pytest.raises(EnrolError, match="not a prefix"):
         Enrolment(out, "gap", TileSet.SUITED_108)
+
+
+def test_enrol_nfc_tiles_with_a_pn532_on_a_serial_port(tmp_path: Path) -> None:
+    """`mjtable enroll --reader-profile pn532-pi-uart`: the tool wakes and polls the
+    simulated PN532 module on a pty (tools/sim/uart_pn532.py); each tile's 7-byte NFC UID
+    becomes the copy asked for."""
+    loop = DeviceLoop()
+    module = UartPN532(tmp_path)
+    module.attach(loop)
+    loop.start()
+    out = tmp_path / "club-nfc.toml"
+    cmd = [sys.executable, "-m", "controller", "enroll", "--reader", str(module.path)]
+    cmd += ["--reader-profile", "pn532-pi-uart", "--set", "club-nfc", "--out", str(out)]
+    proc = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.PIPE, text=True)
+    shown = order_of(TileSet.SUITED_108)[:3]
+    try:
+        op = Operator(None, proc)  # type: ignore[arg-type]  # it moves tags on the chip
+        assert op.line() == "0/108 next: 1m#1"
+        assert op.line() == "reader link up"
+        for n, tc in enumerate(shown):
+            if n:
+                assert op.expect(f"{n}/108 next: ") == f"{n}/108 next: {tc}"
+            uid = nfc_uid(sim_tag_uid(tc))
+            module.chip.add_tag(uid)
+            assert op.expect("enrolled ") == f"enrolled {tc} {uid.hex()}"
+            module.chip.remove_tag(uid)
+        assert op.expect("3/108 next: ") == "3/108 next: 1m#4"
+    finally:
+        proc.send_signal(signal.SIGINT)
+        proc.wait(WAIT)
+        loop.stop()
+        module.close()
+    saved = load_tags(str(out))
+    assert dict(saved.by_uid) == {nfc_uid(sim_tag_uid(tc)): tc for tc in shown}
+    assert module.chip.received[0] == sam_configuration()  # woken and configured first

@@ -21,7 +21,8 @@ from rules.tiles import TileSet
 from tools.probe import ProbeOptions, UhfBus, fitting, probe, report
 from tools.sim.devices import SIM_MODEL, DeviceLoop, ReaderBus, VirtualTable, open_endpoint
 from tools.sim.noise import Noise, NoiseConfig
-from tools.sim.usb_backend import PN532_FIRMWARE, SimPN533, SimUsbBackend
+from tools.sim.uart_pn532 import UartPN532
+from tools.sim.usb_backend import SimPN533, SimUsbBackend
 from tools.sim.world import World
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -40,11 +41,11 @@ class Rig:
             world, Noise(NoiseConfig(), profile, 1), open_endpoint(folder, "reader"), None
         )
         self.table = open_endpoint(folder, "table")  # a table board: must hear nothing
-        self.pn532 = SimPN533(firmware=PN532_FIRMWARE)
-        self.uart = open_endpoint(folder, "serial0")  # the PN532 on a Pi's UART
+        self.module = UartPN532(folder)  # the PN532 on a Pi's UART
+        self.pn532, self.uart = self.module.chip, self.module.endpoint
         self.loop = DeviceLoop()
         self.loop.add(self.bus.endpoint, self.bus.on_bytes)
-        self.loop.add(self.uart, lambda data: self.uart.write(self.pn532.serial_feed(data)))
+        self.module.attach(self.loop)
         self.loop.add(self.table, self._heard_by_table)
         self.board = VirtualTable(load_table("sim-table"), open_endpoint(folder, "board"), None)
         self.loop.add(self.board.endpoint, self.board.on_bytes)
@@ -104,6 +105,10 @@ def test_probe_identifies_each_reader_and_writes_to_no_unknown_device(rig: Rig) 
     lines = report(list(findings.values()))
     run = f"mjtable run --reader {rig.by_id / UHF_LINK} --reader-profile sim-uhf"
     assert any(line.strip().startswith(run) for line in lines)
+    # the PN532's line is one `mjtable run` now polls (it said it could not, before)
+    pn532_run = f"mjtable run --reader {rig.uart.link} --reader-profile pn532-pi-uart"
+    assert any(line.strip().startswith(pn532_run) for line in lines)
+    assert not any("does not poll" in line for line in lines)
     assert any(
         line.startswith(f"the table board may be on: {rig.table.slave_name}") for line in lines
     )

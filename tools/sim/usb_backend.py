@@ -11,6 +11,11 @@ interface 0 with bulk OUT 0x04 and bulk IN 0x84, 64-byte packets. A transfer end
 short packet; a message that is a multiple of 64 bytes needs a zero-length packet after it,
 both ways — without it the device keeps waiting for the rest of the host's frame, and the
 host's read runs on into the next message. Every answer is an ACK transfer, then the reply.
+
+The same firmware with PN532 identity is the simulated PN532 module (`serial_feed`, its HSU
+side; tools/sim/uart_pn532.py puts it on a pty): it sleeps until the wake-up preamble. Both
+send their last answer again on a NACK from the host, and `damage` spoils the checksums of
+the next answers (PN532 user manual §6.2.1).
 """
 
 from __future__ import annotations
@@ -20,6 +25,7 @@ import threading
 from collections import deque
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
+from enum import Enum
 
 import usb.backend
 from usb.core import USBError, USBTimeoutError
@@ -32,6 +38,7 @@ from controller.devices.pn532 import (
     FirmwareVersion,
     FrameDecoder,
     InfoFrame,
+    Nack,
     PassiveTarget,
     empty_answer,
     firmware_version_answer,
@@ -114,6 +121,18 @@ class EndpointDescriptor:
 _ENDPOINTS = (EndpointDescriptor(EP_OUT), EndpointDescriptor(EP_IN))
 
 
+class Damage(Enum):
+    """How an answer frame is damaged on its way (a bit flipped in one checksum)."""
+
+    LCS = "lcs"  # LEN + LCS != 0: the decoder skips it as bad-lcs
+    DCS = "dcs"  # TFI + PD + DCS != 0: bad-dcs
+
+
+def _damaged(frame: bytes, where: Damage) -> bytes:
+    at = 4 if where is Damage.LCS else len(frame) - 2  # normal frames: 00 00 FF LEN LCS ..
+    return frame[:at] + bytes((frame[at] ^ 0x01,)) + frame[at + 1 :]
+
+
 def _no_device() -> USBError:
     return USBError(
         "No such device (it may have been disconnected)", LIBUSB_ERROR_NO_DEVICE, errno.ENODEV
@@ -158,6 +177,10 @@ class SimPN533:
         self.configuration = 0
         self.max_retries_set = False
         self.received: list[bytes] = []  # every host frame, for tests
+        self.nacks = 0  # NACKs from the host (answers sent again)
+        self.asleep = firmware.ic == 0x32  # a PN532 on its UART waits for the wake-up
+        self._last_reply = b""
+        self._damage: deque[Damage] = deque()
         self._tags: list[SimTag] = []
         self._lock = threading.RLock()
         self._rx = bytearray()
@@ -188,11 +211,21 @@ class SimPN533:
             self.address = self.address % 127 + 1  # a new address after re-enumeration
             self.configuration = 0
             self.max_retries_set = False
+            self.asleep = self.firmware.ic == 0x32  # powered up again: asleep
+            self._reset()
+
+    def brown_out(self) -> None:
+        """The chip resets where it is (its supply dipped; the link stays): asleep again if
+        it is a PN532 on its UART, its configuration lost, the tags still in its field."""
+        with self._lock:
+            self.max_retries_set = False
+            self.asleep = self.firmware.ic == 0x32
             self._reset()
 
     def _reset(self) -> None:
         self._rx.clear()
         self._tx.clear()
+        self._last_reply = b""
         self._decoder = FrameDecoder("sim-pn53x", idle=b"\x00\x55")
 
     # --- USB side -----------------------------------------------------------------------
@@ -223,29 +256,49 @@ class SimPN533:
             return bytes(out)
 
     def _queue(self, message: bytes) -> None:
+        if self._damage and message not in (ACK_FRAME, ERROR_FRAME):
+            message = _damaged(message, self._damage.popleft())
         for i in range(0, len(message), PACKET):
             self._tx.append(message[i : i + PACKET])
         if len(message) % PACKET == 0:
             self._tx.append(b"")  # ZLP ends a transfer that filled its last packet
 
     def serial_feed(self, data: bytes) -> bytes:
-        """The same firmware on a UART (HSU): host bytes in, every answer byte out."""
+        """The same firmware on a UART (HSU): host bytes in, every answer byte out. A PN532
+        sleeps after power-up (`asleep`) and hears nothing until the 0x55 of the HSU
+        wake-up preamble (HARDWARE-NOTES)."""
         with self._lock:
+            if self.asleep:
+                woken = data.find(0x55)
+                if woken < 0:
+                    return b""
+                self.asleep, data = False, data[woken:]
             for frame in self._decoder.feed(data):
                 self._answer(frame)
             out = b"".join(self._tx)
             self._tx.clear()
             return out
 
+    def damage(self, *where: Damage) -> None:
+        """The next answer frames (not ACKs) leave with a bad LCS or DCS, one per item."""
+        with self._lock:
+            self._damage.extend(where)
+
     # --- PN53x firmware -----------------------------------------------------------------
     def _answer(self, frame: object) -> None:
         if isinstance(frame, Ack):
             return  # the host aborts a pending command; nothing is pending here
+        if isinstance(frame, Nack):
+            # the host got a damaged answer: the last one is sent again (§6.2.1)
+            self.nacks += 1
+            self._queue(self._last_reply or ERROR_FRAME)
+            return
         if not isinstance(frame, InfoFrame) or not frame.data:
             self._queue(ERROR_FRAME)
             return
         self.received.append(frame.encode())
         reply = self._reply(frame)
+        self._last_reply = reply
         self._queue(ACK_FRAME)
         self._queue(reply)
 

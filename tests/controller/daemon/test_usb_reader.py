@@ -13,75 +13,34 @@ import tomllib
 from pathlib import Path
 
 import pytest
-from standin import StandIn
+from spot_table import SpotTable
 
 from controller.daemon.app import Daemon
 from controller.daemon.clock import FakeClock
 from controller.daemon.config import DevicesSection, HttpSection, Settings, TableSection
-from controller.daemon.input_log import reader_steps
-from controller.daemon.runtime import Runtime
-from controller.devices.events import LinkChanged, LinkState, ReaderPolled, TagsRead
+from controller.devices.events import LinkChanged, LinkState, ReaderPolled
 from controller.devices.pn533_usb import Backoff, PN533Reader, parse_usb_address
-from controller.devices.table import TableDriver
-from controller.devices.usb_link import PolledReaderLink
-from controller.journal import Journal
 from controller.journal_records import RecordKind
-from controller.profiles import TileCopy, Zone, ZoneKind, load_table, parse_reader, sim_tag_uid
-from controller.recognition.presence import Debouncer, TilePlaced
-from rules.ruleset import load
+from controller.profiles import TileCopy, Zone, ZoneKind, parse_reader, sim_tag_uid
+from controller.recognition.presence import TilePlaced
 from rules.seats import Seat
 from rules.tiles import Tile
 from tools.sim.usb_backend import SimPN533, SimUsbBackend
-from tools.sim.usb_spot import nfc_tag_map, nfc_tags_toml, nfc_uid, spot_profile_toml
+from tools.sim.usb_spot import nfc_tags_toml, nfc_uid, spot_profile_toml
 
 SPOT = Zone(ZoneKind.HAND, Seat.E)
 FIVE_P = TileCopy(Tile.parse("5p"), 2)
 
 
-class UsbTable:
+class UsbTable(SpotTable):
     def __init__(self, path: Path) -> None:
-        self.clock = FakeClock()
-        self.profile = parse_reader(tomllib.loads(spot_profile_toml(SPOT)), "test:pn533")
-        self.tags = nfc_tag_map()
+        clock = FakeClock()
         self.device = SimPN533()
-        self.reader = PN533Reader(
-            backend=SimUsbBackend([self.device]),
-            clock=self.clock.monotonic,
-            backoff=Backoff(0.1, 0.5),
+        reader = PN533Reader(
+            backend=SimUsbBackend([self.device]), clock=clock.monotonic, backoff=Backoff(0.1, 0.5)
         )
-        self.link = PolledReaderLink(self.reader, sink=lambda item: None)
-        self.rec = StandIn()
-        self.journal = Journal.open(path, clock=self.clock)
-        self.rt = Runtime(
-            load("sbr-mil"),
-            self.journal,
-            self.clock,
-            self.rec,
-            self.profile,
-            Debouncer(self.profile, self.tags, self.clock.monotonic),
-            TableDriver(load_table("sim-table")),
-            lambda device, data: True,
-        )
-        self.rt.handle(LinkChanged(self.clock.now, "table", LinkState.UP, "pty"))
-
-    def poll(self, n: int = 1) -> list:
-        items = []
-        for _ in range(n):
-            self.clock.advance(0.05)
-            for item in self.link.poll():
-                items.append(item)
-                self.rt.handle(item)
-            self.rt.tick()
-        return items
-
-    def records(self, kind: RecordKind) -> list:
-        return [r for r in self.journal.records() if r.kind is kind]
-
-    def reads(self) -> list:
-        """Every read the journal holds (what is kept for the next batch committed first)."""
-        self.rt.inputs.flush()
-        steps = reader_steps(self.journal.records())
-        return [ev for step in steps for ev in step.events if isinstance(ev, TagsRead)]
+        profile = parse_reader(tomllib.loads(spot_profile_toml(SPOT)), "test:pn533")
+        super().__init__(path, clock, profile, reader)
 
 
 def test_the_daemon_polls_a_pn533_on_usb_and_journals_what_it_reads(tmp_path: Path) -> None:

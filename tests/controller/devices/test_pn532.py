@@ -20,7 +20,6 @@ from controller.devices.pn532 import (
     PassiveTarget,
     PassiveTargets,
     PN532ErrorKind,
-    PN532HsuPoller,
     Unparsed,
     encode_info,
     firmware_version_answer,
@@ -225,78 +224,3 @@ def test_command_arguments_checked():
         sam_configuration(timeout=256)
     with pytest.raises(ValueError):
         rf_max_retries(passive_activation=300)
-
-
-# --- HSU poller against the simulated PN532 firmware ----------------------------------------
-
-
-def hsu_rig(device=None):
-    from tools.sim.usb_backend import PN532_FIRMWARE, SimPN533
-
-    device = device or SimPN533(firmware=PN532_FIRMWARE)
-    return device, PN532HsuPoller(reply_timeout=0.5)
-
-
-def run_hsu(device, poller, send: bytes, t: float, exchanges: int, byte_at_a_time=False):
-    events = []
-    for _ in range(exchanges):
-        answer = device.serial_feed(send)
-        t += 0.01
-        send = b""
-        chunks = [answer[i : i + 1] for i in range(len(answer))] if byte_at_a_time else [answer]
-        for chunk in chunks:
-            step = poller.feed(t, chunk)
-            events += step.events
-            send += step.send
-        if not send:
-            t += 1.0
-            step = poller.tick(t)
-            events += step.events
-            send = step.send
-    return events, send, t
-
-
-def test_hsu_poller_wakes_configures_and_polls():
-    device, poller = hsu_rig()
-    device.add_tag(bytes.fromhex("04a1b2c3d4e5f6"))
-    start = poller.start(0.0)
-    assert start.send == WAKEUP + sam_configuration()
-    events, _, _ = run_hsu(device, poller, start.send, 0.0, 5, byte_at_a_time=True)
-    assert device.received[:4] == [
-        sam_configuration(),
-        get_firmware_version(),
-        rf_max_retries(),
-        in_list_passive_target(),
-    ]
-    assert str(poller.firmware) == "PN532 v1.6"
-    assert [e.uids for e in events] == [(bytes.fromhex("04a1b2c3d4e5f6"),)] * 2
-    assert all(isinstance(e, TagsRead) and e.antenna == 1 for e in events)
-    assert poller.stats().error_total == 0
-
-
-def test_hsu_poller_follows_tags_and_recovers_from_silence():
-    device, poller = hsu_rig()
-    events, send, t = run_hsu(device, poller, poller.start(0.0).send, 0.0, 4)
-    assert [e.uids for e in events] == [()]
-    device.add_tag(b"\x01\x02\x03\x04")
-    events, send, t = run_hsu(device, poller, send, t, 1)
-    assert [e.uids for e in events] == [(b"\x01\x02\x03\x04",)]
-    # the poll just sent is never answered (adapter pulled): abort, wake and configure again
-    assert send == in_list_passive_target()
-    assert poller.tick(t + 0.1).send == b""  # still within the reply timeout
-    step = poller.tick(t + 5)
-    assert [e.reason for e in step.events] == ["no reply in phase poll"]
-    assert step.send == ACK_FRAME + WAKEUP + sam_configuration()
-    assert poller.timeouts == 1
-    events, _, _ = run_hsu(device, poller, step.send, t + 5, 4)
-    assert [e.uids for e in events] == [(b"\x01\x02\x03\x04",)]
-
-
-def test_hsu_poller_repeats_after_nack_and_reports_garbage():
-    _, poller = hsu_rig()
-    poller.start(0.0)
-    assert poller.feed(0.1, NACK_FRAME).send == sam_configuration()
-    step = poller.feed(0.2, b"\x12\x34" + ACK_FRAME)
-    assert [e.reason for e in step.events] == ["junk"]
-    step = poller.feed(0.3, ERROR_FRAME)
-    assert [e.reason for e in step.events] == ["unexpected ErrorFrame()"]

@@ -11,7 +11,7 @@ from controller.devices import pn532
 from controller.devices.events import FrameError, LinkChanged, LinkState, TagsRead
 from controller.devices.pn532 import Command, FirmwareVersion, PN532ErrorKind
 from controller.devices.pn533_usb import Backoff, NoAnswer, PN533Link, PN533Reader
-from tools.sim.usb_backend import PN533_FIRMWARE, SimPN533, SimTag, SimUsbBackend
+from tools.sim.usb_backend import PN533_FIRMWARE, Damage, SimPN533, SimTag, SimUsbBackend
 
 UID_A = bytes.fromhex("04a1b2c3d4e5f6")
 UID_B = bytes.fromhex("04010203040506")
@@ -195,10 +195,26 @@ def test_corrupt_answer_counted_not_raised():
     device.add_tag(SimTag(b"\x01\x02\x03\x04", b"\x00\x04", 0x08))  # answer LEN 0C
     reader = PN533Reader(backend=SimUsbBackend([device]), clock=Clock())
     reader.step()
-    (event,) = reader.step()
-    assert isinstance(event, FrameError)
+    events = reader.step()  # the damaged answer, asked again with a NACK: damaged again
+    assert all(isinstance(e, FrameError) for e in events)
+    assert [e.reason for e in events] == ["bad-dcs", "read timed out"]
+    assert device.nacks == 1
     assert dict(reader.stats().errors)[PN532ErrorKind.BAD_DCS] == 1
     assert reader.connected
+    reader.close()
+
+
+@pytest.mark.parametrize("where", [Damage.LCS, Damage.DCS])
+def test_a_damaged_answer_is_asked_again_and_its_tag_kept(where):
+    device = SimPN533()
+    device.add_tag(b"\x01\x02\x03\x04")
+    reader = PN533Reader(backend=SimUsbBackend([device]), clock=Clock())
+    reader.step()
+    device.damage(where)
+    skipped, read = reader.step()
+    assert isinstance(skipped, FrameError) and skipped.reason == f"bad-{where.value}"
+    assert isinstance(read, TagsRead) and read.uids == (b"\x01\x02\x03\x04",)
+    assert device.nacks == 1 and reader.link is not None and reader.link.resent == 1
     reader.close()
 
 

@@ -1,12 +1,15 @@
-"""A polled reader link: one thread steps a PN533-over-USB driver (controller/devices/
-pn533_usb.py) at a steady pace and hands the daemon what it read, as SerialLink does for
-the serial devices (one thread-safe sink, `LinkChanged` on connect and loss).
+"""A polled reader link: one thread steps a PN53x driver (controller/devices/pn53x_reader.py:
+a PN533 on USB, pn533_usb.py, or a PN532 on a serial line, pn532_uart.py) at a steady pace
+and hands the daemon what it read, as SerialLink does for the byte-stream devices (one
+thread-safe sink, `LinkChanged` on connect and loss).
 
-USB has no byte stream to hand over: the driver does the exchange and the decoding, so each
-poll is one `ReaderPolled` (its `TagsRead` or `FrameError` and the answer frame's bytes) and
-counts as one round of the debouncer. Reconnection after an unplug is the driver's (backoff
-on its clock); this thread only keeps stepping it. Errors raised by the sink are bugs, not
-link faults: logged with the traceback, and the link carries on.
+The driver does the exchanges and the decoding, so there is no byte stream to hand over:
+each poll is one `ReaderPolled` (its `TagsRead`, a `FrameError` per damaged frame or failed
+exchange, and the answer frame's bytes); an answered one is one round of the debouncer
+(controller/daemon/device_io.py).
+Reconnection after an unplug is the driver's (backoff on its clock); this thread only keeps
+stepping it. Errors raised by the sink are bugs, not link faults: logged with the
+traceback, and the link carries on.
 """
 
 from __future__ import annotations
@@ -17,8 +20,8 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from controller.devices.events import LinkChanged, ReaderPolled
-from controller.devices.pn533_usb import PN533Reader
+from controller.devices.events import FrameError, LinkChanged, ReaderPolled, TagsRead
+from controller.devices.pn53x_reader import PN53xReader
 
 log = logging.getLogger(__name__)
 
@@ -26,7 +29,7 @@ log = logging.getLogger(__name__)
 class PolledReaderLink:
     def __init__(
         self,
-        reader: PN533Reader,
+        reader: PN53xReader,
         sink: Callable[[LinkChanged | ReaderPolled], Any],
         interval: float = 0.02,
         clock: Callable[[], float] = time.monotonic,
@@ -40,17 +43,19 @@ class PolledReaderLink:
         self._thread: threading.Thread | None = None
 
     def poll(self) -> list[LinkChanged | ReaderPolled]:
-        """One step of the driver, as the items the daemon's queue takes (tests call it)."""
+        """One step of the driver, as the items the daemon's queue takes, in the driver's
+        order (a failed poll's errors before the loss they led to; tests call it)."""
         out: list[LinkChanged | ReaderPolled] = []
-        reads = []
-        for ev in self.reader.step():
+        reads: list = []
+        for ev in [*self.reader.step(), None]:
+            if not isinstance(ev, TagsRead | FrameError) and reads:
+                answer, self.reader.last_answer = self.reader.last_answer, b""
+                out.append(ReaderPolled(reads[-1].t, self.device, tuple(reads), answer))
+                reads = []
             if isinstance(ev, LinkChanged):
                 out.append(ev)
-            else:
+            elif ev is not None:
                 reads.append(ev)
-        if reads:
-            answer, self.reader.last_answer = self.reader.last_answer, b""
-            out.append(ReaderPolled(reads[-1].t, self.device, tuple(reads), answer))
         return out
 
     def start(self) -> None:
