@@ -92,3 +92,39 @@ def test_players_look_for_their_scores_before_the_next_shuffle(tmp_path: Path) -
         client.stop()
         thread.join(WAIT)
         sim.close()
+
+
+def test_regression_the_players_shuffled_while_the_referee_was_still_putting_the_deal_right(
+    tmp_path: Path,
+) -> None:
+    """A 10/10/2 campaign, seed 310 deal 4: the referee was called after the last move, and
+    the players' `score_wait` ran out while the referee's answers were caught up with; they
+    shuffled 0.2 s before the settlement and the deal was lost. After the referee is done
+    they look for their scores `score_wait` anew."""
+    path = tmp_path / "truth.jsonl"
+    wait = 2.0
+    config = SimConfig(deals=2, seed=11, folder=tmp_path, truth=path, fast=True, score_wait=wait)
+    sim, client, thread, _ = _play(config)
+    try:
+        steps = lambda: [r["step"] for r in _records(path, "step")]  # noqa: E731
+        _until(client, lambda: steps()[-1:] == ["scores"], "the last move of deal 1")
+        for seat in SEATS:
+            client.command(Light(seat, True))
+        _until(client, lambda: _records(path, "referee-hold"), "the players see the call")
+        time.sleep(wait + 0.5)  # the referee takes longer than the players' score wait
+        assert not _records(path, "deal-end")
+        for seat in SEATS:
+            client.command(Light(seat, False))
+        time.sleep(wait / 4)  # the host settles the deal after the referee's answer
+        assert not _records(path, "deal-end")  # they look for the scores again
+        client.command(ShowScore(Seat.S, 12))
+        _until(client, lambda: _records(path, "deal-end"), "the deal ends once scores show")
+        records = truth(path)
+        shown = next(i for i, r in enumerate(records) if r.get("command") == "show-score")
+        ended = next(i for i, r in enumerate(records) if r["class"] == "deal-end")
+        assert shown < ended  # they waited for the scores after the referee, not before
+    finally:
+        sim.stop()
+        client.stop()
+        thread.join(WAIT)
+        sim.close()

@@ -362,26 +362,31 @@ class Simulation:
         if not ok:
             log.debug("sim: no reader rounds for %.1f s; the world goes on", self.config.stall)
 
-    def _hold_for_referee(self) -> None:
+    def _hold_for_referee(self) -> bool:
         """The host lit every seat's light (a referee call): nobody touches a tile until the
         lights go out, as players at a table wait for the referee; cables still come and go
-        on time meanwhile."""
+        on time meanwhile. True when the players waited."""
         if not self.table.referee_called:
-            return
+            return False
         self._note({"class": "referee-hold", "t": self._now()})
         end = time.monotonic() + REFEREE_WAIT
         while self.table.referee_called and not self._stop.is_set() and time.monotonic() < end:
             self._stop.wait(0.02)
             self._faults()
+        return True
 
     def _read_scores(self, n: int, shown: int) -> None:
         """After the last move the players look at their displays before the next shuffle:
         they wait (up to `score_wait`) for scores the host sent after that move was made, and
-        for the referee if the host calls one meanwhile. A table nobody listens to goes on."""
+        for the referee if the host calls one meanwhile: once the referee is done they look
+        for the scores again, `score_wait` anew (a 10/10/2 campaign, seed 310 deal 4: the
+        referee's last answer came 10 s after the deal ended, the players shuffled 0.2 s
+        before the settlement, and the deal was lost). A table nobody listens to goes on."""
         self._step(n, "scores")
         end = time.monotonic() + self.config.score_wait
         while not self._stop.is_set() and self._board_listened():
-            self._hold_for_referee()
+            if self._hold_for_referee():
+                end = time.monotonic() + self.config.score_wait
             if self.table.scores_shown > shown or time.monotonic() >= end:
                 return
             self._stop.wait(0.02)
