@@ -43,6 +43,7 @@ from dataclasses import dataclass
 from enum import Enum
 from functools import cache
 
+from rules.draws import shuffle
 from rules.quick import builder
 from rules.ruleset import Indent, ReplacementEnd, RuleSet
 from rules.seats import SEATS, Seat
@@ -287,7 +288,7 @@ class Wall:
         roll of the dice (two `rng.randint(1, 6)`), in that order. The order is a
         permutation of `full_set` by construction, so `check_order` is not asked."""
         tiles = list(full_set(rs.tiles.set))
-        rng.shuffle(tiles)
+        shuffle(rng, tiles)  # `rng.shuffle(tiles)` (rules.draws: the same permutation)
         dice = Dice(rng.randint(1, 6), rng.randint(1, 6))
         wall = cls.__new__(cls)
         wall._setup(rs, dice, tuple(tiles), True)
