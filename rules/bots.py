@@ -36,10 +36,10 @@ from rules.bot_policy import (
 )
 from rules.claims import Window, WindowKind
 from rules.deal import _PLAY_HANDLERS, NEAR_DIGITS, Deal, Phase
+from rules.deal_effects import play_draw
 from rules.moves import (
     CloseClaims,
     Correction,
-    Draw,
     Move,
     Penalty,
     Reason,
@@ -71,11 +71,12 @@ def _tenth(x: float) -> float:
     (about 0.25 us in CPython 3.11, three times a turn). `round(y)` of `y = 10 * x` is the
     nearest whole number to the exact 10x unless `y`, rounded by the product, lies within
     an ulp of a half; those (and exact halves, round-half-even) take `round(x, 1)` itself.
-    `k / 10` is then the double nearest k/10, as `round` returns."""
+    `k / 10` is then the double nearest k/10, as `round` returns. `d * d < 0.2499` is
+    |d| < 0.4999 (well inside a half) in one comparison."""
     y = x * 10.0
     k = round(y)
     d = y - k
-    return k / 10 if -0.4999 < d < 0.4999 else round(x, 1)
+    return k / 10 if d * d < 0.2499 else round(x, 1)
 
 
 # -- the controller's part: turns, claim windows, the clock ------------------------------
@@ -277,7 +278,7 @@ class BotTable:
         y = x * 10.0
         k = round(y)
         d = y - k
-        self.now = k / 10 if -0.4999 < d < 0.4999 else round(x, 1)
+        self.now = k / 10 if d * d < 0.2499 else round(x, 1)
         return new_close_claims(self.now)
 
 
@@ -301,7 +302,6 @@ def play_deal(
     deal = new_deal(rs, rng)
     table = BotTable(rs, rng, style)
     handlers = _PLAY_HANDLERS
-    check_draw, effect_draw = handlers[Draw]
     check_close, effect_close = handlers[CloseClaims]
     next_move, window_move = table.next_move, table._window_move
     rand, lo, span, penalty = rng.random, table._think_lo, table._think_span, table._penalty
@@ -323,15 +323,17 @@ def play_deal(
             w = deal._window
             assert w is not None
             if w is not window:
+                # a claim window (`Phase.CLAIMS`) follows a discard (a robbing window has
+                # `Phase.ROBBING`, asked through `next_move`)
+                assert w.kind is _WINDOW_DISCARD
                 window, done = w, 0
                 closes_at = table.now + claim_seconds
-                if w.kind is _WINDOW_DISCARD and rand() < retrieve:
+                if rand() < retrieve:
                     move = Correction(1, "discard retrieved", t=table._tick(0.1, 0.5))
                     deal, wall, history, effective = _correct(deal, move, seed)
                     continue
-            eligible, declared, tile = w.eligible, w.declared, w.tile
-            seats = eligible[done:] if done else eligible
-            robbing = w.kind is _WINDOW_ROBBING
+            declared, tile = w.declared, w.tile
+            seats = w.eligible[done:] if done else w.eligible
             hands, voids, wins, keys = deal._hands, deal._void, w.wins, deal._keys
             suit = SUIT_OF[tile]
             si, low, span_ = NEAR_DIGITS[tile]
@@ -341,32 +343,33 @@ def play_deal(
                     continue  # `Bot.claim`: a seat speaks once
                 if voids[seat] is suit:
                     continue  # 002: no claim on one's void suit, not even a false Hu
-                known = wins[seat]
-                if known is None:
-                    known = wins[seat] = keys[seat][si] // low % span_ != 0 and deal._wins_on(
-                        seat, tile
-                    )
-                if known or (hands[seat][tile] >= 2 and not robbing):
-                    move = bots[seat]._claim(deal, seat, tile, robbing, None)
-                    if move is not None:
-                        break
-                    continue
+                if keys[seat][si] // low % span_:
+                    # a copy or a neighbour within two ranks held: the judge's win test
+                    # (kept in the window's `wins`, as `Deal._wins_with` keeps it)
+                    known = wins[seat]
+                    if known is None:
+                        known = wins[seat] = deal._wins_on(seat, tile)
+                    if known or hands[seat][tile] >= 2:
+                        move = bots[seat]._claim(deal, seat, tile, False, None)
+                        if move is not None:
+                            break
+                        continue
+                else:
+                    # none held (the tile's digits of the seat's live suit key are 0): no
+                    # win (`Deal._wins_on` says so first), no pung
+                    wins[seat] = False
                 rand()  # `_claim`'s first draw: nothing to declare with it
                 r = rand()
                 if r < quiet:
-                    if r < false_hu:
-                        move = new_rob_kong(seat, None) if robbing else new_hu(seat, None)
-                    else:
-                        move = new_pass(seat, None)
+                    move = new_hu(seat, None) if r < false_hu else new_pass(seat, None)
                     break
             if move is None:
-                done = len(eligible)
                 # the window closes silent: `_tenth(max(now, closes_at))` written out
                 x = closes_at if closes_at > table.now else table.now
                 y = x * 10.0
                 k = round(y)
                 d = y - k
-                table.now = k / 10 if -0.4999 < d < 0.4999 else round(x, 1)
+                table.now = k / 10 if d * d < 0.2499 else round(x, 1)
                 move = new_close_claims(table.now)
                 problem = check_close(deal, move)
                 if problem is not None:  # pragma: no cover - a bug in the bots or the judge
@@ -385,12 +388,11 @@ def play_deal(
             y = x * 10.0
             k = round(y)
             d = y - k
-            t = table.now = k / 10 if -0.4999 < d < 0.4999 else round(x, 1)
+            t = table.now = k / 10 if d * d < 0.2499 else round(x, 1)
             move = new_draw(deal.turn, wall.peek(), t)
-            problem = check_draw(deal, move)
+            problem = play_draw(deal, move)  # the judge's check, then its effect
             if problem is not None:  # pragma: no cover - a bug in the bots or the judge
                 _refused(seed, move, problem)
-            effect_draw(deal, move)
             history(move)
             effective(move)
             continue
@@ -403,7 +405,7 @@ def play_deal(
                 y = x * 10.0
                 k = round(y)
                 d = y - k
-                t = table.now = k / 10 if -0.4999 < d < 0.4999 else round(x, 1)
+                t = table.now = k / 10 if d * d < 0.2499 else round(x, 1)
                 move = bots[seat]._turn(deal, seat, t)
         elif phase is _CLAIMS:
             move = window_move(deal)

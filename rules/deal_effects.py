@@ -134,6 +134,36 @@ def _play_draw(deal: Deal, m: Draw) -> Tile:
     return tile
 
 
+def play_draw(deal: Deal, m: Draw) -> deal_checks.Problem:
+    """`Deal.play(m)` of a live draw without its history: the judge's check of the draw
+    and, when it passes, `_play_draw`. The usual draw (the seat on turn, still in, takes
+    the known next tile it names) is checked and taken in one look at the wall
+    (`Wall.draw_next`); any other goes the long way (`deal_checks`' check, then
+    `_play_draw`). The bots' `play_deal` plays every draw so."""
+    seat = m.seat
+    if deal.phase is _DRAW and seat is deal.turn and not deal._out[seat]:
+        tile = deal.wall.draw_next(m.tile)
+        if tile is not None:
+            # `_play_draw` after its `draw_tile`
+            if deal._kong_chain:
+                deal._kong_chain = []
+            deal._hands[seat][tile] += 1
+            deal._keys[seat][_SUIT_INDEX[tile]] += _UNIT[tile]
+            deal._drawn = tile
+            deal._hu_lock[seat] = 0
+            lock = deal._pung_lock[seat]
+            if lock:
+                lock.clear()
+            deal._draws[seat] += 1
+            deal._entry = _ENTRY_DRAW
+            deal.phase = _DISCARD
+            return None
+    problem = deal_checks.CHECKS[Draw](deal, m)
+    if problem is None:
+        _play_draw(deal, m)
+    return problem
+
+
 def _do_replacement(deal: Deal, m: ReplacementDraw) -> list[Fact]:
     return _took(deal, m.seat, True, m.tile)
 

@@ -1,5 +1,6 @@
 """Deal.play (apply without the Accepted value, for drivers that read no facts) changes a
-deal exactly as apply does and refuses the same moves with the same values."""
+deal exactly as apply does and refuses the same moves with the same values; so does the
+bots' draw (`rules.deal_effects.play_draw`)."""
 
 import random
 
@@ -7,10 +8,11 @@ from hypothesis import given, settings, strategies as st
 
 from rules.bots import BotTable, new_deal
 from rules.deal import Deal
-from rules.moves import Discard, Draw, Pung, Reason
+from rules.deal_effects import play_draw
+from rules.moves import Accepted, Discard, Draw, Pung, Reason
 from rules.random_deals import deal_seed
 from rules.ruleset import load
-from rules.seats import Seat
+from rules.seats import SEATS, Seat
 from rules.tiles import TILES
 
 RULES = ["sbr-mil", "sbr-russia", "sbr-chengdu2016", "wmt"]
@@ -56,3 +58,50 @@ def test_replay_and_record_judge_through_play_reach_the_same_ledger():
         assert deal.apply(table.next_move(deal))
     again = Deal.replay(rs, deal.dice, deal.wall_order, deal.history)
     assert again.ledger() == deal.ledger() and again.winners == deal.winners
+
+
+def _draws_both_ways(deal: Deal, twin: Deal, move: Draw) -> None:
+    """`play_draw` (check and draw in one look at the wall) on `deal`, `Deal.apply` on its
+    twin: the same answer, the same state."""
+    refused = deal.check(move)
+    problem = play_draw(deal, move)
+    result = twin.apply(move)
+    if refused is None:
+        assert problem is None and isinstance(result, Accepted)
+    else:
+        assert problem is not None and (problem[0], problem[1]) == (refused.reason, refused.detail)
+        assert result == refused
+    assert deal.snapshot() == twin.snapshot()
+    assert (deal.wall.tiles_left, deal.wall.last_index) == (
+        twin.wall.tiles_left,
+        twin.wall.last_index,
+    )
+
+
+def test_play_draw_checks_as_the_judge_does_on_scanned_and_unscanned_walls():
+    rs = load("sbr-mil")
+    rng = random.Random(deal_seed(3, 1))
+    deal = new_deal(rs, rng)
+    table = BotTable(rs, rng)
+    twin = Deal.start(rs, deal.dice, deal.wall_order)
+    # a hand-dealt table (no wall antenna): every live draw names its tile
+    dealt = Deal.start_dealt(rs, deal.dice, [deal.hand(s) for s in SEATS])
+    dealt_twin = Deal.start_dealt(rs, deal.dice, [deal.hand(s) for s in SEATS])
+    played = 0
+    while not deal.over and played < 60:
+        move = table.next_move(deal)
+        if isinstance(move, Draw):
+            seat, tile = move.seat, move.tile
+            other = TILES[(tile + 1) % 27]
+            for wrong in (Draw(seat.after(1), tile), Draw(seat, other)):
+                _draws_both_ways(deal, twin, wrong)  # refused: nothing changes
+            _draws_both_ways(deal, twin, move)
+            if not dealt.over:
+                _draws_both_ways(dealt, dealt_twin, Draw(seat))  # the tile must be named
+                _draws_both_ways(dealt, dealt_twin, move)
+            played += 1
+            continue
+        assert deal.play(move) is None and twin.play(move) is None
+        if not dealt.over:
+            assert dealt.play(move) is None and dealt_twin.play(move) is None
+    assert played >= 10 and deal.ledger() == twin.ledger()  # (`play_draw` keeps no history)
