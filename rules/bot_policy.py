@@ -189,11 +189,12 @@ class Bot:
 
     def _turn(self, deal: Deal, seat: Seat, t: float | None) -> Move:
         rng, style = self.rng, self.style
-        # the judge's own counts (a bytearray) and melds, read without copying
+        # the judge's own counts (a bytearray), live keys and melds, read without copying
         # (`deal.counts(seat)` and `deal.melds(seat)` copy them): a bot only reads them
         counts = deal._hands[seat]
+        keys = deal._keys[seat]
         melds = deal._melds[seat]
-        if keys_complete(deal._keys[seat], counts, len(melds)):
+        if keys_complete(keys, counts, len(melds)):
             if (
                 rng.random() < style.self_drawn_hu
                 and deal.wins(seat)
@@ -206,7 +207,33 @@ class Bot:
             kong = self._own_kong(deal, seat, counts, melds)
             if kong is not None:
                 return stamp(kong, t)
-        return new_discard(seat, self._discard(deal, seat, counts), t)
+        # the discard, chosen here (one call less on every turn)
+        laid = deal._laid[seat]
+        if laid is not None:
+            return new_discard(seat, laid, t)  # the face-down void tile goes first
+        void = deal._void[seat]
+        # void-suit tiles held: the suit's live key is not 0
+        if void is not None and keys[0 if void is _M else 1 if void is _P else 2]:
+            offset = 0 if void is _M else 9 if void is _P else 18
+            row = counts[offset : offset + 9]
+            if deal.rs.play.void_discard is VoidDiscard.STRICT or rng.random() >= style.void_breach:
+                held = list(compress(range(offset, offset + 9), row))
+                return new_discard(seat, TILES[held[rng._randbelow(len(held))]], t)
+        # `rng.choice(seq)` is `seq[rng._randbelow(len(seq))]` for a sequence that is not
+        # empty (the same draw); written out on the discard of every turn, one call less
+        if rng.random() < style.random_discard:
+            held = list(compress(_INDICES, counts))
+            return new_discard(seat, TILES[held[rng._randbelow(len(held))]], t)
+        lonely = loneliest_live(keys, counts) or honours_held(counts)
+        n, bits = len(lonely), self._bits
+        if bits is None:
+            return new_discard(seat, TILES[lonely[rng._randbelow(n)]], t)
+        # `rng._randbelow(n)` written out (rules.draws.below: the same draws)
+        k = BITS[n]
+        r = bits(k)
+        while r >= n:
+            r = bits(k)
+        return new_discard(seat, TILES[lonely[r]], t)
 
     def _own_kong(
         self, deal: Deal, seat: Seat, counts: Sequence[int], melds: Sequence[Meld]
@@ -228,35 +255,6 @@ class Bot:
             if (k.kind is not _POSTPONED_KONG or k.tile != drawn) and deal.check(k) is None
         ]
         return self.rng.choice(kongs) if kongs else None
-
-    def _discard(self, deal: Deal, seat: Seat, counts: Sequence[int]) -> Tile:
-        laid = deal._laid[seat]
-        if laid is not None:
-            return laid  # the face-down void tile is the mandatory first discard
-        rng, style = self.rng, self.style
-        void = deal._void[seat]
-        # void-suit tiles held: the suit's live key is not 0
-        if void is not None and deal._keys[seat][0 if void is _M else 1 if void is _P else 2]:
-            offset = 0 if void is _M else 9 if void is _P else 18
-            row = counts[offset : offset + 9]
-            if deal.rs.play.void_discard is VoidDiscard.STRICT or rng.random() >= style.void_breach:
-                held = list(compress(range(offset, offset + 9), row))
-                return TILES[held[rng._randbelow(len(held))]]
-        # `rng.choice(seq)` is `seq[rng._randbelow(len(seq))]` for a sequence that is not
-        # empty (the same draw); written out on the discard of every turn, one call less
-        if rng.random() < style.random_discard:
-            held = list(compress(_INDICES, counts))
-            return TILES[held[rng._randbelow(len(held))]]
-        lonely = loneliest_live(deal._keys[seat], counts) or honours_held(counts)
-        n, bits = len(lonely), self._bits
-        if bits is None:
-            return TILES[lonely[rng._randbelow(n)]]
-        # `rng._randbelow(n)` written out (rules.draws.below: the same draws)
-        k = BITS[n]
-        r = bits(k)
-        while r >= n:
-            r = bits(k)
-        return TILES[lonely[r]]
 
 
 def _pung_to_add(counts: Sequence[int], melds: Sequence[Meld]) -> bool:

@@ -342,7 +342,10 @@ def play_deal(
                 if declared and seat in declared:
                     continue  # `Bot.claim`: a seat speaks once
                 if voids[seat] is suit:
-                    continue  # 002: no claim on one's void suit, not even a false Hu
+                    # 002: no claim on one's void suit, not even a false Hu (and no win:
+                    # `Deal._wins_on` says so first)
+                    wins[seat] = False
+                    continue
                 if keys[seat][si] // low % span_:
                     # a copy or a neighbour within two ranks held: the judge's win test
                     # (kept in the window's `wins`, as `Deal._wins_with` keeps it)

@@ -8,7 +8,7 @@ from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING
 
 from rules import deal_checks, deal_wellness, settlement as pay
-from rules.claims import Window, WindowKind, next_player, resolve, seats_after
+from rules.claims import Window, WindowKind, discard_window, next_player, resolve, seats_after
 from rules.deal_state import Entry, KongRecord, Phase
 from rules.live_hand import SUIT_INDEX as _SUIT_INDEX, UNIT as _UNIT
 from rules.melds import Meld, MeldKind, set_of
@@ -182,8 +182,8 @@ def _do_discard(deal: Deal, m: Discard) -> tuple[Fact, ...]:
     deal._drawn = None
     eligible = _OTHERS_IN[seat][deal._out_mask]  # `deal._others_in_order(seat)`, inlined
     chain = deal._kong_chain
-    deal._window = Window(
-        _WINDOW_DISCARD, tile, seat, eligible, not deal.wall.tiles_left, bool(chain), dealer_first
+    deal._window = discard_window(
+        tile, seat, eligible, not deal.wall.tiles_left, bool(chain), dealer_first
     )
     deal._window_kongs = chain
     deal._kong_chain = []
@@ -357,8 +357,10 @@ def _resolve_silent(deal: Deal, w: Window) -> Sequence[Fact]:
         suit, voids = _SUIT_OF[tile], deal._void
         for s in w.eligible:
             known = wins[s]  # the bots asked most passers already (`deal._wins_with`)
+            if known is False:
+                continue
             if known is None:
-                # `deal._wins_on`: never on a tile of one's void suit (the bots do not ask)
+                # `deal._wins_on`: never on a tile of one's void suit
                 known = wins[s] = voids[s] is not suit and deal._wins_on(s, tile)
             if known:
                 _lock_hu(deal, w, s)

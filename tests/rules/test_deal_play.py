@@ -7,6 +7,7 @@ import random
 from hypothesis import given, settings, strategies as st
 
 from rules.bots import BotTable, new_deal
+from rules.claims import Window, WindowKind, discard_window
 from rules.deal import Deal
 from rules.deal_effects import play_draw
 from rules.moves import Accepted, Discard, Draw, Pung, Reason
@@ -105,3 +106,16 @@ def test_play_draw_checks_as_the_judge_does_on_scanned_and_unscanned_walls():
         if not dealt.over:
             assert dealt.play(move) is None and dealt_twin.play(move) is None
     assert played >= 10 and deal.ledger() == twin.ledger()  # (`play_draw` keeps no history)
+
+
+def test_the_discard_window_is_the_window_the_class_makes():
+    for last, after_kong, first in (
+        (False, False, False),
+        (True, True, True),
+        (False, True, False),
+    ):
+        args = (TILES[5], Seat.S, (Seat.W, Seat.N, Seat.E), last, after_kong, first)
+        made = discard_window(*args)
+        assert made == Window(WindowKind.DISCARD, *args)
+        assert made.declared == {} and made.wins == [None] * 4 and made.kong_index == -1
+    assert discard_window(*args).wins is not made.wins  # each window its own
