@@ -36,10 +36,10 @@ from rules.bot_policy import (
 )
 from rules.claims import Window, WindowKind
 from rules.deal import _PLAY_HANDLERS, NEAR_DIGITS, Deal, Phase
-from rules.deal_effects import play_draw
+from rules.deal_play import play_close, play_discard, play_draw
 from rules.moves import (
-    CloseClaims,
     Correction,
+    Discard,
     Move,
     Penalty,
     Reason,
@@ -302,7 +302,6 @@ def play_deal(
     deal = new_deal(rs, rng)
     table = BotTable(rs, rng, style)
     handlers = _PLAY_HANDLERS
-    check_close, effect_close = handlers[CloseClaims]
     next_move, window_move = table.next_move, table._window_move
     rand, lo, span, penalty = rng.random, table._think_lo, table._think_span, table._penalty
     retrieve, claim_seconds = table._retrieve, table._claim_seconds
@@ -374,10 +373,9 @@ def play_deal(
                 d = y - k
                 table.now = k / 10 if d * d < 0.2499 else round(x, 1)
                 move = new_close_claims(table.now)
-                problem = check_close(deal, move)
+                problem = play_close(deal, move)  # the judge's check, then its effect
                 if problem is not None:  # pragma: no cover - a bug in the bots or the judge
                     _refused(seed, move, problem)
-                effect_close(deal, move)
                 history(move)
                 effective(move)
                 continue
@@ -417,6 +415,13 @@ def play_deal(
         else:
             move = next_move(deal)
         kind = type(move)
+        if kind is Discard:
+            problem = play_discard(deal, move)  # the judge's check, then its effect
+            if problem is not None:  # pragma: no cover - a bug in the bots or the judge
+                _refused(seed, move, problem)
+            history(move)
+            effective(move)
+            continue
         if kind is Correction:
             deal, wall, history, effective = _correct(deal, move, seed)
             continue

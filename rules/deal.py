@@ -64,7 +64,7 @@ from itertools import chain, repeat
 from rules import deal_end, deal_legal, deal_wellness, settlement as pay
 from rules.claims import ClaimWindow, Window, WindowKind, next_player
 from rules.deal_checks import CHECKS
-from rules.deal_effects import _OTHERS_IN, EFFECTS, PLAY_EFFECTS
+from rules.deal_effects import EFFECTS, OTHERS_IN, PLAY_EFFECTS
 from rules.deal_state import DealState, Entry, KongRecord, Phase
 from rules.live_hand import SUIT_INDEX, UNIT, keys_complete, keys_complete_with
 from rules.melds import Meld, MeldKind
@@ -478,7 +478,7 @@ class Deal:
 
     def _others_in_order(self, seat: Seat) -> tuple[Seat, ...]:
         """The other players still in, in turn order after `seat`."""
-        return _OTHERS_IN[seat][self._out_mask]
+        return OTHERS_IN[seat][self._out_mask]
 
     def _refund_received(self, seat: Seat, rule: str) -> None:
         for rec in self._kongs:

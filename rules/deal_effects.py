@@ -70,7 +70,7 @@ _new_melded = builder(Melded)  # `Melded(seat, meld, from_seat)`, slots set from
 # the facts of a silent window, one tuple per seat the turn passes to
 _PASSED_TO: tuple[tuple[Fact], ...] = tuple((TURN_PASSED[s],) for s in SEATS)
 # for each seat and each set of players out (bit s: seat s is out), the others still in
-_OTHERS_IN: tuple[tuple[tuple[Seat, ...], ...], ...] = tuple(
+OTHERS_IN: tuple[tuple[tuple[Seat, ...], ...], ...] = tuple(
     tuple(tuple(s for s in seats_after(seat) if not mask >> s & 1) for mask in range(16))
     for seat in SEATS
 )
@@ -134,36 +134,6 @@ def _play_draw(deal: Deal, m: Draw) -> Tile:
     return tile
 
 
-def play_draw(deal: Deal, m: Draw) -> deal_checks.Problem:
-    """`Deal.play(m)` of a live draw without its history: the judge's check of the draw
-    and, when it passes, `_play_draw`. The usual draw (the seat on turn, still in, takes
-    the known next tile it names) is checked and taken in one look at the wall
-    (`Wall.draw_next`); any other goes the long way (`deal_checks`' check, then
-    `_play_draw`). The bots' `play_deal` plays every draw so."""
-    seat = m.seat
-    if deal.phase is _DRAW and seat is deal.turn and not deal._out[seat]:
-        tile = deal.wall.draw_next(m.tile)
-        if tile is not None:
-            # `_play_draw` after its `draw_tile`
-            if deal._kong_chain:
-                deal._kong_chain = []
-            deal._hands[seat][tile] += 1
-            deal._keys[seat][_SUIT_INDEX[tile]] += _UNIT[tile]
-            deal._drawn = tile
-            deal._hu_lock[seat] = 0
-            lock = deal._pung_lock[seat]
-            if lock:
-                lock.clear()
-            deal._draws[seat] += 1
-            deal._entry = _ENTRY_DRAW
-            deal.phase = _DISCARD
-            return None
-    problem = deal_checks.CHECKS[Draw](deal, m)
-    if problem is None:
-        _play_draw(deal, m)
-    return problem
-
-
 def _do_replacement(deal: Deal, m: ReplacementDraw) -> list[Fact]:
     return _took(deal, m.seat, True, m.tile)
 
@@ -180,7 +150,7 @@ def _do_discard(deal: Deal, m: Discard) -> tuple[Fact, ...]:
     deal._river[seat].append(tile)
     deal._discards[seat].append(tile)
     deal._drawn = None
-    eligible = _OTHERS_IN[seat][deal._out_mask]  # `deal._others_in_order(seat)`, inlined
+    eligible = OTHERS_IN[seat][deal._out_mask]  # `deal._others_in_order(seat)`, inlined
     chain = deal._kong_chain
     deal._window = discard_window(
         tile, seat, eligible, not deal.wall.tiles_left, bool(chain), dealer_first
@@ -202,7 +172,7 @@ def _do_close(deal: Deal, m: CloseClaims) -> Sequence[Fact]:
     w = deal._window
     assert w is not None
     if not w.declared and w.kind is _WINDOW_DISCARD:
-        return _resolve_silent(deal, w)
+        return resolve_silent(deal, w)
     return _resolve(deal)
 
 
@@ -349,7 +319,7 @@ def _resolve(deal: Deal) -> list[Fact]:
     return facts
 
 
-def _resolve_silent(deal: Deal, w: Window) -> Sequence[Fact]:
+def resolve_silent(deal: Deal, w: Window) -> Sequence[Fact]:
     """`_resolve` of a discard everybody let go (most windows), without building a
     `Resolution`: every eligible player passed, and play passes on."""
     if deal._skip_hu_lock:

@@ -1,16 +1,18 @@
 """Deal.play (apply without the Accepted value, for drivers that read no facts) changes a
-deal exactly as apply does and refuses the same moves with the same values; so does the
-bots' draw (`rules.deal_effects.play_draw`)."""
+deal exactly as apply does and refuses the same moves with the same values; so do the
+bots' draws, discards and silent closes (`rules.deal_play`)."""
 
 import random
+from dataclasses import replace
 
+import pytest
 from hypothesis import given, settings, strategies as st
 
-from rules.bots import BotTable, new_deal
+from rules.bots import DEFAULT_STYLE, BotTable, new_deal
 from rules.claims import Window, WindowKind, discard_window
 from rules.deal import Deal
-from rules.deal_effects import play_draw
-from rules.moves import Accepted, Discard, Draw, Pung, Reason
+from rules.deal_play import play_close, play_discard, play_draw
+from rules.moves import Accepted, CloseClaims, Discard, Draw, Pung, Reason
 from rules.random_deals import deal_seed
 from rules.ruleset import load
 from rules.seats import SEATS, Seat
@@ -61,11 +63,11 @@ def test_replay_and_record_judge_through_play_reach_the_same_ledger():
     assert again.ledger() == deal.ledger() and again.winners == deal.winners
 
 
-def _draws_both_ways(deal: Deal, twin: Deal, move: Draw) -> None:
-    """`play_draw` (check and draw in one look at the wall) on `deal`, `Deal.apply` on its
-    twin: the same answer, the same state."""
+def _both_ways(deal: Deal, twin: Deal, move: Draw | Discard | CloseClaims) -> None:
+    """`rules.deal_play` on `deal`, `Deal.apply` on its twin: the same answer, the same
+    state (the wall included)."""
     refused = deal.check(move)
-    problem = play_draw(deal, move)
+    problem = _PLAY[type(move)](deal, move)
     result = twin.apply(move)
     if refused is None:
         assert problem is None and isinstance(result, Accepted)
@@ -73,39 +75,58 @@ def _draws_both_ways(deal: Deal, twin: Deal, move: Draw) -> None:
         assert problem is not None and (problem[0], problem[1]) == (refused.reason, refused.detail)
         assert result == refused
     assert deal.snapshot() == twin.snapshot()
+    for kongs in ("_window_kongs", "_kong_chain"):
+        ours, theirs = getattr(deal, kongs), getattr(twin, kongs)
+        assert [(k.seat, k.meld, k.refunded) for k in ours] == [
+            (k.seat, k.meld, k.refunded) for k in theirs
+        ]
     assert (deal.wall.tiles_left, deal.wall.last_index) == (
         twin.wall.tiles_left,
         twin.wall.last_index,
     )
 
 
-def test_play_draw_checks_as_the_judge_does_on_scanned_and_unscanned_walls():
-    rs = load("sbr-mil")
-    rng = random.Random(deal_seed(3, 1))
+_PLAY = {Draw: play_draw, Discard: play_discard, CloseClaims: play_close}
+
+
+@pytest.mark.parametrize(("rules", "seed"), [("sbr-mil", 1), ("wmt", 2), ("sbr-russia", 3)])
+def test_the_moves_of_a_turn_are_checked_and_played_as_the_judge_does(rules, seed):
+    rs = load(rules)
+    rng = random.Random(deal_seed(seed, 1))
     deal = new_deal(rs, rng)
-    table = BotTable(rs, rng)
+    table = BotTable(rs, rng, replace(DEFAULT_STYLE, void_breach=0.3))
     twin = Deal.start(rs, deal.dice, deal.wall_order)
     # a hand-dealt table (no wall antenna): every live draw names its tile
     dealt = Deal.start_dealt(rs, deal.dice, [deal.hand(s) for s in SEATS])
     dealt_twin = Deal.start_dealt(rs, deal.dice, [deal.hand(s) for s in SEATS])
-    played = 0
-    while not deal.over and played < 60:
+    played = {Draw: 0, Discard: 0, CloseClaims: 0}
+    while not deal.over:
         move = table.next_move(deal)
-        if isinstance(move, Draw):
-            seat, tile = move.seat, move.tile
-            other = TILES[(tile + 1) % 27]
-            for wrong in (Draw(seat.after(1), tile), Draw(seat, other)):
-                _draws_both_ways(deal, twin, wrong)  # refused: nothing changes
-            _draws_both_ways(deal, twin, move)
+        kind = type(move)
+        if kind in _PLAY:
+            seat = getattr(move, "seat", Seat.E)
+            wrong: list[Draw | Discard | CloseClaims] = [CloseClaims()]
+            if kind is Draw:
+                wrong += [Draw(seat.after(1), move.tile), Draw(seat, TILES[(move.tile + 1) % 27])]
+            elif kind is Discard:
+                lacking = next(t for t in TILES if not deal.held(seat, t))
+                wrong += [Discard(seat.after(1), move.tile), Discard(seat, lacking)]
+                wrong += [Discard(seat, t) for t in TILES if deal.held(seat, t)]  # void order
+            for other in wrong:
+                if deal.check(other) is not None:
+                    _both_ways(deal, twin, other)  # refused: nothing changes
+            _both_ways(deal, twin, move)
+            played[kind] += 1
             if not dealt.over:
-                _draws_both_ways(dealt, dealt_twin, Draw(seat))  # the tile must be named
-                _draws_both_ways(dealt, dealt_twin, move)
-            played += 1
+                if kind is Draw:
+                    _both_ways(dealt, dealt_twin, Draw(move.seat))  # the tile must be named
+                _both_ways(dealt, dealt_twin, move)
             continue
         assert deal.play(move) is None and twin.play(move) is None
         if not dealt.over:
             assert dealt.play(move) is None and dealt_twin.play(move) is None
-    assert played >= 10 and deal.ledger() == twin.ledger()  # (`play_draw` keeps no history)
+    assert min(played.values()) >= 10
+    assert deal.ledger() == twin.ledger()  # (`rules.deal_play` keeps no history)
 
 
 def test_the_discard_window_is_the_window_the_class_makes():
