@@ -314,114 +314,122 @@ def play_deal(
     done = 0  # its eligible seats asked so far (`BotTable._done`)
     closes_at = 0.0  # when its clock runs out (`BotTable._closes_at`)
     move: Move | None
+    now = 0.0  # the table's clock (`BotTable.now`), handed to the table around its calls
     while True:
         phase = deal.phase
-        if phase is _CLAIMS and fast:
-            # `BotTable._window_move` written out (see there): a new window, its seats asked
-            # in order, and most often its close, played at once
-            w = deal._window
-            assert w is not None
-            if w is not window:
-                # a claim window (`Phase.CLAIMS`) follows a discard (a robbing window has
-                # `Phase.ROBBING`, asked through `next_move`)
-                assert w.kind is _WINDOW_DISCARD
-                window, done = w, 0
-                closes_at = table.now + claim_seconds
-                if rand() < retrieve:
-                    move = Correction(1, "discard retrieved", t=table._tick(0.1, 0.5))
-                    deal, wall, history, effective = _correct(deal, move, seed)
-                    continue
-            declared, tile = w.declared, w.tile
-            seats = w.eligible[done:] if done else w.eligible
-            hands, voids, wins, keys = deal._hands, deal._void, w.wins, deal._keys
-            suit = SUIT_OF[tile]
-            si, low, span_ = NEAR_DIGITS[tile]
-            move = None
-            for seat in seats:
-                if declared and seat in declared:
-                    continue  # `Bot.claim`: a seat speaks once
-                if voids[seat] is suit:
-                    # 002: no claim on one's void suit, not even a false Hu (and no win:
-                    # `Deal._wins_on` says so first)
-                    wins[seat] = False
-                    continue
-                if keys[seat][si] // low % span_:
-                    # a copy or a neighbour within two ranks held: the judge's win test
-                    # (kept in the window's `wins`, as `Deal._wins_with` keeps it)
-                    known = wins[seat]
-                    if known is None:
-                        known = wins[seat] = deal._wins_on(seat, tile)
-                    if known or hands[seat][tile] >= 2:
-                        move = bots[seat]._claim(deal, seat, tile, False, None)
-                        if move is not None:
-                            break
-                        continue
-                else:
-                    # none held (the tile's digits of the seat's live suit key are 0): no
-                    # win (`Deal._wins_on` says so first), no pung
-                    wins[seat] = False
-                rand()  # `_claim`'s first draw: nothing to declare with it
-                r = rand()
-                if r < quiet:
-                    move = new_hu(seat, None) if r < false_hu else new_pass(seat, None)
-                    break
-            if move is None:
-                # the window closes silent: `_tenth(max(now, closes_at))` written out
-                x = closes_at if closes_at > table.now else table.now
-                y = x * 10.0
-                k = round(y)
-                d = y - k
-                table.now = k / 10 if d * d < 0.2499 else round(x, 1)
-                move = new_close_claims(table.now)
-                problem = play_close(deal, move)  # the judge's check, then its effect
-                if problem is not None:  # pragma: no cover - a bug in the bots or the judge
-                    _refused(seed, move, problem)
-                history(move)
-                effective(move)
-                continue
-            done += seats.index(seat) + 1  # the seats up to the one that spoke
-            t = min(_tenth(table.now + rng.uniform(0.1, 0.8)), closes_at - 0.1)
-            table.now = max(table.now, t)
-            move = stamp(move, table.now)
-        elif phase is _DRAW:
-            # the seat's thinking time, `_tenth(x)` written out, and its draw, played at once
-            x = table.now + lo + span * rand()
+        move = None
+        if phase is _DRAW:
+            # the seat's thinking time (`_tenth(x)` written out) and its draw, played
+            x = now + lo + span * rand()
             y = x * 10.0
             k = round(y)
             d = y - k
-            t = table.now = k / 10 if d * d < 0.2499 else round(x, 1)
-            move = new_draw(deal.turn, wall.peek(), t)
+            now = k / 10 if d * d < 0.2499 else round(x, 1)
+            move = new_draw(deal.turn, wall.peek(), now)
             problem = play_draw(deal, move)  # the judge's check, then its effect
             if problem is not None:  # pragma: no cover - a bug in the bots or the judge
                 _refused(seed, move, problem)
             history(move)
             effective(move)
-            continue
-        elif phase is _DISCARD:
+            move = None
+            phase = _DISCARD  # where a draw leaves the turn (`Phase.DISCARD`)
+        if phase is _DISCARD:
             seat = deal.turn
             if rand() < penalty:
+                table.now = now
                 move = table._penalised(seat)
+                now = table.now
             else:
-                x = table.now + lo + span * rand()
+                x = now + lo + span * rand()
                 y = x * 10.0
                 k = round(y)
                 d = y - k
-                t = table.now = k / 10 if d * d < 0.2499 else round(x, 1)
-                move = bots[seat]._turn(deal, seat, t)
-        elif phase is _CLAIMS:
-            move = window_move(deal)
-        elif phase is _OVER:
-            break
-        else:
-            move = next_move(deal)
+                now = k / 10 if d * d < 0.2499 else round(x, 1)
+                move = bots[seat]._turn(deal, seat, now)
+                if type(move) is Discard:
+                    problem = play_discard(deal, move)  # the judge's check, then its effect
+                    if problem is not None:  # pragma: no cover - a bug in the bots or the judge
+                        _refused(seed, move, problem)
+                    history(move)
+                    effective(move)
+                    move = None
+                    phase = _CLAIMS  # where a discard leaves the turn (its claim window)
+        if move is None:
+            if phase is _CLAIMS and fast:
+                # `BotTable._window_move` written out (see there): a new window, its seats
+                # asked in order, and most often its close, played at once
+                w = deal._window
+                assert w is not None
+                if w is not window:
+                    # a claim window (`Phase.CLAIMS`) follows a discard (a robbing window
+                    # has `Phase.ROBBING`, asked through `next_move`)
+                    assert w.kind is _WINDOW_DISCARD
+                    window, done = w, 0
+                    closes_at = now + claim_seconds
+                    if rand() < retrieve:
+                        table.now = now
+                        move = Correction(1, "discard retrieved", t=table._tick(0.1, 0.5))
+                        now = table.now
+                        deal, wall, history, effective = _correct(deal, move, seed)
+                        continue
+                declared, tile = w.declared, w.tile
+                seats = w.eligible[done:] if done else w.eligible
+                hands, voids, wins, keys = deal._hands, deal._void, w.wins, deal._keys
+                suit = SUIT_OF[tile]
+                si, low, span_ = NEAR_DIGITS[tile]
+                for seat in seats:
+                    if declared and seat in declared:
+                        continue  # `Bot.claim`: a seat speaks once
+                    if voids[seat] is suit:
+                        # 002: no claim on one's void suit, not even a false Hu (and no win:
+                        # `Deal._wins_on` says so first)
+                        wins[seat] = False
+                        continue
+                    if keys[seat][si] // low % span_:
+                        # a copy or a neighbour within two ranks held: the judge's win test
+                        # (kept in the window's `wins`, as `Deal._wins_with` keeps it)
+                        known = wins[seat]
+                        if known is None:
+                            known = wins[seat] = deal._wins_on(seat, tile)
+                        if known or hands[seat][tile] >= 2:
+                            move = bots[seat]._claim(deal, seat, tile, False, None)
+                            if move is not None:
+                                break
+                            continue
+                    else:
+                        # none held (the tile's digits of the seat's live suit key are 0):
+                        # no win (`Deal._wins_on` says so first), no pung
+                        wins[seat] = False
+                    rand()  # `_claim`'s first draw: nothing to declare with it
+                    r = rand()
+                    if r < quiet:
+                        move = new_hu(seat, None) if r < false_hu else new_pass(seat, None)
+                        break
+                if move is None:
+                    # the window closes silent: `_tenth(max(now, closes_at))` written out
+                    x = closes_at if closes_at > now else now
+                    y = x * 10.0
+                    k = round(y)
+                    d = y - k
+                    now = k / 10 if d * d < 0.2499 else round(x, 1)
+                    move = new_close_claims(now)
+                    problem = play_close(deal, move)  # the judge's check, then its effect
+                    if problem is not None:  # pragma: no cover - a bug in the bots or the judge
+                        _refused(seed, move, problem)
+                    history(move)
+                    effective(move)
+                    continue
+                done += seats.index(seat) + 1  # the seats up to the one that spoke
+                t = min(_tenth(now + rng.uniform(0.1, 0.8)), closes_at - 0.1)
+                now = max(now, t)
+                move = stamp(move, now)
+            elif phase is _OVER:
+                break
+            else:
+                table.now = now
+                move = window_move(deal) if phase is _CLAIMS else next_move(deal)
+                now = table.now
         kind = type(move)
-        if kind is Discard:
-            problem = play_discard(deal, move)  # the judge's check, then its effect
-            if problem is not None:  # pragma: no cover - a bug in the bots or the judge
-                _refused(seed, move, problem)
-            history(move)
-            effective(move)
-            continue
         if kind is Correction:
             deal, wall, history, effective = _correct(deal, move, seed)
             continue
