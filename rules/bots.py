@@ -390,7 +390,7 @@ def play_deal(
                         # (kept in the window's `wins`, as `Deal._wins_with` keeps it)
                         known = wins[seat]
                         if known is None:
-                            known = wins[seat] = deal._wins_on(seat, tile)
+                            known = wins[seat] = deal._wins_near(seat, tile)
                         if known or hands[seat][tile] >= 2:
                             move = bots[seat]._claim(deal, seat, tile, False, None)
                             if move is not None:

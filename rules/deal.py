@@ -419,18 +419,23 @@ class Deal:
 
     def _wins_on(self, seat: Seat, tile: Tile) -> bool:
         void = self._void[seat]
-        keys = self._keys[seat]
-        if void is not None:
-            if _SUIT_OF[tile] is void:
-                return False
-            # void-suit tiles still held (the suit's live key is not 0): no win (RULES.md),
-            # whatever the shape
-            if keys[0 if void is _M else 1 if void is _P else 2]:
-                return False
+        if void is not None and _SUIT_OF[tile] is void:
+            return False
         s, low, span = NEAR_DIGITS[tile]
-        if not keys[s] // low % span:
+        if not self._keys[seat][s] // low % span:
             # a tile with no copy and no neighbour within two ranks held stays alone: no
             # pair, pung or chow can hold it (most discards, before the table look-up)
+            return False
+        return self._wins_near(seat, tile)
+
+    def _wins_near(self, seat: Seat, tile: Tile) -> bool:
+        """`_wins_on` for a tile not of the seat's void suit with a copy or a neighbour
+        within two ranks held (the bots' claim window tests both first)."""
+        void = self._void[seat]
+        keys = self._keys[seat]
+        # void-suit tiles still held (the suit's live key is not 0): no win (RULES.md),
+        # whatever the shape
+        if void is not None and keys[_KEY_INDEX[void]]:
             return False
         # the shape first (table look-ups on the live keys), the authoritative check only
         # for a complete one
@@ -582,6 +587,8 @@ _HANDLERS = {kind: (CHECKS[kind], EFFECTS[kind]) for kind in CHECKS}
 _PLAY_HANDLERS = {kind: (CHECKS[kind], PLAY_EFFECTS[kind]) for kind in CHECKS}
 _SUIT_OF: tuple[Suit, ...] = tuple(t.suit for t in TILES)
 _M, _P = Suit.M, Suit.P
+# the index of each number suit's live key (`rules.live_hand.SUIT_INDEX`)
+_KEY_INDEX: dict[Suit, int] = {Suit.M: 0, Suit.P: 1, Suit.S: 2}
 
 
 def _near_digits(t: Tile) -> tuple[int, int, int]:
