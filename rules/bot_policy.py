@@ -18,7 +18,7 @@ from rules.bot_discards import honours_held, keep_score, loneliest_in_suit, lone
 from rules.claims import ClaimWindow, WindowKind
 from rules.deal import Deal, Phase
 from rules.deal_checks import sequential
-from rules.draws import BITS
+from rules.draws import BITS, below
 from rules.live_hand import keys_complete
 from rules.melds import Meld, MeldKind
 from rules.moves import (
@@ -218,12 +218,12 @@ class Bot:
             row = counts[offset : offset + 9]
             if deal.rs.play.void_discard is VoidDiscard.STRICT or rng.random() >= style.void_breach:
                 held = list(compress(range(offset, offset + 9), row))
-                return new_discard(seat, TILES[held[rng._randbelow(len(held))]], t)
+                return new_discard(seat, TILES[held[below(rng, len(held))]], t)
         # `rng.choice(seq)` is `seq[rng._randbelow(len(seq))]` for a sequence that is not
         # empty (the same draw); written out on the discard of every turn, one call less
         if rng.random() < style.random_discard:
             held = list(compress(_INDICES, counts))
-            return new_discard(seat, TILES[held[rng._randbelow(len(held))]], t)
+            return new_discard(seat, TILES[held[below(rng, len(held))]], t)
         lonely = loneliest_live(keys, counts) or honours_held(counts)
         n, bits = len(lonely), self._bits
         if bits is None:

@@ -171,9 +171,21 @@ def _do_claim(deal: Deal, m: Hu | Pung | Kong | Chow | RobKong | Pass) -> list[F
 def _do_close(deal: Deal, m: CloseClaims) -> Sequence[Fact]:
     w = deal._window
     assert w is not None
-    if not w.declared and w.kind is _WINDOW_DISCARD:
+    if w.kind is _WINDOW_DISCARD and only_passes(w):
         return resolve_silent(deal, w)
     return _resolve(deal)
+
+
+def only_passes(w: Window) -> bool:
+    """Whether nobody declared anything but `Pass` in the window (most windows: nothing
+    at all): then it resolves as `resolve_silent` says, every eligible player passing."""
+    declared = w.declared
+    if not declared:
+        return True
+    for claim in declared.values():  # noqa: SIM110 - a plain loop: no generator a window
+        if type(claim) is not Pass:
+            return False
+    return True
 
 
 def _lock_hu(deal: Deal, w: Window, s: Seat) -> None:
@@ -320,8 +332,8 @@ def _resolve(deal: Deal) -> list[Fact]:
 
 
 def resolve_silent(deal: Deal, w: Window) -> Sequence[Fact]:
-    """`_resolve` of a discard everybody let go (most windows), without building a
-    `Resolution`: every eligible player passed, and play passes on."""
+    """`_resolve` of a discard everybody let go (most windows; `only_passes`), without
+    building a `Resolution`: every eligible player passed, and play passes on."""
     if deal._skip_hu_lock:
         tile, wins = w.tile, w.wins
         suit, voids = _SUIT_OF[tile], deal._void

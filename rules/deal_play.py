@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 
 from rules.claims import WindowKind, discard_window
 from rules.deal_checks import CHECKS, Problem
-from rules.deal_effects import EFFECTS, OTHERS_IN, PLAY_EFFECTS, resolve_silent
+from rules.deal_effects import EFFECTS, OTHERS_IN, PLAY_EFFECTS, only_passes, resolve_silent
 from rules.deal_state import Entry, Phase
 from rules.live_hand import SUIT_INDEX, UNIT
 from rules.moves import CloseClaims, Discard, Draw
@@ -108,10 +108,16 @@ def play_discard(deal: Deal, m: Discard) -> Problem:
 
 
 def play_close(deal: Deal, m: CloseClaims) -> Problem:
-    """The close of a claim window: one nobody spoke in after a discard resolves at once
-    (`deal_effects.resolve_silent`: the turn passes on, or the deal ends at the wall)."""
+    """The close of a claim window: one after a discard where nobody spoke, or only to
+    pass, resolves at once (`deal_effects.resolve_silent`: the turn passes on, or the deal
+    ends at the wall)."""
     w = deal._window
-    if w is not None and not w.declared and w.kind is _WINDOW_DISCARD and deal.phase is not _OVER:
+    if (
+        w is not None
+        and w.kind is _WINDOW_DISCARD
+        and deal.phase is not _OVER
+        and (not w.declared or only_passes(w))
+    ):
         resolve_silent(deal, w)
         return None
     problem = _CHECK_CLOSE(deal, m)
