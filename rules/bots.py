@@ -35,8 +35,9 @@ from rules.bot_policy import (
     stamp,
 )
 from rules.claims import Window, WindowKind
-from rules.deal import _PLAY_HANDLERS, NEAR_DIGITS, Deal, Phase
+from rules.deal import _PLAY_HANDLERS, Deal, Phase
 from rules.deal_play import play_close, play_discard, play_draw
+from rules.live_hand import NEAR_DIGITS
 from rules.moves import (
     Correction,
     Discard,

@@ -66,7 +66,7 @@ from rules.claims import ClaimWindow, Window, WindowKind, next_player
 from rules.deal_checks import CHECKS
 from rules.deal_effects import EFFECTS, OTHERS_IN, PLAY_EFFECTS
 from rules.deal_state import DealState, Entry, KongRecord, Phase
-from rules.live_hand import SUIT_INDEX, UNIT, keys_complete, keys_complete_with
+from rules.live_hand import NEAR_DIGITS, SUIT_INDEX, UNIT, keys_complete, keys_complete_with
 from rules.melds import Meld, MeldKind
 from rules.moves import (
     TURN_PASSED,
@@ -82,7 +82,7 @@ from rules.moves import (
     Won,
 )
 from rules.quick import builder
-from rules.ruleset import RuleSet, ScoringMethod
+from rules.ruleset import RuleSet, ScoringMethod, VoidDiscard
 from rules.scoring import NotAWin, Score, is_winning, score_hand
 from rules.seats import SEATS, Seat
 from rules.settlement import Ledger, LedgerLine
@@ -217,6 +217,7 @@ class Deal:
         self._hu_lock = [0] * 4
         self._skip_hu_lock = rs.play.skip_hu_lock  # read after every claim window
         self._skip_pung_lock = rs.play.skip_pung_lock
+        self._strict_void = rs.play.void_discard is VoidDiscard.STRICT  # read every discard
         self._pung_lock: list[set[Tile]] = [set(), set(), set(), set()]
         self._lines: list[LedgerLine] = []
         self._void_penalized = [False] * 4
@@ -589,17 +590,3 @@ _SUIT_OF: tuple[Suit, ...] = tuple(t.suit for t in TILES)
 _M, _P = Suit.M, Suit.P
 # the index of each number suit's live key (`rules.live_hand.SUIT_INDEX`)
 _KEY_INDEX: dict[Suit, int] = {Suit.M: 0, Suit.P: 1, Suit.S: 2}
-
-
-def _near_digits(t: Tile) -> tuple[int, int, int]:
-    """Where a tile and its neighbours within two ranks in its suit (the tile alone for
-    honours) sit in a live suit key (`rules.live_hand`: rank r is the base-5 digit r-1):
-    the suit's index and the place values `low`, `span` such that `key // low % span` is 0
-    exactly when none of them is held."""
-    s = SUIT_INDEX[t]
-    r = t - 9 * s  # rank - 1
-    lo, hi = (r, r) if t.is_honour else (max(0, r - 2), min(8, r + 2))
-    return s, 5**lo, 5 ** (hi - lo + 1)
-
-
-NEAR_DIGITS: tuple[tuple[int, int, int], ...] = tuple(_near_digits(t) for t in TILES)

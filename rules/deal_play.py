@@ -19,7 +19,6 @@ from rules.deal_effects import EFFECTS, OTHERS_IN, PLAY_EFFECTS, only_passes, re
 from rules.deal_state import Entry, Phase
 from rules.live_hand import SUIT_INDEX, UNIT
 from rules.moves import CloseClaims, Discard, Draw
-from rules.ruleset import VoidDiscard
 from rules.seats import Seat
 
 if TYPE_CHECKING:
@@ -32,7 +31,6 @@ _DRAW = Phase.DRAW
 _OVER = Phase.OVER
 _EAST = Seat.E
 _ENTRY_DRAW = Entry.DRAW
-_STRICT = VoidDiscard.STRICT
 _WINDOW_DISCARD = WindowKind.DISCARD
 _CHECK_DRAW, _CHECK_DISCARD, _CHECK_CLOSE = CHECKS[Draw], CHECKS[Discard], CHECKS[CloseClaims]
 _DRAW_EFFECT, _DISCARD_EFFECT = PLAY_EFFECTS[Draw], EFFECTS[Discard]
@@ -79,7 +77,7 @@ def play_discard(deal: Deal, m: Discard) -> Problem:
         and not deal._out[seat]
         and hand[tile]
         and deal._laid[seat] is None
-        and (deal._void[seat] is None or deal.rs.play.void_discard is not _STRICT)
+        and (deal._void[seat] is None or not deal._strict_void)
     ):
         hand[tile] -= 1
         deal._keys[seat][SUIT_INDEX[tile]] -= UNIT[tile]
