@@ -5,7 +5,8 @@ that seat makes now, or None when it has nothing to do (not its turn, or it stay
 a claim window). `BotTable` adds the controller's part: it asks the seats in order, gives
 every move a time `t` on a simulated clock, and closes a claim window (`CloseClaims`) when
 its `claim_seconds` run out with nobody left to speak. `play_deal(rs, seed)` plays one whole
-deal and returns the judged `Deal` and its `DealRecord`.
+deal and returns the judged `Deal` and its `DealRecord`. The policy (`Bot`, `Style`) is
+rules.bot_policy's, re-exported here.
 
 Everything random comes from one `random.Random(seed)`, so a seed is a deal. The bots aim
 to reach every rule, not to win well (issue 3 item 8): void tiles go first, but sometimes
@@ -295,10 +296,12 @@ def play_deal(
 
     `BotTable.next_move` and `Deal.play` written out for the three moves of every turn (the
     draw, the discard and its claim window): the same random draws in the same order give
-    the same moves, and each is checked by the judge's own check for its kind and applied
-    by its effect before the next is chosen (tests/rules/test_speed_paths.py,
+    the same moves, and each is checked and applied by the judge before the next is chosen
+    (the draw, the discard and a silent close by `rules.deal_play`, any other move by its
+    kind's check and effect) (tests/rules/test_speed_paths.py,
     tests/tools/test_bench_judge.py). A claim window of a table of plain bots is asked and,
-    when nobody speaks, closed here (`BotTable._window_move`'s fast case)."""
+    when nobody speaks, closed here (`BotTable._window_move`'s fast case); a played draw
+    leads straight to the discard, a played discard to its window."""
     rng = random.Random(seed)
     deal = new_deal(rs, rng)
     table = BotTable(rs, rng, style)
