@@ -5,7 +5,8 @@ that seat makes now, or None when it has nothing to do (not its turn, or it stay
 a claim window). `BotTable` adds the controller's part: it asks the seats in order, gives
 every move a time `t` on a simulated clock, and closes a claim window (`CloseClaims`) when
 its `claim_seconds` run out with nobody left to speak. `play_deal(rs, seed)` plays one whole
-deal and returns the judged `Deal` and its `DealRecord`.
+deal and returns the judged `Deal` and its `DealRecord`. The policy (`Bot`, `Style`) is
+rules.bot_policy's, re-exported here.
 
 Everything random comes from one `random.Random(seed)`, so a seed is a deal. The bots aim
 to reach every rule, not to win well (issue 3 item 8): void tiles go first, but sometimes
@@ -21,274 +22,50 @@ bots' streams (and deals) are what they were.
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
-from dataclasses import dataclass, replace
-from itertools import compress
+from collections.abc import Callable
+from typing import NoReturn
 
-from rules.bot_discards import honours_held, keep_score, loneliest_in_suit, loneliest_live
-from rules.claims import ClaimWindow, Window, WindowKind
-from rules.deal import _PLAY_HANDLERS, NEAR_DIGITS, Deal, Phase
-from rules.deal_checks import sequential
-from rules.live_hand import keys_complete
-from rules.melds import Meld, MeldKind
+from rules.bot_policy import (
+    DEFAULT_STYLE,
+    SUIT_OF,
+    Bot,
+    Style,
+    new_hu,
+    new_pass,
+    new_rob_kong,
+    stamp,
+)
+from rules.claims import Window, WindowKind
+from rules.deal import _PLAY_HANDLERS, Deal, Phase
+from rules.deal_play import play_close, play_discard, play_draw
+from rules.live_hand import NEAR_DIGITS
 from rules.moves import (
-    ChooseVoid,
-    Chow,
     Correction,
-    Draw,
-    Hu,
-    Kong,
+    Discard,
     Move,
-    Pass,
     Penalty,
-    Pung,
+    Reason,
     Rejected,
-    ReplacementDraw,
-    RobKong,
-    SelfDrawnHu,
     new_close_claims,
-    new_discard,
     new_draw,
 )
-from rules.quick import builder
 from rules.record import DealRecord, to_record
-from rules.ruleset import RuleSet, VoidDiscard
+from rules.ruleset import RuleSet
 from rules.seats import SEATS, Seat
-from rules.tiles import TILES, Suit, Tile
+from rules.wall import Wall
+
+__all__ = ["DEFAULT_STYLE", "Bot", "BotError", "BotTable", "Style", "new_deal", "play_deal"]
 
 # Enum members read on every move, as module constants: `Phase.DRAW` is looked up
 # through the Enum class (about 0.1 us in CPython 3.11), a module constant is not
-_CONCEALED_KONG = MeldKind.CONCEALED_KONG
-_KONG = MeldKind.KONG
-_POSTPONED_KONG = MeldKind.POSTPONED_KONG
-_PROMOTED_KONG = MeldKind.PROMOTED_KONG
-_PUNG = MeldKind.PUNG
 _CHOOSING_VOID = Phase.CHOOSING_VOID
 _CLAIMS = Phase.CLAIMS
 _DISCARD = Phase.DISCARD
 _DRAW = Phase.DRAW
 _OVER = Phase.OVER
-_REPLACEMENT = Phase.REPLACEMENT
 _ROBBING = Phase.ROBBING
 _WINDOW_DISCARD = WindowKind.DISCARD
 _WINDOW_ROBBING = WindowKind.ROBBING
-
-
-@dataclass(frozen=True, slots=True)
-class Style:
-    """How often a bot takes each kind of chance (probabilities, 0-1)."""
-
-    hu: float = 0.93  # declare a winning discard (else let it go: the skipped-Hu lock)
-    self_drawn_hu: float = 0.97
-    pung: float = 0.6
-    chow: float = 0.35  # rule sets with chow claims: the next player chows a possible chow
-    melded_kong: float = 0.8
-    own_kong: float = 0.85  # concealed / promoted / postponed
-    explicit_pass: float = 0.04  # say Pass instead of staying silent
-    false_hu: float = 0.0006  # per turn and per window: declare Hu without a winning hand
-    void_breach: float = 0.04  # lenient mode: discard another suit while void tiles are held
-    random_discard: float = 0.08  # forget the heuristic
-    retrieve_discard: float = 0.0005  # the referee takes a discard back (Correction)
-    referee_penalty: float = 0.001  # per turn: a referee penalty on a player still in
-    thinking: tuple[float, float] = (0.4, 2.5)  # seconds per own move
-
-
-DEFAULT_STYLE = Style()
-
-
-class Bot:
-    """One seat's policy; all bots of a table may share one `random.Random`."""
-
-    __slots__ = ("rng", "style")
-
-    def __init__(self, rng: random.Random, style: Style = DEFAULT_STYLE) -> None:
-        self.rng = rng
-        self.style = style
-
-    def choose(self, deal: Deal, seat: Seat, t: float | None = None) -> Move | None:
-        """The move `seat` makes now (stamped with time `t`), or None (nothing to do, or
-        silent in a claim window)."""
-        phase = deal.phase
-        if phase is _OVER or deal.is_out(seat):
-            return None
-        if phase is _CHOOSING_VOID:
-            return None if deal.void(seat) is not None else self._void(deal, seat, t)
-        if phase is _CLAIMS or phase is _ROBBING:
-            window = deal.window
-            return None if window is None else self.claim(deal, seat, window, t)
-        if seat is not deal.turn:
-            return None
-        if phase is _DRAW:
-            return Draw(seat, deal.wall.peek(), t=t)
-        if phase is _REPLACEMENT:
-            return ReplacementDraw(seat, deal.wall.peek_replacement(), t=t)
-        return self._turn(deal, seat, t)
-
-    def _void(self, deal: Deal, seat: Seat, t: float | None) -> ChooseVoid:
-        """004 Lesson 2: usually the shortest suit; the tile laid is its loneliest tile."""
-        rng = self.rng
-        counts = deal._hands[seat]  # the judge's own counts, only read
-        suits = deal.rs.tiles.set.suits
-        if rng.random() < 0.1:
-            suit = rng.choice(suits)
-        else:
-            # the held count of each suit, ties broken at random (one draw per suit, in
-            # order): the first suit with the lowest (count, draw)
-            suit, low = suits[0], None
-            for s in suits:
-                o = _OFFSET[s]
-                key = (sum(counts[o : o + 9]), rng.random())
-                if low is None or key < low:
-                    suit, low = s, key
-        if suit is not _Z:
-            # the first of the suit's held tiles with the lowest `keep_score`, looked up
-            lonely = loneliest_in_suit(counts, _OFFSET[suit])
-            return _new_void(seat, suit, None if lonely is None else TILES[lonely], t)
-        held = [x for x in suit.tiles if counts[x]]
-        if not held:
-            return ChooseVoid(seat, suit, t=t)
-        return ChooseVoid(seat, suit, min(held, key=lambda x: keep_score(counts, x)), t=t)
-
-    def claim(
-        self, deal: Deal, seat: Seat, window: ClaimWindow, t: float | None = None
-    ) -> Move | None:
-        """A declaration in the open claim (or robbing) window, or None (silence)."""
-        if seat not in window.eligible or (
-            window.declared and any(s is seat for s, _ in window.declared)
-        ):
-            return None
-        return self._claim(deal, seat, window.tile, window.kind is _WINDOW_ROBBING, t)
-
-    def _claim(
-        self, deal: Deal, seat: Seat, tile: Tile, robbing: bool, t: float | None
-    ) -> Move | None:
-        """`claim` for a seat eligible and silent so far. `BotTable` calls it straight
-        (three times a discard, the bots' hottest path): it reads the judge's hand counts
-        and void suits without copying them."""
-        void = deal._void[seat]
-        if void is not None and _SUIT[tile] is void:
-            return None  # 002: no claim on one's void suit, not even a false Hu
-        rng, style = self.rng, self.style
-        r = rng.random()
-        # the moves `deal.legal_moves(seat)` would list, asked for one by one; a discarded
-        # tile that wins is always a wait (the hand cannot hold its four copies)
-        if deal._wins_with(seat, tile):
-            hu = _new_rob_kong(seat, None) if robbing else _new_hu(seat, None)
-            # a sequential Hu accepted as a false win (000 2.2.4) is not a win to take
-            if deal.check(hu) is None and not sequential(deal, hu):
-                return _stamp(hu, t) if r < style.hu else _new_pass(seat, t)
-        held = deal._hands[seat][tile]
-        if held >= 2 and not robbing:
-            kong = held == 3 and r < style.melded_kong
-            if kong or r < style.pung:
-                m = Kong(seat, _KONG, tile) if kong else _new_pung(seat, None)
-                if deal.check(m) is None and not sequential(deal, m):
-                    return _stamp(m, t)
-        if deal.rs.play.chow_claims and not robbing and _CHOW_STARTS[tile]:
-            w = deal._window
-            if w is not None and seat is w.eligible[0]:  # the next player (001 IV 4.2)
-                hand = deal._hands[seat]
-                chows = [
-                    Chow(seat, low, t=t)
-                    for low in _CHOW_STARTS[tile]
-                    if all(x == tile or hand[x] for x in _CHOW_TILES[low])
-                ]
-                chows = [c for c in chows if deal.check(c) is None]
-                if chows and rng.random() < style.chow:
-                    return rng.choice(chows)
-        r = rng.random()
-        if r < style.false_hu:
-            return _new_rob_kong(seat, t) if robbing else _new_hu(seat, t)
-        if r < style.false_hu + style.explicit_pass:
-            return _new_pass(seat, t)
-        return None
-
-    def _turn(self, deal: Deal, seat: Seat, t: float | None) -> Move:
-        rng, style = self.rng, self.style
-        # the judge's own counts (a bytearray) and melds, read without copying
-        # (`deal.counts(seat)` and `deal.melds(seat)` copy them): a bot only reads them
-        counts = deal._hands[seat]
-        melds = deal._melds[seat]
-        if keys_complete(deal._keys[seat], counts, len(melds)):
-            if (
-                rng.random() < style.self_drawn_hu
-                and deal.wins(seat)
-                and deal.check(SelfDrawnHu(seat)) is None
-            ):
-                return SelfDrawnHu(seat, t=t)
-        elif rng.random() < style.false_hu and deal.check(SelfDrawnHu(seat)) is None:
-            return SelfDrawnHu(seat, t=t)  # accepted, and settled as a false Hu (004 Lesson 5)
-        if deal.wall.tiles_left and (4 in counts or (melds and _pung_to_add(counts, melds))):
-            kong = self._own_kong(deal, seat, counts, melds)
-            if kong is not None:
-                return _stamp(kong, t)
-        return new_discard(seat, self._discard(deal, seat, counts), t)
-
-    def _own_kong(
-        self, deal: Deal, seat: Seat, counts: Sequence[int], melds: Sequence[Meld]
-    ) -> Kong | None:
-        """A kong of this turn (the hand holds four of a tile, or the 4th of a pung)."""
-        if self.rng.random() >= self.style.own_kong:
-            return None
-        # the kongs of `deal.legal_moves(seat)`, in its order
-        kongs = [Kong(seat, _CONCEALED_KONG, TILES[i]) for i in _INDICES if counts[i] == 4]
-        for m in melds:
-            if m.kind is _PUNG and counts[m.tile]:
-                kongs.append(Kong(seat, _PROMOTED_KONG, m.tile))
-                kongs.append(Kong(seat, _POSTPONED_KONG, m.tile))
-        # the 4th tile freshly drawn makes a promoted kong, else a postponed one (004 Table 7)
-        drawn = deal.drawn
-        kongs = [
-            k
-            for k in kongs
-            if (k.kind is not _POSTPONED_KONG or k.tile != drawn) and deal.check(k) is None
-        ]
-        return self.rng.choice(kongs) if kongs else None
-
-    def _discard(self, deal: Deal, seat: Seat, counts: Sequence[int]) -> Tile:
-        laid = deal._laid[seat]
-        if laid is not None:
-            return laid  # the face-down void tile is the mandatory first discard
-        rng, style = self.rng, self.style
-        void = deal._void[seat]
-        # void-suit tiles held: the suit's live key is not 0
-        if void is not None and deal._keys[seat][0 if void is _M else 1 if void is _P else 2]:
-            offset = 0 if void is _M else 9 if void is _P else 18
-            row = counts[offset : offset + 9]
-            if deal.rs.play.void_discard is VoidDiscard.STRICT or rng.random() >= style.void_breach:
-                held = list(compress(range(offset, offset + 9), row))
-                return TILES[held[rng._randbelow(len(held))]]
-        # `rng.choice(seq)` is `seq[rng._randbelow(len(seq))]` for a sequence that is not
-        # empty (the same draw); written out on the discard of every turn, one call less
-        if rng.random() < style.random_discard:
-            held = list(compress(_INDICES, counts))
-            return TILES[held[rng._randbelow(len(held))]]
-        lonely = loneliest_live(deal._keys[seat], counts) or honours_held(counts)
-        return TILES[lonely[rng._randbelow(len(lonely))]]
-
-
-def _pung_to_add(counts: Sequence[int], melds: Sequence[Meld]) -> bool:
-    """Whether the hand holds the 4th tile of one of its pungs."""
-    for m in melds:  # noqa: SIM110 - a plain loop: a generator costs more on every turn
-        if m.kind is _PUNG and counts[m.tile]:
-            return True
-    return False
-
-
-def _stamp(move: Move, t: float | None) -> Move:
-    """The same move stamped with time `t` (moves from `legal_moves` carry none)."""
-    if t is None:
-        return move
-    quick = _STAMPED.get(type(move))
-    if quick is not None:  # a claim: rebuilt directly (`dataclasses.replace` costs ~2 us)
-        return quick(move.seat, t)  # type: ignore[union-attr]
-    return replace(move, t=t)
-
-
-# quick constructors (`rules.quick`) of the claims made in every window, (seat, t)
-_new_hu, _new_pass, _new_pung, _new_rob_kong = map(builder, (Hu, Pass, Pung, RobKong))
-_STAMPED = {kind: builder(kind) for kind in (Hu, Pung, Pass, RobKong, SelfDrawnHu)}
-_new_void = builder(ChooseVoid)  # `ChooseVoid(seat, suit, tile, t=t)`
 
 
 def _tenth(x: float) -> float:
@@ -296,29 +73,14 @@ def _tenth(x: float) -> float:
     (about 0.25 us in CPython 3.11, three times a turn). `round(y)` of `y = 10 * x` is the
     nearest whole number to the exact 10x unless `y`, rounded by the product, lies within
     an ulp of a half; those (and exact halves, round-half-even) take `round(x, 1)` itself.
-    `k / 10` is then the double nearest k/10, as `round` returns."""
+    `k / 10` is then the double nearest k/10, as `round` returns. `d * d < 0.2499` is
+    |d| < 0.4999 (well inside a half) in one comparison."""
     y = x * 10.0
     k = round(y)
     d = y - k
-    return k / 10 if -0.4999 < d < 0.4999 else round(x, 1)
+    return k / 10 if d * d < 0.2499 else round(x, 1)
 
 
-# the offset of each tile's suit, and the neighbours of each number tile in its suit with
-# their weight for `_keep_score`
-_SUIT: tuple[Suit, ...] = tuple(t.suit for t in TILES)
-_OFFSET: dict[Suit, int] = {s: s.offset for s in Suit}
-_M, _P, _Z = Suit.M, Suit.P, Suit.Z
-_INDICES = range(len(TILES))
-_NO_HONOURS = bytes(7)
-# the lowest tiles of the chows holding each tile (as rules.deal lists them)
-_CHOW_STARTS: tuple[tuple[Tile, ...], ...] = tuple(
-    () if t.is_honour else tuple(TILES[t - d] for d in (2, 1, 0) if 1 <= t.rank - d <= 7)
-    for t in TILES
-)
-_CHOW_TILES: tuple[tuple[Tile, ...], ...] = tuple(
-    tuple(TILES[i] for i in range(t, t + 3)) if not t.is_honour and t.rank <= 7 else ()
-    for t in TILES
-)
 # -- the controller's part: turns, claim windows, the clock ------------------------------
 
 
@@ -466,7 +228,7 @@ class BotTable:
             # win on the tile (the judge's `_wins_on`, kept in the window's `wins` as the
             # judge would) nor pung it draws its two numbers and says nothing or Pass, or
             # rarely a false Hu; the same draws in the same order as `_claim`
-            hands, voids, wins, suit = deal._hands, deal._void, window.wins, _SUIT[tile]
+            hands, voids, wins, suit = deal._hands, deal._void, window.wins, SUIT_OF[tile]
             keys = deal._keys
             si, low, span = NEAR_DIGITS[tile]
             random = self.rng.random
@@ -494,9 +256,9 @@ class BotTable:
                 r = random()
                 if r < quiet:
                     if r < false_hu:
-                        move = _new_rob_kong(seat, None) if robbing else _new_hu(seat, None)
+                        move = new_rob_kong(seat, None) if robbing else new_hu(seat, None)
                     else:
-                        move = _new_pass(seat, None)
+                        move = new_pass(seat, None)
                     break
         else:
             plain = self._plain
@@ -512,13 +274,13 @@ class BotTable:
         if move is not None:
             t = min(_tenth(self.now + self.rng.uniform(0.1, 0.8)), self._closes_at - 0.1)
             self.now = max(self.now, t)
-            return _stamp(move, self.now)
+            return stamp(move, self.now)
         # `_tenth(max(self.now, self._closes_at))` written out: most windows close silent
         x = self._closes_at if self._closes_at > self.now else self.now
         y = x * 10.0
         k = round(y)
         d = y - k
-        self.now = k / 10 if -0.4999 < d < 0.4999 else round(x, 1)
+        self.now = k / 10 if d * d < 0.2499 else round(x, 1)
         return new_close_claims(self.now)
 
 
@@ -530,58 +292,174 @@ def new_deal(rs: RuleSet, rng: random.Random) -> Deal:
 def play_deal(
     rs: RuleSet, seed: int, style: Style = DEFAULT_STYLE, players: tuple[str | None, ...] = ()
 ) -> tuple[Deal, DealRecord]:
-    """Play one deal with four seeded bots to its end; the judged deal and its record."""
+    """Play one deal with four seeded bots to its end; the judged deal and its record.
+
+    `BotTable.next_move` and `Deal.play` written out for the three moves of every turn (the
+    draw, the discard and its claim window): the same random draws in the same order give
+    the same moves, and each is checked and applied by the judge before the next is chosen
+    (the draw, the discard and a silent close by `rules.deal_play`, any other move by its
+    kind's check and effect) (tests/rules/test_speed_paths.py,
+    tests/tools/test_bench_judge.py). A claim window of a table of plain bots is asked and,
+    when nobody speaks, closed here (`BotTable._window_move`'s fast case); a played draw
+    leads straight to the discard, a played discard to its window."""
     rng = random.Random(seed)
     deal = new_deal(rs, rng)
     table = BotTable(rs, rng, style)
-    over, draw, claims, discard = _OVER, _DRAW, _CLAIMS, _DISCARD
-    handlers, correction = _PLAY_HANDLERS, Correction
-    next_move, window_move, play = table.next_move, table._window_move, deal.play
+    handlers = _PLAY_HANDLERS
+    next_move, window_move = table.next_move, table._window_move
     rand, lo, span, penalty = rng.random, table._think_lo, table._think_span, table._penalty
+    retrieve, claim_seconds = table._retrieve, table._claim_seconds
+    false_hu, quiet, fast = table._false_hu, table._quiet, table._fast
     bots = table.bots  # four plain `Bot`s (`BotTable` made them): `_turn` is their `choose`
+    wall = deal.wall
     # the deal's two move lists (a correction replaces the effective moves' list)
     history, effective = deal.history.append, deal._moves.append
+    window: Window | None = None  # the claim window asked here (`BotTable._window`)
+    done = 0  # its eligible seats asked so far (`BotTable._done`)
+    closes_at = 0.0  # when its clock runs out (`BotTable._closes_at`)
+    move: Move | None
+    now = 0.0  # the table's clock (`BotTable.now`), handed to the table around its calls
     while True:
-        # `next_move` written out for the three moves of every turn (the draw, the discard
-        # and its claim window; the loop's phase test picks them, one call less a move):
-        # the same random draws in the same order
         phase = deal.phase
-        if phase is claims:
-            move = window_move(deal)
-        elif phase is draw or phase is discard:
+        move = None
+        if phase is _DRAW:
+            # the seat's thinking time (`_tenth(x)` written out) and its draw, played
+            x = now + lo + span * rand()
+            y = x * 10.0
+            k = round(y)
+            d = y - k
+            now = k / 10 if d * d < 0.2499 else round(x, 1)
+            move = new_draw(deal.turn, wall.peek(), now)
+            problem = play_draw(deal, move)  # the judge's check, then its effect
+            if problem is not None:  # pragma: no cover - a bug in the bots or the judge
+                _refused(seed, move, problem)
+            history(move)
+            effective(move)
+            move = None
+            phase = _DISCARD  # where a draw leaves the turn (`Phase.DISCARD`)
+        if phase is _DISCARD:
             seat = deal.turn
-            if phase is discard and rand() < penalty:
+            if rand() < penalty:
+                table.now = now
                 move = table._penalised(seat)
+                now = table.now
             else:
-                # the seat's thinking time, `_tenth(x)` written out
-                x = table.now + lo + span * rand()
+                x = now + lo + span * rand()
                 y = x * 10.0
                 k = round(y)
                 d = y - k
-                t = table.now = k / 10 if -0.4999 < d < 0.4999 else round(x, 1)
-                if phase is draw:
-                    move = new_draw(seat, deal.wall.peek(), t)
-                else:
-                    move = bots[seat]._turn(deal, seat, t)
-        elif phase is over:
-            break
-        else:
-            move = next_move(deal)
+                now = k / 10 if d * d < 0.2499 else round(x, 1)
+                move = bots[seat]._turn(deal, seat, now)
+                if type(move) is Discard:
+                    problem = play_discard(deal, move)  # the judge's check, then its effect
+                    if problem is not None:  # pragma: no cover - a bug in the bots or the judge
+                        _refused(seed, move, problem)
+                    history(move)
+                    effective(move)
+                    move = None
+                    phase = _CLAIMS  # where a discard leaves the turn (its claim window)
+        if move is None:
+            if phase is _CLAIMS and fast:
+                # `BotTable._window_move` written out (see there): a new window, its seats
+                # asked in order, and most often its close, played at once
+                w = deal._window
+                assert w is not None
+                if w is not window:
+                    # a claim window (`Phase.CLAIMS`) follows a discard (a robbing window
+                    # has `Phase.ROBBING`, asked through `next_move`)
+                    assert w.kind is _WINDOW_DISCARD
+                    window, done = w, 0
+                    closes_at = now + claim_seconds
+                    if rand() < retrieve:
+                        table.now = now
+                        move = Correction(1, "discard retrieved", t=table._tick(0.1, 0.5))
+                        now = table.now
+                        deal, wall, history, effective = _correct(deal, move, seed)
+                        continue
+                declared, tile = w.declared, w.tile
+                seats = w.eligible[done:] if done else w.eligible
+                hands, voids, wins, keys = deal._hands, deal._void, w.wins, deal._keys
+                suit = SUIT_OF[tile]
+                si, low, span_ = NEAR_DIGITS[tile]
+                for seat in seats:
+                    if declared and seat in declared:
+                        continue  # `Bot.claim`: a seat speaks once
+                    if voids[seat] is suit:
+                        # 002: no claim on one's void suit, not even a false Hu (and no win:
+                        # `Deal._wins_on` says so first)
+                        wins[seat] = False
+                        continue
+                    if keys[seat][si] // low % span_:
+                        # a copy or a neighbour within two ranks held: the judge's win test
+                        # (kept in the window's `wins`, as `Deal._wins_with` keeps it)
+                        known = wins[seat]
+                        if known is None:
+                            known = wins[seat] = deal._wins_near(seat, tile)
+                        if known or hands[seat][tile] >= 2:
+                            move = bots[seat]._claim(deal, seat, tile, False, None)
+                            if move is not None:
+                                break
+                            continue
+                    else:
+                        # none held (the tile's digits of the seat's live suit key are 0):
+                        # no win (`Deal._wins_on` says so first), no pung
+                        wins[seat] = False
+                    rand()  # `_claim`'s first draw: nothing to declare with it
+                    r = rand()
+                    if r < quiet:
+                        move = new_hu(seat, None) if r < false_hu else new_pass(seat, None)
+                        break
+                if move is None:
+                    # the window closes silent: `_tenth(max(now, closes_at))` written out
+                    x = closes_at if closes_at > now else now
+                    y = x * 10.0
+                    k = round(y)
+                    d = y - k
+                    now = k / 10 if d * d < 0.2499 else round(x, 1)
+                    move = new_close_claims(now)
+                    problem = play_close(deal, move)  # the judge's check, then its effect
+                    if problem is not None:  # pragma: no cover - a bug in the bots or the judge
+                        _refused(seed, move, problem)
+                    history(move)
+                    effective(move)
+                    continue
+                done += seats.index(seat) + 1  # the seats up to the one that spoke
+                t = min(_tenth(now + rng.uniform(0.1, 0.8)), closes_at - 0.1)
+                now = max(now, t)
+                move = stamp(move, now)
+            elif phase is _OVER:
+                break
+            else:
+                table.now = now
+                move = window_move(deal) if phase is _CLAIMS else next_move(deal)
+                now = table.now
         kind = type(move)
-        if kind is correction:
-            refused = play(move)  # a correction replays the deal (its state is replaced)
-            if refused is not None:  # pragma: no cover - a bug in the bots or the judge
-                raise BotError(f"seed {seed}: the judge refused {move}: {refused}")
-            history, effective = deal.history.append, deal._moves.append
+        if kind is Correction:
+            deal, wall, history, effective = _correct(deal, move, seed)
             continue
-        # `deal.play(move)` written out, one call less a move: the judge's own check and
-        # effect for the move's kind, then the move joins the deal's history
+        # `deal.play(move)` written out: the judge's own check and effect for the move's
+        # kind, then the move joins the deal's history
         check, effect = handlers[kind]
         problem = check(deal, move)
         if problem is not None:  # pragma: no cover - a bug in the bots or the judge
-            refused = Rejected(problem[0], problem[1], move)
-            raise BotError(f"seed {seed}: the judge refused {move}: {refused}")
+            _refused(seed, move, problem)
         effect(deal, move)
         history(move)
         effective(move)
     return deal, to_record(deal, players)
+
+
+def _correct(
+    deal: Deal, move: Move, seed: int
+) -> tuple[Deal, Wall, Callable[[Move], None], Callable[[Move], None]]:
+    """Play a correction, which replays the deal (its state, wall and effective moves'
+    list are replaced): the deal, its wall and the two lists' `append`s to go on with."""
+    refused = deal.play(move)
+    if refused is not None:  # pragma: no cover - a bug in the bots or the judge
+        raise BotError(f"seed {seed}: the judge refused {move}: {refused}")
+    return deal, deal.wall, deal.history.append, deal._moves.append
+
+
+def _refused(seed: int, move: Move, problem: tuple[Reason, str]) -> NoReturn:
+    refused = Rejected(problem[0], problem[1], move)
+    raise BotError(f"seed {seed}: the judge refused {move}: {refused}")

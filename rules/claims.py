@@ -86,6 +86,32 @@ class Window:
         return len(self.declared) == len(self.eligible)
 
 
+def discard_window(
+    tile: Tile,
+    discarder: Seat,
+    eligible: tuple[Seat, ...],
+    last: bool,
+    after_kong: bool,
+    dealer_first: bool,
+) -> Window:
+    """`Window(WindowKind.DISCARD, tile, discarder, eligible, last, after_kong,
+    dealer_first)`, the window of every discard, made without calling the class (its
+    `__init__` is Python code called from C, a second interpreter frame)."""
+    w = _new_object(Window)
+    w.kind = _WINDOW_DISCARD
+    w.tile = tile
+    w.discarder = discarder
+    w.eligible = eligible
+    w.last = last
+    w.after_kong = after_kong
+    w.dealer_first = dealer_first
+    w.kong_meld = None
+    w.kong_index = -1
+    w.declared = {}
+    w.wins = [None, None, None, None]
+    return w
+
+
 @dataclass(frozen=True, slots=True)
 class ClaimWindow:
     """What the scoreboard and the controller may know about an open window."""
@@ -116,6 +142,8 @@ _ROUND: tuple[tuple[Seat, ...], ...] = tuple(
 # Enum members read on every move, as module constants: `Phase.DRAW` is looked up
 # through the Enum class (about 0.1 us in CPython 3.11), a module constant is not
 _WINDOW_ROBBING = WindowKind.ROBBING
+_WINDOW_DISCARD = WindowKind.DISCARD
+_new_object = object.__new__
 _AFTER: tuple[tuple[Seat, Seat, Seat], ...] = tuple((r[0], r[1], r[2]) for r in _ROUND)
 _SILENT: dict[tuple[Seat, ...], Resolution] = {}
 _new_resolution = builder(Resolution)  # `Resolution(hu, taker, meld, passed)`, slots set from C

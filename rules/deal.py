@@ -64,9 +64,9 @@ from itertools import chain, repeat
 from rules import deal_end, deal_legal, deal_wellness, settlement as pay
 from rules.claims import ClaimWindow, Window, WindowKind, next_player
 from rules.deal_checks import CHECKS
-from rules.deal_effects import _OTHERS_IN, EFFECTS, PLAY_EFFECTS
+from rules.deal_effects import EFFECTS, OTHERS_IN, PLAY_EFFECTS
 from rules.deal_state import DealState, Entry, KongRecord, Phase
-from rules.live_hand import SUIT_INDEX, UNIT, keys_complete, keys_complete_with
+from rules.live_hand import NEAR_DIGITS, SUIT_INDEX, UNIT, keys_complete, keys_complete_with
 from rules.melds import Meld, MeldKind
 from rules.moves import (
     TURN_PASSED,
@@ -82,7 +82,7 @@ from rules.moves import (
     Won,
 )
 from rules.quick import builder
-from rules.ruleset import RuleSet, ScoringMethod
+from rules.ruleset import RuleSet, ScoringMethod, VoidDiscard
 from rules.scoring import NotAWin, Score, is_winning, score_hand
 from rules.seats import SEATS, Seat
 from rules.settlement import Ledger, LedgerLine
@@ -217,6 +217,7 @@ class Deal:
         self._hu_lock = [0] * 4
         self._skip_hu_lock = rs.play.skip_hu_lock  # read after every claim window
         self._skip_pung_lock = rs.play.skip_pung_lock
+        self._strict_void = rs.play.void_discard is VoidDiscard.STRICT  # read every discard
         self._pung_lock: list[set[Tile]] = [set(), set(), set(), set()]
         self._lines: list[LedgerLine] = []
         self._void_penalized = [False] * 4
@@ -419,18 +420,23 @@ class Deal:
 
     def _wins_on(self, seat: Seat, tile: Tile) -> bool:
         void = self._void[seat]
-        keys = self._keys[seat]
-        if void is not None:
-            if _SUIT_OF[tile] is void:
-                return False
-            # void-suit tiles still held (the suit's live key is not 0): no win (RULES.md),
-            # whatever the shape
-            if keys[0 if void is _M else 1 if void is _P else 2]:
-                return False
+        if void is not None and _SUIT_OF[tile] is void:
+            return False
         s, low, span = NEAR_DIGITS[tile]
-        if not keys[s] // low % span:
+        if not self._keys[seat][s] // low % span:
             # a tile with no copy and no neighbour within two ranks held stays alone: no
             # pair, pung or chow can hold it (most discards, before the table look-up)
+            return False
+        return self._wins_near(seat, tile)
+
+    def _wins_near(self, seat: Seat, tile: Tile) -> bool:
+        """`_wins_on` for a tile not of the seat's void suit with a copy or a neighbour
+        within two ranks held (the bots' claim window tests both first)."""
+        void = self._void[seat]
+        keys = self._keys[seat]
+        # void-suit tiles still held (the suit's live key is not 0): no win (RULES.md),
+        # whatever the shape
+        if void is not None and keys[_KEY_INDEX[void]]:
             return False
         # the shape first (table look-ups on the live keys), the authoritative check only
         # for a complete one
@@ -478,7 +484,7 @@ class Deal:
 
     def _others_in_order(self, seat: Seat) -> tuple[Seat, ...]:
         """The other players still in, in turn order after `seat`."""
-        return _OTHERS_IN[seat][self._out_mask]
+        return OTHERS_IN[seat][self._out_mask]
 
     def _refund_received(self, seat: Seat, rule: str) -> None:
         for rec in self._kongs:
@@ -582,17 +588,5 @@ _HANDLERS = {kind: (CHECKS[kind], EFFECTS[kind]) for kind in CHECKS}
 _PLAY_HANDLERS = {kind: (CHECKS[kind], PLAY_EFFECTS[kind]) for kind in CHECKS}
 _SUIT_OF: tuple[Suit, ...] = tuple(t.suit for t in TILES)
 _M, _P = Suit.M, Suit.P
-
-
-def _near_digits(t: Tile) -> tuple[int, int, int]:
-    """Where a tile and its neighbours within two ranks in its suit (the tile alone for
-    honours) sit in a live suit key (`rules.live_hand`: rank r is the base-5 digit r-1):
-    the suit's index and the place values `low`, `span` such that `key // low % span` is 0
-    exactly when none of them is held."""
-    s = SUIT_INDEX[t]
-    r = t - 9 * s  # rank - 1
-    lo, hi = (r, r) if t.is_honour else (max(0, r - 2), min(8, r + 2))
-    return s, 5**lo, 5 ** (hi - lo + 1)
-
-
-NEAR_DIGITS: tuple[tuple[int, int, int], ...] = tuple(_near_digits(t) for t in TILES)
+# the index of each number suit's live key (`rules.live_hand.SUIT_INDEX`)
+_KEY_INDEX: dict[Suit, int] = {Suit.M: 0, Suit.P: 1, Suit.S: 2}

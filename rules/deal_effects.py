@@ -8,7 +8,7 @@ from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING
 
 from rules import deal_checks, deal_wellness, settlement as pay
-from rules.claims import Window, WindowKind, next_player, resolve, seats_after
+from rules.claims import Window, WindowKind, discard_window, next_player, resolve, seats_after
 from rules.deal_state import Entry, KongRecord, Phase
 from rules.live_hand import SUIT_INDEX as _SUIT_INDEX, UNIT as _UNIT
 from rules.melds import Meld, MeldKind, set_of
@@ -70,7 +70,7 @@ _new_melded = builder(Melded)  # `Melded(seat, meld, from_seat)`, slots set from
 # the facts of a silent window, one tuple per seat the turn passes to
 _PASSED_TO: tuple[tuple[Fact], ...] = tuple((TURN_PASSED[s],) for s in SEATS)
 # for each seat and each set of players out (bit s: seat s is out), the others still in
-_OTHERS_IN: tuple[tuple[tuple[Seat, ...], ...], ...] = tuple(
+OTHERS_IN: tuple[tuple[tuple[Seat, ...], ...], ...] = tuple(
     tuple(tuple(s for s in seats_after(seat) if not mask >> s & 1) for mask in range(16))
     for seat in SEATS
 )
@@ -150,10 +150,10 @@ def _do_discard(deal: Deal, m: Discard) -> tuple[Fact, ...]:
     deal._river[seat].append(tile)
     deal._discards[seat].append(tile)
     deal._drawn = None
-    eligible = _OTHERS_IN[seat][deal._out_mask]  # `deal._others_in_order(seat)`, inlined
+    eligible = OTHERS_IN[seat][deal._out_mask]  # `deal._others_in_order(seat)`, inlined
     chain = deal._kong_chain
-    deal._window = Window(
-        _WINDOW_DISCARD, tile, seat, eligible, not deal.wall.tiles_left, bool(chain), dealer_first
+    deal._window = discard_window(
+        tile, seat, eligible, not deal.wall.tiles_left, bool(chain), dealer_first
     )
     deal._window_kongs = chain
     deal._kong_chain = []
@@ -171,9 +171,21 @@ def _do_claim(deal: Deal, m: Hu | Pung | Kong | Chow | RobKong | Pass) -> list[F
 def _do_close(deal: Deal, m: CloseClaims) -> Sequence[Fact]:
     w = deal._window
     assert w is not None
-    if not w.declared and w.kind is _WINDOW_DISCARD:
-        return _resolve_silent(deal, w)
+    if w.kind is _WINDOW_DISCARD and only_passes(w):
+        return resolve_silent(deal, w)
     return _resolve(deal)
+
+
+def only_passes(w: Window) -> bool:
+    """Whether nobody declared anything but `Pass` in the window (most windows: nothing
+    at all): then it resolves as `resolve_silent` says, every eligible player passing."""
+    declared = w.declared
+    if not declared:
+        return True
+    for claim in declared.values():  # noqa: SIM110 - a plain loop: no generator a window
+        if type(claim) is not Pass:
+            return False
+    return True
 
 
 def _lock_hu(deal: Deal, w: Window, s: Seat) -> None:
@@ -319,16 +331,18 @@ def _resolve(deal: Deal) -> list[Fact]:
     return facts
 
 
-def _resolve_silent(deal: Deal, w: Window) -> Sequence[Fact]:
-    """`_resolve` of a discard everybody let go (most windows), without building a
-    `Resolution`: every eligible player passed, and play passes on."""
+def resolve_silent(deal: Deal, w: Window) -> Sequence[Fact]:
+    """`_resolve` of a discard everybody let go (most windows; `only_passes`), without
+    building a `Resolution`: every eligible player passed, and play passes on."""
     if deal._skip_hu_lock:
         tile, wins = w.tile, w.wins
         suit, voids = _SUIT_OF[tile], deal._void
         for s in w.eligible:
             known = wins[s]  # the bots asked most passers already (`deal._wins_with`)
+            if known is False:
+                continue
             if known is None:
-                # `deal._wins_on`: never on a tile of one's void suit (the bots do not ask)
+                # `deal._wins_on`: never on a tile of one's void suit
                 known = wins[s] = voids[s] is not suit and deal._wins_on(s, tile)
             if known:
                 _lock_hu(deal, w, s)

@@ -47,6 +47,20 @@ def suit_keys(counts: Sequence[int]) -> list[int]:
     return [key(b[:9]), key(b[9:18]), key(b[18:27]), key(b[27:])]
 
 
+def _near_digits(t: Tile) -> tuple[int, int, int]:
+    """Where a tile and its neighbours within two ranks in its suit (the tile alone for
+    honours) sit in a live suit key (rank r is the base-5 digit r-1):
+    the suit's index and the place values `low`, `span` such that `key // low % span` is 0
+    exactly when none of them is held."""
+    s = SUIT_INDEX[t]
+    r = t - 9 * s  # rank - 1
+    lo, hi = (r, r) if t.is_honour else (max(0, r - 2), min(8, r + 2))
+    return s, 5**lo, 5 ** (hi - lo + 1)
+
+
+NEAR_DIGITS: tuple[tuple[int, int, int], ...] = tuple(_near_digits(t) for t in TILES)
+
+
 @functools.cache
 def _live_info() -> tuple[dict[int, int], dict[int, int]]:
     """`suit_tables.info` keyed by live keys: number suits, honours."""

@@ -43,6 +43,7 @@ from dataclasses import dataclass
 from enum import Enum
 from functools import cache
 
+from rules.draws import shuffle
 from rules.quick import builder
 from rules.ruleset import Indent, ReplacementEnd, RuleSet
 from rules.seats import SEATS, Seat
@@ -287,7 +288,7 @@ class Wall:
         roll of the dice (two `rng.randint(1, 6)`), in that order. The order is a
         permutation of `full_set` by construction, so `check_order` is not asked."""
         tiles = list(full_set(rs.tiles.set))
-        rng.shuffle(tiles)
+        shuffle(rng, tiles)  # `rng.shuffle(tiles)` (rules.draws: the same permutation)
         dice = Dice(rng.randint(1, 6), rng.randint(1, 6))
         wall = cls.__new__(cls)
         wall._setup(rs, dice, tuple(tiles), True)
@@ -437,6 +438,26 @@ class Wall:
         taken = self.draw_tile(tile)
         index = self.last_index
         return _new_take(seat, taken, self._positions[index], index)
+
+    def draw_next(self, tile: Tile | None) -> Tile | None:
+        """`draw_tile(tile)` when the next live tile is known and is `tile` (or `tile` is
+        None), the usual draw: the tile drawn; else None and nothing taken (the caller
+        checks the draw the long way, `Deal.check`)."""
+        if not self.tiles_left:
+            return None
+        head, live, taken = self._head, self._live, self._taken
+        while taken[live[head]]:
+            head += 1
+        i = live[head]
+        known = self.order[i]
+        if known is None or (tile is not None and tile is not known):
+            self._head = head
+            return None
+        taken[i] = 1
+        self._head = head + 1
+        self.tiles_left -= 1
+        self.last_index = i
+        return known
 
     def draw_tile(self, tile: Tile | None = None) -> Tile:
         """`draw` without building its `Take` (the judge's `Deal.play`, which reports no

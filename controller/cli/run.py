@@ -10,7 +10,7 @@ prints where to look. Ctrl-C or SIGTERM stop cleanly (links and journal closed);
 from __future__ import annotations
 
 import argparse
-import ctypes
+import functools
 import logging
 import os
 import re
@@ -19,6 +19,7 @@ import subprocess
 import sys
 import threading
 from pathlib import Path
+from typing import Any
 
 from controller.cli.args import natural_int, rules_help
 from controller.cli.run_status import RunStatus
@@ -172,7 +173,7 @@ def start_simulator(
         text=True,
         bufsize=1,
         start_new_session=True,  # a Ctrl-C reaches the daemon, which ends the simulator
-        preexec_fn=_die_with_parent,
+        preexec_fn=functools.partial(_die_with_parent, _libc()),
     )
     paths: dict[str, str] = {"table": "none"} if settings.boardless else {}
     assert child.stdout is not None
@@ -283,14 +284,24 @@ RUN_PREFIX = "mjtable-run-"
 OWNER = "daemon.pid"
 
 
-def _die_with_parent() -> None:
+def _libc() -> Any:
+    """The C library, for `_die_with_parent`, loaded in the daemon before the fork (the
+    child only calls it); None where it cannot be loaded. ctypes is imported here, only
+    when there is a simulator to start: not on a real table's way to READY=1."""
+    import ctypes
+
+    try:
+        return ctypes.CDLL(None, use_errno=True)
+    except OSError:
+        return None
+
+
+def _die_with_parent(libc: Any) -> None:
     """In the simulator child, before it runs: SIGTERM when the daemon dies, even by
     SIGKILL (Linux's PR_SET_PDEATHSIG), so a killed daemon leaves no table playing on."""
-    try:
-        libc = ctypes.CDLL(None, use_errno=True)
+    # no libc, or not Linux (no prctl): the simulator ends when its ptys' client is gone
+    if libc is not None and hasattr(libc, "prctl"):
         libc.prctl(1, signal.SIGTERM)  # 1 = PR_SET_PDEATHSIG
-    except (OSError, AttributeError):
-        pass  # not Linux: the simulator ends when its ptys' client is gone for good
 
 
 def _sweep_stale(tmp: Path) -> None:

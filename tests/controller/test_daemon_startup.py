@@ -24,10 +24,11 @@ MAX_MODULES = 280
 MAX_OWN_MODULES = 100
 # needed only once someone acts: a correction (the referee tools' rebuild, trial and
 # session; `controller.referee.journal_deal` is read at every start, its READ_KINDS tell
-# the replay which records a rebuild needs), a web request (headers, cookies)
+# the replay which records a rebuild needs), a web request (headers, cookies); ctypes only
+# for `mjtable run`'s simulator child (`controller.cli.run._libc`)
 NOT_AT_START = (
     "controller.referee.rebuild", "controller.referee.trial", "controller.referee.session",
-    "email", "http.cookies", "http.client", "ssl", "asyncio",
+    "email", "http.cookies", "http.client", "ssl", "asyncio", "ctypes",
 )  # fmt: skip
 
 

@@ -13,9 +13,9 @@ from hypothesis import given, settings, strategies as st
 
 from rules import wellness
 from rules.bots import DEFAULT_STYLE, BotTable, _tenth, new_deal, play_deal
-from rules.deal import NEAR_DIGITS, Deal, Phase
+from rules.deal import Deal, Phase
 from rules.hand import decompositions
-from rules.live_hand import suit_keys
+from rules.live_hand import NEAR_DIGITS, suit_keys
 from rules.melds import Meld, MeldKind
 from rules.moves import Accepted, Correction, Draw, Rejected
 from rules.record import to_record

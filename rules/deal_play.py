@@ -1,0 +1,124 @@
+"""The three moves of every turn (a live draw, a discard, the close of a silent claim
+window), each checked and applied by the judge in one function: what `Deal.play` does for
+them (the check of rules.deal_checks, then the effect of rules.deal_effects), less the
+history, which the caller keeps. The bots' `play_deal` plays every such move so.
+
+Each function takes the usual case (the seat on turn, still in, a known wall tile, no
+face-down void tile to lay, a window nobody spoke in) in one pass and returns None; any
+other move goes the long way (the check, and the effect when it passes) and returns what
+the check found. So each answers what `Deal.check` answers and leaves the deal as
+`Deal.apply` leaves it (tests/rules/test_deal_play.py)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from rules.claims import WindowKind, discard_window
+from rules.deal_checks import CHECKS, Problem
+from rules.deal_effects import EFFECTS, OTHERS_IN, PLAY_EFFECTS, only_passes, resolve_silent
+from rules.deal_state import Entry, Phase
+from rules.live_hand import SUIT_INDEX, UNIT
+from rules.moves import CloseClaims, Discard, Draw
+from rules.seats import Seat
+
+if TYPE_CHECKING:
+    from rules.deal import Deal
+
+# Enum members read on every move, as module constants (see rules.deal)
+_CLAIMS = Phase.CLAIMS
+_DISCARD = Phase.DISCARD
+_DRAW = Phase.DRAW
+_OVER = Phase.OVER
+_EAST = Seat.E
+_ENTRY_DRAW = Entry.DRAW
+_WINDOW_DISCARD = WindowKind.DISCARD
+_CHECK_DRAW, _CHECK_DISCARD, _CHECK_CLOSE = CHECKS[Draw], CHECKS[Discard], CHECKS[CloseClaims]
+_DRAW_EFFECT, _DISCARD_EFFECT = PLAY_EFFECTS[Draw], EFFECTS[Discard]
+_CLOSE_EFFECT = EFFECTS[CloseClaims]
+
+
+def play_draw(deal: Deal, m: Draw) -> Problem:
+    """A live draw: the usual one (the seat on turn, still in, takes the known next tile it
+    names, or names none) checked and taken in one look at the wall (`Wall.draw_next`),
+    then the draw's effect written out."""
+    seat = m.seat
+    if deal.phase is _DRAW and seat is deal.turn and not deal._out[seat]:
+        tile = deal.wall.draw_next(m.tile)
+        if tile is not None:
+            if deal._kong_chain:
+                deal._kong_chain = []
+            deal._hands[seat][tile] += 1
+            deal._keys[seat][SUIT_INDEX[tile]] += UNIT[tile]
+            deal._drawn = tile
+            deal._hu_lock[seat] = 0
+            lock = deal._pung_lock[seat]
+            if lock:
+                lock.clear()
+            deal._draws[seat] += 1
+            deal._entry = _ENTRY_DRAW
+            deal.phase = _DISCARD
+            return None
+    problem = _CHECK_DRAW(deal, m)
+    if problem is None:
+        _DRAW_EFFECT(deal, m)
+    return problem
+
+
+def play_discard(deal: Deal, m: Discard) -> Problem:
+    """A discard: the usual one (the seat on turn, still in, holds the tile, has no
+    face-down void tile to lay first, and is not bound to discard its void suit first)
+    checked and made in one pass; the window it opens is the effect's
+    (`deal_effects._do_discard`, written out)."""
+    seat, tile = m.seat, m.tile
+    hand = deal._hands[seat]
+    if (
+        deal.phase is _DISCARD
+        and seat is deal.turn
+        and not deal._out[seat]
+        and hand[tile]
+        and deal._laid[seat] is None
+        and (deal._void[seat] is None or not deal._strict_void)
+    ):
+        hand[tile] -= 1
+        deal._keys[seat][SUIT_INDEX[tile]] -= UNIT[tile]
+        # the deal's first discard made by East, before any meld (WMT earthly hand)
+        dealer_first = seat is _EAST and not deal._melded_any and not any(deal._discards)
+        deal._river[seat].append(tile)
+        deal._discards[seat].append(tile)
+        deal._drawn = None
+        chain = deal._kong_chain
+        deal._window = discard_window(
+            tile,
+            seat,
+            OTHERS_IN[seat][deal._out_mask],
+            not deal.wall.tiles_left,
+            bool(chain),
+            dealer_first,
+        )
+        deal._window_kongs = chain
+        deal._kong_chain = []
+        deal.phase = _CLAIMS
+        return None
+    problem = _CHECK_DISCARD(deal, m)
+    if problem is None:
+        _DISCARD_EFFECT(deal, m)
+    return problem
+
+
+def play_close(deal: Deal, m: CloseClaims) -> Problem:
+    """The close of a claim window: one after a discard where nobody spoke, or only to
+    pass, resolves at once (`deal_effects.resolve_silent`: the turn passes on, or the deal
+    ends at the wall)."""
+    w = deal._window
+    if (
+        w is not None
+        and w.kind is _WINDOW_DISCARD
+        and deal.phase is not _OVER
+        and (not w.declared or only_passes(w))
+    ):
+        resolve_silent(deal, w)
+        return None
+    problem = _CHECK_CLOSE(deal, m)
+    if problem is None:
+        _CLOSE_EFFECT(deal, m)
+    return problem
