@@ -540,6 +540,10 @@ class Runtime(DeviceIO, Recovery, ClaimClock, DealCycle, RefereeSide, Publicatio
         assert deal is not None
         target = PHASES[deal.phase]
         prefer = _prefer(move, result)
+        if self._table_moved_on():  # a deal finished while the table shuffles the next
+            if deal.over:
+                self._settle_deal()
+            return
         if self.machine.phase == target and not _restarts_clock(move):
             return
         if self.machine.phase == target:
