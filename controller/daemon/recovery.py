@@ -139,6 +139,9 @@ class Recovery:
         if self.deal is not None and not self.deal.over and not overtaken:
             # (after a held shuffle the tiles show the new walls, not this deal)
             presence = self.debouncer.presence()
+            found = getattr(self.recogniser, "cards_on_table", None)
+            if found is not None:  # cards laid while not read declare too (issue 18)
+                found(self.debouncer.cards())
             results = self.recogniser.reconcile(presence, self.deal)
             if self._reconcile_tries < RECONCILE_TRIES and unexplained(results):
                 # a tile the reader has not re-read since the restart looks missing: read
