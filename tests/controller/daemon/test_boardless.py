@@ -25,7 +25,15 @@ from controller.daemon.runtime import Runtime, RuntimeConfig
 from controller.devices.events import LinkChanged, LinkState, ReaderPolled, TagsRead
 from controller.journal import Journal
 from controller.journal_records import RecordKind
-from controller.profiles import EventKind, TileCopy, Zone, ZoneKind, load_reader, sim_tag_map
+from controller.profiles import (
+    EventKind,
+    TileCopy,
+    Zone,
+    ZoneKind,
+    load_reader,
+    sim_tag_map,
+    with_declarations,
+)
 from controller.recognition.presence import Debouncer
 from controller.recognition.recogniser import Recogniser
 from rules.ruleset import load
@@ -132,10 +140,11 @@ class Table:
         rules: str = "sbr-mil",
         clock: FakeClock | None = None,
         world: World | None = None,
+        declarations: str = "buttons",
     ) -> None:
         self.clock = clock or FakeClock()
         self.rs = load(rules)
-        self.reader = load_reader("sim-uhf")
+        self.reader = with_declarations(load_reader("sim-uhf"), declarations)
         self.tags = sim_tag_map(self.rs.tiles.set)
         self.journal = Journal.open(path, clock=self.clock)
         wall = frozenset(
