@@ -21,7 +21,7 @@ from controller.devices.events import (
 from controller.recognition.recogniser import (
     RefereeAlert,
 )
-from controller.words import phase_words, plural
+from controller.words import alert_words, phase_words, plural
 from rules import moves as mv
 from rules.deal import Deal
 
@@ -122,12 +122,12 @@ class Recovery:
         """The restart found the deal unsettled and the table shuffled since (the shuffle
         abandoned it, or came between a referee's answers): the referee enters its missing
         moves or ends it; the next deal's start abandons it if neither was done."""
-        self.referee_called = f"deal {self.deal_no} was not ended before the table shuffled"
+        text = f"the table shuffled before deal {self.deal_no} ended: enter its missing moves or end it"
+        self.referee_called = alert_words("deal-overtaken", text)
         self.referee_candidates = ()
         self._alert(
             "deal-overtaken",
-            f"the table shuffled before deal {self.deal_no} ended: enter its missing moves or "
-            "end it",
+            text,
             severity="error",
             referee_called=True,
             candidates=[],
