@@ -119,9 +119,9 @@ class Recovery:
             self.recognised(self.recogniser.on_wall_read(read), read.t)
 
     def _call_overtaken(self) -> None:
-        """The restart found the deal unsettled and the table shuffled since (the shuffle
-        abandoned it, or came between a referee's answers): the referee enters its missing
-        moves or ends it; the next deal's start abandons it if neither was done."""
+        """The table shuffled before the deal ended (heard now, or journalled before a
+        restart): the referee enters its missing moves or ends it; the next deal's start
+        abandons it if neither was done."""
         text = f"the table shuffled before deal {self.deal_no} ended: enter its missing moves or end it"
         self.referee_called = alert_words("deal-overtaken", text)
         self.referee_candidates = ()

@@ -220,7 +220,7 @@ def test_a_table_with_no_board_is_shuffled_walled_and_dealt_from_the_reader(tmp_
     for _ in range(8):
         table.round()
     codes = [a["code"] for a in table.records(RecordKind.ALERT)]
-    assert "deal-abandoned" in codes  # nobody played it: the shuffle ends it unsettled
+    assert "deal-overtaken" in codes  # nobody played it: the referee is called to end it
     assert rt.machine.phase == "shuffling"
     assert table.phases().count("shuffling") == 2
 
@@ -263,7 +263,7 @@ def test_regression_a_table_cleared_mid_deal_is_not_read_as_moves(tmp_path: Path
         table.round()
     assert rt.machine.phase == "shuffling"
     codes = [a["code"] for a in table.records(RecordKind.ALERT)]
-    assert "deal-abandoned" in codes
+    assert "deal-overtaken" in codes
     assert not set(codes) & {"short-hand", "unrecognised", "stalled", "long-hand"}, codes
 
 

@@ -3,12 +3,15 @@
 killed, and the restart resumed it in phase `shuffling`. The referee then entered its moves
 (each a `machine` alert "no way from shuffling to ...") and ended it: the settlement raised
 "Can't trigger event 'settlement_done' from state(s) shuffling" and the next deal's walls were
-never scanned (the recogniser still held the old deal): a second deal lost."""
+never scanned (the recogniser still held the old deal): a second deal lost. Now the shuffle
+calls the referee for the deal (`deal-overtaken`), live or after a restart; its moves and its
+end settle it while the table machine follows the table."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from rig import Rig, begin_deal, play, rec_types, wall_copies
 
 from controller.daemon.records import table_seat
@@ -23,9 +26,9 @@ def codes(rig: Rig) -> list[str]:
     return [r.data()["code"] for r in rig.records(RecordKind.ALERT)]
 
 
-def overtaken_and_restarted(tmp_path: Path) -> tuple[Rig, mv.Draw]:
-    """Deal 1 in play, the table shuffles for deal 2, the daemon is killed and restarted;
-    returns the restarted rig and deal 1's next move (a draw the reader never saw)."""
+def overtaken(tmp_path: Path, restart: bool) -> tuple[Rig, mv.Draw]:
+    """Deal 1 in play, the table shuffles for deal 2 (the daemon is killed and restarted);
+    returns the rig and deal 1's next move (a draw the reader never saw)."""
     path = tmp_path / "t.journal"
     rig = Rig(path)
     rig.link("table", True)
@@ -34,23 +37,27 @@ def overtaken_and_restarted(tmp_path: Path) -> tuple[Rig, mv.Draw]:
     k = next(i for i, x in enumerate(moves) if isinstance(x, mv.Draw) and i > 8)
     play(rig, moves[:k])
     rig.table(ShuffleDone(0.0))  # the players moved on: the next deal's shuffle
-    assert rig.rt.machine.phase == "shuffling" and "deal-abandoned" in codes(rig)
+    assert rig.rt.machine.phase == "shuffling" and "deal-overtaken" in codes(rig)
+    assert rig.rt.deal is not None and rig.rt.referee_called
+    if not restart:
+        return rig, moves[k]
     rig.close()  # killed here
     again = Rig(path, clock=rig.clock)
     again.wait_ready()
     return again, moves[k]
 
 
+@pytest.mark.parametrize("restart", [True, False], ids=["restarted", "live"])
 def test_regression_a_deal_ended_after_the_next_shuffle_settles_without_a_machine_error(
-    tmp_path: Path,
+    tmp_path: Path, restart: bool
 ):
-    rig, missed = overtaken_and_restarted(tmp_path)
+    rig, missed = overtaken(tmp_path, restart)
     rt = rig.rt
     assert rt.deal_no == 1 and rt.deal is not None and not rt.deal.over
     assert rt.machine.phase == "shuffling"  # the table's phase, not the old deal's
     (call,) = [
         r.data() for r in rig.records(RecordKind.ALERT) if r.data()["code"] == "deal-overtaken"
-    ]
+    ][-1:]
     assert call["referee_called"] is True and rt.referee_called
     side = table_seat(missed.seat, rt.dealt_by)
     entered = rt.referee(
@@ -73,8 +80,11 @@ def test_regression_a_deal_ended_after_the_next_shuffle_settles_without_a_machin
     assert "no-wall-scan" not in codes(rig)
 
 
-def test_a_deal_overtaken_and_never_ended_is_abandoned_when_the_next_one_starts(tmp_path):
-    rig, _missed = overtaken_and_restarted(tmp_path)
+@pytest.mark.parametrize("restart", [True, False], ids=["restarted", "live"])
+def test_a_deal_overtaken_and_never_ended_is_abandoned_when_the_next_one_starts(
+    tmp_path: Path, restart: bool
+):
+    rig, _missed = overtaken(tmp_path, restart)
     before = codes(rig).count("deal-abandoned")
     rig.rt.recognised([rec_types.WallScanned(wall_copies(rig.rs, 6))], rig.clock.now)
     rig.table(WallsUp(0.0))
