@@ -96,7 +96,7 @@ class CardDeclarations:
         if DeclarationSource.CARDS not in self.layout.sources:
             return []
         out: list[Recognised] = []
-        order = sorted(found.items(), key=lambda cz: (cz[0].kind is CardKind.HU, str(cz[1])))
+        order = sorted(found.items(), key=lambda cz: (cz[0].kind is CardKind.HU, _side(cz[1])))
         for card, zone in order:
             side = zone.seat
             if side is None or (card.kind is not CardKind.HU and zone.kind is not ZoneKind.VOID):
@@ -126,3 +126,7 @@ def _declared(deal: Deal, card: Card, seat: Seat) -> bool:
     if card.kind is CardKind.HU:
         return any(w.seat is seat for w in deal.winners)
     return deal.void(seat) is not None
+
+
+def _side(zone: Zone) -> int:
+    return -1 if zone.seat is None else int(zone.seat)

@@ -200,10 +200,12 @@ class CatchUp:
         if deal.over:
             return []
         judge = deal
-        carded = fork(deal)  # the cards laid meanwhile declare first (card_declarations.py)
-        cards = self._cards_found(carded, self._clock or 0.0)
-        if any(isinstance(r, MoveSeen) for r in cards):
-            deal = carded
+        cards: list[Recognised] = []
+        if self._found_cards:  # the cards laid meanwhile declare first (card_declarations.py)
+            carded = fork(deal)
+            cards = self._cards_found(carded, self._clock or 0.0)
+            if any(isinstance(r, MoveSeen) for r in cards):
+                deal = carded
         if not self._dealt and all(n < 0 for n in self._residue(deal).values()):
             # restarted while the walls were being dealt: tiles are only still missing from
             # the hands, none is anywhere else; the dealing goes on and is read as it lands
