@@ -393,8 +393,9 @@ class Runtime(DeviceIO, Recovery, ClaimClock, DealCycle, RefereeSide, Publicatio
             case DiceRolled(t, a, b):
                 self._dice(t, Dice(a, b))
             case SeatButton():
-                if self._live():
-                    self.recognised(self.recogniser.on_button(ev, self.deal), ev.t)
+                if self._live():  # (not for a deal the next shuffle overtook)
+                    deal = None if self._overtaken() else self.deal
+                    self.recognised(self.recogniser.on_button(ev, deal), ev.t)
             case TableFault(t, code):
                 self._alert("table-fault", f"the table reports fault {code}", severity="error")
             case LidChanged(t, is_open):
