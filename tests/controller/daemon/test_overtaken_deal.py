@@ -15,10 +15,11 @@ import pytest
 from rig import Rig, begin_deal, play, rec_types, wall_copies
 
 from controller.daemon.records import table_seat
-from controller.devices.events import DiceRolled, ShuffleDone, WallsUp
+from controller.devices.events import Button, DiceRolled, SeatButton, ShuffleDone, WallsUp
 from controller.journal_records import RecordKind
 from controller.outputs.scoreboard import ActionKind, RefereeAction
 from rules import moves as mv
+from rules.seats import Seat
 from rules.wall import Dice
 
 
@@ -95,3 +96,11 @@ def test_a_deal_overtaken_and_never_ended_is_abandoned_when_the_next_one_starts(
     assert len(abandoned) == before + 1 and abandoned[-1].deal == 1
     assert not rig.records(RecordKind.DEAL_SETTLED)
     assert not {"internal-error", "machine"} & set(codes(rig))
+
+
+def test_a_button_pressed_while_the_table_shuffles_on_is_not_read_against_that_deal(tmp_path):
+    rig, _missed = overtaken(tmp_path, restart=False)
+    given: list = []
+    rig.rec.on_button = lambda press, deal: given.append(deal) or []
+    rig.table(SeatButton(0.0, Seat.N, Button.HU))
+    assert given == [None]
