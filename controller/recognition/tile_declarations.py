@@ -211,11 +211,17 @@ def _hu_now(
     deal: Deal, seat: Seat, o: OpenTile | None, extra: list[Tile], took: bool = False
 ) -> tuple[Move, ...]:
     """`took`: the open discard left the river. The next player's hand laid open with that
-    tile is a Hu on it, not a draw of the same tile and a self-drawn Hu (campaign tiles seed
-    501 deal 6: the wall's next tile was the discarded 4p too, and the judge took both)."""
+    tile is a Hu on it, not a draw of the same tile and a self-drawn Hu (when the wall's next
+    tile was of that kind the judge took both). The next player's hand laid open alone, when
+    it does not win on the discard, waits: its draw may not be read yet (tiles campaign seed
+    502 deal 38: S drew 2s and laid it open with the hand, read as a false Hu on N's 2m
+    before the 2s settled, and the deal ended there)."""
     own_turn = deal.window is None and deal.turn is seat
     if own_turn and deal.phase is Phase.DISCARD and not extra:
         return (SelfDrawnHu(seat),)
+    to_draw = own_turn and deal.phase in (Phase.DRAW, Phase.REPLACEMENT)
+    if to_draw and not extra and (o is None or not deal.wins(seat, o.tile)):
+        return ()
     on_discard = took and o is not None and extra == [o.tile] and o.giver is not seat
     if own_turn and deal.phase in (Phase.DRAW, Phase.REPLACEMENT) and len(extra) == 1:
         if on_discard and seat not in o.declared:

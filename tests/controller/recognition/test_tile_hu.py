@@ -12,7 +12,7 @@ from controller.recognition.presence import TileLifted, TilePlaced
 from controller.recognition.recogniser import AlertKind
 from controller.recognition.reconcile import fork
 from rules.deal import Deal
-from rules.moves import CloseClaims, Hu, SelfDrawnHu
+from rules.moves import CloseClaims, Draw, Hu, SelfDrawnHu
 from rules.seats import Seat
 
 
@@ -73,12 +73,10 @@ NEXT_WINS = {
 }
 
 
-def test_regression_the_next_players_hu_on_a_discard_is_not_a_draw_of_that_tile() -> None:
-    """Campaign tiles seed 501 deal 6: E discarded 4p, S (next to draw) laid its hand open
-    with it; in the daemon's view the window had closed and it was S's draw, and the wall's
-    next tile was a 4p too: the judge accepted a draw and a self-drawn Hu, the referee took
-    the Hu back, the table shuffled on and the deal was lost. The discard left the river:
-    a Hu on it."""
+def test_the_next_players_hu_on_a_discard_is_not_a_draw_of_that_tile() -> None:
+    """E discarded 5s, S (next to draw) laid its hand open with it; in the daemon's view the
+    window had closed and it was S's draw, and the wall's next tile was a 5s too: the judge
+    would accept a draw and a self-drawn Hu. The discard left the river: a Hu on it."""
     sc = Scene(declarations="tiles", hands=NEXT_WINS, live="5s")
     sc.move(sc.copy_in("5s", ZoneKind.HAND, Seat.E), ZoneKind.VOID, Seat.E)
     sc.discard(Seat.E, "5s", ZoneKind.VOID)
@@ -102,3 +100,20 @@ def test_a_drawn_tile_laid_open_with_a_hand_that_does_not_win_is_a_false_self_dr
     out = lay_open(sc, Seat.S, sc.deal, [drawn])
     assert moves(out)[-1] == SelfDrawnHu(Seat.S)
     assert [a.kind for a in alerts(out)] == [AlertKind.FALSE_HU]
+
+
+def test_regression_a_hand_laid_open_before_its_draw_is_read_waits_for_the_draw() -> None:
+    """Tiles campaign seed 502 deal 38: S drew and laid the drawn tile open with its hand;
+    the hand settled in the melds before the drawn tile did, and was read as a Hu on N's
+    open discard (a false one: the deal ended there, settled wrong). The next player's
+    hand alone, not winning on the discard, waits for its draw."""
+    sc = Scene(declarations="tiles")
+    sc.move(sc.copy_in("5s", ZoneKind.HAND, Seat.E), ZoneKind.VOID, Seat.E)
+    sc.discard(Seat.E, "5s", ZoneKind.VOID)
+    sc.wait(0.5)
+    seen = runtime_view(sc)
+    drawn = sc.next_copy()
+    out = lay_open(sc, Seat.S, seen, [])
+    assert moves(out) == [] and alerts(out) == []
+    out = lay_open(sc, Seat.S, seen, [drawn])
+    assert moves(out) == [Draw(Seat.S, drawn.tile), SelfDrawnHu(Seat.S)]
