@@ -411,9 +411,14 @@ class Daemon:
         if runtime is None:
             return ActionResult(False, None, RejectReason.UNAVAILABLE, "starting")
         try:
-            return runtime.call(lambda: runtime.referee(action))
+            result = runtime.call(lambda: runtime.referee(action))
         except TimeoutError:
             return ActionResult(False, None, RejectReason.UNAVAILABLE, "the daemon is busy")
+        if result is None:  # the core failed on it: journalled as an `internal-error` alert
+            return ActionResult(
+                False, None, RejectReason.UNAVAILABLE, "the daemon failed on this action"
+            )
+        return result
 
     # --- running ----------------------------------------------------------------------------
 

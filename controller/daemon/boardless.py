@@ -227,7 +227,8 @@ class Boardless:
             self._read_dice(t)
 
     def _read_dice(self, t: float) -> None:
-        if self._wall_scan is None or (self.deal is not None and not self.deal.over):
+        unfinished = self.deal is not None and not self.deal.over and not self._overtaken()
+        if self._wall_scan is None or unfinished:
             return
         if self._dealt_from is None or self._dealt_from.order != self._wall_scan:
             try:
@@ -308,7 +309,8 @@ class Boardless:
         `dice_from: "referee"` with who and why. None when taken, else why not."""
         if EventKind.DICE not in self.inferred:
             return "this table's board reports its dice"
-        if self.machine.phase != "walls_up" or (self.deal is not None and not self.deal.over):
+        unfinished = self.deal is not None and not self.deal.over and not self._overtaken()
+        if self.machine.phase != "walls_up" or unfinished:
             return "no dice are awaited now (the walls are not up, or a deal is in progress)"
         self._dice_note = {"dice_from": "referee", "referee": who, "why": why}
         self.dealer = dealer

@@ -33,8 +33,9 @@ class ClaimClock:
         against the real deal (claims go into the open window), and so is everything while
         the window's close would end the deal (the last discard: only its claims can follow,
         and claims shown by the tiles are read on the open window, issue 18). None while the
-        table is cleared for a shuffle no board reports (boardless.py)."""
-        deal = None if self._clearing else self.deal
+        table is cleared for a shuffle no board reports (boardless.py), or shuffled for the
+        next deal while the referee ends this one (recovery.py `_overtaken`)."""
+        deal = None if self._clearing or self._overtaken() else self.deal
         if deal is None or deal.window is None:
             return deal
         key = (id(deal), len(deal.history))

@@ -52,13 +52,11 @@ class DealCycle:
             self._close_window("shuffle", t)  # the table moved on: the window's time is up
             if self.stopped is not None:
                 return  # that closed the session's last deal: the daemon has stopped
-        if self.deal is not None and not self.deal.over:
-            self._alert(
-                "deal-abandoned",
-                f"a new shuffle started: deal {self.deal_no} stays unsettled",
-                severity="error",
-            )
-            self.deal = None
+        # a deal not ended stays for the referee: its missing moves or its end settle it
+        # while the table plays the next (recovery.py `_overtaken`); the next deal's start
+        # abandons it if nobody did (tiles campaign seed 501 deal 6: abandoned here, the
+        # restart resumed it and the referee's end of it raised a MachineError)
+        overtaken = self.deal is not None and not self.deal.over and not self._overtaken()
         if not self.machine.can("shuffle_started"):
             self._trigger("deal_ended")
         self._wall_scan = None
@@ -81,6 +79,8 @@ class DealCycle:
         self.recogniser.new_deal(self.dealer)
         self._trigger("shuffle_started")
         self.bus.focus(self._wall_antennas)  # the walls are built: read the wall antenna
+        if overtaken:
+            self._call_overtaken()
 
     def _dice(self, t: float, dice: Dice) -> None:
         if not self.machine.can("dice_rolled"):
@@ -140,6 +140,13 @@ class DealCycle:
         self._begin_deal(t, dice, deal, {"wall": None, "hands": fixed})
 
     def _begin_deal(self, t: float, dice: Dice, deal: Deal, wall: Mapping[str, Any]) -> None:
+        if self._overtaken():  # the referee did not end it while the table shuffled
+            self._alert(
+                "deal-abandoned",
+                f"deal {self.deal_no + 1} starts: deal {self.deal_no} stays unsettled",
+                severity="error",
+            )
+            self.referee_answered()
         number = self.next_deal
         self._log(
             Source.DAEMON,
@@ -324,7 +331,10 @@ class DealCycle:
         self.settled_deltas[self.deal_no] = (deltas[0], deltas[1], deltas[2], deltas[3])
         self._corrections_seen[self.deal_no] = record.seq
         self.dealer = nxt
-        self._trigger("settlement_done")
+        if self.machine.can("settlement_done"):
+            self._trigger("settlement_done")
+        else:  # the table shuffled before the deal was ended (Recovery._table_moved_on)
+            log.info("deal %d settled in phase %s", self.deal_no, self.machine.phase)
         self.deals_done += 1
         self.publish()
         self.outputs.deal_settled(payload, record)

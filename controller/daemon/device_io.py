@@ -153,7 +153,8 @@ class DeviceIO:
                 # tiles are read as if an open claim window had closed now; a card is a
                 # declaration, read against the real deal as a button is (issue 18)
                 card = isinstance(change, CardPlaced | CardLifted)
-                deal = self.deal if card else self._as_seen()
+                real = None if self._overtaken() else self.deal  # (shuffled on: recovery.py)
+                deal = real if card else self._as_seen()
                 self.recognised(self.recogniser.on_presence(change, deal), change.t)
         self._boardless_round(t)  # the shuffle, walls and dice no board reports (boardless.py)
         if self._pending_dice is not None and not self._wall_antennas:

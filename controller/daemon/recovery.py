@@ -8,6 +8,7 @@ import logging
 from collections.abc import Sequence
 from typing import Any
 
+from controller.daemon import machine as m
 from controller.daemon.contracts import (
     PHASES,
     RECONCILE_TRIES,
@@ -20,11 +21,14 @@ from controller.devices.events import (
 from controller.recognition.recogniser import (
     RefereeAlert,
 )
-from controller.words import phase_words, plural
+from controller.words import alert_words, phase_words, plural
 from rules import moves as mv
 from rules.deal import Deal
 
 log = logging.getLogger(__name__)
+
+# the phases of the next deal before it is dealt (the walls are the next deal's)
+NEXT_DEAL = ("shuffling", "walls_up", "dice_rolled")
 
 
 class Recovery:
@@ -36,6 +40,21 @@ class Recovery:
 
     def _held_shuffle(self) -> bool:
         return self._held_shuffles > 0
+
+    def _table_moved_on(self) -> bool:
+        """The table is shuffling (or building, or dealing from) the next deal's walls while
+        the judge still holds the last one: a deal the referee finishes after the shuffle
+        overtook it (restarted after it, campaign seed 501 deal 6). The table machine then
+        follows the table, not that deal's judge."""
+        phase = self.machine.phase
+        if phase in m.INTERRUPTIONS:
+            phase = self.machine.interrupted_phase or phase
+        return self.deal is not None and phase in NEXT_DEAL
+
+    def _overtaken(self) -> bool:
+        """A deal not ended when the table moved on (`_table_moved_on`): its moves and its
+        end come from the referee; the tiles on the table are the next deal's."""
+        return self._table_moved_on() and self.deal is not None and not self.deal.over
 
     def _release(self) -> None:
         """What came while not ready, in the order it came, judged at the times it was read
@@ -76,27 +95,53 @@ class Recovery:
             if deal.window is not None:
                 self._window_open = mv.CloseClaims()  # journalled open before the restart
             target = PHASES[deal.phase]
-            if not deal.over and self.machine.phase != target:
+            if not deal.over and self.machine.phase != target and not self._table_moved_on():
                 for trigger in self.machine.path_to(target, ()) or ():
                     self._trigger(trigger)
-        elif rec.phase in ("shuffling", "walls_up", "dice_rolled"):
-            if rec.phase != "dice_rolled":
-                self.bus.focus(self._wall_antennas)
-            self.recogniser.new_deal(self.dealer)
-            for read in rec.wall_reads:  # the walls were being built: scan them again
-                self.recognised(self.recogniser.on_wall_read(read), read.t)
+        if rec.phase in NEXT_DEAL:
+            self._scan_next_walls(rec)
         self._alert("restarted", restarted_words(rec), severity="info")
+        if self._overtaken():
+            self._call_overtaken()
         if self.deal is not None and self.deal.over:
             self._settle_deal()  # killed between the last move and the settlement
             self._recovering = False
             return
         self._trigger("device_lost")
 
+    def _scan_next_walls(self, rec: Recovered) -> None:
+        """The table was shuffling or building the next walls when the daemon stopped: the
+        recogniser scans them again (the wall antenna's reads journalled since)."""
+        if rec.phase != "dice_rolled":
+            self.bus.focus(self._wall_antennas)
+        self.recogniser.new_deal(self.dealer)
+        for read in rec.wall_reads:  # the walls were being built: scan them again
+            self.recognised(self.recogniser.on_wall_read(read), read.t)
+
+    def _call_overtaken(self) -> None:
+        """The table shuffled before the deal ended (heard now, or journalled before a
+        restart): the referee enters its missing moves or ends it; the next deal's start
+        abandons it if neither was done."""
+        text = f"the table shuffled before deal {self.deal_no} ended: enter its missing moves or end it"
+        self.referee_called = alert_words("deal-overtaken", text)
+        self.referee_candidates = ()
+        self._alert(
+            "deal-overtaken",
+            text,
+            severity="error",
+            referee_called=True,
+            candidates=[],
+        )
+
     def _reconcile(self) -> None:
         results: list[Any] = []
-        if self.deal is not None and not self.deal.over and not self._held_shuffle():
+        overtaken = self._held_shuffle() or self._overtaken()
+        if self.deal is not None and not self.deal.over and not overtaken:
             # (after a held shuffle the tiles show the new walls, not this deal)
             presence = self.debouncer.presence()
+            found = getattr(self.recogniser, "cards_on_table", None)
+            if found is not None:  # cards laid while not read declare too (issue 18)
+                found(self.debouncer.cards())
             results = self.recogniser.reconcile(presence, self.deal)
             if self._reconcile_tries < RECONCILE_TRIES and unexplained(results):
                 # a tile the reader has not re-read since the restart looks missing: read

@@ -386,7 +386,7 @@ class RefereeSide:
     def reread_table(self) -> None:
         """Read the table again against the judge (after a referee's answer): moves the
         tiles show beyond the judge are offered, as after a reconnection."""
-        if self.deal is None or self.deal.over or not self._live():
+        if self.deal is None or self.deal.over or not self._live() or self._overtaken():
             return
         presence = self.debouncer.presence()
         found = self.recogniser.reconcile(presence, self.deal)
@@ -410,7 +410,12 @@ class RefereeSide:
         if taken_back:
             self.recogniser.on_accepted(mv.Correction(1), deal)
         target = PHASES[deal.phase]
-        if self.machine.phase != target and self.machine.phase not in m.INTERRUPTIONS:
+        moved_on = self._table_moved_on()  # the machine follows the table's next deal
+        if (
+            self.machine.phase != target
+            and self.machine.phase not in m.INTERRUPTIONS
+            and not moved_on
+        ):
             for trigger in self.machine.path_to(target, ()) or ():
                 self._trigger(trigger)
         if deal.over:

@@ -393,8 +393,9 @@ class Runtime(DeviceIO, Recovery, ClaimClock, DealCycle, RefereeSide, Publicatio
             case DiceRolled(t, a, b):
                 self._dice(t, Dice(a, b))
             case SeatButton():
-                if self._live():
-                    self.recognised(self.recogniser.on_button(ev, self.deal), ev.t)
+                if self._live():  # (not for a deal the next shuffle overtook)
+                    deal = None if self._overtaken() else self.deal
+                    self.recognised(self.recogniser.on_button(ev, deal), ev.t)
             case TableFault(t, code):
                 self._alert("table-fault", f"the table reports fault {code}", severity="error")
             case LidChanged(t, is_open):
@@ -540,6 +541,10 @@ class Runtime(DeviceIO, Recovery, ClaimClock, DealCycle, RefereeSide, Publicatio
         assert deal is not None
         target = PHASES[deal.phase]
         prefer = _prefer(move, result)
+        if self._table_moved_on():  # a deal finished while the table shuffles the next
+            if deal.over:
+                self._settle_deal()
+            return
         if self.machine.phase == target and not _restarts_clock(move):
             return
         if self.machine.phase == target:

@@ -15,7 +15,7 @@ from controller.recognition.expected import (
     observed,
 )
 from controller.recognition.readings import move_text, shown
-from controller.recognition.reconcile import explain
+from controller.recognition.reconcile import explain, fork
 from controller.recognition.results import (
     DEALT,
     AlertKind,
@@ -199,22 +199,29 @@ class CatchUp:
         self._dealt = self._dealt or bool(deal.moves)
         if deal.over:
             return []
+        judge = deal
+        cards: list[Recognised] = []
+        if self._found_cards:  # the cards laid meanwhile declare first (card_declarations.py)
+            carded = fork(deal)
+            cards = self._cards_found(carded, self._clock or 0.0)
+            if any(isinstance(r, MoveSeen) for r in cards):
+                deal = carded
         if not self._dealt and all(n < 0 for n in self._residue(deal).values()):
             # restarted while the walls were being dealt: tiles are only still missing from
             # the hands, none is anywhere else; the dealing goes on and is read as it lands
             # (no RECOVERY alert for a half-dealt table, issue 13 item 3)
-            return self._evaluate(deal, None)
+            return [*cards, *self._evaluate(deal, None)]
         found = explain(deal, self._where, self.layout, max_steps=self.max_steps)
         note = ("reconciled from the tiles on the table",)
         if found.outcomes == 1:
             best = min(found.explanations, key=lambda e: len(e.moves))
-            if best.moves:
-                self._mark_offered(deal)
-            return [MoveSeen(m, note) for m in best.moves]
+            if best.moves or cards:
+                self._mark_offered(judge)
+            return [*cards, *(MoveSeen(m, note) for m in best.moves)]
         sure = found.common_prefix()
-        out: list[Recognised] = [MoveSeen(m, note) for m in sure]
-        if sure:
-            self._mark_offered(deal)
+        out: list[Recognised] = [*cards, *(MoveSeen(m, note) for m in sure)]
+        if sure or cards:
+            self._mark_offered(judge)
         if not found.explanations:
             res = self._residue(deal)
             text = f"no legal sequence of up to {self.max_steps} moves explains the table: {fmt_tally(res)}"

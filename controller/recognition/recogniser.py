@@ -86,6 +86,7 @@ from controller.recognition.results import (
 from controller.recognition.tile_declarations import (
     ClaimHold,
     claim_readings,
+    false_hu_shown,
     hu_readings,
     is_tile_claim,
     silent_voids,
@@ -152,6 +153,7 @@ class Recogniser(Declarations, CardDeclarations, CatchUp, WallChecks):
         self._fresh: set[TileCopy] = set()  # in a hand, straight from the wall
         self._card_side: dict[Card, Seat | None] = {}  # where each card last settled
         self._card_gone: dict[Card, float] = {}  # when a card was lifted from that side
+        self._found_cards: dict[Card, Zone] = {}  # on the table at a reconciliation
         d = reader.debounce
         self._claim_hold = ClaimHold((d.window + 1) * reader.round_interval)
         self._reset_deal()
@@ -446,7 +448,8 @@ class Recogniser(Declarations, CardDeclarations, CatchUp, WallChecks):
         out: list[Recognised] = [MoveSeen(m, evidence) for m in r.moves]
         move = r.moves[-1]
         if is_tile_claim(move) or isinstance(move, SelfDrawnHu):
-            out += self._if_false_hu(deal, move, "; ".join(evidence))
+            note = "; ".join(evidence)
+            out += self._if_false_hu(deal, move, note) or false_hu_shown(deal, r.moves, note)
         if isinstance(move, Discard) and self._void_breach(deal, move):
             void = deal.void(move.seat)
             text = f"{move.seat} discarded {move.tile} while holding void-suit {void} tiles"
@@ -471,10 +474,13 @@ class Recogniser(Declarations, CardDeclarations, CatchUp, WallChecks):
         return any(t.suit is void for t in deal.hand(m.seat))
 
     def _part_of_more(self, r: Reading, readings: list[Reading]) -> bool:
-        """Tiles only (`Layout.open_hands`): an own-turn kong the tiles show that is a part
-        of a hand laid open (a Hu with a pung or four of a kind) yields to the Hu. (Read
-        while the hand is still being laid, the other tiles in the air hold it back.)"""
-        if not self.layout.open_hands or r.button is not Button.KONG:
+        """Tiles only (`Layout.open_hands`): an own-turn kong, or a pung or kong of the
+        discard, the tiles show that is a part of a hand laid open (a Hu with a pung or four
+        of a kind) yields to the Hu. (Read while the hand is still being laid, the other
+        tiles in the air hold it back.)"""
+        if not self.layout.open_hands or not (
+            r.button is Button.KONG or is_tile_claim(r.moves[-1])
+        ):
             return False
         return any(o.seat is r.seat and r.spots < o.spots for o in readings)
 

@@ -23,12 +23,13 @@ judged by the tiles (a claim read after the window closed is refused as late).
 
 from __future__ import annotations
 
+import copy
 from dataclasses import dataclass
 
 from controller.profiles import ZoneKind
 from controller.recognition.expected import Layout, Spot, Tally
 from controller.recognition.readings import Reading
-from controller.recognition.results import MoveSeen
+from controller.recognition.results import AlertKind, MoveSeen, RefereeAlert
 from rules.claims import WindowKind, is_claim
 from rules.deal import Deal, Phase
 from rules.melds import MeldKind
@@ -190,22 +191,72 @@ def hu_readings(layout: Layout, deal: Deal, res: Tally) -> list[Reading]:
                 if sp.zone == mz and n > counts[sp.tile]
                 for _ in range(n - counts[sp.tile])
             ]
-            moves = _hu_now(deal, seat, o, extra)
+            took = o is not None and _left_river(layout, res, o)
+            moves = _hu_now(deal, seat, o, extra, took)
+            if moves and took and isinstance(moves[-1], Hu) and o is not None:
+                # the discard it took: a pung shown in the open hand is a part of this Hu
+                spots.add(Spot(layout.zone(ZoneKind.RIVER, o.giver), o.tile))
             if moves:
                 out.append(Reading(seat, moves, frozenset(spots)))
     return out
 
 
-def _hu_now(deal: Deal, seat: Seat, o: OpenTile | None, extra: list[Tile]) -> tuple[Move, ...]:
+def _left_river(layout: Layout, res: Tally, o: OpenTile) -> bool:
+    """The open discard has left the discarder's river (a claimer took it)."""
+    river = layout.zone(ZoneKind.RIVER, o.giver)
+    return o.kind is WindowKind.DISCARD and res.get(Spot(river, o.tile), 0) < 0
+
+
+def _hu_now(
+    deal: Deal, seat: Seat, o: OpenTile | None, extra: list[Tile], took: bool = False
+) -> tuple[Move, ...]:
+    """`took`: the open discard left the river. The next player's hand laid open with that
+    tile is a Hu on it, not a draw of the same tile and a self-drawn Hu (when the wall's next
+    tile was of that kind the judge took both). The next player's hand laid open alone, when
+    it does not win on the discard, waits: its draw may not be read yet (tiles campaign seed
+    502 deal 38: S drew 2s and laid it open with the hand, read as a false Hu on N's 2m
+    before the 2s settled, and the deal ended there)."""
     own_turn = deal.window is None and deal.turn is seat
     if own_turn and deal.phase is Phase.DISCARD and not extra:
         return (SelfDrawnHu(seat),)
+    to_draw = own_turn and deal.phase in (Phase.DRAW, Phase.REPLACEMENT)
+    if to_draw and not extra and (o is None or not deal.wins(seat, o.tile)):
+        return ()
+    on_discard = took and o is not None and extra == [o.tile] and o.giver is not seat
     if own_turn and deal.phase in (Phase.DRAW, Phase.REPLACEMENT) and len(extra) == 1:
+        if on_discard and seat not in o.declared:
+            return (Hu(seat),)
         take = Draw if deal.phase is Phase.DRAW else ReplacementDraw
         return (take(seat, extra[0]), SelfDrawnHu(seat))  # the wall decides (the judge)
     if o is None or o.giver is seat or seat in o.declared or extra not in ([], [o.tile]):
         return ()
     return (RobKong(seat),) if o.kind is WindowKind.ROBBING else (Hu(seat),)
+
+
+def false_hu_shown(deal: Deal, moves: tuple[Move, ...], note: str) -> list[RefereeAlert]:
+    """The referee's alert for a Hu the tiles show that the judge takes as a false Hu, as a
+    button's or a card's (`declarations._if_false_hu`). The tiles are read on the runtime's
+    view (`claim_clock._as_seen`: the window closed now), where the judge's own check refuses
+    a Hu: it is judged on the open tile (`open_tile`), a self-drawn Hu after its draw."""
+    move = moves[-1]
+    if isinstance(move, Hu | RobKong):
+        o = open_tile(deal)
+        false = o is not None and not deal.wins(move.seat, o.tile)
+    elif isinstance(move, SelfDrawnHu):
+        trial = copy.deepcopy(deal, {id(deal.rs): deal.rs})  # the rule set is frozen
+        for m in moves[:-1]:
+            if trial.window is not None and trial.check(m) is not None:
+                trial.apply(CloseClaims())  # the draw closes the window it follows
+            if trial.check(m) is not None:
+                return []  # the judge refuses the draw: it says why itself
+            trial.apply(m)
+        false = trial.check(move) is None and not trial.wins(move.seat)
+    else:
+        return []
+    if not false:
+        return []
+    text = f"{move.seat} declared Hu without a winning hand (accepted as a false Hu)"
+    return [RefereeAlert(AlertKind.FALSE_HU, move.seat, text, (note,))]
 
 
 def is_tile_claim(move: Move) -> bool:

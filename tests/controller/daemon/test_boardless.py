@@ -25,7 +25,15 @@ from controller.daemon.runtime import Runtime, RuntimeConfig
 from controller.devices.events import LinkChanged, LinkState, ReaderPolled, TagsRead
 from controller.journal import Journal
 from controller.journal_records import RecordKind
-from controller.profiles import EventKind, TileCopy, Zone, ZoneKind, load_reader, sim_tag_map
+from controller.profiles import (
+    EventKind,
+    TileCopy,
+    Zone,
+    ZoneKind,
+    load_reader,
+    sim_tag_map,
+    with_declarations,
+)
 from controller.recognition.presence import Debouncer
 from controller.recognition.recogniser import Recogniser
 from rules.ruleset import load
@@ -132,10 +140,11 @@ class Table:
         rules: str = "sbr-mil",
         clock: FakeClock | None = None,
         world: World | None = None,
+        declarations: str = "buttons",
     ) -> None:
         self.clock = clock or FakeClock()
         self.rs = load(rules)
-        self.reader = load_reader("sim-uhf")
+        self.reader = with_declarations(load_reader("sim-uhf"), declarations)
         self.tags = sim_tag_map(self.rs.tiles.set)
         self.journal = Journal.open(path, clock=self.clock)
         wall = frozenset(
@@ -211,7 +220,7 @@ def test_a_table_with_no_board_is_shuffled_walled_and_dealt_from_the_reader(tmp_
     for _ in range(8):
         table.round()
     codes = [a["code"] for a in table.records(RecordKind.ALERT)]
-    assert "deal-abandoned" in codes  # nobody played it: the shuffle ends it unsettled
+    assert "deal-overtaken" in codes  # nobody played it: the referee is called to end it
     assert rt.machine.phase == "shuffling"
     assert table.phases().count("shuffling") == 2
 
@@ -254,7 +263,7 @@ def test_regression_a_table_cleared_mid_deal_is_not_read_as_moves(tmp_path: Path
         table.round()
     assert rt.machine.phase == "shuffling"
     codes = [a["code"] for a in table.records(RecordKind.ALERT)]
-    assert "deal-abandoned" in codes
+    assert "deal-overtaken" in codes
     assert not set(codes) & {"short-hand", "unrecognised", "stalled", "long-hand"}, codes
 
 
