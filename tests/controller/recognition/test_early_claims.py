@@ -18,6 +18,15 @@ E, S = Seat.E, Seat.S
 HAND, RIVER, VOID, MELDS = ZoneKind.HAND, ZoneKind.RIVER, ZoneKind.VOID, ZoneKind.MELDS
 
 
+# S holds three 9m and draws the fourth (the live wall's next tile)
+S_HOLDS_THREE_9M = {
+    E: "1111234m1567p599s",
+    S: "2345678999m234p",
+    Seat.W: "2345678p23456s9p",
+    Seat.N: "1122334455667s",
+}
+
+
 def opening() -> Scene:
     sc = Scene()
     sc.choose_voids()
@@ -136,13 +145,7 @@ def test_regression_a_kong_pressed_before_its_draw_was_read_is_read_from_the_til
     the draw, was offered as a melded kong with nothing to claim and refused, the draw was
     never read, and the deal was lost. The press is S's own kong to come: the search reads
     the draw and the kong together."""
-    hands = {
-        E: "1111234m1567p599s",
-        S: "2345678999m234p",
-        Seat.W: "2345678p23456s9p",
-        Seat.N: "1122334455667s",
-    }
-    sc = Scene(hands=hands, live="9m")
+    sc = Scene(hands=S_HOLDS_THREE_9M, live="9m")
     sc.choose_voids()
     sc.discard(E, "5s", VOID)
     sc.close()
@@ -163,13 +166,7 @@ def test_regression_a_kong_pressed_by_the_next_to_draw_while_the_window_was_open
     window was still open on the timer; the press was held, offered as a melded kong of E's
     discard and refused, and the referee was called ("declared a kong; no tiles followed").
     The next to draw, who cannot take that discard as a kong, declares its own kong to come."""
-    hands = {
-        E: "1111234m1567p599s",
-        S: "2345678999m234p",
-        Seat.W: "2345678p23456s9p",
-        Seat.N: "1122334455667s",
-    }
-    sc = Scene(hands=hands, live="9m")
+    sc = Scene(hands=S_HOLDS_THREE_9M, live="9m")
     sc.choose_voids()
     sc.discard(E, "5s", VOID)  # the window stays open
     assert sc.press(S, Button.KONG) == []
