@@ -191,9 +191,10 @@ class Bot:
         rng, style = self.rng, self.style
         # the judge's own counts (a bytearray), live keys and melds, read without copying
         # (`deal.counts(seat)` and `deal.melds(seat)` copy them): a bot only reads them
-        counts = deal._hands[seat]
-        keys = deal._keys[seat]
-        melds = deal._melds[seat]
+        i = seat + 0  # plain ints index lists on CPython's fast path, `IntEnum`s do not
+        counts = deal._hands[i]
+        keys = deal._keys[i]
+        melds = deal._melds[i]
         if keys_complete(keys, counts, len(melds)):
             if (
                 rng.random() < style.self_drawn_hu
@@ -208,10 +209,10 @@ class Bot:
             if kong is not None:
                 return stamp(kong, t)
         # the discard, chosen here (one call less on every turn)
-        laid = deal._laid[seat]
+        laid = deal._laid[i]
         if laid is not None:
             return new_discard(seat, laid, t)  # the face-down void tile goes first
-        void = deal._void[seat]
+        void = deal._void[i]
         # void-suit tiles held: the suit's live key is not 0
         if void is not None and keys[0 if void is _M else 1 if void is _P else 2]:
             offset = 0 if void is _M else 9 if void is _P else 18

@@ -379,31 +379,33 @@ def play_deal(
                 declared, tile = w.declared, w.tile
                 seats = w.eligible[done:] if done else w.eligible
                 hands, voids, wins, keys = deal._hands, deal._void, w.wins, deal._keys
-                suit = SUIT_OF[tile]
-                si, low, span_ = NEAR_DIGITS[tile]
+                t = tile + 0  # plain ints index lists on CPython's fast path, `IntEnum`s not
+                suit = SUIT_OF[t]
+                si, low, span_ = NEAR_DIGITS[t]
                 for seat in seats:
                     if declared and seat in declared:
                         continue  # `Bot.claim`: a seat speaks once
-                    if voids[seat] is suit:
+                    i = seat + 0
+                    if voids[i] is suit:
                         # 002: no claim on one's void suit, not even a false Hu (and no win:
                         # `Deal._wins_on` says so first)
-                        wins[seat] = False
+                        wins[i] = False
                         continue
-                    if keys[seat][si] // low % span_:
+                    if keys[i][si] // low % span_:
                         # a copy or a neighbour within two ranks held: the judge's win test
                         # (kept in the window's `wins`, as `Deal._wins_with` keeps it)
-                        known = wins[seat]
+                        known = wins[i]
                         if known is None:
-                            known = wins[seat] = deal._wins_near(seat, tile)
-                        if known or hands[seat][tile] >= 2:
-                            move = bots[seat]._claim(deal, seat, tile, False, None)
+                            known = wins[i] = deal._wins_near(seat, tile)
+                        if known or hands[i][t] >= 2:
+                            move = bots[i]._claim(deal, seat, tile, False, None)
                             if move is not None:
                                 break
                             continue
                     else:
                         # none held (the tile's digits of the seat's live suit key are 0):
                         # no win (`Deal._wins_on` says so first), no pung
-                        wins[seat] = False
+                        wins[i] = False
                     rand()  # `_claim`'s first draw: nothing to declare with it
                     r = rand()
                     if r < quiet:

@@ -432,17 +432,19 @@ class Deal:
     def _wins_near(self, seat: Seat, tile: Tile) -> bool:
         """`_wins_on` for a tile not of the seat's void suit with a copy or a neighbour
         within two ranks held (the bots' claim window tests both first)."""
-        void = self._void[seat]
-        keys = self._keys[seat]
+        i = seat + 0  # plain ints index lists on CPython's fast path, `IntEnum`s do not
+        void = self._void[i]
+        keys = self._keys[i]
         # void-suit tiles still held (the suit's live key is not 0): no win (RULES.md),
         # whatever the shape
         if void is not None and keys[_KEY_INDEX[void]]:
             return False
         # the shape first (table look-ups on the live keys), the authoritative check only
         # for a complete one
-        if not keys_complete_with(keys, self._hands[seat], len(self._melds[seat]), tile):
+        melds = self._melds[i]
+        if not keys_complete_with(keys, self._hands[i], len(melds), tile + 0):
             return False
-        return is_winning(self._standing(seat, tile), self._melds[seat], void, self.rs)
+        return is_winning(self._standing(seat, tile), melds, void, self.rs)
 
     def _self_drawn_wins(self, seat: Seat) -> bool:
         if not keys_complete(self._keys[seat], self._hands[seat], len(self._melds[seat])):
