@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
+from math import floor as _floor
 from typing import NoReturn
 
 from rules.bot_policy import (
@@ -74,9 +75,10 @@ def _tenth(x: float) -> float:
     nearest whole number to the exact 10x unless `y`, rounded by the product, lies within
     an ulp of a half; those (and exact halves, round-half-even) take `round(x, 1)` itself.
     `k / 10` is then the double nearest k/10, as `round` returns. `d * d < 0.2499` is
-    |d| < 0.4999 (well inside a half) in one comparison."""
+    |d| < 0.4999 (well inside a half) in one comparison. `k` is `floor(y + 0.5)`, which is
+    `round(y)` whenever |y - round(y)| < 0.4999, the only `k` used (and half the cost)."""
     y = x * 10.0
-    k = round(y)
+    k = _floor(y + 0.5)
     d = y - k
     return k / 10 if d * d < 0.2499 else round(x, 1)
 
@@ -278,7 +280,7 @@ class BotTable:
         # `_tenth(max(self.now, self._closes_at))` written out: most windows close silent
         x = self._closes_at if self._closes_at > self.now else self.now
         y = x * 10.0
-        k = round(y)
+        k = _floor(y + 0.5)
         d = y - k
         self.now = k / 10 if d * d < 0.2499 else round(x, 1)
         return new_close_claims(self.now)
@@ -326,7 +328,7 @@ def play_deal(
             # the seat's thinking time (`_tenth(x)` written out) and its draw, played
             x = now + lo + span * rand()
             y = x * 10.0
-            k = round(y)
+            k = _floor(y + 0.5)
             d = y - k
             now = k / 10 if d * d < 0.2499 else round(x, 1)
             move = new_draw(deal.turn, wall.peek(), now)
@@ -346,7 +348,7 @@ def play_deal(
             else:
                 x = now + lo + span * rand()
                 y = x * 10.0
-                k = round(y)
+                k = _floor(y + 0.5)
                 d = y - k
                 now = k / 10 if d * d < 0.2499 else round(x, 1)
                 move = bots[seat]._turn(deal, seat, now)
@@ -415,7 +417,7 @@ def play_deal(
                     # the window closes silent: `_tenth(max(now, closes_at))` written out
                     x = closes_at if closes_at > now else now
                     y = x * 10.0
-                    k = round(y)
+                    k = _floor(y + 0.5)
                     d = y - k
                     now = k / 10 if d * d < 0.2499 else round(x, 1)
                     move = new_close_claims(now)
