@@ -428,8 +428,12 @@ def play_deal(
                     effective(move)
                     continue
                 done += seats.index(seat) + 1  # the seats up to the one that spoke
-                t = min(_tenth(now + rng.uniform(0.1, 0.8)), closes_at - 0.1)
-                now = max(now, t)
+                # `now = max(now, min(_tenth(...), closes_at - 0.1))`, without two calls
+                t = _tenth(now + rng.uniform(0.1, 0.8))
+                if t > closes_at - 0.1:
+                    t = closes_at - 0.1
+                if t > now:
+                    now = t
                 move = stamp(move, now)
             elif phase is _OVER:
                 break

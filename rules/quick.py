@@ -6,9 +6,9 @@
 A frozen dataclass's generated `__init__` sets each field through `object.__setattr__` from
 Python code, and a keyword argument (`t=`) builds a dict on every call: about 0.75 us for a
 `Draw` in CPython 3.11. `builder(cls)` returns a function taking every field in order,
-keyword-only ones included, that makes the same value: for one to five fields it fills a
-plain twin of the class (the same slots, plain stores) and assigns it the class (about
-0.16 us), else it sets the frozen slots from C (about 0.25 us). The judge and the bots use
+keyword-only ones included, that makes the same value: it fills a plain twin of the class
+(the same slots, plain stores) and assigns it the class (about 0.16 us), or, for a class
+with slots other than its fields, sets the frozen slots from C (about 0.25 us). The judge and the bots use
 it for the values of every turn (draws, discards, window closings, wall takes, `Drawn`
 facts); everything else calls the class.
 """
@@ -25,7 +25,8 @@ _T = TypeVar("_T")
 def builder(cls: type[_T]) -> Callable[..., _T]:
     """A constructor of the frozen slots dataclass `cls` taking its fields positionally, in
     declaration order. Only for classes without `__post_init__` (nothing to check or
-    derive). One to five fields are set one by one, more in a loop."""
+    derive). Made as a plain twin (`_twin_builder`) when its slots are its fields, else
+    each field is set from C in a loop."""
     if hasattr(cls, "__post_init__") or not hasattr(cls, "__slots__"):
         raise TypeError(f"{cls.__name__}: a slots dataclass without __post_init__ is needed")
     new = object.__new__
@@ -35,7 +36,7 @@ def builder(cls: type[_T]) -> Callable[..., _T]:
         return quick
     sets = [getattr(cls, name).__set__ for name in names]
 
-    def build(*values: Any) -> _T:  # six fields or more: a loop, still set from C
+    def build(*values: Any) -> _T:  # other slots than the fields: set from C
         if len(values) != len(sets):
             raise TypeError(f"{cls.__name__} takes {len(sets)} fields, not {len(values)}")
         obj = new(cls)
@@ -47,12 +48,12 @@ def builder(cls: type[_T]) -> Callable[..., _T]:
 
 
 def _twin_builder(cls: type[_T], names: list[str]) -> Callable[..., _T] | None:
-    """One to five fields: a function that fills a plain twin of `cls` (a class with the
+    """A function that fills a plain twin of `cls` (a class with the
     same slots and no frozen `__setattr__`, so each field is a plain slot store) and then
     makes it a `cls` by assigning `__class__` (allowed between classes of the same layout;
     about 0.16 us for a `Draw` against 0.24 us setting the frozen slots from C). None when
     the layouts differ or the fields are not `cls`'s own slots."""
-    if not 1 <= len(names) <= 5 or tuple(cls.__slots__) != tuple(names):  # type: ignore[attr-defined]
+    if not names or tuple(cls.__slots__) != tuple(names):  # type: ignore[attr-defined]
         return None
     twin = type(f"_{cls.__name__}Twin", (), {"__slots__": tuple(names), "__module__": __name__})
     try:
