@@ -270,9 +270,12 @@ def stamp(move: Move, t: float | None) -> Move:
     """The same move stamped with time `t` (moves from `legal_moves` carry none)."""
     if t is None:
         return move
-    quick = _STAMPED.get(type(move))
+    kind = type(move)
+    quick = _STAMPED.get(kind)
     if quick is not None:  # a claim: rebuilt directly (`dataclasses.replace` costs ~2 us)
         return quick(move.seat, t)  # type: ignore[union-attr]
+    if kind is Kong:  # the kongs of `_own_kong` and `_claim`, rebuilt alike
+        return _new_kong(move.seat, move.kind, move.tile, t)  # type: ignore[union-attr]
     return replace(move, t=t)
 
 
@@ -280,6 +283,7 @@ def stamp(move: Move, t: float | None) -> Move:
 new_hu, new_pass, _new_pung, new_rob_kong = map(builder, (Hu, Pass, Pung, RobKong))
 _STAMPED = {kind: builder(kind) for kind in (Hu, Pung, Pass, RobKong, SelfDrawnHu)}
 _new_void = builder(ChooseVoid)  # `ChooseVoid(seat, suit, tile, t=t)`
+_new_kong = builder(Kong)  # `Kong(seat, kind, tile, t=t)`
 
 
 # each tile's suit, and the offset of each suit
