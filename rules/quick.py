@@ -48,11 +48,11 @@ def builder(cls: type[_T]) -> Callable[..., _T]:
 
 
 def _twin_builder(cls: type[_T], names: list[str]) -> Callable[..., _T] | None:
-    """A function that fills a plain twin of `cls` (a class with the
-    same slots and no frozen `__setattr__`, so each field is a plain slot store) and then
-    makes it a `cls` by assigning `__class__` (allowed between classes of the same layout;
-    about 0.16 us for a `Draw` against 0.24 us setting the frozen slots from C). None when
-    the layouts differ or the fields are not `cls`'s own slots."""
+    """A function that fills a plain twin of `cls` (a class with the same slots and no
+    frozen `__setattr__`, so each field is a plain slot store) and then makes it a `cls` by
+    assigning `__class__` (allowed between classes of the same layout; about 0.16 us for a
+    `Draw` against 0.24 us setting the frozen slots from C). None when the layouts differ
+    or the fields are not `cls`'s own slots (a subclass, a `__weakref__` slot)."""
     if not names or tuple(cls.__slots__) != tuple(names):  # type: ignore[attr-defined]
         return None
     twin = type(f"_{cls.__name__}Twin", (), {"__slots__": tuple(names), "__module__": __name__})
