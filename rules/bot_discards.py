@@ -69,15 +69,15 @@ def loneliest_live(keys: Sequence[int], counts: bytearray) -> list[int] | tuple[
     k = keys[0]
     m = cm.get(k)
     if m is None:
-        m = _fill(cm, k, _SCORE_M, counts[:9])
+        m = _fill(cm, k, counts, 0)
     k = keys[1]
     p = cp.get(k)
     if p is None:
-        p = _fill(cp, k, _SCORE_P, counts[9:18])
+        p = _fill(cp, k, counts, 9)
     k = keys[2]
     s = cs.get(k)
     if s is None:
-        s = _fill(cs, k, _SCORE_S, counts[18:27])
+        s = _fill(cs, k, counts, 18)
     lm, lp, ls = m[0], p[0], s[0]
     low = lm if lm < lp else lp
     if ls < low:
@@ -86,14 +86,20 @@ def loneliest_live(keys: Sequence[int], counts: bytearray) -> list[int] | tuple[
 
 
 def _fill(
-    cache: dict[int, tuple[int, tuple[int, ...]]],
-    key: int,
-    look_up: Callable[[bytes], tuple[int, tuple[int, ...]]],
-    row: bytearray,
+    cache: dict[int, tuple[int, tuple[int, ...]]], key: int, counts: bytearray, offset: int
 ) -> tuple[int, tuple[int, ...]]:
+    """A miss of `loneliest_live`'s cache for the number suit at `offset`: the suit's
+    look-up (`_suit_loneliest`) written out on the hand's counts, kept under `key`."""
     if len(cache) >= _LIVE_MAX:
         cache.clear()
-    found = cache[key] = look_up(bytes(row))
+    low, tiles = 99, ()
+    for i, near in _NEAR_AT[offset][bytes(counts[offset : offset + 9]).translate(_HELD)]:
+        score = 6 * counts[i] + near
+        if score < low:
+            low, tiles = score, (i,)
+        elif score == low:
+            tiles += (i,)
+    found = cache[key] = (low, tiles)
     return found
 
 
@@ -147,7 +153,12 @@ _NEIGHBOURS: dict[bytes, tuple[tuple[int, int], ...]] = {
 }
 
 
+# the same per number suit, the ranks as the suit's tile indices (for `_fill`)
+_NEAR_AT: dict[int, dict[bytes, tuple[tuple[int, int], ...]]] = {
+    offset: {held: tuple((offset + r, n) for r, n in near) for held, near in _NEIGHBOURS.items()}
+    for offset in (0, 9, 18)
+}
+
+
 _LONELIEST_M, _LONELIEST_P, _LONELIEST_S = (_suit_loneliest(o) for o in (0, 9, 18))
 _BY_OFFSET = {0: _LONELIEST_M, 9: _LONELIEST_P, 18: _LONELIEST_S}
-# the same look-ups without their cache, for `loneliest_live`, which keeps its own
-_SCORE_M, _SCORE_P, _SCORE_S = (f.__wrapped__ for f in (_LONELIEST_M, _LONELIEST_P, _LONELIEST_S))

@@ -191,9 +191,10 @@ class Bot:
         rng, style = self.rng, self.style
         # the judge's own counts (a bytearray), live keys and melds, read without copying
         # (`deal.counts(seat)` and `deal.melds(seat)` copy them): a bot only reads them
-        counts = deal._hands[seat]
-        keys = deal._keys[seat]
-        melds = deal._melds[seat]
+        i = seat + 0  # plain ints index lists on CPython's fast path, `IntEnum`s do not
+        counts = deal._hands[i]
+        keys = deal._keys[i]
+        melds = deal._melds[i]
         if keys_complete(keys, counts, len(melds)):
             if (
                 rng.random() < style.self_drawn_hu
@@ -208,10 +209,10 @@ class Bot:
             if kong is not None:
                 return stamp(kong, t)
         # the discard, chosen here (one call less on every turn)
-        laid = deal._laid[seat]
+        laid = deal._laid[i]
         if laid is not None:
             return new_discard(seat, laid, t)  # the face-down void tile goes first
-        void = deal._void[seat]
+        void = deal._void[i]
         # void-suit tiles held: the suit's live key is not 0
         if void is not None and keys[0 if void is _M else 1 if void is _P else 2]:
             offset = 0 if void is _M else 9 if void is _P else 18
@@ -269,9 +270,12 @@ def stamp(move: Move, t: float | None) -> Move:
     """The same move stamped with time `t` (moves from `legal_moves` carry none)."""
     if t is None:
         return move
-    quick = _STAMPED.get(type(move))
+    kind = type(move)
+    quick = _STAMPED.get(kind)
     if quick is not None:  # a claim: rebuilt directly (`dataclasses.replace` costs ~2 us)
         return quick(move.seat, t)  # type: ignore[union-attr]
+    if kind is Kong:  # the kongs of `_own_kong` and `_claim`, rebuilt alike
+        return _new_kong(move.seat, move.kind, move.tile, t)  # type: ignore[union-attr]
     return replace(move, t=t)
 
 
@@ -279,6 +283,7 @@ def stamp(move: Move, t: float | None) -> Move:
 new_hu, new_pass, _new_pung, new_rob_kong = map(builder, (Hu, Pass, Pung, RobKong))
 _STAMPED = {kind: builder(kind) for kind in (Hu, Pung, Pass, RobKong, SelfDrawnHu)}
 _new_void = builder(ChooseVoid)  # `ChooseVoid(seat, suit, tile, t=t)`
+_new_kong = builder(Kong)  # `Kong(seat, kind, tile, t=t)`
 
 
 # each tile's suit, and the offset of each suit

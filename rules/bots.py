@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
+from math import floor as _floor
 from typing import NoReturn
 
 from rules.bot_policy import (
@@ -74,9 +75,10 @@ def _tenth(x: float) -> float:
     nearest whole number to the exact 10x unless `y`, rounded by the product, lies within
     an ulp of a half; those (and exact halves, round-half-even) take `round(x, 1)` itself.
     `k / 10` is then the double nearest k/10, as `round` returns. `d * d < 0.2499` is
-    |d| < 0.4999 (well inside a half) in one comparison."""
+    |d| < 0.4999 (well inside a half) in one comparison. `k` is `floor(y + 0.5)`, which is
+    `round(y)` whenever |y - round(y)| < 0.4999, the only `k` used (and half the cost)."""
     y = x * 10.0
-    k = round(y)
+    k = _floor(y + 0.5)
     d = y - k
     return k / 10 if d * d < 0.2499 else round(x, 1)
 
@@ -278,7 +280,7 @@ class BotTable:
         # `_tenth(max(self.now, self._closes_at))` written out: most windows close silent
         x = self._closes_at if self._closes_at > self.now else self.now
         y = x * 10.0
-        k = round(y)
+        k = _floor(y + 0.5)
         d = y - k
         self.now = k / 10 if d * d < 0.2499 else round(x, 1)
         return new_close_claims(self.now)
@@ -326,7 +328,7 @@ def play_deal(
             # the seat's thinking time (`_tenth(x)` written out) and its draw, played
             x = now + lo + span * rand()
             y = x * 10.0
-            k = round(y)
+            k = _floor(y + 0.5)
             d = y - k
             now = k / 10 if d * d < 0.2499 else round(x, 1)
             move = new_draw(deal.turn, wall.peek(), now)
@@ -346,7 +348,7 @@ def play_deal(
             else:
                 x = now + lo + span * rand()
                 y = x * 10.0
-                k = round(y)
+                k = _floor(y + 0.5)
                 d = y - k
                 now = k / 10 if d * d < 0.2499 else round(x, 1)
                 move = bots[seat]._turn(deal, seat, now)
@@ -379,31 +381,33 @@ def play_deal(
                 declared, tile = w.declared, w.tile
                 seats = w.eligible[done:] if done else w.eligible
                 hands, voids, wins, keys = deal._hands, deal._void, w.wins, deal._keys
-                suit = SUIT_OF[tile]
-                si, low, span_ = NEAR_DIGITS[tile]
+                t = tile + 0  # plain ints index lists on CPython's fast path, `IntEnum`s not
+                suit = SUIT_OF[t]
+                si, low, span_ = NEAR_DIGITS[t]
                 for seat in seats:
                     if declared and seat in declared:
                         continue  # `Bot.claim`: a seat speaks once
-                    if voids[seat] is suit:
+                    i = seat + 0
+                    if voids[i] is suit:
                         # 002: no claim on one's void suit, not even a false Hu (and no win:
                         # `Deal._wins_on` says so first)
-                        wins[seat] = False
+                        wins[i] = False
                         continue
-                    if keys[seat][si] // low % span_:
+                    if keys[i][si] // low % span_:
                         # a copy or a neighbour within two ranks held: the judge's win test
                         # (kept in the window's `wins`, as `Deal._wins_with` keeps it)
-                        known = wins[seat]
+                        known = wins[i]
                         if known is None:
-                            known = wins[seat] = deal._wins_near(seat, tile)
-                        if known or hands[seat][tile] >= 2:
-                            move = bots[seat]._claim(deal, seat, tile, False, None)
+                            known = wins[i] = deal._wins_near(seat, tile)
+                        if known or hands[i][t] >= 2:
+                            move = bots[i]._claim(deal, seat, tile, False, None)
                             if move is not None:
                                 break
                             continue
                     else:
                         # none held (the tile's digits of the seat's live suit key are 0):
                         # no win (`Deal._wins_on` says so first), no pung
-                        wins[seat] = False
+                        wins[i] = False
                     rand()  # `_claim`'s first draw: nothing to declare with it
                     r = rand()
                     if r < quiet:
@@ -413,7 +417,7 @@ def play_deal(
                     # the window closes silent: `_tenth(max(now, closes_at))` written out
                     x = closes_at if closes_at > now else now
                     y = x * 10.0
-                    k = round(y)
+                    k = _floor(y + 0.5)
                     d = y - k
                     now = k / 10 if d * d < 0.2499 else round(x, 1)
                     move = new_close_claims(now)
@@ -424,8 +428,12 @@ def play_deal(
                     effective(move)
                     continue
                 done += seats.index(seat) + 1  # the seats up to the one that spoke
-                t = min(_tenth(now + rng.uniform(0.1, 0.8)), closes_at - 0.1)
-                now = max(now, t)
+                # `now = max(now, min(_tenth(...), closes_at - 0.1))`, without two calls
+                t = _tenth(now + rng.uniform(0.1, 0.8))
+                if t > closes_at - 0.1:
+                    t = closes_at - 0.1
+                if t > now:
+                    now = t
                 move = stamp(move, now)
             elif phase is _OVER:
                 break

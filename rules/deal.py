@@ -59,7 +59,8 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterable, Mapping, Sequence
-from itertools import chain, repeat
+from itertools import chain
+from operator import getitem
 
 from rules import deal_end, deal_legal, deal_wellness, settlement as pay
 from rules.claims import ClaimWindow, Window, WindowKind, next_player
@@ -249,7 +250,7 @@ class Deal:
 
     def hand(self, seat: Seat) -> tuple[Tile, ...]:
         """Standing tiles (the face-down void tile included until it is discarded)."""
-        return tuple(chain.from_iterable(map(repeat, TILES, self._hands[seat])))
+        return tuple(chain.from_iterable(map(getitem, _COPIES, self._hands[seat])))
 
     def counts(self, seat: Seat) -> tuple[int, ...]:
         return tuple(self._hands[seat])
@@ -404,7 +405,7 @@ class Deal:
     def _standing(self, seat: Seat, extra: Tile | None = None) -> list[Tile]:
         # each tile repeated as often as it is held, in tile order, without a Python loop
         # (a Hu's scoring and the skipped-Hu lock ask for it several times a deal)
-        tiles = list(chain.from_iterable(map(repeat, TILES, self._hands[seat])))
+        tiles = list(chain.from_iterable(map(getitem, _COPIES, self._hands[seat])))
         if extra is not None:
             tiles.append(extra)
         return tiles
@@ -432,17 +433,19 @@ class Deal:
     def _wins_near(self, seat: Seat, tile: Tile) -> bool:
         """`_wins_on` for a tile not of the seat's void suit with a copy or a neighbour
         within two ranks held (the bots' claim window tests both first)."""
-        void = self._void[seat]
-        keys = self._keys[seat]
+        i = seat + 0  # plain ints index lists on CPython's fast path, `IntEnum`s do not
+        void = self._void[i]
+        keys = self._keys[i]
         # void-suit tiles still held (the suit's live key is not 0): no win (RULES.md),
         # whatever the shape
         if void is not None and keys[_KEY_INDEX[void]]:
             return False
         # the shape first (table look-ups on the live keys), the authoritative check only
         # for a complete one
-        if not keys_complete_with(keys, self._hands[seat], len(self._melds[seat]), tile):
+        melds = self._melds[i]
+        if not keys_complete_with(keys, self._hands[i], len(melds), tile + 0):
             return False
-        return is_winning(self._standing(seat, tile), self._melds[seat], void, self.rs)
+        return is_winning(self._standing(seat, tile), melds, void, self.rs)
 
     def _self_drawn_wins(self, seat: Seat) -> bool:
         if not keys_complete(self._keys[seat], self._hands[seat], len(self._melds[seat])):
@@ -587,6 +590,9 @@ _HANDLERS = {kind: (CHECKS[kind], EFFECTS[kind]) for kind in CHECKS}
 # `play`'s: the same checks, effects that build no facts where that saves work
 _PLAY_HANDLERS = {kind: (CHECKS[kind], PLAY_EFFECTS[kind]) for kind in CHECKS}
 _SUIT_OF: tuple[Suit, ...] = tuple(t.suit for t in TILES)
+# `_COPIES[t][n]` is `(TILES[t],) * n` (a hand stands at most 14 tiles): held tiles by
+# look-ups, where `itertools.repeat` is a class call per tile
+_COPIES = tuple(tuple((t,) * n for n in range(15)) for t in TILES)
 _M, _P = Suit.M, Suit.P
 # the index of each number suit's live key (`rules.live_hand.SUIT_INDEX`)
 _KEY_INDEX: dict[Suit, int] = {Suit.M: 0, Suit.P: 1, Suit.S: 2}

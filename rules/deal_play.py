@@ -42,19 +42,21 @@ def play_draw(deal: Deal, m: Draw) -> Problem:
     names, or names none) checked and taken in one look at the wall (`Wall.draw_next`),
     then the draw's effect written out."""
     seat = m.seat
-    if deal.phase is _DRAW and seat is deal.turn and not deal._out[seat]:
+    i = seat + 0  # a plain int indexes a list on CPython's fast path, an `IntEnum` does not
+    if deal.phase is _DRAW and seat is deal.turn and not deal._out[i]:
         tile = deal.wall.draw_next(m.tile)
         if tile is not None:
             if deal._kong_chain:
                 deal._kong_chain = []
-            deal._hands[seat][tile] += 1
-            deal._keys[seat][SUIT_INDEX[tile]] += UNIT[tile]
+            t = tile + 0
+            deal._hands[i][t] += 1
+            deal._keys[i][SUIT_INDEX[t]] += UNIT[t]
             deal._drawn = tile
-            deal._hu_lock[seat] = 0
-            lock = deal._pung_lock[seat]
+            deal._hu_lock[i] = 0
+            lock = deal._pung_lock[i]
             if lock:
                 lock.clear()
-            deal._draws[seat] += 1
+            deal._draws[i] += 1
             deal._entry = _ENTRY_DRAW
             deal.phase = _DISCARD
             return None
@@ -70,27 +72,28 @@ def play_discard(deal: Deal, m: Discard) -> Problem:
     checked and made in one pass; the window it opens is the effect's
     (`deal_effects._do_discard`, written out)."""
     seat, tile = m.seat, m.tile
-    hand = deal._hands[seat]
+    i, t = seat + 0, tile + 0  # plain ints: list subscripts on CPython's fast path
+    hand = deal._hands[i]
     if (
         deal.phase is _DISCARD
         and seat is deal.turn
-        and not deal._out[seat]
-        and hand[tile]
-        and deal._laid[seat] is None
-        and (deal._void[seat] is None or not deal._strict_void)
+        and not deal._out[i]
+        and hand[t]
+        and deal._laid[i] is None
+        and (deal._void[i] is None or not deal._strict_void)
     ):
-        hand[tile] -= 1
-        deal._keys[seat][SUIT_INDEX[tile]] -= UNIT[tile]
+        hand[t] -= 1
+        deal._keys[i][SUIT_INDEX[t]] -= UNIT[t]
         # the deal's first discard made by East, before any meld (WMT earthly hand)
         dealer_first = seat is _EAST and not deal._melded_any and not any(deal._discards)
-        deal._river[seat].append(tile)
-        deal._discards[seat].append(tile)
+        deal._river[i].append(tile)
+        deal._discards[i].append(tile)
         deal._drawn = None
         chain = deal._kong_chain
         deal._window = discard_window(
             tile,
             seat,
-            OTHERS_IN[seat][deal._out_mask],
+            OTHERS_IN[i][deal._out_mask],
             not deal.wall.tiles_left,
             bool(chain),
             dealer_first,

@@ -1,6 +1,8 @@
 """Quick constructors (rules.quick) make the very values the dataclasses make."""
 
+import copy
 import dataclasses
+import pickle
 
 import pytest
 from hypothesis import given, strategies as st
@@ -96,3 +98,26 @@ def test_scores_and_wins_built_quickly_equal_the_dataclass_values(seat, tile, fa
     assert repr(won) == repr(Won(seat, tile, None, false, value, order, score))
     with pytest.raises(TypeError):
         _new_won(seat, tile)  # every field, in order
+
+
+def test_quick_values_copy_and_pickle_like_the_dataclass_values():
+    # the one-to-five-field builders fill a twin class and assign it `Draw`: nothing of
+    # the twin may show
+    quick, slow = new_draw(SEATS[1], TILES[4], 2.5), Draw(SEATS[1], TILES[4], t=2.5)
+    for made in (copy.copy(quick), copy.deepcopy(quick), pickle.loads(pickle.dumps(quick))):
+        assert type(made) is Draw and made == slow and repr(made) == repr(slow)
+    assert not hasattr(quick, "__dict__")
+
+
+@dataclasses.dataclass(frozen=True, slots=True, weakref_slot=True)
+class _Weak:
+    a: int
+    b: str
+
+
+def test_a_class_with_more_slots_than_fields_is_built_from_c():
+    # `__weakref__` is a slot but no field: no twin of that layout, the builder sets the
+    # frozen slots one by one
+    build = builder(_Weak)
+    assert not build.__name__.startswith("build_")
+    assert build(1, "x") == _Weak(1, "x") and type(build(1, "x")) is _Weak

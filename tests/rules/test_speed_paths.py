@@ -12,15 +12,17 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from rules import wellness
+from rules.bot_policy import stamp
 from rules.bots import DEFAULT_STYLE, BotTable, _tenth, new_deal, play_deal
 from rules.deal import Deal, Phase
 from rules.hand import decompositions
 from rules.live_hand import NEAR_DIGITS, suit_keys
 from rules.melds import Meld, MeldKind
-from rules.moves import Accepted, Correction, Draw, Rejected
+from rules.moves import Accepted, Correction, Draw, Kong, Rejected
 from rules.record import to_record
 from rules.ruleset import load
 from rules.scoring import NotAWin, _check, _check_each
+from rules.seats import SEATS
 from rules.tiles import TILES, Suit
 
 RULE_SETS = ("sbr-mil", "wmt", "wellness")
@@ -206,3 +208,17 @@ def test_near_digits_see_a_copy_or_neighbour_as_the_counts_do(counts):
         assert (keys[s] // low % span != 0) == any(counts[lo:hi]), t
     for i, suit in enumerate((Suit.M, Suit.P, Suit.S)):
         assert (keys[i] != 0) == any(counts[suit.offset : suit.offset + 9])
+
+
+@given(
+    st.sampled_from(SEATS),
+    st.sampled_from([MeldKind.KONG, MeldKind.CONCEALED_KONG, MeldKind.PROMOTED_KONG]),
+    st.sampled_from(TILES),
+    st.floats(0, 10_000, allow_nan=False),
+)
+def test_a_kong_stamped_by_the_bots_is_the_kong_replace_makes(seat, kind, tile, t):
+    # `stamp` rebuilds a kong by its quick constructor instead of `dataclasses.replace`
+    kong = Kong(seat, kind, tile)
+    stamped = stamp(kong, t)
+    assert type(stamped) is Kong and stamped == replace(kong, t=t)
+    assert repr(stamped) == repr(replace(kong, t=t))
