@@ -121,6 +121,10 @@ def recover(
             out.settled_in_session = 0
             out.shown = 0
             out.settled = {}  # no session is open: the next one starts from zero
+            # a deal still open ends with its session (left unsettled, said in an alert):
+            # resumed, the next shuffle called the referee to finish a deal of a session
+            # that is over, and a rerun of `mjtable run` waited for that referee for ever
+            out.started, out.deal_no, out.moves, judge = None, 0, [], None
         elif kind is RecordKind.TABLE_PHASE:
             data = rec.data()
             to, frm = str(data["to"]), str(data["from"])

@@ -124,3 +124,27 @@ def test_regression_a_window_closed_by_reconciliation_replays(tmp_path):
         again = recover(journal, rig.rs)
     untimed = [dataclasses.replace(x, t=None) for x in history]
     assert [dataclasses.replace(x, t=None) for x in again.moves] == untimed  # close, then draw
+
+
+def test_regression_a_deal_of_an_ended_session_was_resumed_and_called_the_referee(tmp_path):
+    """A rerun of `mjtable run` after a SIGKILL ends the simulated session it finds open (its
+    deal left unsettled, `end_simulated_session`); recovery still resumed that deal, the new
+    simulator's first shuffle called the referee to finish it (deal-overtaken), and the rerun
+    waited for a referee nobody was (e2e: test_regression_a_killed_run_takes_its_simulator_
+    along_and_a_rerun_plays_a_new_session). A deal open when its session ends is no more."""
+    from controller.daemon.app import end_simulated_session
+
+    path = tmp_path / "t.journal"
+    rig = Rig(path)
+    rig.link("table", True)
+    rig.link("reader", True)
+    moves = begin_deal(rig, 3).moves
+    play(rig, moves[:6])
+    rig.close()
+    with Journal.open(path) as journal:
+        open_deal = recover(journal, rig.rs)
+        assert open_deal.started is not None and open_deal.deal_no == 1
+        end_simulated_session(journal, open_deal)
+        again = recover(journal, rig.rs)
+    assert again.session is None and again.started is None and again.deal_no == 0
+    assert again.moves == [] and again.next_deal == 2
