@@ -34,10 +34,22 @@ def run_cmd(journal, *extra):
                             env=ENV, cwd=ROOT)  # fmt: skip
 
 
+def finish(proc: subprocess.Popen, timeout: float) -> tuple[str, str]:
+    """Its output once it exits; past `timeout` it is killed (its simulator goes with it)
+    and the test fails with the end of its stderr: a hung run outlived its test and kept a
+    core busy for the rest of the suite."""
+    try:
+        return proc.communicate(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        _out, err = proc.communicate(timeout=30)
+        pytest.fail(f"mjtable run still ran after {timeout:g} s; its stderr ends:\n{err[-2000:]}")
+
+
 def test_deals_limit_exits_zero_with_a_sound_journal(tmp_path):
     journal = tmp_path / "t.journal"
     proc = run_cmd(journal, "--deals", "1")
-    out, err = proc.communicate(timeout=240)
+    out, err = finish(proc, 240)
     assert proc.returncode == 0, err[-2000:]
     assert "scoreboard: http://127.0.0.1:" in out and "token" in out and str(journal) in out
     assert "stopped: deals" in out
@@ -59,7 +71,7 @@ def test_sigterm_stops_cleanly(tmp_path):
         if line.startswith("playing"):
             break
     proc.send_signal(signal.SIGTERM)
-    _out, err = proc.communicate(timeout=60)
+    _out, err = finish(proc, 60)
     assert proc.returncode == 0, err[-2000:]
     with Journal.open_readonly(journal) as j:
         last = j.last()
@@ -102,7 +114,7 @@ def test_regression_a_killed_run_takes_its_simulator_along_and_a_rerun_plays_a_n
 
     assert poll(sim_gone, 10, 0.1), "the simulator outlived its daemon"
     again = run_cmd(journal, "--deals", "1")
-    out, err = again.communicate(timeout=240)
+    out, err = finish(again, 240)
     assert again.returncode == 0, err[-2000:]
     assert "stopped: deals" in out
     # the restart's alert is a status line, not also a WARNING log line (issue 16: it was
@@ -203,7 +215,7 @@ def test_run_with_a_pn532_on_a_serial_port(tmp_path):
         assert wait_for(journal, link("up"), after=down, timeout=10), "not reconnected"
     finally:
         proc.send_signal(signal.SIGTERM)
-        out, err = proc.communicate(timeout=60)
+        out, err = finish(proc, 60)
         loop.stop()
         module.close()
     assert proc.returncode == 0, err[-2000:]
