@@ -404,7 +404,9 @@ def run_line(reader: Finding, table: Finding | None) -> str:
     if table is not None:
         parts += [f"--table {table.reader_arg}", f"--profile {table.profiles[0]}"]
     else:
-        parts += ["--table TABLE-PORT", "--profile TABLE-PROFILE"]
+        # no board answered: a table with no serial link reads the shuffle, walls and
+        # dice off the reader, and the players declare by cards (no seat buttons)
+        parts += ["--table none"]
     return " ".join([*parts, "--tags TAG-MAP"])
 
 
@@ -443,6 +445,12 @@ def report(findings: Sequence[Finding]) -> list[str]:
     for f in readers:
         lines.append("start with:")
         lines.append(f"    {run_line(f, tables[0] if tables else None)}")
+    if not tables:
+        lines.append(
+            "no table board answered: --table none runs a table without a serial link (the "
+            "reader's profile says how players declare; --declarations cards or tiles where "
+            "it says buttons); a table with a board: --table PORT --profile TABLE-PROFILE"
+        )
     if not tables and others:
         lines.append(
             f"the table board may be on: {', '.join(others)} (name it with --port to ask it "

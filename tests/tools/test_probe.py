@@ -171,6 +171,16 @@ def test_probe_cli_on_ptys(rig: Rig) -> None:
     assert rig.table_heard == b""
 
 
+def test_regression_probe_suggested_a_table_port_where_no_board_answered(rig: Rig) -> None:
+    # the line to start with used to end "--table TABLE-PORT --profile TABLE-PROFILE" with
+    # no board found; a table with no serial link runs as it is with `--table none`
+    lines = report(probe(rig.options()))
+    run = next(line.strip() for line in lines if line.strip().startswith("mjtable run"))
+    assert run.endswith("--table none --tags TAG-MAP"), run
+    assert "TABLE-PORT" not in "\n".join(lines)
+    assert any(line.startswith("no table board answered: --table none") for line in lines)
+
+
 def test_a_named_table_board_answers_its_profiles_identify(rig: Rig) -> None:
     findings = probe(rig.options(str(rig.board.endpoint.link)))
     board = next(f for f in findings if f.what == str(rig.board.endpoint.link))
