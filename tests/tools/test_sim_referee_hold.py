@@ -18,6 +18,7 @@ from test_sim import WAIT, client_for, truth
 
 from controller.devices.table import Light, ShowScore
 from rules.seats import SEATS, Seat
+from tools.campaign.truth import read_truth, truth_deltas
 from tools.sim.run import SimConfig, Simulation
 
 
@@ -30,8 +31,22 @@ def _until(client, condition, what: str) -> None:
             client.events.get(timeout=0.05)
 
 
-def _play(config: SimConfig):
-    sim = Simulation(config)
+class _Clock:
+    """Real time plus what the test has advanced it by: the simulator's waits still wake on
+    its devices, its deadlines come as the test says."""
+
+    def __init__(self) -> None:
+        self.ahead = 0.0
+
+    def __call__(self) -> float:
+        return time.monotonic() + self.ahead
+
+    def advance(self, seconds: float) -> None:
+        self.ahead += seconds
+
+
+def _play(config: SimConfig, clock=time.monotonic):
+    sim = Simulation(config, clock)
     client = client_for(sim.paths())
     client.start()
     assert sim.wait_for_client(WAIT)
@@ -100,22 +115,28 @@ def test_regression_the_players_shuffled_while_the_referee_was_still_putting_the
     """A 10/10/2 campaign, seed 310 deal 4: the referee was called after the last move, and
     the players' `score_wait` ran out while the referee's answers were caught up with; they
     shuffled 0.2 s before the settlement and the deal was lost. After the referee is done
-    they look for their scores `score_wait` anew."""
+    they look for their scores `score_wait` anew.
+
+    The referee's time passes on the simulation's clock, not in sleeps: `score_wait` is far
+    longer than the test, and the clock jumps past it while the referee is at the table."""
     path = tmp_path / "truth.jsonl"
-    wait = 2.0
+    wait = 60.0
+    clock = _Clock()
     config = SimConfig(deals=2, seed=11, folder=tmp_path, truth=path, fast=True, score_wait=wait)
-    sim, client, thread, _ = _play(config)
+    sim, client, thread, _ = _play(config, clock)
     try:
         steps = lambda: [r["step"] for r in _records(path, "step")]  # noqa: E731
         _until(client, lambda: steps()[-1:] == ["scores"], "the last move of deal 1")
         for seat in SEATS:
             client.command(Light(seat, True))
         _until(client, lambda: _records(path, "referee-hold"), "the players see the call")
-        time.sleep(wait + 0.5)  # the referee takes longer than the players' score wait
+        clock.advance(wait + 1)  # the referee takes longer than the players' score wait
         assert not _records(path, "deal-end")
         for seat in SEATS:
             client.command(Light(seat, False))
-        time.sleep(wait / 4)  # the host settles the deal after the referee's answer
+        # the host settles the deal after the referee's answer: the players go on from the
+        # hold either to the shuffle (the deal ends) or to their displays again
+        _until(client, lambda: _after_done(path), "the players go on after the referee")
         assert not _records(path, "deal-end")  # they look for the scores again
         client.command(ShowScore(Seat.S, 12))
         _until(client, lambda: _records(path, "deal-end"), "the deal ends once scores show")
@@ -123,8 +144,26 @@ def test_regression_the_players_shuffled_while_the_referee_was_still_putting_the
         shown = next(i for i, r in enumerate(records) if r.get("command") == "show-score")
         ended = next(i for i, r in enumerate(records) if r["class"] == "deal-end")
         assert shown < ended  # they waited for the scores after the referee, not before
+        done = next(r for r in records if r["class"] == "referee-done")
+        assert done["answered"] is True
+        sim.stop()
+        thread.join(WAIT)
+        # the campaign's reader takes the hold, its end and the second look in its stride
+        deal = next(d for d in read_truth(path) if d.number == 1)
+        assert deal.complete and len(truth_deltas("sbr-mil", deal)) == 4
     finally:
         sim.stop()
         client.stop()
         thread.join(WAIT)
         sim.close()
+
+
+def _after_done(path: Path) -> list[dict]:
+    """What the simulator noted after the players saw the referee's lights go out, up to
+    the step they took next: looking at their displays again, or ending the deal."""
+    records = truth(path) if path.exists() else []
+    done = next((i for i, r in enumerate(records) if r["class"] == "referee-done"), None)
+    if done is None:
+        return []
+    after = records[done + 1 :]
+    return [r for r in after if r["class"] == "deal-end" or r.get("step") == "scores"]

@@ -29,7 +29,8 @@ copies), then `step` (shuffle, walls, dice, deal groups) and `move` records (the
 the seat and its table side, the button, the tile copies moved and their from/to places),
 each with `t` in seconds since the session started, and `deal-end` (the next dealer).
 `command` records what the host sent the table (`show-score` with `seat` and `score`, …),
-as the board received it: what the seat displays show.
+as the board received it: what the seat displays show; `referee-hold` and `referee-done`
+when the players stop for a referee call and go on again.
 """
 
 from __future__ import annotations
@@ -41,6 +42,7 @@ import random
 import tempfile
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any
@@ -120,8 +122,12 @@ class SimConfig:
 
 
 class Simulation:
-    def __init__(self, config: SimConfig) -> None:
+    def __init__(self, config: SimConfig, clock: Callable[[], float] = time.monotonic) -> None:
+        """`clock` (seconds, never going back) gives every deadline the players and the
+        faults keep and every `t` of the truth; the waits themselves are real (a test
+        advances its clock instead of sleeping through a `score_wait`)."""
         self.config = config
+        self._clock = clock
         self.rs = rulesets.load(config.rules)
         self.table_profile = load_table(config.table_profile)
         self.reader_profile = load_reader(config.reader_profile)
@@ -170,7 +176,7 @@ class Simulation:
             self.usb = UsbSpot(self.world, WALL_SCAN)
         self._truth: IO[str] | None = None
         self._truth_lock = threading.Lock()  # commands are noted from the device thread
-        self._t0 = time.monotonic()
+        self._t0 = clock()
         self._unplugs: list[tuple[float, float, Unplug]] = []
         self._unplugged: dict[str, float] = {}
         self._rejoin: dict[str, int] = {}  # device → reader commands seen when it came back
@@ -194,13 +200,13 @@ class Simulation:
 
     def wait_for_client(self, timeout: float | None = None) -> bool:
         """A client opened the table's port and sent the reader its first command."""
-        deadline = None if timeout is None else time.monotonic() + timeout
+        deadline = None if timeout is None else self._clock() + timeout
         while not self._stop.is_set():
             reader_ok = self.bus is None or self.bus.commands > 0
             table_ok = self.table.endpoint is None or self.table.endpoint.client_open()
             if table_ok and reader_ok:
                 return True
-            left = None if deadline is None else deadline - time.monotonic()
+            left = None if deadline is None else deadline - self._clock()
             if left is not None and left <= 0:
                 return False
             if self.bus is not None:
@@ -212,7 +218,7 @@ class Simulation:
 
     def run(self) -> int:
         """Play the configured deals; returns how many were played."""
-        self._t0 = time.monotonic()
+        self._t0 = self._clock()
         self._unplugs = [(u.at, u.at + u.seconds, u) for u in self.config.noise.unplugs]
         if self.config.truth:
             self._truth = open(self.config.truth, "w", encoding="utf-8")  # noqa: SIM115
@@ -320,7 +326,7 @@ class Simulation:
 
     # -- pace, faults, truth ------------------------------------------------------------
     def _now(self) -> float:
-        return round(time.monotonic() - self._t0, 3)
+        return round(self._clock() - self._t0, 3)
 
     def _press(self, seat: Seat, button: Button) -> None:
         self.table.send(SeatButton(0.0, seat, button))
@@ -365,14 +371,18 @@ class Simulation:
     def _hold_for_referee(self) -> bool:
         """The host lit every seat's light (a referee call): nobody touches a tile until the
         lights go out, as players at a table wait for the referee; cables still come and go
-        on time meanwhile. True when the players waited."""
+        on time meanwhile. True when the players waited; the truth notes `referee-hold` when
+        they start and `referee-done` when they go on (`answered`: the lights went out, not
+        the players' patience or the run)."""
         if not self.table.referee_called:
             return False
         self._note({"class": "referee-hold", "t": self._now()})
-        end = time.monotonic() + REFEREE_WAIT
-        while self.table.referee_called and not self._stop.is_set() and time.monotonic() < end:
+        end = self._clock() + REFEREE_WAIT
+        while self.table.referee_called and not self._stop.is_set() and self._clock() < end:
             self._stop.wait(0.02)
             self._faults()
+        answered = not self.table.referee_called
+        self._note({"class": "referee-done", "t": self._now(), "answered": answered})
         return True
 
     def _read_scores(self, n: int, shown: int) -> None:
@@ -381,13 +391,15 @@ class Simulation:
         for the referee if the host calls one meanwhile: once the referee is done they look
         for the scores again, `score_wait` anew (a 10/10/2 campaign, seed 310 deal 4: the
         referee's last answer came 10 s after the deal ended, the players shuffled 0.2 s
-        before the settlement, and the deal was lost). A table nobody listens to goes on."""
+        before the settlement, and the deal was lost); the truth notes the step `scores` again
+        when they do. A table nobody listens to goes on."""
         self._step(n, "scores")
-        end = time.monotonic() + self.config.score_wait
+        end = self._clock() + self.config.score_wait
         while not self._stop.is_set() and self._board_listened():
             if self._hold_for_referee():
-                end = time.monotonic() + self.config.score_wait
-            if self.table.scores_shown > shown or time.monotonic() >= end:
+                self._step(n, "scores")
+                end = self._clock() + self.config.score_wait
+            if self.table.scores_shown > shown or self._clock() >= end:
                 return
             self._stop.wait(0.02)
             self._faults()
@@ -415,9 +427,9 @@ class Simulation:
     def _person_step(self) -> None:
         """A player's move while no host paces the world; cables go out and come back on
         time meanwhile (a fault shorter than a move is not skipped)."""
-        end = time.monotonic() + PERSON_STEP
-        while not self._stop.is_set() and time.monotonic() < end:
-            self._stop.wait(min(0.02, max(0.0, end - time.monotonic())))
+        end = self._clock() + PERSON_STEP
+        while not self._stop.is_set() and self._clock() < end:
+            self._stop.wait(min(0.02, max(0.0, end - self._clock())))
             self._faults()
 
     def _rejoining(self) -> bool:
@@ -439,13 +451,13 @@ class Simulation:
         while self._unplugged and not self._stop.is_set():
             self._stop.wait(max(0.0, min(self._unplugged.values()) - self._elapsed()))
             self._faults()
-        deadline = time.monotonic() + self.config.stall
-        while self._rejoining() and time.monotonic() < deadline and not self._stop.is_set():
+        deadline = self._clock() + self.config.stall
+        while self._rejoining() and self._clock() < deadline and not self._stop.is_set():
             self._stop.wait(0.02)
         self._pace("settle")
 
     def _elapsed(self) -> float:
-        return time.monotonic() - self._t0
+        return self._clock() - self._t0
 
     def _endpoint(self, device: str) -> PtyEndpoint | None:
         if device == "table":
