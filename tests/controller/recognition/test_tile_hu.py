@@ -1,7 +1,8 @@
 """A Hu shown with the tiles alone (issue 18, the open-hand convention), read as the daemon
 reads it: on its view of the table with the claim window closed now (claim_clock._as_seen).
 A false one is alerted as a button's or a card's is; the next player's Hu on a discard is a
-Hu, not a draw of the same tile and a self-drawn Hu."""
+Hu, not a draw of the same tile and a self-drawn Hu; a Hu on a discard never read in the
+river is read with that discard."""
 
 from __future__ import annotations
 
