@@ -56,11 +56,16 @@ def read_again(name: str, declarations: str, tmp_path: Path) -> tuple[Deal, Runt
     deal = Deal.start(rs, truth.dice, truth.wall)
     rt = Runtime(rs, rec, deal=deal)
 
+    views: dict[int, Deal] = {}
+
     def seen() -> Deal:
         if deal.window is None:
             return deal
-        trial = copy.deepcopy(deal, {id(rs): rs})
-        return trial if trial.apply(CloseClaims()) and not trial.over else deal
+        key = len(deal.history)
+        if key not in views:  # as the runtime does, once per move
+            trial = copy.deepcopy(deal, {id(rs): rs})
+            views[key] = trial if trial.apply(CloseClaims()) and not trial.over else deal
+        return views[key]
 
     rt.feed(rec.start_deal(deal))
     opened: float | None = None
@@ -91,6 +96,20 @@ def test_regression_tiles_502_deal_73_a_hu_on_a_discard_never_read_in_the_river(
     taken for this one, and the referee was called four times. Now: E's discard of 7m and
     S's Hu on it, and the rest of the deal as the table played it."""
     deal, rt, expected = read_again("tiles-502-deal-73.json.gz", "tiles", tmp_path)
+    assert deal.over and deal.deltas() == expected.deltas()
+    assert rt.rejected == []
+    assert {a.kind for a in rt.alerts} <= NOT_CALLS, rt.alerts
+
+
+def test_regression_tiles_503_deal_14_a_draw_laid_onto_its_pung_before_it_was_read(
+    tmp_path: Path,
+) -> None:
+    """S drew 3m#2 and added it to its 3m pung (a promoted kong); the 3m was read in S's
+    hand twice in 0.1 s, then on the pung: the draw was never read, nor the replacement,
+    the discards and the draws after it, and S's Hu on W's 4s was taken for a false
+    self-drawn Hu with that 3m (the referee called, the deal settled wrong). Now: S's draw
+    and promoted kong, and the rest of the deal as the table played it."""
+    deal, rt, expected = read_again("tiles-503-deal-14.json.gz", "tiles", tmp_path)
     assert deal.over and deal.deltas() == expected.deltas()
     assert rt.rejected == []
     assert {a.kind for a in rt.alerts} <= NOT_CALLS, rt.alerts

@@ -301,3 +301,49 @@ def test_regression_a_pung_shown_after_a_win_card_on_that_discard_is_read() -> N
         out += sc.rec.on_presence(TileLifted(sc.t, tc.tile, tc.copy, was), seen)
         out += sc.rec.on_presence(TilePlaced(sc.t, tc.tile, tc.copy, melds), seen)
     assert moves(out) == [Pung(Seat.N)]
+
+
+def test_regression_a_draw_laid_onto_its_pung_before_it_was_read_is_the_draw_and_the_kong() -> None:
+    """Tiles campaign seed 503 deal 14: S drew a 3m and added it to its 3m pung at once; the
+    draw was never read in the hand, nothing after it was read, and S's Hu was taken for a
+    false self-drawn Hu with that 3m. The player to draw showing one tile from the wall on
+    its pung: the draw and the promoted kong."""
+    hands = {
+        Seat.E: "1111234m1567p599s",
+        Seat.S: "23456789m23456p",
+        Seat.W: "2345678p23466s9p",
+        Seat.N: "1112233777888s",
+    }
+    sc = Scene(declarations="tiles", hands=hands, live="9m1p9m9m1p2s")
+    sc.move(sc.copy_in("5s", ZoneKind.HAND, Seat.E), ZoneKind.VOID, Seat.E)
+    sc.discard(Seat.E, "5s", ZoneKind.VOID)
+    sc.wait(0.5)
+
+    def draw_and_discard(seat: Seat, tile: str | None = None) -> None:
+        sc.close()
+        drawn = sc.next_copy()
+        sc.draw(seat)
+        sc.move(sc.copy_in(tile, ZoneKind.HAND, seat) if tile else drawn, ZoneKind.RIVER, seat)
+        sc.wait(0.5)
+
+    draw_and_discard(Seat.S)
+    draw_and_discard(Seat.W, "2s")
+    two = Tile.parse("2s")
+    norths = [
+        t
+        for t in sorted(sc.where)
+        if t.tile == two and sc.where[t] == sc.zone(ZoneKind.HAND, Seat.N)
+    ]
+    for tc in [sc.copy_in("2s", ZoneKind.RIVER, Seat.W), *norths]:
+        sc.move(tc, ZoneKind.MELDS, Seat.N)
+    sc.close()
+    sc.discard(Seat.N, "1s")
+    for seat in (Seat.E, Seat.S, Seat.W):
+        draw_and_discard(seat)
+    assert sc.rt.rejected == [] and sc.deal.melds(Seat.N)[-1].kind is MeldKind.PUNG
+    sc.close()
+    assert sc.deal.turn is Seat.N
+    fourth = sc.next_copy()
+    out = sc.place(fourth, sc.zone(ZoneKind.MELDS, Seat.N))  # never read in the hand
+    assert moves(out) == [Draw(Seat.N, two), Kong(Seat.N, MeldKind.PROMOTED_KONG, two)]
+    assert sc.rt.rejected == [] and alerts(out) == []
