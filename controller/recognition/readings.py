@@ -217,6 +217,8 @@ def _drawn_onto_a_pung(deal: Deal, res: Tally, seat: Seat, spot: Spot, n: int) -
         return []
     if any(m < 0 and s.tile == t for s, m in res.items()):
         return []  # it came from a watched zone, not from the wall
+    if any(m < 0 and s.zone.seat == spot.zone.seat for s, m in res.items()):
+        return []  # its hand is being laid open: a self-drawn Hu with that tile (hu_readings)
     moves = (Draw(seat, t), Kong(seat, MeldKind.PROMOTED_KONG, t))
     return [Reading(seat, moves, frozenset({spot}), Button.KONG)]
 
