@@ -9,6 +9,8 @@ tools/sim/player.py move by move; the judge decides afterwards whether the move 
 | a tile hand → river, while that seat's void is still to be chosen and it holds every suit | ChooseVoid (the laid tile) |
 | four tiles hand (and the laid void tile) → melds / one onto a pung (needs the KONG button) |
   own-turn Kong |
+| a tile from the wall onto the pung of the player to draw (needs the KONG button) | Draw and
+  promoted Kong |
 | a new tile in the hand of the player due to draw (or of the next player, or of a kong's
   declarer, while the window is still open) | Draw / ReplacementDraw |
 | two tiles hand → melds making a chow with the open discard (needs a pending CHOW button;
@@ -121,6 +123,8 @@ class Reader:
     def _kong_reading(
         self, deal: Deal, res: Tally, seat: Seat, spot: Spot, n: int, hz: Zone | None
     ) -> list[Reading]:
+        if deal.phase is Phase.DRAW and deal.turn is seat:
+            return _drawn_onto_a_pung(deal, res, seat, spot, n)
         if deal.phase is not Phase.DISCARD or deal.turn is not seat or hz is None:
             return []
         t = spot.tile
@@ -200,6 +204,23 @@ class Reader:
         elif w.discarder is seat:
             return [Reading(seat, (ReplacementDraw(seat, t),), spots, closes=True)]
         return []
+
+
+def _drawn_onto_a_pung(deal: Deal, res: Tally, seat: Seat, spot: Spot, n: int) -> list[Reading]:
+    """The player to draw shows one tile more on its pung, a tile no watched zone lost: its
+    draw, laid onto the pung before it was read in the hand, and the promoted kong (tiles
+    campaign seed 503 deal 14: S's 3m was read in its hand twice in 0.1 s, then on its 3m
+    pung; the draw was never read, nor anything after it, and S's Hu was taken for a false
+    self-drawn Hu with that 3m)."""
+    t = spot.tile
+    if n != 1 or Meld(MeldKind.PUNG, t) not in deal.melds(seat):
+        return []
+    if any(m < 0 and s.tile == t for s, m in res.items()):
+        return []  # it came from a watched zone, not from the wall
+    if any(m < 0 and s.zone.seat == spot.zone.seat for s, m in res.items()):
+        return []  # its hand is being laid open: a self-drawn Hu with that tile (hu_readings)
+    moves = (Draw(seat, t), Kong(seat, MeldKind.PROMOTED_KONG, t))
+    return [Reading(seat, moves, frozenset({spot}), Button.KONG)]
 
 
 def orphan(res: Tally) -> bool:

@@ -10,6 +10,7 @@ hand tiles lie in the claimer's melds):
 | the same with a discard never read in the river (it settled late, the claimer took it) | the `Discard` and the claim together |
 | four tiles hand → melds on one's own turn; one onto a pung | concealed / promoted / postponed `Kong` (read by `readings.Reader`, here without the KONG button) |
 | (tiles only: no cards, no buttons) a player's whole hand laid open in the melds | `SelfDrawnHu` on one's own turn (with the draw, when the drawn tile was laid open before it was read), `RobKong` in a robbing window, `Hu` on the open discard (the melds hold the hand and at most that tile) |
+| (tiles only) the same with one tile more that left the hand of the player to discard, never read in the river, when the hand wins on it | the `Discard` and the `Hu` together |
 | (tiles only) a seat that laid no void tile and holds no tile of a suit, when play starts (a tile in a river) | `ChooseVoid` of that suit (the lower of two) with no tile (nothing can be laid: the indicator card's case, 004 Lesson 2) |
 
 A pung by a player who holds a third copy may be a kong still being laid (the fourth tile
@@ -101,12 +102,23 @@ def claim_readings(layout: Layout, deal: Deal, res: Tally) -> list[Reading]:
         for z in places:
             if z is not None and res.get(Spot(z, o.tile), 0) < 0:  # it left from there
                 return _claims(layout, deal, res, o, (Spot(z, o.tile),), ())
+    out: list[Reading] = []
+    for spot in _unread_discards(layout, deal, res):
+        discard = Discard(deal.turn, spot.tile)
+        unread = OpenTile(WindowKind.DISCARD, deal.turn, spot.tile)
+        out += _claims(layout, deal, res, unread, (spot,), (discard,))
+    return out
+
+
+def _unread_discards(layout: Layout, deal: Deal, res: Tally) -> list[Spot]:
+    """Where a discard never read in the river may have come from: the player to discard
+    (no window open) lost a tile it may discard from its hand or its void spot."""
     if deal.window is not None or deal.phase is not Phase.DISCARD:
         return []
     giver = deal.turn
-    out: list[Reading] = []
     hz = layout.zone(ZoneKind.HAND, giver)
     vz = layout.zone(ZoneKind.VOID, giver)
+    out: list[Spot] = []
     for spot, n in res.items():
         if n >= 0 or spot.zone not in (hz, vz):
             continue
@@ -114,9 +126,7 @@ def claim_readings(layout: Layout, deal: Deal, res: Tally) -> list[Reading]:
             continue
         if spot.zone == hz and deal.laid_tile(giver) not in (None, spot.tile):
             continue  # the face-down void tile is the first discard
-        discard = Discard(giver, spot.tile)
-        unread = OpenTile(WindowKind.DISCARD, giver, spot.tile)
-        out += _claims(layout, deal, res, unread, (spot,), (discard,))
+        out.append(spot)
     return out
 
 
@@ -196,9 +206,34 @@ def hu_readings(layout: Layout, deal: Deal, res: Tally) -> list[Reading]:
             if moves and took and isinstance(moves[-1], Hu) and o is not None:
                 # the discard it took: a pung shown in the open hand is a part of this Hu
                 spots.add(Spot(layout.zone(ZoneKind.RIVER, o.giver), o.tile))
+            if not moves:
+                moves = _hu_on_unread(layout, deal, res, seat, extra, spots)
             if moves:
                 out.append(Reading(seat, moves, frozenset(spots)))
     return out
+
+
+def _hu_on_unread(
+    layout: Layout, deal: Deal, res: Tally, seat: Seat, extra: list[Tile], spots: set[Spot]
+) -> tuple[Move, ...]:
+    """The hand laid open with one tile more, which left the hand (or void spot) of the
+    player to discard, and the hand wins on it: that player's discard, never read in the
+    river (it went straight into the winner's melds, or stayed there for less than the
+    debounce), and the Hu on it (tiles campaign seed 502 deal 73). The discarder's spot
+    joins `spots`. Read only when the judge takes both, the Hu as a win: a guessed discard
+    with a false Hu would end that player's deal, so the referee is told of that residue."""
+    if len(extra) != 1 or deal.turn is seat:
+        return ()
+    (tile,) = extra
+    for spot in _unread_discards(layout, deal, res):
+        if spot.tile != tile or not deal.wins(seat, tile):
+            continue
+        moves = (Discard(deal.turn, tile), Hu(seat))
+        trial = copy.deepcopy(deal, {id(deal.rs): deal.rs})  # the rule set is frozen
+        if trial.apply(moves[0]) and trial.check(moves[1]) is None:
+            spots.add(spot)
+            return moves
+    return ()
 
 
 def _left_river(layout: Layout, res: Tally, o: OpenTile) -> bool:

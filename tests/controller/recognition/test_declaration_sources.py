@@ -11,7 +11,7 @@ import pytest
 from recog_rig import NoiseConfig, play, shown
 from scene import Scene, alerts, moves
 
-from controller.profiles import ZoneKind
+from controller.profiles import TileCopy, ZoneKind
 from controller.recognition.presence import TileLifted, TilePlaced
 from controller.recognition.recogniser import AlertKind
 from rules.deal import Deal
@@ -301,3 +301,72 @@ def test_regression_a_pung_shown_after_a_win_card_on_that_discard_is_read() -> N
         out += sc.rec.on_presence(TileLifted(sc.t, tc.tile, tc.copy, was), seen)
         out += sc.rec.on_presence(TilePlaced(sc.t, tc.tile, tc.copy, melds), seen)
     assert moves(out) == [Pung(Seat.N)]
+
+
+# N pungs W's 2s and discards 4s; with the fourth 2s drawn, 123s 777s 888s 99s + 222s wins
+PUNG_THEN_DRAW = {
+    Seat.E: "1111234m1567p599s",
+    Seat.S: "23456789m23456p",
+    Seat.W: "2345678p23466s9p",
+    Seat.N: "1223777888994s",
+}
+
+
+def norths_pung_then_its_draw() -> tuple[Scene, TileCopy]:
+    """N punged W's 2s (tiles only), discarded, and a round went by: N is to draw the fourth
+    2s (returned, not placed yet)."""
+    sc = Scene(declarations="tiles", hands=PUNG_THEN_DRAW, live="9m1p9m9m1p2s")
+    sc.move(sc.copy_in("5s", ZoneKind.HAND, Seat.E), ZoneKind.VOID, Seat.E)
+    sc.discard(Seat.E, "5s", ZoneKind.VOID)
+    sc.wait(0.5)
+
+    def draw_and_discard(seat: Seat, tile: str | None = None) -> None:
+        sc.close()
+        drawn = sc.next_copy()
+        sc.draw(seat)
+        sc.move(sc.copy_in(tile, ZoneKind.HAND, seat) if tile else drawn, ZoneKind.RIVER, seat)
+        sc.wait(0.5)
+
+    draw_and_discard(Seat.S)
+    draw_and_discard(Seat.W, "2s")
+    hand = sc.zone(ZoneKind.HAND, Seat.N)
+    norths = [t for t in sorted(sc.where) if t.tile == Tile.parse("2s") and sc.where[t] == hand]
+    for tc in [sc.copy_in("2s", ZoneKind.RIVER, Seat.W), *norths]:
+        sc.move(tc, ZoneKind.MELDS, Seat.N)
+    sc.close()
+    sc.discard(Seat.N, "4s")
+    for seat in (Seat.E, Seat.S, Seat.W):
+        draw_and_discard(seat)
+    assert sc.rt.rejected == [] and sc.deal.melds(Seat.N)[-1].kind is MeldKind.PUNG
+    sc.close()
+    assert sc.deal.turn is Seat.N
+    return sc, sc.next_copy()
+
+
+def test_regression_a_draw_laid_onto_its_pung_before_it_was_read_is_the_draw_and_the_kong() -> None:
+    """Tiles campaign seed 503 deal 14: S drew a 3m and added it to its 3m pung at once; the
+    draw was never read in the hand, nothing after it was read, and S's Hu was taken for a
+    false self-drawn Hu with that 3m. The player to draw showing one tile from the wall on
+    its pung: the draw and the promoted kong."""
+    sc, fourth = norths_pung_then_its_draw()
+    out = sc.place(fourth, sc.zone(ZoneKind.MELDS, Seat.N))  # never read in the hand
+    assert moves(out) == [
+        Draw(Seat.N, fourth.tile),
+        Kong(Seat.N, MeldKind.PROMOTED_KONG, fourth.tile),
+    ]
+    assert sc.rt.rejected == [] and alerts(out) == []
+
+
+def test_a_draw_laid_open_with_the_hand_beside_its_pung_is_a_self_drawn_hu_not_a_kong() -> None:
+    """The same tile laid open with the hand (a self-drawn Hu with it, 123s): while the hand
+    leaves, the tile in the melds is no kong."""
+    sc, fourth = norths_pung_then_its_draw()
+    hand = [tc for tc, z in sorted(sc.where.items()) if z == sc.zone(ZoneKind.HAND, Seat.N)]
+    out: list = []
+    for tc in hand[:3]:
+        out += sc.move(tc, ZoneKind.MELDS, Seat.N)
+    out += sc.place(fourth, sc.zone(ZoneKind.MELDS, Seat.N))
+    for tc in hand[3:]:
+        out += sc.move(tc, ZoneKind.MELDS, Seat.N)
+    assert moves(out) == [Draw(Seat.N, fourth.tile), SelfDrawnHu(Seat.N)]
+    assert sc.rt.rejected == [] and alerts(out) == []
