@@ -123,16 +123,28 @@ def allowed_waits(
 ) -> tuple[Tile, ...]:
     """`found` less what `waits` leaves out for `melds` and `void` (see `waits`)."""
     if void is not None:
-        if any(b[void.offset : void.offset + void.size]):
+        lo, hi = _SPAN_OF_SUIT[void]
+        if b[lo:hi] != _EMPTY_KEYS[void]:
             return ()  # void-suit tiles still held: no win possible (RULES.md)
         found = tuple(t for t in found if t.suit is not void)
     if melds and melded_copies:
         held = list(b)
-        for m in melds:
-            for t in m.tiles:
+        for m in melds:  # the meld's tiles counted from its kind (no `Meld.tiles` tuple)
+            kind, t = m.kind, m.tile
+            if kind is _MELD_CHOW:
                 held[t] += 1
+                held[t + 1] += 1
+                held[t + 2] += 1
+            else:
+                held[t] += 4 if kind.is_kong else 3
         found = tuple(t for t in found if held[t] < 4)  # all four copies already held
     return found
+
+
+_MELD_CHOW = MeldKind.CHOW
+# each suit's slice of a hand's bytes and its empty key (no `Suit.offset` property calls)
+_SPAN_OF_SUIT = {s: (s.offset, s.offset + s.size) for s in Suit}
+_EMPTY_KEYS = {s: bytes(s.size) for s in Suit}
 
 
 class _IsComplete(Protocol):

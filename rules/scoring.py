@@ -132,7 +132,7 @@ def _check_counted(
             max(counts) <= 4
             and (not chow or rs.play.chow_claims)
             and (rs.tiles.set is _FULL_136 or not any(counts[27:]))
-            and (void is None or not any(counts[_VOID_SLICES[void]]))
+            and (void is None or not any(counts[_SUIT_SLICE[void]]))
             and (
                 not rs.play.void_suit
                 or not (any(counts[:9]) and any(counts[9:18]) and any(counts[18:27]))
@@ -144,7 +144,8 @@ def _check_counted(
 
 _CHOW = MeldKind.CHOW
 _FULL_136 = TileSet.FULL_136
-_VOID_SLICES: dict[Suit, slice] = {s: slice(s.offset, s.offset + 9) for s in Suit}
+# each suit's slice of a count vector (no `Suit.offset` property calls)
+_SUIT_SLICE: dict[Suit, slice] = {s: slice(s.offset, s.offset + 9) for s in Suit}
 
 
 def _check_each(
@@ -494,20 +495,23 @@ def theoretical_maximum(
     if melds:
         extra = {}
         meld_suits = set()
-        for m in melds:
-            meld_suits.add(m.tile.suit)
-            if m.is_kong:
+        for m in melds:  # read from the kind and tile (no `Meld.tiles` tuple)
+            kind, t = m.kind, m.tile
+            meld_suits.add(t.suit)
+            if kind.is_kong:
                 kongs += 1
+            elif kind is _CHOW:
+                chow_melds = True
+                for u in (t, t + 1, t + 2):
+                    extra[u] = extra.get(u, 0) + 1
             else:
-                chow_melds = chow_melds or m.kind is MeldKind.CHOW
-                for t in m.tiles:
-                    extra[t] = extra.get(t, 0) + 1
+                extra[t] = extra.get(t, 0) + 3
         if void is not None and void in meld_suits:
             return 0
         if not plan.counts_kongs:
             kongs = 0  # 004 Lesson 6: a declared kong adds nothing to the maximum
         for s in meld_suits:
-            if s is not Suit.Z and b[s.offset : s.offset + 9] == _EMPTY_SUIT:
+            if s is not Suit.Z and b[_SUIT_SLICE[s]] == _EMPTY_SUIT:
                 suits += 1
     if suits >= 3 and plan.void_suit:
         return 0
