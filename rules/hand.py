@@ -338,38 +338,52 @@ def _suit_readings(key: bytes, offset: int) -> tuple[tuple[Tile | None, tuple[Gr
     """Every (pair, sets) reading of one suit's counts; empty if it has none."""
     counts = list(key)
     chows = len(key) == 9
-    out: list[tuple[Tile | None, tuple[Group, ...]]] = []
     if sum(counts) % 3 == 0:
-        out.extend((None, g) for g in _sets(counts, 0, offset, chows))
-    else:
-        for i in range(len(counts)):
-            if counts[i] >= 2:
-                counts[i] -= 2
-                out.extend((TILES[offset + i], g) for g in _sets(counts, 0, offset, chows))
-                counts[i] += 2
+        return tuple([(None, g) for g in _sets(counts, 0, offset, chows)])
+    out: list[tuple[Tile | None, tuple[Group, ...]]] = []
+    complete = suit_tables.tables().info.get
+    for i, n in enumerate(key):
+        if n >= 2:
+            # a pair here leaves a sets-only vector, or no reading: one table look-up
+            # spares the search of most pairs that lead nowhere
+            rest = complete(key[:i] + _LESS_TWO[n] + key[i + 1 :])
+            if rest is None or rest & _CODE_BITS >= suit_tables.NOT_COMPLETE:
+                continue
+            counts[i] -= 2
+            pair = TILES[offset + i]
+            out += [(pair, g) for g in _sets(counts, 0, offset, chows)]
+            counts[i] += 2
     return tuple(out)
+
+
+_LESS_TWO = {n: bytes((n - 2,)) for n in range(2, 5)}  # a count less the pair, as a byte
 
 
 def _sets(counts: list[int], i: int, offset: int, chows: bool) -> list[tuple[Group, ...]]:
     """Every way to read `counts` (from index i) as sets only; the lowest tile is used first,
-    as a pung and/or as the bottom of a chow, so each multiset of sets appears once."""
-    while i < len(counts) and counts[i] == 0:
+    as a pung and then as the bottom of a chow (so a tile held four times, read as a pung
+    and a chow, is listed twice: pung first and chow first)."""
+    n = len(counts)
+    while i < n and not counts[i]:
         i += 1
-    if i == len(counts):
+    if i == n:
         return [()]
+    c = counts[i]
     found: list[tuple[Group, ...]] = []
-    if counts[i] >= 3:
-        counts[i] -= 3
+    if c >= 3:
+        counts[i] = c - 3
         head = _PUNG_GROUPS[offset + i]
-        found.extend((head, *rest) for rest in _sets(counts, i, offset, chows))
-        counts[i] += 3
-    if chows and i + 2 < len(counts) and counts[i + 1] and counts[i + 2]:
-        for j in (i, i + 1, i + 2):
-            counts[j] -= 1
+        found = [(head, *rest) for rest in _sets(counts, i, offset, chows)]
+        counts[i] = c
+    if chows and i + 2 < n and counts[i + 1] and counts[i + 2]:
+        counts[i] = c - 1
+        counts[i + 1] -= 1
+        counts[i + 2] -= 1
         head = _CHOW_GROUPS[offset + i]
-        found.extend((head, *rest) for rest in _sets(counts, i, offset, chows))
-        for j in (i, i + 1, i + 2):
-            counts[j] += 1
+        found += [(head, *rest) for rest in _sets(counts, i, offset, chows)]
+        counts[i] = c
+        counts[i + 1] += 1
+        counts[i + 2] += 1
     return found
 
 

@@ -11,7 +11,7 @@ import random
 import pytest
 
 from rules import patterns
-from rules.hand import Decomposition, Shape, _suit_readings, decompositions
+from rules.hand import Decomposition, Group, GroupKind, Shape, _suit_readings, decompositions
 from rules.melds import Meld, MeldKind
 from rules.patterns import DETECTORS, SUIT_NAMES, Found, Reading
 from rules.ruleset import Multipliers, Payer, load
@@ -26,6 +26,7 @@ from rules.scoring import (
     _situation_hits,
     score_hand,
 )
+from rules.suit_tables import tables
 from rules.tiles import N_KINDS, TILES, Suit
 
 RULE_SETS = ("sbr-mil", "sbr-chengdu2016", "sbr-russia", "wmt")
@@ -236,3 +237,55 @@ def test_decompositions_are_the_product_of_the_suits_readings():
         ]
         got = decompositions(counts, len(melds))
         assert [d for d in got if d.shape is Shape.REGULAR] == want
+
+
+def _plain_suit_readings(key, offset):
+    """`_suit_readings` as first written: every pair position searched."""
+    counts = list(key)
+    chows = len(key) == 9
+    out = []
+    if sum(counts) % 3 == 0:
+        out.extend((None, g) for g in _plain_sets(counts, 0, offset, chows))
+    else:
+        for i in range(len(counts)):
+            if counts[i] >= 2:
+                counts[i] -= 2
+                out.extend((TILES[offset + i], g) for g in _plain_sets(counts, 0, offset, chows))
+                counts[i] += 2
+    return tuple(out)
+
+
+def _plain_sets(counts, i, offset, chows):
+    while i < len(counts) and counts[i] == 0:
+        i += 1
+    if i == len(counts):
+        return [()]
+    found = []
+    if counts[i] >= 3:
+        counts[i] -= 3
+        head = Group(GroupKind.PUNG, TILES[offset + i])
+        found.extend((head, *rest) for rest in _plain_sets(counts, i, offset, chows))
+        counts[i] += 3
+    if chows and i + 2 < len(counts) and counts[i + 1] and counts[i + 2]:
+        for j in (i, i + 1, i + 2):
+            counts[j] -= 1
+        head = Group(GroupKind.CHOW, TILES[offset + i])
+        found.extend((head, *rest) for rest in _plain_sets(counts, i, offset, chows))
+        for j in (i, i + 1, i + 2):
+            counts[j] += 1
+    return found
+
+
+def test_suit_readings_read_every_table_key_as_the_plain_search():
+    # every suit vector the tables hold (complete or one tile short), in order, duplicates
+    # included; a sample of the number suits keeps the test short
+    keys = sorted(tables().info)
+    rng = random.Random(3)
+    sample = [k for k in keys if len(k) == 7] + rng.sample([k for k in keys if len(k) == 9], 12000)
+    complete = 0
+    for key in sample:
+        offset = 27 if len(key) == 7 else rng.choice((0, 9, 18))
+        want = _plain_suit_readings(key, offset)
+        assert _suit_readings(key, offset) == want, key
+        complete += bool(want)
+    assert complete > 2000
