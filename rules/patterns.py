@@ -109,13 +109,15 @@ def roots(r: Reading) -> tuple[Found, ...]:
     if not r.kong_is_root and 4 not in counts:  # most hands hold no four of a kind
         return ()
     found = []
-    if 4 in counts:
-        kong_tiles = {m.tile for m in r.melds if m.is_kong}
-        found = [
-            _new_found(f"four {TILES[i]} {_where(r, TILES[i])}")
-            for i in range(N_KINDS)
-            if counts[i] == 4 and TILES[i] not in kong_tiles
-        ]
+    fours = counts.count(4)
+    if fours:
+        # each four of a kind found by `index` (a declared kong's tile is one, most often)
+        kong_tiles = [m.tile for m in r.melds if m.kind.is_kong]
+        i = -1
+        for _ in range(fours):
+            i = counts.index(4, i + 1)
+            if i not in kong_tiles:
+                found.append(_new_found(f"four {TILES[i]} {_where(r, TILES[i])}"))
     if r.kong_is_root:
         found.extend(_new_found(f"{m} (a declared kong is a root)") for m in r.melds if m.is_kong)
     return tuple(found)

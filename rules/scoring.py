@@ -293,11 +293,12 @@ def score_hand(
     if win not in standing:
         raise NotAWin(NoWin.WIN_NOT_IN_HAND, f"the winning tile {win} is not among the tiles")
     events = frozenset(situations)
-    _check_situations(events, self_drawn, melds, win, counts)
+    if events:  # most Hu have no situation
+        _check_situations(events, self_drawn, melds, win, counts)
     readings = decompositions(standing_counts, len(melds))
     if not readings:
         raise NotAWin(NoWin.SHAPE, "no four sets and a pair, and not seven pairs")
-    if rs.scoring.method is ScoringMethod.HIGHEST_PATTERN:
+    if rs.scoring.method is _HIGHEST_PATTERN:
         from rules import wellness  # imported here: rules.wellness builds on this module
 
         winds = wellness.Winds(seat_wind, prevalent_wind)
