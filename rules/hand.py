@@ -89,7 +89,6 @@ NOT_COMPLETE_FACTS = _FACTS[0]
 # every Completion value, shared: _COMPLETIONS[tile][facts index]
 _COMPLETIONS = tuple(tuple(Completion(t, f) for f in _FACTS) for t in TILES)
 
-_MISSING = suit_tables.MISSING_INFO
 _CODE_BITS = suit_tables.INFO_CODE_BITS
 _TARGET = tuple(suit_tables.target(m) for m in range(5))
 _SUIT_SLICES = ((0, 9), (9, 18), (18, 27), (27, 34))
@@ -169,9 +168,10 @@ def _bind_hot_paths() -> tuple[
     Callable[[bytes, int, TileSet], tuple[tuple[Tile, ...], Tile | None, int]],
     _Waits,
 ]:
-    """`_regular`, `is_complete`, `wait_candidates` and `waits`, with tables and constants bound as closure
-    cells: these run per hand in the judge's and scorer's loops, and closure reads are
-    cheaper than module-global reads (about 0.15 of the ~0.9 us of a completeness check)."""
+    """`_regular`, `is_complete`, `wait_candidates` and `waits`, with tables and constants
+    bound as closure cells: these run per hand in the judge's and scorer's loops, and
+    closure reads are cheaper than module-global reads (about 0.15 of the ~0.9 us of a
+    completeness check)."""
     # rules.suit_tables' one `info` dict, bound (never copied) at first use by `load`
     info: dict[bytes, int] = {}
     info_get = info.get
