@@ -2,19 +2,21 @@
 (situations and hand values kept per rule set, the hits made for the best reading only, the
 standing tiles counted once) against a scorer written the plain way, every detector on every
 reading; the rewritten detectors against their plain forms; `decompositions`' one-reading
-case against the product of the suits' readings. Hands: random complete hands of every
-Sichuan-family rule set, with melds, roots, several readings and situations."""
+case against the product of the suits' readings; a suit's readings (the pair positions
+pruned by the tables) against the plain search; the wall-end payments against the plain
+loop. Hands: random complete hands of every Sichuan-family rule set, with melds, roots,
+several readings and situations."""
 
 import itertools
 import random
 
 import pytest
 
-from rules import patterns
+from rules import patterns, settlement as pay
 from rules.hand import Decomposition, Group, GroupKind, Shape, _suit_readings, decompositions
 from rules.melds import Meld, MeldKind
 from rules.patterns import DETECTORS, SUIT_NAMES, Found, Reading
-from rules.ruleset import Multipliers, Payer, load
+from rules.ruleset import Multipliers, Payer, WallEndValue, load
 from rules.score import PatternHit, Score, hand_value
 from rules.scoring import (
     EVENTS,
@@ -26,6 +28,7 @@ from rules.scoring import (
     _situation_hits,
     score_hand,
 )
+from rules.seats import SEATS
 from rules.suit_tables import tables
 from rules.tiles import N_KINDS, TILES, Suit
 
@@ -289,3 +292,60 @@ def test_suit_readings_read_every_table_key_as_the_plain_search():
         assert _suit_readings(key, offset) == want, key
         complete += bool(want)
     assert complete > 2000
+
+
+def _plain_wall_end(rs, hands):
+    """`settlement.wall_end` as first written: every loser against every hand."""
+    lines = []
+    for loser in hands:
+        if rs.payments.flower_pig > 0 and loser.flower_pig:
+            for other in hands:
+                if other.seat != loser.seat and not other.flower_pig:
+                    lines += pay._line(
+                        loser.seat,
+                        other.seat,
+                        rs.payments.flower_pig,
+                        "flower pig",
+                        pay.R_FLOWER_PIG,
+                    )
+            if not rs.payments.flower_pig_pays_wall_end:
+                continue
+        if loser.ready:
+            continue
+        for winner in hands:
+            if not winner.ready:
+                continue
+            if rs.payments.wall_end is WallEndValue.FLAT:
+                lines += pay._line(
+                    loser.seat,
+                    winner.seat,
+                    rs.payments.wall_end_flat,
+                    "not ready at wall end",
+                    pay.R_WALL_END_FLAT,
+                )
+            else:
+                why = f"not ready at wall end ({winner.seat} ready, maximum {winner.maximum})"
+                lines += pay._line(loser.seat, winner.seat, winner.maximum, why, pay.R_WALL_END)
+    return lines
+
+
+@pytest.mark.parametrize("name", RULE_SETS)
+def test_wall_end_pays_as_the_plain_loop(name):
+    # every rule set's wall-end payment (maximum or flat, flower pigs under wmt) on random
+    # players still in: some ready, some not, some holding three suits
+    rs = load(name)
+    rng = random.Random(23)
+    for _ in range(2000):
+        seats = sorted(rng.sample(list(SEATS), rng.randint(1, 4)))
+        hands = [
+            pay.EndHand(
+                s,
+                (0,) * N_KINDS,
+                (),
+                None,
+                rng.choice((0, 0, 1, 2, 4, 8, 16, 32)),
+                rng.random() < 0.2,
+            )
+            for s in seats
+        ]
+        assert pay.wall_end(rs, hands) == _plain_wall_end(rs, hands)
