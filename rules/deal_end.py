@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING
 from rules import deal_wellness, settlement as pay
 from rules.melds import Meld
 from rules.moves import DealEnd
+from rules.quick import builder
 from rules.ruleset import KongRefund
 from rules.scoring import theoretical_maximum
 from rules.seats import Seat
@@ -46,24 +47,33 @@ def settle(deal: Deal, end: DealEnd) -> None:
 def _wall_end(deal: Deal) -> None:
     rs = deal.rs
     hands = []
+    hands_of, melds_of, void_of = deal._hands, deal._melds, deal._void
     for s in deal.still_in:
-        counts = tuple(deal._hands[s])
-        melds = tuple(deal._melds[s])
+        counts = tuple(hands_of[s])
+        melds = tuple(melds_of[s])
+        void = void_of[s]
         pig = _three_suits(counts, melds)
-        maximum = theoretical_maximum(counts, melds, deal._void[s], rs)
-        hands.append(EndHand(s, counts, melds, deal._void[s], maximum, pig))
+        maximum = theoretical_maximum(counts, melds, void, rs)
+        hands.append(_new_end_hand(s, counts, melds, void, maximum, pig))
     deal._lines += pay.wall_end(rs, hands)
-    not_ready = {h.seat for h in hands if not h.ready}
-    for rec in deal._kongs:
-        if rec.refunded:
-            continue
-        if rs.payments.kong_refund_on_draw is KongRefund.ALL:
-            rec.refunded = True
-            deal._lines += pay.refund(rec.lines, pay.R_REFUND_DRAW)
-        elif rec.seat in not_ready:
-            rec.refunded = True
-            deal._lines += pay.refund(rec.lines, pay.R_REFUND_NOT_READY)
+    if deal._kongs:  # most deals declare no kong: nothing to refund
+        refund_all = rs.payments.kong_refund_on_draw is KongRefund.ALL
+        not_ready = {h.seat for h in hands if h.maximum <= 0}
+        for rec in deal._kongs:
+            if rec.refunded:
+                continue
+            if refund_all:
+                rec.refunded = True
+                deal._lines += pay.refund(rec.lines, pay.R_REFUND_DRAW)
+            elif rec.seat in not_ready:
+                rec.refunded = True
+                deal._lines += pay.refund(rec.lines, pay.R_REFUND_NOT_READY)
     _void_check(deal, (h.seat for h in hands), rs.payments.void_penalty_waived_if_all_discards_void)
+
+
+# `EndHand(seat, counts, melds, void, maximum, flower_pig)` by a quick constructor
+# (rules.quick): one per player still in at every wall end
+_new_end_hand = builder(EndHand)
 
 
 def _void_check(deal: Deal, seats: Iterable[Seat], waiver: bool) -> None:

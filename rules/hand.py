@@ -27,6 +27,7 @@ from typing import Protocol
 
 from rules import suit_tables
 from rules.melds import Meld, MeldKind
+from rules.quick import builder
 from rules.tiles import TILES, Suit, Tile, TileSet
 
 
@@ -88,7 +89,6 @@ NOT_COMPLETE_FACTS = _FACTS[0]
 # every Completion value, shared: _COMPLETIONS[tile][facts index]
 _COMPLETIONS = tuple(tuple(Completion(t, f) for f in _FACTS) for t in TILES)
 
-_MISSING = suit_tables.MISSING_INFO
 _CODE_BITS = suit_tables.INFO_CODE_BITS
 _TARGET = tuple(suit_tables.target(m) for m in range(5))
 _SUIT_SLICES = ((0, 9), (9, 18), (18, 27), (27, 34))
@@ -102,13 +102,6 @@ def _mask_tiles(offset: int, size: int) -> tuple[tuple[Tile, ...], ...]:
 
 # per suit, the tiles of each rank mask: _RANKS[suit][mask]
 _RANKS = tuple(_mask_tiles(s.offset, s.size) for s in (Suit.M, Suit.P, Suit.S, Suit.Z))
-
-
-def _regular(b: bytes, melds: int) -> bool:
-    g, m = suit_tables.tables().info.get, _MISSING
-    return (g(b[:9], m) + g(b[9:18], m) + g(b[18:27], m) + g(b[27:], m)) & _CODE_BITS == _TARGET[
-        melds
-    ]
 
 
 def _seven(b: bytes) -> bool:
@@ -129,16 +122,28 @@ def allowed_waits(
 ) -> tuple[Tile, ...]:
     """`found` less what `waits` leaves out for `melds` and `void` (see `waits`)."""
     if void is not None:
-        if any(b[void.offset : void.offset + void.size]):
+        lo, hi = _SPAN_OF_SUIT[void]
+        if b[lo:hi] != _EMPTY_KEYS[void]:
             return ()  # void-suit tiles still held: no win possible (RULES.md)
         found = tuple(t for t in found if t.suit is not void)
     if melds and melded_copies:
         held = list(b)
-        for m in melds:
-            for t in m.tiles:
+        for m in melds:  # the meld's tiles counted from its kind (no `Meld.tiles` tuple)
+            kind, t = m.kind, m.tile
+            if kind is _MELD_CHOW:
                 held[t] += 1
+                held[t + 1] += 1
+                held[t + 2] += 1
+            else:
+                held[t] += 4 if kind.is_kong else 3
         found = tuple(t for t in found if held[t] < 4)  # all four copies already held
     return found
+
+
+_MELD_CHOW = MeldKind.CHOW
+# each suit's slice of a hand's bytes and its empty key (no `Suit.offset` property calls)
+_SPAN_OF_SUIT = {s: (s.offset, s.offset + s.size) for s in Suit}
+_EMPTY_KEYS = {s: bytes(s.size) for s in Suit}
 
 
 class _IsComplete(Protocol):
@@ -158,13 +163,15 @@ class _Waits(Protocol):
 
 
 def _bind_hot_paths() -> tuple[
+    Callable[[bytes, int], bool],
     _IsComplete,
     Callable[[bytes, int, TileSet], tuple[tuple[Tile, ...], Tile | None, int]],
     _Waits,
 ]:
-    """`is_complete`, `wait_candidates` and `waits`, with tables and constants bound as closure
-    cells: these run per hand in the judge's and scorer's loops, and closure reads are
-    cheaper than module-global reads (about 0.15 of the ~0.9 us of a completeness check)."""
+    """`_regular`, `is_complete`, `wait_candidates` and `waits`, with tables and constants
+    bound as closure cells: these run per hand in the judge's and scorer's loops, and
+    closure reads are cheaper than module-global reads (about 0.15 of the ~0.9 us of a
+    completeness check)."""
     # rules.suit_tables' one `info` dict, bound (never copied) at first use by `load`
     info: dict[bytes, int] = {}
     info_get = info.get
@@ -184,6 +191,17 @@ def _bind_hot_paths() -> tuple[
         nonlocal info, info_get
         info = suit_tables.tables().info
         info_get = info.get
+
+    def regular(b: bytes, melds: int) -> bool:
+        """Whether standing bytes `b` + `melds` declared sets read as four sets + a pair."""
+        if not info:
+            load()
+        return (
+            info_get(b[:9], missing)
+            + info_get(b[9:18], missing)
+            + info_get(b[18:27], missing)
+            + info_get(b[27:], missing)
+        ) & code_bits == targets[melds]
 
     def is_complete(counts: Sequence[int], melds: int = 0) -> bool:
         """Whether standing tiles + `melds` declared sets form a complete hand."""
@@ -284,10 +302,10 @@ def _bind_hot_paths() -> tuple[
             return allowed(found, b, melds, void, melded_copies)
         return found
 
-    return is_complete, candidates, waits
+    return regular, is_complete, candidates, waits
 
 
-is_complete, wait_candidates, waits = _bind_hot_paths()
+_regular, is_complete, wait_candidates, waits = _bind_hot_paths()
 
 
 def shape_facts(counts: Sequence[int], melds: Sequence[Meld] = ()) -> ShapeFacts:
@@ -320,38 +338,52 @@ def _suit_readings(key: bytes, offset: int) -> tuple[tuple[Tile | None, tuple[Gr
     """Every (pair, sets) reading of one suit's counts; empty if it has none."""
     counts = list(key)
     chows = len(key) == 9
-    out: list[tuple[Tile | None, tuple[Group, ...]]] = []
     if sum(counts) % 3 == 0:
-        out.extend((None, g) for g in _sets(counts, 0, offset, chows))
-    else:
-        for i in range(len(counts)):
-            if counts[i] >= 2:
-                counts[i] -= 2
-                out.extend((TILES[offset + i], g) for g in _sets(counts, 0, offset, chows))
-                counts[i] += 2
+        return tuple([(None, g) for g in _sets(counts, 0, offset, chows)])
+    out: list[tuple[Tile | None, tuple[Group, ...]]] = []
+    complete = suit_tables.tables().info.get
+    for i, n in enumerate(key):
+        if n >= 2:
+            # a pair here leaves a sets-only vector, or no reading: one table look-up
+            # spares the search of most pairs that lead nowhere
+            rest = complete(key[:i] + _LESS_TWO[n] + key[i + 1 :])
+            if rest is None or rest & _CODE_BITS >= suit_tables.NOT_COMPLETE:
+                continue
+            counts[i] -= 2
+            pair = TILES[offset + i]
+            out += [(pair, g) for g in _sets(counts, 0, offset, chows)]
+            counts[i] += 2
     return tuple(out)
+
+
+_LESS_TWO = {n: bytes((n - 2,)) for n in range(2, 5)}  # a count less the pair, as a byte
 
 
 def _sets(counts: list[int], i: int, offset: int, chows: bool) -> list[tuple[Group, ...]]:
     """Every way to read `counts` (from index i) as sets only; the lowest tile is used first,
-    as a pung and/or as the bottom of a chow, so each multiset of sets appears once."""
-    while i < len(counts) and counts[i] == 0:
+    as a pung and then as the bottom of a chow (so a tile held four times, read as a pung
+    and a chow, is listed twice: pung first and chow first)."""
+    n = len(counts)
+    while i < n and not counts[i]:
         i += 1
-    if i == len(counts):
+    if i == n:
         return [()]
+    c = counts[i]
     found: list[tuple[Group, ...]] = []
-    if counts[i] >= 3:
-        counts[i] -= 3
+    if c >= 3:
+        counts[i] = c - 3
         head = _PUNG_GROUPS[offset + i]
-        found.extend((head, *rest) for rest in _sets(counts, i, offset, chows))
-        counts[i] += 3
-    if chows and i + 2 < len(counts) and counts[i + 1] and counts[i + 2]:
-        for j in (i, i + 1, i + 2):
-            counts[j] -= 1
+        found = [(head, *rest) for rest in _sets(counts, i, offset, chows)]
+        counts[i] = c
+    if chows and i + 2 < n and counts[i + 1] and counts[i + 2]:
+        counts[i] = c - 1
+        counts[i + 1] -= 1
+        counts[i + 2] -= 1
         head = _CHOW_GROUPS[offset + i]
-        found.extend((head, *rest) for rest in _sets(counts, i, offset, chows))
-        for j in (i, i + 1, i + 2):
-            counts[j] += 1
+        found += [(head, *rest) for rest in _sets(counts, i, offset, chows)]
+        counts[i] = c
+        counts[i + 1] += 1
+        counts[i + 2] += 1
     return found
 
 
@@ -361,15 +393,42 @@ def decompositions(counts: Sequence[int], melds: int = 0) -> list[Decomposition]
     b = bytes(counts)
     result: list[Decomposition] = []
     if _regular(b, melds):
-        per_suit = [_suit_readings(b[lo:hi], lo) for lo, hi in _SUIT_SLICES]
-        for combo in itertools.product(*per_suit):
-            pair = next(p for p, _ in combo if p is not None)
-            groups = tuple(g for _, gs in combo for g in gs)
-            result.append(Decomposition(Shape.REGULAR, groups=groups, pair=pair))
+        # the readings of each held suit (an empty suit reads as nothing, so it is skipped);
+        # most winning hands have one reading per suit, so one Decomposition is made
+        # without the product
+        per_suit = []
+        single = True
+        for lo, hi, empty in _SUIT_SPANS:
+            key = b[lo:hi]
+            if key != empty:
+                readings = _suit_readings(key, lo)
+                per_suit.append(readings)
+                single = single and len(readings) == 1
+        if single:
+            pair = None
+            groups: tuple[Group, ...] = ()
+            for ((p, gs),) in per_suit:
+                groups += gs
+                if p is not None:
+                    pair = p
+            result.append(_new_decomposition(_REGULAR, groups, pair, ()))
+        else:
+            for combo in itertools.product(*per_suit):
+                pair = next(p for p, _ in combo if p is not None)
+                groups = tuple(g for _, gs in combo for g in gs)
+                result.append(_new_decomposition(_REGULAR, groups, pair, ()))
     if melds == 0 and _seven(b):
         pairs = tuple(TILES[i] for i, n in enumerate(b) for _ in range(n // 2))
         result.append(Decomposition(Shape.SEVEN_PAIRS, pairs=pairs))
     return result
+
+
+# each suit's slice of the standing bytes and its empty key
+_SUIT_SPANS = tuple((lo, hi, bytes(hi - lo)) for lo, hi in _SUIT_SLICES)
+_REGULAR = Shape.REGULAR
+# `Decomposition(shape, groups, pair, pairs)` made by a quick constructor (rules.quick): one
+# per reading of every scored hand
+_new_decomposition = builder(Decomposition)
 
 
 def completions(

@@ -20,6 +20,7 @@ from types import MappingProxyType
 
 from rules.hand import Decomposition, GroupKind, Shape
 from rules.melds import Meld, MeldKind
+from rules.quick import builder
 from rules.tiles import N_KINDS, TILES, Suit, Tile
 
 SUIT_NAMES: Mapping[Suit, str] = MappingProxyType(
@@ -61,6 +62,10 @@ class Found:
 
 
 Detector = Callable[[Reading], tuple[Found, ...]]
+# `Found(detail)` by a quick constructor (rules.quick): the detectors run on every reading
+# of every scored hand
+_new_found = builder(Found)
+_PUNG, _CHOW = GroupKind.PUNG, MeldKind.CHOW
 
 
 def _count_words(n: int, noun: str) -> str:
@@ -70,7 +75,11 @@ def _count_words(n: int, noun: str) -> str:
 
 def kongs(r: Reading) -> tuple[Found, ...]:
     """004 Table 4 no 1: 1 fan for each declared kong."""
-    return tuple(Found(str(m)) for m in r.melds if m.is_kong)
+    found: tuple[Found, ...] = ()
+    for m in r.melds:  # a loop, not a generator: most hands hold no kong
+        if m.kind.is_kong:
+            found += (_new_found(str(m)),)
+    return found
 
 
 def _where(r: Reading, tile: Tile) -> str:
@@ -96,16 +105,21 @@ def roots(r: Reading) -> tuple[Found, ...]:
     """004 Table 4 no 2: four identical tiles spread over two or more sets (a pair counts;
     in seven pairs they are two pairs). A declared kong is not a root in 004 (it scores as
     a kong); in WMT (000 2.8.3 "With Root") it is, with `kong_is_root`."""
+    counts = r.counts
+    if not r.kong_is_root and 4 not in counts:  # most hands hold no four of a kind
+        return ()
     found = []
-    if 4 in r.counts:  # most hands hold no four of a kind
-        kong_tiles = {m.tile for m in r.melds if m.is_kong}
-        found = [
-            Found(f"four {TILES[i]} {_where(r, TILES[i])}")
-            for i in range(N_KINDS)
-            if r.counts[i] == 4 and TILES[i] not in kong_tiles
-        ]
+    fours = counts.count(4)
+    if fours:
+        # each four of a kind found by `index` (a declared kong's tile is one, most often)
+        kong_tiles = [m.tile for m in r.melds if m.kind.is_kong]
+        i = -1
+        for _ in range(fours):
+            i = counts.index(4, i + 1)
+            if i not in kong_tiles:
+                found.append(_new_found(f"four {TILES[i]} {_where(r, TILES[i])}"))
     if r.kong_is_root:
-        found.extend(Found(f"{m} (a declared kong is a root)") for m in r.melds if m.is_kong)
+        found.extend(_new_found(f"{m} (a declared kong is a root)") for m in r.melds if m.is_kong)
     return tuple(found)
 
 
@@ -114,11 +128,13 @@ def all_pungs(r: Reading) -> tuple[Found, ...]:
     d = r.decomposition
     if d.shape is not Shape.REGULAR:
         return ()
-    if any(g.kind is not GroupKind.PUNG for g in d.groups):
-        return ()
-    if any(m.kind is MeldKind.CHOW for m in r.melds):
-        return ()
-    return (Found(f"four pungs/kongs and a pair of {d.pair}"),)
+    for g in d.groups:  # loops, not generators: a chow ends most hands' check at once
+        if g.kind is not _PUNG:
+            return ()
+    for m in r.melds:
+        if m.kind is _CHOW:
+            return ()
+    return (_new_found(f"four pungs/kongs and a pair of {d.pair}"),)
 
 
 def golden_wait(r: Reading) -> tuple[Found, ...]:
@@ -126,20 +142,26 @@ def golden_wait(r: Reading) -> tuple[Found, ...]:
     the winning tile paired it (000 "Fishing for the Golden Hook")."""
     if len(r.melds) != 4 or any(m.kind is MeldKind.CHOW for m in r.melds):
         return ()
-    return (Found(f"four sets laid down, {r.win} stood alone and {r.win} paired it"),)
+    return (_new_found(f"four sets laid down, {r.win} stood alone and {r.win} paired it"),)
 
 
 _SUIT_SPANS = tuple((s, s.offset, s.offset + s.size) for s in Suit)
+_SPAN_OF = tuple((t.suit.offset, t.suit.offset + t.suit.size) for t in TILES)
 
 
 def one_suit(r: Reading) -> tuple[Found, ...]:
     """004 Table 4 no 5: every tile of the hand is of one suit (003 "Pure Suit")."""
     counts = r.counts
+    # the winning tile is in the hand, so one suit can only be its suit: one sum of that
+    # suit's counts against the hand's (most hands hold two suits and end here)
+    lo, hi = _SPAN_OF[r.win]
+    if counts[r.win] and sum(counts[lo:hi]) != sum(counts):
+        return ()
     suits = [s for s, lo, hi in _SUIT_SPANS if any(counts[lo:hi])]
     if len(suits) != 1:
         return ()
     (suit,) = suits
-    return (Found(f"every tile is {SUIT_NAMES[suit]} ({suit})"),)
+    return (_new_found(f"every tile is {SUIT_NAMES[suit]} ({suit})"),)
 
 
 def seven_pairs(r: Reading) -> tuple[Found, ...]:
@@ -147,7 +169,7 @@ def seven_pairs(r: Reading) -> tuple[Found, ...]:
     d = r.decomposition
     if d.shape is not Shape.SEVEN_PAIRS:
         return ()
-    return (Found(" ".join(f"{t.rank}{t.rank}{t.suit}" for t in d.pairs)),)
+    return (_new_found(" ".join(f"{t.rank}{t.rank}{t.suit}" for t in d.pairs)),)
 
 
 def dragon_seven_pairs(r: Reading) -> tuple[Found, ...]:
@@ -158,7 +180,7 @@ def dragon_seven_pairs(r: Reading) -> tuple[Found, ...]:
     fours = [TILES[i] for i in range(N_KINDS) if r.counts[i] == 4]
     if not fours:
         return ()
-    return (Found(f"seven pairs with four {fours[0]} among them"),)
+    return (_new_found(f"seven pairs with four {fours[0]} among them"),)
 
 
 @dataclass(frozen=True, slots=True)

@@ -99,11 +99,24 @@ def _check(
     # the usual case first (every Hu and every win test asks): a hand that passes all the
     # checks below, tested on its counts alone; any other hand takes `_check_each`, which
     # names the first problem
+    standing_counts = [0] * N_KINDS
+    for t in standing:
+        standing_counts[t] += 1
+    return _check_counted(standing, standing_counts, melds, void, rs)
+
+
+def _check_counted(
+    standing: Sequence[Tile],
+    standing_counts: list[int],
+    melds: Sequence[Meld],
+    void: Suit | None,
+    rs: RuleSet,
+) -> list[int]:
+    """`_check` given the counts of the standing tiles too (`score_hand` reads them again
+    for the shape): the counts of every tile held, a new list."""
     n = len(melds)
     if n <= 4 and len(standing) == 14 - 3 * n:
-        counts = [0] * N_KINDS
-        for t in standing:
-            counts[t] += 1
+        counts = standing_counts.copy()
         chow = False
         for m in melds:
             kind = m.kind
@@ -119,7 +132,7 @@ def _check(
             max(counts) <= 4
             and (not chow or rs.play.chow_claims)
             and (rs.tiles.set is _FULL_136 or not any(counts[27:]))
-            and (void is None or not any(counts[_VOID_SLICES[void]]))
+            and (void is None or not any(counts[_SUIT_SLICE[void]]))
             and (
                 not rs.play.void_suit
                 or not (any(counts[:9]) and any(counts[9:18]) and any(counts[18:27]))
@@ -131,7 +144,8 @@ def _check(
 
 _CHOW = MeldKind.CHOW
 _FULL_136 = TileSet.FULL_136
-_VOID_SLICES: dict[Suit, slice] = {s: slice(s.offset, s.offset + 9) for s in Suit}
+# each suit's slice of a count vector (no `Suit.offset` property calls)
+_SUIT_SLICE: dict[Suit, slice] = {s: slice(s.offset, s.offset + 9) for s in Suit}
 
 
 def _check_each(
@@ -254,10 +268,6 @@ def _apply_includes(found: list[tuple[str, str]], rs: RuleSet) -> list[tuple[str
     return out
 
 
-def _structural(reading: Reading, plan: _Plan) -> list[tuple[str, str]]:
-    return [(name, f.detail) for name, detect in plan.detectors for f in detect(reading)]
-
-
 def score_hand(
     standing: Sequence[Tile],
     melds: Sequence[Meld],
@@ -276,22 +286,64 @@ def score_hand(
     an unknown situation or one that contradicts the hand (004 Table 9). The winds count in
     Wellness only (001 II 3: pungs of the seat and prevalent wind); None: neither is known."""
     melds = tuple(melds)
-    counts = _check(standing, melds, void, rs)
-    if win not in standing:
-        raise NotAWin(NoWin.WIN_NOT_IN_HAND, f"the winning tile {win} is not among the tiles")
-    events = frozenset(situations)
-    _check_situations(events, self_drawn, melds, win, counts)
     standing_counts = [0] * N_KINDS
     for t in standing:
         standing_counts[t] += 1
+    counts = _check_counted(standing, standing_counts, melds, void, rs)
+    if win not in standing:
+        raise NotAWin(NoWin.WIN_NOT_IN_HAND, f"the winning tile {win} is not among the tiles")
+    events = frozenset(situations)
+    if events:  # most Hu have no situation
+        _check_situations(events, self_drawn, melds, win, counts)
     readings = decompositions(standing_counts, len(melds))
     if not readings:
         raise NotAWin(NoWin.SHAPE, "no four sets and a pair, and not seven pairs")
-    if rs.scoring.method is ScoringMethod.HIGHEST_PATTERN:
+    if rs.scoring.method is _HIGHEST_PATTERN:
         from rules import wellness  # imported here: rules.wellness builds on this module
 
         winds = wellness.Winds(seat_wind, prevalent_wind)
         return wellness.best_score(readings, melds, win, counts, rs, self_drawn, winds)
+    cached = _PLANS.get(id(rs))  # `_plan(rs)` written out, as every Hu asks
+    plan = cached[1] if cached is not None and cached[0] is rs else _plan(rs)
+    situated = plan.situated.get((events, self_drawn))
+    if situated is None:
+        situated = plan.situated[events, self_drawn] = _situate(events, self_drawn, rs)
+    sits, fan_of, multiplier, payer = situated
+    frozen_counts = tuple(counts)
+    values = plan.values
+    # each reading's patterns and fan; the hits (names, fans and reasons) are made for the
+    # best one only (most hands have a single reading)
+    best: list[tuple[str, str]] = []
+    best_key: tuple[int, int] | None = None
+    for d in readings:
+        reading = _new_reading(d, melds, win, frozen_counts, plan.kong_is_root)
+        found = [(name, f.detail) for name, detect in plan.detectors for f in detect(reading)]
+        if sits:
+            found += sits
+        if plan.includes:
+            found = _apply_includes(found, rs)
+        total = 0
+        for n, _ in found:
+            total += fan_of[n]
+        value = values.get(total)
+        if value is None:
+            value = values[total] = hand_value(total, rs.scoring)
+        # the first of the most valuable readings counts
+        if best_key is None or (value, total) > best_key:
+            best, best_key = found, (value, total)
+    assert best_key is not None
+    value, total = best_key
+    hits = tuple([_new_hit(n, fan_of[n], f"{n}: {detail}") for n, detail in best])
+    return _new_score(hits, total, value, multiplier, payer, ())
+
+
+def _situate(
+    events: frozenset[str], self_drawn: bool, rs: RuleSet
+) -> tuple[list[tuple[str, str]], dict[str, int], int, Payer]:
+    """What the situations of a Hu add to every reading: (pattern name, detail) of each
+    situation that applies, the fan of each pattern name (the rule set's, or the
+    situation's own), the hand-value multiplier and who pays. Kept per (events, self-drawn)
+    in the rule set's plan: a handful of combinations ever occur."""
     sits = _situation_hits(events, self_drawn, rs)
     multiplier = 1
     payer = Payer.USUAL
@@ -300,26 +352,10 @@ def score_hand(
         multiplier = max(multiplier, sit.multiplier) if largest else multiplier * sit.multiplier
         if sit.payer is not Payer.USUAL:
             payer = sit.payer
-    # the fan of each pattern found: the rule set's, a situation's where it names one
     fan_of = rs.scoring.fans
     if sits:
         fan_of = {**fan_of, **{name: sit.fan for name, sit, _ in sits}}
-    plan = _plan(rs)
-    frozen_counts = tuple(counts)
-    best: Score | None = None
-    for d in readings:
-        reading = _new_reading(d, melds, win, frozen_counts, plan.kong_is_root)
-        found = _structural(reading, plan)
-        found.extend((n, detail) for n, _, detail in sits)
-        if plan.includes:
-            found = _apply_includes(found, rs)
-        hits = tuple([_new_hit(n, fan_of[n], f"{n}: {detail}") for n, detail in found])
-        total = sum(h.fan for h in hits)
-        score = _new_score(hits, total, hand_value(total, rs.scoring), multiplier, payer, ())
-        if best is None or (score.value, score.total_fan) > (best.value, best.total_fan):
-            best = score
-    assert best is not None
-    return best
+    return [(n, detail) for n, _, detail in sits], fan_of, multiplier, payer
 
 
 # -- theoretical maximum ------------------------------------------------------------
@@ -345,8 +381,10 @@ class _Plan:
         "melded_copies",
         "memo",
         "scoring",
+        "situated",
         "tileset",
         "top",
+        "values",
         "void_suit",
     )
 
@@ -363,6 +401,11 @@ class _Plan:
         self.counts_kongs = rs.scoring.maximum_counts_kongs
         self.scoring = rs.scoring
         self.memo: dict[int, int] = {}  # feature key -> hand value
+        # score_hand's: (events, self-drawn) -> `_situate`'s answer; total fan -> hand value
+        self.situated: dict[
+            tuple[frozenset[str], bool], tuple[list[tuple[str, str]], dict[str, int], int, Payer]
+        ] = {}
+        self.values: dict[int, int] = {}
         self.top = hand_value(99, rs.scoring)  # the capped value: no wait can beat it
         # the rule set's parameters the theoretical maximum reads on every hand
         self.melded_copies = melded_copies(rs)
@@ -453,20 +496,23 @@ def theoretical_maximum(
     if melds:
         extra = {}
         meld_suits = set()
-        for m in melds:
-            meld_suits.add(m.tile.suit)
-            if m.is_kong:
+        for m in melds:  # read from the kind and tile (no `Meld.tiles` tuple)
+            kind, t = m.kind, m.tile
+            meld_suits.add(t.suit)
+            if kind.is_kong:
                 kongs += 1
+            elif kind is _CHOW:
+                chow_melds = True
+                for u in (t, t + 1, t + 2):
+                    extra[u] = extra.get(u, 0) + 1
             else:
-                chow_melds = chow_melds or m.kind is MeldKind.CHOW
-                for t in m.tiles:
-                    extra[t] = extra.get(t, 0) + 1
+                extra[t] = extra.get(t, 0) + 3
         if void is not None and void in meld_suits:
             return 0
         if not plan.counts_kongs:
             kongs = 0  # 004 Lesson 6: a declared kong adds nothing to the maximum
         for s in meld_suits:
-            if s is not Suit.Z and b[s.offset : s.offset + 9] == _EMPTY_SUIT:
+            if s is not Suit.Z and b[_SUIT_SLICE[s]] == _EMPTY_SUIT:
                 suits += 1
     if suits >= 3 and plan.void_suit:
         return 0

@@ -215,32 +215,37 @@ def wall_end(rs: RuleSet, hands: Sequence[EndHand]) -> list[LedgerLine]:
     other player still in who is not a flower pig, instead of the not-ready payments, or
     besides them with `flower_pig_pays_wall_end` (000 2.6)."""
     lines: list[LedgerLine] = []
-    pig_rule = rs.payments.flower_pig > 0
+    params = rs.payments
+    pig_rule = params.flower_pig > 0
+    ready = [h for h in hands if h.maximum > 0]
+    if not pig_rule and (not ready or len(ready) == len(hands)):
+        return lines  # nobody pays: every player ready, or none
+    flat = params.wall_end is WallEndValue.FLAT
+    # what each ready player is paid by each not-ready one, made once per ready player
+    owed = [
+        (
+            winner.seat,
+            params.wall_end_flat if flat else winner.maximum,
+            "not ready at wall end"
+            if flat
+            else f"not ready at wall end ({winner.seat} ready, maximum {winner.maximum})",
+        )
+        for winner in ready
+    ]
+    rule = R_WALL_END_FLAT if flat else R_WALL_END
     for loser in hands:
         if pig_rule and loser.flower_pig:
             for other in hands:
                 if other.seat != loser.seat and not other.flower_pig:
                     lines += _line(
-                        loser.seat, other.seat, rs.payments.flower_pig, "flower pig", R_FLOWER_PIG
+                        loser.seat, other.seat, params.flower_pig, "flower pig", R_FLOWER_PIG
                     )
-            if not rs.payments.flower_pig_pays_wall_end:
+            if not params.flower_pig_pays_wall_end:
                 continue
-        if loser.ready:
+        if loser.maximum > 0:
             continue
-        for winner in hands:
-            if not winner.ready:
-                continue
-            if rs.payments.wall_end is WallEndValue.FLAT:
-                lines += _line(
-                    loser.seat,
-                    winner.seat,
-                    rs.payments.wall_end_flat,
-                    "not ready at wall end",
-                    R_WALL_END_FLAT,
-                )
-            else:
-                why = f"not ready at wall end ({winner.seat} ready, maximum {winner.maximum})"
-                lines += _line(loser.seat, winner.seat, winner.maximum, why, R_WALL_END)
+        for seat, points, why in owed:
+            lines += _line(loser.seat, seat, points, why, rule)
     return lines
 
 
