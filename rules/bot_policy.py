@@ -36,7 +36,6 @@ from rules.moves import (
     new_discard,
 )
 from rules.quick import builder
-from rules.ruleset import VoidDiscard
 from rules.seats import Seat
 from rules.tiles import TILES, Suit, Tile
 
@@ -213,13 +212,25 @@ class Bot:
         if laid is not None:
             return new_discard(seat, laid, t)  # the face-down void tile goes first
         void = deal._void[i]
-        # void-suit tiles held: the suit's live key is not 0
-        if void is not None and keys[0 if void is _M else 1 if void is _P else 2]:
-            offset = 0 if void is _M else 9 if void is _P else 18
-            row = counts[offset : offset + 9]
-            if deal.rs.play.void_discard is VoidDiscard.STRICT or rng.random() >= style.void_breach:
-                held = list(compress(range(offset, offset + 9), row))
-                return new_discard(seat, TILES[held[below(rng, len(held))]], t)
+        if void is not None:
+            si = 0 if void is _M else 1 if void is _P else 2
+            key = keys[si]
+            # void-suit tiles held (the suit's live key is not 0), discarded first unless a
+            # lenient rule set's breach: one of them at random, found by the key (a seat
+            # keeps its void tiles for several turns, the same key each time)
+            if key and (deal._strict_void or rng.random() >= style.void_breach):
+                held = _VOID_HELD[si].get(key)
+                if held is None:
+                    held = _void_held(si, key)
+                n, bits = len(held), self._bits
+                if bits is None:
+                    return new_discard(seat, held[rng._randbelow(n)], t)
+                # `rng._randbelow(n)` written out, as below
+                k = BITS[n]
+                r = bits(k)
+                while r >= n:
+                    r = bits(k)
+                return new_discard(seat, held[r], t)
         # `rng.choice(seq)` is `seq[rng._randbelow(len(seq))]` for a sequence that is not
         # empty (the same draw); written out on the discard of every turn, one call less
         if rng.random() < style.random_discard:
@@ -291,6 +302,27 @@ SUIT_OF: tuple[Suit, ...] = tuple(t.suit for t in TILES)
 _OFFSET: dict[Suit, int] = {s: s.offset for s in Suit}
 _M, _P, _Z = Suit.M, Suit.P, Suit.Z
 _INDICES = range(len(TILES))
+# per number suit: live key -> the suit's held tiles (`_turn`'s void discard), filled as
+# keys come up; a suit's key changes only as its tiles come and go, so few are met
+_VOID_HELD: tuple[dict[int, tuple[Tile, ...]], ...] = ({}, {}, {})
+_VOID_HELD_MAX = 1 << 12  # keys kept per suit before a cache starts afresh
+
+
+def _void_held(si: int, key: int) -> tuple[Tile, ...]:
+    """A miss of `_VOID_HELD[si]`: the tiles whose base-5 digit of `key` is not 0."""
+    cache = _VOID_HELD[si]
+    if len(cache) >= _VOID_HELD_MAX:
+        cache.clear()
+    held, rest, r = [], key, 0
+    while rest:
+        rest, digit = divmod(rest, 5)
+        if digit:
+            held.append(TILES[9 * si + r])
+        r += 1
+    found = cache[key] = tuple(held)
+    return found
+
+
 _NO_HONOURS = bytes(7)
 # the lowest tiles of the chows holding each tile (as rules.deal lists them)
 _CHOW_STARTS: tuple[tuple[Tile, ...], ...] = tuple(
