@@ -38,7 +38,7 @@ from rules.bot_policy import (
 )
 from rules.claims import Window, WindowKind
 from rules.deal import _PLAY_HANDLERS, Deal, Phase
-from rules.deal_play import play_close, play_discard, play_draw
+from rules.deal_play import draw_live, play_close, play_discard, play_draw
 from rules.live_hand import NEAR_DIGITS
 from rules.moves import (
     Correction,
@@ -331,10 +331,12 @@ def play_deal(
             k = _floor(y + 0.5)
             d = y - k
             now = k / 10 if d * d < 0.2499 else round(x, 1)
-            move = new_draw(deal.turn, wall.peek(), now)
-            problem = play_draw(deal, move)  # the judge's check, then its effect
-            if problem is not None:  # pragma: no cover - a bug in the bots or the judge
-                _refused(seed, move, problem)
+            move = draw_live(deal, now)  # the usual draw, made and played at once
+            if move is None:  # pragma: no cover - a bot deal's wall is known to its end
+                move = new_draw(deal.turn, wall.peek(), now)
+                problem = play_draw(deal, move)  # the judge's check, then its effect
+                if problem is not None:
+                    _refused(seed, move, problem)
             history(move)
             effective(move)
             move = None

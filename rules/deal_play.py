@@ -1,7 +1,8 @@
 """The three moves of every turn (a live draw, a discard, the close of a silent claim
 window), each checked and applied by the judge in one function: what `Deal.play` does for
 them (the check of rules.deal_checks, then the effect of rules.deal_effects), less the
-history, which the caller keeps. The bots' `play_deal` plays every such move so.
+history, which the caller keeps. The bots' `play_deal` plays every such move so, a live
+draw by `draw_live`, which makes the draw as it takes the tile.
 
 Each function takes the usual case (the seat on turn, still in, a known wall tile, no
 face-down void tile to lay, a window nobody spoke in) in one pass and returns None; any
@@ -18,7 +19,7 @@ from rules.deal_checks import CHECKS, Problem
 from rules.deal_effects import EFFECTS, OTHERS_IN, PLAY_EFFECTS, only_passes, resolve_silent
 from rules.deal_state import Entry, Phase
 from rules.live_hand import SUIT_INDEX, UNIT
-from rules.moves import CloseClaims, Discard, Draw
+from rules.moves import CloseClaims, Discard, Draw, new_draw
 from rules.seats import Seat
 
 if TYPE_CHECKING:
@@ -64,6 +65,36 @@ def play_draw(deal: Deal, m: Draw) -> Problem:
     if problem is None:
         _DRAW_EFFECT(deal, m)
     return problem
+
+
+def draw_live(deal: Deal, t: float | None) -> Draw | None:
+    """The usual live draw of the seat on turn made and played at once: the draw that
+    names the wall's next tile (`Draw(deal.turn, deal.wall.peek(), t=t)`), as `play_draw`
+    takes it, the wall looked at once. None, and nothing changed, for any other case (not
+    a draw's turn, the seat out, the next tile unknown or none left): the caller then makes
+    its draw and plays it with `play_draw`, which says what is wrong."""
+    seat = deal.turn
+    i = seat + 0
+    if deal.phase is not _DRAW or deal._out[i]:
+        return None
+    tile = deal.wall.draw_next(None)
+    if tile is None:
+        return None
+    # `play_draw`'s effect, written out
+    if deal._kong_chain:
+        deal._kong_chain = []
+    t_ = tile + 0
+    deal._hands[i][t_] += 1
+    deal._keys[i][SUIT_INDEX[t_]] += UNIT[t_]
+    deal._drawn = tile
+    deal._hu_lock[i] = 0
+    lock = deal._pung_lock[i]
+    if lock:
+        lock.clear()
+    deal._draws[i] += 1
+    deal._entry = _ENTRY_DRAW
+    deal.phase = _DISCARD
+    return new_draw(seat, tile, t)
 
 
 def play_discard(deal: Deal, m: Discard) -> Problem:
