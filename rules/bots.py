@@ -38,6 +38,7 @@ from rules.bot_policy import (
 )
 from rules.claims import Window, WindowKind
 from rules.deal import _PLAY_HANDLERS, Deal, Phase
+from rules.deal_effects import OTHERS_IN
 from rules.deal_play import draw_live, play_close, play_discard, play_draw
 from rules.live_hand import NEAR_DIGITS
 from rules.moves import (
@@ -286,6 +287,12 @@ class BotTable:
         return new_close_claims(self.now)
 
 
+# each tuple of eligible seats (`rules.deal_effects.OTHERS_IN`'s) as plain ints
+_PLAIN: dict[tuple[Seat, ...], tuple[int, ...]] = {
+    seats: tuple(s + 0 for s in seats) for row in OTHERS_IN for seats in row
+}
+
+
 def new_deal(rs: RuleSet, rng: random.Random) -> Deal:
     """A shuffled wall and East's roll of the dice (`rules.wall.Wall.shuffled`)."""
     return Deal.start_shuffled(rs, rng)
@@ -316,6 +323,9 @@ def play_deal(
     wall = deal.wall
     # the deal's two move lists (a correction replaces the effective moves' list)
     history, effective = deal.history.append, deal._moves.append
+    # the judge's hand counts, void suits and live keys, read by the claim window (only a
+    # correction's replay replaces these lists)
+    hands, voids, keys = deal._hands, deal._void, deal._keys
     window: Window | None = None  # the claim window asked here (`BotTable._window`)
     done = 0  # its eligible seats asked so far (`BotTable._done`)
     closes_at = 0.0  # when its clock runs out (`BotTable._closes_at`)
@@ -379,17 +389,20 @@ def play_deal(
                         move = Correction(1, "discard retrieved", t=table._tick(0.1, 0.5))
                         now = table.now
                         deal, wall, history, effective = _correct(deal, move, seed)
+                        hands, voids, keys = deal._hands, deal._void, deal._keys
                         continue
-                declared, tile = w.declared, w.tile
-                seats = w.eligible[done:] if done else w.eligible
-                hands, voids, wins, keys = deal._hands, deal._void, w.wins, deal._keys
+                declared, tile, wins = w.declared, w.tile, w.wins
+                # the eligible seats as plain ints (list subscripts on CPython's fast path,
+                # where a `Seat`, an `IntEnum`, is not), those not asked yet
+                seats = _PLAIN[w.eligible]
+                if done:
+                    seats = seats[done:]
                 t = tile + 0  # plain ints index lists on CPython's fast path, `IntEnum`s not
                 suit = SUIT_OF[t]
                 si, low, span_ = NEAR_DIGITS[t]
-                for seat in seats:
-                    if declared and seat in declared:
+                for i in seats:
+                    if declared and i in declared:  # (a `Seat` hashes and equals its int)
                         continue  # `Bot.claim`: a seat speaks once
-                    i = seat + 0
                     if voids[i] is suit:
                         # 002: no claim on one's void suit, not even a false Hu (and no win:
                         # `Deal._wins_on` says so first)
@@ -400,9 +413,9 @@ def play_deal(
                         # (kept in the window's `wins`, as `Deal._wins_with` keeps it)
                         known = wins[i]
                         if known is None:
-                            known = wins[i] = deal._wins_near(seat, tile)
+                            known = wins[i] = deal._wins_near(i, tile)  # (takes a plain int)
                         if known or hands[i][t] >= 2:
-                            move = bots[i]._claim(deal, seat, tile, False, None)
+                            move = bots[i]._claim(deal, SEATS[i], tile, False, None)
                             if move is not None:
                                 break
                             continue
@@ -413,6 +426,7 @@ def play_deal(
                     rand()  # `_claim`'s first draw: nothing to declare with it
                     r = rand()
                     if r < quiet:
+                        seat = SEATS[i]
                         move = new_hu(seat, None) if r < false_hu else new_pass(seat, None)
                         break
                 if move is None:
@@ -429,7 +443,7 @@ def play_deal(
                     history(move)
                     effective(move)
                     continue
-                done += seats.index(seat) + 1  # the seats up to the one that spoke
+                done += seats.index(i) + 1  # the seats up to the one that spoke
                 # `now = max(now, min(_tenth(...), closes_at - 0.1))`, without two calls
                 t = _tenth(now + rng.uniform(0.1, 0.8))
                 if t > closes_at - 0.1:
@@ -446,6 +460,7 @@ def play_deal(
         kind = type(move)
         if kind is Correction:
             deal, wall, history, effective = _correct(deal, move, seed)
+            hands, voids, keys = deal._hands, deal._void, deal._keys
             continue
         # `deal.play(move)` written out: the judge's own check and effect for the move's
         # kind, then the move joins the deal's history
