@@ -329,6 +329,11 @@ def play_deal(
     window: Window | None = None  # the claim window asked here (`BotTable._window`)
     done = 0  # its eligible seats asked so far (`BotTable._done`)
     closes_at = 0.0  # when its clock runs out (`BotTable._closes_at`)
+    tenths = shut = -1  # the clock after the last discard, and at the close, in tenths
+    # `claim_seconds` in whole tenths (-1 if it is not: the close is then computed)
+    claim_tenths = round(claim_seconds * 10)
+    if abs(claim_seconds * 10 - claim_tenths) > 1e-9:
+        claim_tenths = -1
     move: Move | None
     now = 0.0  # the table's clock (`BotTable.now`), handed to the table around its calls
     while True:
@@ -362,7 +367,12 @@ def play_deal(
                 y = x * 10.0
                 k = _floor(y + 0.5)
                 d = y - k
-                now = k / 10 if d * d < 0.2499 else round(x, 1)
+                if d * d < 0.2499:
+                    now = k / 10
+                    tenths = k  # the clock in tenths, for the window's close
+                else:
+                    now = round(x, 1)
+                    tenths = -1
                 move = bots[seat]._turn(deal, seat, now)
                 if type(move) is Discard:
                     problem = play_discard(deal, move)  # the judge's check, then its effect
@@ -384,6 +394,10 @@ def play_deal(
                     assert w.kind is _WINDOW_DISCARD
                     window, done = w, 0
                     closes_at = now + claim_seconds
+                    # a silent close comes at `_tenth(closes_at)`; with the clock at k
+                    # tenths (the discard just made set it), that is k + claim_tenths
+                    # tenths exactly (tests/rules/test_bots.py), -1: compute it
+                    shut = tenths + claim_tenths if tenths >= 0 and claim_tenths >= 0 else -1
                     if rand() < retrieve:
                         table.now = now
                         move = Correction(1, "discard retrieved", t=table._tick(0.1, 0.5))
@@ -430,12 +444,16 @@ def play_deal(
                         move = new_hu(seat, None) if r < false_hu else new_pass(seat, None)
                         break
                 if move is None:
-                    # the window closes silent: `_tenth(max(now, closes_at))` written out
-                    x = closes_at if closes_at > now else now
-                    y = x * 10.0
-                    k = _floor(y + 0.5)
-                    d = y - k
-                    now = k / 10 if d * d < 0.2499 else round(x, 1)
+                    # the window closes silent: `_tenth(max(now, closes_at))`, where
+                    # `closes_at` is past `now` (a claim comes 0.1 s before it at the latest)
+                    if shut >= 0:
+                        now = shut / 10
+                    else:
+                        x = closes_at if closes_at > now else now
+                        y = x * 10.0
+                        k = _floor(y + 0.5)
+                        d = y - k
+                        now = k / 10 if d * d < 0.2499 else round(x, 1)
                     move = new_close_claims(now)
                     problem = play_close(deal, move)  # the judge's check, then its effect
                     if problem is not None:  # pragma: no cover - a bug in the bots or the judge

@@ -141,3 +141,15 @@ def test_the_void_tiles_found_by_a_suit_key_are_the_tiles_held(row, si):
     held = tuple(TILES[i] for i in range(9 * si, 9 * si + 9) if counts[i])
     assert _void_held(si, key) == held
     assert _VOID_HELD[si][key] == held  # kept for the seat's next turn
+
+
+def test_a_silent_close_in_tenths_is_the_clock_the_table_computes():
+    # `play_deal` closes a silent window at k + claim_tenths tenths when the discard left
+    # the clock at k tenths, for `_tenth(k / 10 + claim_seconds)`: the same double, over
+    # clocks far beyond a deal's (a deal lasts some 400 s) and the claim times allowed
+    from rules.bots import _tenth
+
+    for seconds in (0.5, 0.7, 1.0, 2.5, 3.0, 4.2, 60.0):
+        tenths = round(seconds * 10)
+        for k in range(100_000):
+            assert _tenth(k / 10 + seconds) == (k + tenths) / 10, (k, seconds)
