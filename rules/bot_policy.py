@@ -203,7 +203,15 @@ class Bot:
                 return SelfDrawnHu(seat, t=t)
         elif rng.random() < style.false_hu and deal.check(SelfDrawnHu(seat)) is None:
             return SelfDrawnHu(seat, t=t)  # accepted, and settled as a false Hu (004 Lesson 5)
-        if deal.wall.tiles_left and (4 in counts or (melds and _pung_to_add(counts, melds))):
+        # a kong of its own to declare: four of a tile held, or the 4th of a pung
+        # (`_pung_to_add` written out, a call less on every turn with melds)
+        own = 4 in counts
+        if not own:
+            for m in melds:
+                if m.kind is _PUNG and counts[m.tile]:
+                    own = True
+                    break
+        if own and deal.wall.tiles_left:
             kong = self._own_kong(deal, seat, counts, melds)
             if kong is not None:
                 return stamp(kong, t)
@@ -221,7 +229,7 @@ class Bot:
             if key and (deal._strict_void or rng.random() >= style.void_breach):
                 held = _VOID_HELD[si].get(key)
                 if held is None:
-                    held = _void_held(si, key)
+                    held = _void_held(si, key, counts)
                 n, bits = len(held), self._bits
                 if bits is None:
                     return new_discard(seat, held[rng._randbelow(n)], t)
@@ -269,14 +277,6 @@ class Bot:
         return self.rng.choice(kongs) if kongs else None
 
 
-def _pung_to_add(counts: Sequence[int], melds: Sequence[Meld]) -> bool:
-    """Whether the hand holds the 4th tile of one of its pungs."""
-    for m in melds:  # noqa: SIM110 - a plain loop: a generator costs more on every turn
-        if m.kind is _PUNG and counts[m.tile]:
-            return True
-    return False
-
-
 def stamp(move: Move, t: float | None) -> Move:
     """The same move stamped with time `t` (moves from `legal_moves` carry none)."""
     if t is None:
@@ -306,20 +306,17 @@ _INDICES = range(len(TILES))
 # keys come up; a suit's key changes only as its tiles come and go, so few are met
 _VOID_HELD: tuple[dict[int, tuple[Tile, ...]], ...] = ({}, {}, {})
 _VOID_HELD_MAX = 1 << 12  # keys kept per suit before a cache starts afresh
+_SUIT_TILES = (TILES[0:9], TILES[9:18], TILES[18:27])
 
 
-def _void_held(si: int, key: int) -> tuple[Tile, ...]:
-    """A miss of `_VOID_HELD[si]`: the tiles whose base-5 digit of `key` is not 0."""
+def _void_held(si: int, key: int, counts: Sequence[int]) -> tuple[Tile, ...]:
+    """A miss of `_VOID_HELD[si]`: the suit's tiles held in `counts`, whose live key for
+    the suit is `key` (most void suits are met once, so a miss is made cheap)."""
     cache = _VOID_HELD[si]
     if len(cache) >= _VOID_HELD_MAX:
         cache.clear()
-    held, rest, r = [], key, 0
-    while rest:
-        rest, digit = divmod(rest, 5)
-        if digit:
-            held.append(TILES[9 * si + r])
-        r += 1
-    found = cache[key] = tuple(held)
+    o = 9 * si
+    found = cache[key] = tuple(compress(_SUIT_TILES[si], counts[o : o + 9]))
     return found
 
 

@@ -139,7 +139,7 @@ def test_the_void_tiles_found_by_a_suit_key_are_the_tiles_held(row, si):
     counts[9 * si : 9 * si + 9] = row
     key = suit_keys(counts)[si]
     held = tuple(TILES[i] for i in range(9 * si, 9 * si + 9) if counts[i])
-    assert _void_held(si, key) == held
+    assert _void_held(si, key, counts) == held
     assert _VOID_HELD[si][key] == held  # kept for the seat's next turn
 
 
