@@ -42,6 +42,7 @@ from rules.deal_effects import OTHERS_IN
 from rules.deal_play import draw_live, play_close, play_discard, play_draw
 from rules.live_hand import NEAR_DIGITS
 from rules.moves import (
+    CloseClaims,
     Correction,
     Discard,
     Move,
@@ -293,6 +294,21 @@ _PLAIN: dict[tuple[Seat, ...], tuple[int, ...]] = {
 }
 
 
+# `CloseClaims(t=k / 10)` at index k: a frozen value, so every deal's silent windows closing
+# at the same tenth share one (a deal closes some 58 windows, at times that recur from deal
+# to deal), made as the clock first reaches them and kept up to `_CLOSES_KEPT` tenths
+_CLOSES: list[CloseClaims] = []
+_CLOSES_KEPT = 12_000  # 20 minutes; a bot deal lasts some 6-8
+
+
+def _close_at(tenths: int) -> CloseClaims:
+    """`CloseClaims(t=tenths / 10)`, from `_CLOSES` (filled up to it) while it keeps it."""
+    if tenths >= _CLOSES_KEPT:
+        return new_close_claims(tenths / 10)
+    _CLOSES.extend(new_close_claims(k / 10) for k in range(len(_CLOSES), tenths + 1))
+    return _CLOSES[tenths]
+
+
 def new_deal(rs: RuleSet, rng: random.Random) -> Deal:
     """A shuffled wall and East's roll of the dice (`rules.wall.Wall.shuffled`)."""
     return Deal.start_shuffled(rs, rng)
@@ -330,6 +346,7 @@ def play_deal(
     done = 0  # its eligible seats asked so far (`BotTable._done`)
     closes_at = 0.0  # when its clock runs out (`BotTable._closes_at`)
     tenths = shut = -1  # the clock after the last discard, and at the close, in tenths
+    closes = _CLOSES
     # `claim_seconds` in whole tenths (-1 if it is not: the close is then computed)
     claim_tenths = round(claim_seconds * 10)
     if abs(claim_seconds * 10 - claim_tenths) > 1e-9:
@@ -448,13 +465,17 @@ def play_deal(
                     # `closes_at` is past `now` (a claim comes 0.1 s before it at the latest)
                     if shut >= 0:
                         now = shut / 10
+                        try:
+                            move = closes[shut]  # the same value, made once (see `_CLOSES`)
+                        except IndexError:
+                            move = _close_at(shut)
                     else:
                         x = closes_at if closes_at > now else now
                         y = x * 10.0
                         k = _floor(y + 0.5)
                         d = y - k
                         now = k / 10 if d * d < 0.2499 else round(x, 1)
-                    move = new_close_claims(now)
+                        move = new_close_claims(now)
                     problem = play_close(deal, move)  # the judge's check, then its effect
                     if problem is not None:  # pragma: no cover - a bug in the bots or the judge
                         _refused(seed, move, problem)

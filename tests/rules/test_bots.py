@@ -153,3 +153,12 @@ def test_a_silent_close_in_tenths_is_the_clock_the_table_computes():
         tenths = round(seconds * 10)
         for k in range(100_000):
             assert _tenth(k / 10 + seconds) == (k + tenths) / 10, (k, seconds)
+
+
+def test_a_shared_silent_close_is_the_value_the_class_makes():
+    from rules.bots import _CLOSES_KEPT, _close_at
+
+    for k in (0, 1, 29, 3001, 2 * 3001, _CLOSES_KEPT - 1, _CLOSES_KEPT, 10 * _CLOSES_KEPT):
+        close = _close_at(k)
+        assert type(close) is CloseClaims and close == CloseClaims(t=k / 10)
+    assert _close_at(3001) is _close_at(3001)  # made once, kept
