@@ -55,6 +55,7 @@ from rules.moves import (
 from rules.record import DealRecord, to_record
 from rules.ruleset import RuleSet
 from rules.seats import SEATS, Seat
+from rules.tiles import TILES, Suit
 from rules.wall import Wall
 
 __all__ = ["DEFAULT_STYLE", "Bot", "BotError", "BotTable", "Style", "new_deal", "play_deal"]
@@ -294,6 +295,14 @@ _PLAIN: dict[tuple[Seat, ...], tuple[int, ...]] = {
 }
 
 
+# per tile, what the claim window reads of it: itself as a plain int, its suit, and its
+# `NEAR_DIGITS` (its suit key's index and the place values of it and its neighbours)
+_AT_TILE: tuple[tuple[int, Suit, int, int, int], ...] = tuple(
+    (t + 0, SUIT_OF[t], *NEAR_DIGITS[t]) for t in TILES
+)
+# an unknown clock in tenths: far below any sum with a known one
+_UNKNOWN = -(10**9)
+
 # `CloseClaims(t=k / 10)` at index k: a frozen value, so every deal's silent windows closing
 # at the same tenth share one (a deal closes some 58 windows, at times that recur from deal
 # to deal), made as the clock first reaches them and kept up to `_CLOSES_KEPT` tenths
@@ -345,12 +354,12 @@ def play_deal(
     window: Window | None = None  # the claim window asked here (`BotTable._window`)
     done = 0  # its eligible seats asked so far (`BotTable._done`)
     closes_at = 0.0  # when its clock runs out (`BotTable._closes_at`)
-    tenths = shut = -1  # the clock after the last discard, and at the close, in tenths
+    tenths = shut = _UNKNOWN  # the clock after the last discard, and at the close, in tenths
     closes = _CLOSES
-    # `claim_seconds` in whole tenths (-1 if it is not: the close is then computed)
+    # `claim_seconds` in whole tenths (`_UNKNOWN` if it is not: the close is then computed)
     claim_tenths = round(claim_seconds * 10)
     if abs(claim_seconds * 10 - claim_tenths) > 1e-9:
-        claim_tenths = -1
+        claim_tenths = _UNKNOWN
     move: Move | None
     now = 0.0  # the table's clock (`BotTable.now`), handed to the table around its calls
     while True:
@@ -389,7 +398,7 @@ def play_deal(
                     tenths = k  # the clock in tenths, for the window's close
                 else:
                     now = round(x, 1)
-                    tenths = -1
+                    tenths = _UNKNOWN
                 move = bots[seat]._turn(deal, seat, now)
                 if type(move) is Discard:
                     problem = play_discard(deal, move)  # the judge's check, then its effect
@@ -413,8 +422,9 @@ def play_deal(
                     closes_at = now + claim_seconds
                     # a silent close comes at `_tenth(closes_at)`; with the clock at k
                     # tenths (the discard just made set it), that is k + claim_tenths
-                    # tenths exactly (tests/rules/test_bots.py), -1: compute it
-                    shut = tenths + claim_tenths if tenths >= 0 and claim_tenths >= 0 else -1
+                    # tenths exactly (tests/rules/test_bots.py); below 0 (either is
+                    # `_UNKNOWN`): compute it
+                    shut = tenths + claim_tenths
                     if rand() < retrieve:
                         table.now = now
                         move = Correction(1, "discard retrieved", t=table._tick(0.1, 0.5))
@@ -428,9 +438,9 @@ def play_deal(
                 seats = _PLAIN[w.eligible]
                 if done:
                     seats = seats[done:]
-                t = tile + 0  # plain ints index lists on CPython's fast path, `IntEnum`s not
-                suit = SUIT_OF[t]
-                si, low, span_ = NEAR_DIGITS[t]
+                # the tile as a plain int (list subscripts on CPython's fast path), its suit
+                # and where it and its neighbours sit in a live suit key (`NEAR_DIGITS`)
+                t, suit, si, low, span_ = _AT_TILE[tile]
                 for i in seats:
                     if declared and i in declared:  # (a `Seat` hashes and equals its int)
                         continue  # `Bot.claim`: a seat speaks once
