@@ -19,7 +19,7 @@ from rules.claims import ClaimWindow, WindowKind
 from rules.deal import Deal, Phase
 from rules.deal_checks import sequential
 from rules.draws import BITS, below
-from rules.live_hand import keys_complete
+from rules.live_hand import shape_tables
 from rules.melds import Meld, MeldKind
 from rules.moves import (
     ChooseVoid,
@@ -80,13 +80,15 @@ DEFAULT_STYLE = Style()
 class Bot:
     """One seat's policy; all bots of a table may share one `random.Random`."""
 
-    __slots__ = ("_bits", "rng", "style")
+    __slots__ = ("_bits", "_shape", "rng", "style")
 
     def __init__(self, rng: random.Random, style: Style = DEFAULT_STYLE) -> None:
         self.rng = rng
         self.style = style
         # `rng.getrandbits` where `rng._randbelow` is the standard library's (rules.draws)
         self._bits = rng.getrandbits if type(rng) is random.Random else None
+        # `keys_complete`'s tables, for `_turn`'s look-up (built here at the first bot)
+        self._shape = shape_tables()
 
     def choose(self, deal: Deal, seat: Seat, t: float | None = None) -> Move | None:
         """The move `seat` makes now (stamped with time `t`), or None (nothing to do, or
@@ -194,7 +196,15 @@ class Bot:
         counts = deal._hands[i]
         keys = deal._keys[i]
         melds = deal._melds[i]
-        if keys_complete(keys, counts, len(melds)):
+        # `keys_complete(keys, counts, len(melds))` written out, a call less each turn:
+        # the suits' codes by live key, then seven pairs read off the counts
+        numbers, honours, targets = self._shape
+        k3, n = keys[3], len(melds)
+        if numbers[keys[0]] + numbers[keys[1]] + numbers[keys[2]] + (
+            honours[k3] if k3 else 0
+        ) == targets[n] or (
+            not n and 1 not in counts and 3 not in counts and sum(counts) == 14 and max(counts) <= 4
+        ):
             if (
                 rng.random() < style.self_drawn_hu
                 and deal.wins(seat)
