@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from rules.claims import WindowKind, discard_window
+from rules.claims import Window, WindowKind
 from rules.deal_checks import CHECKS, Problem
 from rules.deal_effects import EFFECTS, OTHERS_IN, PLAY_EFFECTS, only_passes, resolve_silent
 from rules.deal_state import Entry, Phase
@@ -38,6 +38,7 @@ _CHECK_DRAW, _CHECK_DISCARD, _CHECK_CLOSE = CHECKS[Draw], CHECKS[Discard], CHECK
 _DRAW_EFFECT, _DISCARD_EFFECT = PLAY_EFFECTS[Draw], EFFECTS[Discard]
 _CLOSE_EFFECT = EFFECTS[CloseClaims]
 _DRAW_TWIN = twin(Draw)
+_new_object = object.__new__
 
 
 def play_draw(deal: Deal, m: Draw) -> Problem:
@@ -129,14 +130,21 @@ def play_discard(deal: Deal, m: Discard) -> Problem:
         deal._discards[i].append(tile)
         deal._drawn = None
         chain = deal._kong_chain
-        deal._window = discard_window(
-            tile,
-            seat,
-            OTHERS_IN[i][deal._out_mask],
-            not deal.wall.tiles_left,
-            bool(chain),
-            dealer_first,
-        )
+        # `discard_window(tile, seat, eligible, last, bool(chain), dealer_first)` written
+        # out, a call less each discard (tests/rules/test_deal_play.py compares the two)
+        w = _new_object(Window)
+        w.kind = _WINDOW_DISCARD
+        w.tile = tile
+        w.discarder = seat
+        w.eligible = OTHERS_IN[i][deal._out_mask]
+        w.last = not deal.wall.tiles_left
+        w.after_kong = chain != []
+        w.dealer_first = dealer_first
+        w.kong_meld = None
+        w.kong_index = -1
+        w.declared = {}
+        w.wins = [None, None, None, None]
+        deal._window = w
         deal._window_kongs = chain
         deal._kong_chain = []
         deal.phase = _CLAIMS

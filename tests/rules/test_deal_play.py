@@ -2,6 +2,7 @@
 deal exactly as apply does and refuses the same moves with the same values; so do the
 bots' draws, discards and silent closes (`rules.deal_play`)."""
 
+import dataclasses
 import random
 from dataclasses import replace
 
@@ -75,6 +76,8 @@ def _both_ways(deal: Deal, twin: Deal, move: Draw | Discard | CloseClaims) -> No
         assert problem is not None and (problem[0], problem[1]) == (refused.reason, refused.detail)
         assert result == refused
     assert deal.snapshot() == twin.snapshot()
+    # the judge's own window, every field (a check may have asked `wins` on one side only)
+    assert _window_fields(deal) == _window_fields(twin)
     for kongs in ("_window_kongs", "_kong_chain"):
         ours, theirs = getattr(deal, kongs), getattr(twin, kongs)
         assert [(k.seat, k.meld, k.refunded) for k in ours] == [
@@ -84,6 +87,13 @@ def _both_ways(deal: Deal, twin: Deal, move: Draw | Discard | CloseClaims) -> No
         twin.wall.tiles_left,
         twin.wall.last_index,
     )
+
+
+def _window_fields(deal: Deal) -> tuple | None:
+    w = deal._window
+    if w is None:
+        return None
+    return tuple(getattr(w, f.name) for f in dataclasses.fields(w) if f.name != "wins")
 
 
 _PLAY = {Draw: play_draw, Discard: play_discard, CloseClaims: play_close}
