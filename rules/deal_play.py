@@ -80,9 +80,23 @@ def draw_live(deal: Deal, t: float | None) -> Draw | None:
     i = seat + 0
     if deal.phase is not _DRAW or deal._out[i]:
         return None
-    tile = deal.wall.draw_next(None)
-    if tile is None:
+    # `deal.wall.draw_next(None)` written out, a call less each draw: the next live
+    # position not taken; its tile taken when it is known
+    wall = deal.wall
+    if not wall.tiles_left:
         return None
+    head, live, taken = wall._head, wall._live, wall._taken
+    while taken[live[head]]:
+        head += 1
+    p = live[head]
+    tile = wall.order[p]
+    if tile is None:
+        wall._head = head
+        return None
+    taken[p] = 1
+    wall._head = head + 1
+    wall.tiles_left -= 1
+    wall.last_index = p
     # `play_draw`'s effect, written out
     if deal._kong_chain:
         deal._kong_chain = []
