@@ -133,7 +133,13 @@ class BotTable:
         self.rs = rs
         self.rng = rng
         self.style = style
-        self.bots = bots or tuple(Bot(rng, style) for _ in SEATS)
+        if bots:
+            self.bots = bots
+            self._plain = all(type(b) is Bot for b in bots)
+            same = all(b.rng is rng and b.style is style for b in bots)
+        else:  # a table of its own (every deal of `play_deal`): four plain bots, no generators
+            self.bots = (Bot(rng, style), Bot(rng, style), Bot(rng, style), Bot(rng, style))
+            self._plain = same = True
         self.now = 0.0
         self._window: Window | None = None  # the judge's window the seats are asked in
         self._done = 0  # the open window's eligible seats asked so far (they are asked in order)
@@ -146,15 +152,11 @@ class BotTable:
         self._retrieve = style.retrieve_discard
         self._false_hu = style.false_hu
         self._quiet = style.false_hu + style.explicit_pass  # `Bot._claim`'s second test
-        # all four seats plain `Bot`s: the claim window asks them without `claim`'s checks
-        self._plain = all(type(b) is Bot for b in self.bots)
-        # ... sharing the table's generator and style, without chows: a silent seat's two
-        # draws are made in the window loop itself (`Bot._claim`'s first and last draws)
-        self._fast = (
-            self._plain
-            and all(b.rng is rng and b.style is style for b in self.bots)
-            and not rs.play.chow_claims
-        )
+        # `_plain`: all four seats plain `Bot`s, the claim window asks them without
+        # `claim`'s checks; `_fast`: ... sharing the table's generator and style (`same`),
+        # without chows: a silent seat's two draws are made in the window loop itself
+        # (`Bot._claim`'s first and last draws)
+        self._fast = self._plain and same and not rs.play.chow_claims
 
     def _tick(self, lo: float, hi: float) -> float:
         self.now = _tenth(self.now + lo + (hi - lo) * self.rng.random())
