@@ -180,7 +180,24 @@ def play_close(deal: Deal, m: CloseClaims) -> Problem:
         and deal.phase is not _OVER
         and (not w.declared or only_passes(w))
     ):
-        resolve_silent(deal, w)
+        # `resolve_silent(deal, w)` written out for the usual window, a call less: nobody
+        # to lock (no pung lock in the rule set; every passer known not to win, as the
+        # bots leave them), not the wall's last tile, no kong this turn: play passes on
+        # to the first eligible seat (nobody left the deal since the discard)
+        eligible = w.eligible
+        usual = eligible and not (deal._skip_pung_lock or w.last or deal._window_kongs)
+        if usual and deal._skip_hu_lock:
+            wins = w.wins
+            for s in eligible:
+                if wins[s] is not False:
+                    usual = False
+                    break
+        if usual:
+            deal._window = None
+            deal.turn = eligible[0]
+            deal.phase = _DRAW
+        else:
+            resolve_silent(deal, w)
         return None
     problem = _CHECK_CLOSE(deal, m)
     if problem is None:
