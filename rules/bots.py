@@ -22,6 +22,7 @@ bots' streams (and deals) are what they were.
 from __future__ import annotations
 
 import random
+import threading
 from collections.abc import Callable
 from math import floor as _floor
 from typing import NoReturn
@@ -310,13 +311,17 @@ _UNKNOWN = -(10**9)
 # to deal), made as the clock first reaches them and kept up to `_CLOSES_KEPT` tenths
 _CLOSES: list[CloseClaims] = []
 _CLOSES_KEPT = 12_000  # 20 minutes; a bot deal lasts some 6-8
+_CLOSES_FILLING = threading.Lock()
 
 
 def _close_at(tenths: int) -> CloseClaims:
-    """`CloseClaims(t=tenths / 10)`, from `_CLOSES` (filled up to it) while it keeps it."""
+    """`CloseClaims(t=tenths / 10)`, from `_CLOSES` (filled up to it) while it keeps it;
+    filled under a lock (simulator threads play deals too: `_CLOSES[k]` must be k's)."""
     if tenths >= _CLOSES_KEPT:
         return new_close_claims(tenths / 10)
-    _CLOSES.extend(new_close_claims(k / 10) for k in range(len(_CLOSES), tenths + 1))
+    with _CLOSES_FILLING:
+        while len(_CLOSES) <= tenths:
+            _CLOSES.append(new_close_claims(len(_CLOSES) / 10))
     return _CLOSES[tenths]
 
 

@@ -162,3 +162,21 @@ def test_a_shared_silent_close_is_the_value_the_class_makes():
         close = _close_at(k)
         assert type(close) is CloseClaims and close == CloseClaims(t=k / 10)
     assert _close_at(3001) is _close_at(3001)  # made once, kept
+
+
+def test_shared_closes_filled_from_threads_stay_at_their_tenths():
+    import threading
+
+    from rules.bots import _CLOSES, _close_at
+
+    start = len(_CLOSES)
+    # each thread asks for a later tenth than the last, so each fills the list further
+    threads = [
+        threading.Thread(target=lambda k=k: [_close_at(start + j) for j in range(k, 800, 7)])
+        for k in range(7)
+    ]
+    for th in threads:
+        th.start()
+    for th in threads:
+        th.join()
+    assert all(_CLOSES[k] == CloseClaims(t=k / 10) for k in range(len(_CLOSES)))
