@@ -19,11 +19,12 @@ from rules.claims import ClaimWindow, WindowKind
 from rules.deal import Deal, Phase
 from rules.deal_checks import sequential
 from rules.draws import BITS, below
-from rules.live_hand import keys_complete
+from rules.live_hand import shape_tables
 from rules.melds import Meld, MeldKind
 from rules.moves import (
     ChooseVoid,
     Chow,
+    Discard,
     Draw,
     Hu,
     Kong,
@@ -35,8 +36,7 @@ from rules.moves import (
     SelfDrawnHu,
     new_discard,
 )
-from rules.quick import builder
-from rules.ruleset import VoidDiscard
+from rules.quick import builder, twin
 from rules.seats import Seat
 from rules.tiles import TILES, Suit, Tile
 
@@ -81,13 +81,15 @@ DEFAULT_STYLE = Style()
 class Bot:
     """One seat's policy; all bots of a table may share one `random.Random`."""
 
-    __slots__ = ("_bits", "rng", "style")
+    __slots__ = ("_bits", "_shape", "rng", "style")
 
     def __init__(self, rng: random.Random, style: Style = DEFAULT_STYLE) -> None:
         self.rng = rng
         self.style = style
         # `rng.getrandbits` where `rng._randbelow` is the standard library's (rules.draws)
         self._bits = rng.getrandbits if type(rng) is random.Random else None
+        # `keys_complete`'s tables, for `_turn`'s look-up (built here at the first bot)
+        self._shape = shape_tables()
 
     def choose(self, deal: Deal, seat: Seat, t: float | None = None) -> Move | None:
         """The move `seat` makes now (stamped with time `t`), or None (nothing to do, or
@@ -195,7 +197,15 @@ class Bot:
         counts = deal._hands[i]
         keys = deal._keys[i]
         melds = deal._melds[i]
-        if keys_complete(keys, counts, len(melds)):
+        # `keys_complete(keys, counts, len(melds))` written out, a call less each turn:
+        # the suits' codes by live key, then seven pairs read off the counts
+        numbers, honours, targets = self._shape
+        k3, n = keys[3], len(melds)
+        if numbers[keys[0]] + numbers[keys[1]] + numbers[keys[2]] + (
+            honours[k3] if k3 else 0
+        ) == targets[n] or (
+            not n and 1 not in counts and 3 not in counts and sum(counts) == 14 and max(counts) <= 4
+        ):
             if (
                 rng.random() < style.self_drawn_hu
                 and deal.wins(seat)
@@ -204,7 +214,15 @@ class Bot:
                 return SelfDrawnHu(seat, t=t)
         elif rng.random() < style.false_hu and deal.check(SelfDrawnHu(seat)) is None:
             return SelfDrawnHu(seat, t=t)  # accepted, and settled as a false Hu (004 Lesson 5)
-        if deal.wall.tiles_left and (4 in counts or (melds and _pung_to_add(counts, melds))):
+        # a kong of its own to declare: four of a tile held, or the 4th of a pung
+        # (`_pung_to_add` written out, a call less on every turn with melds)
+        own = 4 in counts
+        if not own:
+            for m in melds:
+                if m.kind is _PUNG and counts[m.tile]:
+                    own = True
+                    break
+        if own and deal.wall.tiles_left:
             kong = self._own_kong(deal, seat, counts, melds)
             if kong is not None:
                 return stamp(kong, t)
@@ -213,13 +231,25 @@ class Bot:
         if laid is not None:
             return new_discard(seat, laid, t)  # the face-down void tile goes first
         void = deal._void[i]
-        # void-suit tiles held: the suit's live key is not 0
-        if void is not None and keys[0 if void is _M else 1 if void is _P else 2]:
-            offset = 0 if void is _M else 9 if void is _P else 18
-            row = counts[offset : offset + 9]
-            if deal.rs.play.void_discard is VoidDiscard.STRICT or rng.random() >= style.void_breach:
-                held = list(compress(range(offset, offset + 9), row))
-                return new_discard(seat, TILES[held[below(rng, len(held))]], t)
+        if void is not None:
+            si = 0 if void is _M else 1 if void is _P else 2
+            key = keys[si]
+            # void-suit tiles held (the suit's live key is not 0), discarded first unless a
+            # lenient rule set's breach: one of them at random, found by the key (a seat
+            # keeps its void tiles for several turns, the same key each time)
+            if key and (deal._strict_void or rng.random() >= style.void_breach):
+                held = _VOID_HELD[si].get(key)
+                if held is None:
+                    held = _void_held(si, key, counts)
+                n, bits = len(held), self._bits
+                if bits is None:
+                    return new_discard(seat, held[rng._randbelow(n)], t)
+                # `rng._randbelow(n)` written out, as below
+                k = BITS[n]
+                r = bits(k)
+                while r >= n:
+                    r = bits(k)
+                return new_discard(seat, held[r], t)
         # `rng.choice(seq)` is `seq[rng._randbelow(len(seq))]` for a sequence that is not
         # empty (the same draw); written out on the discard of every turn, one call less
         if rng.random() < style.random_discard:
@@ -234,7 +264,14 @@ class Bot:
         r = bits(k)
         while r >= n:
             r = bits(k)
-        return new_discard(seat, TILES[lonely[r]], t)
+        # `new_discard(seat, TILES[lonely[r]], t)` written out (rules.quick.twin), a call
+        # less on most turns
+        move = _DISCARD_TWIN()
+        move.seat = seat
+        move.tile = TILES[lonely[r]]
+        move.t = t
+        move.__class__ = Discard
+        return move  # type: ignore[no-any-return]
 
     def _own_kong(
         self, deal: Deal, seat: Seat, counts: Sequence[int], melds: Sequence[Meld]
@@ -258,14 +295,6 @@ class Bot:
         return self.rng.choice(kongs) if kongs else None
 
 
-def _pung_to_add(counts: Sequence[int], melds: Sequence[Meld]) -> bool:
-    """Whether the hand holds the 4th tile of one of its pungs."""
-    for m in melds:  # noqa: SIM110 - a plain loop: a generator costs more on every turn
-        if m.kind is _PUNG and counts[m.tile]:
-            return True
-    return False
-
-
 def stamp(move: Move, t: float | None) -> Move:
     """The same move stamped with time `t` (moves from `legal_moves` carry none)."""
     if t is None:
@@ -284,6 +313,7 @@ new_hu, new_pass, _new_pung, new_rob_kong = map(builder, (Hu, Pass, Pung, RobKon
 _STAMPED = {kind: builder(kind) for kind in (Hu, Pung, Pass, RobKong, SelfDrawnHu)}
 _new_void = builder(ChooseVoid)  # `ChooseVoid(seat, suit, tile, t=t)`
 _new_kong = builder(Kong)  # `Kong(seat, kind, tile, t=t)`
+_DISCARD_TWIN = twin(Discard)  # `new_discard`'s plain twin
 
 
 # each tile's suit, and the offset of each suit
@@ -291,6 +321,24 @@ SUIT_OF: tuple[Suit, ...] = tuple(t.suit for t in TILES)
 _OFFSET: dict[Suit, int] = {s: s.offset for s in Suit}
 _M, _P, _Z = Suit.M, Suit.P, Suit.Z
 _INDICES = range(len(TILES))
+# per number suit: live key -> the suit's held tiles (`_turn`'s void discard), filled as
+# keys come up; a suit's key changes only as its tiles come and go, so few are met
+_VOID_HELD: tuple[dict[int, tuple[Tile, ...]], ...] = ({}, {}, {})
+_VOID_HELD_MAX = 1 << 12  # keys kept per suit before a cache starts afresh
+_SUIT_TILES = (TILES[0:9], TILES[9:18], TILES[18:27])
+
+
+def _void_held(si: int, key: int, counts: Sequence[int]) -> tuple[Tile, ...]:
+    """A miss of `_VOID_HELD[si]`: the suit's tiles held in `counts`, whose live key for
+    the suit is `key` (most void suits are met once, so a miss is made cheap)."""
+    cache = _VOID_HELD[si]
+    if len(cache) >= _VOID_HELD_MAX:
+        cache.clear()
+    o = 9 * si
+    found = cache[key] = tuple(compress(_SUIT_TILES[si], counts[o : o + 9]))
+    return found
+
+
 _NO_HONOURS = bytes(7)
 # the lowest tiles of the chows holding each tile (as rules.deal lists them)
 _CHOW_STARTS: tuple[tuple[Tile, ...], ...] = tuple(

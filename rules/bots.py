@@ -22,6 +22,7 @@ bots' streams (and deals) are what they were.
 from __future__ import annotations
 
 import random
+import threading
 from collections.abc import Callable
 from math import floor as _floor
 from typing import NoReturn
@@ -38,9 +39,11 @@ from rules.bot_policy import (
 )
 from rules.claims import Window, WindowKind
 from rules.deal import _PLAY_HANDLERS, Deal, Phase
-from rules.deal_play import play_close, play_discard, play_draw
+from rules.deal_effects import OTHERS_IN
+from rules.deal_play import draw_live, play_close, play_discard, play_draw
 from rules.live_hand import NEAR_DIGITS
 from rules.moves import (
+    CloseClaims,
     Correction,
     Discard,
     Move,
@@ -53,6 +56,7 @@ from rules.moves import (
 from rules.record import DealRecord, to_record
 from rules.ruleset import RuleSet
 from rules.seats import SEATS, Seat
+from rules.tiles import TILES, Suit
 from rules.wall import Wall
 
 __all__ = ["DEFAULT_STYLE", "Bot", "BotError", "BotTable", "Style", "new_deal", "play_deal"]
@@ -130,7 +134,13 @@ class BotTable:
         self.rs = rs
         self.rng = rng
         self.style = style
-        self.bots = bots or tuple(Bot(rng, style) for _ in SEATS)
+        if bots:
+            self.bots = bots
+            self._plain = all(type(b) is Bot for b in bots)
+            same = all(b.rng is rng and b.style is style for b in bots)
+        else:  # a table of its own (every deal of `play_deal`): four plain bots, no generators
+            self.bots = (Bot(rng, style), Bot(rng, style), Bot(rng, style), Bot(rng, style))
+            self._plain = same = True
         self.now = 0.0
         self._window: Window | None = None  # the judge's window the seats are asked in
         self._done = 0  # the open window's eligible seats asked so far (they are asked in order)
@@ -143,15 +153,11 @@ class BotTable:
         self._retrieve = style.retrieve_discard
         self._false_hu = style.false_hu
         self._quiet = style.false_hu + style.explicit_pass  # `Bot._claim`'s second test
-        # all four seats plain `Bot`s: the claim window asks them without `claim`'s checks
-        self._plain = all(type(b) is Bot for b in self.bots)
-        # ... sharing the table's generator and style, without chows: a silent seat's two
-        # draws are made in the window loop itself (`Bot._claim`'s first and last draws)
-        self._fast = (
-            self._plain
-            and all(b.rng is rng and b.style is style for b in self.bots)
-            and not rs.play.chow_claims
-        )
+        # `_plain`: all four seats plain `Bot`s, the claim window asks them without
+        # `claim`'s checks; `_fast`: ... sharing the table's generator and style (`same`),
+        # without chows: a silent seat's two draws are made in the window loop itself
+        # (`Bot._claim`'s first and last draws)
+        self._fast = self._plain and same and not rs.play.chow_claims
 
     def _tick(self, lo: float, hi: float) -> float:
         self.now = _tenth(self.now + lo + (hi - lo) * self.rng.random())
@@ -286,6 +292,39 @@ class BotTable:
         return new_close_claims(self.now)
 
 
+# each tuple of eligible seats (`rules.deal_effects.OTHERS_IN`'s) as plain ints
+_PLAIN: dict[tuple[Seat, ...], tuple[int, ...]] = {
+    seats: tuple(s + 0 for s in seats) for row in OTHERS_IN for seats in row
+}
+
+
+# per tile, what the claim window reads of it: itself as a plain int, its suit, and its
+# `NEAR_DIGITS` (its suit key's index and the place values of it and its neighbours)
+_AT_TILE: tuple[tuple[int, Suit, int, int, int], ...] = tuple(
+    (t + 0, SUIT_OF[t], *NEAR_DIGITS[t]) for t in TILES
+)
+# an unknown clock in tenths: far below any sum with a known one
+_UNKNOWN = -(10**9)
+
+# `CloseClaims(t=k / 10)` at index k: a frozen value, so every deal's silent windows closing
+# at the same tenth share one (a deal closes some 58 windows, at times that recur from deal
+# to deal), made as the clock first reaches them and kept up to `_CLOSES_KEPT` tenths
+_CLOSES: list[CloseClaims] = []
+_CLOSES_KEPT = 12_000  # 20 minutes; a bot deal lasts some 6-8
+_CLOSES_FILLING = threading.Lock()
+
+
+def _close_at(tenths: int) -> CloseClaims:
+    """`CloseClaims(t=tenths / 10)`, from `_CLOSES` (filled up to it) while it keeps it;
+    filled under a lock (simulator threads play deals too: `_CLOSES[k]` must be k's)."""
+    if tenths >= _CLOSES_KEPT:
+        return new_close_claims(tenths / 10)
+    with _CLOSES_FILLING:
+        while len(_CLOSES) <= tenths:
+            _CLOSES.append(new_close_claims(len(_CLOSES) / 10))
+    return _CLOSES[tenths]
+
+
 def new_deal(rs: RuleSet, rng: random.Random) -> Deal:
     """A shuffled wall and East's roll of the dice (`rules.wall.Wall.shuffled`)."""
     return Deal.start_shuffled(rs, rng)
@@ -316,9 +355,18 @@ def play_deal(
     wall = deal.wall
     # the deal's two move lists (a correction replaces the effective moves' list)
     history, effective = deal.history.append, deal._moves.append
+    # the judge's hand counts, void suits and live keys, read by the claim window (only a
+    # correction's replay replaces these lists)
+    hands, voids, keys = deal._hands, deal._void, deal._keys
     window: Window | None = None  # the claim window asked here (`BotTable._window`)
     done = 0  # its eligible seats asked so far (`BotTable._done`)
     closes_at = 0.0  # when its clock runs out (`BotTable._closes_at`)
+    tenths = shut = _UNKNOWN  # the clock after the last discard, and at the close, in tenths
+    closes = _CLOSES
+    # `claim_seconds` in whole tenths (`_UNKNOWN` if it is not: the close is then computed)
+    claim_tenths = round(claim_seconds * 10)
+    if abs(claim_seconds * 10 - claim_tenths) > 1e-9:
+        claim_tenths = _UNKNOWN
     move: Move | None
     now = 0.0  # the table's clock (`BotTable.now`), handed to the table around its calls
     while True:
@@ -331,10 +379,12 @@ def play_deal(
             k = _floor(y + 0.5)
             d = y - k
             now = k / 10 if d * d < 0.2499 else round(x, 1)
-            move = new_draw(deal.turn, wall.peek(), now)
-            problem = play_draw(deal, move)  # the judge's check, then its effect
-            if problem is not None:  # pragma: no cover - a bug in the bots or the judge
-                _refused(seed, move, problem)
+            move = draw_live(deal, now)  # the usual draw, made and played at once
+            if move is None:  # pragma: no cover - a bot deal's wall is known to its end
+                move = new_draw(deal.turn, wall.peek(), now)
+                problem = play_draw(deal, move)  # the judge's check, then its effect
+                if problem is not None:
+                    _refused(seed, move, problem)
             history(move)
             effective(move)
             move = None
@@ -350,7 +400,12 @@ def play_deal(
                 y = x * 10.0
                 k = _floor(y + 0.5)
                 d = y - k
-                now = k / 10 if d * d < 0.2499 else round(x, 1)
+                if d * d < 0.2499:
+                    now = k / 10
+                    tenths = k  # the clock in tenths, for the window's close
+                else:
+                    now = round(x, 1)
+                    tenths = _UNKNOWN
                 move = bots[seat]._turn(deal, seat, now)
                 if type(move) is Discard:
                     problem = play_discard(deal, move)  # the judge's check, then its effect
@@ -372,22 +427,30 @@ def play_deal(
                     assert w.kind is _WINDOW_DISCARD
                     window, done = w, 0
                     closes_at = now + claim_seconds
+                    # a silent close comes at `_tenth(closes_at)`; with the clock at k
+                    # tenths (the discard just made set it), that is k + claim_tenths
+                    # tenths exactly (tests/rules/test_bots.py); below 0 (either is
+                    # `_UNKNOWN`): compute it
+                    shut = tenths + claim_tenths
                     if rand() < retrieve:
                         table.now = now
                         move = Correction(1, "discard retrieved", t=table._tick(0.1, 0.5))
                         now = table.now
                         deal, wall, history, effective = _correct(deal, move, seed)
+                        hands, voids, keys = deal._hands, deal._void, deal._keys
                         continue
-                declared, tile = w.declared, w.tile
-                seats = w.eligible[done:] if done else w.eligible
-                hands, voids, wins, keys = deal._hands, deal._void, w.wins, deal._keys
-                t = tile + 0  # plain ints index lists on CPython's fast path, `IntEnum`s not
-                suit = SUIT_OF[t]
-                si, low, span_ = NEAR_DIGITS[t]
-                for seat in seats:
-                    if declared and seat in declared:
+                declared, tile, wins = w.declared, w.tile, w.wins
+                # the eligible seats as plain ints (list subscripts on CPython's fast path,
+                # where a `Seat`, an `IntEnum`, is not), those not asked yet
+                seats = _PLAIN[w.eligible]
+                if done:
+                    seats = seats[done:]
+                # the tile as a plain int (list subscripts on CPython's fast path), its suit
+                # and where it and its neighbours sit in a live suit key (`NEAR_DIGITS`)
+                t, suit, si, low, span_ = _AT_TILE[tile]
+                for i in seats:
+                    if declared and i in declared:  # (a `Seat` hashes and equals its int)
                         continue  # `Bot.claim`: a seat speaks once
-                    i = seat + 0
                     if voids[i] is suit:
                         # 002: no claim on one's void suit, not even a false Hu (and no win:
                         # `Deal._wins_on` says so first)
@@ -398,9 +461,9 @@ def play_deal(
                         # (kept in the window's `wins`, as `Deal._wins_with` keeps it)
                         known = wins[i]
                         if known is None:
-                            known = wins[i] = deal._wins_near(seat, tile)
+                            known = wins[i] = deal._wins_near(i, tile)  # (takes a plain int)
                         if known or hands[i][t] >= 2:
-                            move = bots[i]._claim(deal, seat, tile, False, None)
+                            move = bots[i]._claim(deal, SEATS[i], tile, False, None)
                             if move is not None:
                                 break
                             continue
@@ -411,23 +474,32 @@ def play_deal(
                     rand()  # `_claim`'s first draw: nothing to declare with it
                     r = rand()
                     if r < quiet:
+                        seat = SEATS[i]
                         move = new_hu(seat, None) if r < false_hu else new_pass(seat, None)
                         break
                 if move is None:
-                    # the window closes silent: `_tenth(max(now, closes_at))` written out
-                    x = closes_at if closes_at > now else now
-                    y = x * 10.0
-                    k = _floor(y + 0.5)
-                    d = y - k
-                    now = k / 10 if d * d < 0.2499 else round(x, 1)
-                    move = new_close_claims(now)
+                    # the window closes silent: `_tenth(max(now, closes_at))`, where
+                    # `closes_at` is past `now` (a claim comes 0.1 s before it at the latest)
+                    if shut >= 0:
+                        now = shut / 10
+                        try:
+                            move = closes[shut]  # the same value, made once (see `_CLOSES`)
+                        except IndexError:
+                            move = _close_at(shut)
+                    else:
+                        x = closes_at if closes_at > now else now
+                        y = x * 10.0
+                        k = _floor(y + 0.5)
+                        d = y - k
+                        now = k / 10 if d * d < 0.2499 else round(x, 1)
+                        move = new_close_claims(now)
                     problem = play_close(deal, move)  # the judge's check, then its effect
                     if problem is not None:  # pragma: no cover - a bug in the bots or the judge
                         _refused(seed, move, problem)
                     history(move)
                     effective(move)
                     continue
-                done += seats.index(seat) + 1  # the seats up to the one that spoke
+                done += seats.index(i) + 1  # the seats up to the one that spoke
                 # `now = max(now, min(_tenth(...), closes_at - 0.1))`, without two calls
                 t = _tenth(now + rng.uniform(0.1, 0.8))
                 if t > closes_at - 0.1:
@@ -444,6 +516,7 @@ def play_deal(
         kind = type(move)
         if kind is Correction:
             deal, wall, history, effective = _correct(deal, move, seed)
+            hands, voids, keys = deal._hands, deal._void, deal._keys
             continue
         # `deal.play(move)` written out: the judge's own check and effect for the move's
         # kind, then the move joins the deal's history

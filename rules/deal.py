@@ -188,14 +188,15 @@ class Deal:
         # key) is then a copy, not a conversion of 34 ints, and `4 in h` a byte search
         self._hands = hands = [bytearray(34) for _ in SEATS]
         # each seat's live suit keys (`rules.live_hand.LiveHand`, `suit_keys(hand)`), changed
-        # with every count of `_hands` by the effects: "complete?" is then three table
-        # indexings. Counted as the tiles are dealt (a wall holds at most four of a tile)
+        # with every count of `_hands` by the effects: "complete?" is then three look-ups.
+        # Counted as dealt (a wall holds at most 4 of a tile), seat by seat: no `Seat` subscript
         self._keys = keys = [[0, 0, 0, 0] for _ in SEATS]
         plan = wall.deal_out()  # the takes themselves only when asked (`deal_takes`)
-        for seat, i in plan:
-            t = order[i]
-            hands[seat][t] += 1
-            keys[seat][SUIT_INDEX[t]] += UNIT[t]
+        for hand, key, dealt in zip(hands, keys, wall.dealt_by_seat(), strict=True):
+            for i in dealt:
+                t = order[i]
+                hand[t] += 1
+                key[SUIT_INDEX[t]] += UNIT[t]
         self._melds: list[list[Meld]] = [[], [], [], []]
         self._river: list[list[Tile]] = [[], [], [], []]
         self._discards: list[list[Tile]] = [[], [], [], []]

@@ -335,15 +335,16 @@ def resolve_silent(deal: Deal, w: Window) -> Sequence[Fact]:
     """`_resolve` of a discard everybody let go (most windows; `only_passes`), without
     building a `Resolution`: every eligible player passed, and play passes on."""
     if deal._skip_hu_lock:
-        tile, wins = w.tile, w.wins
-        suit, voids = _SUIT_OF[tile], deal._void
+        wins = w.wins
         for s in w.eligible:
             known = wins[s]  # the bots asked most passers already (`deal._wins_with`)
             if known is False:
                 continue
             if known is None:
-                # `deal._wins_on`: never on a tile of one's void suit
-                known = wins[s] = voids[s] is not suit and deal._wins_on(s, tile)
+                # `deal._wins_on`: never on a tile of one's void suit (the tile and the
+                # suit read here only: most windows find every passer known)
+                tile = w.tile
+                known = wins[s] = deal._void[s] is not _SUIT_OF[tile] and deal._wins_on(s, tile)
             if known:
                 _lock_hu(deal, w, s)
     if deal._skip_pung_lock:

@@ -43,7 +43,7 @@ from dataclasses import dataclass
 from enum import Enum
 from functools import cache
 
-from rules.draws import shuffle
+from rules.draws import below, shuffle
 from rules.quick import builder
 from rules.ruleset import Indent, ReplacementEnd, RuleSet
 from rules.seats import SEATS, Seat
@@ -195,6 +195,22 @@ def _deal_plan(n: int, first: int) -> tuple[tuple[Seat, int], ...]:
 
 
 @cache
+def _dealt_by_seat(n: int, first: int) -> tuple[tuple[int, ...], ...]:
+    """`_deal_plan`'s indices grouped by seat (East to North), each in take order."""
+    plan = _deal_plan(n, first)
+    return tuple(tuple(i for s, i in plan if s is seat) for seat in SEATS)
+
+
+@cache
+def _dealt_mask(n: int, first: int) -> bytes:
+    """`_deal_plan`'s indices as a mask of the wall: 1 where a tile is dealt."""
+    mask = bytearray(n)
+    for _, i in _deal_plan(n, first):
+        mask[i] = 1
+    return bytes(mask)
+
+
+@cache
 def _draw_orders(n: int, first: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
     """Physical indices in live draw order (clockwise from the break at index `first`) and
     in replacement order (the stack before the break first, top then bottom, then
@@ -289,7 +305,7 @@ class Wall:
         permutation of `full_set` by construction, so `check_order` is not asked."""
         tiles = list(full_set(rs.tiles.set))
         shuffle(rng, tiles)  # `rng.shuffle(tiles)` (rules.draws: the same permutation)
-        dice = Dice(rng.randint(1, 6), rng.randint(1, 6))
+        dice = Dice(1 + below(rng, 6), 1 + below(rng, 6))  # `randint(1, 6)`'s very draws
         wall = cls.__new__(cls)
         wall._setup(rs, dice, tuple(tiles), True)
         return wall
@@ -350,6 +366,10 @@ class Wall:
         """Who takes which physical index, for the 53 takes of the deal (004 Lesson 2)."""
         return _deal_plan(len(self._live), self._live[0])
 
+    def dealt_by_seat(self) -> tuple[tuple[int, ...], ...]:
+        """The physical indices each seat is dealt (East to North), in take order."""
+        return _dealt_by_seat(len(self._live), self._live[0])
+
     def deal(self) -> tuple[Take, ...]:
         """The 53 takes of the deal (004 Lesson 2), East's jump included."""
         self.deal_out()
@@ -367,8 +387,11 @@ class Wall:
             if unknown:
                 where = self.geometry.position(unknown[0])
                 raise WallError(f"{len(unknown)} dealt tiles are not known ({where} first)")
-        for _, i in plan:
-            taken[i] = 1
+        if taken.find(1) < 0:  # nothing taken before (always, but for a replacement)
+            taken[:] = _dealt_mask(len(self._live), self._live[0])  # one copy, not 53 stores
+        else:
+            for _, i in plan:
+                taken[i] = 1
         self.tiles_left -= len(plan)
         self._head = DEALT_TILES
         return plan

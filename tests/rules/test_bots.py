@@ -126,3 +126,57 @@ def test_false_hu_style(rules):
     assert never.counts.get(Category.FALSE_HU, 0) == 0
     assert often.counts.get(Category.FALSE_HU, 0) > 0
     assert not never.violations and not often.violations
+
+
+@settings(max_examples=200, deadline=None)
+@given(row=st.lists(st.integers(0, 4), min_size=9, max_size=9), si=st.integers(0, 2))
+def test_the_void_tiles_found_by_a_suit_key_are_the_tiles_held(row, si):
+    from rules.bot_policy import _VOID_HELD, _void_held
+    from rules.live_hand import suit_keys
+    from rules.tiles import TILES
+
+    counts = [0] * 34
+    counts[9 * si : 9 * si + 9] = row
+    key = suit_keys(counts)[si]
+    held = tuple(TILES[i] for i in range(9 * si, 9 * si + 9) if counts[i])
+    assert _void_held(si, key, counts) == held
+    assert _VOID_HELD[si][key] == held  # kept for the seat's next turn
+
+
+def test_a_silent_close_in_tenths_is_the_clock_the_table_computes():
+    # `play_deal` closes a silent window at k + claim_tenths tenths when the discard left
+    # the clock at k tenths, for `_tenth(k / 10 + claim_seconds)`: the same double, over
+    # clocks far beyond a deal's (a deal lasts some 400 s) and the claim times allowed
+    from rules.bots import _tenth
+
+    for seconds in (0.5, 0.7, 1.0, 2.5, 3.0, 4.2, 60.0):
+        tenths = round(seconds * 10)
+        for k in range(100_000):
+            assert _tenth(k / 10 + seconds) == (k + tenths) / 10, (k, seconds)
+
+
+def test_a_shared_silent_close_is_the_value_the_class_makes():
+    from rules.bots import _CLOSES_KEPT, _close_at
+
+    for k in (0, 1, 29, 3001, 2 * 3001, _CLOSES_KEPT - 1, _CLOSES_KEPT, 10 * _CLOSES_KEPT):
+        close = _close_at(k)
+        assert type(close) is CloseClaims and close == CloseClaims(t=k / 10)
+    assert _close_at(3001) is _close_at(3001)  # made once, kept
+
+
+def test_shared_closes_filled_from_threads_stay_at_their_tenths():
+    import threading
+
+    from rules.bots import _CLOSES, _close_at
+
+    start = len(_CLOSES)
+    # each thread asks for a later tenth than the last, so each fills the list further
+    threads = [
+        threading.Thread(target=lambda k=k: [_close_at(start + j) for j in range(k, 800, 7)])
+        for k in range(7)
+    ]
+    for th in threads:
+        th.start()
+    for th in threads:
+        th.join()
+    assert all(_CLOSES[k] == CloseClaims(t=k / 10) for k in range(len(_CLOSES)))

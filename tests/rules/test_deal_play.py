@@ -2,6 +2,7 @@
 deal exactly as apply does and refuses the same moves with the same values; so do the
 bots' draws, discards and silent closes (`rules.deal_play`)."""
 
+import dataclasses
 import random
 from dataclasses import replace
 
@@ -11,7 +12,7 @@ from hypothesis import given, settings, strategies as st
 from rules.bots import DEFAULT_STYLE, BotTable, new_deal
 from rules.claims import Window, WindowKind, discard_window
 from rules.deal import Deal
-from rules.deal_play import play_close, play_discard, play_draw
+from rules.deal_play import draw_live, play_close, play_discard, play_draw
 from rules.moves import Accepted, CloseClaims, Discard, Draw, Pung, Reason
 from rules.random_deals import deal_seed
 from rules.ruleset import load
@@ -75,6 +76,8 @@ def _both_ways(deal: Deal, twin: Deal, move: Draw | Discard | CloseClaims) -> No
         assert problem is not None and (problem[0], problem[1]) == (refused.reason, refused.detail)
         assert result == refused
     assert deal.snapshot() == twin.snapshot()
+    # the judge's own window, every field (a check may have asked `wins` on one side only)
+    assert _window_fields(deal) == _window_fields(twin)
     for kongs in ("_window_kongs", "_kong_chain"):
         ours, theirs = getattr(deal, kongs), getattr(twin, kongs)
         assert [(k.seat, k.meld, k.refunded) for k in ours] == [
@@ -84,6 +87,13 @@ def _both_ways(deal: Deal, twin: Deal, move: Draw | Discard | CloseClaims) -> No
         twin.wall.tiles_left,
         twin.wall.last_index,
     )
+
+
+def _window_fields(deal: Deal) -> tuple | None:
+    w = deal._window
+    if w is None:
+        return None
+    return tuple(getattr(w, f.name) for f in dataclasses.fields(w) if f.name != "wins")
 
 
 _PLAY = {Draw: play_draw, Discard: play_discard, CloseClaims: play_close}
@@ -140,3 +150,44 @@ def test_the_discard_window_is_the_window_the_class_makes():
         assert made == Window(WindowKind.DISCARD, *args)
         assert made.declared == {} and made.wins == [None] * 4 and made.kong_index == -1
     assert discard_window(*args).wins is not made.wins  # each window its own
+
+
+@pytest.mark.parametrize(("rules", "seed"), [("sbr-mil", 4), ("wmt", 5)])
+def test_a_live_draw_made_and_played_at_once_is_the_draw_the_judge_plays(rules, seed):
+    rs = load(rules)
+    rng = random.Random(deal_seed(seed, 2))
+    deal = new_deal(rs, rng)
+    table = BotTable(rs, rng)
+    twin = Deal.start(rs, deal.dice, deal.wall_order)
+    drawn = 0
+    while not deal.over:
+        if deal.phase.value != "draw":
+            before = deal.snapshot()
+            assert draw_live(deal, 1.0) is None  # not a draw's turn: nothing taken
+            assert deal.snapshot() == before
+            move = table.next_move(deal)
+            assert deal.play(move) is None and twin.play(move) is None
+            continue
+        expected = Draw(deal.turn, deal.wall.peek(), t=table.now)
+        move = draw_live(deal, table.now)
+        assert move == expected and type(move) is Draw
+        assert isinstance(twin.apply(move), Accepted)
+        assert deal.snapshot() == twin.snapshot()
+        assert (deal.wall.tiles_left, deal.wall.last_index) == (
+            twin.wall.tiles_left,
+            twin.wall.last_index,
+        )
+        drawn += 1
+    assert drawn >= 10
+
+
+def test_a_live_draw_of_an_unknown_tile_is_left_to_the_named_draw():
+    rs = load("sbr-mil")
+    deal = new_deal(rs, random.Random(deal_seed(1, 5)))
+    dealt = Deal.start_dealt(rs, deal.dice, [deal.hand(s) for s in SEATS])
+    table = BotTable(rs, random.Random(2))
+    while dealt.phase.value != "draw":
+        assert dealt.play(table.next_move(dealt)) is None
+    before = dealt.snapshot()
+    assert draw_live(dealt, 1.0) is None  # the wall's next tile is not known
+    assert dealt.snapshot() == before and dealt.wall.tiles_left == deal.wall.tiles_left

@@ -23,7 +23,7 @@ from rules.moves import (
     new_draw,
     new_drawn,
 )
-from rules.quick import builder
+from rules.quick import builder, twin
 from rules.ruleset import Payer
 from rules.score import PatternHit, Score
 from rules.scoring import _new_hit, _new_score
@@ -121,3 +121,20 @@ def test_a_class_with_more_slots_than_fields_is_built_from_c():
     build = builder(_Weak)
     assert not build.__name__.startswith("build_")
     assert build(1, "x") == _Weak(1, "x") and type(build(1, "x")) is _Weak
+
+
+@given(seats, tiles, times)
+def test_a_builder_written_out_on_its_twin_makes_the_dataclass_value(seat, tile, t):
+    # what `deal_play.draw_live` and `Bot._turn` write out for a draw and a discard
+    for cls in (Draw, Discard):
+        made = twin(cls)()
+        made.t = t
+        made.tile = tile
+        made.seat = seat
+        made.__class__ = cls
+        assert type(made) is cls and made == cls(seat, tile, t=t)
+        assert repr(made) == repr(cls(seat, tile, t=t))
+        with pytest.raises(dataclasses.FrozenInstanceError):
+            made.t = 1.0  # type: ignore[misc]
+    with pytest.raises(TypeError):
+        twin(_Weak)  # built from C, no plain twin

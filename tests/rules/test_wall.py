@@ -199,3 +199,21 @@ def test_bad_orders_are_refused():
         check_order(bad, TileSet.SUITED_108)
     with pytest.raises(ValueError):
         Dice(0, 7)
+
+
+@pytest.mark.parametrize("dice", [Dice(1, 1), Dice(3, 5), Dice(6, 6), Dice(2, 4)])
+def test_dealing_marks_the_planned_positions_taken_and_groups_them_by_seat(dice):
+    wall = Wall(RS, dice, shuffled(dice.total))
+    plan = wall.deal_out()  # a fresh wall: the dealt positions marked by one mask
+    assert [i for i, taken in enumerate(wall._taken) if taken] == sorted(i for _, i in plan)
+    assert wall.tiles_left == len(wall.order) - len(plan)
+    by_seat = wall.dealt_by_seat()
+    assert by_seat == tuple(tuple(i for s, i in plan if s is seat) for seat in Seat)
+    assert [len(x) for x in by_seat] == [14, 13, 13, 13]
+    # a position taken before the deal (a replacement off the tail) is kept
+    early = Wall(RS, dice, shuffled(dice.total))
+    tail = early.next_replacement_index()
+    assert tail is not None and tail not in {i for _, i in plan}
+    early._take_tile(tail, None)
+    early.deal_out()
+    assert early._taken[tail] == 1 and sum(early._taken) == len(plan) + 1
