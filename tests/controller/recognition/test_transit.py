@@ -49,9 +49,9 @@ def test_regression_missed_reads_of_an_old_river_tile_held_a_claimed_discard_bac
     the 7p lay in W's river (0.14 s), one or another of W's old river and meld tiles was
     always lifted by missed reads; each held the discard back as "another tile of that
     player in the air", S then took the 7p into its melds, the PUNG held for the discard
-    was offered after `settle` and refused (no discard open), and the deal stalled and was
-    lost. A river tile missing holds no reading back: the discard is read at once and the
-    held PUNG follows it."""
+    was offered after `settle` and refused (no discard open), the deal stalled and was
+    settled wrong. A river tile missing holds no reading back: the discard is read at once
+    and the held PUNG follows it."""
     sc = a_round_played()
     old = sc.copy_in("5s", RIVER, E)
     assert sc.lift(old) == []  # missed reads: E's old discard is not read for a while
