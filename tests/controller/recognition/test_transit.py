@@ -2,7 +2,7 @@
 and the void spot, so another tile of that player's hand in the air may change the reading
 (two tiles dropped into the river at once: test_alerts.py); a tile of its river or melds
 missing for a few rounds is a missed read, and holds nothing back (10/10/2 seed 311 deal
-58)."""
+58); nor does a meld tile missing hold a draw back (seed 312 deal 14)."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from scene import Scene, alerts, moves
 
 from controller.devices.events import Button
 from controller.profiles import ZoneKind
-from rules.moves import Discard, Pung
+from rules.moves import Discard, Draw, Pung
 from rules.seats import Seat
 from rules.tiles import Tile
 
@@ -30,7 +30,7 @@ HANDS = {
 def a_round_played() -> Scene:
     """E discards the laid 5s; S, W and N each draw and discard a tile; E draws: its 5s
     lies in its river, its 9s are in its hand."""
-    sc = Scene(hands=HANDS, live="1s2m3m4m")
+    sc = Scene(hands=HANDS, live="1s2m3m4m1s8m9m1p")
     sc.choose_voids()  # E and S void s, W and N void m
     sc.discard(E, "5s", VOID)
     for seat, tile in ((S, "1s"), (W, "2m"), (N, "3m")):
@@ -93,3 +93,31 @@ def test_a_hand_tile_in_the_air_still_holds_the_discard_back() -> None:
     assert moves(sc.discard(E, "9s")) == []
     got = sc.place(other, sc.zone(HAND, E))  # it was only lifted: the discard is read
     assert moves(got) == [Discard(E, Tile.parse("9s"))]
+
+
+def test_regression_a_missed_read_of_a_meld_tile_held_the_draw_back() -> None:
+    """10/10/2 campaign seed 312 deal 14: W (deal E) drew 7s in the very round one tile of
+    its melds went unread; a meld tile missing was taken for "a declared meld not laid down
+    yet", the draw was not read, W promoted its pung with the 7s at once (KONG pressed), and
+    the judge, still waiting for the draw, never read the kong: the deal stalled. A meld
+    tile that lies nowhere else is a missed read: the draw is read."""
+    sc = a_round_played()
+    sc.press(N, Button.PUNG)
+    sc.discard(E, "9s")
+    sc.close()
+    sc.move(sc.copy_in("9s", RIVER, E), MELDS, N)
+    sc.move(sc.copy_in("9s", HAND, N), MELDS, N)
+    sc.move(sc.copy_in("9s", HAND, N), MELDS, N)
+    sc.discard(N, "6s")
+    for seat in (E, S, W):  # each draws a tile and discards it again
+        sc.close()
+        drawn = sc.next_copy()
+        sc.draw(seat)
+        assert moves(sc.move(drawn, RIVER, seat)) == [Discard(seat, drawn.tile)]
+    sc.close()
+    meld = sc.copy_in("9s", MELDS, N)
+    assert sc.lift(meld) == []  # missed reads
+    drawn = sc.next_copy()
+    assert moves(sc.draw(N)) == [Draw(N, drawn.tile)]
+    sc.place(meld, sc.zone(MELDS, N))
+    assert not sc.rt.alerts and not sc.rt.rejected
