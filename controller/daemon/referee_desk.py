@@ -339,6 +339,16 @@ class RefereeSide:
         return self.desk.act(action)
 
     @property
+    def referee_called(self) -> str | None:
+        """What the table waits for the referee about (None: no call stands)."""
+        return self._referee_called
+
+    @referee_called.setter
+    def referee_called(self, words: str | None) -> None:
+        self._referee_called = words
+        self._call_answered = False  # a new call (or none) waits for an answer
+
+    @property
     def dealt_by(self) -> Seat:
         """The dealer of the deal in progress (its deal seat East)."""
         return self._dealt_by
@@ -377,11 +387,24 @@ class RefereeSide:
                 self.referee_candidates = candidates(
                     deal, self._dealt_by, differences, self.last_accepted_seq
                 )
+                self._call_answered = True  # it goes off once they agree (`call_off_if_agreed`)
                 self._dirty = True
                 return
         self.referee_called = None
         self.referee_candidates = ()
         self._dirty = True
+
+    def call_off_if_agreed(self) -> None:
+        """A call answered by a move, standing only while the table differed from the judge,
+        goes off once they agree, with no move: a tile missed by the reader when the last
+        answer was taken and read again afterwards (10/10/2 seed 311 deal 58: a meld tile
+        unread for 0.2 s when the referee entered the last move; the players waited for the
+        call, the judge for a move, and the deal was abandoned 30 s later)."""
+        deal = self.deal
+        if not self._call_answered or self.referee_called is None or deal is None or deal.over:
+            return
+        if self._live() and not self._overtaken() and not self.recogniser.differences(deal):
+            self.referee_answered()
 
     def reread_table(self) -> None:
         """Read the table again against the judge (after a referee's answer): moves the

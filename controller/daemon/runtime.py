@@ -322,6 +322,7 @@ class Runtime(DeviceIO, Recovery, ClaimClock, DealCycle, RefereeSide, Publicatio
         if self._live():
             self.recognised(self.recogniser.tick(now, self._as_seen()), now)
             self._close_if_released(now)
+            self.call_off_if_agreed()
         self._countdown()
         self.recheck_settled(now)
         self.outputs.tick()

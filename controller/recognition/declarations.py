@@ -205,21 +205,33 @@ class Declarations:
         return bool(waits(deal.counts(seat), deal.melds(seat), deal.void(seat), deal.rs.tiles.set))
 
     def _drawers_hu(self, deal: Deal, moves: tuple[Move, ...]) -> list[Recognised]:
-        """A HU the drawer pressed before its draw was read: its self-drawn Hu, offered
-        right after the draw. Waiting out `settle` let a fast table play on meanwhile (a noisy
-        e2e run, seed 202 deal 2: the Hu accepted 1 s late, the next draw, discard and pung
-        all done, the judge never caught up)."""
+        """A HU (or a KONG) the drawer pressed before its draw was read: its self-drawn Hu,
+        offered right after the draw (its own kong, read from the tiles). Waiting out
+        `settle` let a fast table play on meanwhile (a noisy e2e run, seed 202 deal 2: the
+        Hu accepted 1 s late, the next draw, discard and pung all done, the judge never
+        caught up)."""
         take = moves[-1]
+        kongs = [h for h in self._held if h[1] is take.seat and h[2] is Button.KONG]
         mine = [h for h in self._held if h[1] is take.seat and h[2] is Button.HU]
-        if not mine:
+        if not mine and not kongs:
             return []
-        for h in mine:
-            self._held.remove(h)
         trial = fork(deal)
         for m in moves:
             if trial.window is not None and trial.check(m) is not None:
                 trial.apply(CloseClaims())  # the draw closes the window it follows
             trial.apply(m)
+        if kongs and any(isinstance(m, Kong) for m in trial.legal_moves(take.seat)):
+            # a KONG the drawer pressed before its draw was read, and the draw makes a kong:
+            # its own kong, read from the tiles at once (held for `settle`, it was read 1 s
+            # late, the table played on; 10/10/2 seed 313 deal 7, a later HU taken as a
+            # robbing one)
+            for h in kongs:
+                self._held.remove(h)
+            self._kong_button[take.seat] = kongs[0][0]
+        if not mine:
+            return []
+        for h in mine:
+            self._held.remove(h)
         t, seat, _, note = mine[0]
         note = note.replace(" (before the discard)", "")
         hu = SelfDrawnHu(seat)

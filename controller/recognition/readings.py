@@ -178,8 +178,11 @@ class Reader:
                 other.zone.kind is ZoneKind.RIVER or other.zone.seat == spot.zone.seat
             ):
                 return []  # the tile came from a watched zone, not from the wall
-            if other.zone.kind is ZoneKind.MELDS and other.zone.seat == spot.zone.seat:
-                return []  # a declared meld not laid down yet
+            mine = other.zone.kind is ZoneKind.MELDS and other.zone.seat == spot.zone.seat
+            if mine and _still_out(res, other):
+                # a declared meld not laid down yet (a meld tile that lies nowhere else is
+                # a missed read: 10/10/2 seed 312 deal 14, a draw then a kong unread)
+                return []
         if not any(tc.tile == t and self.where.get(tc) == spot.zone for tc in self.fresh):
             return []  # no new tile: one that was there before (a meld not laid down yet)
         surplus = sum(n for o, n in res.items() if o.zone == spot.zone and n > 0)
@@ -221,6 +224,17 @@ def _drawn_onto_a_pung(deal: Deal, res: Tally, seat: Seat, spot: Spot, n: int) -
         return []  # its hand is being laid open: a self-drawn Hu with that tile (hu_readings)
     moves = (Draw(seat, t), Kong(seat, MeldKind.PROMOTED_KONG, t))
     return [Reading(seat, moves, frozenset({spot}), Button.KONG)]
+
+
+def _still_out(res: Tally, melds: Spot) -> bool:
+    """A tile of the meld missing at `melds` lies elsewhere: in that seat's hand, or in a
+    river (a claimed discard); a missed read of a laid tile lies nowhere."""
+    return any(
+        n > 0
+        and o.tile == melds.tile
+        and (o.zone.kind is ZoneKind.RIVER or o.zone.seat == melds.zone.seat)
+        for o, n in res.items()
+    )
 
 
 def orphan(res: Tally) -> bool:

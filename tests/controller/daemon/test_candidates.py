@@ -121,3 +121,46 @@ def test_regression_the_call_stands_until_the_table_agrees_with_the_judge(rig):
     rig.rec.residue = {}
     rig.seen(discard)  # read at last: the table and the judge agree
     assert rig.rt.referee_called is None
+
+
+def test_regression_the_call_goes_off_when_a_tile_missed_at_the_last_answer_is_read_again(rig):
+    """10/10/2 seed 311 deal 58: the referee entered the last move the table showed while a
+    meld tile was unread for 0.2 s (missed reads), so the call stood; the tile was read again,
+    the table agreed with the judge, but nothing was accepted any more: the players waited
+    for the call, the judge for a move, and after 30 s the referee abandoned the deal. A call
+    an accepted move answered goes off once the table agrees, with no further move."""
+    from controller.outputs.scoreboard import ActionKind as AK
+
+    moves = list(begin_deal(rig, 3).moves)
+    k = next(i for i, m in enumerate(moves) if isinstance(m, mv.Draw))
+    play(rig, moves[:k])
+    draw = moves[k]
+    held = rig.rt.deal.hand(draw.seat)[0]
+    rig.rec.residue = {(draw.seat, "hand", held): -1}  # a tile of that hand not read now
+    call(rig)
+    side = table_seat(draw.seat, rig.rt.dealt_by)
+    entered = rig.rt.referee(
+        RefereeAction(AK.MOVE, "seen", side, client="ref-1", move="draw", tile=str(draw.tile))
+    )
+    assert entered.accepted and rig.rt.referee_called is not None  # still differs: stands
+    rig.step(0.2)
+    assert rig.rt.referee_called is not None  # the tile is still unread
+    accepted = len(rig.records(RecordKind.MOVE_ACCEPTED))
+    rig.rec.residue = {}  # read again: the table and the judge agree
+    rig.step(0.2)
+    assert rig.rt.referee_called is None and not rig.rt.referee_candidates
+    assert len(rig.records(RecordKind.MOVE_ACCEPTED)) == accepted  # no move took it off
+
+
+def test_a_call_nobody_answered_stands_when_the_table_comes_to_agree(rig):
+    """A call no answer was given to (a stall, a wall mismatch...) is the referee's to end:
+    the table agreeing by itself does not turn it off."""
+    moves = list(begin_deal(rig, 3).moves)
+    k = next(i for i, m in enumerate(moves) if isinstance(m, mv.Draw))
+    play(rig, moves[:k])
+    seat = moves[k].seat
+    rig.rec.residue = {(seat, "hand", rig.rt.deal.hand(seat)[0]): -1}
+    call(rig)
+    rig.rec.residue = {}
+    rig.step(0.2)
+    assert rig.rt.referee_called is not None

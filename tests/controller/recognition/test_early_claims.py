@@ -213,3 +213,24 @@ def test_a_held_false_looking_hu_is_taken_on_its_window_when_the_table_stands_st
     sc.close()
     won = sc.deal.winners[-1]
     assert won.false_hu and won.from_seat is E  # on E's window
+
+
+def test_regression_a_kong_pressed_before_its_draw_was_read_is_read_with_the_tiles() -> None:
+    """A 10/10/2 campaign, seed 313 deal 7: E pressed KONG in the same instant its draw of
+    the fourth 8s settled in the hand, before it was read; the press was held for `settle`
+    like a claim for a discard not read yet, so the promoted kong laid 0.08 s later waited
+    for it and was read 1 s late; the replacement, a discard and W's pung went by meanwhile,
+    and W's next HU was taken on the kong's robbing window, a false Hu. Once the draw is
+    read and makes a kong, the held KONG is the drawer's own kong: read with its tiles."""
+    sc = Scene(hands=S_HOLDS_THREE_9M, live="9m")
+    sc.choose_voids()
+    sc.discard(E, "5s", VOID)
+    sc.close()
+    assert sc.press(S, Button.KONG) == []  # S is to draw: held
+    nine_m = Tile.parse("9m")
+    assert moves(sc.draw(S)) == [Draw(S, nine_m)]
+    said: list = []
+    for _ in range(4):
+        said += sc.move(sc.copy_in("9m", HAND, S), MELDS, S)
+    assert moves(said) == [Kong(S, MeldKind.CONCEALED_KONG, nine_m)]
+    assert sc.rt.rejected == [] and not sc.rt.alerts
