@@ -41,7 +41,7 @@ from rules.claims import Window, WindowKind
 from rules.deal import _PLAY_HANDLERS, Deal, Phase
 from rules.deal_effects import OTHERS_IN
 from rules.deal_play import draw_live, play_close, play_discard, play_draw
-from rules.live_hand import NEAR_DIGITS
+from rules.live_hand import NEAR_DIGITS, UNIT, shape_tables
 from rules.moves import (
     CloseClaims,
     Correction,
@@ -300,9 +300,11 @@ _PLAIN: dict[tuple[Seat, ...], tuple[int, ...]] = {
 
 # per tile, what the claim window reads of it: itself as a plain int, its suit, and its
 # `NEAR_DIGITS` (its suit key's index and the place values of it and its neighbours)
-_AT_TILE: tuple[tuple[int, Suit, int, int, int], ...] = tuple(
-    (t + 0, SUIT_OF[t], *NEAR_DIGITS[t]) for t in TILES
+_AT_TILE: tuple[tuple[int, Suit, int, int, int, int], ...] = tuple(
+    (t + 0, SUIT_OF[t], *NEAR_DIGITS[t], UNIT[t]) for t in TILES
 )
+# the live key holding a void suit's tiles (`Deal._wins_near`'s first refusal)
+_VOID_KEY: dict[Suit, int] = {Suit.M: 0, Suit.P: 1, Suit.S: 2}
 # an unknown clock in tenths: far below any sum with a known one
 _UNKNOWN = -(10**9)
 
@@ -357,7 +359,9 @@ def play_deal(
     history, effective = deal.history.append, deal._moves.append
     # the judge's hand counts, void suits and live keys, read by the claim window (only a
     # correction's replay replaces these lists)
-    hands, voids, keys = deal._hands, deal._void, deal._keys
+    hands, voids, keys, melds = deal._hands, deal._void, deal._keys, deal._melds
+    # what `keys_complete_with` looks up, for the window's win test written out
+    numbers, honours, targets = shape_tables()
     window: Window | None = None  # the claim window asked here (`BotTable._window`)
     done = 0  # its eligible seats asked so far (`BotTable._done`)
     closes_at = 0.0  # when its clock runs out (`BotTable._closes_at`)
@@ -438,6 +442,7 @@ def play_deal(
                         now = table.now
                         deal, wall, history, effective = _correct(deal, move, seed)
                         hands, voids, keys = deal._hands, deal._void, deal._keys
+                        melds = deal._melds
                         continue
                 declared, tile, wins = w.declared, w.tile, w.wins
                 # the eligible seats as plain ints (list subscripts on CPython's fast path,
@@ -447,7 +452,7 @@ def play_deal(
                     seats = seats[done:]
                 # the tile as a plain int (list subscripts on CPython's fast path), its suit
                 # and where it and its neighbours sit in a live suit key (`NEAR_DIGITS`)
-                t, suit, si, low, span_ = _AT_TILE[tile]
+                t, suit, si, low, span_, unit = _AT_TILE[tile]
                 for i in seats:
                     if declared and i in declared:  # (a `Seat` hashes and equals its int)
                         continue  # `Bot.claim`: a seat speaks once
@@ -461,7 +466,34 @@ def play_deal(
                         # (kept in the window's `wins`, as `Deal._wins_with` keeps it)
                         known = wins[i]
                         if known is None:
-                            known = wins[i] = deal._wins_near(i, tile)  # (takes a plain int)
+                            # `Deal._wins_near`'s two quick refusals written out (most tests
+                            # end in one): void tiles still held, or a shape that the tile
+                            # does not complete (`keys_complete_with`: the tile's suit key
+                            # with the tile added, the others as they are); the judge's own
+                            # test for the rest (seven pairs, a complete shape)
+                            k0, k1, k2, k3 = ki = keys[i]
+                            v = voids[i]
+                            if v is not None and ki[_VOID_KEY[v]]:
+                                known = False
+                            elif hands[i][t] >= 4:
+                                known = False  # a fifth copy completes nothing
+                            else:
+                                if si == 0:
+                                    k0 += unit
+                                elif si == 1:
+                                    k1 += unit
+                                elif si == 2:
+                                    k2 += unit
+                                else:
+                                    k3 += unit
+                                n = len(melds[i])
+                                if numbers[k0] + numbers[k1] + numbers[k2] + (
+                                    honours[k3] if k3 else 0
+                                ) == targets[n] or not (n or not hands[i][t] & 1):
+                                    known = deal._wins_near(i, tile)  # (takes a plain int)
+                                else:
+                                    known = False
+                            wins[i] = known
                         if known or hands[i][t] >= 2:
                             move = bots[i]._claim(deal, SEATS[i], tile, False, None)
                             if move is not None:
@@ -517,6 +549,7 @@ def play_deal(
         if kind is Correction:
             deal, wall, history, effective = _correct(deal, move, seed)
             hands, voids, keys = deal._hands, deal._void, deal._keys
+            melds = deal._melds
             continue
         # `deal.play(move)` written out: the judge's own check and effect for the move's
         # kind, then the move joins the deal's history
