@@ -4,10 +4,10 @@ them (the check of rules.deal_checks, then the effect of rules.deal_effects), le
 history, which the caller keeps. The bots' `play_deal` plays every such move so, a live
 draw by `draw_live`, which makes the draw as it takes the tile.
 
-Each function takes the usual case (the seat on turn, still in, a known wall tile, no
-face-down void tile to lay, a window nobody spoke in) in one pass and returns None; any
+`play_discard` and `play_close` take the usual case (the seat on turn, still in, no
+face-down void tile to lay, a window nobody spoke in) in one pass and return None; any
 other move goes the long way (the check, and the effect when it passes) and returns what
-the check found. So each answers what `Deal.check` answers and leaves the deal as
+the check found, as `play_draw` does for every draw. So each answers what `Deal.check` answers and leaves the deal as
 `Deal.apply` leaves it (tests/rules/test_deal_play.py)."""
 
 from __future__ import annotations
@@ -42,28 +42,8 @@ _new_object = object.__new__
 
 
 def play_draw(deal: Deal, m: Draw) -> Problem:
-    """A live draw: the usual one (the seat on turn, still in, takes the known next tile it
-    names, or names none) checked and taken in one look at the wall (`Wall.draw_next`),
-    then the draw's effect written out."""
-    seat = m.seat
-    i = seat + 0  # a plain int indexes a list on CPython's fast path, an `IntEnum` does not
-    if deal.phase is _DRAW and seat is deal.turn and not deal._out[i]:
-        tile = deal.wall.draw_next(m.tile)
-        if tile is not None:
-            if deal._kong_chain:
-                deal._kong_chain = []
-            t = tile + 0
-            deal._hands[i][t] += 1
-            deal._keys[i][SUIT_INDEX[t]] += UNIT[t]
-            deal._drawn = tile
-            deal._hu_lock[i] = 0
-            lock = deal._pung_lock[i]
-            if lock:
-                lock.clear()
-            deal._draws[i] += 1
-            deal._entry = _ENTRY_DRAW
-            deal.phase = _DISCARD
-            return None
+    """A live draw the long way: the judge's check, then the draw's effect when it passes
+    (the usual draw of a bot deal is `draw_live`'s, made and played in one pass)."""
     problem = _CHECK_DRAW(deal, m)
     if problem is None:
         _DRAW_EFFECT(deal, m)
