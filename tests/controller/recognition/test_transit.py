@@ -73,12 +73,7 @@ def test_regression_missed_reads_of_an_old_river_tile_held_a_claimed_discard_bac
 def test_a_missing_meld_tile_holds_no_discard_back() -> None:
     """The same with a tile of the discarder's melds missing (deal 58 had both)."""
     sc = a_round_played()
-    sc.press(N, Button.PUNG)
-    sc.discard(E, "9s")
-    sc.close()
-    sc.move(sc.copy_in("9s", RIVER, E), MELDS, N)
-    sc.move(sc.copy_in("9s", HAND, N), MELDS, N)
-    sc.move(sc.copy_in("9s", HAND, N), MELDS, N)
+    _n_pungs_9s(sc)
     assert sc.lift(sc.copy_in("9s", MELDS, N)) == []  # missed reads
     got = sc.discard(N, "6s")
     assert moves(got) == [Discard(N, Tile.parse("6s"))]
@@ -102,12 +97,7 @@ def test_regression_a_missed_read_of_a_meld_tile_held_the_draw_back() -> None:
     the judge, still waiting for the draw, never read the kong: the deal stalled. A meld
     tile that lies nowhere else is a missed read: the draw is read."""
     sc = a_round_played()
-    sc.press(N, Button.PUNG)
-    sc.discard(E, "9s")
-    sc.close()
-    sc.move(sc.copy_in("9s", RIVER, E), MELDS, N)
-    sc.move(sc.copy_in("9s", HAND, N), MELDS, N)
-    sc.move(sc.copy_in("9s", HAND, N), MELDS, N)
+    _n_pungs_9s(sc)
     sc.discard(N, "6s")
     for seat in (E, S, W):  # each draws a tile and discards it again
         sc.close()
@@ -121,3 +111,13 @@ def test_regression_a_missed_read_of_a_meld_tile_held_the_draw_back() -> None:
     assert moves(sc.draw(N)) == [Draw(N, drawn.tile)]
     sc.place(meld, sc.zone(MELDS, N))
     assert not sc.rt.alerts and not sc.rt.rejected
+
+
+def _n_pungs_9s(sc) -> None:
+    """N pungs E's 9s and lays the pung down."""
+    sc.press(N, Button.PUNG)
+    sc.discard(E, "9s")
+    sc.close()
+    sc.move(sc.copy_in("9s", RIVER, E), MELDS, N)
+    sc.move(sc.copy_in("9s", HAND, N), MELDS, N)
+    sc.move(sc.copy_in("9s", HAND, N), MELDS, N)
