@@ -92,3 +92,24 @@ def test_neighbours_read_in_the_same_rounds_are_marked_uncertain() -> None:
     scan = scan_of(order, missed={(order[30], 30), (order[31], 35)})
     assert scan.uncertain() == (30,)
     assert scan_of(order).uncertain() == ()
+
+
+def test_regression_the_wall_order_was_worked_out_at_every_look_at_the_table() -> None:
+    # the dealt-hands check asks for the order at every look at the table of a deal in
+    # play; worked out afresh each time (quadratic in the tiles) it took ~6 % of a core of
+    # the daemon in real-time play. It is kept until the next read of a wall antenna, and
+    # that read's order is the one worked out from all reads so far.
+    order = COPIES[:]
+    random.Random(2).shuffle(order)
+    all_reads = reads(order)
+    scan = WallScan(reader(), TAGS)
+    for read in all_reads[:60]:
+        scan.feed(read)
+    partial = scan.order()
+    assert scan.order() is partial  # kept, not worked out again
+    assert partial == tuple(order[: len(partial)])
+    for read in all_reads[60:]:
+        scan.feed(read)
+    assert scan.order() == tuple(order) != partial  # the reads since were taken in
+    scan.reset()
+    assert scan.order() == ()
