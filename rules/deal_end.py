@@ -58,7 +58,7 @@ def _wall_end(deal: Deal) -> None:
     deal._lines += pay.wall_end(rs, hands)
     if deal._kongs:  # most deals declare no kong: nothing to refund
         refund_all = rs.payments.kong_refund_on_draw is KongRefund.ALL
-        not_ready = {h.seat for h in hands if h.maximum <= 0}
+        not_ready = {h.seat for h in hands if not h.ready}
         for rec in deal._kongs:
             if rec.refunded:
                 continue

@@ -7,8 +7,8 @@ draw by `draw_live`, which makes the draw as it takes the tile.
 `play_discard` and `play_close` take the usual case (the seat on turn, still in, no
 face-down void tile to lay, a window nobody spoke in) in one pass and return None; any
 other move goes the long way (the check, and the effect when it passes) and returns what
-the check found, as `play_draw` does for every draw. So each answers what `Deal.check` answers and leaves the deal as
-`Deal.apply` leaves it (tests/rules/test_deal_play.py)."""
+the check found, as `play_draw` does for every draw. So each answers what `Deal.check`
+answers and leaves the deal as `Deal.apply` leaves it (tests/rules/test_deal_play.py)."""
 
 from __future__ import annotations
 

@@ -217,7 +217,7 @@ def wall_end(rs: RuleSet, hands: Sequence[EndHand]) -> list[LedgerLine]:
     lines: list[LedgerLine] = []
     params = rs.payments
     pig_rule = params.flower_pig > 0
-    ready = [h for h in hands if h.maximum > 0]
+    ready = [h for h in hands if h.ready]
     if not pig_rule and (not ready or len(ready) == len(hands)):
         return lines  # nobody pays: every player ready, or none
     flat = params.wall_end is WallEndValue.FLAT
@@ -242,7 +242,7 @@ def wall_end(rs: RuleSet, hands: Sequence[EndHand]) -> list[LedgerLine]:
                     )
             if not params.flower_pig_pays_wall_end:
                 continue
-        if loser.maximum > 0:
+        if loser.ready:
             continue
         for seat, points, why in owed:
             lines += _line(loser.seat, seat, points, why, rule)
