@@ -57,6 +57,12 @@ def _revealed(deal: Deal, s: Seat) -> bool:
     return deal.void(s) is not None and deal.laid_tile(s) is None and bool(deal.discards(s))
 
 
+def _hu_order(deal: Deal, win: Won) -> int:
+    """The win's place among the true ones (1st, 2nd, ...; several on one discard share
+    it): a false Hu declared before it is no win."""
+    return 1 + len({w.order for w in deal.winners if not w.false_hu and w.order < win.order})
+
+
 def public_view(facts: TableFacts, deal: Deal | None) -> PublicView:
     seats = []
     settled = deal is not None and _settled(facts, deal)
@@ -79,7 +85,7 @@ def public_view(facts: TableFacts, deal: Deal | None) -> PublicView:
                 melds=tuple(str(m) for m in deal.melds(s)) if deal else (),
                 standing=len(deal.hand(s)) if deal else 0,
                 void=None if void is None else void.value,
-                hu_order=None if win is None else win.order,
+                hu_order=None if win is None else _hu_order(deal, win),
                 hu_tile=None if win is None or win.tile is None else str(win.tile),
                 **_hand_score(deal, win),
                 **_result(deal, s, deltas, settled),

@@ -78,7 +78,7 @@ class HallResults:
             return None
         started = DealStarted.from_payload(records[0].data())
         result = DealSettled.from_payload(settled[-1].data())
-        winners, deltas, seq = result.winners, result.deltas, settled[-1].seq
+        winners, deltas, seq = result.won, result.deltas, settled[-1].seq
         corrections = [r for r in records if r.kind is RecordKind.CORRECTION]
         dealer = started.dealer
         if corrections:
@@ -89,7 +89,7 @@ class HallResults:
                     "deal %d: its corrections cannot be applied for the hall: %s", number, err
                 )
             else:
-                winners = tuple(rb.fixed(w.seat) for w in rb.deal.winners)
+                winners = tuple(rb.fixed(w.seat) for w in rb.deal.winners if not w.false_hu)
                 deltas, dealer = rb.deltas, rb.source.dealer
                 seq = max(seq, corrections[-1].seq)
         return SettledDeal(
