@@ -171,7 +171,7 @@ const MJ = (() => {
       handRow.appendChild(melds);
     }
     panel.appendChild(handRow);
-    if (hand && !seat.hand) panel.appendChild(handInfo(hand, seat.void));
+    if (hand && !seat.hand) panel.appendChild(handInfo(hand, seat));
     if (view.end && seat.hu_order && seat.hu_value !== null && seat.hu_value !== undefined) {
       panel.appendChild(huInfo(seat));
     }
@@ -211,15 +211,17 @@ const MJ = (() => {
     return info;
   }
 
-  function handInfo(hand, revealed) {
+  // Waits are a hand's that waits for a tile: not a winner's (it is out), nor a hand of
+  // 14 that is about to discard.
+  function handInfo(hand, seat) {
     const info = el("div", "hand-info");
     // The void is shown here until it is revealed (then the seat's header shows it).
-    if (hand.void && !revealed) info.appendChild(el("span", "badge void", "void " + (SUIT[hand.void] || hand.void)));
+    if (hand.void && !seat.void) info.appendChild(el("span", "badge void", "void " + (SUIT[hand.void] || hand.void)));
     if (hand.waits && hand.waits.length) {
       info.appendChild(el("span", "label", "waits"));
       info.appendChild(tiles(hand.waits, "waits", "small"));
       info.appendChild(el("span", "value", "max " + plural(hand.max_value, "pt", "pts")));
-    } else {
+    } else if (!seat.hu_order && hand.standing.length % 3 === 1) {
       info.appendChild(el("span", "label muted", "not ready"));
     }
     return info;
