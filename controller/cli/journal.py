@@ -79,6 +79,8 @@ def run(args: argparse.Namespace) -> int:
     except JournalError as err:
         print(f"mjtable journal: {err}", file=sys.stderr)
         return EXIT_UNUSABLE
+    except BrokenPipeError:
+        raise  # the reader of our output has what it wanted (`| head`): a quiet exit
     except OSError as err:  # the output file (-o)
         target = getattr(args, "output", None) or err.filename
         print(f"mjtable journal: {target}: cannot write: {err.strerror or err}", file=sys.stderr)

@@ -249,6 +249,7 @@ class Daemon:
         s = self.settings
         rs, table_profile, reader_profile, tags = load_parts(s)
         usb_devices = self._usb_devices(reader_profile)  # before anything is opened
+        broker = self._broker()  # a bad broker address left a new journal behind (issue 28)
         host, port = parse_listen(s.http.listen)
         limits = ServerLimits(
             connections=s.http.max_connections,
@@ -281,7 +282,7 @@ class Daemon:
         )
         board.mount(self.server)
         driver = None if table_profile is None else TableDriver(table_profile)
-        self.mqtt = self._mqtt()
+        self.mqtt = self._mqtt(broker)
         outputs = AppOutputs(board, None, self.mqtt, self.notifier, s.table.name)
         outputs.watch = self.watch
         outputs.session_scan_from = (self.journal.last().seq if self.journal.last() else 0) + 1
@@ -382,20 +383,26 @@ class Daemon:
             reader = PN532UartReader(self.reader_url, baudrate=baud, backoff=backoff)
         return PolledReaderLink(reader, runtime.put)
 
-    def _mqtt(self) -> Any:
+    def _broker(self) -> Any:
+        """The hall broker's address and options, checked (ValueError); None: no hall."""
         m = self.settings.mqtt
         if not m.broker:
             return None
         from controller.hub.wire import BrokerOptions
-        from controller.outputs.mqtt import MqttPublisher
 
-        options = BrokerOptions.parse_address(
+        return BrokerOptions.parse_address(
             m.broker,
             username=m.username or None,
             password=m.password or None,
             tls_ca=Path(m.tls_ca) if m.tls_ca else None,
         )
-        publisher = MqttPublisher(options, m.hall, self.settings.table.name)
+
+    def _mqtt(self, options: Any) -> Any:
+        if options is None:
+            return None
+        from controller.outputs.mqtt import MqttPublisher
+
+        publisher = MqttPublisher(options, self.settings.mqtt.hall, self.settings.table.name)
         publisher.start()
         return publisher
 
