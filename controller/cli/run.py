@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from controller.cli.args import natural_int, rules_help
-from controller.cli.run_status import RunStatus
+from controller.cli.run_status import RunStatus, StatusLog
 from controller.daemon.config import ConfigError, Settings, find_config, load_settings, overlay
 from controller.journal_records import JournalError
 
@@ -234,6 +234,8 @@ def run(args: argparse.Namespace) -> int:
         else:
             table_url, reader_url = settings.devices.table, settings.devices.reader
         status = RunStatus(sys.stdout, sys.stdout.isatty())
+        if status.tty and sys.stderr.isatty():
+            _log_above(status)  # both on the terminal: the log goes above the status line
         # the status prints each alert: not as a log line as well (from the first: a restart
         # raises its "restarted" alert while the daemon starts)
         quiet = _AlertsShown()
@@ -271,6 +273,18 @@ def run(args: argparse.Namespace) -> int:
         for leftover in folder.iterdir():
             leftover.unlink(missing_ok=True)
         os.rmdir(folder)
+
+
+def _log_above(status: RunStatus) -> None:
+    """The root logger writes through the status's printer instead of straight to stderr."""
+    root = logging.getLogger()
+    for handler in list(root.handlers):
+        if isinstance(handler, logging.StreamHandler) and handler.stream is sys.stderr:
+            above = StatusLog(status)
+            above.setFormatter(handler.formatter)
+            above.setLevel(handler.level)
+            root.removeHandler(handler)
+            root.addHandler(above)
 
 
 class _AlertsShown(logging.Filter):

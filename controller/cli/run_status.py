@@ -12,7 +12,9 @@ throttled on a terminal so a fast table does not spend its time redrawing.
 
 from __future__ import annotations
 
+import logging
 import shutil
+import threading
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, TextIO
@@ -40,6 +42,8 @@ class RunStatus:
         self._deal: tuple[int, int] | None = None  # (session, deal) last announced
         self._settled: tuple[int, int] | None = None
         self._before: tuple[int, ...] | None = None  # session totals when the deal began
+        # the core thread draws, any thread logs (`StatusLog`): one line written at a time
+        self._lock = threading.RLock()
 
     # --- fed by the daemon --------------------------------------------------------------
 
@@ -99,18 +103,25 @@ class RunStatus:
         return self.width or shutil.get_terminal_size((100, 24)).columns
 
     def _draw(self, line: str) -> None:
-        self._drawn = line
-        self.out.write("\r\x1b[2K" + line)
-        self.out.flush()
+        with self._lock:
+            self._drawn = line
+            self.out.write("\r\x1b[2K" + line)
+            self.out.flush()
 
     def _print(self, text: str) -> None:
-        if self.tty:
-            self.out.write("\r\x1b[2K" + text[: self._columns() - 1] + "\n")
-            if self._line:
-                self.out.write(self._line[: self._columns() - 1])
-        else:
-            self.out.write(text + "\n")
-        self.out.flush()
+        with self._lock:
+            if self.tty:
+                self.out.write("\r\x1b[2K" + text[: self._columns() - 1] + "\n")
+                if self._line:
+                    self.out.write(self._line[: self._columns() - 1])
+            else:
+                self.out.write(text + "\n")
+            self.out.flush()
+
+    def print_line(self, text: str) -> None:
+        """A line above the status line (a log line): never written onto its end."""
+        for line in text.splitlines() or [""]:
+            self._print(line)
 
     def finish(self, reason: str, journal: Path | None) -> None:
         """The stop reason and the results of the sessions played, from the journal."""
@@ -210,3 +221,18 @@ def results(journal: Path, sessions: Sequence[int]) -> str:
         if any(d.corrected for d in deals):
             out.append("* corrected by the referee")
     return "".join(line + "\n" for line in out)
+
+
+class StatusLog(logging.Handler):
+    """Log lines through the status's printer, above the status line: written straight to
+    the terminal they landed on the end of it ("…N North -56 2026-11-28 04:06:26 WARNING")."""
+
+    def __init__(self, status: RunStatus) -> None:
+        super().__init__()
+        self.status = status
+
+    def emit(self, record: logging.LogRecord) -> None:
+        try:
+            self.status.print_line(self.format(record))
+        except Exception:  # a log line must not stop the daemon
+            self.handleError(record)
