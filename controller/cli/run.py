@@ -252,6 +252,8 @@ def run(args: argparse.Namespace) -> int:
         print(f"scoreboard: {where.scoreboard}", flush=True)
         print(f"referee:    {where.referee}  (token {where.token})", flush=True)
         print(f"journal:    {where.journal}", flush=True)
+        for note in where.notes:
+            print(f"note:       {note}", flush=True)
         if child is not None:
             print(f"simulator:  table {table_url}, reader {reader_url} (pid {child.pid})")
             _watch(child, daemon)

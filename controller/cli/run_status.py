@@ -128,8 +128,12 @@ class RunStatus:
         if self.tty:
             self.out.write("\r\x1b[2K")
         self.out.write(f"stopped: {reason}\n")  # a line scripts read, as it always was
-        if journal is not None and self.sessions:
-            self.out.write(results(journal, self.sessions))
+        table = results(journal, self.sessions) if journal is not None and self.sessions else ""
+        if table:
+            self.out.write(table)
+        else:  # stopped before the first settlement: say so, and where the record is
+            where = f"; the journal is {journal}" if journal is not None else ""
+            self.out.write(f"No deal settled in this run{where}\n")
         self.out.flush()
 
 

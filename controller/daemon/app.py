@@ -52,6 +52,7 @@ from controller.profiles import (
 )
 from controller.recognition.presence import Debouncer
 from controller.recognition.recogniser import Recogniser
+from controller.words import plural
 from rules.ruleset import RuleSet, load as load_rules
 from rules.seats import Seat
 
@@ -69,6 +70,9 @@ class Endpoints:
     referee: str
     token: str
     journal: Path
+    # what the start found that the operator should know (an earlier run's deal left
+    # unsettled), in words
+    notes: tuple[str, ...] = ()
 
 
 class AppOutputs:
@@ -268,10 +272,11 @@ class Daemon:
             a.number for a in reader_profile.antennas.values() if a.zone.kind is ZoneKind.WALL
         )
         recovered = recover(self.journal, rs, wall)
+        notes: list[str] = []
         if s.simulated and recovered.session is not None:
             # the built-in simulator always starts a fresh session at deal 1: the open one
             # ends here, so the two are never mixed (issue 13 item 8)
-            end_simulated_session(self.journal, recovered)
+            notes.append(end_simulated_session(self.journal, recovered))
             recovered = recover(self.journal, rs, wall)
         token = s.http.referee_token or secrets.token_urlsafe(12)
         board = Scoreboard(
@@ -328,6 +333,7 @@ class Daemon:
             referee=f"{self.server.url}/referee",
             token=token,
             journal=journal_path.resolve(),
+            notes=tuple(notes),
         )
         return self.endpoints
 
@@ -515,16 +521,27 @@ def _displays(runtime: Runtime, driver: TableDriver) -> SeatDisplays:
     )
 
 
-def end_simulated_session(journal: Journal, recovered: Recovered) -> None:
+def end_simulated_session(journal: Journal, recovered: Recovered) -> str:
     """Close the session a previous run against the built-in simulator left open: its open
-    deal (if any) stays unsettled, said in an alert; a new simulator plays a new session."""
+    deal (if any) stays unsettled, said in an alert; a new simulator plays a new session.
+    Returns what happened, in words for the operator."""
+    session = recovered.session
     if recovered.started is not None:
         payload = {
             "code": "deal-abandoned",
             "message": f"the built-in simulator restarted: deal {recovered.deal_no} of session "
-            f"{recovered.session} stays unsettled",
+            f"{session} stays unsettled",
             "severity": "error",
         }
         journal.append(Source.DAEMON, RecordKind.ALERT, payload, deal=recovered.deal_no)
-    payload = {"session": recovered.session, "reason": "simulator-restarted"}
+    payload = {"session": session, "reason": "simulator-restarted"}
     journal.append(Source.DAEMON, RecordKind.SESSION_ENDED, payload)
+    settled = plural(recovered.settled_in_session, "deal")
+    ended = f"session {session} ends here with {settled} settled"
+    if recovered.started is None:
+        return f"the last run stopped between deals: {ended}; a new session starts"
+    n = recovered.settled_in_session + 1
+    return (
+        f"the last run stopped in the middle of deal {n} of session {session} (journal deal "
+        f"{recovered.deal_no}), which stays unsettled: {ended}; a new session starts"
+    )

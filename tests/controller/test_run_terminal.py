@@ -89,3 +89,63 @@ def test_regression_log_lines_were_written_onto_the_end_of_the_status_line(tmp_p
         # a log line starts a fresh line: after a newline, or after the status line's
         # carriage return and erase
         assert before.endswith(("\n", "\r\x1b[2K")), repr(text[found.start() - 80 : found.end()])
+
+
+def run_until(args: list[str], until: str, timeout: float = 90.0) -> tuple[subprocess.Popen, str]:
+    """`mjtable ARGS` with its output on a pipe, read until `until` is printed."""
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "controller", *args],
+        cwd=ROOT,
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
+    assert proc.stdout is not None
+    seen = ""
+    end = time.monotonic() + timeout
+    while until not in seen and time.monotonic() < end:
+        line = proc.stdout.readline()
+        if not line:
+            break
+        seen += line
+    assert until in seen, seen
+    return proc, seen
+
+
+def test_regression_ctrl_c_before_any_settlement_said_only_stopped(tmp_path: Path):
+    """Ctrl-C before the first deal settled printed only "stopped: sigint": it says that no
+    deal settled and where the journal is."""
+    journal = tmp_path / "t.journal"
+    args = ["run", "--http", "127.0.0.1:0", "--journal", str(journal)]
+    proc, _ = run_until(args, "playing; Ctrl-C stops")
+    proc.send_signal(signal.SIGINT)
+    rest, _ = proc.communicate(timeout=60)
+    assert proc.returncode == 0
+    assert "stopped: sigint" in rest
+    assert f"No deal settled in this run; the journal is {journal.resolve()}" in rest, rest
+
+
+def test_regression_a_restart_after_kill_9_mid_deal_said_nothing_of_it(tmp_path: Path):
+    """`kill -9` in deal 2 (South deals), then `mjtable run` again: the new session started
+    without a word about the deal left unsettled, and its first hands, dealt from East as
+    the restarted simulator deals them, raised a false "Dealer side" alert."""
+    journal = tmp_path / "t.journal"
+    args = ["run", "--fast", "--http", "127.0.0.1:0", "--journal", str(journal)]
+    proc, _ = run_until(args, "Deal 2: dealer S")
+    proc.send_signal(signal.SIGKILL)
+    proc.wait(30)
+    proc.stdout.close()
+    again = subprocess.run(
+        [sys.executable, "-m", "controller", *args, "--deals", "1"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    out = again.stdout + again.stderr
+    assert again.returncode == 0, out
+    assert "the last run stopped in the middle of deal 2 of session 1" in out, out
+    assert "stays unsettled" in out
+    assert "Dealer side" not in out, out
+    assert "Deal 1 of 1: dealer E" in out
