@@ -32,6 +32,19 @@ PHASE_WORDS = {
 }
 
 
+DEVICE_NAMES = {"table": "the table controller", "reader": "the tile reader"}
+
+
+def device_name(device: str) -> str:
+    """A device of the daemon's in words: "reader" is "the tile reader"."""
+    return DEVICE_NAMES.get(device, f"the {device}")
+
+
+def waiting_words(devices: tuple[str, ...] | list[str]) -> str:
+    """What the table waits for: "waiting for the table controller and the tile reader"."""
+    return "waiting for " + " and ".join(devices) if devices else ""
+
+
 def seat_name(seat: Any) -> str:
     return SEAT_NAMES.get(str(seat or ""), str(seat or "?"))
 

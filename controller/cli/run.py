@@ -257,7 +257,10 @@ def run(args: argparse.Namespace) -> int:
         if child is not None:
             print(f"simulator:  table {table_url}, reader {reader_url} (pid {child.pid})")
             _watch(child, daemon)
-        print("playing; Ctrl-C stops", flush=True)
+        missing = _missing_ports(table_url, reader_url)
+        for line in missing:
+            print(line, flush=True)
+        print("waiting; Ctrl-C stops" if missing else "playing; Ctrl-C stops", flush=True)
         try:
             reason = daemon.run()
         finally:
@@ -275,6 +278,21 @@ def run(args: argparse.Namespace) -> int:
         for leftover in folder.iterdir():
             leftover.unlink(missing_ok=True)
         os.rmdir(folder)
+
+
+def _missing_ports(table_url: str, reader_url: str) -> list[str]:
+    """A line for each device named by a path that does not exist (yet): the daemon waits
+    for it and starts when it answers (the board says the same)."""
+    from controller.words import device_name
+
+    out = []
+    for device, url in (("table", table_url), ("reader", reader_url)):
+        if url.startswith("/") and not Path(url).exists():
+            out.append(
+                f"waiting for {device_name(device)}: {url} does not exist (plug it in; "
+                "the table starts when it answers)"
+            )
+    return out
 
 
 def _log_above(status: RunStatus) -> None:

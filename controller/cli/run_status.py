@@ -21,7 +21,7 @@ from typing import Any, TextIO
 
 from controller.outputs.seat_display import running_score
 from controller.outputs.view import AlertView, PublicView
-from controller.words import local_time, phase_words, plural, table_name
+from controller.words import local_time, phase_words, plural, table_name, waiting_words
 
 REDRAW_S = 0.2  # the status line is redrawn at most this often (alerts are printed at once)
 
@@ -144,7 +144,7 @@ def status_lines(public: PublicView) -> list[str]:
         parts.append(f"Session {public.session}")
     if public.session_deal:
         parts.append(deal_words(public).capitalize())
-    parts.append(phase_words(public.phase, public.turn))
+    parts.append(waiting_words(public.waiting_for) or phase_words(public.phase, public.turn))
     if public.referee_called:
         parts.append("REFEREE CALLED")
     left = (
@@ -163,7 +163,7 @@ def status_lines(public: PublicView) -> list[str]:
             [
                 *([f"S{public.session}"] if public.session else []),
                 *([f"D{public.session_deal}"] if public.session_deal else []),
-                phase_words(public.phase, public.turn),
+                waiting_words(public.waiting_for) or phase_words(public.phase, public.turn),
                 "|",
                 " ".join(f"{s.seat}{running_score(public, s):+d}" for s in public.seats),
             ]

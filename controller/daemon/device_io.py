@@ -28,6 +28,7 @@ from controller.recognition.presence import (
     DuplicateTile,
     UnknownTag as UnknownTagSeen,
 )
+from controller.words import device_name
 
 log = logging.getLogger(__name__)
 
@@ -46,7 +47,9 @@ class DeviceIO:
         self.links[ev.device] = ev.state
         if ev.state is LinkState.DOWN:
             self._alert(
-                "device-lost", f"the {ev.device} link is down: {ev.detail}", severity="error"
+                "device-lost",
+                f"{device_name(ev.device)} is not answering ({ev.detail}): waiting for it",
+                severity="error",
             )
             if self.machine.can("device_lost"):
                 self._trigger("device_lost")

@@ -24,6 +24,7 @@ from controller.outputs.view import (
     RefereeView,
     SeatView,
 )
+from controller.words import device_name
 from rules import moves as mv
 from rules.deal import Deal
 from rules.moves import Won
@@ -48,6 +49,7 @@ class TableFacts:
     claim_remaining_s: float | None
     seq: int
     referee_called: bool = False  # the table waits for the referee (issue 13)
+    devices_down: tuple[str, ...] = ()  # "table", "reader": links not up (waited for)
 
 
 def _revealed(deal: Deal, s: Seat) -> bool:
@@ -111,6 +113,7 @@ def public_view(facts: TableFacts, deal: Deal | None) -> PublicView:
         tiles_left=deal.tiles_left if deal is not None else 0,
         claim_remaining_s=facts.claim_remaining_s,
         referee_called=facts.referee_called,
+        waiting_for=tuple(device_name(d) for d in facts.devices_down),
         last_discard=last,
         seats=tuple(seats),
         seq=facts.seq,
@@ -194,6 +197,7 @@ class ResultScreen:
             seq=live.seq,
             referee_called=live.referee_called,
             claim_remaining_s=None,
+            waiting_for=live.waiting_for,
         )
 
 

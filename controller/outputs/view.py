@@ -100,6 +100,9 @@ class PublicView:
     # view of a finished deal stays on the public feed until the next deal's play begins
     # (then `phase` is the table's, e.g. "shuffling", while `deal` still names the finished one)
     end: str | None = None
+    # the devices the table waits for, in words ("the tile reader"): a link not up, a port
+    # that does not exist yet
+    waiting_for: tuple[str, ...] = ()
     kind: str = field(default="public", init=False)
     version: int = field(default=VIEW_VERSION, init=False)
 

@@ -49,6 +49,14 @@ const MJ = (() => {
     return node;
   }
 
+  // What the header says: the devices the table waits for, else how the deal ended, else
+  // the phase.
+  function headline(view) {
+    const waiting = view.waiting_for || [];
+    if (waiting.length) return "Waiting for " + waiting.join(" and ");
+    return view.end ? endWords(view) : phaseWords(view);
+  }
+
   function plural(n, one, many) {
     return n + " " + (n === 1 ? one : many);
   }
@@ -250,7 +258,7 @@ const MJ = (() => {
     }
     title.appendChild(rules);
     bar.appendChild(title);
-    const phase = el("div", "phase", view.end ? endWords(view) : phaseWords(view));
+    const phase = el("div", "phase", headline(view));
     phase.dataset.phase = view.phase;
     bar.appendChild(phase);
     if (view.end && view.phase !== "settled" && view.phase !== "deal_over") {

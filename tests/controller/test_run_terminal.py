@@ -149,3 +149,36 @@ def test_regression_a_restart_after_kill_9_mid_deal_said_nothing_of_it(tmp_path:
     assert "stays unsettled" in out
     assert "Dealer side" not in out, out
     assert "Deal 1 of 1: dealer E" in out
+
+
+def test_regression_missing_ports_printed_playing_and_waited_silently(tmp_path: Path):
+    """`--table /dev/ttyUSB7 --reader /dev/ttyUSB8` (ports that do not exist) printed
+    "playing; Ctrl-C stops" and waited: it names each missing device and says it waits for
+    it; the public view (the board, the status line) says the same."""
+    import json
+    import urllib.request
+
+    port = free_port()
+    table, reader = tmp_path / "ttyUSB7", tmp_path / "ttyUSB8"
+    args = ["run", "--table", str(table), "--reader", str(reader)]
+    args += ["--http", f"127.0.0.1:{port}", "--journal", str(tmp_path / "t.journal")]
+    proc, seen = run_until(args, "Ctrl-C stops")
+    try:
+        assert f"waiting for the table controller: {table} does not exist" in seen, seen
+        assert f"waiting for the tile reader: {reader} does not exist" in seen
+        assert "waiting; Ctrl-C stops" in seen and "playing" not in seen
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/public", timeout=10) as r:
+            public = json.load(r)
+        assert public["waiting_for"] == ["the table controller", "the tile reader"]
+    finally:
+        proc.send_signal(signal.SIGINT)
+        proc.communicate(timeout=60)
+
+
+def free_port() -> int:
+    """A port on 127.0.0.1 nobody listens on now."""
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
