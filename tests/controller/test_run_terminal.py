@@ -67,7 +67,7 @@ def on_a_terminal(args: list[str], until: str, timeout: float = 90.0, interrupt:
 def test_regression_log_lines_were_written_onto_the_end_of_the_status_line(tmp_path: Path):
     """A lost reader logs a WARNING while the status line is up: it went onto the end of it
     ("…N North -56 2026-11-28 04:06:26,936 WARNING …"); every log line starts a line now."""
-    code, text = on_a_terminal(
+    _, text = on_a_terminal(
         [
             "run",
             "--fast",
