@@ -23,8 +23,8 @@ PHASE_WORDS = {
     "playing": "playing",
     "playing.awaiting_draw": "{turn} to draw",
     "playing.awaiting_discard": "{turn} to discard",
-    "playing.claim_window": "claims open",
-    "playing.robbing_window": "the kong may be robbed",
+    "playing.claim_window": "claims on {turn}'s discard",
+    "playing.robbing_window": "{turn}'s kong may be robbed",
     "deal_over": "deal over",
     "settled": "deal settled",
     "degraded": "a device is down",
@@ -50,7 +50,9 @@ def seat_name(seat: Any) -> str:
 
 
 def phase_words(phase: str | None, turn: str | None = None) -> str:
-    """The phase in words ("East to discard", "claims open"); an unknown one as it is."""
+    """The phase in words ("East to discard", "claims on East's discard"); an unknown one
+    as it is. The one source of these words: the terminal, the board (`PublicView.phase_text`)
+    and the hall page all say the phase with it."""
     if not phase:
         return "not known"
     text = PHASE_WORDS.get(phase, phase.replace("_", " ").replace("playing.", ""))
@@ -62,6 +64,8 @@ def phase_words(phase: str | None, turn: str | None = None) -> str:
 WHOSE_TURN_UNKNOWN = {
     "playing.awaiting_draw": "waiting for a draw",
     "playing.awaiting_discard": "waiting for a discard",
+    "playing.claim_window": "claims open",
+    "playing.robbing_window": "the kong may be robbed",
 }
 
 

@@ -14,7 +14,13 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from controller.daemon.records import deal_seat, table_seat
-from controller.daemon.view_words import deal_end, last_action, ledger_view, pattern_views
+from controller.daemon.view_words import (
+    deal_end,
+    last_action,
+    ledger_view,
+    ledger_words,
+    pattern_views,
+)
 from controller.outputs.view import (
     AlertView,
     BroadcastView,
@@ -24,7 +30,7 @@ from controller.outputs.view import (
     RefereeView,
     SeatView,
 )
-from controller.words import device_name
+from controller.words import device_name, phase_words, table_name
 from rules import moves as mv
 from rules.deal import Deal
 from rules.moves import Won
@@ -114,6 +120,9 @@ def public_view(facts: TableFacts, deal: Deal | None) -> PublicView:
         claim_remaining_s=facts.claim_remaining_s,
         referee_called=facts.referee_called,
         waiting_for=tuple(device_name(d) for d in facts.devices_down),
+        table_title=table_name(facts.table),
+        phase_text=phase_words(facts.phase, turn),
+        ledger_words=() if deal is None else ledger_words(deal, facts.dealer),
         last_discard=last,
         seats=tuple(seats),
         seq=facts.seq,
@@ -198,6 +207,7 @@ class ResultScreen:
             referee_called=live.referee_called,
             claim_remaining_s=None,
             waiting_for=live.waiting_for,
+            phase_text=live.phase_text,
         )
 
 

@@ -61,7 +61,10 @@ const MJ = (() => {
     return n + " " + (n === 1 ? one : many);
   }
 
+  // The phase in the daemon's words (controller/words.py: the terminal and the hall page
+  // say the same), the first letter a capital; this page's own words for an older daemon.
   function phaseWords(view) {
+    if (view.phase_text) return view.phase_text[0].toUpperCase() + view.phase_text.slice(1);
     const words = PHASES[view.phase];
     if (typeof words === "function") return words(view);
     return words || view.phase;
@@ -248,7 +251,7 @@ const MJ = (() => {
   function statusBar(view, note) {
     const bar = el("header", "status");
     const title = el("div", "title");
-    title.appendChild(el("span", "table-name", view.table));
+    title.appendChild(el("span", "table-name", view.table_title || view.table));
     const which = el("span", "muted which", "Session " + view.session + " · " + dealWords(view));
     title.appendChild(which);
     const rules = el("span", "muted rules", view.rules);
@@ -323,10 +326,24 @@ const MJ = (() => {
     return box;
   }
 
-  // The ledger of a finished deal: payments of the same kind grouped ("N, W → E 2 each").
+  // The ledger of a finished deal: a sentence for each kind of payment ("East wins on 8m: 1
+  // point from South"), the rule behind it on a tap (the daemon's words, `ledger_words`).
   function result(view) {
     const box = el("div", "result");
     box.appendChild(el("h2", "end", dealWords(view, true) + " result"));
+    if (view.ledger_words && view.ledger_words.length) {
+      const said = el("ul", "ledger said");
+      for (const w of view.ledger_words) {
+        const item = el("li", "line" + (w.penalty ? " penalty" : ""));
+        const more = el("details");
+        more.appendChild(el("summary", "text", w.text));
+        more.appendChild(el("p", "rule muted", w.rule));
+        item.appendChild(more);
+        said.appendChild(item);
+      }
+      box.appendChild(said);
+      return box;
+    }
     const groups = [];
     for (const line of view.ledger || []) {
       const g = groups.find(
