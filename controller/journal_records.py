@@ -363,7 +363,7 @@ class DealSettled:
             "deltas": list(self.deltas),
             "ledger": [line.to_payload() for line in self.ledger],
             "end": str(self.end),
-            "false_hu": [s.name for s in self.false_hu],
+            **({"false_hu": [s.name for s in self.false_hu]} if self.false_hu else {}),
         }
 
     @classmethod
