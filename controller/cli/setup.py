@@ -11,7 +11,6 @@ from dataclasses import replace
 from pathlib import Path
 
 from tools.pi_setup import (
-    CONFIG,
     RULES,
     STATE,
     TABLE_NAME,
@@ -170,8 +169,6 @@ def run(args: argparse.Namespace) -> int:
                 print(f"mjtable setup: {item.part}: {err}", file=sys.stderr)
                 return 1
         print(item.line(done=not args.dry_run))
-        if item.problem:
-            print(f"    {item.problem}")
     if not plan.changes:
         print("nothing to change")
     for item in plan.items:
@@ -179,9 +176,7 @@ def run(args: argparse.Namespace) -> int:
             print(f"then: {note}")
     if args.uninstall:
         print(f"kept: the journals in /{STATE} (remove them by hand when no longer needed)")
-    problems = [i for i in plan.items if i.problem]
-    for item in problems:
-        print(f"mjtable setup: {item.problem}", file=sys.stderr)
-    if problems and any(i.problem and i.part == "config" for i in problems):
-        print(f"(the daemon refuses to start until /{CONFIG} loads)", file=sys.stderr)
+    problems = [i.problem for i in plan.items if i.problem]
+    for problem in problems:
+        print(f"mjtable setup: {problem}", file=sys.stderr)
     return 1 if problems else 0
