@@ -48,6 +48,17 @@ def test_ci_runs_the_readme_commands_as_written():
     assert 'export PATH="/usr/bin:$PATH"' in step and "journal verify" in step
 
 
+def test_the_pi_is_set_up_by_one_line_from_the_same_venv():
+    """README "On a Raspberry Pi" and docs/DAEMON.md show the same line: the first command's
+    venv, then setup run from it with sudo (tests/controller/test_setup.py runs setup)."""
+    first, _ = _first_and_test()
+    pi = next(c for c in _readme_commands() if " setup" in c)
+    install = first.rsplit("&&", 1)[0].strip()
+    assert pi.startswith(install + " && sudo .venv/bin/mjtable setup ")
+    daemon_doc = (ROOT / "docs" / "DAEMON.md").read_text(encoding="utf-8")
+    assert f"\n    {pi}\n" in daemon_doc
+
+
 def _debian_venv() -> bool:
     if not DEBIAN_PYTHON.exists():
         return False
