@@ -256,6 +256,10 @@ def plan_venv(target: Target) -> Planned:
         )
 
     def todo() -> None:
+        if target.live and running():
+            # stopped while its code is replaced (it imports some modules on first use);
+            # the service step starts it again and the journal resumes the deal
+            run(["systemctl", "stop", UNIT], "venv")
         if not (venv / "bin" / "python").exists():
             run([target.python, "-m", "venv", str(venv)], f"venv {venv}")
         # pip reinstalls a project folder even at the same version number
@@ -447,9 +451,19 @@ def unplan_unit(target: Target) -> Planned:
     return Planned("unit", f"stop, disable and remove {shown}", todo)
 
 
-def plan_service(target: Target, changed: bool) -> Planned | None:
+def running() -> bool:
+    active = ["systemctl", "is-active", "--quiet", UNIT]
+    try:
+        return subprocess.run(active, capture_output=True, check=False).returncode == 0
+    except OSError:
+        return False
+
+
+def plan_service(target: Target, changed: bool, blocked: bool) -> Planned | None:
     if not target.live:
         return None
+    if blocked:
+        return Planned("service", f"{UNIT}: not restarted until the config loads")
     if not changed:
         return Planned("service", f"{UNIT}: nothing changed, not restarted")
     return Planned(
@@ -474,7 +488,8 @@ def install_plan(target: Target, rules_text: str, found_says: str) -> Plan:
             plan_unit(target),
         ]
     )
-    service = plan_service(target, bool(plan.changes))
+    blocked = any(p.problem for p in plan.items)
+    service = plan_service(target, bool(plan.changes), blocked)
     if service is not None:
         plan.items.append(service)
     return plan

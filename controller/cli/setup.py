@@ -108,7 +108,10 @@ def _source(given: Path | None) -> Path | None:
 def _table(args: argparse.Namespace, target: Target) -> str:
     name = args.table or existing_table(target)
     if not name and sys.stdin.isatty():
-        name = input("table name (it names the journal, e.g. table3): ").strip()
+        try:
+            name = input("table name (it names the journal, e.g. table3): ").strip()
+        except EOFError:
+            name = ""
     if not name:
         raise SetupError(
             f"name the table: --table NAME (it names its journal, /{STATE}/NAME.journal)"

@@ -12,6 +12,7 @@ venv whose `mjtable` runs this tree), and `.ci/run` runs setup with its venv ste
 from __future__ import annotations
 
 import os
+import pty
 import shutil
 import subprocess
 import sys
@@ -233,3 +234,25 @@ def test_help_says_how(capsys) -> None:
         main(["setup", "--help"])
     out = capsys.readouterr().out
     assert "--dry-run" in out and "--uninstall" in out and "--root DIR" in out
+
+
+def test_the_table_name_is_asked_for_on_a_terminal(scratch: Path) -> None:
+    controller, terminal = pty.openpty()
+    try:
+        os.write(controller, b"table7\n")
+        by_id = str(scratch.parent / "by-id")
+        cmd = [sys.executable, "-m", "controller", "setup", "--root", str(scratch), "--dry-run"]
+        out = subprocess.run(
+            [*cmd, "--source", str(ROOT), "--by-id", by_id],
+            stdin=terminal,
+            capture_output=True,
+            text=True,
+            timeout=60,
+            check=False,
+        )
+    finally:
+        os.close(terminal)
+        os.close(controller)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.startswith("table name (it names the journal, e.g. table3): ")
+    assert f'write {scratch / CONFIG}, table "table7"' in out.stdout
