@@ -31,6 +31,7 @@ import sys
 import tempfile
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
+from enum import Enum
 from pathlib import Path
 
 from controller.daemon.config import ConfigError, load_settings
@@ -77,11 +78,20 @@ class Target:
         return str(self.path(rel)) if not self.live else f"/{rel}"
 
 
+class Part(Enum):
+    USER = "user"
+    VENV = "venv"
+    CONFIG = "config"
+    UDEV = "udev"
+    UNIT = "unit"
+    SERVICE = "service"
+
+
 @dataclass(frozen=True, slots=True)
 class Planned:
     """One part: what is there, what would change, and how."""
 
-    part: str
+    part: Part
     says: str  # what is there, or what will be done
     todo: Callable[[], None] | None = None  # None: already right / nothing to do
     problem: str = ""  # a fault kept as it is (setup exits 1)
@@ -92,7 +102,7 @@ class Planned:
             state = "ok" if not self.problem else "KEPT"
         else:
             state = "done" if done else "to do"
-        return f"  {self.part:<8}{state:<7}{self.says}"
+        return f"  {self.part.value:<8}{state:<7}{self.says}"
 
 
 @dataclass(slots=True)
@@ -102,11 +112,6 @@ class Plan:
     @property
     def changes(self) -> list[Planned]:
         return [p for p in self.items if p.todo is not None]
-
-    def apply(self) -> None:
-        for p in self.changes:
-            assert p.todo is not None
-            p.todo()
 
 
 def run(cmd: Sequence[str], what: str) -> None:
@@ -157,7 +162,7 @@ def plan_user(target: Target) -> Planned:
     missing_groups = [g for g in GROUPS if g not in groups]
     member = [g for g in GROUPS if g in groups and USER in groups[g][3].split(",")]
     if USER in passwd and len(member) == len(GROUPS):
-        return Planned("user", f"{USER}, in {', '.join(GROUPS)}")
+        return Planned(Part.USER, f"{USER}, in {', '.join(GROUPS)}")
 
     def todo() -> None:
         for g in missing_groups:
@@ -186,14 +191,14 @@ def plan_user(target: Target) -> Planned:
     says = f"{verb} {USER} (system user, groups {', '.join(GROUPS)})"
     if missing_groups:
         says += f"; add the groups {', '.join(missing_groups)}"
-    return Planned("user", says, todo)
+    return Planned(Part.USER, says, todo)
 
 
 def unplan_user(target: Target) -> Planned:
     if USER not in _entries(target.path(Path("etc/passwd"))):
-        return Planned("user", f"no user {USER}")
+        return Planned(Part.USER, f"no user {USER}")
     return Planned(
-        "user",
+        Part.USER,
         f"remove the user {USER}",
         lambda: run(["userdel", *_prefix(target), USER], f"user {USER}"),
     )
@@ -242,14 +247,14 @@ def plan_venv(target: Target) -> Planned:
     have = stamp.read_text(encoding="utf-8").strip() if stamp.is_file() else ""
     if target.source is None:
         if installed:
-            return Planned("venv", f"{target.shown(VENV)} (no project folder given: kept)")
+            return Planned(Part.VENV, f"{target.shown(VENV)} (no project folder given: kept)")
         raise SetupError(
             f"{target.shown(VENV)} holds no mjtable and no project folder was given: run "
             "setup from the project folder, or name it with --source DIR"
         )
     want = source_hash(target.source)
     if installed and have == want:
-        return Planned("venv", f"{target.shown(VENV)}, holding {target.source} as it is")
+        return Planned(Part.VENV, f"{target.shown(VENV)}, holding {target.source} as it is")
     if not (venv / "bin" / "python").exists() and not has_venv(target.python):
         raise SetupError(
             f"{target.python} cannot make a venv (no ensurepip): sudo apt install python3-venv"
@@ -268,14 +273,14 @@ def plan_venv(target: Target) -> Planned:
         write(stamp, want + "\n")
 
     made = "install into" if installed else f"make (with {target.python}) and install into"
-    return Planned("venv", f"{made} {target.shown(VENV)}: {target.source}", todo)
+    return Planned(Part.VENV, f"{made} {target.shown(VENV)}: {target.source}", todo)
 
 
 def unplan_venv(target: Target) -> Planned:
     top = target.path(VENV).parent
     if not top.exists():
-        return Planned("venv", f"no {target.shown(VENV.parent)}")
-    return Planned("venv", f"remove {target.shown(VENV.parent)}", lambda: shutil.rmtree(top))
+        return Planned(Part.VENV, f"no {target.shown(VENV.parent)}")
+    return Planned(Part.VENV, f"remove {target.shown(VENV.parent)}", lambda: shutil.rmtree(top))
 
 
 # --------------------------------------------------------------------------- config
@@ -305,7 +310,7 @@ def plan_config(target: Target) -> Planned:
         except ConfigError as err:
             # a mistake in a file the operator wrote: name it, never overwrite it
             return Planned(
-                "config",
+                Part.CONFIG,
                 f"{shown}, left as it is",
                 problem=str(err).replace(str(path), shown, 1),
                 notes=(f"fix {shown}, then run setup again",),
@@ -317,7 +322,7 @@ def plan_config(target: Target) -> Planned:
                 f'{shown} names the table "{named}", not "{target.table}": edit [table] name '
                 "and journal there to rename it (setup never rewrites a config)",
             )
-        return Planned("config", f'{shown}, table "{named}"', notes=notes)
+        return Planned(Part.CONFIG, f'{shown}, table "{named}"', notes=notes)
     text = config_text(target.table)
     load_settings_text(text, shown)  # the daemon's own checks, before anything is written
 
@@ -325,7 +330,7 @@ def plan_config(target: Target) -> Planned:
         write(path, text, 0o640, group_id(target, USER))
 
     return Planned(
-        "config",
+        Part.CONFIG,
         f'write {shown}, table "{target.table}" (journal /{STATE}/{target.table}.journal)',
         todo,
         notes=(f"profiles, players and rules: edit {shown} (docs/PROFILES.md)",),
@@ -346,7 +351,7 @@ def unplan_config(target: Target) -> Planned:
     path = target.path(CONFIG)
     shown = target.shown(CONFIG)
     if not path.exists():
-        return Planned("config", f"no {shown}")
+        return Planned(Part.CONFIG, f"no {shown}")
     table = existing_table(target)
     if table and path.read_text(encoding="utf-8") == config_text(table):
 
@@ -355,8 +360,8 @@ def unplan_config(target: Target) -> Planned:
             if not any(path.parent.iterdir()):
                 path.parent.rmdir()
 
-        return Planned("config", f"remove {shown} (as setup wrote it)", todo)
-    return Planned("config", f"{shown} kept: changed since setup wrote it (remove it by hand)")
+        return Planned(Part.CONFIG, f"remove {shown} (as setup wrote it)", todo)
+    return Planned(Part.CONFIG, f"{shown} kept: changed since setup wrote it (remove it by hand)")
 
 
 # --------------------------------------------------------------------------- udev
@@ -372,10 +377,10 @@ def plan_rules(target: Target, rules_text: str, found_says: str) -> Planned:
     )
     old = path.read_text(encoding="utf-8") if path.exists() else None
     if old == rules_text:
-        return Planned("udev", f"{shown}: {found_says}", notes=notes)
+        return Planned(Part.UDEV, f"{shown}: {found_says}", notes=notes)
     if old is not None and not written_by_setup(old):
         return Planned(
-            "udev",
+            Part.UDEV,
             f"{shown} kept: not written by setup (move it away to have it written)",
             notes=notes,
         )
@@ -386,23 +391,23 @@ def plan_rules(target: Target, rules_text: str, found_says: str) -> Planned:
             run(["udevadm", "control", "--reload"], "udev")
             run(["udevadm", "trigger", "--subsystem-match=tty", "--subsystem-match=usb"], "udev")
 
-    return Planned("udev", f"write {shown}: {found_says}", todo, notes=notes)
+    return Planned(Part.UDEV, f"write {shown}: {found_says}", todo, notes=notes)
 
 
 def unplan_rules(target: Target) -> Planned:
     path = target.path(RULES)
     shown = target.shown(RULES)
     if not path.exists():
-        return Planned("udev", f"no {shown}")
+        return Planned(Part.UDEV, f"no {shown}")
     if not written_by_setup(path.read_text(encoding="utf-8")):
-        return Planned("udev", f"{shown} kept: not written by setup")
+        return Planned(Part.UDEV, f"{shown} kept: not written by setup")
 
     def todo() -> None:
         path.unlink()
         if target.live:
             run(["udevadm", "control", "--reload"], "udev")
 
-    return Planned("udev", f"remove {shown}", todo)
+    return Planned(Part.UDEV, f"remove {shown}", todo)
 
 
 # --------------------------------------------------------------------------- unit
@@ -423,7 +428,7 @@ def plan_unit(target: Target) -> Planned:
     text = (SHIPPED / UNIT).read_text(encoding="utf-8")
     same = path.is_file() and path.read_text(encoding="utf-8") == text
     if same and enabled(target):
-        return Planned("unit", f"{shown}, enabled")
+        return Planned(Part.UNIT, f"{shown}, enabled")
 
     def todo() -> None:
         if not same:
@@ -433,14 +438,14 @@ def plan_unit(target: Target) -> Planned:
         run(_systemctl(target, "enable", UNIT), "unit")
 
     says = ("write " + shown + ", " if not same else shown + ": ") + "enable"
-    return Planned("unit", says, todo)
+    return Planned(Part.UNIT, says, todo)
 
 
 def unplan_unit(target: Target) -> Planned:
     path = target.path(UNIT_FILE)
     shown = target.shown(UNIT_FILE)
     if not path.exists() and not enabled(target):
-        return Planned("unit", f"no {shown}")
+        return Planned(Part.UNIT, f"no {shown}")
 
     def todo() -> None:
         run(_systemctl(target, "disable", *(["--now"] if target.live else []), UNIT), "unit")
@@ -448,7 +453,7 @@ def unplan_unit(target: Target) -> Planned:
         if target.live:
             run(_systemctl(target, "daemon-reload"), "unit")
 
-    return Planned("unit", f"stop, disable and remove {shown}", todo)
+    return Planned(Part.UNIT, f"stop, disable and remove {shown}", todo)
 
 
 def running() -> bool:
@@ -463,11 +468,11 @@ def plan_service(target: Target, changed: bool, blocked: bool) -> Planned | None
     if not target.live:
         return None
     if blocked:
-        return Planned("service", f"{UNIT}: not restarted until the config loads")
+        return Planned(Part.SERVICE, f"{UNIT}: not restarted until the config loads")
     if not changed:
-        return Planned("service", f"{UNIT}: nothing changed, not restarted")
+        return Planned(Part.SERVICE, f"{UNIT}: nothing changed, not restarted")
     return Planned(
-        "service",
+        Part.SERVICE,
         f"restart {UNIT} (a deal in progress resumes from the journal)",
         lambda: run(["systemctl", "restart", UNIT], "service"),
     )
@@ -477,7 +482,7 @@ def plan_service(target: Target, changed: bool, blocked: bool) -> Planned | None
 
 
 def install_plan(target: Target, rules_text: str, found_says: str) -> Plan:
-    if not target.table:
+    if not target.table and not target.path(CONFIG).exists():
         raise SetupError("name the table: --table NAME")
     plan = Plan(
         [

@@ -11,6 +11,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from tools.pi_setup import (
+    CONFIG,
     RULES,
     STATE,
     TABLE_NAME,
@@ -106,7 +107,11 @@ def _source(given: Path | None) -> Path | None:
 
 
 def _table(args: argparse.Namespace, target: Target) -> str:
+    """The table's name: given, else the config's; asked for only when a config is to be
+    written (one that does not load is named as it is, whatever the name)."""
     name = args.table or existing_table(target)
+    if not name and target.path(CONFIG).exists():
+        return ""
     if not name and sys.stdin.isatty():
         try:
             name = input("table name (it names the journal, e.g. table3): ").strip()
@@ -169,7 +174,7 @@ def run(args: argparse.Namespace) -> int:
                 item.todo()
             except (SetupError, OSError) as err:
                 print(item.line(done=False))
-                print(f"mjtable setup: {item.part}: {err}", file=sys.stderr)
+                print(f"mjtable setup: {item.part.value}: {err}", file=sys.stderr)
                 return 1
         print(item.line(done=not args.dry_run))
     if not plan.changes:
