@@ -316,7 +316,7 @@ def plan_config(target: Target) -> Planned:
                 notes=(f"fix {shown}, then run setup again",),
             )
         named = settings.table.name
-        notes = ()
+        notes: tuple[str, ...] = ()
         if target.table and target.table != named:
             notes = (
                 f'{shown} names the table "{named}", not "{target.table}": edit [table] name '

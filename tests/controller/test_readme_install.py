@@ -62,7 +62,7 @@ def test_the_pi_is_set_up_by_one_line_from_the_same_venv():
 def _debian_venv() -> bool:
     if not DEBIAN_PYTHON.exists():
         return False
-    probe = [DEBIAN_PYTHON, "-c", "import ensurepip, venv"]
+    probe = [str(DEBIAN_PYTHON), "-c", "import ensurepip, venv"]
     return subprocess.run(probe, capture_output=True, check=False).returncode == 0
 
 
