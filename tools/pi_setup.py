@@ -473,7 +473,7 @@ def plan_service(target: Target, changed: bool, blocked: bool) -> Planned | None
         return Planned(Part.SERVICE, f"{UNIT}: nothing changed, not restarted")
     return Planned(
         Part.SERVICE,
-        f"restart {UNIT} (a deal in progress resumes from the journal)",
+        f"(re)start {UNIT} (a deal in progress resumes from the journal)",
         lambda: run(["systemctl", "restart", UNIT], "service"),
     )
 

@@ -161,6 +161,17 @@ def test_dry_run_shows_the_plan_and_writes_nothing(scratch: Path, capsys) -> Non
     assert snapshot(scratch) == before
 
 
+def test_a_dry_run_on_this_machine_plans_the_running_system_too(tmp_path: Path, capsys) -> None:
+    """Root / is the running system: udev and systemd told, the service (re)started; a dry
+    run only reads it."""
+    args = ["setup", "--dry-run", "--table", "t3", "--source", str(ROOT), "--by-id", str(tmp_path)]
+    assert main(args) in (0, 1)  # 1: this machine's own config has a mistake
+    out = capsys.readouterr().out
+    assert out.startswith("mjtable setup: set up the table daemon (dry run)\n")
+    assert "  config  " in out and " /etc/mjtable/mjtable.toml" in out
+    assert "  service " in out
+
+
 def test_without_root_one_line_says_what_needs_it(scratch: Path) -> None:
     cmd = [sys.executable, "-m", "controller", "setup", "--root", str(scratch), "--table", "t"]
     if os.geteuid() == 0:
