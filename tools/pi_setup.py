@@ -160,7 +160,7 @@ def plan_user(target: Target) -> Planned:
     passwd = _entries(target.path(Path("etc/passwd")))
     groups = _entries(target.path(Path("etc/group")))
     missing_groups = [g for g in GROUPS if g not in groups]
-    member = [g for g in GROUPS if g in groups and USER in groups[g][3].split(",")]
+    member = [g for g in GROUPS if USER in (groups.get(g, []) + [""] * 4)[3].split(",")]
     if USER in passwd and len(member) == len(GROUPS):
         return Planned(Part.USER, f"{USER}, in {', '.join(GROUPS)}")
 
