@@ -31,7 +31,7 @@ import contextlib
 import os
 import time
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -92,6 +92,8 @@ class SerialCandidate:
     pid: int | None = None
     description: str = ""
     named: bool = False  # the user named it: it may be asked
+    serial_number: str = ""  # the USB adapter's (udev's ATTRS{serial}), if it has one
+    location: str = ""  # its USB port path ("1-1.2:1.0", udev's KERNELS), if on USB
 
     @property
     def usb_id(self) -> str:
@@ -162,6 +164,7 @@ class Finding:
     identity: Identity | None = None
     reader_arg: str = ""  # what `mjtable run --reader` takes for it
     profiles: tuple[str, ...] = ()  # reader profiles that fit, real hardware first
+    port: SerialCandidate | None = None  # the serial port it is (None: a USB device)
 
 
 @dataclass(slots=True)
@@ -196,7 +199,13 @@ def serial_candidates(options: ProbeOptions) -> list[SerialCandidate]:
         for p in list_ports.comports():
             real = os.path.realpath(p.device)
             found[real] = SerialCandidate(
-                p.device, names.get(real, ""), p.vid, p.pid, _description(p.description)
+                p.device,
+                names.get(real, ""),
+                p.vid,
+                p.pid,
+                _description(p.description),
+                serial_number=p.serial_number or "",
+                location=p.location or "",
             )
     for real, link in names.items():
         if real not in found:
@@ -204,7 +213,7 @@ def serial_candidates(options: ProbeOptions) -> list[SerialCandidate]:
     for port in options.ports:
         real = os.path.realpath(port)
         old = found.get(real, SerialCandidate(port))
-        found[real] = SerialCandidate(port, old.by_id, old.vid, old.pid, old.description, True)
+        found[real] = replace(old, device=port, named=True)
     return sorted(found.values(), key=lambda c: c.device)
 
 
@@ -383,11 +392,11 @@ def probe(options: ProbeOptions) -> list[Finding]:
         family = c.family()
         if not c.named and family is None:
             why = f"not a known reader family: not asked (name it: mjtable probe --port {c.device})"
-            out.append(Finding(c.device, label, False, why))
+            out.append(Finding(c.device, label, False, why, port=c))
             continue
         identity, note = ask_serial(c, options.timeout, options.tables)
         fits = fitting(identity, profiles) if identity is not None else ()
-        out.append(Finding(c.device, label, True, note, identity, c.stable_path, fits))
+        out.append(Finding(c.device, label, True, note, identity, c.stable_path, fits, c))
     if options.usb:
         for f in usb_findings(options):
             fits = fitting(f.identity, profiles) if f.identity is not None else ()

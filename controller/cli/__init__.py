@@ -60,6 +60,11 @@ COMMANDS: tuple[tuple[str, str, str], ...] = (
     ),
     ("hub", "controller.cli.hub", "tournament hub: hall standings from every table's MQTT feed"),
     ("bench", "controller.cli.bench", "benchmarks: rules, judge, daemon"),
+    (
+        "setup",
+        "controller.cli.setup",
+        "set up a table's Raspberry Pi: user, venv, config, udev rules, systemd unit (sudo)",
+    ),
 )
 
 

@@ -37,7 +37,9 @@ from tests.tools.test_referee import bot_journal
 
 ROOT = Path(__file__).resolve().parents[2]
 DOCUMENTS = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
-PROGRAM = re.compile(r"^(?:\$ )?(?:mjtable|python3? -m controller)(?= |$)")
+PROGRAM = re.compile(
+    r"^(?:\$ )?(?:sudo )?(?:(?:\.venv/bin/)?mjtable|python3? -m controller)(?= |$)"
+)
 # A fenced block in one of these languages holds no command lines.
 NOT_SHELL = {"mermaid", "json", "python", "toml"}
 # A word standing for a value: JOURNAL, N, FILE.html, SEQ:HASH, HOST:PORT, <set>, …
@@ -52,6 +54,8 @@ PARSED_ONLY = {
     "calibrate": "needs a tile reader (or a capture); tests/tools/test_calibrate.py",
     "enroll": "needs a tile reader; tests/tools/test_enroll.py",
     "hub": "needs an MQTT broker and runs until stopped; tests/integration/test_live_hub.py",
+    "setup": "needs root and sets up this machine; tests/controller/test_setup.py runs it "
+    "against a scratch root",
 }
 # `mjtable probe --port PATH` asks the device at PATH: only where one is plugged in.
 HARDWARE_PATHS = re.compile(r"/dev/")
