@@ -139,10 +139,17 @@ def _export(args: argparse.Namespace, roster) -> int:
         if not subscriber.wait_until(lambda: subscriber.ever_connected, args.wait + 5):
             print(f"mjtable hall: no broker answered at {args.broker}", file=sys.stderr)
             return 1
-        planned = set(plan.tables)
+        # every planned table's retained status, and the last deal it says it published
         subscriber.wait_until(
-            lambda: planned <= {t.table for t in standings.snapshot().tables}, args.wait
+            lambda: all(standings.caught_up(args.hall, t) for t in plan.tables), args.wait
         )
+        silent = [t for t in plan.tables if not standings.caught_up(args.hall, t)]
+        if silent:
+            print(
+                f"mjtable hall: no status or last deal heard from {', '.join(silent)} "
+                f"within {args.wait:g} s: exported without them",
+                file=sys.stderr,
+            )
     finally:
         subscriber.stop()
     export = build(standings.snapshot(), plan, roster, hold=not args.no_hold)
