@@ -105,8 +105,10 @@ def _seat(args: argparse.Namespace, roster) -> int:
         tables = args.tables.split(",") if args.tables else None
         plan = generate(roster, args.sessions, tables, seed=args.seed, effort=args.effort)
         _write(args.out, format_plan(plan))
+    # the report is the output, unless the plan itself went to standard output
+    report = sys.stderr if args.check is None and args.out is None else sys.stdout
     for line in quality(plan).lines():
-        print(line, file=sys.stderr)
+        print(line, file=report)
     return 0
 
 
@@ -160,8 +162,7 @@ def _export(args: argparse.Namespace, roster) -> int:
         _write(args.sheet, standings_html(export, f"Standings — {args.hall}"))
     print(
         f"{len(export.results)} results, {len(export.standings)} players ranked over "
-        f"sessions {', '.join(map(str, export.counted)) or 'none'}",
-        file=sys.stderr,
+        f"sessions {', '.join(map(str, export.counted)) or 'none'}"
     )
     for note in export.held + export.unplanned:
         print(f"  not counted: {note}", file=sys.stderr)

@@ -162,12 +162,12 @@ def test_hall_seat_writes_a_plan_and_checks_it(tmp_path):
     made = mjtable("hall", "seat", "--roster", "players.csv", "--sessions", "5", "--out",
                    "seating.csv", cwd=tmp_path)  # fmt: skip
     assert made.returncode == 0, made.stderr
-    assert "most meetings of a pair: 1 (the least possible: 1)" in made.stderr
+    assert "most meetings of a pair: 1 (the least possible: 1)" in made.stdout
     plan_text = (tmp_path / "seating.csv").read_text()
     assert plan_text.startswith("session,table,E,S,W,N\n") and plan_text.count("\n") == 21
     checked = mjtable("hall", "seat", "--roster", "players.csv", "--check", "seating.csv",
                       cwd=tmp_path)  # fmt: skip
-    assert checked.returncode == 0 and checked.stderr == made.stderr
+    assert checked.returncode == 0 and checked.stdout == made.stdout
 
 
 def test_hall_seat_refuses_a_bad_roster_in_one_line_and_writes_nothing(tmp_path):
