@@ -10,6 +10,7 @@ from controller.devices.uhf_poller import PollerConfig, PollStep, UHFPoller
 from controller.devices.uhf_reader import (
     CommandDecoder,
     EpcRead,
+    InventoryLayout,
     InventoryReply,
     Malformed,
     ResponseDecoder,
@@ -79,7 +80,7 @@ def test_antenna_mask(mask, antenna):
 
 def test_inventory_without_rssi():
     resp = UHFResponse(0x01, 0x01, bytes.fromhex("02 02 02 aabb 03 ccddee"))
-    assert parse_inventory(resp, with_rssi=False) == InventoryReply(
+    assert parse_inventory(resp, InventoryLayout.ANTENNA) == InventoryReply(
         UHFStatus.INVENTORY_DONE, 2, (EpcRead(b"\xaa\xbb"), EpcRead(b"\xcc\xdd\xee"))
     )
 
@@ -92,7 +93,7 @@ def test_inventory_without_rssi():
         (UHFResponse(0x01, 0x01, bytes.fromhex("01 00 77")), "trailing"),
         (UHFResponse(0x01, 0x01, bytes.fromhex("01")), "no tag count"),
         (UHFResponse(0x3F, 0x00), "not an inventory"),
-        (UHFResponse(0x01, 0x00), "SUCCESS"),
+        (UHFResponse(0x01, 0x00), "0x00 success"),
         (UHFResponse(0x01, 0x42), "0x42"),
     ],
 )
@@ -214,9 +215,9 @@ def test_poller_reports_rssi():
 
 
 def test_poller_byte_at_a_time_without_antenna_select():
-    reader = SimUHFReader(antennas=1, with_rssi=False)
+    reader = SimUHFReader(antennas=1, layout=InventoryLayout.ANTENNA)
     reader.place(b"\x05" * 8, 1)
-    poller = UHFPoller(PollerConfig(antennas=(1,), select_antenna=False, with_rssi=False))
+    poller = UHFPoller(PollerConfig(antennas=(1,), select_antenna=False, layout=InventoryLayout.ANTENNA))
     events = Wire(reader, poller).run(3, byte_at_a_time=True)
     assert reads(events) == [(1, (b"\x05" * 8,))] * 3
     assert all(cmd.cmd == UHFCmd.INVENTORY for cmd in reader.commands)
@@ -342,7 +343,7 @@ def test_sim_reader_rejects_bad_antenna_mask_and_unknown_commands():
     answer = ResponseDecoder().feed(reader.feed(UHFCommand(0x3F, b"\x04").encode()))
     assert answer == [UHFResponse(0x3F, UHFStatus.PARAMETER_ERROR)]
     answer = ResponseDecoder().feed(reader.feed(UHFCommand(0x66).encode()))
-    assert answer == [UHFResponse(0x66, UHFStatus.ILLEGAL_COMMAND)]
+    assert answer == [UHFResponse(0x00, UHFStatus.ILLEGAL_COMMAND)]  # manual V2.0 §8.1
     assert reader.feed(UHFCommand(0x01, adr=0x07).encode()) == b""  # another reader's address
 
 
