@@ -488,12 +488,14 @@ def parse_inventory(
 
 
 def layouts_of(resp: UHFResponse) -> frozenset[InventoryLayout]:
-    """The layouts an inventory answer that carries tags parses in (`mjtable probe` and
-    `calibrate` tell a reader's layout from them); empty for an answer without tags."""
+    """The layouts an inventory answer that carries tags parses in (`mjtable probe` tells a
+    reader's layout from them); empty for an answer without tags. A reading counts only if
+    every EPC it finds has a word or more: ``01 00`` (antenna 1, no tags) would otherwise
+    read as the plain layout's one empty EPC."""
     found = set()
     for layout in InventoryLayout:
         parsed = inventory_fields(resp, layout)
-        if not isinstance(parsed, str) and parsed[2]:
+        if not isinstance(parsed, str) and parsed[2] and all(len(e) >= 2 for e in parsed[2]):
             found.add(layout)
     return frozenset(found)
 

@@ -52,8 +52,13 @@ class SimUHFReader:
         self.rssi = rssi
         self.broken = set(broken)
         self.enabled = (1 << antennas) - 1
-        # version 3.1, type 0x09, EPC C1G2 + 18000-6B, 30 dBm, inventories of at most 1 s
-        self.info = ReaderInfo(adr, (3, 1), 0x09, 0x03, 0x4E, 0x00, 30, 10)
+        # version 3.1, type 0x09, EPC C1G2 + 18000-6B, 30 dBm, inventories of at most 1 s; a
+        # reader whose answers name their antenna says it as the UHFReader288 class does (12
+        # bytes: its antennas, no beep, checks antennas), a plain one as the UHFReader18 (8)
+        base = (adr, (3, 1), 0x09, 0x03, 0x4E, 0x00, 30, 10)
+        self.info = (
+            ReaderInfo(*base, self.enabled, 0, 0, 1) if layout.antenna_byte else ReaderInfo(*base)
+        )
         self.decoder = CommandDecoder("sim-uhf")
         self.commands: list[UHFCommand] = []  # every command received, for tests
         self._tags: dict[int, list[bytes]] = {a: [] for a in range(1, antennas + 1)}
