@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from controller.devices import pn532
+from controller.devices import iso15693_feig, pn532
 from controller.devices.events import TagsRead
 from controller.devices.pn532 import Command, FirmwareVersion, PassiveTargets
 from controller.devices.uhf_info import parse_reader_info
@@ -27,7 +27,8 @@ from tools.capture_file import Chunk, read
 VECTORS = Path(__file__).parents[2] / "captures" / "vectors"
 FILES = sorted(VECTORS.glob("*.jsonl"))
 UHF = [p for p in FILES if read(p)[0]["reader"]["model"] == "uhf-serial"]
-PN53X = [p for p in FILES if p not in UHF]
+FEIG = [p for p in FILES if read(p)[0]["reader"]["model"] == "iso15693-feig"]
+PN53X = [p for p in FILES if p not in UHF and p not in FEIG]
 
 
 def chunks(path: Path, direction: str | None = None) -> list[bytes]:
@@ -57,7 +58,8 @@ def decoded(make, pieces: list[bytes], describe) -> list:
 
 def uhf_row(frame) -> list:
     status = getattr(frame, "status", None)
-    head = [frame.adr, frame.cmd] + ([] if status is None else [status])
+    code = frame.cmd if hasattr(frame, "cmd") else frame.control  # UHF family, FEIG
+    head = [frame.adr, code] + ([] if status is None else [status])
     return [*head, frame.data.hex()]
 
 
@@ -86,6 +88,19 @@ def test_uhf_vector_decodes_whole_bytewise_and_split(path: Path) -> None:
         assert decoded(ResponseDecoder, pieces, uhf_row) == expect["frames"]
     for pieces in feedings(tx):
         assert decoded(CommandDecoder, pieces, uhf_row) == expect.get("commands", [])
+
+
+@pytest.mark.parametrize("path", FEIG, ids=lambda p: p.stem)
+def test_feig_vector_decodes_whole_bytewise_and_split(path: Path) -> None:
+    expect = read(path)[0]["expect"]
+    rx, tx = b"".join(chunks(path, "rx")), b"".join(chunks(path, "tx"))
+    for pieces in feedings(rx):
+        got = decoded(iso15693_feig.ResponseDecoder, pieces, uhf_row)
+        assert [[f[0], f[1], f[2], f[3]] for f in got] == expect["frames"]
+    for pieces in feedings(tx):
+        decoder = iso15693_feig.RequestDecoder()
+        got = [[r.adr, r.control, r.data.hex()] for p in pieces for r in decoder.feed(p)]
+        assert got == expect["commands"]
 
 
 @pytest.mark.parametrize("path", PN53X, ids=lambda p: p.stem)
