@@ -158,27 +158,20 @@ def test_regression_missing_ports_printed_playing_and_waited_silently(tmp_path: 
     import json
     import urllib.request
 
-    port = free_port()
     table, reader = tmp_path / "ttyUSB7", tmp_path / "ttyUSB8"
     args = ["run", "--table", str(table), "--reader", str(reader)]
-    args += ["--http", f"127.0.0.1:{port}", "--journal", str(tmp_path / "t.journal")]
+    args += ["--http", "127.0.0.1:0", "--journal", str(tmp_path / "t.journal")]
     proc, seen = run_until(args, "Ctrl-C stops")
     try:
+        # the port it bound (port 0: a free one, never another process's)
+        board = re.search(r"scoreboard: (http://127\.0\.0\.1:\d+)/", seen)
+        assert board, seen
         assert f"waiting for the table controller: {table} does not exist" in seen, seen
         assert f"waiting for the tile reader: {reader} does not exist" in seen
         assert "waiting; Ctrl-C stops" in seen and "playing" not in seen
-        with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/public", timeout=10) as r:
+        with urllib.request.urlopen(f"{board.group(1)}/api/public", timeout=10) as r:
             public = json.load(r)
         assert public["waiting_for"] == ["the table controller", "the tile reader"]
     finally:
         proc.send_signal(signal.SIGINT)
         proc.communicate(timeout=60)
-
-
-def free_port() -> int:
-    """A port on 127.0.0.1 nobody listens on now."""
-    import socket
-
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
