@@ -2,7 +2,9 @@
 
 It subscribes (again, after every reconnect) to the tables' retained status and ledger and
 to their deal stream, at QoS 1. A malformed message is counted and logged, never raised out
-of paho's loop. Duplicates are the standings' business (they are idempotent).
+of paho's loop. Duplicates are the standings' business (they are idempotent). With a gate
+(controller/hub/trust.py) a deal whose signature does not hold is refused before the
+standings see it.
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 
 from controller.hub.standings import Applied, Standings
+from controller.hub.trust import Gate
 from controller.hub.wire import (
     TOPIC_ROOT,
     BrokerOptions,
@@ -37,6 +40,7 @@ class HubStats:
     rejected: int = 0
     applied: int = 0
     duplicates: int = 0
+    refused: int = 0  # deals refused for their signature (each time one arrives)
 
 
 class HubSubscriber:
@@ -49,8 +53,10 @@ class HubSubscriber:
         on_change: Callable[[], None] | None = None,
         on_link: Callable[[bool], None] | None = None,
         on_deal: Callable[[str, str, SettledDeal], None] | None = None,
+        gate: Gate | None = None,
     ) -> None:
         self.options, self.standings, self.hall = options, standings, hall
+        self.gate = gate
         self.on_change = on_change
         self.on_deal = on_deal  # each new or corrected deal: (hall, table, deal)
         self.stats = HubStats()
@@ -160,7 +166,10 @@ class HubSubscriber:
             return
         self.standings.seen(received.hall, received.table, _now())
         changed = False
-        kept: list[SettledDeal] = []
+        kept: list[tuple[str, str, SettledDeal]] = []
+        offered: list[tuple[str, str, SettledDeal]] = []
+        if self.gate is not None:
+            offered += self.gate.refresh()  # refused deals a new key now verifies
         payload = received.payload
         if payload is None and parse_topic(message.topic)[2] is not Channel.STATUS:
             pass  # a cleared retained ledger: the deals held stay
@@ -170,22 +179,33 @@ class HubSubscriber:
         else:
             deals = payload.deals if isinstance(payload, Ledger) else (payload,)
             for deal in deals:
-                if isinstance(deal, SettledDeal):
-                    outcome = self.standings.apply_deal(received.hall, received.table, deal)
-                    changed |= outcome in (Applied.NEW, Applied.CORRECTED)
-                    if outcome in (Applied.NEW, Applied.CORRECTED):
-                        kept.append(deal)
+                if not isinstance(deal, SettledDeal):
+                    continue
+                if self.gate is not None and not self.gate.admit(
+                    received.hall, received.table, deal
+                ):
+                    changed = True  # the director's page shows the refusal
                     with self._cond:
-                        if outcome in (Applied.NEW, Applied.CORRECTED):
-                            self.stats.applied += 1
-                        else:
-                            self.stats.duplicates += 1
+                        self.stats.refused += 1
+                    continue
+                offered.append((received.hall, received.table, deal))
+        for hall, table, deal in offered:
+            outcome = self.standings.apply_deal(hall, table, deal)
+            fresh = outcome in (Applied.NEW, Applied.CORRECTED)
+            changed |= fresh
+            if fresh:
+                kept.append((hall, table, deal))
+            with self._cond:
+                if fresh:
+                    self.stats.applied += 1
+                else:
+                    self.stats.duplicates += 1
         with self._cond:
             self.stats.messages += 1
             self._cond.notify_all()
-        for deal in kept if self.on_deal is not None else ():
+        for hall, table, deal in kept if self.on_deal is not None else ():
             try:
-                self.on_deal(received.hall, received.table, deal)  # type: ignore[misc]
+                self.on_deal(hall, table, deal)  # type: ignore[misc]
             except Exception:
                 log.exception("hub deal listener failed")
         if changed and self.on_change is not None:

@@ -226,6 +226,10 @@ class SettledDeal:
     deltas: tuple[int, int, int, int]
     players: tuple[str, ...] = ()  # names at E S W N, or () when the table does not know them
     head: str = ""  # the settlement record's hash (64 hex digits), "" when not sent
+    # the table's signature (controller/hub/signing.py): the key's fingerprint and the
+    # Ed25519 signature in base64, "" from a table without a key
+    key: str = ""
+    sig: str = ""
 
     def __post_init__(self) -> None:
         if self.head and (
@@ -255,6 +259,7 @@ class SettledDeal:
             "deltas": list(self.deltas),
             "players": list(self.players),
             **({"head": self.head} if self.head else {}),
+            **({"key": self.key, "sig": self.sig} if self.sig else {}),
         }
 
     @classmethod
@@ -276,6 +281,8 @@ class SettledDeal:
             deltas=tuple(deltas),  # type: ignore[arg-type]
             players=tuple(players),
             head=str(obj.get("head") or ""),
+            key=str(obj.get("key") or ""),
+            sig=str(obj.get("sig") or ""),
         )
 
 
