@@ -59,6 +59,11 @@ COMMANDS: tuple[tuple[str, str, str], ...] = (
         "printable HTML deal sheet or session report from a journal",
     ),
     ("hub", "controller.cli.hub", "tournament hub: hall standings from every table's MQTT feed"),
+    (
+        "hall",
+        "controller.cli.hall",
+        "secure a hall: the broker's ACL and passwords, the tables' signing keys",
+    ),
     ("bench", "controller.cli.bench", "benchmarks: rules, judge, daemon"),
 )
 

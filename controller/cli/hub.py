@@ -13,8 +13,10 @@ import threading
 from pathlib import Path
 
 from controller.hub.page import HubPage, LinkState
+from controller.hub.signing import TableKeyError
 from controller.hub.standings import Standings
 from controller.hub.subscriber import HubSubscriber
+from controller.hub.trust import Gate
 from controller.hub.wire import BrokerOptions, SettledDeal
 from controller.outputs.http import WebServer
 
@@ -49,6 +51,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="FILE",
         help="append each settled deal's chain head (table, seq, hash) to FILE, one JSON "
         "line each: `mjtable journal verify --anchors FILE --table T` checks a journal",
+    )
+    parser.add_argument(
+        "--keys",
+        type=Path,
+        metavar="FILE",
+        help="the tables' public keys (`mjtable hall key trust`): a table named there must "
+        "sign its deals, or they are refused; read again when it changes",
     )
 
 
@@ -103,6 +112,11 @@ def run(args: argparse.Namespace) -> int:
                 f"mjtable hub: {heads.path}: cannot write: {err.strerror or err}", file=sys.stderr
             )
             return 2
+    try:
+        gate = Gate(args.keys) if args.keys is not None else None
+    except TableKeyError as err:
+        print(f"mjtable hub: {err}", file=sys.stderr)
+        return 2
     standings = Standings()
     stop = threading.Event()
     server = page = None
@@ -140,6 +154,7 @@ def run(args: argparse.Namespace) -> int:
         changed,
         linked,
         heads.add if heads else None,
+        gate,
     )
     for sig in (signal.SIGINT, signal.SIGTERM):
         signal.signal(sig, lambda *_: stop.set())
