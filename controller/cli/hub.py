@@ -113,7 +113,7 @@ def run(args: argparse.Namespace) -> int:
             )
             return 2
     try:
-        gate = Gate(args.keys) if args.keys is not None else None
+        gate = Gate(args.keys)  # without a keys file every table is "unsigned"
     except TableKeyError as err:
         print(f"mjtable hub: {err}", file=sys.stderr)
         return 2
@@ -127,12 +127,12 @@ def run(args: argparse.Namespace) -> int:
         sub = subscriber
         if sub is None:
             return LinkState(broker, False, False, "")
-        return LinkState(broker, sub.connected, sub.ever_connected, sub.link_since)
+        return LinkState(broker, sub.connected, sub.ever_connected, sub.link_since, sub.last_lost)
 
     if args.http != "off":
         host, _, port = args.http.rpartition(":")
         server = WebServer(host or "127.0.0.1", int(port))
-        page = HubPage(standings, server, args.hall, link)
+        page = HubPage(standings, server, args.hall, link, gate.trust)
         server.start()
         print(f"standings page: {server.url}", file=sys.stderr, flush=True)
 

@@ -112,7 +112,7 @@ class AppOutputs:
         if self.displays is not None:
             self.displays.update(live)
         scores = tuple(running_score(live, s) for s in live.seats)
-        status = (live.session, live.deal, live.phase, live.turn, scores)
+        status = (live.session, live.deal, live.phase, live.turn, scores, live.referee_called)
         if status != self._status:
             if status[:3] != (self._status or (None,) * 3)[:3]:
                 self.notifier.status(f"{self.table}: {live.phase}, deal {live.deal}")
@@ -128,6 +128,7 @@ class AppOutputs:
                     turn=live.turn,
                     players=tuple(s.player for s in live.seats),
                     scores=scores,
+                    referee_called=live.referee_called,
                 )
         if self.mqtt is not None:
             self.mqtt.publish_view(public)

@@ -73,6 +73,7 @@ class HubSubscriber:
         self.on_link = on_link  # called with True / False when the broker is gained / lost
         self.ever_connected = False
         self.link_since = _now()  # when the link last changed (or the hub started)
+        self.last_lost: str | None = None  # when the link was last lost
         self._unreachable_said = False
 
     def topics(self) -> list[tuple[str, int]]:
@@ -130,7 +131,7 @@ class HubSubscriber:
                 log.warning("hub lost the broker (%s); reconnecting", reason_code)
             was, self._connected = self._connected, False
             if was:
-                self.link_since = _now()
+                self.link_since = self.last_lost = _now()
             self._cond.notify_all()
         if was and not self._stopping:
             self._link(False)
@@ -164,17 +165,19 @@ class HubSubscriber:
                 self._cond.notify_all()
             (log.warning if first else log.debug)("rejected MQTT message: %s", err)
             return
-        self.standings.seen(received.hall, received.table, _now())
+        now = _now()
+        payload = received.payload
+        if not (isinstance(payload, TableStatus) and payload.will):
+            self.standings.seen(received.hall, received.table, now)  # the table spoke
         changed = False
         kept: list[tuple[str, str, SettledDeal]] = []
         offered: list[tuple[str, str, SettledDeal]] = []
         if self.gate is not None:
             offered += self.gate.refresh()  # refused deals a new key now verifies
-        payload = received.payload
         if payload is None and parse_topic(message.topic)[2] is not Channel.STATUS:
             pass  # a cleared retained ledger: the deals held stay
         elif isinstance(payload, TableStatus) or payload is None:
-            self.standings.apply_status(received.hall, received.table, payload)
+            self.standings.apply_status(received.hall, received.table, payload, now)
             changed = True
         else:
             deals = payload.deals if isinstance(payload, Ledger) else (payload,)

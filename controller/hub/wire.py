@@ -105,6 +105,8 @@ class TableStatus:
     turn: str | None = None  # E S W N: whose turn it is
     players: tuple[str, ...] = ()  # names at E S W N
     scores: tuple[int, ...] = ()  # each seat's running score now, E S W N
+    referee_called: bool = False  # the table waits for the referee (its board says so)
+    will: bool = False  # the Last Will: the broker lost the table's link (not the table)
 
     def __post_init__(self) -> None:
         if len(self.players) not in (0, 4) or len(self.scores) not in (0, 4):
@@ -129,6 +131,8 @@ class TableStatus:
             "turn": self.turn,
             "players": list(self.players),
             "scores": list(self.scores),
+            "referee_called": self.referee_called,
+            **({"will": True} if self.will else {}),
         }
 
     @classmethod
@@ -151,6 +155,8 @@ class TableStatus:
             _get(obj, "turn", str, True),
             tuple(str(p) for p in _get(obj, "players", list, True) or ()),
             tuple(int(v) for v in _get(obj, "scores", list, True) or ()),
+            bool(_get(obj, "referee_called", bool, True)),
+            bool(_get(obj, "will", bool, True)),
         )
 
 

@@ -84,7 +84,7 @@ class MqttPublisher:
         self._client = make_client(options, f"mjtable-{hall}-{table}")
         self._client.will_set(
             self._topics[Channel.STATUS],
-            encode(TableStatus(hall, table, Presence.OFFLINE)),
+            encode(TableStatus(hall, table, Presence.OFFLINE, will=True)),
             qos=1,
             retain=True,
         )
