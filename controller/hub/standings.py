@@ -122,6 +122,8 @@ def _table_json(t: TableResult) -> dict[str, Any]:
         "deal": t.deal,
         "phase": t.phase,
         "last_seen": t.last_seen,
+        "lost_at": t.lost_at,
+        "called_since": t.called_since,
         "status": None if t.status is None else t.status.to_json(),
         "sessions": [
             {

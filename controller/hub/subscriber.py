@@ -170,7 +170,6 @@ class HubSubscriber:
         if not (isinstance(payload, TableStatus) and payload.will):
             self.standings.seen(received.hall, received.table, now)  # the table spoke
         changed = False
-        kept: list[tuple[str, str, SettledDeal]] = []
         offered: list[tuple[str, str, SettledDeal]] = []
         if self.gate is not None:
             offered += self.gate.refresh()  # refused deals a new key now verifies
@@ -179,30 +178,13 @@ class HubSubscriber:
         elif isinstance(payload, TableStatus) or payload is None:
             self.standings.apply_status(received.hall, received.table, payload, now)
             changed = True
-        else:
+        elif isinstance(payload, (Ledger, SettledDeal)):
             deals = payload.deals if isinstance(payload, Ledger) else (payload,)
-            for deal in deals:
-                if not isinstance(deal, SettledDeal):
-                    continue
-                if self.gate is not None and not self.gate.admit(
-                    received.hall, received.table, deal
-                ):
-                    changed = True  # the director's page shows the refusal
-                    with self._cond:
-                        self.stats.refused += 1
-                    continue
-                offered.append((received.hall, received.table, deal))
-        for hall, table, deal in offered:
-            outcome = self.standings.apply_deal(hall, table, deal)
-            fresh = outcome in (Applied.NEW, Applied.CORRECTED)
-            changed |= fresh
-            if fresh:
-                kept.append((hall, table, deal))
-            with self._cond:
-                if fresh:
-                    self.stats.applied += 1
-                else:
-                    self.stats.duplicates += 1
+            admitted = [d for d in deals if self._admit(received.hall, received.table, d)]
+            changed |= len(admitted) < len(deals)  # the director's page shows a refusal
+            offered += [(received.hall, received.table, d) for d in admitted]
+        kept = [(h, t, d) for h, t, d in offered if self._apply(h, t, d)]
+        changed |= bool(kept)
         with self._cond:
             self.stats.messages += 1
             self._cond.notify_all()
@@ -216,6 +198,24 @@ class HubSubscriber:
                 self.on_change()
             except Exception:
                 log.exception("hub change listener failed")
+
+    def _admit(self, hall: str, table: str, deal: SettledDeal) -> bool:
+        """The gate's word on the deal's signature (a refusal is counted)."""
+        if self.gate is None or self.gate.admit(hall, table, deal):
+            return True
+        with self._cond:
+            self.stats.refused += 1
+        return False
+
+    def _apply(self, hall: str, table: str, deal: SettledDeal) -> bool:
+        """Into the standings: True if it is new or corrects the one held."""
+        fresh = self.standings.apply_deal(hall, table, deal) in (Applied.NEW, Applied.CORRECTED)
+        with self._cond:
+            if fresh:
+                self.stats.applied += 1
+            else:
+                self.stats.duplicates += 1
+        return fresh
 
 
 def _now() -> str:

@@ -99,8 +99,10 @@ def test_a_bad_table_key_stops_the_table_before_it_creates_anything(tmp_path: Pa
     config.write_text('[mqtt]\nbroker = "127.0.0.1:1883"\nkey = "table.key"\n')
     journal = tmp_path / "t.journal"
     done = subprocess.run(
-        [sys.executable, "-m", "controller", "run", "--config", str(config), "--fast"]
-        + ["--deals", "1", "--journal", str(journal), "--http", "127.0.0.1:0"],
+        [
+            *(sys.executable, "-m", "controller", "run", "--config", str(config), "--fast"),
+            *("--deals", "1", "--journal", str(journal), "--http", "127.0.0.1:0"),
+        ],
         capture_output=True,
         text=True,
         env=ENV,

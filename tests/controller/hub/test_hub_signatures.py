@@ -211,3 +211,18 @@ def test_a_bad_keys_file_names_its_line(tmp_path) -> None:
     keys.write_text("h T1\n")
     with pytest.raises(TableKeyError, match=r"hall.keys:1: a line is `HALL TABLE"):
         Gate(keys)
+
+
+def test_clock_skew_changes_nothing(tmp_path) -> None:
+    """No time is signed or compared: a hub whose clock is a year off takes the table's deal
+    and refuses the forgery exactly as one on time (its clock only stamps the refusal)."""
+    key = TableKey.make()
+    keys = tmp_path / "hall.keys"
+    trust_key(keys, "h", "T1", public_text(key.public))
+    signed = key.sign("h", "T1", deal1())
+    forged = dataclasses.replace(signed, deltas=(-30, 10, 10, 10), seq=101)
+    for wall in ("2026-11-28T14:02:00+00:00", "2027-11-28T14:02:00+00:00", "2001-01-01T00:00:00"):
+        gate = Gate(keys, clock=lambda wall=wall: wall)
+        assert gate.admit("h", "T1", signed) and not gate.admit("h", "T1", forged)
+        last = gate.trust("h", "T1").last
+        assert last is not None and (last.wall, last.why) == (wall, Check.BAD)
