@@ -41,6 +41,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     bc.add_argument("--out", type=Path, required=True, metavar="DIR", help="folder to write")
     bc.add_argument(
+        "--installed-at",
+        type=Path,
+        metavar="DIR",
+        help="where the folder will be on the broker's machine (default: DIR): the drop-in "
+        "names its password file and ACL there",
+    )
+    bc.add_argument(
         "--listen",
         metavar="[HOST:]PORT",
         help="the broker's listener (default: every address, port 1883, or 8883 with TLS)",
@@ -101,7 +108,7 @@ def run(args: argparse.Namespace) -> int:
 
 def _broker_config(args: argparse.Namespace) -> int:
     broker = hall_broker(args.hall, args.table, args.listen, args.tls_cert, args.tls_key)
-    files = write(broker, args.out)
+    files = write(broker, args.out, args.installed_at)
     print(f"written: {args.out}/mjtable-hall.conf, passwd, acl, credentials/")
     print(f"the hub: mjtable hub --hall {broker.hall} --username {broker.hub_user} "
           f"--password-file {files[broker.hub_user]} --keys hall.keys ...")  # fmt: skip

@@ -3,7 +3,7 @@ docs/MQTT.md "Securing a hall"): anonymous access off, a password per client, an
 that each table writes only its own topics, the hub reads every table and writes only its
 own, and viewers read the public topics only.
 
-Written into one folder:
+Written into one folder (`--installed-at` names where it will be on the broker's machine):
 
     mjtable-hall.conf       a drop-in for /etc/mosquitto/conf.d/: listener, TLS, files below
     passwd                  the password file (hashed by Debian's `mosquitto_passwd -U`)
@@ -102,17 +102,20 @@ class HallBroker:
         return "\n".join(lines) + "\n"
 
     def conf(self, folder: Path) -> str:
+        """The drop-in; `folder`: where the passwd and acl files are on the broker's machine."""
         ln = self.listener
         lines = [
             f"# hall {self.hall}: written by `mjtable hall broker-config` (docs/MQTT.md)",
             f"listener {ln.port}{' ' + ln.host if ln.host else ''}",
         ]
         if ln.tls_cert is not None:
-            lines += [f"certfile {ln.tls_cert.resolve()}", f"keyfile {ln.tls_key.resolve()}"]  # type: ignore[union-attr]
+            key = ln.tls_key.resolve()  # type: ignore[union-attr]
+            lines += [f"certfile {ln.tls_cert.resolve()}", f"keyfile {key}"]
+        where = folder.resolve()
         lines += [
             "allow_anonymous false",
-            f"password_file {(folder / 'passwd').resolve()}",
-            f"acl_file {(folder / 'acl').resolve()}",
+            f"password_file {where / 'passwd'}",
+            f"acl_file {where / 'acl'}",
         ]
         return "\n".join(lines) + "\n"
 
@@ -129,8 +132,9 @@ def mosquitto_passwd() -> str:
     return found
 
 
-def write(broker: HallBroker, folder: Path) -> dict[str, Path]:
-    """Write the folder (made if absent); returns each user's credentials file."""
+def write(broker: HallBroker, folder: Path, installed_at: Path | None = None) -> dict[str, Path]:
+    """Write the folder (made if absent); returns each user's credentials file. The drop-in
+    names the files where they will be (`installed_at`), by default where they are written."""
     tool = mosquitto_passwd()
     creds = folder / "credentials"
     creds.mkdir(parents=True, exist_ok=True)
@@ -157,7 +161,8 @@ def write(broker: HallBroker, folder: Path) -> dict[str, Path]:
         raise BrokerConfigError(f"mosquitto_passwd -U failed: {done.stderr.strip()}")
     os.replace(tmp, passwd)
     (folder / "acl").write_text(broker.acl(), encoding="utf-8")
-    (folder / "mjtable-hall.conf").write_text(broker.conf(folder), encoding="utf-8")
+    conf = broker.conf(installed_at or folder)
+    (folder / "mjtable-hall.conf").write_text(conf, encoding="utf-8")
     return files
 
 

@@ -5,7 +5,10 @@ never sees it), and a viewer reads the public topics only."""
 
 from __future__ import annotations
 
+import dataclasses
+import shutil
 import stat
+import subprocess
 import threading
 from pathlib import Path
 
@@ -176,3 +179,47 @@ def test_bad_options_say_what_is_wrong(tmp_path, capsys) -> None:
     assert main([*argv, "--tls-cert", "c.pem"]) == 2
     assert "TLS needs both" in capsys.readouterr().err
     assert not Path(out).exists()
+
+
+def test_a_tls_listener_with_the_hall_users(make_broker, tmp_path: Path) -> None:
+    """`--tls-cert/--tls-key`: the listener speaks TLS only; the table and the hub connect with
+    the CA and their own users (a self-signed certificate made here with openssl)."""
+    openssl = shutil.which("openssl")
+    if openssl is None:
+        pytest.skip("openssl is missing")
+    cert, key = tmp_path / "cert.pem", tmp_path / "key.pem"
+    subprocess.run(
+        [
+            *(openssl, "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1"),
+            *("-keyout", str(key), "-out", str(cert), "-subj", "/CN=127.0.0.1"),
+            *("-addext", "subjectAltName=IP:127.0.0.1"),
+        ],
+        check=True,
+        capture_output=True,
+    )
+    out, port = tmp_path / "hall", free_port()
+    argv = ["hall", "broker-config", "--hall", "h", "--table", "T1", "--out", str(out)]
+    argv += ["--listen", f"127.0.0.1:{port}", "--tls-cert", str(cert), "--tls-key", str(key)]
+    assert main(argv) == 0
+    make_broker(f"include_dir {out}")
+    seen: list[SettledDeal] = []
+    tls = {"tls_ca": cert}
+    hub = HubSubscriber(
+        dataclasses.replace(options(out, port, "hub-h"), **tls),
+        Standings(lambda name: None),
+        hall="h",
+        on_deal=lambda h, t, d: seen.append(d),
+    )
+    t1 = MqttPublisher(dataclasses.replace(options(out, port, "table-h-T1"), **tls), "h", "T1")
+    plain = Raw(out, port, "table-h-T1", "plain")  # the right user, without TLS: no answer
+    hub.start()
+    t1.start()
+    try:
+        assert hub.wait_until(lambda: hub.connected, T) and t1.wait_connected(T)
+        t1.publish_deal(deal1())
+        assert hub.wait_until(lambda: [d.seq for d in seen] == [100], T)
+        assert not plain.up.is_set()
+    finally:
+        plain.close()
+        t1.stop(drain_timeout_s=2)
+        hub.stop()
