@@ -199,8 +199,8 @@ def _trust(t: TableResult, trust: TableTrust | None) -> list[str]:
         return []
     name = escape(table_name(t.table))
     if not trust.keyed:
-        parts = ['<p class="trust muted" data-trust="unsigned">unsigned: the hub holds no key '
-                 "for this table, its deals are taken as they come</p>"]  # fmt: skip
+        parts = ['<p class="trust muted" data-trust="unsigned">unsigned: no key, deals '
+                 "taken unchecked</p>"]  # fmt: skip
     else:
         parts = ['<p class="trust muted" data-trust="signed">signed: deals checked</p>']
     if trust.other_key_since is not None:
