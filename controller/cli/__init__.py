@@ -62,9 +62,15 @@ COMMANDS: tuple[tuple[str, str, str], ...] = (
     (
         "hall",
         "controller.cli.hall",
-        "secure a hall: the broker's ACL and passwords, the tables' signing keys",
+        "tournament director: seat players, export results, secure the broker and the "
+        "tables' results (broker-config, key)",
     ),
     ("bench", "controller.cli.bench", "benchmarks: rules, judge, daemon"),
+    (
+        "setup",
+        "controller.cli.setup",
+        "set up a table's Raspberry Pi: user, venv, config, udev rules, systemd unit (sudo)",
+    ),
 )
 
 

@@ -1,10 +1,6 @@
-"""`mjtable hall`: set up a hall's security (docs/MQTT.md "Securing a hall").
-
-mjtable hall broker-config --hall H --table T1 --table T2 --out DIR   the broker's files
-mjtable hall key make [--config F | --key F]     a table's signing key (on the table)
-mjtable hall key show --key F                     the public key of a table's key
-mjtable hall key trust --keys F --hall H --table T ed25519:...   the hub trusts it
-"""
+"""`mjtable hall`: the tournament director's tools — seat the players of a roster for every
+session, check a seating plan written by hand, export the results a ranking body takes; and
+secure the hall (`broker-config`, `key`: controller/cli/hall_security.py)."""
 
 from __future__ import annotations
 
@@ -12,135 +8,170 @@ import argparse
 import sys
 from pathlib import Path
 
-from controller.daemon.config import ConfigError, find_config, load_settings
-from controller.hub.broker_config import BrokerConfigError, hall_broker, write
-from controller.hub.signing import TableKey, TableKeyError, public_text
-from controller.hub.trust import trust_key
+from controller.cli import hall_security
+from controller.hall.roster import RosterError, read_roster
 
-KEY_NAME = "table.key"  # beside the table's config
+EXAMPLES = """\
+examples:
+  mjtable hall seat --roster players.csv --sessions 7 --out seating.csv
+  mjtable hall seat --roster players.csv --check seating.csv
+  mjtable hall export --roster players.csv --plan seating.csv --out results.csv
+  mjtable hall broker-config --hall h1 --table T1 --table T2 --out hall-broker
+  mjtable hall key make
+  mjtable hall key trust --keys hall.keys --hall h1 --table T1 ed25519:...
+"""
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.formatter_class = argparse.RawDescriptionHelpFormatter
+    parser.epilog = EXAMPLES
     sub = parser.add_subparsers(dest="action", metavar="ACTION", required=True)
-    bc = sub.add_parser(
-        "broker-config",
-        help="write the hall broker's Mosquitto drop-in, password file, ACL and credentials",
-        description="Write, into DIR, a Mosquitto 2.0 configuration for the hall: anonymous "
-        "access off, one user and password per table, the hub and the viewers, and an ACL "
-        "(each table writes only mjtable/HALL/TABLE/#; the hub reads the hall and writes "
-        "mjtable-hub/HALL/#; viewers read the tables' status, view and event). Run again "
-        "with more tables: the passwords already made are kept.",
-    )
-    bc.add_argument("--hall", required=True, help="the hall's name (the tables' [mqtt] hall)")
-    bc.add_argument(
-        "--table",
-        action="append",
-        required=True,
-        metavar="NAME",
-        help="a table's name (its [table] name); once per table",
-    )
-    bc.add_argument("--out", type=Path, required=True, metavar="DIR", help="folder to write")
-    bc.add_argument(
-        "--installed-at",
-        type=Path,
-        metavar="DIR",
-        help="where the folder will be on the broker's machine (default: DIR): the drop-in "
-        "names its password file and ACL there",
-    )
-    bc.add_argument(
-        "--listen",
-        metavar="[HOST:]PORT",
-        help="the broker's listener (default: every address, port 1883, or 8883 with TLS)",
-    )
-    bc.add_argument("--tls-cert", type=Path, help="the broker's certificate: TLS only")
-    bc.add_argument("--tls-key", type=Path, help="the certificate's private key")
 
-    key = sub.add_parser("key", help="the tables' signing keys").add_subparsers(
-        dest="key_action", metavar="KEY_ACTION", required=True
+    seat = sub.add_parser(
+        "seat",
+        help="generate a seating plan for every session (or check one with --check)",
+        description="Seat the roster's players at tables and winds for each session so that "
+        "no pair meets more often than needed, nobody keeps a table or a wind from one "
+        "session to the next. Prints what the plan achieves.",
     )
-    make = key.add_parser(
-        "make",
-        help="make this table's signing key (mode 0600, beside its config)",
-        description="Make the table's Ed25519 signing key, a new file of mode 0600 (by "
-        f"default {KEY_NAME} beside the table's config), and print its public key and the "
-        "command that gives it to the hub.",
+    seat.add_argument("--roster", type=Path, required=True, help="CSV: id,name[,club]")
+    seat.add_argument("--sessions", type=int, help="sessions to seat (generating)")
+    seat.add_argument(
+        "--tables",
+        help="the tables' names, comma-separated, one per four players (default T1, T2, ...)",
     )
-    make.add_argument("--config", help="the table's config file (default: the one `run` reads)")
-    make.add_argument("--key", type=Path, help=f"where to write it (default: {KEY_NAME} beside)")
-    show = key.add_parser("show", help="print the public key of a table's key")
-    show.add_argument("--key", type=Path, required=True, help="the table's key file")
-    trust = key.add_parser(
-        "trust",
-        help="give the hub a table's public key (its keys file)",
-        description="Add a table's public key to the hub's keys file (`mjtable hub --keys`): "
-        "from then on the hub refuses that table's deals unless they are signed with it. "
-        "A running hub reads the file again when it changes.",
+    seat.add_argument("--seed", type=int, default=0, help="the search's seed (default 0)")
+    seat.add_argument("--effort", type=int, default=1, help="search steps multiplier (default 1)")
+    seat.add_argument("--out", type=Path, help="write the plan here (default: standard output)")
+    seat.add_argument(
+        "--check", type=Path, metavar="PLAN", help="check this plan file instead of generating"
     )
-    trust.add_argument("--keys", type=Path, required=True, help="the hub's keys file")
-    trust.add_argument("--hall", required=True)
-    trust.add_argument("--table", required=True)
-    trust.add_argument("public", help="the public key, ed25519:... (`mjtable hall key show`)")
-    trust.add_argument(
-        "--replace",
+
+    export = sub.add_parser(
+        "export",
+        help="results and standings as CSV, and a printable standings sheet",
+        description="Read every table's retained ledger from the hall broker, key the seats "
+        "to players through the seating plan and write one CSV line per player and session "
+        "(player id, name, table, session, score, rank points, penalties).",
+    )
+    export.add_argument("--roster", type=Path, required=True, help="CSV: id,name[,club]")
+    export.add_argument("--plan", type=Path, required=True, help="the seating plan CSV")
+    export.add_argument("--broker", default="127.0.0.1:1883", help="MQTT broker host[:port]")
+    export.add_argument("--hall", default="hall", help="the hall's name (default %(default)s)")
+    export.add_argument("--username", help="MQTT user name")
+    export.add_argument("--password-file", type=Path, help="file holding the MQTT password")
+    export.add_argument(
+        "--wait", type=float, default=3.0, help="seconds to collect the ledgers (default 3)"
+    )
+    export.add_argument("--out", type=Path, required=True, help="results CSV to write")
+    export.add_argument("--standings", type=Path, help="also write the standings as CSV")
+    export.add_argument("--sheet", type=Path, help="also write a printable standings sheet")
+    export.add_argument(
+        "--no-hold",
         action="store_true",
-        help="replace the key held for the table (its key was lost or made again)",
+        help="count sessions some tables have not finished (default: hold them back)",
     )
+    hall_security.add_actions(sub)
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.action in ("broker-config", "key"):
+        return hall_security.run(args)
     try:
-        if args.action == "broker-config":
-            return _broker_config(args)
-        if args.key_action == "make":
-            return _make(args)
-        if args.key_action == "show":
-            print(public_text(TableKey.read(args.key).public))
-            return 0
-        print(trust_key(args.keys, args.hall, args.table, args.public, args.replace))
-        return 0
-    except (BrokerConfigError, TableKeyError, ConfigError) as err:
+        roster = read_roster(args.roster)
+        if args.action == "seat":
+            return _seat(args, roster)
+        return _export(args, roster)
+    except RosterError as err:
         print(f"mjtable hall: {err}", file=sys.stderr)
         return 2
+
+
+def _write(path: Path | None, text: str) -> None:
+    """Write whole or not at all: a temporary file beside `path`, renamed over it."""
+    if path is None:
+        sys.stdout.write(text)
+        return
+    tmp = path.with_name(path.name + ".part")
+    try:
+        tmp.write_text(text, encoding="utf-8")
+        tmp.replace(path)
     except OSError as err:
-        print(f"mjtable hall: {err.filename}: {err.strerror or err}", file=sys.stderr)
-        return 2
+        tmp.unlink(missing_ok=True)
+        raise RosterError(f"{path}: cannot write: {err.strerror or err}") from None
 
 
-def _broker_config(args: argparse.Namespace) -> int:
-    broker = hall_broker(args.hall, args.table, args.listen, args.tls_cert, args.tls_key)
-    files = write(broker, args.out, args.installed_at)
-    print(f"written: {args.out}/mjtable-hall.conf, passwd, acl, credentials/")
-    print(f"the hub: mjtable hub --hall {broker.hall} --username {broker.hub_user} "
-          f"--password-file {files[broker.hub_user]} --keys hall.keys ...")  # fmt: skip
-    for table in broker.tables:
-        user = broker.table_user(table)
-        print(f"table {table}: [mqtt] hall = \"{broker.hall}\", username = \"{user}\", "
-              f"password = the line in {files[user]}")  # fmt: skip
+def _seat(args: argparse.Namespace, roster) -> int:
+    from controller.hall.seating import format_plan, generate, quality, read_plan
+
+    if args.check is not None:
+        plan = read_plan(args.check, roster)
+    else:
+        if args.sessions is None:
+            print("mjtable hall seat: --sessions N (or --check PLAN)", file=sys.stderr)
+            return 2
+        tables = args.tables.split(",") if args.tables else None
+        plan = generate(roster, args.sessions, tables, seed=args.seed, effort=args.effort)
+        _write(args.out, format_plan(plan))
+    # the report is the output, unless the plan itself went to standard output
+    report = sys.stderr if args.check is None and args.out is None else sys.stdout
+    for line in quality(plan).lines():
+        print(line, file=report)
     return 0
 
 
-def _make(args: argparse.Namespace) -> int:
-    config = find_config(args.config)
-    settings = load_settings(config)
-    path = args.key
-    if path is None:
-        if config is None:
-            raise ConfigError("no table config found: name the key file with --key PATH")
-        path = config.parent / KEY_NAME
-    if path.exists():
-        raise TableKeyError(
-            f"{path} exists: a table keeps its key (remove it first only to replace it, and "
-            "then give the hub the new one with `mjtable hall key trust --replace`)"
+def _export(args: argparse.Namespace, roster) -> int:
+    import os
+
+    from controller.hall.export import build, results_csv, standings_csv, standings_html
+    from controller.hall.seating import read_plan
+    from controller.hub.standings import Standings
+    from controller.hub.subscriber import HubSubscriber
+    from controller.hub.wire import BrokerOptions
+
+    plan = read_plan(args.plan, roster)
+    password = os.environ.get("MJTABLE_MQTT_PASSWORD")
+    if args.password_file is not None:
+        try:
+            password = args.password_file.read_text(encoding="utf-8").strip()
+        except OSError as err:
+            raise RosterError(f"{args.password_file}: cannot read: {err.strerror}") from None
+    try:
+        options = BrokerOptions.parse_address(
+            args.broker, username=args.username, password=password
         )
-    key = TableKey.make()
-    key.write(path)
-    public = public_text(key.public)
-    print(f"table key written: {path} (mode 0600, key {key.fingerprint})")
-    if config is not None and path.parent == config.parent:
-        print(f'in {config}, section [mqtt]: key = "{path.name}"')
-    else:
-        print(f'in the table\'s config, section [mqtt]: key = "{path.resolve()}"')
-    hall, table = settings.mqtt.hall, settings.table.name
-    print(f"on the hub: mjtable hall key trust --keys hall.keys --hall {hall} --table {table} "
-          f"{public}")  # fmt: skip
+    except ValueError as err:
+        raise RosterError(str(err)) from None
+    standings = Standings()
+    subscriber = HubSubscriber(options, standings, args.hall, client_id="mjtable-hall-export")
+    subscriber.start()
+    try:
+        if not subscriber.wait_until(lambda: subscriber.ever_connected, args.wait + 5):
+            print(f"mjtable hall: no broker answered at {args.broker}", file=sys.stderr)
+            return 1
+        # every planned table's retained status, and the last deal it says it published
+        subscriber.wait_until(
+            lambda: all(standings.caught_up(args.hall, t) for t in plan.tables), args.wait
+        )
+        silent = [t for t in plan.tables if not standings.caught_up(args.hall, t)]
+        if silent:
+            print(
+                f"mjtable hall: no status or last deal heard from {', '.join(silent)} "
+                f"within {args.wait:g} s: exported without them",
+                file=sys.stderr,
+            )
+    finally:
+        subscriber.stop()
+    export = build(standings.snapshot(), plan, roster, hold=not args.no_hold)
+    _write(args.out, results_csv(export))
+    if args.standings is not None:
+        _write(args.standings, standings_csv(export))
+    if args.sheet is not None:
+        _write(args.sheet, standings_html(export, f"Standings — {args.hall}"))
+    print(
+        f"{len(export.results)} results, {len(export.standings)} players ranked over "
+        f"sessions {', '.join(map(str, export.counted)) or 'none'}"
+    )
+    for note in export.held + export.unplanned:
+        print(f"  not counted: {note}", file=sys.stderr)
     return 0

@@ -46,6 +46,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--json", action="store_true", help="print the standings as one JSON line per change"
     )
     parser.add_argument(
+        "--plan",
+        type=Path,
+        metavar="CSV",
+        help="the hall's seating plan (`mjtable hall seat`): each table is sent, retained, "
+        "the seating of the session it plays next (needs --roster and --hall)",
+    )
+    parser.add_argument("--roster", type=Path, metavar="CSV", help="the players: id,name[,club]")
+    parser.add_argument(
         "--heads",
         type=Path,
         metavar="FILE",
@@ -96,6 +104,20 @@ class HeadLog:
             os.fsync(f.fileno())
 
 
+def _first_seatings(subscriber: HubSubscriber, standings: Standings, feed, stop) -> None:
+    """Once the broker has handed over what it retains (the tables' statuses and ledgers:
+    no message for half a second after the subscription), send every planned table its
+    seating, tables never heard from included. Later changes send them as they come."""
+    while not stop.is_set() and not subscriber.wait_until(lambda: subscriber.connected, 1.0):
+        pass
+    heard = -1
+    while not stop.is_set() and heard != subscriber.stats.messages:
+        heard = subscriber.stats.messages
+        stop.wait(0.5)
+    if not stop.is_set():
+        feed.update(standings.snapshot())
+
+
 def run(args: argparse.Namespace) -> int:
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s: %(message)s")
     try:
@@ -103,6 +125,22 @@ def run(args: argparse.Namespace) -> int:
     except (ValueError, OSError) as err:
         print(f"mjtable hub: {err}", file=sys.stderr)
         return 2
+    feed = None
+    if args.plan is not None or args.roster is not None:
+        from controller.hall.feed import SeatingFeed
+        from controller.hall.roster import RosterError, read_roster
+        from controller.hall.seating import read_plan
+
+        if args.plan is None or args.roster is None or args.hall is None:
+            print("mjtable hub: a seating plan needs --plan, --roster and --hall", file=sys.stderr)
+            return 2
+        try:
+            roster = read_roster(args.roster)
+            plan = read_plan(args.plan, roster)
+        except RosterError as err:
+            print(f"mjtable hub: {err}", file=sys.stderr)
+            return 2
+        feed = SeatingFeed(options, args.hall, plan, roster, f"{args.client_id}-seating")
     heads = HeadLog(args.heads) if args.heads is not None else None
     if heads is not None:
         try:
@@ -137,6 +175,8 @@ def run(args: argparse.Namespace) -> int:
         print(f"standings page: {server.url}", file=sys.stderr, flush=True)
 
     def changed() -> None:
+        if feed is not None:
+            feed.update(standings.snapshot())
         if page is not None:
             page.changed()
         if args.json:
@@ -158,11 +198,19 @@ def run(args: argparse.Namespace) -> int:
     )
     for sig in (signal.SIGINT, signal.SIGTERM):
         signal.signal(sig, lambda *_: stop.set())
+    if feed is not None:
+        feed.start()
     subscriber.start()
+    if feed is not None:
+        threading.Thread(
+            target=_first_seatings, args=(subscriber, standings, feed, stop), daemon=True
+        ).start()
     try:
         stop.wait()
     finally:
         subscriber.stop()
+        if feed is not None:
+            feed.stop()
         if page is not None:
             page.close()
         if server is not None:

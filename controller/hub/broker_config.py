@@ -11,6 +11,7 @@ Written into one folder (`--installed-at` names where it will be on the broker's
     credentials/<user>      each client's password, mode 0600: a table's goes into its
                             config's [mqtt] section, the hub's into `--password-file`
 
+A table also reads its seating (`mjtable-hub/<hall>/seating/<table>`, docs/HALL.md).
 Users: `table-<hall>-<table>` per table, `hub-<hall>`, `viewer-<hall>`. Running it again
 keeps the passwords already made (a table added gets one; the others do not change).
 """
@@ -26,9 +27,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from controller.hub.wire import TOPIC_ROOT, Channel
+from controller.hub.wire import HUB_ROOT, TOPIC_ROOT, Channel, seating_topic
 
-HUB_ROOT = "mjtable-hub"  # the hub's own topics: mjtable-hub/<hall>/#
 # what a viewer may read: the live table as the audience sees it (issue 29's viewers). The
 # deal stream and the ledger carry chain heads and signatures, for the hub.
 PUBLIC_CHANNELS = (Channel.STATUS, Channel.VIEW, Channel.EVENT)
@@ -85,12 +85,17 @@ class HallBroker:
         h = self.hall
         lines = [
             f"# hall {h}: written by `mjtable hall broker-config` (docs/MQTT.md)",
-            "# a table writes its own topics only",
+            "# a table writes its own topics only, and reads the seating the hub sends it",
         ]
         for t in self.tables:
-            lines += [f"user {self.table_user(t)}", f"topic write {TOPIC_ROOT}/{h}/{t}/#", ""]
+            lines += [
+                f"user {self.table_user(t)}",
+                f"topic write {TOPIC_ROOT}/{h}/{t}/#",
+                f"topic read {seating_topic(h, t)}",
+                "",
+            ]
         lines += [
-            "# the hub reads every table of the hall and writes its own topics",
+            "# the hub reads every table of the hall and writes its own topics (the seating)",
             f"user {self.hub_user}",
             f"topic read {TOPIC_ROOT}/{h}/#",
             f"topic readwrite {HUB_ROOT}/{h}/#",

@@ -228,6 +228,18 @@ class Standings:
         with self._lock:
             self._seen[(hall, table)] = wall
 
+    def caught_up(self, hall: str, table: str) -> bool:
+        """The table's retained status is here, and the last deal it says it published too
+        (what a one-off reader of the hall, such as an export, waits for)."""
+        with self._lock:
+            status = self._status.get((hall, table))
+            if status is None:
+                return False
+            if status.last_deal_seq is None:
+                return True
+            held = self._deals.get((hall, table), {})
+            return any(d.seq >= status.last_deal_seq for d in held.values())
+
     def snapshot(self) -> HallStandings:
         with self._lock:
             deals = {key: dict(held) for key, held in self._deals.items()}

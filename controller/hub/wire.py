@@ -395,3 +395,77 @@ def make_client(options: BrokerOptions, client_id: str, clean_session: bool = Tr
 
 
 WINDOW = 8  # QoS 1 messages handed to paho at once, per connection
+
+
+# ---- what the hub tells the tables -----------------------------------------------------
+
+HUB_ROOT = "mjtable-hub"  # the hub's own topics: mjtable-hub/<hall>/...
+
+
+def seating_topic(hall: str, table: str) -> str:
+    """Retained, QoS 1, written by the hub: the seating of the table's next session."""
+    return f"{HUB_ROOT}/{_check_level(hall, 'hall')}/seating/{_check_level(table, 'table')}"
+
+
+@dataclass(frozen=True, slots=True)
+class SeatedPlayer:
+    id: str  # the roster's stable id
+    name: str
+
+
+@dataclass(frozen=True, slots=True)
+class SeatingNotice:
+    """Who sits where at a table in a session of the tournament (the hall's seating plan):
+    the table starts its next session as `session` with these players at E S W N."""
+
+    hall: str
+    table: str
+    session: int
+    players: tuple[SeatedPlayer, SeatedPlayer, SeatedPlayer, SeatedPlayer]
+
+    def __post_init__(self) -> None:
+        if self.session < 1:
+            raise WireError(f"session {self.session}")
+        if len(self.players) != 4 or len({p.id for p in self.players}) != 4:
+            raise WireError("a seating names four different players, E S W N")
+        for p in self.players:
+            if not p.id or not p.name or any(c in p.id for c in "/+#\0 "):
+                raise WireError(f"player {p.id!r} {p.name!r}")
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "kind": "seating",
+            "version": WIRE_VERSION,
+            "hall": self.hall,
+            "table": self.table,
+            "session": self.session,
+            "players": [{"id": p.id, "name": p.name} for p in self.players],
+        }
+
+    @classmethod
+    def from_json(cls, obj: Mapping[str, Any]) -> SeatingNotice:
+        if obj.get("kind") != "seating" or obj.get("version") != WIRE_VERSION:
+            raise WireError(f"not a seating of wire version {WIRE_VERSION}")
+        players = _get(obj, "players", list)
+        if len(players) != 4 or not all(isinstance(p, dict) for p in players):
+            raise WireError("a seating names four players, E S W N")
+        seated = tuple(SeatedPlayer(_get(p, "id", str), _get(p, "name", str)) for p in players)
+        return cls(
+            _get(obj, "hall", str),
+            _get(obj, "table", str),
+            _get(obj, "session", int),
+            (seated[0], seated[1], seated[2], seated[3]),
+        )
+
+    @classmethod
+    def decode(cls, data: bytes) -> SeatingNotice:
+        try:
+            obj = json.loads(data)
+        except (UnicodeDecodeError, json.JSONDecodeError) as err:
+            raise WireError(f"a seating that is not JSON: {err}") from None
+        if not isinstance(obj, dict):
+            raise WireError("a seating that is not a JSON object")
+        return cls.from_json(obj)
+
+    def encode(self) -> bytes:
+        return json.dumps(self.to_json(), separators=(",", ":"), ensure_ascii=False).encode()

@@ -25,6 +25,7 @@ from controller.hub.wire import (
     SettledDeal,
     TableEvent,
     encode,
+    seating_topic,
     topic,
 )
 from controller.outputs.mqtt import MqttPublisher
@@ -55,6 +56,7 @@ class Raw:
         self.refused = threading.Event()
         self.up = threading.Event()
         self.got: list[str] = []
+        self.payloads: list[bytes] = []
         self.cond = threading.Condition()
         self.client = paho.Client(paho.CallbackAPIVersion.VERSION2, client_id=client_id)
         if user:
@@ -71,6 +73,7 @@ class Raw:
     def _message(self, client, userdata, message) -> None:
         with self.cond:
             self.got.append(message.topic)
+            self.payloads.append(message.payload)
             self.cond.notify_all()
 
     def publish(self, where: str, payload: bytes) -> None:
@@ -223,3 +226,28 @@ def test_a_tls_listener_with_the_hall_users(make_broker, tmp_path: Path) -> None
         plain.close()
         t1.stop(drain_timeout_s=2)
         hub.stop()
+
+
+def test_a_table_reads_its_own_seating_only(hall) -> None:
+    """The hub's seating (docs/HALL.md), retained under mjtable-hub/<hall>/seating/<table>:
+    each table reads its own, nobody but the hub writes it."""
+    out, port, _ = hall
+    hub = Raw(out, port, "hub-h", "mjtable-hub-seating")
+    t1 = Raw(out, port, "table-h-T1", "t1")
+    t2 = Raw(out, port, "table-h-T2", "t2")
+    try:
+        assert hub.up.wait(T) and t1.up.wait(T) and t2.up.wait(T)
+        info = hub.client.publish(seating_topic("h", "T1"), b"seating", qos=1, retain=True)
+        info.wait_for_publish(T)
+        forged = t2.client.publish(seating_topic("h", "T1"), b"forged", qos=1, retain=True)
+        forged.wait_for_publish(T)  # acknowledged, and dropped: the retained one stays
+        for table in (t1, t2):
+            table.client.subscribe([("mjtable-hub/h/seating/#", 1)])
+            assert table.subscribed.wait(T)
+        with t1.cond:
+            assert t1.cond.wait_for(lambda: t1.got, T)
+        assert t1.got == [seating_topic("h", "T1")] and t1.payloads == [b"seating"]
+        assert t2.got == []
+    finally:
+        for c in (hub, t1, t2):
+            c.close()
