@@ -3,7 +3,8 @@
 Routes on a `controller.outputs.http.WebServer`:
     GET /                 the page (the standings rendered server-side: readable without JS)
     GET /standings.html   the standings fragment alone (what the script swaps in)
-    GET /api/standings    HallStandings as JSON (kind "standings")
+    GET /api/standings    HallStandings as JSON (kind "standings"), each table with what the
+                          hub's gate says of its signatures ("signatures")
     GET /events           SSE: a `standings` event, carrying the standings' version, per change
     GET /hub.js, /hub.css the page's script and style (the server's CSP forbids inline ones)
     GET /favicon.svg      the page's icon (a 1p tile): without one a browser asks for
@@ -220,6 +221,21 @@ def _trust(t: TableResult, trust: TableTrust | None) -> list[str]:
     return parts
 
 
+def trust_json(trust: TableTrust) -> dict:
+    """What the gate says of a table, for /api/standings."""
+    last = trust.last
+    return {
+        "keyed": trust.keyed,
+        "refused": trust.refused,
+        "last_refused": None
+        if last is None
+        else {"wall": last.wall, "why": last.why.value, "session": last.session,
+              "deal": last.deal, "seq": last.seq, "key": last.key},
+        "other_key": trust.other_key or None,
+        "other_key_since": trust.other_key_since,
+    }  # fmt: skip
+
+
 def _card(
     t: TableResult, link: LinkState | None, now: datetime, trust: TableTrust | None = None
 ) -> str:
@@ -371,7 +387,7 @@ class HubPage:
             lambda req: Response.html(render_page(self._snap(), hall, self._link(), self.trust)),
         )
         server.route("GET", "/standings.html", lambda req: Response.html(self._fragment()))
-        server.route("GET", "/api/standings", lambda req: Response.json(self._snap().to_json()))
+        server.route("GET", "/api/standings", lambda req: Response.json(self._api()))
         server.route("GET", "/events", lambda req: EventStream(self.channel))
         server.route("GET", "/hub.js", lambda req: js)
         server.route("GET", "/hub.css", lambda req: css)
@@ -379,6 +395,13 @@ class HubPage:
 
     def _snap(self) -> HallStandings:
         return self.standings.snapshot()
+
+    def _api(self) -> dict:
+        answer = self._snap().to_json()
+        if self.trust is not None:
+            for table in answer["tables"]:
+                table["signatures"] = trust_json(self.trust(table["hall"], table["table"]))
+        return answer
 
     def _link(self) -> LinkState | None:
         return None if self.link is None else self.link()

@@ -15,7 +15,9 @@ Chromium at 1920x1080, 1024x768 and 390x844.
 from __future__ import annotations
 
 import dataclasses
+import json
 import re
+import urllib.request
 from collections.abc import Iterator
 
 import paho.mqtt.client as paho
@@ -113,7 +115,7 @@ def hall(tmp_path_factory) -> Iterator[Hall]:
     key = TableKey.make()
     keys = folder / "hall.keys"
     trust_key(keys, "h", "T1", public_text(key.public))
-    hub = HubProcess(broker.port, "h", "--keys", str(keys), env=ENV, wait_s=T)
+    hub = HubProcess(broker.port, "h", "--keys", str(keys), "--json", env=ENV, wait_s=T)
     fast = BrokerOptions(port=broker.port, reconnect_min_s=0.05, reconnect_max_s=0.2)
     t1 = MqttPublisher(fast, "h", "T1", key=key)
     t2 = MqttPublisher(fast, "h", "T2")
@@ -126,6 +128,8 @@ def hall(tmp_path_factory) -> Iterator[Hall]:
         t2.publish_deal(deal(1, (-3, 9, -3, -3)))
         playing(t1, called=True)
         playing(t2, called=False)
+        # the hub has subscribed once it prints a table (a forged deal is not retained)
+        assert hub.said('"table": "T1"') and hub.said('"table": "T2"'), list(hub.log)
         forger.connect("127.0.0.1", broker.port)
         forger.loop_start()
         # the table's real signature of deal 1, on a deal with other deltas and a higher seq
@@ -189,6 +193,14 @@ def test_regression_a_forged_deal_is_refused_and_said_on_the_card(browser, hall)
         assert page["T2"]["trust"].startswith("unsigned")
         assert {r[1]: r[3] for r in page["players"]}["T1/E"] == "+6"
     assert hall.hub.said("refused a deal for table T1 of hall h")
+    api = json.load(urllib.request.urlopen(f"{hall.hub.url}/api/standings", timeout=T))
+    signatures = {t["table"]: t["signatures"] for t in api["tables"]}
+    assert signatures["T1"]["keyed"] and signatures["T1"]["refused"] == 1
+    assert (signatures["T1"]["last_refused"]["why"], signatures["T1"]["last_refused"]["seq"]) == (
+        "bad",
+        150,
+    )
+    assert not signatures["T2"]["keyed"] and signatures["T2"]["refused"] == 0
 
 
 def test_regression_a_stopped_broker_leaves_the_tables_stale_not_offline(browser, hall) -> None:

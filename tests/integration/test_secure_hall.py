@@ -84,6 +84,13 @@ def test_a_secured_hall_takes_the_tables_signed_deal(tmp_path: Path) -> None:
         api = json.load(urllib.request.urlopen(f"{hub.url}/api/standings", timeout=T))
         (table,) = api["tables"]
         assert table["sessions"][0]["totals"] == list(deltas), api
+        assert table["signatures"] == {
+            "keyed": True,
+            "refused": 0,
+            "last_refused": None,
+            "other_key": None,
+            "other_key_since": None,
+        }
         page = urllib.request.urlopen(f"{hub.url}/", timeout=T).read().decode()
         assert 'data-trust="signed"' in page and "refused" not in page
         assert not hub.said("refused a deal", timeout=0)
