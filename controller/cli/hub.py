@@ -13,8 +13,10 @@ import threading
 from pathlib import Path
 
 from controller.hub.page import HubPage, LinkState
+from controller.hub.signing import TableKeyError
 from controller.hub.standings import Standings
 from controller.hub.subscriber import HubSubscriber
+from controller.hub.trust import Gate
 from controller.hub.wire import BrokerOptions, SettledDeal
 from controller.outputs.http import WebServer
 
@@ -57,6 +59,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="FILE",
         help="append each settled deal's chain head (table, seq, hash) to FILE, one JSON "
         "line each: `mjtable journal verify --anchors FILE --table T` checks a journal",
+    )
+    parser.add_argument(
+        "--keys",
+        type=Path,
+        metavar="FILE",
+        help="the tables' public keys (`mjtable hall key trust`): a table named there must "
+        "sign its deals, or they are refused; read again when it changes",
     )
 
 
@@ -141,6 +150,11 @@ def run(args: argparse.Namespace) -> int:
                 f"mjtable hub: {heads.path}: cannot write: {err.strerror or err}", file=sys.stderr
             )
             return 2
+    try:
+        gate = Gate(args.keys)  # without a keys file every table is "unsigned"
+    except TableKeyError as err:
+        print(f"mjtable hub: {err}", file=sys.stderr)
+        return 2
     standings = Standings()
     stop = threading.Event()
     server = page = None
@@ -151,12 +165,12 @@ def run(args: argparse.Namespace) -> int:
         sub = subscriber
         if sub is None:
             return LinkState(broker, False, False, "")
-        return LinkState(broker, sub.connected, sub.ever_connected, sub.link_since)
+        return LinkState(broker, sub.connected, sub.ever_connected, sub.link_since, sub.last_lost)
 
     if args.http != "off":
         host, _, port = args.http.rpartition(":")
         server = WebServer(host or "127.0.0.1", int(port))
-        page = HubPage(standings, server, args.hall, link)
+        page = HubPage(standings, server, args.hall, link, gate.trust)
         server.start()
         print(f"standings page: {server.url}", file=sys.stderr, flush=True)
 
@@ -180,6 +194,7 @@ def run(args: argparse.Namespace) -> int:
         changed,
         linked,
         heads.add if heads else None,
+        gate,
     )
     for sig in (signal.SIGINT, signal.SIGTERM):
         signal.signal(sig, lambda *_: stop.set())

@@ -24,7 +24,7 @@ from typing import Any
 
 from controller.hub.wire import Presence, SettledDeal, TableStatus
 from rules.ruleset import SessionParams
-from rules.seats import SEATS
+from rules.seats import SEATS, Seat
 
 
 class Applied(Enum):
@@ -65,6 +65,8 @@ class TableResult:
     sessions: tuple[SessionResult, ...]
     status: TableStatus | None = None  # the table's last status (its deal, clock, scores)
     last_seen: str | None = None  # when the hub last heard from the table (ISO 8601)
+    lost_at: str | None = None  # when the broker said (Last Will) it lost the table's link
+    called_since: str | None = None  # when the hub first heard the table call the referee
 
 
 @dataclass(frozen=True, slots=True)
@@ -120,6 +122,8 @@ def _table_json(t: TableResult) -> dict[str, Any]:
         "deal": t.deal,
         "phase": t.phase,
         "last_seen": t.last_seen,
+        "lost_at": t.lost_at,
+        "called_since": t.called_since,
         "status": None if t.status is None else t.status.to_json(),
         "sessions": [
             {
@@ -180,6 +184,8 @@ class Standings:
         self._deals: dict[_Key, dict[tuple[int, int], SettledDeal]] = {}
         self._status: dict[_Key, TableStatus | None] = {}
         self._seen: dict[_Key, str] = {}  # the last message's wall time per table
+        self._lost: dict[_Key, str] = {}  # the Last Will's arrival, until the table speaks
+        self._called: dict[_Key, str] = {}  # since when the table waits for the referee
         self.version = 0  # grows with every change; pages poll or wait on it
 
     def apply_deal(self, hall: str, table: str, deal: SettledDeal) -> Applied:
@@ -194,11 +200,27 @@ class Standings:
             self.version += 1
             return Applied.NEW if old is None else Applied.CORRECTED
 
-    def apply_status(self, hall: str, table: str, status: TableStatus | None) -> None:
-        """`None`: the retained status was cleared (the table was taken out of the hall)."""
+    def apply_status(
+        self, hall: str, table: str, status: TableStatus | None, wall: str = ""
+    ) -> None:
+        """`None`: the retained status was cleared (the table was taken out of the hall).
+        A Last Will keeps the table's last status (what it was doing) and notes when the
+        broker lost it; the same Will again (retained, after a reconnect) changes nothing.
+        `wall`: when the hub received it (its own clock: the table's does not matter)."""
+        key = (hall, table)
         with self._lock:
-            self._status[(hall, table)] = status
-            self._deals.setdefault((hall, table), {})
+            self._deals.setdefault(key, {})
+            if status is not None and status.will:
+                if key in self._lost:
+                    return
+                self._lost[key] = wall
+            else:
+                self._lost.pop(key, None)
+                self._status[key] = status
+                if status is not None and status.referee_called:
+                    self._called.setdefault(key, wall)
+                else:
+                    self._called.pop(key, None)
             self.version += 1
 
     def seen(self, hall: str, table: str, wall: str) -> None:
@@ -222,12 +244,14 @@ class Standings:
         with self._lock:
             deals = {key: dict(held) for key, held in self._deals.items()}
             status = dict(self._status)
-            seen = dict(self._seen)
+            seen, lost, called = dict(self._seen), dict(self._lost), dict(self._called)
         tables = [
             dataclasses.replace(
-                _table(key, status.get(key), held, self._round_rules),
+                _table(key, status.get(key), held, self._round_rules, key in lost),
                 status=status.get(key),
                 last_seen=seen.get(key),
+                lost_at=lost.get(key),
+                called_since=called.get(key),
             )
             for key, held in sorted(deals.items())
         ]
@@ -240,6 +264,7 @@ def _table(
     status: TableStatus | None,
     deals: dict[tuple[int, int], SettledDeal],
     round_rules: RoundRules,
+    lost: bool = False,
 ) -> TableResult:
     sessions = sorted({s for s, _ in deals})
     results = tuple(
@@ -247,13 +272,30 @@ def _table(
         for s in sessions
     )
     presence = "unknown" if status is None else status.presence.value
-    if status is not None and status.presence is Presence.ONLINE:
+    if lost:
+        presence = Presence.OFFLINE.value
+    elif status is not None and status.presence is Presence.ONLINE:
         return TableResult(*key, presence, status.session, status.deal, status.phase, results)
     return TableResult(*key, presence, None, None, None, results)
 
 
+def unnamed(name: str, seat: Seat) -> bool:
+    """A seat the table has no player's name for: none, or the table's default for it
+    ("East", or "E"), which every table has, so two tables' "East" are not one player."""
+    return not name.strip() or name.strip().lower() in (seat.name.lower(), SEAT_WORDS[seat])
+
+
+SEAT_WORDS = {Seat.E: "east", Seat.S: "south", Seat.W: "west", Seat.N: "north"}
+
+
 def _names(key: _Key, deal: SettledDeal) -> tuple[str, ...]:
-    return deal.players or tuple(f"{key[1]}/{seat.name}" for seat in SEATS)
+    """Who sat where: a named player by name (one person over the tables of the hall, until
+    the hall's roster gives ids), an unnamed seat as `table/seat`, never merged."""
+    names = deal.players or ("",) * 4
+    return tuple(
+        f"{key[1]}/{seat.name}" if unnamed(name, seat) else name
+        for seat, name in zip(SEATS, names, strict=True)
+    )
 
 
 def _sum(deals: Sequence[SettledDeal]) -> tuple[int, ...]:

@@ -105,6 +105,8 @@ class TableStatus:
     turn: str | None = None  # E S W N: whose turn it is
     players: tuple[str, ...] = ()  # names at E S W N
     scores: tuple[int, ...] = ()  # each seat's running score now, E S W N
+    referee_called: bool = False  # the table waits for the referee (its board says so)
+    will: bool = False  # the Last Will: the broker lost the table's link (not the table)
 
     def __post_init__(self) -> None:
         if len(self.players) not in (0, 4) or len(self.scores) not in (0, 4):
@@ -129,6 +131,8 @@ class TableStatus:
             "turn": self.turn,
             "players": list(self.players),
             "scores": list(self.scores),
+            "referee_called": self.referee_called,
+            **({"will": True} if self.will else {}),
         }
 
     @classmethod
@@ -151,6 +155,8 @@ class TableStatus:
             _get(obj, "turn", str, True),
             tuple(str(p) for p in _get(obj, "players", list, True) or ()),
             tuple(int(v) for v in _get(obj, "scores", list, True) or ()),
+            bool(_get(obj, "referee_called", bool, True)),
+            bool(_get(obj, "will", bool, True)),
         )
 
 
@@ -226,6 +232,10 @@ class SettledDeal:
     deltas: tuple[int, int, int, int]
     players: tuple[str, ...] = ()  # names at E S W N, or () when the table does not know them
     head: str = ""  # the settlement record's hash (64 hex digits), "" when not sent
+    # the table's signature (controller/hub/signing.py): the key's fingerprint and the
+    # Ed25519 signature in base64, "" from a table without a key
+    key: str = ""
+    sig: str = ""
 
     def __post_init__(self) -> None:
         if self.head and (
@@ -255,6 +265,7 @@ class SettledDeal:
             "deltas": list(self.deltas),
             "players": list(self.players),
             **({"head": self.head} if self.head else {}),
+            **({"key": self.key, "sig": self.sig} if self.sig else {}),
         }
 
     @classmethod
@@ -276,6 +287,8 @@ class SettledDeal:
             deltas=tuple(deltas),  # type: ignore[arg-type]
             players=tuple(players),
             head=str(obj.get("head") or ""),
+            key=str(obj.get("key") or ""),
+            sig=str(obj.get("sig") or ""),
         )
 
 

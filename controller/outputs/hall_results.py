@@ -5,7 +5,9 @@ A deal is published when it settles. A referee's correction of a settled deal, f
 referee page or `mjtable correct` (another process appending to the same journal), is a
 `correction` record of that deal: the deal is re-judged with the referee tools' rebuild
 (controller/referee/) and published again with the correction's seq, higher than the
-settlement's, so the hub replaces it. At start-up every settled deal of the journal is
+settlement's, and the correction record's hash as its chain head (what the table's signature
+covers: a correction the hub takes comes from the table's journal), so the hub replaces it.
+At start-up every settled deal of the journal is
 published again the same way (the retained ledger of a restarted table, and a correction
 made while the daemon was down).
 """
@@ -78,7 +80,8 @@ class HallResults:
             return None
         started = DealStarted.from_payload(records[0].data())
         result = DealSettled.from_payload(settled[-1].data())
-        winners, deltas, seq = result.winners, result.deltas, settled[-1].seq
+        winners, deltas = result.winners, result.deltas
+        seq, head = settled[-1].seq, settled[-1].hash
         corrections = [r for r in records if r.kind is RecordKind.CORRECTION]
         dealer = started.dealer
         if corrections:
@@ -91,7 +94,8 @@ class HallResults:
             else:
                 winners = tuple(rb.fixed(w.seat) for w in rb.deal.winners)
                 deltas, dealer = rb.deltas, rb.source.dealer
-                seq = max(seq, corrections[-1].seq)
+                if corrections[-1].seq > seq:  # the correction's chain head is the anchor
+                    seq, head = corrections[-1].seq, corrections[-1].hash
         return SettledDeal(
             seq=seq,
             session=started.session or 1,
@@ -102,4 +106,5 @@ class HallResults:
             winners=winners,
             deltas=deltas,
             players=started.players,
+            head=head,
         )
