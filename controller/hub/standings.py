@@ -53,6 +53,10 @@ class SessionResult:
     rounds: tuple[RoundResult, ...]  # empty when the rules have no rounds
     rank_points: tuple[Fraction, ...]  # over the complete rounds
     ids: tuple[str, ...] = ()  # the roster ids at E S W N, where the seating plan seats them
+    penalties: tuple[int, ...] = (0, 0, 0, 0)  # points paid as penalties, E S W N
+    # what the deltas sum to beyond the points paid to nobody: 0 for every table that
+    # settles by its rules (payments move points between players); else the hub flags it
+    imbalance: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -148,6 +152,8 @@ def _table_json(t: TableResult) -> dict[str, Any]:
                 "deals": s.deals,
                 "players": list(s.players),
                 "ids": list(s.ids),
+                "penalties": list(s.penalties),
+                "imbalance": s.imbalance,
                 "totals": list(s.totals),
                 "rounds": [round_json(r) for r in s.rounds],
                 "rank_points": [float(p) for p in s.rank_points],
@@ -361,6 +367,8 @@ def _session(
         tuple(rounds),
         tuple(earned),
         ids or (),
+        tuple(sum(d.penalties[i] for d in deals) for i in range(4)),
+        sum(sum(d.deltas) + d.to_nobody for d in deals),
     )
 
 
