@@ -65,7 +65,7 @@ from operator import getitem
 from rules import deal_end, deal_legal, deal_wellness, settlement as pay
 from rules.claims import ClaimWindow, Window, WindowKind, next_player
 from rules.deal_checks import CHECKS
-from rules.deal_effects import EFFECTS, OTHERS_IN, PLAY_EFFECTS
+from rules.deal_effects import EFFECTS, OTHERS_IN
 from rules.deal_state import DealState, Entry, KongRecord, Phase
 from rules.live_hand import NEAR_DIGITS, SUIT_INDEX, UNIT, keys_complete, keys_complete_with
 from rules.melds import Meld, MeldKind
@@ -166,9 +166,8 @@ class Deal:
     ) -> Deal:
         """A deal re-judged from its moves; raises ValueError naming the first bad move."""
         deal = cls.start(rs, dice, wall_order, prevalent=prevalent)
-        play = deal.play
         for i, move in enumerate(moves):
-            refused = play(move)
+            refused = deal.play(move)
             if refused is not None:
                 raise ValueError(f"move {i + 1} ({move}) rejected: {refused}")
         return deal
@@ -363,22 +362,10 @@ class Deal:
         return Accepted(move, tuple(facts))
 
     def play(self, move: Move) -> Rejected | None:
-        """`apply` for a driver that reads no facts (the bots' `play_deal`, replays): the
-        deal changes exactly as by `apply`; None when the move is accepted, else the
-        `Rejected` value. It saves building the `Accepted` value on every move, and a
-        draw's `Drawn` fact and `Take`."""
-        handlers = _PLAY_HANDLERS.get(type(move))
-        if handlers is None:
-            return Rejected(Reason.WRONG_PHASE, f"not a move: {move!r}", move)
-        check, effect = handlers
-        problem = check(self, move)
-        if problem is not None:
-            return Rejected(problem[0], problem[1], move)
-        effect(self, move)
-        self.history.append(move)
-        if type(move) is not Correction:
-            self._moves.append(move)
-        return None
+        """`apply` for a driver that reads no facts (the bots, replays): None when the move
+        is accepted, else the `Rejected` value."""
+        result = self.apply(move)
+        return result if isinstance(result, Rejected) else None
 
     def check(self, move: Move) -> Rejected | None:
         """What `apply(move)` would answer, without applying it: None if it would be
@@ -588,8 +575,6 @@ class Deal:
 
 _new_won = builder(Won)  # `Won(seat, tile, from_seat, false_hu, value, order, score)`
 _HANDLERS = {kind: (CHECKS[kind], EFFECTS[kind]) for kind in CHECKS}
-# `play`'s: the same checks, effects that build no facts where that saves work
-_PLAY_HANDLERS = {kind: (CHECKS[kind], PLAY_EFFECTS[kind]) for kind in CHECKS}
 _SUIT_OF: tuple[Suit, ...] = tuple(t.suit for t in TILES)
 # `_COPIES[t][n]` is `(TILES[t],) * n` (a hand stands at most 14 tiles): held tiles by
 # look-ups, where `itertools.repeat` is a class call per tile

@@ -109,29 +109,9 @@ def _took(deal: Deal, seat: Seat, replacement: bool, tile: Tile | None) -> list[
 
 
 def _do_draw(deal: Deal, m: Draw) -> list[Fact]:
-    tile = _play_draw(deal, m)
-    wall = deal.wall
-    return [new_drawn(wall.take_at(m.seat, tile, wall.last_index), False, not wall.tiles_left)]
-
-
-def _play_draw(deal: Deal, m: Draw) -> Tile:
-    """`_do_draw` without its `Drawn` fact (`Deal.play` reports none; a live draw starts
-    most turns): the tile drawn. `_took(deal, m.seat, False, m.tile)` written out."""
     if deal._kong_chain:
         deal._kong_chain = []
-    seat = m.seat
-    tile = deal.wall.draw_tile(m.tile)
-    deal._hands[seat][tile] += 1
-    deal._keys[seat][_SUIT_INDEX[tile]] += _UNIT[tile]
-    deal._drawn = tile
-    deal._hu_lock[seat] = 0
-    lock = deal._pung_lock[seat]
-    if lock:
-        lock.clear()
-    deal._draws[seat] += 1
-    deal._entry = _ENTRY_DRAW
-    deal.phase = _DISCARD
-    return tile
+    return _took(deal, m.seat, False, m.tile)
 
 
 def _do_replacement(deal: Deal, m: ReplacementDraw) -> list[Fact]:
@@ -549,6 +529,3 @@ EFFECTS = {
     Correction: _do_correction,
     EndDeal: _do_end,
 }
-
-# `Deal.play`'s effects, which need not report facts: those that save building them
-PLAY_EFFECTS = {**EFFECTS, Draw: _play_draw}

@@ -462,26 +462,6 @@ class Wall:
         index = self.last_index
         return _new_take(seat, taken, self._positions[index], index)
 
-    def draw_next(self, tile: Tile | None) -> Tile | None:
-        """`draw_tile(tile)` when the next live tile is known and is `tile` (or `tile` is
-        None), the usual draw: the tile drawn; else None and nothing taken (the caller
-        checks the draw the long way, `Deal.check`)."""
-        if not self.tiles_left:
-            return None
-        head, live, taken = self._head, self._live, self._taken
-        while taken[live[head]]:
-            head += 1
-        i = live[head]
-        known = self.order[i]
-        if known is None or (tile is not None and tile is not known):
-            self._head = head
-            return None
-        taken[i] = 1
-        self._head = head + 1
-        self.tiles_left -= 1
-        self.last_index = i
-        return known
-
     def draw_tile(self, tile: Tile | None = None) -> Tile:
         """`draw` without building its `Take` (the judge's `Deal.play`, which reports no
         facts): the tile drawn; `last_index` is where it lay."""
