@@ -27,7 +27,6 @@ from enum import Enum
 
 from rules.melds import Meld
 from rules.moves import Chow, Claim, Hu, Kong, Pass, Pung, RobKong
-from rules.quick import builder
 from rules.seats import Seat
 from rules.tiles import Tile
 
@@ -98,7 +97,7 @@ def discard_window(
     dealer_first)`, the window of every discard, made without calling the class (its
     `__init__` is Python code called from C, a second interpreter frame)."""
     w = _new_object(Window)
-    w.kind = _WINDOW_DISCARD
+    w.kind = WindowKind.DISCARD
     w.tile = tile
     w.discarder = discarder
     w.eligible = eligible
@@ -139,14 +138,9 @@ _ROUND: tuple[tuple[Seat, ...], ...] = tuple(
     tuple(seat.after(step) for step in range(1, 5)) for seat in Seat
 )
 
-# Enum members read on every move, as module constants: `Phase.DRAW` is looked up
-# through the Enum class (about 0.1 us in CPython 3.11), a module constant is not
-_WINDOW_ROBBING = WindowKind.ROBBING
-_WINDOW_DISCARD = WindowKind.DISCARD
 _new_object = object.__new__
 _AFTER: tuple[tuple[Seat, Seat, Seat], ...] = tuple((r[0], r[1], r[2]) for r in _ROUND)
 _SILENT: dict[tuple[Seat, ...], Resolution] = {}
-_new_resolution = builder(Resolution)  # `Resolution(hu, taker, meld, passed)`, slots set from C
 
 
 def seats_after(seat: Seat) -> tuple[Seat, Seat, Seat]:
@@ -177,13 +171,13 @@ def resolve(window: Window) -> Resolution:
             taker = s
         elif chow is None and isinstance(claim, Chow):
             chow = s
-    if hu or window.kind is _WINDOW_ROBBING:
-        return _new_resolution(hu, None, None, passed)
+    if hu or window.kind is WindowKind.ROBBING:
+        return Resolution(hu, None, None, passed)
     if taker is None:
         taker = chow
     if taker is None:
-        return _new_resolution((), None, None, passed)
-    return _new_resolution((), taker, declared[taker], passed)
+        return Resolution((), None, None, passed)
+    return Resolution((), taker, declared[taker], passed)
 
 
 def next_player(discarder: Seat, declarers: tuple[Seat, ...], out: list[bool]) -> Seat | None:

@@ -68,7 +68,7 @@ from rules.deal_checks import CHECKS
 from rules.deal_effects import EFFECTS, OTHERS_IN
 from rules.deal_state import DealState, Entry, KongRecord, Phase
 from rules.live_hand import NEAR_DIGITS, SUIT_INDEX, UNIT, keys_complete, keys_complete_with
-from rules.melds import Meld, MeldKind
+from rules.melds import Meld
 from rules.moves import (
     TURN_PASSED,
     Accepted,
@@ -82,32 +82,12 @@ from rules.moves import (
     Result,
     Won,
 )
-from rules.quick import builder
 from rules.ruleset import RuleSet, ScoringMethod, VoidDiscard
 from rules.scoring import NotAWin, Score, is_winning, score_hand
 from rules.seats import SEATS, Seat
 from rules.settlement import Ledger, LedgerLine
 from rules.tiles import TILES, Suit, Tile
 from rules.wall import Dice, Take, Wall, dealt_order
-
-# Enum members read on every move, as module constants: `Phase.DRAW` is looked up
-# through the Enum class (about 0.1 us in CPython 3.11), a module constant is not
-_END_HU = DealEnd.HU
-_END_WALL = DealEnd.WALL
-_ENTRY_DEALT = Entry.DEALT
-_CONCEALED_KONG = MeldKind.CONCEALED_KONG
-_KONG = MeldKind.KONG
-_POSTPONED_KONG = MeldKind.POSTPONED_KONG
-_PROMOTED_KONG = MeldKind.PROMOTED_KONG
-_PUNG = MeldKind.PUNG
-_HIGHEST_PATTERN = ScoringMethod.HIGHEST_PATTERN
-_CHOOSING_VOID = Phase.CHOOSING_VOID
-_DISCARD = Phase.DISCARD
-_DRAW = Phase.DRAW
-_OVER = Phase.OVER
-_REPLACEMENT = Phase.REPLACEMENT
-_WINDOW_DISCARD = WindowKind.DISCARD
-_WINDOW_ROBBING = WindowKind.ROBBING
 
 
 class Deal:
@@ -179,7 +159,7 @@ class Deal:
         self.prevalent = Seat.E
         # highest-pattern scoring (Wellness): its payments (rules.deal_wellness) and the
         # skipped-Hu lock on the fan (001 IV 3.2)
-        self._pattern_pay = rs.scoring.method is _HIGHEST_PATTERN
+        self._pattern_pay = rs.scoring.method is ScoringMethod.HIGHEST_PATTERN
         self._fan_lock = self._pattern_pay
         self.wall_order = order = wall.order
         self.wall = wall
@@ -207,9 +187,9 @@ class Deal:
         self._wins: list[Won] = []
         self._hu_events = 0
         self._declared_hu = 0
-        self.phase = _CHOOSING_VOID if rs.play.void_suit else _DISCARD
+        self.phase = Phase.CHOOSING_VOID if rs.play.void_suit else Phase.DISCARD
         self.turn = Seat.E
-        self._entry = _ENTRY_DEALT
+        self._entry = Entry.DEALT
         self._drawn: Tile | None = order[plan[49][1]]  # East's 14th tile (004: the jump)
         self._kong_chain: list[KongRecord] = []
         self._kongs: list[KongRecord] = []
@@ -233,7 +213,7 @@ class Deal:
 
     @property
     def over(self) -> bool:
-        return self.phase is _OVER
+        return self.phase is Phase.OVER
 
     @property
     def end(self) -> DealEnd | None:
@@ -441,7 +421,7 @@ class Deal:
         return is_winning(self._standing(seat), self._melds[seat], self._void[seat], self.rs)
 
     def _discard_events(self, w: Window, seat: Seat) -> frozenset[str]:
-        if w.kind is _WINDOW_ROBBING:
+        if w.kind is WindowKind.ROBBING:
             return frozenset({"robbing-the-kong"})
         events = set()
         if w.after_kong:
@@ -487,7 +467,7 @@ class Deal:
         void = self._void[seat]
         if void is None:
             return None
-        o = 0 if void is _M else 9 if void is _P else 18
+        o = 0 if void is Suit.M else 9 if void is Suit.P else 18
         row = self._hands[seat][o : o + 9]
         if not any(row):
             return None
@@ -532,7 +512,7 @@ class Deal:
             except NotAWin:
                 pass
             else:
-                won = _new_won(seat, win, from_seat, False, score.value, self._hu_events + 1, score)
+                won = Won(seat, win, from_seat, False, score.value, self._hu_events + 1, score)
                 return True, won
         return False, Won(seat, None, from_seat, True, 0, self._hu_events + 1)
 
@@ -555,30 +535,28 @@ class Deal:
         """Blood battle: end the deal or pass the turn on after Hu declarations."""
         self._declared_hu += len(declarers)
         if self._declared_hu >= self.rs.play.winners_to_end or len(self.still_in) == 0:
-            self._finish(_END_HU, facts)
+            self._finish(DealEnd.HU, facts)
         elif self.wall.exhausted:
-            self._finish(_END_WALL, facts)
+            self._finish(DealEnd.WALL, facts)
         else:
             nxt = next_player(start, declarers, self._out)
             assert nxt is not None
             self.turn = nxt
-            self.phase = _DRAW
+            self.phase = Phase.DRAW
             facts.append(TURN_PASSED[nxt])
 
     def _finish(self, end: DealEnd, facts: list[Fact]) -> None:
         self._end = end
-        self.phase = _OVER
+        self.phase = Phase.OVER
         self._window = None
         facts.append(DealOver(end))
         deal_end.settle(self, end)
 
 
-_new_won = builder(Won)  # `Won(seat, tile, from_seat, false_hu, value, order, score)`
 _HANDLERS = {kind: (CHECKS[kind], EFFECTS[kind]) for kind in CHECKS}
 _SUIT_OF: tuple[Suit, ...] = tuple(t.suit for t in TILES)
 # `_COPIES[t][n]` is `(TILES[t],) * n` (a hand stands at most 14 tiles): held tiles by
 # look-ups, where `itertools.repeat` is a class call per tile
 _COPIES = tuple(tuple((t,) * n for n in range(15)) for t in TILES)
-_M, _P = Suit.M, Suit.P
 # the index of each number suit's live key (`rules.live_hand.SUIT_INDEX`)
 _KEY_INDEX: dict[Suit, int] = {Suit.M: 0, Suit.P: 1, Suit.S: 2}

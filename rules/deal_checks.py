@@ -32,24 +32,6 @@ from rules.ruleset import SequentialClaim, VoidDiscard, VoidSet
 from rules.seats import Seat
 from rules.tiles import TILES, Suit, Tile
 
-# Enum members read on every move, as module constants: `Phase.DRAW` is looked up
-# through the Enum class (about 0.1 us in CPython 3.11), a module constant is not
-_ENTRY_PUNG = Entry.PUNG
-_ENTRY_CHOW = Entry.CHOW
-_CONCEALED_KONG = MeldKind.CONCEALED_KONG
-_KONG = MeldKind.KONG
-_PROMOTED_KONG = MeldKind.PROMOTED_KONG
-_PUNG = MeldKind.PUNG
-_CHOOSING_VOID = Phase.CHOOSING_VOID
-_DISCARD = Phase.DISCARD
-_DRAW = Phase.DRAW
-_OVER = Phase.OVER
-_REPLACEMENT = Phase.REPLACEMENT
-_WINDOW_ROBBING = WindowKind.ROBBING
-_STRICT = VoidDiscard.STRICT
-_VOID_SET_PENALIZED = VoidSet.PENALIZED
-_REFUSED = SequentialClaim.REFUSED
-
 if TYPE_CHECKING:
     from rules.deal import Deal
 
@@ -60,7 +42,7 @@ Problem = tuple[Reason, str] | None
 
 
 def _common(deal: Deal, seat: Seat) -> Problem:
-    if deal.phase is _OVER:
+    if deal.phase is Phase.OVER:
         return Reason.DEAL_OVER, "the deal is over"
     if deal._out[seat]:
         return Reason.PLAYER_OUT, f"{seat} has declared Hu and is out of the deal"
@@ -82,7 +64,7 @@ def _check_void(deal: Deal, m: ChooseVoid) -> Problem:
     p = _common(deal, m.seat)
     if p:
         return p
-    if deal.phase is not _CHOOSING_VOID:
+    if deal.phase is not Phase.CHOOSING_VOID:
         return Reason.WRONG_PHASE, "void suits are chosen right after the deal"
     if deal._void_chosen[m.seat]:
         return Reason.VOID_ALREADY_CHOSEN, f"{m.seat} chose {deal._void[m.seat]} already"
@@ -120,19 +102,19 @@ def _check_wall_tile(deal: Deal, index: int | None, tile: Tile | None, what: str
 
 
 def _check_draw(deal: Deal, m: Draw) -> Problem:
-    if deal.phase is _DRAW and m.seat is deal.turn and not deal._out[m.seat]:
+    if deal.phase is Phase.DRAW and m.seat is deal.turn and not deal._out[m.seat]:
         # the usual case first: the seat on turn draws a known tile
         known = deal.wall.peek()
         if known is not None and (m.tile is None or m.tile is known):
             return None
-    p = _own_turn(deal, m.seat, _DRAW, "a draw")
+    p = _own_turn(deal, m.seat, Phase.DRAW, "a draw")
     if p:
         return p
     return _check_wall_tile(deal, deal.wall.next_index(), m.tile, "the next wall tile")
 
 
 def _check_replacement(deal: Deal, m: ReplacementDraw) -> Problem:
-    p = _own_turn(deal, m.seat, _REPLACEMENT, "a replacement draw")
+    p = _own_turn(deal, m.seat, Phase.REPLACEMENT, "a replacement draw")
     if p:
         return p
     return _check_wall_tile(
@@ -143,8 +125,8 @@ def _check_replacement(deal: Deal, m: ReplacementDraw) -> Problem:
 def _check_discard(deal: Deal, m: Discard) -> Problem:
     seat, tile = m.seat, m.tile
     # the usual case first (`_own_turn` passes): the seat on turn, still in, discards
-    if deal.phase is not _DISCARD or seat is not deal.turn or deal._out[seat]:
-        p = _own_turn(deal, seat, _DISCARD, "a discard")
+    if deal.phase is not Phase.DISCARD or seat is not deal.turn or deal._out[seat]:
+        p = _own_turn(deal, seat, Phase.DISCARD, "a discard")
         if p:
             return p
     if not deal._hands[seat][tile]:
@@ -153,7 +135,7 @@ def _check_discard(deal: Deal, m: Discard) -> Problem:
     if laid is not None and tile != laid:
         return Reason.VOID_TILE_FIRST, f"the face-down {laid} is {seat}'s first discard"
     void = deal._void[seat]
-    if void is not None and deal.rs.play.void_discard is _STRICT:
+    if void is not None and deal.rs.play.void_discard is VoidDiscard.STRICT:
         held = deal._void_held(seat)
         if held is not None and tile.suit is not void:
             return Reason.VOID_DISCARD_ORDER, f"{seat} must discard {held} (void {void}) first"
@@ -168,7 +150,7 @@ def _check_in_window(deal: Deal, seat: Seat, robbing: bool | None) -> Problem:
     w = deal._window
     if w is None:
         return Reason.CLAIM_NOT_ADMISSIBLE, "no discard is open to claims"
-    if robbing is not None and (w.kind is _WINDOW_ROBBING) != robbing:
+    if robbing is not None and (w.kind is WindowKind.ROBBING) != robbing:
         what = "a robbing window (only Hu)" if robbing is False else "no kong to rob"
         return Reason.CLAIM_NOT_ADMISSIBLE, f"this is {what}"
     if seat is w.discarder:
@@ -189,7 +171,7 @@ def _check_void_set(deal: Deal, seat: Seat, tile: Tile) -> Problem:
     """A pung or melded kong of one's void suit: accepted and penalised (004 Lesson 5: "When
     a set of forbidden suit tiles is declared, the player always receives a penalty of 48
     points"), or refused where `play.void-suit-set` says so."""
-    if deal.rs.play.void_suit_set is _VOID_SET_PENALIZED:
+    if deal.rs.play.void_suit_set is VoidSet.PENALIZED:
         return None
     return _check_void_claim(deal, seat, tile)
 
@@ -203,7 +185,7 @@ def _check_hu(deal: Deal, m: Hu | RobKong) -> Problem:
     p = _check_void_claim(deal, m.seat, w.tile)
     if p:
         return p
-    if deal._hu_lock[m.seat] and deal.rs.play.sequential_claim is _REFUSED:
+    if deal._hu_lock[m.seat] and deal.rs.play.sequential_claim is SequentialClaim.REFUSED:
         detail = hu_lock(deal, m.seat, w)
         if detail is not None:
             return Reason.SKIPPED_HU_LOCK, detail
@@ -258,13 +240,16 @@ def _check_pung(deal: Deal, m: Pung) -> Problem:
         return p
     if deal._hands[m.seat][w.tile] < 2:
         return Reason.CLAIM_NOT_ADMISSIBLE, f"{m.seat} holds fewer than two {w.tile}"
-    if w.tile in deal._pung_lock[m.seat] and deal.rs.play.sequential_claim is _REFUSED:
+    if (
+        w.tile in deal._pung_lock[m.seat]
+        and deal.rs.play.sequential_claim is SequentialClaim.REFUSED
+    ):
         return Reason.SKIPPED_PUNG_LOCK, f"{m.seat} passed {w.tile} already (000 2.2.4)"
     return None
 
 
 def _check_kong(deal: Deal, m: Kong) -> Problem:
-    if m.kind is _KONG:
+    if m.kind is MeldKind.KONG:
         p = _check_in_window(deal, m.seat, False)
         if p:
             return p
@@ -280,41 +265,41 @@ def _check_kong(deal: Deal, m: Kong) -> Problem:
         if deal._hands[m.seat][w.tile] < 3:
             return Reason.CLAIM_NOT_ADMISSIBLE, f"{m.seat} holds fewer than three {w.tile}"
         return None
-    p = _own_turn(deal, m.seat, _DISCARD, "a kong")
+    p = _own_turn(deal, m.seat, Phase.DISCARD, "a kong")
     if p:
         return p
     if m.kind not in OWN_TURN_KONGS or m.tile is None:
         return Reason.NOT_A_KONG, f"{m.kind} {m.tile} is not a kong declared on one's own turn"
-    if deal._entry is _ENTRY_PUNG:
+    if deal._entry is Entry.PUNG:
         return Reason.KONG_AFTER_PUNG, "no kong on a turn entered by a pung"
-    if deal._entry is _ENTRY_CHOW:
+    if deal._entry is Entry.CHOW:
         # 001 IV 2.3: the claimed set is laid out, then a tile discarded; as after a pung
         return Reason.KONG_AFTER_CHOW, "no kong on a turn entered by a chow"
     if deal.wall.exhausted:
         return Reason.NO_REPLACEMENT_TILE, "no replacement tile is left"
     h = deal._hands[m.seat]
-    if m.kind is _CONCEALED_KONG:
+    if m.kind is MeldKind.CONCEALED_KONG:
         if h[m.tile] != 4:
             return Reason.NOT_A_KONG, f"{m.seat} holds {h[m.tile]} {m.tile}, not four"
         return None
-    if set_of(_PUNG, m.tile) not in deal._melds[m.seat]:
+    if set_of(MeldKind.PUNG, m.tile) not in deal._melds[m.seat]:
         return Reason.NOT_A_KONG, f"{m.seat} has no pung of {m.tile}"
     if not h[m.tile]:
         return Reason.TILE_NOT_IN_HAND, f"{m.seat} holds no {m.tile}"
     # 004 Table 3: the 4th tile freshly drawn makes a promoted kong, one kept in the hand a
     # postponed kong; the two pay differently (Table 7), so the kind must fit the tile.
-    if (m.kind is _PROMOTED_KONG) != (deal._drawn == m.tile):
-        if m.kind is _PROMOTED_KONG:
+    if (m.kind is MeldKind.PROMOTED_KONG) != (deal._drawn == m.tile):
+        if m.kind is MeldKind.PROMOTED_KONG:
             return Reason.NOT_A_KONG, f"{m.tile} was not freshly drawn: a postponed kong"
         return Reason.NOT_A_KONG, f"{m.tile} was freshly drawn: a promoted kong"
     return None
 
 
 def _check_self_drawn(deal: Deal, m: SelfDrawnHu) -> Problem:
-    p = _own_turn(deal, m.seat, _DISCARD, "a self-drawn Hu")
+    p = _own_turn(deal, m.seat, Phase.DISCARD, "a self-drawn Hu")
     if p:
         return p
-    if deal._entry is _ENTRY_PUNG or deal._entry is _ENTRY_CHOW:
+    if deal._entry is Entry.PUNG or deal._entry is Entry.CHOW:
         return Reason.WRONG_PHASE, f"a turn entered by a {deal._entry.value} ends with a discard"
     return None
 
@@ -357,7 +342,7 @@ def _check_pass(deal: Deal, m: Pass) -> Problem:
 
 
 def _check_close(deal: Deal, m: CloseClaims) -> Problem:
-    if deal.phase is _OVER:
+    if deal.phase is Phase.OVER:
         return Reason.DEAL_OVER, "the deal is over"
     if deal._window is None:
         return Reason.WRONG_PHASE, "no claim window is open"
@@ -378,7 +363,7 @@ def _check_correction(deal: Deal, m: Correction) -> Problem:
 
 
 def _check_end(deal: Deal, m: EndDeal) -> Problem:
-    if deal.phase is _OVER:
+    if deal.phase is Phase.OVER:
         return Reason.DEAL_OVER, "the deal is over"
     return None
 

@@ -21,6 +21,7 @@ from rules.moves import (
     DealEnd,
     Discard,
     Draw,
+    Drawn,
     EndDeal,
     Fact,
     Hu,
@@ -35,38 +36,13 @@ from rules.moves import (
     SelfDrawnHu,
     VoidSetDeclared,
     Won,
-    new_drawn,
 )
-from rules.quick import builder
 from rules.ruleset import Payer
 from rules.scoring import Score
 from rules.seats import SEATS, Seat
 from rules.tiles import TILES, Tile
 
-# Enum members read on every move, as module constants: `Phase.DRAW` is looked up
-# through the Enum class (about 0.1 us in CPython 3.11), a module constant is not
-_END_TIME = DealEnd.TIME
-_END_WALL = DealEnd.WALL
-_ENTRY_DEALT = Entry.DEALT
-_ENTRY_DRAW = Entry.DRAW
-_ENTRY_PUNG = Entry.PUNG
-_ENTRY_CHOW = Entry.CHOW
-_ENTRY_REPLACEMENT = Entry.REPLACEMENT
-_EAST = Seat.E
-_CONCEALED_KONG = MeldKind.CONCEALED_KONG
-_KONG = MeldKind.KONG
-_PUNG = MeldKind.PUNG
-_CHOW = MeldKind.CHOW
-_CLAIMS = Phase.CLAIMS
-_DISCARD = Phase.DISCARD
-_DRAW = Phase.DRAW
-_REPLACEMENT = Phase.REPLACEMENT
-_ROBBING = Phase.ROBBING
-_WINDOW_DISCARD = WindowKind.DISCARD
-_WINDOW_ROBBING = WindowKind.ROBBING
-
 _SUIT_OF = tuple(t.suit for t in TILES)
-_new_melded = builder(Melded)  # `Melded(seat, meld, from_seat)`, slots set from C
 # the facts of a silent window, one tuple per seat the turn passes to
 _PASSED_TO: tuple[tuple[Fact], ...] = tuple((TURN_PASSED[s],) for s in SEATS)
 # for each seat and each set of players out (bit s: seat s is out), the others still in
@@ -87,8 +63,8 @@ def _do_void(deal: Deal, m: ChooseVoid) -> list[Fact]:
     deal._void_chosen[m.seat] = True
     deal._laid[m.seat] = m.tile
     if all(deal._void_chosen):
-        deal.phase = _DISCARD
-        deal.turn = _EAST
+        deal.phase = Phase.DISCARD
+        deal.turn = Seat.E
     return []
 
 
@@ -103,9 +79,9 @@ def _took(deal: Deal, seat: Seat, replacement: bool, tile: Tile | None) -> list[
     if lock:
         lock.clear()
     deal._draws[seat] += 1
-    deal._entry = _ENTRY_REPLACEMENT if replacement else _ENTRY_DRAW
-    deal.phase = _DISCARD
-    return [new_drawn(take, replacement, not wall.tiles_left)]
+    deal._entry = Entry.REPLACEMENT if replacement else Entry.DRAW
+    deal.phase = Phase.DISCARD
+    return [Drawn(take, replacement, not wall.tiles_left)]
 
 
 def _do_draw(deal: Deal, m: Draw) -> list[Fact]:
@@ -126,7 +102,7 @@ def _do_discard(deal: Deal, m: Discard) -> tuple[Fact, ...]:
     if laid is not None and laid == tile:  # `None == tile` takes Python's slowest comparison
         deal._laid[seat] = None
     # the deal's first discard made by East, before any meld (WMT earthly hand)
-    dealer_first = seat is _EAST and not deal._melded_any and not any(deal._discards)
+    dealer_first = seat is Seat.E and not deal._melded_any and not any(deal._discards)
     deal._river[seat].append(tile)
     deal._discards[seat].append(tile)
     deal._drawn = None
@@ -137,7 +113,7 @@ def _do_discard(deal: Deal, m: Discard) -> tuple[Fact, ...]:
     )
     deal._window_kongs = chain
     deal._kong_chain = []
-    deal.phase = _CLAIMS
+    deal.phase = Phase.CLAIMS
     return ()
 
 
@@ -151,7 +127,7 @@ def _do_claim(deal: Deal, m: Hu | Pung | Kong | Chow | RobKong | Pass) -> list[F
 def _do_close(deal: Deal, m: CloseClaims) -> Sequence[Fact]:
     w = deal._window
     assert w is not None
-    if w.kind is _WINDOW_DISCARD and only_passes(w):
+    if w.kind is WindowKind.DISCARD and only_passes(w):
         return resolve_silent(deal, w)
     return _resolve(deal)
 
@@ -190,7 +166,7 @@ def _lock_passers(deal: Deal, w: Window, passed: Iterable[Seat], hu_lock: bool =
                 known = wins[s] = deal._wins_on(s, tile)
             if known:
                 _lock_hu(deal, w, s)
-    if deal._skip_pung_lock and w.kind is _WINDOW_DISCARD:
+    if deal._skip_pung_lock and w.kind is WindowKind.DISCARD:
         for s in passed:
             if (
                 not isinstance(w.declared.get(s), (Pung, Kong))
@@ -250,7 +226,7 @@ def _resolve(deal: Deal) -> list[Fact]:
     facts: list[Fact] = []
     _lock_passers(deal, w, res.passed)
     deal._window = None
-    if w.kind is _WINDOW_ROBBING:
+    if w.kind is WindowKind.ROBBING:
         return _resolve_robbing(deal, w, res.hu, facts)
     kongs = deal._window_kongs
     deal._window_kongs = []
@@ -268,15 +244,15 @@ def _resolve(deal: Deal) -> list[Fact]:
         deal._river[w.discarder].pop()
         if isinstance(res.meld, Chow):
             return _meld_chow(deal, w, seat, res.meld.tile, facts)
-        kind = _KONG if isinstance(res.meld, Kong) else _PUNG
+        kind = MeldKind.KONG if isinstance(res.meld, Kong) else MeldKind.PUNG
         meld = set_of(kind, w.tile)
-        n = 3 if kind is _KONG else 2
+        n = 3 if kind is MeldKind.KONG else 2
         deal._hands[seat][w.tile] -= n
         deal._keys[seat][_SUIT_INDEX[w.tile]] -= n * _UNIT[w.tile]
         deal._melds[seat].append(meld)
         deal._melded_any = True
-        facts.append(_new_melded(seat, meld, w.discarder))
-        if kind is _PUNG and w.tile in deal._pung_lock[seat]:
+        facts.append(Melded(seat, meld, w.discarder))
+        if kind is MeldKind.PUNG and w.tile in deal._pung_lock[seat]:
             # 000 2.2.4 (`play.sequential-claim = "false-win"`; else refused by the check): the
             # pung stands and the player plays on, paying each other player still in the
             # false-win amount
@@ -288,25 +264,25 @@ def _resolve(deal: Deal) -> list[Fact]:
             facts.append(_void_set(deal, seat, meld))
         deal.turn = seat
         deal._drawn = None
-        if kind is _KONG:
+        if kind is MeldKind.KONG:
             rec = KongRecord(
                 seat, meld, pay.kong_payment(deal.rs, seat, meld, [w.discarder]), w.discarder
             )
             deal._lines += rec.lines
             deal._kongs.append(rec)
             deal._kong_chain = [rec]
-            deal.phase = _REPLACEMENT
+            deal.phase = Phase.REPLACEMENT
         else:
-            deal._entry = _ENTRY_PUNG
-            deal.phase = _DISCARD
+            deal._entry = Entry.PUNG
+            deal.phase = Phase.DISCARD
         return facts
     if w.last:
-        deal._finish(_END_WALL, facts)
+        deal._finish(DealEnd.WALL, facts)
         return facts
     nxt = next_player(w.discarder, (), deal._out)
     assert nxt is not None
     deal.turn = nxt
-    deal.phase = _DRAW
+    deal.phase = Phase.DRAW
     facts.append(TURN_PASSED[nxt])
     return facts
 
@@ -334,14 +310,14 @@ def resolve_silent(deal: Deal, w: Window) -> Sequence[Fact]:
         deal._window_kongs = []
     if w.last:
         facts: list[Fact] = []
-        deal._finish(_END_WALL, facts)
+        deal._finish(DealEnd.WALL, facts)
         return facts
     # nobody left the deal since the discard: the first player still in after the
     # discarder is the first eligible one
     nxt = w.eligible[0] if w.eligible else next_player(w.discarder, (), deal._out)
     assert nxt is not None
     deal.turn = nxt
-    deal.phase = _DRAW
+    deal.phase = Phase.DRAW
     return _PASSED_TO[nxt]
 
 
@@ -355,7 +331,7 @@ def _void_set(deal: Deal, seat: Seat, meld: Meld) -> VoidSetDeclared:
 
 def _meld_chow(deal: Deal, w: Window, seat: Seat, low: Tile, facts: list[Fact]) -> list[Fact]:
     """001 IV 2.1-2.3: the chow joins the claimer's melds, then the claimer discards."""
-    meld = Meld(_CHOW, low)
+    meld = Meld(MeldKind.CHOW, low)
     hand, keys = deal._hands[seat], deal._keys[seat]
     for t in meld.tiles:
         if t != w.tile:
@@ -366,8 +342,8 @@ def _meld_chow(deal: Deal, w: Window, seat: Seat, low: Tile, facts: list[Fact]) 
     facts.append(Melded(seat, meld, w.discarder))
     deal.turn = seat
     deal._drawn = None
-    deal._entry = _ENTRY_CHOW
-    deal.phase = _DISCARD
+    deal._entry = Entry.CHOW
+    deal.phase = Phase.DISCARD
     return facts
 
 
@@ -376,7 +352,7 @@ def _resolve_robbing(deal: Deal, w: Window, hu: tuple[Seat, ...], facts: list[Fa
     assert w.kong_meld is not None
     if hu:
         # 004 Table 3: robbing the kong counts as a win on a discard; the kong stays a pung
-        deal._melds[declarer][w.kong_index] = set_of(_PUNG, w.tile)
+        deal._melds[declarer][w.kong_index] = set_of(MeldKind.PUNG, w.tile)
         facts.append(Robbed(declarer, w.tile))
         _pay_hu_group(deal, w, hu, facts)
         deal._after_hu(declarer, hu, facts)
@@ -389,13 +365,13 @@ def _resolve_robbing(deal: Deal, w: Window, hu: tuple[Seat, ...], facts: list[Fa
     deal._kongs.append(rec)
     deal._kong_chain.append(rec)
     deal.turn = declarer
-    deal.phase = _REPLACEMENT
+    deal.phase = Phase.REPLACEMENT
     facts.append(Melded(declarer, meld, None))
     return facts
 
 
 def _do_kong(deal: Deal, m: Kong) -> list[Fact]:
-    if m.kind is _KONG:
+    if m.kind is MeldKind.KONG:
         return _do_claim(deal, m)
     seat, tile = m.seat, m.tile
     assert tile is not None
@@ -403,50 +379,50 @@ def _do_kong(deal: Deal, m: Kong) -> list[Fact]:
     deal._drawn = None
     deal._melded_any = True
     void = deal._void[seat]
-    if m.kind is _CONCEALED_KONG:
+    if m.kind is MeldKind.CONCEALED_KONG:
         deal._hands[seat][tile] -= 4
         deal._keys[seat][_SUIT_INDEX[tile]] -= 4 * _UNIT[tile]
         if deal._laid[seat] == tile:
             deal._laid[seat] = None
         deal._melds[seat].append(meld)
-        facts: list[Fact] = [_new_melded(seat, meld, None)]
+        facts: list[Fact] = [Melded(seat, meld, None)]
         if void is not None and tile.suit is void:
             facts.append(_void_set(deal, seat, meld))
         rec = KongRecord(seat, meld, pay.kong_payment(deal.rs, seat, meld, deal._others_in(seat)))
         deal._lines += rec.lines
         deal._kongs.append(rec)
         deal._kong_chain.append(rec)
-        deal.phase = _REPLACEMENT
+        deal.phase = Phase.REPLACEMENT
         return facts
     deal._hands[seat][tile] -= 1
     deal._keys[seat][_SUIT_INDEX[tile]] -= _UNIT[tile]
     if deal._laid[seat] == tile and not deal._hands[seat][tile]:
         deal._laid[seat] = None
-    index = deal._melds[seat].index(set_of(_PUNG, tile))
+    index = deal._melds[seat].index(set_of(MeldKind.PUNG, tile))
     deal._melds[seat][index] = meld
     deal._window = Window(
-        _WINDOW_ROBBING,
+        WindowKind.ROBBING,
         tile,
         seat,
         tuple(deal._others_in(seat)),
         kong_meld=meld,
         kong_index=index,
     )
-    deal.phase = _ROBBING
+    deal.phase = Phase.ROBBING
     return []
 
 
 def _do_self_drawn(deal: Deal, m: SelfDrawnHu) -> list[Fact]:
     seat = m.seat
     events: set[str] = set()
-    if deal._entry is _ENTRY_REPLACEMENT:
+    if deal._entry is Entry.REPLACEMENT:
         events.add("win-after-kong")
     if deal.wall.exhausted:
         events.add("under-the-sea")
-    if deal._entry is _ENTRY_DEALT:
+    if deal._entry is Entry.DEALT:
         events.add("heavenly")
     elif (
-        deal._entry is _ENTRY_DRAW
+        deal._entry is Entry.DRAW
         and seat is not Seat.E
         and deal._draws[seat] == 1
         and not deal._melded_any
@@ -508,7 +484,7 @@ def _do_correction(deal: Deal, m: Correction) -> list[Fact]:
 
 def _do_end(deal: Deal, m: EndDeal) -> list[Fact]:
     facts: list[Fact] = []
-    deal._finish(_END_TIME, facts)
+    deal._finish(DealEnd.TIME, facts)
     return facts
 
 

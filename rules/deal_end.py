@@ -23,7 +23,6 @@ from typing import TYPE_CHECKING
 from rules import deal_wellness, settlement as pay
 from rules.melds import Meld
 from rules.moves import DealEnd
-from rules.quick import builder
 from rules.ruleset import KongRefund
 from rules.scoring import theoretical_maximum
 from rules.seats import Seat
@@ -54,7 +53,7 @@ def _wall_end(deal: Deal) -> None:
         void = void_of[s]
         pig = _three_suits(counts, melds)
         maximum = theoretical_maximum(counts, melds, void, rs)
-        hands.append(_new_end_hand(s, counts, melds, void, maximum, pig))
+        hands.append(EndHand(s, counts, melds, void, maximum, pig))
     deal._lines += pay.wall_end(rs, hands)
     if deal._kongs:  # most deals declare no kong: nothing to refund
         refund_all = rs.payments.kong_refund_on_draw is KongRefund.ALL
@@ -69,11 +68,6 @@ def _wall_end(deal: Deal) -> None:
                 rec.refunded = True
                 deal._lines += pay.refund(rec.lines, pay.R_REFUND_NOT_READY)
     _void_check(deal, (h.seat for h in hands), rs.payments.void_penalty_waived_if_all_discards_void)
-
-
-# `EndHand(seat, counts, melds, void, maximum, flower_pig)` by a quick constructor
-# (rules.quick): one per player still in at every wall end
-_new_end_hand = builder(EndHand)
 
 
 def _void_check(deal: Deal, seats: Iterable[Seat], waiver: bool) -> None:

@@ -32,18 +32,6 @@ from rules.tiles import TILES, Tile
 if TYPE_CHECKING:
     from rules.deal import Deal
 
-_CONCEALED_KONG = MeldKind.CONCEALED_KONG
-_KONG = MeldKind.KONG
-_POSTPONED_KONG = MeldKind.POSTPONED_KONG
-_PROMOTED_KONG = MeldKind.PROMOTED_KONG
-_PUNG = MeldKind.PUNG
-_CHOOSING_VOID = Phase.CHOOSING_VOID
-_DISCARD = Phase.DISCARD
-_DRAW = Phase.DRAW
-_OVER = Phase.OVER
-_REPLACEMENT = Phase.REPLACEMENT
-_WINDOW_DISCARD = WindowKind.DISCARD
-_WINDOW_ROBBING = WindowKind.ROBBING
 # the lowest tiles of the chows that hold each tile, lowest first (none for honours)
 _CHOW_STARTS: tuple[tuple[Tile, ...], ...] = tuple(
     () if t.is_honour else tuple(TILES[t - d] for d in (2, 1, 0) if 1 <= t.rank - d <= 7)
@@ -56,39 +44,39 @@ def legal_moves(deal: Deal, seat: Seat, include_false_hu: bool = False) -> tuple
     candidates: list[Move] = []
     phase = deal.phase
     h = deal._hands[seat]
-    if phase is _OVER or deal._out[seat]:
+    if phase is Phase.OVER or deal._out[seat]:
         return ()
-    if phase is _CHOOSING_VOID:
+    if phase is Phase.CHOOSING_VOID:
         for suit in deal.rs.tiles.set.suits:
             held = [t for t in suit.tiles if h[t]]
             candidates += [ChooseVoid(seat, suit, t) for t in held] or [ChooseVoid(seat, suit)]
-    elif seat is not deal.turn and phase in (_DRAW, _REPLACEMENT, _DISCARD):
+    elif seat is not deal.turn and phase in (Phase.DRAW, Phase.REPLACEMENT, Phase.DISCARD):
         return ()
-    elif phase is _DRAW:
+    elif phase is Phase.DRAW:
         candidates += _draws_from(deal, Draw, seat, deal.wall.next_index())
-    elif phase is _REPLACEMENT:
+    elif phase is Phase.REPLACEMENT:
         index = deal.wall.next_replacement_index()
         candidates += _draws_from(deal, ReplacementDraw, seat, index)
-    elif phase is _DISCARD:
+    elif phase is Phase.DISCARD:
         candidates += [Discard(seat, TILES[i]) for i in range(34) if h[i]]
         if include_false_hu or deal.wins(seat):
             candidates.append(SelfDrawnHu(seat))
         for i in range(34):
             if h[i] == 4:
-                candidates.append(Kong(seat, _CONCEALED_KONG, TILES[i]))
+                candidates.append(Kong(seat, MeldKind.CONCEALED_KONG, TILES[i]))
         for m in deal._melds[seat]:
-            if m.kind is _PUNG and h[m.tile]:
-                candidates.append(Kong(seat, _PROMOTED_KONG, m.tile))
-                candidates.append(Kong(seat, _POSTPONED_KONG, m.tile))
+            if m.kind is MeldKind.PUNG and h[m.tile]:
+                candidates.append(Kong(seat, MeldKind.PROMOTED_KONG, m.tile))
+                candidates.append(Kong(seat, MeldKind.POSTPONED_KONG, m.tile))
     else:
         w = deal._window
         assert w is not None
         candidates.append(Pass(seat))
-        hu = RobKong(seat) if w.kind is _WINDOW_ROBBING else Hu(seat)
+        hu = RobKong(seat) if w.kind is WindowKind.ROBBING else Hu(seat)
         if include_false_hu or (deal.wins(seat, w.tile) and not sequential(deal, hu)):
             candidates.append(hu)
-        if w.kind is _WINDOW_DISCARD:
-            candidates += [Pung(seat), Kong(seat, _KONG, w.tile)]
+        if w.kind is WindowKind.DISCARD:
+            candidates += [Pung(seat), Kong(seat, MeldKind.KONG, w.tile)]
             if deal.rs.play.chow_claims:
                 candidates += [Chow(seat, low) for low in _CHOW_STARTS[w.tile]]
     return tuple(m for m in candidates if CHECKS[type(m)](deal, m) is None)

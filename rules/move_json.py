@@ -28,9 +28,6 @@ from rules.moves import (
     ReplacementDraw,
     RobKong,
     SelfDrawnHu,
-    new_close_claims,
-    new_discard,
-    new_draw,
 )
 from rules.seats import SEATS, Seat
 from rules.tiles import TILES, NotationError, Suit, Tile
@@ -243,7 +240,7 @@ def quick_move(obj: object) -> Move | None:
     seat = _SEAT_OF.get(obj.get("seat"))  # type: ignore[arg-type]
     # the moves of every turn (a close, a draw, a discard) by their quick constructors
     if name == "close-claims":
-        return new_close_claims(t)
+        return CloseClaims(t=t)
     if seat is None:
         return None
     cls = _SEATED.get(name)  # type: ignore[arg-type]
@@ -254,9 +251,9 @@ def quick_move(obj: object) -> Move | None:
     if tile is not None and tile_v is None:
         return None
     if name == "draw":
-        return new_draw(seat, tile_v, t)
+        return Draw(seat, tile_v, t=t)
     if name == "discard":
-        return None if tile_v is None else new_discard(seat, tile_v, t)
+        return None if tile_v is None else Discard(seat, tile_v, t=t)
     cls = _TAKES.get(name)  # type: ignore[arg-type]
     if cls is not None:
         return None if cls in _TILE_REQUIRED and tile_v is None else cls(seat, tile_v, t=t)

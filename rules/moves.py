@@ -22,7 +22,6 @@ from dataclasses import dataclass, field
 from enum import Enum
 
 from rules.melds import Meld, MeldKind
-from rules.quick import builder
 from rules.score import Score
 from rules.seats import Seat
 from rules.tiles import Suit, Tile
@@ -329,11 +328,3 @@ class Rejected:
 
 
 Result = Accepted | Rejected
-
-
-# -- quick constructors (rules.quick) for the values made on every move ------------------
-
-new_draw = builder(Draw)  # (seat, tile, t)
-new_discard = builder(Discard)  # (seat, tile, t)
-new_close_claims = builder(CloseClaims)  # (t)
-new_drawn = builder(Drawn)  # (take, replacement, last)

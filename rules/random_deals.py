@@ -99,9 +99,7 @@ _KONGS = {
     MeldKind.PROMOTED_KONG: Category.KONG_PROMOTED,
     MeldKind.POSTPONED_KONG: Category.KONG_POSTPONED,
 }
-_UNCOUNTED = (Drawn, TurnPassed)
-_CHOW = MeldKind.CHOW  # facts of every turn that count nothing
-_OVER = Phase.OVER
+_UNCOUNTED = (Drawn, TurnPassed)  # facts of every turn that count nothing
 _ENDS = {
     DealEnd.HU: Category.END_THIRD_HU,
     DealEnd.WALL: Category.END_WALL,
@@ -198,7 +196,7 @@ def play_one(
     kong_by: Seat | None = None  # who declared a kong since the last live draw
     on_replacement = False  # the player on turn took a replacement tile
     wall = deal.wall
-    while deal.phase is not _OVER:
+    while deal.phase is not Phase.OVER:
         move = table.next_move(deal)
         kind = type(move)
         under_sea = wall.tiles_left == 0
@@ -225,7 +223,7 @@ def play_one(
                 if fact.meld.is_kong:
                     counts[_KONGS[fact.meld.kind]] += 1
                     kong_by = fact.seat
-                elif fact.meld.kind is _CHOW:
+                elif fact.meld.kind is MeldKind.CHOW:
                     counts[Category.CHOW] += 1
                     on_replacement = False
                 else:

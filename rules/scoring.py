@@ -16,7 +16,6 @@ from enum import Enum
 from rules.hand import allowed_waits, decompositions, is_complete, wait_candidates, waits
 from rules.melds import Meld, MeldKind
 from rules.patterns import DETECTORS, Feature, Reading
-from rules.quick import builder
 from rules.ruleset import (
     ExhaustedWait,
     Multipliers,
@@ -120,7 +119,7 @@ def _check_counted(
         chow = False
         for m in melds:
             kind = m.kind
-            if kind is _CHOW:
+            if kind is MeldKind.CHOW:
                 chow = True
                 t = m.tile
                 counts[t] += 1
@@ -131,7 +130,7 @@ def _check_counted(
         if (
             max(counts) <= 4
             and (not chow or rs.play.chow_claims)
-            and (rs.tiles.set is _FULL_136 or not any(counts[27:]))
+            and (rs.tiles.set is TileSet.FULL_136 or not any(counts[27:]))
             and (void is None or not any(counts[_SUIT_SLICE[void]]))
             and (
                 not rs.play.void_suit
@@ -142,8 +141,6 @@ def _check_counted(
     return _check_each(standing, melds, void, rs)
 
 
-_CHOW = MeldKind.CHOW
-_FULL_136 = TileSet.FULL_136
 # each suit's slice of a count vector (no `Suit.offset` property calls)
 _SUIT_SLICE: dict[Suit, slice] = {s: slice(s.offset, s.offset + 9) for s in Suit}
 
@@ -316,7 +313,7 @@ def score_hand(
     best: list[tuple[str, str]] = []
     best_key: tuple[int, int] | None = None
     for d in readings:
-        reading = _new_reading(d, melds, win, frozen_counts, plan.kong_is_root)
+        reading = Reading(d, melds, win, frozen_counts, plan.kong_is_root)
         found = [(name, f.detail) for name, detect in plan.detectors for f in detect(reading)]
         if sits:
             found += sits
@@ -333,8 +330,8 @@ def score_hand(
             best, best_key = found, (value, total)
     assert best_key is not None
     value, total = best_key
-    hits = tuple([_new_hit(n, fan_of[n], f"{n}: {detail}") for n, detail in best])
-    return _new_score(hits, total, value, multiplier, payer, ())
+    hits = tuple([PatternHit(n, fan_of[n], f"{n}: {detail}") for n, detail in best])
+    return Score(hits, total, value, multiplier, payer, ())
 
 
 def _situate(
@@ -438,7 +435,6 @@ class _Plan:
 _PLANS: dict[int, tuple[RuleSet, _Plan]] = {}
 # the values made for every reading of every Hu, by quick constructors (rules.quick):
 # `Reading(...)`, `PatternHit(name, fan, reason)`, `Score(..., payer, bonuses)`
-_new_reading, _new_hit, _new_score = map(builder, (Reading, PatternHit, Score))
 _HIGHEST_PATTERN = ScoringMethod.HIGHEST_PATTERN  # a module constant: no Enum class look-up
 _EMPTY_SUIT = bytes(9)
 
@@ -501,7 +497,7 @@ def theoretical_maximum(
             meld_suits.add(t.suit)
             if kind.is_kong:
                 kongs += 1
-            elif kind is _CHOW:
+            elif kind is MeldKind.CHOW:
                 chow_melds = True
                 for u in (t, t + 1, t + 2):
                     extra[u] = extra.get(u, 0) + 1

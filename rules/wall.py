@@ -43,8 +43,6 @@ from dataclasses import dataclass
 from enum import Enum
 from functools import cache
 
-from rules.draws import below, shuffle
-from rules.quick import builder
 from rules.ruleset import Indent, ReplacementEnd, RuleSet
 from rules.seats import SEATS, Seat
 from rules.tiles import Tile, TileSet, to_counts
@@ -121,9 +119,6 @@ class Take:
     tile: Tile
     position: WallPosition
     index: int  # index into the physical order
-
-
-_new_take = builder(Take)  # Take(seat, tile, position, index): one per tile taken
 
 
 class WallError(ValueError):
@@ -304,8 +299,8 @@ class Wall:
         roll of the dice (two `rng.randint(1, 6)`), in that order. The order is a
         permutation of `full_set` by construction, so `check_order` is not asked."""
         tiles = list(full_set(rs.tiles.set))
-        shuffle(rng, tiles)  # `rng.shuffle(tiles)` (rules.draws: the same permutation)
-        dice = Dice(1 + below(rng, 6), 1 + below(rng, 6))  # `randint(1, 6)`'s very draws
+        rng.shuffle(tiles)
+        dice = Dice(rng.randint(1, 6), rng.randint(1, 6))
         wall = cls.__new__(cls)
         wall._setup(rs, dice, tuple(tiles), True)
         return wall
@@ -338,7 +333,7 @@ class Wall:
         self.last_index = -1  # the physical index of the last tile taken after the deal
 
     def _take(self, seat: Seat, index: int, tile: Tile | None = None) -> Take:
-        return _new_take(seat, self._take_tile(index, tile), self._positions[index], index)
+        return Take(seat, self._take_tile(index, tile), self._positions[index], index)
 
     def _take_tile(self, index: int, tile: Tile | None) -> Tile:
         """Take the tile at `index` (named `tile` by the reader, required where the wall
@@ -360,7 +355,7 @@ class Wall:
 
     def take_at(self, seat: Seat, tile: Tile, index: int) -> Take:
         """The `Take` of `tile`, taken by `seat` from physical `index`."""
-        return _new_take(seat, tile, self._positions[index], index)
+        return Take(seat, tile, self._positions[index], index)
 
     def deal_plan(self) -> tuple[tuple[Seat, int], ...]:
         """Who takes which physical index, for the 53 takes of the deal (004 Lesson 2)."""
@@ -400,7 +395,7 @@ class Wall:
         """The 53 takes of the deal in the order they happen (built when asked: the judge
         needs only the tiles)."""
         order, where = self.order, self._positions
-        return tuple([_new_take(seat, order[i], where[i], i) for seat, i in self.deal_plan()])
+        return tuple([Take(seat, order[i], where[i], i) for seat, i in self.deal_plan()])
 
     def peek(self) -> Tile | None:
         """The next live tile, or None when the wall is exhausted or the tile not known."""
@@ -460,7 +455,7 @@ class Wall:
         on an unknown position and checked on a known one."""
         taken = self.draw_tile(tile)
         index = self.last_index
-        return _new_take(seat, taken, self._positions[index], index)
+        return Take(seat, taken, self._positions[index], index)
 
     def draw_tile(self, tile: Tile | None = None) -> Tile:
         """`draw` without building its `Take` (the judge's `Deal.play`, which reports no
