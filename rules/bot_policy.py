@@ -16,7 +16,7 @@ from dataclasses import dataclass, replace
 from rules.bot_discards import honours_held, keep_score, loneliest_in_suit, loneliest_live
 from rules.claims import ClaimWindow, WindowKind
 from rules.deal import Deal, Phase
-from rules.deal_checks import sequential
+from rules.deal_hu import sequential, wins_with
 from rules.live_hand import keys_complete
 from rules.melds import Meld, MeldKind
 from rules.moves import (
@@ -33,6 +33,7 @@ from rules.moves import (
     RobKong,
     SelfDrawnHu,
 )
+from rules.ruleset import VoidDiscard
 from rules.seats import Seat
 from rules.tiles import TILES, Suit, Tile
 
@@ -88,7 +89,7 @@ class Bot:
     def _void(self, deal: Deal, seat: Seat, t: float | None) -> ChooseVoid:
         """004 Lesson 2: usually the shortest suit; the tile laid is its loneliest tile."""
         rng = self.rng
-        counts = deal._hands[seat]  # the judge's own counts, only read
+        counts = deal.state.hands[seat]  # the judge's own counts, only read
         suits = deal.rs.tiles.set.suits
         if rng.random() < 0.1:
             suit = rng.choice(suits)
@@ -126,29 +127,29 @@ class Bot:
         """`claim` for a seat eligible and silent so far. `BotTable` calls it straight
         (three times a discard, the bots' hottest path): it reads the judge's hand counts
         and void suits without copying them."""
-        void = deal._void[seat]
+        void = deal.state.void[seat]
         if void is not None and SUIT_OF[tile] is void:
             return None  # 002: no claim on one's void suit, not even a false Hu
         rng, style = self.rng, self.style
         r = rng.random()
         # the moves `deal.legal_moves(seat)` would list, asked for one by one; a discarded
         # tile that wins is always a wait (the hand cannot hold its four copies)
-        if deal._wins_with(seat, tile):
+        if wins_with(deal.state, seat, tile):
             hu = RobKong(seat) if robbing else Hu(seat)
             # a sequential Hu accepted as a false win (000 2.2.4) is not a win to take
-            if deal.check(hu) is None and not sequential(deal, hu):
+            if deal.check(hu) is None and not sequential(deal.state, hu):
                 return stamp(hu, t) if r < style.hu else Pass(seat, t=t)
-        held = deal._hands[seat][tile]
+        held = deal.state.hands[seat][tile]
         if held >= 2 and not robbing:
             kong = held == 3 and r < style.melded_kong
             if kong or r < style.pung:
                 m = Kong(seat, MeldKind.KONG, tile) if kong else Pung(seat)
-                if deal.check(m) is None and not sequential(deal, m):
+                if deal.check(m) is None and not sequential(deal.state, m):
                     return stamp(m, t)
         if deal.rs.play.chow_claims and not robbing and _CHOW_STARTS[tile]:
-            w = deal._window
+            w = deal.state.window
             if w is not None and seat is w.eligible[0]:  # the next player (001 IV 4.2)
-                hand = deal._hands[seat]
+                hand = deal.state.hands[seat]
                 chows = [
                     Chow(seat, low, t=t)
                     for low in _CHOW_STARTS[tile]
@@ -167,9 +168,9 @@ class Bot:
     def _turn(self, deal: Deal, seat: Seat, t: float | None) -> Move:
         rng, style = self.rng, self.style
         # the judge's own counts, live keys and melds, only read
-        counts = deal._hands[seat]
-        keys = deal._keys[seat]
-        melds = deal._melds[seat]
+        counts = deal.state.hands[seat]
+        keys = deal.state.keys[seat]
+        melds = deal.state.melds[seat]
         if keys_complete(keys, counts, len(melds)):
             if (
                 rng.random() < style.self_drawn_hu
@@ -185,15 +186,17 @@ class Bot:
             kong = self._own_kong(deal, seat, counts, melds)
             if kong is not None:
                 return stamp(kong, t)
-        laid = deal._laid[seat]
+        laid = deal.state.laid[seat]
         if laid is not None:
             return Discard(seat, laid, t=t)  # the face-down void tile goes first
-        void = deal._void[seat]
+        void = deal.state.void[seat]
         if void is not None:
             # void-suit tiles held are discarded first, one at random, unless a lenient
             # rule set's breach
             held = [x for x in void.tiles if counts[x]]
-            if held and (deal._strict_void or rng.random() >= style.void_breach):
+            if held and (
+                deal.rs.play.void_discard is VoidDiscard.STRICT or rng.random() >= style.void_breach
+            ):
                 return Discard(seat, rng.choice(held), t=t)
         if rng.random() < style.random_discard:
             return Discard(seat, rng.choice([x for x in TILES if counts[x]]), t=t)

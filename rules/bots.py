@@ -110,7 +110,7 @@ class BotTable:
     def _window_move(self, deal: Deal) -> Move:
         window = deal.window
         assert window is not None
-        opened = deal._window
+        opened = deal.state.window
         if opened is not self._window:
             # a new window (the discard or kong that opened it was the last move)
             self._window = opened

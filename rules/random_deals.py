@@ -31,7 +31,7 @@ from rules import deal_wellness, settlement as pay, wellness
 from rules.bots import DEFAULT_STYLE, BotTable, Style, new_deal
 from rules.claims import WindowKind
 from rules.deal import Deal, Phase
-from rules.deal_checks import sequential
+from rules.deal_hu import sequential
 from rules.melds import MeldKind
 from rules.moves import (
     Correction,
@@ -256,7 +256,7 @@ def _could_hu(deal: Deal, seat: Seat) -> bool:
     if window is None or not deal.wins(seat, window.tile):
         return False
     hu = RobKong(seat) if window.kind is WindowKind.ROBBING else Hu(seat)
-    return deal.check(hu) is None and not sequential(deal, hu)
+    return deal.check(hu) is None and not sequential(deal.state, hu)
 
 
 def _count_win(

@@ -126,18 +126,3 @@ def test_false_hu_style(rules):
     assert never.counts.get(Category.FALSE_HU, 0) == 0
     assert often.counts.get(Category.FALSE_HU, 0) > 0
     assert not never.violations and not often.violations
-
-
-@settings(max_examples=200, deadline=None)
-@given(row=st.lists(st.integers(0, 4), min_size=9, max_size=9), si=st.integers(0, 2))
-def test_the_void_tiles_found_by_a_suit_key_are_the_tiles_held(row, si):
-    from rules.bot_policy import _VOID_HELD, _void_held
-    from rules.live_hand import suit_keys
-    from rules.tiles import TILES
-
-    counts = [0] * 34
-    counts[9 * si : 9 * si + 9] = row
-    key = suit_keys(counts)[si]
-    held = tuple(TILES[i] for i in range(9 * si, 9 * si + 9) if counts[i])
-    assert _void_held(si, key, counts) == held
-    assert _VOID_HELD[si][key] == held  # kept for the seat's next turn

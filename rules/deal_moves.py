@@ -1,0 +1,138 @@
+"""Which function judges which move: for each kind of move its check (None when legal,
+else `(Reason, detail)`, never changing the state) and its effect (called only after the
+check passed; changes the state and returns the facts). `check` and `effect` are the one
+way a move is judged (`rules.deal.Deal.apply`). A new rule set's move is a check and an
+effect in its concern's module, named here.
+
+The referee's moves are judged here too: a `Penalty` (000 3.6, 001 III 3.4) is a ledger
+line, `EndDeal` ends the deal where it stands (the session clock), and a `Correction` is
+checked here and made by `rules.deal.Deal`, which replays the deal without the moves it
+takes back."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from rules import (
+    deal_claims,
+    deal_draws,
+    deal_end,
+    deal_hu,
+    deal_kongs,
+    deal_void,
+    settlement as pay,
+)
+from rules.deal_state import Phase, Problem, State
+from rules.melds import MeldKind
+from rules.moves import (
+    ChooseVoid,
+    Chow,
+    CloseClaims,
+    Correction,
+    DealEnd,
+    Discard,
+    Draw,
+    EndDeal,
+    Fact,
+    Hu,
+    Kong,
+    Move,
+    Pass,
+    Penalty,
+    Pung,
+    Reason,
+    ReplacementDraw,
+    RobKong,
+    SelfDrawnHu,
+)
+
+
+def check_kong(st: State, m: Kong) -> Problem:
+    if m.kind is MeldKind.KONG:
+        return deal_claims.check_melded_kong(st, m)
+    return deal_kongs.check_own(st, m)
+
+
+def kong(st: State, m: Kong) -> list[Fact]:
+    if m.kind is MeldKind.KONG:
+        return deal_claims.declare(st, m)
+    return deal_kongs.own(st, m)
+
+
+def check_penalty(st: State, m: Penalty) -> Problem:
+    if m.points <= 0 or m.to is m.seat:
+        return Reason.BAD_PENALTY, "a penalty is a positive amount paid to another seat or nobody"
+    return None
+
+
+def penalty(st: State, m: Penalty) -> list[Fact]:
+    st.lines += pay.referee_penalty(m.seat, m.points, m.reason, m.to)
+    return []
+
+
+def check_correction(st: State, m: Correction) -> Problem:
+    undoable = sum(1 for x in st.moves if not isinstance(x, Penalty | EndDeal))
+    if m.undo < 1 or m.undo > undoable:
+        return Reason.NOTHING_TO_UNDO, f"{undoable} moves can be taken back, not {m.undo}"
+    return None
+
+
+def kept_moves(st: State, m: Correction) -> list[Move]:
+    """The effective moves without the `m.undo` last ones that can be taken back
+    (penalties and the end of the deal stay)."""
+    kept = list(st.moves)
+    undone = 0
+    for i in range(len(kept) - 1, -1, -1):
+        if undone == m.undo:
+            break
+        if not isinstance(kept[i], Penalty | EndDeal):
+            del kept[i]
+            undone += 1
+    return kept
+
+
+def check_end(st: State, m: EndDeal) -> Problem:
+    if st.phase is Phase.OVER:
+        return Reason.DEAL_OVER, "the deal is over"
+    return None
+
+
+def end(st: State, m: EndDeal) -> list[Fact]:
+    facts: list[Fact] = []
+    deal_end.finish(st, DealEnd.TIME, facts)
+    return facts
+
+
+# each kind of move: (check, effect); a Correction's effect is a replay (rules.deal)
+_JUDGED: dict[type, tuple[Callable[[State, Any], Problem], Callable[[State, Any], list[Fact]]]] = {
+    ChooseVoid: (deal_void.check_choose, deal_void.choose),
+    Draw: (deal_draws.check_draw, deal_draws.draw),
+    ReplacementDraw: (deal_draws.check_replacement, deal_draws.replacement),
+    Discard: (deal_draws.check_discard, deal_draws.discard),
+    Pung: (deal_claims.check_pung, deal_claims.declare),
+    Kong: (check_kong, kong),
+    Chow: (deal_claims.check_chow, deal_claims.declare),
+    Hu: (deal_claims.check_hu, deal_claims.declare),
+    RobKong: (deal_claims.check_hu, deal_claims.declare),
+    Pass: (deal_claims.check_pass, deal_claims.declare),
+    CloseClaims: (deal_claims.check_close, deal_claims.close),
+    SelfDrawnHu: (deal_hu.check_self_drawn, deal_hu.self_drawn),
+    Penalty: (check_penalty, penalty),
+    EndDeal: (check_end, end),
+}
+
+
+def check(st: State, move: Move) -> Problem:
+    """None when `move` is legal now, else `(Reason, detail)`; nothing changes."""
+    if type(move) is Correction:
+        return check_correction(st, move)
+    judged = _JUDGED.get(type(move))
+    if judged is None:
+        return Reason.WRONG_PHASE, f"not a move: {move!r}"
+    return judged[0](st, move)
+
+
+def effect(st: State, move: Move) -> list[Fact]:
+    """What the legal `move` does (its check passed); not for a `Correction`."""
+    return _JUDGED[type(move)][1](st, move)
