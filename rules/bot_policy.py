@@ -70,20 +70,23 @@ class Bot:
     def choose(self, deal: Deal, seat: Seat, t: float | None = None) -> Move | None:
         """The move `seat` makes now (stamped with time `t`), or None (nothing to do, or
         silent in a claim window)."""
-        phase = deal.phase
-        if phase is Phase.OVER or deal.is_out(seat):
+        st = deal.state
+        phase = st.phase
+        if phase is Phase.OVER or st.out[seat]:
             return None
         if phase is Phase.CHOOSING_VOID:
-            return None if deal.void(seat) is not None else self._void(deal, seat, t)
+            return None if st.void[seat] is not None else self._void(deal, seat, t)
         if phase is Phase.CLAIMS or phase is Phase.ROBBING:
-            window = deal.window
-            return None if window is None else self.claim(deal, seat, window, t)
-        if seat is not deal.turn:
+            w = st.window
+            if w is None or seat not in w.eligible or seat in w.declared:
+                return None
+            return self._claim(deal, seat, w.tile, w.kind is WindowKind.ROBBING, t)
+        if seat is not st.turn:
             return None
         if phase is Phase.DRAW:
-            return Draw(seat, deal.wall.peek(), t=t)
+            return Draw(seat, st.wall.peek(), t=t)
         if phase is Phase.REPLACEMENT:
-            return ReplacementDraw(seat, deal.wall.peek_replacement(), t=t)
+            return ReplacementDraw(seat, st.wall.peek_replacement(), t=t)
         return self._turn(deal, seat, t)
 
     def _void(self, deal: Deal, seat: Seat, t: float | None) -> ChooseVoid:

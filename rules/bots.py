@@ -108,18 +108,15 @@ class BotTable:
         return move
 
     def _window_move(self, deal: Deal) -> Move:
-        window = deal.window
+        window = deal.state.window
         assert window is not None
-        opened = deal.state.window
-        if opened is not self._window:
+        if window is not self._window:
             # a new window (the discard or kong that opened it was the last move)
-            self._window = opened
+            self._window = window
             self._asked = 0
             self._closes_at = self.now + self.rs.play.claim_seconds
-            if (
-                window.kind is WindowKind.DISCARD
-                and self.rng.random() < self.style.retrieve_discard
-            ):
+            retrieve = self.style.retrieve_discard
+            if window.kind is WindowKind.DISCARD and self.rng.random() < retrieve:
                 # 000 3.6.A: a discard retrieved at once; the referee takes it back
                 return Correction(1, "discard retrieved", t=self._tick(0.1, 0.5))
         # the seats not asked yet, in order (a window is asked again after a declaration)
