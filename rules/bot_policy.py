@@ -75,21 +75,21 @@ class Bot:
         if phase is Phase.OVER or st.out[seat]:
             return None
         if phase is Phase.CHOOSING_VOID:
-            return None if st.void[seat] is not None else self._void(deal, seat, t)
+            return None if st.void[seat] is not None else self.void_choice(deal, seat, t)
         if phase is Phase.CLAIMS or phase is Phase.ROBBING:
             w = st.window
             if w is None or seat not in w.eligible or seat in w.declared:
                 return None
-            return self._claim(deal, seat, w.tile, w.kind is WindowKind.ROBBING, t)
+            return self.claim_tile(deal, seat, w.tile, w.kind is WindowKind.ROBBING, t)
         if seat is not st.turn:
             return None
         if phase is Phase.DRAW:
             return Draw(seat, st.wall.peek(), t=t)
         if phase is Phase.REPLACEMENT:
             return ReplacementDraw(seat, st.wall.peek_replacement(), t=t)
-        return self._turn(deal, seat, t)
+        return self.turn(deal, seat, t)
 
-    def _void(self, deal: Deal, seat: Seat, t: float | None) -> ChooseVoid:
+    def void_choice(self, deal: Deal, seat: Seat, t: float | None) -> ChooseVoid:
         """004 Lesson 2: usually the shortest suit; the tile laid is its loneliest tile."""
         rng = self.rng
         counts = deal.state.hands[seat]  # the judge's own counts, only read
@@ -122,37 +122,37 @@ class Bot:
             window.declared and any(s is seat for s, _ in window.declared)
         ):
             return None
-        return self._claim(deal, seat, window.tile, window.kind is WindowKind.ROBBING, t)
+        return self.claim_tile(deal, seat, window.tile, window.kind is WindowKind.ROBBING, t)
 
-    def _claim(
+    def claim_tile(
         self, deal: Deal, seat: Seat, tile: Tile, robbing: bool, t: float | None
     ) -> Move | None:
-        """`claim` for a seat eligible and silent so far. `BotTable` calls it straight
-        (three times a discard, the bots' hottest path): it reads the judge's hand counts
-        and void suits without copying them."""
-        void = deal.state.void[seat]
+        """The declaration (or None, silence) of a seat eligible in the open window on
+        `tile` that has not spoken yet; `robbing`: a robbing window (only Hu)."""
+        st = deal.state
+        void = st.void[seat]
         if void is not None and SUIT_OF[tile] is void:
             return None  # 002: no claim on one's void suit, not even a false Hu
         rng, style = self.rng, self.style
         r = rng.random()
         # the moves `deal.legal_moves(seat)` would list, asked for one by one; a discarded
         # tile that wins is always a wait (the hand cannot hold its four copies)
-        if wins_with(deal.state, seat, tile):
+        if wins_with(st, seat, tile):
             hu = RobKong(seat) if robbing else Hu(seat)
             # a sequential Hu accepted as a false win (000 2.2.4) is not a win to take
-            if deal.check(hu) is None and not sequential(deal.state, hu):
+            if deal.check(hu) is None and not sequential(st, hu):
                 return stamp(hu, t) if r < style.hu else Pass(seat, t=t)
-        held = deal.state.hands[seat][tile]
+        held = st.hands[seat][tile]
         if held >= 2 and not robbing:
             kong = held == 3 and r < style.melded_kong
             if kong or r < style.pung:
                 m = Kong(seat, MeldKind.KONG, tile) if kong else Pung(seat)
-                if deal.check(m) is None and not sequential(deal.state, m):
+                if deal.check(m) is None and not sequential(st, m):
                     return stamp(m, t)
-        if deal.rs.play.chow_claims and not robbing and _CHOW_STARTS[tile]:
-            w = deal.state.window
+        if st.rs.play.chow_claims and not robbing and _CHOW_STARTS[tile]:
+            w = st.window
             if w is not None and seat is w.eligible[0]:  # the next player (001 IV 4.2)
-                hand = deal.state.hands[seat]
+                hand = st.hands[seat]
                 chows = [
                     Chow(seat, low, t=t)
                     for low in _CHOW_STARTS[tile]
@@ -168,12 +168,13 @@ class Bot:
             return Pass(seat, t=t)
         return None
 
-    def _turn(self, deal: Deal, seat: Seat, t: float | None) -> Move:
-        rng, style = self.rng, self.style
+    def turn(self, deal: Deal, seat: Seat, t: float | None) -> Move:
+        """The move of the seat on turn holding 14: a self-drawn Hu, a kong or a discard."""
+        rng, style, st = self.rng, self.style, deal.state
         # the judge's own counts, live keys and melds, only read
-        counts = deal.state.hands[seat]
-        keys = deal.state.keys[seat]
-        melds = deal.state.melds[seat]
+        counts = st.hands[seat]
+        keys = st.keys[seat]
+        melds = st.melds[seat]
         if keys_complete(keys, counts, len(melds)):
             if (
                 rng.random() < style.self_drawn_hu
@@ -185,21 +186,19 @@ class Bot:
             return SelfDrawnHu(seat, t=t)  # accepted, and settled as a false Hu (004 Lesson 5)
         # a kong of its own to declare: four of a tile held, or the 4th of a pung
         own = 4 in counts or any(m.kind is MeldKind.PUNG and counts[m.tile] for m in melds)
-        if own and deal.wall.tiles_left:
+        if own and st.wall.tiles_left:
             kong = self._own_kong(deal, seat, counts, melds)
             if kong is not None:
                 return stamp(kong, t)
-        laid = deal.state.laid[seat]
+        laid = st.laid[seat]
         if laid is not None:
             return Discard(seat, laid, t=t)  # the face-down void tile goes first
-        void = deal.state.void[seat]
-        if void is not None:
-            # void-suit tiles held are discarded first, one at random, unless a lenient
-            # rule set's breach
+        void = st.void[seat]
+        if void is not None and keys[void.offset // 9]:
+            # void-suit tiles held (the suit's live key is not 0) are discarded first, one
+            # at random, unless a lenient rule set's breach
             held = [x for x in void.tiles if counts[x]]
-            if held and (
-                deal.rs.play.void_discard is VoidDiscard.STRICT or rng.random() >= style.void_breach
-            ):
+            if st.rs.play.void_discard is VoidDiscard.STRICT or rng.random() >= style.void_breach:
                 return Discard(seat, rng.choice(held), t=t)
         if rng.random() < style.random_discard:
             return Discard(seat, rng.choice([x for x in TILES if counts[x]]), t=t)

@@ -26,7 +26,7 @@ import random
 from rules.bot_policy import DEFAULT_STYLE, Bot, Style, stamp
 from rules.claims import Window, WindowKind
 from rules.deal import Deal, Phase
-from rules.moves import CloseClaims, Correction, Move, Penalty
+from rules.moves import CloseClaims, Correction, Draw, Move, Penalty, ReplacementDraw
 from rules.record import DealRecord, to_record
 from rules.ruleset import RuleSet
 from rules.seats import SEATS, Seat
@@ -87,25 +87,32 @@ class BotTable:
         # a referee's yellow card (000 3.6), paid to nobody
         return Penalty(seat, 4, "yellow card: declared without the physical action", t=t)
 
+    def _think(self) -> float:
+        """The time of a move the seat on turn makes (`Style.thinking` after the last)."""
+        return self._tick(*self.style.thinking)
+
     def next_move(self, deal: Deal) -> Move:
         """The next move to offer the judge; the deal must not be over."""
-        phase = deal.phase
+        st = deal.state
+        phase, seat = st.phase, st.turn
+        if phase is Phase.DISCARD:
+            if self.rng.random() < self.style.referee_penalty:
+                return self._penalised(seat)
+            return self.bots[seat].turn(deal, seat, self._think())
         if phase is Phase.CLAIMS or phase is Phase.ROBBING:
             return self._window_move(deal)
+        # a draw is the table's: the tile the wall holds there (rules.wall)
+        if phase is Phase.DRAW:
+            return Draw(seat, st.wall.peek(), t=self._think())
+        if phase is Phase.REPLACEMENT:
+            return ReplacementDraw(seat, st.wall.peek_replacement(), t=self._think())
         if phase is Phase.CHOOSING_VOID:
             t = self._tick(0.2, 1.5)
-            for seat in SEATS:
-                move = self.bots[seat].choose(deal, seat, t)
+            for s in SEATS:
+                move = self.bots[s].choose(deal, s, t)
                 if move is not None:
                     return move
-            raise BotError("no seat has a void suit to choose")  # pragma: no cover
-        seat = deal.turn
-        if phase is Phase.DISCARD and self.rng.random() < self.style.referee_penalty:
-            return self._penalised(seat)
-        move = self.bots[seat].choose(deal, seat, self._tick(*self.style.thinking))
-        if move is None:  # pragma: no cover - a bot on turn always moves
-            raise BotError(f"the bot on turn ({seat}) made no move in {phase.value}")
-        return move
+        raise BotError(f"no bot has a move in {phase.value}")  # pragma: no cover
 
     def _window_move(self, deal: Deal) -> Move:
         window = deal.state.window
@@ -120,9 +127,12 @@ class BotTable:
                 # 000 3.6.A: a discard retrieved at once; the referee takes it back
                 return Correction(1, "discard retrieved", t=self._tick(0.1, 0.5))
         # the seats not asked yet, in order (a window is asked again after a declaration)
+        robbing = window.kind is WindowKind.ROBBING
         for seat in window.eligible[self._asked :]:
             self._asked += 1
-            move = self.bots[seat].choose(deal, seat)
+            if seat in window.declared:
+                continue  # a seat speaks once in a window
+            move = self.bots[seat].claim_tile(deal, seat, window.tile, robbing, None)
             if move is not None:
                 t = min(tenth(self.now + self.rng.uniform(0.1, 0.8)), self._closes_at - 0.1)
                 self.now = max(self.now, t)

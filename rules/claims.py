@@ -97,6 +97,8 @@ def resolve(window: Window) -> Resolution:
     """004 Lesson 4: Hu supersedes Pung/Kong; all Hu declarations are satisfied. 001 IV 2.1:
     a Pung/Kong supersedes a Chow."""
     declared = window.declared
+    if not declared:
+        return Resolution((), None, None, window.eligible)  # everybody let the tile go
     hu: tuple[Seat, ...] = ()
     passed: tuple[Seat, ...] = ()
     taker = chow = None

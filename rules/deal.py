@@ -44,12 +44,13 @@ from __future__ import annotations
 import random
 from collections.abc import Iterable, Mapping, Sequence
 
-from rules import deal_legal, deal_moves
+from rules import deal_legal
 from rules.claims import ClaimWindow
 from rules.deal_hu import self_drawn_wins, wins_with
+from rules.deal_moves import JUDGES, kept_moves, not_a_move
 from rules.deal_state import DealState, Phase, State, new_state
 from rules.melds import Meld
-from rules.moves import Accepted, Correction, DealEnd, Move, Rejected, Result, Won
+from rules.moves import Accepted, DealEnd, Fact, Move, Rejected, Result, Won
 from rules.ruleset import RuleSet
 from rules.seats import SEATS, Seat
 from rules.settlement import Ledger
@@ -260,34 +261,41 @@ class Deal:
     def apply(self, move: Move) -> Result:
         """Judge one move: `Accepted(move, facts)` or `Rejected(reason, detail, move)`. A
         rejected move changes nothing."""
-        problem = deal_moves.check(self.state, move)
-        if problem is not None:
-            return Rejected(problem[0], problem[1], move)
-        if isinstance(move, Correction):
-            # the deal replayed without the moves taken back (000 3.6.A)
-            st = self.state
-            kept = deal_moves.kept_moves(st, move)
-            self.state = Deal.replay(
-                st.rs, st.wall.dice, st.wall.order, kept, prevalent=st.prevalent
-            ).state
-            self.history.append(move)
-            return Accepted(move, ())
-        facts = deal_moves.effect(self.state, move)
-        self.state.moves.append(move)
-        self.history.append(move)
+        facts = self._judge(move)
+        if type(facts) is Rejected:
+            return facts
         return Accepted(move, tuple(facts))
 
     def play(self, move: Move) -> Rejected | None:
         """`apply` for a driver that reads no facts (the bots, replays): None when the move
         is accepted, else the `Rejected` value."""
-        result = self.apply(move)
-        return result if isinstance(result, Rejected) else None
+        facts = self._judge(move)
+        return facts if type(facts) is Rejected else None
 
     def check(self, move: Move) -> Rejected | None:
         """What `apply(move)` would answer, without applying it: None if it would be
         accepted, else the `Rejected` value."""
-        problem = deal_moves.check(self.state, move)
+        judges = JUDGES.get(type(move))
+        problem = not_a_move(move) if judges is None else judges[0](self.state, move)
         return None if problem is None else Rejected(problem[0], problem[1], move)
+
+    def _judge(self, move: Move) -> Rejected | list[Fact]:
+        """The move's check, then, when it passes, its effect: the facts, or the
+        `Rejected` value (and nothing changed)."""
+        judges = JUDGES.get(type(move))
+        problem = not_a_move(move) if judges is None else judges[0](self.state, move)
+        if problem is not None:
+            return Rejected(problem[0], problem[1], move)
+        self.history.append(move)
+        effect = judges[1]  # type: ignore[index]
+        if effect is None:  # a Correction: the deal replayed without the moves taken back
+            st = self.state
+            kept = kept_moves(st, move)  # type: ignore[arg-type]
+            again = Deal.replay(st.rs, st.wall.dice, st.wall.order, kept, prevalent=st.prevalent)
+            self.state = again.state
+            return []
+        self.state.moves.append(move)
+        return effect(self.state, move)
 
     def legal_moves(self, seat: Seat, *, include_false_hu: bool = False) -> tuple[Move, ...]:
         """Every move `seat` may make now that `apply` would accept. A Hu that would be false

@@ -7,8 +7,6 @@ may not pung that tile before a draw."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-
 from rules import deal_end, deal_hu, deal_kongs, deal_void, settlement as pay
 from rules.claims import Window, WindowKind, next_player, resolve
 from rules.deal_state import Entry, Phase, Problem, State, common
@@ -169,8 +167,7 @@ def close(st: State, m: CloseClaims) -> list[Fact]:
     return _resolve(st, w)
 
 
-def _lock_passers(st: State, w: Window, passed: Iterable[Seat]) -> None:
-    passed = tuple(passed)
+def _lock_passers(st: State, w: Window, passed: tuple[Seat, ...]) -> None:
     if st.rs.play.skip_hu_lock:
         for s in passed:
             if deal_hu.wins_with(st, s, w.tile):

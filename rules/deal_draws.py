@@ -89,14 +89,10 @@ def discard(st: State, m: Discard) -> list[Fact]:
     st.river[seat].append(tile)
     st.discards[seat].append(tile)
     st.drawn = None
+    eligible = st.others_in(seat)
+    after_kong = bool(st.kong_chain)
     st.window = Window(
-        WindowKind.DISCARD,
-        tile,
-        seat,
-        st.others_in(seat),
-        last=st.wall.exhausted,
-        after_kong=bool(st.kong_chain),
-        dealer_first=dealer_first,
+        WindowKind.DISCARD, tile, seat, eligible, st.wall.exhausted, after_kong, dealer_first
     )
     st.window_kongs = st.kong_chain
     st.kong_chain = []

@@ -9,7 +9,7 @@ from types import MappingProxyType
 
 from rules.claims import WindowKind
 from rules.deal_hu import self_drawn_wins, sequential, wins_with
-from rules.deal_moves import check
+from rules.deal_moves import JUDGES
 from rules.deal_state import Phase, State
 from rules.melds import MeldKind
 from rules.moves import (
@@ -76,7 +76,7 @@ def legal_moves(st: State, seat: Seat, include_false_hu: bool = False) -> tuple[
             candidates += [Pung(seat), Kong(seat, MeldKind.KONG, w.tile)]
             if st.rs.play.chow_claims:
                 candidates += [Chow(seat, low) for low in _CHOW_STARTS[w.tile]]
-    return tuple(m for m in candidates if check(st, m) is None)
+    return tuple(m for m in candidates if JUDGES[type(m)][0](st, m) is None)
 
 
 def admissible_claims(st: State) -> Mapping[Seat, tuple[Move, ...]]:

@@ -104,8 +104,11 @@ def end(st: State, m: EndDeal) -> list[Fact]:
     return facts
 
 
-# each kind of move: (check, effect); a Correction's effect is a replay (rules.deal)
-_JUDGED: dict[type, tuple[Callable[[State, Any], Problem], Callable[[State, Any], list[Fact]]]] = {
+Check = Callable[[State, Any], Problem]
+Effect = Callable[[State, Any], list[Fact]]
+
+# each kind of move: its check and its effect (a Correction's effect is a replay: rules.deal)
+JUDGES: dict[type, tuple[Check, Effect | None]] = {
     ChooseVoid: (deal_void.check_choose, deal_void.choose),
     Draw: (deal_draws.check_draw, deal_draws.draw),
     ReplacementDraw: (deal_draws.check_replacement, deal_draws.replacement),
@@ -120,19 +123,9 @@ _JUDGED: dict[type, tuple[Callable[[State, Any], Problem], Callable[[State, Any]
     SelfDrawnHu: (deal_hu.check_self_drawn, deal_hu.self_drawn),
     Penalty: (check_penalty, penalty),
     EndDeal: (check_end, end),
+    Correction: (check_correction, None),
 }
 
 
-def check(st: State, move: Move) -> Problem:
-    """None when `move` is legal now, else `(Reason, detail)`; nothing changes."""
-    if type(move) is Correction:
-        return check_correction(st, move)
-    judged = _JUDGED.get(type(move))
-    if judged is None:
-        return Reason.WRONG_PHASE, f"not a move: {move!r}"
-    return judged[0](st, move)
-
-
-def effect(st: State, move: Move) -> list[Fact]:
-    """What the legal `move` does (its check passed); not for a `Correction`."""
-    return _JUDGED[type(move)][1](st, move)
+def not_a_move(move: object) -> Problem:
+    return Reason.WRONG_PHASE, f"not a move: {move!r}"

@@ -112,7 +112,8 @@ class State:
 
     def others_in(self, seat: Seat) -> tuple[Seat, ...]:
         """The other players still in, in turn order after `seat`."""
-        return tuple(s for s in seats_after(seat) if not self.out[s])
+        out = self.out
+        return tuple([s for s in seats_after(seat) if not out[s]])
 
     def standing(self, seat: Seat, extra: Tile | None = None) -> list[Tile]:
         """The seat's standing tiles in tile order, and `extra` last if given."""
@@ -159,6 +160,8 @@ def common(st: State, seat: Seat) -> Problem:
 
 def own_turn(st: State, seat: Seat, phase: Phase, what: str) -> Problem:
     """What refuses a move of the seat on turn in `phase` (`what` names it)."""
+    if st.phase is phase and seat is st.turn and not st.out[seat]:
+        return None  # the usual case, which none of the reasons below refuses
     p = common(st, seat)
     if p:
         return p
