@@ -17,6 +17,7 @@ from rules.bot_discards import honours_held, keep_score, loneliest_in_suit, lone
 from rules.claims import ClaimWindow, WindowKind
 from rules.deal import Deal, Phase
 from rules.deal_hu import sequential, wins_with
+from rules.deal_state import SUIT_KEY
 from rules.live_hand import keys_complete
 from rules.melds import Meld, MeldKind
 from rules.moves import (
@@ -194,7 +195,7 @@ class Bot:
         if laid is not None:
             return Discard(seat, laid, t=t)  # the face-down void tile goes first
         void = st.void[seat]
-        if void is not None and keys[void.offset // 9]:
+        if void is not None and keys[SUIT_KEY[void]]:
             # void-suit tiles held (the suit's live key is not 0) are discarded first, one
             # at random, unless a lenient rule set's breach
             held = [x for x in void.tiles if counts[x]]

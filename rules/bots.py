@@ -34,11 +34,6 @@ from rules.seats import SEATS, Seat
 __all__ = ["DEFAULT_STYLE", "Bot", "BotError", "BotTable", "Style", "new_deal", "play_deal"]
 
 
-def tenth(x: float) -> float:
-    """A time on the bots' clock, which runs in tenths of a second."""
-    return round(x, 1)
-
-
 # -- the controller's part: turns, claim windows, the clock ------------------------------
 
 
@@ -75,7 +70,8 @@ class BotTable:
         self._closes_at = 0.0
 
     def _tick(self, lo: float, hi: float) -> float:
-        self.now = tenth(self.now + lo + (hi - lo) * self.rng.random())
+        """The clock `lo` to `hi` seconds on (at random), in tenths of a second."""
+        self.now = round(self.now + lo + (hi - lo) * self.rng.random(), 1)
         return self.now
 
     def _penalised(self, seat: Seat) -> Penalty:
@@ -87,10 +83,6 @@ class BotTable:
         # a referee's yellow card (000 3.6), paid to nobody
         return Penalty(seat, 4, "yellow card: declared without the physical action", t=t)
 
-    def _think(self) -> float:
-        """The time of a move the seat on turn makes (`Style.thinking` after the last)."""
-        return self._tick(*self.style.thinking)
-
     def next_move(self, deal: Deal) -> Move:
         """The next move to offer the judge; the deal must not be over."""
         st = deal.state
@@ -98,14 +90,16 @@ class BotTable:
         if phase is Phase.DISCARD:
             if self.rng.random() < self.style.referee_penalty:
                 return self._penalised(seat)
-            return self.bots[seat].turn(deal, seat, self._think())
+            return self.bots[seat].turn(deal, seat, self._tick(*self.style.thinking))
         if phase is Phase.CLAIMS or phase is Phase.ROBBING:
             return self._window_move(deal)
         # a draw is the table's: the tile the wall holds there (rules.wall)
         if phase is Phase.DRAW:
-            return Draw(seat, st.wall.peek(), t=self._think())
+            return Draw(seat, st.wall.peek(), t=self._tick(*self.style.thinking))
         if phase is Phase.REPLACEMENT:
-            return ReplacementDraw(seat, st.wall.peek_replacement(), t=self._think())
+            return ReplacementDraw(
+                seat, st.wall.peek_replacement(), t=self._tick(*self.style.thinking)
+            )
         if phase is Phase.CHOOSING_VOID:
             t = self._tick(0.2, 1.5)
             for s in SEATS:
@@ -134,10 +128,10 @@ class BotTable:
                 continue  # a seat speaks once in a window
             move = self.bots[seat].claim_tile(deal, seat, window.tile, robbing, None)
             if move is not None:
-                t = min(tenth(self.now + self.rng.uniform(0.1, 0.8)), self._closes_at - 0.1)
+                t = min(round(self.now + self.rng.uniform(0.1, 0.8), 1), self._closes_at - 0.1)
                 self.now = max(self.now, t)
                 return stamp(move, self.now)
-        self.now = tenth(max(self.now, self._closes_at))
+        self.now = round(max(self.now, self._closes_at), 1)
         return CloseClaims(t=self.now)
 
 

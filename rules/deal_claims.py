@@ -169,8 +169,12 @@ def close(st: State, m: CloseClaims) -> list[Fact]:
 
 def _lock_passers(st: State, w: Window, passed: tuple[Seat, ...]) -> None:
     if st.rs.play.skip_hu_lock:
+        wins = w.wins  # what the window knows already (`deal_hu.wins_with`)
         for s in passed:
-            if deal_hu.wins_with(st, s, w.tile):
+            known = wins[s]
+            if known is None:
+                known = wins[s] = deal_hu.wins_on(st, s, w.tile)
+            if known:
                 deal_hu.lock(st, w, s)
     if st.rs.play.skip_pung_lock and w.kind is WindowKind.DISCARD:
         for s in passed:

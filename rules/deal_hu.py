@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from rules import deal_end, deal_void, deal_wellness, settlement as pay
 from rules.claims import Window, WindowKind, next_player
-from rules.deal_state import Entry, Phase, Problem, State, own_turn
+from rules.deal_state import SUIT_KEY, Entry, Phase, Problem, State, own_turn
 from rules.live_hand import NEAR_DIGITS, keys_complete, keys_complete_with
 from rules.moves import (
     TURN_PASSED,
@@ -53,7 +53,7 @@ def wins_on(st: State, seat: Seat, tile: Tile) -> bool:
     s, low, span = NEAR_DIGITS[tile]
     if not keys[s] // low % span:
         return False  # no copy and no neighbour within two ranks: the tile stays alone
-    if void is not None and keys[void.offset // 9]:
+    if void is not None and keys[SUIT_KEY[void]]:
         return False  # void-suit tiles still held: no win (RULES.md), whatever the shape
     melds = st.melds[seat]
     if not keys_complete_with(keys, st.hands[seat], len(melds), tile):

@@ -24,6 +24,9 @@ from rules.settlement import LedgerLine
 from rules.tiles import TILES, Suit, Tile
 from rules.wall import Wall
 
+# the live suit key (rules.live_hand) of each number suit: a void suit's tiles are held
+# exactly when its key is not 0
+SUIT_KEY: dict[Suit, int] = {Suit.M: 0, Suit.P: 1, Suit.S: 2}
 OWN_TURN_KONGS = (MeldKind.CONCEALED_KONG, MeldKind.PROMOTED_KONG, MeldKind.POSTPONED_KONG)
 
 
