@@ -64,6 +64,8 @@ DEFAULT_STYLE = Style()
 class Bot:
     """One seat's policy; all bots of a table may share one `random.Random`."""
 
+    __slots__ = ("rng", "style")
+
     def __init__(self, rng: random.Random, style: Style = DEFAULT_STYLE) -> None:
         self.rng = rng
         self.style = style

@@ -51,6 +51,8 @@ class BotTable:
     Lesson 4: 3 seconds) unless every eligible player has declared before.
     """
 
+    __slots__ = ("_asked", "_closes_at", "_window", "bots", "now", "rng", "rs", "style")
+
     def __init__(
         self,
         rs: RuleSet,
