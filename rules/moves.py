@@ -286,8 +286,7 @@ class TurnPassed:
     seat: Seat
 
 
-# one `TurnPassed` per seat: facts are immutable values, and a turn passes after most
-# claim windows (the judge's hottest fact)
+# the fact of each seat's turn (facts are immutable values: one per seat serves every deal)
 TURN_PASSED: tuple[TurnPassed, ...] = tuple(TurnPassed(s) for s in Seat)
 
 

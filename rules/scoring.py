@@ -295,7 +295,7 @@ def score_hand(
     readings = decompositions(standing_counts, len(melds))
     if not readings:
         raise NotAWin(NoWin.SHAPE, "no four sets and a pair, and not seven pairs")
-    if rs.scoring.method is _HIGHEST_PATTERN:
+    if rs.scoring.method is ScoringMethod.HIGHEST_PATTERN:
         from rules import wellness  # imported here: rules.wellness builds on this module
 
         winds = wellness.Winds(seat_wind, prevalent_wind)
@@ -433,9 +433,6 @@ class _Plan:
 
 
 _PLANS: dict[int, tuple[RuleSet, _Plan]] = {}
-# the values made for every reading of every Hu, by quick constructors (rules.quick):
-# `Reading(...)`, `PatternHit(name, fan, reason)`, `Score(..., payer, bonuses)`
-_HIGHEST_PATTERN = ScoringMethod.HIGHEST_PATTERN  # a module constant: no Enum class look-up
 _EMPTY_SUIT = bytes(9)
 
 
@@ -469,7 +466,9 @@ def theoretical_maximum(
     flat amount under sbr-chengdu2016). Works on counts: what a wait adds follows from the
     counts alone (all pungs: one pair and every other kind 0 or 3; seven pairs: no odd count;
     a root: a kind held four times). Wellness: `rules.wellness.theoretical_maximum`."""
-    if rs.scoring.method is _HIGHEST_PATTERN:  # before the plan: Wellness has none here
+    if (
+        rs.scoring.method is ScoringMethod.HIGHEST_PATTERN
+    ):  # before the plan: Wellness has none here
         from rules import wellness  # imported here: rules.wellness builds on this module
 
         winds = wellness.Winds(seat_wind, prevalent_wind)

@@ -399,14 +399,8 @@ class Wall:
 
     def peek(self) -> Tile | None:
         """The next live tile, or None when the wall is exhausted or the tile not known."""
-        # `_next_live` written out: the bots and the judge peek twice a draw
-        if not self.tiles_left:
-            return None
-        head, live, taken = self._head, self._live, self._taken
-        while taken[live[head]]:
-            head += 1
-        self._head = head
-        return self.order[live[head]]
+        i = self._next_live()
+        return None if i is None else self.order[i]
 
     def peek_replacement(self) -> Tile | None:
         i = self._next_replacement()
@@ -453,30 +447,10 @@ class Wall:
     def draw(self, seat: Seat, tile: Tile | None = None) -> Take:
         """A live draw, clockwise from the break; `tile` (what the reader saw) is required
         on an unknown position and checked on a known one."""
-        taken = self.draw_tile(tile)
-        index = self.last_index
-        return Take(seat, taken, self._positions[index], index)
-
-    def draw_tile(self, tile: Tile | None = None) -> Tile:
-        """`draw` without building its `Take` (the judge's `Deal.play`, which reports no
-        facts): the tile drawn; `last_index` is where it lay."""
-        if not self.tiles_left:
+        i = self._next_live()
+        if i is None:
             raise WallError("the wall is exhausted")
-        # `_next_live`, and `_take_tile` for a known tile (a full wall), written out: a live
-        # draw starts most turns
-        head, live, taken = self._head, self._live, self._taken
-        while taken[live[head]]:
-            head += 1
-        i = live[head]
-        known = self.order[i]
-        if known is None or (tile is not None and tile != known):
-            self._head = head
-            return self._take_tile(i, tile)
-        taken[i] = 1
-        self._head = head + 1  # past the tile taken: the next peek starts on the next one
-        self.tiles_left -= 1
-        self.last_index = i
-        return known
+        return self._take(seat, i, tile)
 
     def replacement(self, seat: Seat, tile: Tile | None = None) -> Take:
         """A kong replacement tile, from the replacement end; `tile` as for `draw`."""
