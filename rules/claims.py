@@ -118,7 +118,9 @@ def resolve(window: Window) -> Resolution:
         taker = chow
     if taker is None:
         return Resolution((), None, None, passed)
-    return Resolution((), taker, declared[taker], passed)
+    meld = declared[taker]
+    assert isinstance(meld, Pung | Kong | Chow)  # what the loop above took
+    return Resolution((), taker, meld, passed)
 
 
 def next_player(discarder: Seat, declarers: tuple[Seat, ...], out: list[bool]) -> Seat | None:

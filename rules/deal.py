@@ -262,7 +262,7 @@ class Deal:
         """Judge one move: `Accepted(move, facts)` or `Rejected(reason, detail, move)`. A
         rejected move changes nothing."""
         facts = self._judge(move)
-        if type(facts) is Rejected:
+        if isinstance(facts, Rejected):
             return facts
         return Accepted(move, tuple(facts))
 
@@ -270,7 +270,7 @@ class Deal:
         """`apply` for a driver that reads no facts (the bots, replays): None when the move
         is accepted, else the `Rejected` value."""
         facts = self._judge(move)
-        return facts if type(facts) is Rejected else None
+        return facts if isinstance(facts, Rejected) else None
 
     def check(self, move: Move) -> Rejected | None:
         """What `apply(move)` would answer, without applying it: None if it would be

@@ -36,7 +36,8 @@ from rules.moves import (
     Won,
 )
 from rules.ruleset import Payer, ScoringMethod
-from rules.scoring import NotAWin, Score, is_winning, score_hand
+from rules.score import Score
+from rules.scoring import NotAWin, is_winning, score_hand
 from rules.seats import Seat
 from rules.tiles import Tile
 

@@ -1,13 +1,13 @@
-"""Which function judges which move: for each kind of move its check (None when legal,
-else `(Reason, detail)`, never changing the state) and its effect (called only after the
-check passed; changes the state and returns the facts). `check` and `effect` are the one
-way a move is judged (`rules.deal.Deal.apply`). A new rule set's move is a check and an
-effect in its concern's module, named here.
+"""Which function judges which move (`JUDGES`): for each kind of move its check (None when
+legal, else `(Reason, detail)`, never changing the state) and its effect (called only after
+the check passed; changes the state and returns the facts). `rules.deal.Deal` judges every
+move through this table, and `rules.deal_legal` asks the same checks. A new kind of move is
+a check and an effect in its concern's module, named here.
 
 The referee's moves are judged here too: a `Penalty` (000 3.6, 001 III 3.4) is a ledger
-line, `EndDeal` ends the deal where it stands (the session clock), and a `Correction` is
-checked here and made by `rules.deal.Deal`, which replays the deal without the moves it
-takes back."""
+line, `EndDeal` ends the deal where it stands (the session clock), and a `Correction`
+(000 3.6.A) is checked here and made by `rules.deal.Deal`, which replays the deal without
+the moves it takes back (`kept_moves`)."""
 
 from __future__ import annotations
 

@@ -22,7 +22,7 @@ from rules import settlement as pay, wellness
 from rules.deal_state import State
 from rules.moves import Penalty
 from rules.ruleset import RuleSet
-from rules.scoring import Score
+from rules.score import Score
 from rules.seats import Seat
 from rules.settlement import LedgerLine
 

@@ -33,6 +33,7 @@ from rules.claims import WindowKind
 from rules.deal import Deal, Phase
 from rules.deal_hu import sequential
 from rules.melds import MeldKind
+from rules.move_json import RecordError
 from rules.moves import (
     Correction,
     DealEnd,
@@ -52,7 +53,6 @@ from rules.moves import (
 )
 from rules.record import (
     DealRecord,
-    RecordError,
     from_record,
     judge,
     record_to_json,
@@ -200,7 +200,7 @@ def play_one(
         move = table.next_move(deal)
         kind = type(move)
         under_sea = wall.tiles_left == 0
-        if kind is Pass and _could_hu(deal, move.seat):
+        if isinstance(move, Pass) and _could_hu(deal, move.seat):
             counts[Category.HU_PASSED] += 1
         shooter = kong_by
         result = deal.apply(move)

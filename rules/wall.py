@@ -242,7 +242,7 @@ def _check(order: tuple[Tile | None, ...], tileset: TileSet) -> bool:
             raise WallError(f"the wall holds {counts[tile]} copies of {tile}, not 4")
     if len(tileset.kinds) * 4 == len(order):
         return True  # four of every kind fill the wall: no room for a tile of another set
-    extra = [t for t in order if not tileset.contains(t)]
+    extra = [t for t in order if t is not None and not tileset.contains(t)]
     if extra:
         raise WallError(f"{extra[0]} is not in a {tileset.value}-tile set")
     return True
@@ -394,8 +394,12 @@ class Wall:
     def dealt_takes(self) -> tuple[Take, ...]:
         """The 53 takes of the deal in the order they happen (built when asked: the judge
         needs only the tiles)."""
-        order, where = self.order, self._positions
-        return tuple([Take(seat, order[i], where[i], i) for seat, i in self.deal_plan()])
+        takes = []
+        for seat, i in self.deal_plan():
+            tile = self.order[i]
+            assert tile is not None  # the dealt positions are known (checked when built)
+            takes.append(Take(seat, tile, self._positions[i], i))
+        return tuple(takes)
 
     def peek(self) -> Tile | None:
         """The next live tile, or None when the wall is exhausted or the tile not known."""
@@ -541,7 +545,7 @@ def compose(
         if order[i] is not None:
             raise WallError("the live draws and the replacements meet")
         order[i] = t
-    for i, t in enumerate(order):
-        if t is None:
+    for i, known in enumerate(order):
+        if known is None:
             order[i] = rest.pop(0)
     return tuple(t for t in order if t is not None)
