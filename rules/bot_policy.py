@@ -188,7 +188,9 @@ class Bot:
         elif rng.random() < style.false_hu and deal.check(SelfDrawnHu(seat)) is None:
             return SelfDrawnHu(seat, t=t)  # accepted, and settled as a false Hu (004 Lesson 5)
         # a kong of its own to declare: four of a tile held, or the 4th of a pung
-        own = 4 in counts or any(m.kind is MeldKind.PUNG and counts[m.tile] for m in melds)
+        own = 4 in counts or (
+            bool(melds) and any(m.kind is MeldKind.PUNG and counts[m.tile] for m in melds)
+        )
         if own and st.wall.tiles_left:
             kong = self._own_kong(deal, seat, counts, melds)
             if kong is not None:

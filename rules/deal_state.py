@@ -128,9 +128,10 @@ class State:
     def void_held(self, seat: Seat) -> Tile | None:
         """The lowest tile of the seat's void suit it still holds standing, if any."""
         void = self.void[seat]
-        if void is None:
-            return None
-        return next((t for t in void.tiles if self.hands[seat][t]), None)
+        if void is None or not self.keys[seat][SUIT_KEY[void]]:
+            return None  # no void suit, or none of its tiles held (its live key is 0)
+        hand = self.hands[seat]
+        return next(t for t in void.tiles if hand[t])
 
     def window_view(self) -> ClaimWindow | None:
         w = self.window

@@ -63,9 +63,9 @@ def discard_problem(st: State, seat: Seat, tile: Tile) -> Problem:
     if laid is not None and tile != laid:
         return Reason.VOID_TILE_FIRST, f"the face-down {laid} is {seat}'s first discard"
     void = st.void[seat]
-    if void is not None and st.rs.play.void_discard is VoidDiscard.STRICT:
+    if void is not None and tile.suit is not void and st.rs.play.void_discard is VoidDiscard.STRICT:
         held = st.void_held(seat)
-        if held is not None and tile.suit is not void:
+        if held is not None:
             return Reason.VOID_DISCARD_ORDER, f"{seat} must discard {held} (void {void}) first"
     return None
 
