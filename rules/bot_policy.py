@@ -104,13 +104,13 @@ class Bot:
             # order): the first suit with the lowest (count, draw)
             suit, low = suits[0], None
             for s in suits:
-                o = _OFFSET[s]
+                o = s.offset
                 key = (sum(counts[o : o + 9]), rng.random())
                 if low is None or key < low:
                     suit, low = s, key
         if suit is not Suit.Z:
             # the first of the suit's held tiles with the lowest `keep_score`, looked up
-            lonely = loneliest_in_suit(counts, _OFFSET[suit])
+            lonely = loneliest_in_suit(counts, suit.offset)
             return ChooseVoid(seat, suit, None if lonely is None else TILES[lonely], t=t)
         held = [x for x in suit.tiles if counts[x]]
         if not held:
@@ -134,7 +134,7 @@ class Bot:
         `tile` that has not spoken yet; `robbing`: a robbing window (only Hu)."""
         st = deal.state
         void = st.void[seat]
-        if void is not None and SUIT_OF[tile] is void:
+        if void is not None and tile.suit is void:
             return None  # 002: no claim on one's void suit, not even a false Hu
         rng, style = self.rng, self.style
         r = rng.random()
@@ -237,9 +237,6 @@ def stamp(move: Move, t: float | None) -> Move:
     return move if t is None else replace(move, t=t)
 
 
-# each tile's suit, and the offset of each suit
-SUIT_OF: tuple[Suit, ...] = tuple(t.suit for t in TILES)
-_OFFSET: dict[Suit, int] = {s: s.offset for s in Suit}
 _INDICES = range(len(TILES))
 # the lowest tiles of the chows holding each tile (as rules.deal lists them)
 _CHOW_STARTS: tuple[tuple[Tile, ...], ...] = tuple(

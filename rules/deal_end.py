@@ -1,7 +1,6 @@
 """The end of a deal: what is settled when it ends, by the way it ends (004 Lesson 5 "In the
 '3-Hu' final" and "In the 'wall ends' final"; 002; 000 2.3.1, 2.5.4, 2.6). `finish` ends the
-deal; a deal ended by the session clock (`EndDeal`) settles
-nothing more.
+deal; a deal ended by the session clock (`EndDeal`) settles nothing more.
 
 - Wall end (every rule set): each player still in is checked. Not-ready players pay the
   ready ones (`rules.settlement.wall_end`; Wellness: `rules.deal_wellness.wall_end`), kong
