@@ -63,7 +63,8 @@ COMMANDS: tuple[tuple[str, str, str], ...] = (
     (
         "hall",
         "controller.cli.hall",
-        "tournament director: seat players for every session, export results and standings",
+        "tournament director: seat players, export results, secure the broker and the "
+        "tables' results (broker-config, key)",
     ),
     ("bench", "controller.cli.bench", "benchmarks: rules, judge, daemon"),
     (

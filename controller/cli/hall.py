@@ -1,5 +1,6 @@
 """`mjtable hall`: the tournament director's tools — seat the players of a roster for every
-session, check a seating plan written by hand, export the results a ranking body takes."""
+session, check a seating plan written by hand, export the results a ranking body takes; and
+secure the hall (`broker-config`, `key`: controller/cli/hall_security.py)."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ import argparse
 import sys
 from pathlib import Path
 
+from controller.cli import hall_security
 from controller.hall.roster import RosterError, read_roster
 
 EXAMPLES = """\
@@ -14,6 +16,9 @@ examples:
   mjtable hall seat --roster players.csv --sessions 7 --out seating.csv
   mjtable hall seat --roster players.csv --check seating.csv
   mjtable hall export --roster players.csv --plan seating.csv --out results.csv
+  mjtable hall broker-config --hall h1 --table T1 --table T2 --out hall-broker
+  mjtable hall key make
+  mjtable hall key trust --keys hall.keys --hall h1 --table T1 ed25519:...
 """
 
 
@@ -66,9 +71,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         action="store_true",
         help="count sessions some tables have not finished (default: hold them back)",
     )
+    hall_security.add_actions(sub)
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.action in ("broker-config", "key"):
+        return hall_security.run(args)
     try:
         roster = read_roster(args.roster)
         if args.action == "seat":
@@ -166,4 +174,6 @@ def _export(args: argparse.Namespace, roster) -> int:
     )
     for note in export.held + export.unplanned:
         print(f"  not counted: {note}", file=sys.stderr)
+    for note in export.unbalanced:
+        print(f"  check: {note}", file=sys.stderr)
     return 0

@@ -13,8 +13,10 @@ import threading
 from pathlib import Path
 
 from controller.hub.page import HubPage, LinkState
+from controller.hub.signing import TableKeyError
 from controller.hub.standings import Standings
 from controller.hub.subscriber import HubSubscriber
+from controller.hub.trust import Gate
 from controller.hub.wire import BrokerOptions, SettledDeal
 from controller.outputs.http import WebServer
 
@@ -57,6 +59,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="FILE",
         help="append each settled deal's chain head (table, seq, hash) to FILE, one JSON "
         "line each: `mjtable journal verify --anchors FILE --table T` checks a journal",
+    )
+    parser.add_argument(
+        "--keys",
+        type=Path,
+        metavar="FILE",
+        help="the tables' public keys (`mjtable hall key trust`): a table named there must "
+        "sign its deals, or they are refused; read again when it changes",
     )
 
 
@@ -116,11 +125,11 @@ def run(args: argparse.Namespace) -> int:
     except (ValueError, OSError) as err:
         print(f"mjtable hub: {err}", file=sys.stderr)
         return 2
-    feed = None
+    feed = seated = None
     if args.plan is not None or args.roster is not None:
         from controller.hall.feed import SeatingFeed
         from controller.hall.roster import RosterError, read_roster
-        from controller.hall.seating import read_plan
+        from controller.hall.seating import PlanSeats, read_plan
 
         if args.plan is None or args.roster is None or args.hall is None:
             print("mjtable hub: a seating plan needs --plan, --roster and --hall", file=sys.stderr)
@@ -132,7 +141,13 @@ def run(args: argparse.Namespace) -> int:
             print(f"mjtable hub: {err}", file=sys.stderr)
             return 2
         feed = SeatingFeed(options, args.hall, plan, roster, f"{args.client_id}-seating")
-    standings = Standings()
+        seated = PlanSeats(args.hall, plan, roster)
+    try:
+        gate = Gate(args.keys)  # without a keys file every table is "unsigned"
+    except TableKeyError as err:
+        print(f"mjtable hub: {err}", file=sys.stderr)
+        return 2
+    standings = Standings(seated=seated)
     stop = threading.Event()
     server = page = None
     subscriber: HubSubscriber | None = None
@@ -142,7 +157,7 @@ def run(args: argparse.Namespace) -> int:
         sub = subscriber
         if sub is None:
             return LinkState(broker, False, False, "")
-        return LinkState(broker, sub.connected, sub.ever_connected, sub.link_since)
+        return LinkState(broker, sub.connected, sub.ever_connected, sub.link_since, sub.last_lost)
 
     # everything is checked before anything is written: the page's port, then the heads file
     if args.http != "off":
@@ -151,7 +166,7 @@ def run(args: argparse.Namespace) -> int:
             print(f"mjtable hub: --http is HOST:PORT or off, not {args.http!r}", file=sys.stderr)
             return 2
         server = WebServer(host or "127.0.0.1", int(port))
-        page = HubPage(standings, server, args.hall, link)
+        page = HubPage(standings, server, args.hall, link, gate.trust)
         try:
             server.start()
         except OSError as err:  # the port is taken, the address is not this machine's
@@ -191,6 +206,7 @@ def run(args: argparse.Namespace) -> int:
         changed,
         linked,
         heads.add if heads else None,
+        gate,
     )
     for sig in (signal.SIGINT, signal.SIGTERM):
         signal.signal(sig, lambda *_: stop.set())

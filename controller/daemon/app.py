@@ -116,7 +116,7 @@ class AppOutputs:
         if self.displays is not None:
             self.displays.update(live)
         scores = tuple(running_score(live, s) for s in live.seats)
-        status = (live.session, live.deal, live.phase, live.turn, scores)
+        status = (live.session, live.deal, live.phase, live.turn, scores, live.referee_called)
         if status != self._status:
             if status[:3] != (self._status or (None,) * 3)[:3]:
                 self.notifier.status(f"{self.table}: {live.phase}, deal {live.deal}")
@@ -132,6 +132,7 @@ class AppOutputs:
                     turn=live.turn,
                     players=tuple(s.player for s in live.seats),
                     scores=scores,
+                    referee_called=live.referee_called,
                 )
         if self.mqtt is not None:
             self.mqtt.publish_view(public)
@@ -252,6 +253,7 @@ class Daemon:
     def start(self) -> Endpoints:
         s = self.settings
         rs, table_profile, reader_profile, tags = load_parts(s)
+        table_key = _table_key(s)  # read before anything is opened: a bad key changes nothing
         usb_devices = self._usb_devices(reader_profile)  # before anything is opened
         broker = self._broker()  # a bad broker address left a new journal behind (issue 28)
         host, port = parse_listen(s.http.listen)
@@ -287,7 +289,7 @@ class Daemon:
         )
         board.mount(self.server)
         driver = None if table_profile is None else TableDriver(table_profile)
-        self.mqtt = self._mqtt(broker)
+        self.mqtt = self._mqtt(broker, table_key)
         outputs = AppOutputs(board, None, self.mqtt, self.notifier, s.table.name)
         outputs.watch = self.watch
         outputs.session_scan_from = (self.journal.last().seq if self.journal.last() else 0) + 1
@@ -403,12 +405,13 @@ class Daemon:
             tls_ca=Path(m.tls_ca) if m.tls_ca else None,
         )
 
-    def _mqtt(self, options: Any) -> Any:
+    def _mqtt(self, options: Any, key: Any) -> Any:
         if options is None:
             return None
         from controller.outputs.mqtt import MqttPublisher
 
-        publisher = MqttPublisher(options, self.settings.mqtt.hall, self.settings.table.name)
+        hall, table = self.settings.mqtt.hall, self.settings.table.name
+        publisher = MqttPublisher(options, hall, table, key=key)
         publisher.start()
         return publisher
 
@@ -505,6 +508,18 @@ def load_parts(s: Settings) -> tuple[RuleSet, TableProfile | None, ReaderProfile
             f"reader profile {s.devices.reader_profile} has none"
         )
     return rs, table_profile, reader_profile, tags
+
+
+def _table_key(s: Settings) -> Any:
+    """The table's signing key ([mqtt] key), or None: deals are then published unsigned."""
+    if not (s.mqtt.broker and s.mqtt.key):
+        return None
+    from controller.hub.signing import TableKey, TableKeyError
+
+    try:
+        return TableKey.read(Path(s.mqtt.key))
+    except TableKeyError as err:
+        raise ConfigError(f"[mqtt] key: {err}") from None
 
 
 def _displays(runtime: Runtime, driver: TableDriver) -> SeatDisplays:

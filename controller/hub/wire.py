@@ -105,6 +105,8 @@ class TableStatus:
     turn: str | None = None  # E S W N: whose turn it is
     players: tuple[str, ...] = ()  # names at E S W N
     scores: tuple[int, ...] = ()  # each seat's running score now, E S W N
+    referee_called: bool = False  # the table waits for the referee (its board says so)
+    will: bool = False  # the Last Will: the broker lost the table's link (not the table)
 
     def __post_init__(self) -> None:
         if len(self.players) not in (0, 4) or len(self.scores) not in (0, 4):
@@ -129,6 +131,8 @@ class TableStatus:
             "turn": self.turn,
             "players": list(self.players),
             "scores": list(self.scores),
+            "referee_called": self.referee_called,
+            **({"will": True} if self.will else {}),
         }
 
     @classmethod
@@ -151,6 +155,8 @@ class TableStatus:
             _get(obj, "turn", str, True),
             tuple(str(p) for p in _get(obj, "players", list, True) or ()),
             tuple(int(v) for v in _get(obj, "scores", list, True) or ()),
+            bool(_get(obj, "referee_called", bool, True)),
+            bool(_get(obj, "will", bool, True)),
         )
 
 
@@ -226,8 +232,19 @@ class SettledDeal:
     deltas: tuple[int, int, int, int]
     players: tuple[str, ...] = ()  # names at E S W N, or () when the table does not know them
     head: str = ""  # the settlement record's hash (64 hex digits), "" when not sent
+    # the table's signature (controller/hub/signing.py): the key's fingerprint and the
+    # Ed25519 signature in base64, "" from a table without a key
+    key: str = ""
+    sig: str = ""
+    # points each seat E S W N paid as penalties (a referee's penalty, the void penalty, a
+    # false Hu), already inside `deltas`; and the points paid to nobody (the void penalty),
+    # which make a deal's deltas sum below zero (docs/MQTT.md)
+    penalties: tuple[int, int, int, int] = (0, 0, 0, 0)
+    to_nobody: int = 0
 
     def __post_init__(self) -> None:
+        if len(self.penalties) != 4 or any(p < 0 for p in self.penalties) or self.to_nobody < 0:
+            raise WireError(f"penalties {self.penalties}, to nobody {self.to_nobody}")
         if self.head and (
             len(self.head) != 64 or any(c not in "0123456789abcdef" for c in self.head)
         ):
@@ -255,6 +272,9 @@ class SettledDeal:
             "deltas": list(self.deltas),
             "players": list(self.players),
             **({"head": self.head} if self.head else {}),
+            **({"penalties": list(self.penalties)} if any(self.penalties) else {}),
+            **({"to_nobody": self.to_nobody} if self.to_nobody else {}),
+            **({"key": self.key, "sig": self.sig} if self.sig else {}),
         }
 
     @classmethod
@@ -267,6 +287,15 @@ class SettledDeal:
             raise WireError("dice and deltas are integers")
         if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
             raise WireError("players are names")
+        penalties = obj.get("penalties") or [0, 0, 0, 0]
+        to_nobody = obj.get("to_nobody") or 0
+        if (
+            not isinstance(penalties, list)
+            or len(penalties) != 4
+            or not all(isinstance(x, int) and not isinstance(x, bool) for x in penalties)
+            or not isinstance(to_nobody, int)
+        ):
+            raise WireError("penalties are four integers, to_nobody one")
         return cls(
             *ints,
             rules=_get(obj, "rules", str),
@@ -276,6 +305,10 @@ class SettledDeal:
             deltas=tuple(deltas),  # type: ignore[arg-type]
             players=tuple(players),
             head=str(obj.get("head") or ""),
+            key=str(obj.get("key") or ""),
+            sig=str(obj.get("sig") or ""),
+            penalties=(penalties[0], penalties[1], penalties[2], penalties[3]),
+            to_nobody=to_nobody,
         )
 
 
