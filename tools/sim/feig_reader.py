@@ -113,6 +113,7 @@ class FeigLine:
             reader = self.readers.get(adr)
             if reader is None:
                 continue  # nobody at that address: the host times out
+            reader.requests.append(req)
             out += self.noise.frame(reader.answer(req).encode())
         polled, self.polled = self.polled, []
         return bytes(out), polled
