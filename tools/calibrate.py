@@ -18,9 +18,9 @@ stops (`SerialRounds.misfit`): inventory answers that do not parse in the profil
 `inventory-layout` but do in another (tiles would go unread), or antenna selection (0x3F)
 refused as an illegal command by a reader that has none (`select-antenna = false`).
 
-Rounds come from the real drivers: a UHF bus through `BusPoller` (tools/sim/client.py) on a
-`SerialLink`, FEIG ISO 15693 readers through the daemon's `ReaderBus` (one FeigPoller per
-antenna, at the profile's parity), a PN532 on a serial port or a PN533 on USB through the daemon's polling driver
+Rounds come from the real drivers: a UHF bus through `BusPoller` (tools/sim/client.py
+`line_poller`) on a `SerialLink`, FEIG ISO 15693 readers through the daemon's `ReaderBus`
+(one FeigPoller per antenna, at the profile's parity), a PN532 on a serial port or a PN533 on USB through the daemon's polling driver
 (`PN532UartReader`, `PN533Reader`); a single-spot reader's round is one poll.
 """
 
@@ -76,15 +76,9 @@ class SerialRounds:
             backoff_max=2.0,
         )
         self.link = SerialLink("reader", config, self.inbox.put, clock)
-        self.poller: Any
-        if profile.reader.model is ReaderModel.FEIG_ISO15693:
-            from controller.daemon.reader_bus import ReaderBus  # one FeigPoller per antenna
+        from tools.sim.client import line_poller
 
-            self.poller = ReaderBus(profile)
-        else:
-            from tools.sim.client import BusPoller
-
-            self.poller = BusPoller(profile)
+        self.poller = line_poller(profile)
         self.polling = False
         self.misfit = ""  # why the reader's firmware is not the profile's (the session stops)
         self._current: dict[bytes, dict[int, int]] = {}
