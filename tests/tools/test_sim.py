@@ -26,7 +26,7 @@ from controller.profiles import Zone, ZoneKind, load_reader, load_table, load_ta
 from controller.recognition.presence import TilePlaced
 from tools.sim.client import HostClient
 from tools.sim.noise import NoiseConfig, Unplug
-from tools.sim.run import SimConfig, Simulation
+from tools.sim.run import SimConfig, Simulation, default_kind
 
 WAIT = 20.0  # an upper bound on a condition, never slept
 ROOT = Path(__file__).resolve().parents[2]
@@ -242,3 +242,18 @@ def test_pn533_usb_reader_is_in_process(tmp_path: Path) -> None:
         reader.close()
     finally:
         sim.close()
+
+
+@pytest.mark.parametrize(
+    ("kind", "profile", "message"),
+    [
+        ("uhf", "sim-feig", "sim-feig is a feig-iso15693 reader: --reader feig, not uhf"),
+        ("feig", "sim-uhf", "sim-uhf is a uhf-serial reader: --reader uhf, not feig"),
+    ],
+)
+def test_a_reader_kind_that_is_not_the_profiles_model_is_one_error(kind, profile, message):
+    """The simulated line speaks the profile's protocol: a FEIG profile is answered in FEIG
+    frames, never by UHF readers, and `mjtable sim` picks the kind from the profile."""
+    with pytest.raises(ValueError, match=message):
+        Simulation(SimConfig(reader=kind, reader_profile=profile))
+    assert default_kind("sim-feig") == "feig" and default_kind("sim-uhf") == "uhf"
