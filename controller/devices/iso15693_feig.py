@@ -274,7 +274,9 @@ class FeigPoller:
     """Sans-I/O: one inventory at a time at reader `adr`, data sets fetched with MORE while
     the reader says 0x94, then one `TagsRead` for its antenna (`antenna`). "No transponder"
     is an empty antenna; a failing or unknown status is counted, logged once and the next
-    inventory asked; silence for `reply_timeout` is reported and the next one asked."""
+    inventory asked; silence for `reply_timeout` is reported and the next one asked, and so
+    is an answer that went quiet for `idle_gap` without a whole frame (a damaged one). On a
+    reader bus (controller/daemon/reader_bus.py) a new inventory is this reader's turn over."""
 
     def __init__(
         self,
