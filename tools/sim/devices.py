@@ -277,7 +277,8 @@ class _WorldReader(SimUHFReader):
 
 
 class ReaderBus:
-    """The UHF readers of a profile on one serial line (see the module docstring)."""
+    """The readers of a profile on one serial line (see the module docstring): the UHF
+    family by address, or a FEIG ISO 15693 profile's `FeigLine`."""
 
     def __init__(
         self,
