@@ -388,23 +388,27 @@ def ask_feig(port: serial.SerialBase, timeout: float) -> FeigBus | None:
     """Get Software Version at 38400 baud, without parity, then with even parity; the COM-ADRs
     one by one once anything answered "any reader" (on a shared line they answer at once)."""
     port.baudrate = FEIG_BAUD
-    for parity in (Parity.NONE, Parity.EVEN):
-        try:
-            port.parity = parity.pyserial
-        except IO_ERRORS:
-            continue  # a line that cannot carry it (a pty refuses even parity at times)
-        heard = _feig_info(port, ANY_READER, timeout)
-        if heard is None:
-            continue
-        found = {} if isinstance(heard, bool) else {heard.adr: heard}
-        for adr in FEIG_ADDRESSES:
-            if adr not in found:
-                info = _feig_info(port, adr, timeout)
-                if isinstance(info, FeigInfo) and info.adr == adr:
-                    found[adr] = info
-        if found:
-            return FeigBus(tuple(found[a] for a in sorted(found)), parity)
-    return None
+    try:
+        for parity in (Parity.NONE, Parity.EVEN):
+            try:
+                port.parity = parity.pyserial
+            except IO_ERRORS:
+                continue  # a line that cannot carry it (a pty refuses even parity at times)
+            heard = _feig_info(port, ANY_READER, timeout)
+            if heard is None:
+                continue
+            found = {} if isinstance(heard, bool) else {heard.adr: heard}
+            for adr in FEIG_ADDRESSES:
+                if adr not in found:
+                    info = _feig_info(port, adr, timeout)
+                    if isinstance(info, FeigInfo) and info.adr == adr:
+                        found[adr] = info
+            if found:
+                return FeigBus(tuple(found[a] for a in sorted(found)), parity)
+        return None
+    finally:
+        with contextlib.suppress(*IO_ERRORS):
+            port.parity = serial.PARITY_NONE  # the questions after this one ask at none
 
 
 def _feig_info(port: serial.SerialBase, adr: int, timeout: float) -> FeigInfo | bool | None:
