@@ -29,8 +29,8 @@ from tools.probe import (
     fitting,
     mismatches,
     probe,
-    report,
 )
+from tools.probe_report import report
 from tools.sim.devices import SIM_MODEL, DeviceLoop, ReaderBus, VirtualTable, open_endpoint
 from tools.sim.noise import Noise, NoiseConfig
 from tools.sim.uart_pn532 import UartPN532
