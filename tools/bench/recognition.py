@@ -67,6 +67,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    try:  # the simulated tiles carry the reader's kind of tags (sim-108, sim-108-icode)
+        tags = sim_tags_name(
+            load_rules(args.rules).tiles.set, load_reader(args.reader_profile).reader.model.tags
+        )
+    except (ValueError, LookupError, OSError) as err:
+        print(f"mjtable bench recognition: {err}", file=sys.stderr)
+        return 2
     config = CampaignConfig(
         deals=max(1, args.deals),
         kills=args.kills,
@@ -77,10 +84,7 @@ def run(args: argparse.Namespace) -> int:
         repeated=args.repeated,
         rules=args.rules,
         reader_profile=args.reader_profile,
-        tags=sim_tags_name(
-            load_rules(args.rules).tiles.set,
-            load_reader(args.reader_profile).reader.model.tags,
-        ),
+        tags=tags,
         folder=args.dir,
         referee=not args.no_referee,
         declarations=args.declarations,
