@@ -13,6 +13,7 @@ RS-485 line every reader would answer it at once).
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable
 
 from controller.devices.feig_info import (
@@ -44,9 +45,7 @@ class SimFeigReader:
     def __init__(self, adr: int = 0, per_answer: int = 20, info: FeigInfo = SIM_INFO) -> None:
         self.adr = adr
         self.per_answer = per_answer
-        self.info = FeigInfo(
-            adr, info.firmware, info.dev_rev, info.hw_type, info.sw_type, info.tr_type
-        )
+        self.info = dataclasses.replace(info, adr=adr)  # it answers with its own address
         self.decoder = RequestDecoder()
         self.tags: list[bytes] = []  # UIDs in the field, MSB first
         self._left: list[bytes] = []  # data sets not yet fetched with MORE
