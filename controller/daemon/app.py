@@ -362,11 +362,12 @@ class Daemon:
         baud: int,
         fast: dict,
     ) -> Any:
-        """A serial link (the UHF reader bus), or a PN53x polled by its driver on a thread
-        of its own (controller/devices/polled_link.py): a PN533 through pyusb, a PN532 on
-        the serial port."""
+        """A serial link at the profile's baud rate and parity (the reader bus: UHF or FEIG
+        readers), or a PN53x polled by its driver on a thread of its own (controller/devices/
+        polled_link.py): a PN533 through pyusb, a PN532 on the serial port."""
         if usb_devices is None and profile.reader.model is not ReaderModel.PN532_UART:
-            config = LinkConfig(self.reader_url, baudrate=baud, **fast)
+            parity = profile.reader.parity.pyserial
+            config = LinkConfig(self.reader_url, baudrate=baud, parity=parity, **fast)
             return SerialLink("reader", config, runtime.put)
         from controller.devices.pn53x_reader import Backoff
         from controller.devices.polled_link import PolledReaderLink
