@@ -59,7 +59,7 @@ def add_actions(sub: Any) -> None:
         metavar="[HOST:]PORT|off",
         help="the viewers' broker's MQTT over WebSockets listener, where the phones' viewer "
         "pages connect (default: every address, port 8083; off: no viewers' side). Mosquitto "
-        "bridges the public topics only to it (docs/MQTT.md \"Viewers\")",
+        'bridges the public topics only to it (docs/MQTT.md "Viewers")',
     )
     bc.add_argument(
         "--max-viewers",

@@ -54,6 +54,7 @@ WEBSOCKETS_PORT = 8083
 MAX_VIEWERS = 2000
 BRIDGE_PORT = 1884
 SPARE_FILES = 1024
+AUTOSAVE_S = 10
 
 
 class BrokerConfigError(ValueError):
@@ -175,6 +176,9 @@ class HallBroker:
             "allow_anonymous false",
             f"password_file {where / 'passwd'}",
             f"acl_file {where / 'acl'}",
+            # with persistence on (Debian's mosquitto.conf): a crash loses at most the
+            # retained messages and sessions of the last AUTOSAVE_S (a restart loses none)
+            f"autosave_interval {AUTOSAVE_S}",
         ]
         return "\n".join(lines + self._bridge(bridge_password)) + "\n"
 
