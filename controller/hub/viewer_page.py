@@ -13,7 +13,7 @@ from http import HTTPStatus
 from pathlib import Path
 
 from controller.outputs import tiles_svg
-from controller.outputs.http import Request, Response, WebServer
+from controller.outputs.http import SECURITY_HEADERS, Request, Response, WebServer
 
 WEB_ROOT = Path(__file__).resolve().parent.parent / "web"
 CACHE = (("Cache-Control", "max-age=86400"),)
@@ -23,7 +23,11 @@ def mount(server: WebServer, hall: str | None, websockets_port: int) -> None:
     """Serve the viewer page, its scripts and the tiles on `server`."""
     config = {"hall": hall, "websockets_port": websockets_port}
     page = (WEB_ROOT / "viewer.html").read_text(encoding="utf-8")
-    server.route("GET", "/viewer", lambda r: Response.html(page))
+    csp = dict(SECURITY_HEADERS)["Content-Security-Policy"]
+    # the page reads the viewers' broker, on this machine's address (whatever the phone used)
+    broker = f"ws://*:{websockets_port} wss://*:{websockets_port}"
+    headers = (("Content-Security-Policy", f"{csp}; connect-src 'self' {broker}"),)
+    server.route("GET", "/viewer", lambda r: Response.html(page, headers=headers))
     server.route("GET", "/viewer/config.json", lambda r: Response.json(config))
     sprite = Response(HTTPStatus.OK, tiles_svg.sprite().encode(), "image/svg+xml", CACHE)
     server.route("GET", "/tiles/sprite.svg", lambda r: sprite)

@@ -43,7 +43,14 @@
     if (!hall) return message("No hall named: open /viewer?hall=H&table=T");
     const scheme = location.protocol === "https:" ? "wss://" : "ws://";
     const url = scheme + location.hostname + ":" + config.websockets_port;
-    const client = mqtt.connect(url, { protocolVersion: 4, clean: true, reconnectPeriod: 1000 });
+    // timerVariant "native": plain timers, not a worker made from a blob (the page's CSP
+    // allows scripts from the hub only)
+    const client = mqtt.connect(url, {
+      protocolVersion: 4,
+      clean: true,
+      reconnectPeriod: 1000,
+      timerVariant: "native",
+    });
     const statuses = {};
     const wanted = table
       ? "mjtable/" + hall + "/" + table + "/" + (delayed ? "broadcast" : "view")
