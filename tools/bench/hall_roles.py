@@ -134,7 +134,9 @@ def run_tables(spec: dict[str, Any]) -> None:
                 event = dataclasses.replace(event, seq=event.seq + shift)
                 published.append((name, "event", event.seq, time.time()))
                 publisher.publish_event(event)
-            view = dataclasses.replace(move.view, seq=move.view.seq + shift)
+            # a table republishes a view under the same seq (the claim countdown): the
+            # replayed view's seq is its place in the recording, one per publish
+            view = dataclasses.replace(move.view, seq=at + shift)
             published.append((name, "view", view.seq, time.time()))
             publisher.publish_view(view)
             held = moves[(at - lag) % len(moves)].broadcast
