@@ -92,7 +92,8 @@ def _fill(
     look-up (`_suit_loneliest`) written out on the hand's counts, kept under `key`."""
     if len(cache) >= _LIVE_MAX:
         cache.clear()
-    low, tiles = 99, ()
+    low: int = 99
+    tiles: tuple[int, ...] = ()
     for i, near in _NEAR_AT[offset][bytes(counts[offset : offset + 9]).translate(_HELD)]:
         score = 6 * counts[i] + near
         if score < low:
@@ -121,7 +122,8 @@ def _suit_loneliest(offset: int) -> Callable[[bytes], tuple[int, tuple[int, ...]
 
     @lru_cache(maxsize=1 << 15)
     def loneliest(row: bytes) -> tuple[int, tuple[int, ...]]:
-        low, tiles = 99, ()
+        low: int = 99
+        tiles: tuple[int, ...] = ()
         # the neighbours' part of the score depends only on which ranks are held
         for r, near in _NEIGHBOURS[row.translate(_HELD)]:
             score = 6 * row[r] + near

@@ -28,9 +28,6 @@ from rules.moves import (
     ReplacementDraw,
     RobKong,
     SelfDrawnHu,
-    new_close_claims,
-    new_discard,
-    new_draw,
 )
 from rules.seats import SEATS, Seat
 from rules.tiles import TILES, NotationError, Suit, Tile
@@ -85,7 +82,8 @@ MOVE_NAMES: dict[type, str] = {
     Correction: "correction",
     EndDeal: "end-deal",
 }
-_CLASSES = {name: cls for cls, name in MOVE_NAMES.items()}
+_CLASSES: dict[str, Any] = {name: cls for cls, name in MOVE_NAMES.items()}
+_TAKES_TILE = frozenset(("draw", "replacement", "discard", "chow"))  # moves naming a tile
 
 
 def move_to_json(move: Move) -> dict[str, Any]:
@@ -220,57 +218,11 @@ class Fields:
 
 
 TILE_OF = {str(t): t for t in TILES}
-_SEAT_OF = {s.name: s for s in SEATS}
 _KIND_OF = {k.value: k for k in MeldKind if k.is_kong}
-_SEATED = {"pung": Pung, "hu": Hu, "self-drawn-hu": SelfDrawnHu, "rob-kong": RobKong, "pass": Pass}
-_TAKES = {"draw": Draw, "replacement": ReplacementDraw, "discard": Discard, "chow": Chow}
-_KEY_SETS = {name: frozenset(("t", "move", *keys)) for name, keys in _KEYS.items()}
-_TILE_REQUIRED = (Discard, Chow)
-
-
-def quick_move(obj: object) -> Move | None:
-    """The common moves of a well-formed record, read without the checks' bookkeeping;
-    None sends anything else (or anything wrong) to the checking path."""
-    if type(obj) is not dict:
-        return None
-    name = obj.get("move")
-    allowed = _KEY_SETS.get(name)  # type: ignore[arg-type]
-    if allowed is None or not obj.keys() <= allowed:
-        return None
-    t = obj.get("t")
-    if t is not None and (type(t) not in (float, int) or not math.isfinite(t)):
-        return None
-    seat = _SEAT_OF.get(obj.get("seat"))  # type: ignore[arg-type]
-    # the moves of every turn (a close, a draw, a discard) by their quick constructors
-    if name == "close-claims":
-        return new_close_claims(t)
-    if seat is None:
-        return None
-    cls = _SEATED.get(name)  # type: ignore[arg-type]
-    if cls is not None:
-        return cls(seat, t=t)
-    tile = obj.get("tile")
-    tile_v = TILE_OF.get(tile) if tile is not None else None  # type: ignore[arg-type]
-    if tile is not None and tile_v is None:
-        return None
-    if name == "draw":
-        return new_draw(seat, tile_v, t)
-    if name == "discard":
-        return None if tile_v is None else new_discard(seat, tile_v, t)
-    cls = _TAKES.get(name)  # type: ignore[arg-type]
-    if cls is not None:
-        return None if cls in _TILE_REQUIRED and tile_v is None else cls(seat, tile_v, t=t)
-    if name == "kong":
-        kind = _KIND_OF.get(obj.get("kind"))  # type: ignore[arg-type]
-        return None if kind is None else Kong(seat, kind, tile_v, t=t)
-    return None
 
 
 def move_from_json(obj: object, where: str = "move") -> Move:
     """A move from its JSON object; RecordError names the field that is wrong."""
-    move = quick_move(obj)
-    if move is not None:
-        return move
     f = Fields(obj, where)
     name = f.obj.get("move")
     if name not in _KEYS:
@@ -299,6 +251,5 @@ def move_from_json(obj: object, where: str = "move") -> Move:
         return Kong(seat, kind, f.tile(), t=t)
     if name == "penalty":
         return Penalty(seat, f.integer("points"), f.text("reason"), f.seat("to"), t=t)
-    if name in ("draw", "replacement", "discard", "chow"):
-        return cls(seat, f.tile(), t=t)
-    return cls(seat, t=t)
+    made: Move = cls(seat, f.tile(), t=t) if name in _TAKES_TILE else cls(seat, t=t)
+    return made

@@ -84,7 +84,7 @@ def _convert(
         if raw is None:
             return None
         return _convert(inner[0], fld, raw, source, section, key, subsection)
-    if dataclasses.is_dataclass(hint):
+    if isinstance(hint, type) and dataclasses.is_dataclass(hint):
         return build(hint, raw, source, subsection)
     if isinstance(hint, type) and issubclass(hint, Enum):
         try:

@@ -174,4 +174,6 @@ def _export(args: argparse.Namespace, roster) -> int:
     )
     for note in export.held + export.unplanned:
         print(f"  not counted: {note}", file=sys.stderr)
+    for note in export.unbalanced:
+        print(f"  check: {note}", file=sys.stderr)
     return 0

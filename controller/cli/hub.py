@@ -140,11 +140,11 @@ def run(args: argparse.Namespace) -> int:
         print(f"mjtable hub: --viewers-port is a port or off, not {args.viewers_port!r}",
               file=sys.stderr)  # fmt: skip
         return 2
-    feed = None
+    feed = seated = None
     if args.plan is not None or args.roster is not None:
         from controller.hall.feed import SeatingFeed
         from controller.hall.roster import RosterError, read_roster
-        from controller.hall.seating import read_plan
+        from controller.hall.seating import PlanSeats, read_plan
 
         if args.plan is None or args.roster is None or args.hall is None:
             print("mjtable hub: a seating plan needs --plan, --roster and --hall", file=sys.stderr)
@@ -156,6 +156,7 @@ def run(args: argparse.Namespace) -> int:
             print(f"mjtable hub: {err}", file=sys.stderr)
             return 2
         feed = SeatingFeed(options, args.hall, plan, roster, f"{args.client_id}-seating")
+        seated = PlanSeats(args.hall, plan, roster)
     heads = HeadLog(args.heads) if args.heads is not None else None
     if heads is not None:
         try:
@@ -170,7 +171,7 @@ def run(args: argparse.Namespace) -> int:
     except TableKeyError as err:
         print(f"mjtable hub: {err}", file=sys.stderr)
         return 2
-    standings = Standings()
+    standings = Standings(seated=seated)
     stop = threading.Event()
     server = page = None
     subscriber: HubSubscriber | None = None

@@ -13,7 +13,7 @@ from __future__ import annotations
 import csv
 import html
 import io
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -59,6 +59,7 @@ class HallExport:
     counted: tuple[int, ...]  # the sessions the standings count
     held: tuple[str, ...]  # why a session is not counted yet ("session 2: T3 playing")
     unplanned: tuple[str, ...]  # deals the plan seats nobody for ("T9 session 1")
+    unbalanced: tuple[str, ...] = ()  # sessions whose scores do not sum as payments do
 
 
 SessionDeals = Callable[[str], int]  # rule set name -> deals in a session (0: no limit)
@@ -89,12 +90,10 @@ def build(
     roster: Roster,
     hold: bool = True,
     deals_of: SessionDeals = session_deals,
-    penalties: Callable[[str, int], Sequence[int]] | None = None,
 ) -> HallExport:
-    """`penalties(table, session)`: the penalty points each seat E S W N was given there
-    (already inside the scores), when the tables publish them."""
     results: list[ResultRow] = []
     unplanned: list[str] = []
+    unbalanced: list[str] = []
     complete: dict[tuple[str, int], bool] = {}
     for table in standings.tables:
         for s in table.sessions:
@@ -103,7 +102,11 @@ def build(
                 unplanned.append(f"{table.table} session {s.session}")
                 continue
             complete[(table.table, s.session)] = _complete(table, s, deals_of)
-            given = penalties(table.table, s.session) if penalties else (0, 0, 0, 0)
+            if s.imbalance:
+                unbalanced.append(
+                    f"{table.table} session {s.session}: the scores sum to "
+                    f"{s.imbalance:+d} beyond the points paid to nobody"
+                )
             for i, pid in enumerate(seating.players):
                 player = roster.get(pid)
                 results.append(
@@ -117,7 +120,7 @@ def build(
                         s.deals,
                         s.totals[i],
                         s.rank_points[i] if s.rank_points else Fraction(0),
-                        int(given[i]),
+                        s.penalties[i],
                     )
                 )
     counted: list[int] = []
@@ -165,7 +168,12 @@ def build(
         )
     results.sort(key=lambda r: (r.session, r.table, SEAT_NAMES.index(r.seat)))
     return HallExport(
-        tuple(results), tuple(standings_rows), tuple(counted), tuple(held), tuple(unplanned)
+        tuple(results),
+        tuple(standings_rows),
+        tuple(counted),
+        tuple(held),
+        tuple(unplanned),
+        tuple(unbalanced),
     )
 
 
@@ -209,7 +217,9 @@ def standings_html(export: HallExport, title: str) -> str:
         for s in export.standings
     )
     counted = ", ".join(str(n) for n in export.counted) or "none yet"
-    notes = "".join(f"<p class=note>{e(h)}</p>" for h in export.held + export.unplanned)
+    notes = "".join(
+        f"<p class=note>{e(h)}</p>" for h in export.held + export.unplanned + export.unbalanced
+    )
     return f"""<!doctype html>
 <html lang=en><head><meta charset=utf-8><title>{e(title)}</title>
 <style>

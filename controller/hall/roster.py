@@ -18,7 +18,7 @@ from __future__ import annotations
 import csv
 import io
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 COLUMNS = ("id", "name", "club")
@@ -40,11 +40,13 @@ class Player:
 @dataclass(frozen=True, slots=True)
 class Roster:
     players: tuple[Player, ...]
+    _by_id: dict[str, Player] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
-        ids = [p.id for p in self.players]
-        if len(set(ids)) != len(ids):
+        by_id = {p.id: p for p in self.players}
+        if len(by_id) != len(self.players):
             raise RosterError("a player id appears twice")
+        object.__setattr__(self, "_by_id", by_id)
 
     def __iter__(self) -> Iterator[Player]:
         return iter(self.players)
@@ -53,10 +55,7 @@ class Roster:
         return len(self.players)
 
     def get(self, player_id: str) -> Player | None:
-        for p in self.players:
-            if p.id == player_id:
-                return p
-        return None
+        return self._by_id.get(player_id)
 
     @property
     def ids(self) -> tuple[str, ...]:

@@ -28,7 +28,7 @@ import itertools
 import math
 import random
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from controller.hall.roster import Roster, RosterError, check_id, parse_csv
@@ -52,6 +52,10 @@ class TableSeating:
 class SeatingPlan:
     tables: tuple[str, ...]
     seatings: tuple[TableSeating, ...]  # by session, then by the order of `tables`
+    _at: dict[tuple[int, str], TableSeating] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "_at", {(s.session, s.table): s for s in self.seatings})
 
     @property
     def sessions(self) -> int:
@@ -61,10 +65,7 @@ class SeatingPlan:
         return tuple(s for s in self.seatings if s.session == number)
 
     def at(self, session: int, table: str) -> TableSeating | None:
-        for s in self.seatings:
-            if s.session == session and s.table == table:
-                return s
-        return None
+        return self._at.get((session, table))
 
 
 @dataclass(frozen=True, slots=True)
@@ -92,6 +93,24 @@ class PlanQuality:
             f"a player with the wind of the session before: {self.same_wind} times; "
             f"largest wind imbalance of a player: {self.wind_spread}",
         ]
+
+
+@dataclass(frozen=True, slots=True)
+class PlanSeats:
+    """The plan as the hub's standings read it (`controller.hub.standings.Seated`): who sat
+    at a table of this hall in a session, by roster id, and the roster's names."""
+
+    hall: str
+    plan: SeatingPlan
+    roster: Roster
+
+    def ids(self, hall: str, table: str, session: int) -> tuple[str, ...] | None:
+        seating = self.plan.at(session, table) if hall == self.hall else None
+        return None if seating is None else seating.players
+
+    def name(self, player_id: str) -> str | None:
+        player = self.roster.get(player_id)
+        return None if player is None else player.name
 
 
 class PlanError(RosterError):

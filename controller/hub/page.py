@@ -287,6 +287,12 @@ def _card(
             + "".join(f"<th{NUM if i else ''}>{h}</th>" for i, h in enumerate(heads))
             + f"</tr>{_session_rows(s)}</table>"
         )
+        if s.imbalance:
+            parts.append(
+                f'<p class="refused" role="alert" data-imbalance="{s.imbalance}">session '
+                f"{s.session}: the scores sum to {s.imbalance:+d} beyond the points paid to "
+                "nobody — check this table's journal</p>"
+            )
     return "".join(parts) + "</article>"
 
 

@@ -60,6 +60,9 @@ def signed_message(hall: str, table: str, deal: SettledDeal) -> bytes:
         "deltas": list(deal.deltas),
         "players": list(deal.players),
         "head": deal.head,
+        # signed where a table sends them (a deal without any reads as before they existed)
+        **({"penalties": list(deal.penalties)} if any(deal.penalties) else {}),
+        **({"to_nobody": deal.to_nobody} if deal.to_nobody else {}),
     }
     text = json.dumps(fields, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
     return DOMAIN + text.encode()

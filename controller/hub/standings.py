@@ -20,7 +20,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from enum import Enum
 from fractions import Fraction
-from typing import Any
+from typing import Any, Protocol
 
 from controller.hub.wire import Presence, SettledDeal, TableStatus
 from rules.ruleset import SessionParams
@@ -52,6 +52,11 @@ class SessionResult:
     totals: tuple[int, ...]
     rounds: tuple[RoundResult, ...]  # empty when the rules have no rounds
     rank_points: tuple[Fraction, ...]  # over the complete rounds
+    ids: tuple[str, ...] = ()  # the roster ids at E S W N, where the seating plan seats them
+    penalties: tuple[int, ...] = (0, 0, 0, 0)  # points paid as penalties, E S W N
+    # what the deltas sum to beyond the points paid to nobody: 0 for every table that
+    # settles by its rules (payments move points between players); else the hub flags it
+    imbalance: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,6 +82,20 @@ class PlayerResult:
     deals: int
     rounds: int
     tables: tuple[str, ...] = ()  # where the player sat
+    id: str = ""  # the roster's id, when the hall's seating plan seats the player
+
+
+class Seated(Protocol):
+    """Who the hall's seating plan sat where (controller/hall/): the hub keys those players
+    by their roster id, not by the names the tables publish."""
+
+    def ids(self, hall: str, table: str, session: int) -> tuple[str, ...] | None:
+        """The player ids at E S W N, or None where the plan does not seat that table."""
+        ...
+
+    def name(self, player_id: str) -> str | None:
+        """The roster's name of an id, None for a key that is not an id."""
+        ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -92,6 +111,7 @@ class HallStandings:
             "players": [
                 {
                     "name": p.name,
+                    "id": p.id,
                     "score": p.score,
                     "rank_points": float(p.rank_points),
                     "deals": p.deals,
@@ -131,6 +151,9 @@ def _table_json(t: TableResult) -> dict[str, Any]:
                 "rules": s.rules,
                 "deals": s.deals,
                 "players": list(s.players),
+                "ids": list(s.ids),
+                "penalties": list(s.penalties),
+                "imbalance": s.imbalance,
                 "totals": list(s.totals),
                 "rounds": [round_json(r) for r in s.rounds],
                 "rank_points": [float(p) for p in s.rank_points],
@@ -178,8 +201,11 @@ _Key = tuple[str, str]  # hall, table
 class Standings:
     """Thread-safe: the MQTT thread applies, HTTP threads take snapshots."""
 
-    def __init__(self, round_rules: RoundRules = ruleset_rounds) -> None:
+    def __init__(
+        self, round_rules: RoundRules = ruleset_rounds, seated: Seated | None = None
+    ) -> None:
         self._round_rules = round_rules
+        self._seated = seated
         self._lock = threading.Lock()
         self._deals: dict[_Key, dict[tuple[int, int], SettledDeal]] = {}
         self._status: dict[_Key, TableStatus | None] = {}
@@ -247,7 +273,7 @@ class Standings:
             seen, lost, called = dict(self._seen), dict(self._lost), dict(self._called)
         tables = [
             dataclasses.replace(
-                _table(key, status.get(key), held, self._round_rules, key in lost),
+                _table(key, status.get(key), held, self._round_rules, key in lost, self._seated),
                 status=status.get(key),
                 last_seen=seen.get(key),
                 lost_at=lost.get(key),
@@ -256,7 +282,7 @@ class Standings:
             for key, held in sorted(deals.items())
         ]
         by_table = {key: list(held.values()) for key, held in deals.items()}
-        return HallStandings(tuple(tables), _players(tables, by_table))
+        return HallStandings(tuple(tables), _players(tables, by_table, self._seated))
 
 
 def _table(
@@ -265,10 +291,11 @@ def _table(
     deals: dict[tuple[int, int], SettledDeal],
     round_rules: RoundRules,
     lost: bool = False,
+    seated: Seated | None = None,
 ) -> TableResult:
     sessions = sorted({s for s, _ in deals})
     results = tuple(
-        _session(key, s, [deals[k] for k in sorted(deals) if k[0] == s], round_rules)
+        _session(key, s, [deals[k] for k in sorted(deals) if k[0] == s], round_rules, seated)
         for s in sessions
     )
     presence = "unknown" if status is None else status.presence.value
@@ -288,9 +315,13 @@ def unnamed(name: str, seat: Seat) -> bool:
 SEAT_WORDS = {Seat.E: "east", Seat.S: "south", Seat.W: "west", Seat.N: "north"}
 
 
-def _names(key: _Key, deal: SettledDeal) -> tuple[str, ...]:
-    """Who sat where: a named player by name (one person over the tables of the hall, until
-    the hall's roster gives ids), an unnamed seat as `table/seat`, never merged."""
+def _names(key: _Key, deal: SettledDeal, seated: Seated | None = None) -> tuple[str, ...]:
+    """Who sat where: the roster ids where the hall's seating plan seats the table in that
+    session; else a named player by name (one person over the tables of the hall), an
+    unnamed seat as `table/seat`, never merged."""
+    ids = seated.ids(key[0], key[1], deal.session) if seated is not None else None
+    if ids is not None:
+        return ids
     names = deal.players or ("",) * 4
     return tuple(
         f"{key[1]}/{seat.name}" if unnamed(name, seat) else name
@@ -303,7 +334,11 @@ def _sum(deals: Sequence[SettledDeal]) -> tuple[int, ...]:
 
 
 def _session(
-    key: _Key, session: int, deals: list[SettledDeal], round_rules: RoundRules
+    key: _Key,
+    session: int,
+    deals: list[SettledDeal],
+    round_rules: RoundRules,
+    seated: Seated | None = None,
 ) -> SessionResult:
     last = deals[-1]
     params = round_rules(last.rules)
@@ -319,19 +354,28 @@ def _session(
             if points is not None:
                 earned = [a + b for a, b in zip(earned, points, strict=True)]
             rounds.append(RoundResult(number, len(members), complete, totals, points))
+    ids = seated.ids(key[0], key[1], session) if seated is not None else None
+    players = _names(key, last)
+    if seated is not None and ids is not None:
+        players = tuple(seated.name(i) or i for i in ids)
     return SessionResult(
         session,
         last.rules,
         len(deals),
-        _names(key, last),
+        players,
         _sum(deals),
         tuple(rounds),
         tuple(earned),
+        ids or (),
+        tuple(sum(d.penalties[i] for d in deals) for i in range(4)),
+        sum(sum(d.deltas) + d.to_nobody for d in deals),
     )
 
 
 def _players(
-    tables: list[TableResult], deals: dict[_Key, list[SettledDeal]]
+    tables: list[TableResult],
+    deals: dict[_Key, list[SettledDeal]],
+    seated: Seated | None = None,
 ) -> tuple[PlayerResult, ...]:
     score: dict[str, int] = {}
     played: dict[str, int] = {}
@@ -340,7 +384,7 @@ def _players(
     where: dict[str, list[str]] = {}
     for key, held in deals.items():
         for d in held:  # each deal's score goes to whoever sat there in that deal
-            for name, delta in zip(_names(key, d), d.deltas, strict=True):
+            for name, delta in zip(_names(key, d, seated), d.deltas, strict=True):
                 score[name] = score.get(name, 0) + delta
                 played[name] = played.get(name, 0) + 1
                 if key[1] not in where.setdefault(name, []):
@@ -348,19 +392,25 @@ def _players(
     for t in tables:
         for s in t.sessions:
             complete = sum(r.complete for r in s.rounds)
-            for name, earned in zip(s.players, s.rank_points, strict=True):
+            for name, earned in zip(s.ids or s.players, s.rank_points, strict=True):
                 points[name] = points.get(name, Fraction(0)) + earned
                 rounds[name] = rounds.get(name, 0) + complete
+
+    def shown(key: str) -> tuple[str, str]:  # (name, id)
+        named = seated.name(key) if seated is not None else None
+        return (key, "") if named is None else (named, key)
+
     result = [
         PlayerResult(
-            n,
+            shown(n)[0],
             score[n],
             points.get(n, Fraction(0)),
             played[n],
             rounds.get(n, 0),
             tuple(sorted(where[n])),
+            shown(n)[1],
         )
         for n in score
     ]
-    result.sort(key=lambda p: (-p.rank_points, -p.score, p.name))
+    result.sort(key=lambda p: (-p.rank_points, -p.score, p.name, p.id))
     return tuple(result)

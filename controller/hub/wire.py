@@ -238,8 +238,15 @@ class SettledDeal:
     # Ed25519 signature in base64, "" from a table without a key
     key: str = ""
     sig: str = ""
+    # points each seat E S W N paid as penalties (a referee's penalty, the void penalty, a
+    # false Hu), already inside `deltas`; and the points paid to nobody (the void penalty),
+    # which make a deal's deltas sum below zero (docs/MQTT.md)
+    penalties: tuple[int, int, int, int] = (0, 0, 0, 0)
+    to_nobody: int = 0
 
     def __post_init__(self) -> None:
+        if len(self.penalties) != 4 or any(p < 0 for p in self.penalties) or self.to_nobody < 0:
+            raise WireError(f"penalties {self.penalties}, to nobody {self.to_nobody}")
         if self.head and (
             len(self.head) != 64 or any(c not in "0123456789abcdef" for c in self.head)
         ):
@@ -267,6 +274,8 @@ class SettledDeal:
             "deltas": list(self.deltas),
             "players": list(self.players),
             **({"head": self.head} if self.head else {}),
+            **({"penalties": list(self.penalties)} if any(self.penalties) else {}),
+            **({"to_nobody": self.to_nobody} if self.to_nobody else {}),
             **({"key": self.key, "sig": self.sig} if self.sig else {}),
         }
 
@@ -280,6 +289,15 @@ class SettledDeal:
             raise WireError("dice and deltas are integers")
         if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
             raise WireError("players are names")
+        penalties = obj.get("penalties") or [0, 0, 0, 0]
+        to_nobody = obj.get("to_nobody") or 0
+        if (
+            not isinstance(penalties, list)
+            or len(penalties) != 4
+            or not all(isinstance(x, int) and not isinstance(x, bool) for x in penalties)
+            or not isinstance(to_nobody, int)
+        ):
+            raise WireError("penalties are four integers, to_nobody one")
         return cls(
             *ints,
             rules=_get(obj, "rules", str),
@@ -291,6 +309,8 @@ class SettledDeal:
             head=str(obj.get("head") or ""),
             key=str(obj.get("key") or ""),
             sig=str(obj.get("sig") or ""),
+            penalties=(penalties[0], penalties[1], penalties[2], penalties[3]),
+            to_nobody=to_nobody,
         )
 
 

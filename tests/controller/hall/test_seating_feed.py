@@ -120,3 +120,35 @@ def test_regression_a_broker_crash_before_its_autosave_no_longer_loses_the_seati
         assert (again.session, [p.id for p in again.players]) == (1, ["E5", "F6", "G7", "H8"])
     finally:
         hub.stop()
+
+
+def test_with_a_plan_the_standings_key_players_by_roster_id_across_tables():
+    """Two players named alike stay two rows; a player who changes tables stays one."""
+    from controller.hall.roster import parse_roster
+    from controller.hall.seating import PlanSeats, parse_plan
+
+    roster = parse_roster(ROSTER.replace("F6,Flo", "F6,Ann"))  # two players named Ann
+    plan = parse_plan(PLAN, roster)
+    standings = Standings(seated=PlanSeats("h1", plan, roster))
+
+    def deal(seq: int, session: int, deltas: tuple[int, int, int, int]) -> SettledDeal:
+        return SettledDeal(
+            seq=seq, session=session, deal=1, rules="sbr-mil", dealer=Seat.E, dice=(1, 1),
+            winners=(Seat.E,), deltas=deltas, players=("East", "South", "West", "North"),
+        )  # fmt: skip
+
+    standings.apply_deal("h1", "T1", deal(1, 1, (3, -1, -1, -1)))  # A1 B2 C3 D4
+    standings.apply_deal("h1", "T2", deal(2, 1, (-2, 2, 0, 0)))  # E5 F6 G7 H8
+    standings.apply_deal("h1", "T1", deal(3, 2, (-1, 4, -1, -2)))  # E5 A1 G7 C3
+    snap = standings.snapshot()
+    by_id = {p.id: p for p in snap.players}
+    assert set(by_id) == {"A1", "B2", "C3", "D4", "E5", "F6", "G7", "H8"}
+    assert (by_id["A1"].name, by_id["A1"].score, by_id["A1"].tables) == ("Ann", 7, ("T1",))
+    assert (by_id["F6"].name, by_id["F6"].score, by_id["F6"].tables) == ("Ann", 2, ("T2",))
+    assert (by_id["E5"].score, by_id["E5"].tables) == (-3, ("T1", "T2"))
+    t1 = next(t for t in snap.tables if t.table == "T1")
+    assert t1.sessions[1].players == ("Ed", "Ann", "Gus", "Cy")
+    assert t1.sessions[1].ids == ("E5", "A1", "G7", "C3")
+    # a table the plan does not seat keeps the names it publishes
+    standings.apply_deal("h1", "T9", deal(4, 1, (1, -1, 0, 0)))
+    assert "T9/E" in {p.name for p in standings.snapshot().players}
