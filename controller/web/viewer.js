@@ -76,7 +76,6 @@
       markLive(true);
     });
     if (table) message("Waiting for table " + table + "…");
-    window.mjViewer = client; // for the page's tests: the connection's state
   }
 
   MJ.loadSprite().finally(() => {

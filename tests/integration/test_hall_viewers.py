@@ -203,3 +203,21 @@ def test_the_broker_restarted_mid_session_loses_no_deal_and_no_seating(hall) -> 
 def _deals(standings: Standings) -> int:
     snap = standings.snapshot()
     return sum(s.deals for t in snap.tables for s in t.sessions)
+
+
+def test_the_viewers_broker_takes_at_most_max_connections(tmp_path: Path) -> None:
+    try:
+        hall = LoopbackHall(tmp_path, "h", ("T1",), max_viewers=2)
+        hall.start_viewers()  # the viewers' side alone: no Mosquitto needed to refuse
+    except HallPartMissing as err:
+        absent(str(err))
+    viewers = []
+    try:
+        viewers = [Viewer(hall.ws_port) for _ in range(2)]
+        assert [v.subscribe("mjtable/h/+/view") for v in viewers] == [[0], [0]]
+        with pytest.raises((OSError, paho.WebsocketConnectionError)):
+            Viewer(hall.ws_port).subscribe("mjtable/h/+/view")
+    finally:
+        for v in viewers:
+            v.close()
+        hall.stop()
