@@ -284,6 +284,8 @@ class Daemon:
         board.mount(self.server)
         driver = None if table_profile is None else TableDriver(table_profile)
         self.mqtt = self._mqtt(table_key)
+        if self.mqtt is not None:  # the hall's delayed feed: what /broadcast shows, when it does
+            board.on_release(self.mqtt.publish_broadcast)
         outputs = AppOutputs(board, None, self.mqtt, self.notifier, s.table.name)
         outputs.watch = self.watch
         outputs.session_scan_from = (self.journal.last().seq if self.journal.last() else 0) + 1
