@@ -24,6 +24,7 @@ from controller.tag_maps import (
     COPIES as COPIES,
     Card as Card,
     CardKind as CardKind,
+    TagFamily as TagFamily,
     TagMap as TagMap,
     TagsHeader as TagsHeader,
     TileCopy as TileCopy,
@@ -34,6 +35,7 @@ from controller.tag_maps import (
     sim_card_uid as sim_card_uid,
     sim_tag_map as sim_tag_map,
     sim_tag_uid as sim_tag_uid,
+    sim_tags_name as sim_tags_name,
     write_sim_tags as write_sim_tags,
 )
 from rules.schema import SchemaError, build
@@ -268,6 +270,8 @@ def _check_fields(
 
 # --------------------------------------------------------------------------- readers
 
+ANY_FEIG = 0xFF  # the header's default address; a FEIG reader's antenna n is COM-ADR n - 1
+
 
 class ZoneKind(Enum):
     HAND = "hand"
@@ -292,10 +296,36 @@ class Zone:
         return self.kind.value if self.seat is None else f"{self.seat}.{self.kind.value}"
 
 
+class Parity(Enum):
+    """A serial line's parity bit (8 data bits, 1 stop bit always): a FEIG reader's factory
+    setting is even parity (its System-Manual, CFG1 TRANS-FORM), the others' none."""
+
+    NONE = "none"
+    EVEN = "even"
+    ODD = "odd"
+
+    @property
+    def pyserial(self) -> str:
+        return self.value[0].upper()  # pyserial's PARITY_NONE "N", EVEN "E", ODD "O"
+
+
 class ReaderModel(Enum):
     UHF_SERIAL = "uhf-serial"  # UHFReader18 / CF-RU5102 family
+    FEIG_ISO15693 = "feig-iso15693"  # FEIG ID ISC.MR101 / PR101 / PRH101 (HF ISO 15693)
     PN532_UART = "pn532-uart"
     PN533_USB = "pn533-usb"
+
+    @property
+    def on_bus(self) -> bool:
+        """Bytes on a serial line that the daemon's reader bus decodes and paces
+        (controller/daemon/reader_bus.py); a PN53x is polled by its own driver instead."""
+        return self in (ReaderModel.UHF_SERIAL, ReaderModel.FEIG_ISO15693)
+
+    @property
+    def tags(self) -> TagFamily:
+        """The tags its simulated tiles carry (a PN53x's NFC UIDs are cut from the EPCs,
+        tools/sim/usb_spot.py)."""
+        return TagFamily.ISO15693 if self is ReaderModel.FEIG_ISO15693 else TagFamily.EPC
 
 
 class DeclarationSource(Enum):
@@ -313,6 +343,7 @@ class ReaderHeader:
     verified_by: str
     date: str
     baud: int = field(default=57600, metadata={"range": (1200, 921600)})
+    parity: Parity = Parity.NONE  # of the serial line (a FEIG reader's factory setting: even)
     address: int = field(default=0xFF, metadata={"range": (0, 255)})
     # milliseconds the reader takes to inventory one antenna (its RF work, besides the bytes
     # on the line); an antenna may name its own (`antennas.N.inventory-ms`)
@@ -460,6 +491,14 @@ def parse_reader(data: dict[str, Any], source: str) -> ReaderProfile:
                 raise SchemaError(source, where, "neighbours", f"no other antenna {other}")
             links[n].add(other)
             links[other].add(n)
+    if raw.reader.model is ReaderModel.FEIG_ISO15693 and raw.reader.address != ANY_FEIG:
+        raise SchemaError(
+            source,
+            "reader",
+            "address",
+            "a FEIG profile's readers are at COM-ADR antenna - 1 (docs/PROFILES.md): "
+            "leave address out",
+        )
     if not raw.reader.select_antenna:
         for n in numbers:
             if (n - 1) % 8:  # port (n-1) mod 8 + 1 of reader address (n-1) div 8

@@ -3,6 +3,12 @@
 `sim_card_uid`), so that the simulator and the profiles agree. Re-exported by
 `controller.profiles`.
 
+Byte order: a UID is written as its reader reports it. An ISO 15693 UID (HF tiles, NXP
+ICODE) is 8 bytes written MSB first, `e0 04 …` (E0 the ISO 15693 mark, 04 NXP's manufacturer
+code), as a FEIG reader reports it and NXP prints it; on the air and in a log of the air
+interface it goes LSB first and ends `04 e0`. A map that holds an 8-byte UID ending `04e0`
+is refused with that UID written the right way round.
+
 Cards (issue 18): each seat's Win card (WMT 000, live matches: declarations are verbal, with
 the physical action and a Win card placed on the table) is `card:hu#E` (the card kept at side
 E); the void indicator cards (004 Lesson 2) are `card:void-p#1` (suit p, copy 1..4)."""
@@ -23,6 +29,18 @@ from rules.seats import SEATS
 from rules.tiles import NotationError, Suit, Tile, TileSet
 
 COPIES = 4
+ISO15693_UID_SIZE = 8
+
+
+class TagFamily(Enum):
+    """Which tags a simulated set carries: the simulator's world and its tag maps agree."""
+
+    EPC = "epc"  # UHF EPC C1G2, 96 bits: sim-108, sim-136
+    ISO15693 = "iso15693"  # HF ISO 15693, NXP ICODE UIDs: sim-108-icode, sim-136-icode
+
+    @property
+    def suffix(self) -> str:
+        return "" if self is TagFamily.EPC else "-icode"
 
 
 @dataclass(frozen=True, slots=True, order=True)
@@ -155,6 +173,14 @@ def parse_tags(data: dict[str, Any], source: str, strict: bool = True) -> TagMap
             raise SchemaError(source, "uids", key, "a UID is hex digits") from None
         if not 4 <= len(uid) <= 32:
             raise SchemaError(source, "uids", key, "a UID is 4..32 bytes")
+        if len(uid) == ISO15693_UID_SIZE and uid[-2:] == b"\x04\xe0":
+            raise SchemaError(
+                source,
+                "uids",
+                key,
+                "an ISO 15693 UID in air order (LSB first): write it MSB first, as the "
+                f"reader reports it: {uid[::-1].hex()}",
+            )
         if uid in by_uid or uid in cards:
             raise SchemaError(source, "uids", key, "UID listed twice")
         if value.startswith(CARD_PREFIX):
@@ -208,27 +234,41 @@ def load_tags(name: str, strict: bool = True, complete: bool = False) -> TagMap:
     return tags
 
 
-def sim_tag_uid(tc: TileCopy) -> bytes:
-    """The simulated tile's 96-bit EPC: an Impinj-style E2 80 68 94 prefix and 8 bytes of
-    SHA-256 of "mjtable-sim:5p#2" (the same UID in the 108- and the 136-tile set)."""
-    return bytes.fromhex("e2806894") + hashlib.sha256(f"mjtable-sim:{tc}".encode()).digest()[:8]
+def _digest(name: str, size: int) -> bytes:
+    return hashlib.sha256(f"mjtable-sim:{name}".encode()).digest()[:size]
 
 
-def sim_card_uid(card: Card) -> bytes:
-    """The simulated card's EPC: the tiles' prefix and 8 bytes of SHA-256 of
-    "mjtable-sim:card:hu#E"."""
-    return bytes.fromhex("e2806894") + hashlib.sha256(f"mjtable-sim:{card}".encode()).digest()[:8]
+def sim_tag_uid(tc: TileCopy, family: TagFamily = TagFamily.EPC) -> bytes:
+    """The simulated tile's tag. EPC: 96 bits, an Impinj-style E2 80 68 94 prefix and 8
+    bytes of SHA-256 of "mjtable-sim:5p#2" (the same UID in the 108- and the 136-tile set).
+    ISO 15693: an NXP ICODE UID, MSB first: E0, manufacturer 04 (NXP), IC type 01 (the
+    ICODE SLI family) and 5 bytes of the same digest."""
+    if family is TagFamily.ISO15693:
+        return bytes.fromhex("e00401") + _digest(str(tc), 5)
+    return bytes.fromhex("e2806894") + _digest(str(tc), 8)
 
 
-def sim_tag_map(tileset: TileSet) -> TagMap:
+def sim_card_uid(card: Card, family: TagFamily = TagFamily.EPC) -> bytes:
+    """The simulated card's tag: the tiles' prefix and the digest of "mjtable-sim:card:hu#E"."""
+    if family is TagFamily.ISO15693:
+        return bytes.fromhex("e00401") + _digest(str(card), 5)
+    return bytes.fromhex("e2806894") + _digest(str(card), 8)
+
+
+def sim_tags_name(tileset: TileSet, family: TagFamily = TagFamily.EPC) -> str:
+    """The shipped tag map of a simulated set: `sim-108`, `sim-136-icode`."""
+    return f"sim-{tileset.value}{family.suffix}"
+
+
+def sim_tag_map(tileset: TileSet, family: TagFamily = TagFamily.EPC) -> TagMap:
     """The simulated set: every tile copy and the cards (`every_card`)."""
     copies = [TileCopy(t, c) for t in tileset.kinds for c in range(1, COPIES + 1)]
-    header = TagsHeader(f"sim-{tileset.value}", tileset, "controller.profiles.sim_tag_map")
+    header = TagsHeader(sim_tags_name(tileset, family), tileset, "controller.profiles.sim_tag_map")
     return TagMap(
         header,
-        types.MappingProxyType({sim_tag_uid(tc): tc for tc in copies}),
+        types.MappingProxyType({sim_tag_uid(tc, family): tc for tc in copies}),
         frozenset(),
-        types.MappingProxyType({sim_card_uid(c): c for c in every_card()}),
+        types.MappingProxyType({sim_card_uid(c, family): c for c in every_card()}),
     )
 
 
@@ -254,11 +294,13 @@ def format_tags(tags: TagMap, comment: Iterable[str] = ()) -> str:
 
 
 def write_sim_tags(folder: Path) -> tuple[Path, ...]:
-    """(Re)write the reference tag sets `sim-108.toml` and `sim-136.toml` into `folder`."""
+    """(Re)write the reference tag sets into `folder`: `sim-108.toml`, `sim-136.toml` (EPCs)
+    and `sim-108-icode.toml`, `sim-136-icode.toml` (ISO 15693 UIDs)."""
     written = []
-    for tileset in TileSet:
-        path = folder / f"sim-{tileset.value}.toml"
-        note = "Generated by controller.profiles.write_sim_tags; do not edit by hand."
-        path.write_text(format_tags(sim_tag_map(tileset), [note]), encoding="utf-8")
-        written.append(path)
+    for family in TagFamily:
+        for tileset in TileSet:
+            path = folder / f"{sim_tags_name(tileset, family)}.toml"
+            note = "Generated by controller.profiles.write_sim_tags; do not edit by hand."
+            path.write_text(format_tags(sim_tag_map(tileset, family), [note]), encoding="utf-8")
+            written.append(path)
     return tuple(written)

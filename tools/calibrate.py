@@ -18,8 +18,9 @@ stops (`SerialRounds.misfit`): inventory answers that do not parse in the profil
 `inventory-layout` but do in another (tiles would go unread), or antenna selection (0x3F)
 refused as an illegal command by a reader that has none (`select-antenna = false`).
 
-Rounds come from the real drivers: a UHF bus through `BusPoller` (tools/sim/client.py) on a
-`SerialLink`, a PN532 on a serial port or a PN533 on USB through the daemon's polling driver
+Rounds come from the real drivers: a UHF bus through `BusPoller` (tools/sim/client.py
+`line_poller`) on a `SerialLink`, FEIG ISO 15693 readers through the daemon's `ReaderBus`
+(one FeigPoller per antenna, at the profile's parity), a PN532 on a serial port or a PN533 on USB through the daemon's polling driver
 (`PN532UartReader`, `PN533Reader`); a single-spot reader's round is one poll.
 """
 
@@ -51,7 +52,7 @@ def _add(current: dict[bytes, dict[int, int]], read: TagsRead) -> None:
 
 
 class SerialRounds:
-    """Rounds from a UHF reader bus on a serial line."""
+    """Rounds from the readers of a serial line (a UHF bus, FEIG ISO 15693 readers)."""
 
     def __init__(
         self,
@@ -68,20 +69,27 @@ class SerialRounds:
         self.clock = clock
         self.inbox: queue.Queue[LinkChanged | DataReceived] = queue.Queue()
         config = LinkConfig(
-            url, baudrate=baud or profile.reader.baud, read_timeout=0.02, backoff_max=2.0
+            url,
+            baudrate=baud or profile.reader.baud,
+            parity=profile.reader.parity.pyserial,
+            read_timeout=0.02,
+            backoff_max=2.0,
         )
         self.link = SerialLink("reader", config, self.inbox.put, clock)
-        from tools.sim.client import BusPoller
+        from tools.sim.client import line_poller
 
-        self.poller = BusPoller(profile)
+        self.poller = line_poller(profile)
         self.polling = False
         self.misfit = ""  # why the reader's firmware is not the profile's (the session stops)
         self._current: dict[bytes, dict[int, int]] = {}
         self.link.start()
 
     def _check(self, error: FrameError) -> None:
-        """Whether a damaged or refused answer shows the profile's firmware settings wrong."""
+        """Whether a damaged or refused answer shows the profile's firmware settings wrong
+        (the UHF family's inventory layout and antenna selection)."""
         reader = self.profile.reader
+        if reader.model is not ReaderModel.UHF_SERIAL:
+            return
         for resp in ResponseDecoder("calibrate").feed(error.data):
             if (
                 resp.cmd == 0x00

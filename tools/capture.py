@@ -71,7 +71,7 @@ def describe(event: Any) -> str:
 
 def replay(path: Path) -> list[str]:
     """The golden text of a capture: every event the drivers and the debouncer produce."""
-    from tools.sim.client import BusPoller
+    from tools.sim.client import line_poller
 
     header, records = read(path)
     # a capture of the reader alone (mjtable calibrate --record) has no table
@@ -80,7 +80,7 @@ def replay(path: Path) -> list[str]:
     tags = load_tags(header.get("tags", "sim-108"))
     driver = TableDriver(table_profile) if table_profile else None
     board = TableSide(table_profile, "table-host") if table_profile else None
-    poller = BusPoller(reader_profile)
+    poller = line_poller(reader_profile)
     debouncer = Debouncer(reader_profile, tags)
     out = [f"# {path.name}: {header.get('odd', '')}".rstrip()]
     started = False

@@ -3,7 +3,8 @@
 written to the tag map `hw_profiles/tags/<set>.toml` (format: docs/PROFILES.md).
 
 The reader is polled through the real drivers on one antenna: a UHF reader through
-SerialLink and UHFPoller, a single-spot PN53x (a PN532 on a serial port, a PN533 on USB:
+SerialLink and UHFPoller, a FEIG ISO 15693 reader through SerialLink and FeigPoller (antenna
+n is the reader at COM-ADR n - 1, at the profile's baud rate and parity), a single-spot PN53x (a PN532 on a serial port, a PN533 on USB:
 `--reader usb`) through the daemon's polling driver (controller/devices/pn53x_reader.py). A
 presentation is a set of tags the antenna reads in `stable` inventories in a row; it is
 handled once, and the next one starts when the set changes (the tile is lifted):
@@ -36,6 +37,7 @@ from pathlib import Path
 from typing import TextIO
 
 from controller.devices.events import DataReceived, LinkChanged, LinkState, TagsRead
+from controller.devices.iso15693_feig import FeigPoller
 from controller.devices.pn53x_reader import Backoff, PN53xReader
 from controller.devices.serial_link import LinkConfig, SerialLink
 from controller.devices.uhf_poller import PollerConfig, UHFPoller
@@ -186,11 +188,15 @@ class Presentations:
         return None
 
 
-def poller_for(profile: ReaderProfile, antenna: int, reply_timeout: float) -> UHFPoller:
-    """One antenna of the profile; on a reader bus (tools/sim/devices.py) antenna 8k+p is
-    port p of the reader at address k."""
+def poller_for(
+    profile: ReaderProfile, antenna: int, reply_timeout: float
+) -> UHFPoller | FeigPoller:
+    """One antenna of the profile; on a UHF reader bus (tools/sim/devices.py) antenna 8k+p is
+    port p of the reader at address k; a FEIG reader's antenna n is the one at COM-ADR n-1."""
     if antenna not in profile.antennas:
         raise EnrolError(f"antenna {antenna} is not in reader profile {profile.reader.name}")
+    if profile.reader.model is ReaderModel.FEIG_ISO15693:
+        return FeigPoller(adr=antenna - 1, antenna=antenna, reply_timeout=reply_timeout)
     adr = profile.reader.address
     port = antenna
     if antenna > MAX_ANTENNAS:
@@ -229,8 +235,8 @@ def run_enrolment(
         return True
     watch = Presentations(stable)
     reads = (
-        _uhf_reads(url, profile, antenna, reply_timeout, clock, say)
-        if profile.reader.model is ReaderModel.UHF_SERIAL
+        _serial_reads(url, profile, antenna, reply_timeout, clock, say)
+        if profile.reader.model.on_bus
         else _spot_reads(url, profile, antenna, say)
     )
     try:
@@ -256,7 +262,7 @@ def run_enrolment(
 Reads = Generator[TagsRead | None, None, None]  # None: nothing yet (a chance to stop)
 
 
-def _uhf_reads(
+def _serial_reads(
     url: str,
     profile: ReaderProfile,
     antenna: int,
@@ -264,9 +270,17 @@ def _uhf_reads(
     clock: Callable[[], float],
     say: Callable[[str], None],
 ) -> Reads:
-    """The enrolment antenna's inventories from a UHF reader: SerialLink + UHFPoller."""
+    """The enrolment antenna's inventories from a reader on a serial line: SerialLink and
+    the model's poller (UHFPoller, FeigPoller)."""
     inbox: queue.Queue[LinkChanged | DataReceived] = queue.Queue()
-    config = LinkConfig(url, baudrate=profile.reader.baud, read_timeout=0.02, backoff_max=2.0)
+    reader = profile.reader
+    config = LinkConfig(
+        url,
+        baudrate=reader.baud,
+        parity=reader.parity.pyserial,
+        read_timeout=0.02,
+        backoff_max=2.0,
+    )
     link = SerialLink("reader", config, inbox.put, clock)
     poller = poller_for(profile, antenna, reply_timeout)
     polling = False

@@ -1,5 +1,5 @@
-"""`mjtable probe`: which devices are plugged in, who they are, which profile fits each, and
-the `mjtable run` line to start with.
+"""`mjtable probe`: which devices are plugged in, who they are and which profile fits each
+(what it prints, with the `mjtable run` line to start with: tools/probe_report.py).
 
 Candidates: the serial ports pyserial lists (`serial.tools.list_ports`), the udev names in
 /dev/serial/by-id, the ports the user names (`--port`), and the USB devices pyusb lists.
@@ -16,7 +16,11 @@ listed and left alone. A serial port is asked, in turn:
   inventory layout its firmware answers in (`layouts_of`); without a tag in the field the
   length of the reader-information answer says which class the reader is and the layout
   its documents give (`ReaderVariant`);
-- the PN532's GetFirmwareVersion on HSU at 115200 baud, after the wake-up preamble.
+- the PN532's GetFirmwareVersion on HSU at 115200 baud, after the wake-up preamble;
+- a FEIG ISO 15693 reader's Get Software Version ([0x65], controller/devices/feig_info.py) at
+  38400 baud, first without parity, then with even parity (the factory setting; a reader
+  answers only at its own, System-Manual §5.1): once at COM-ADR 255 (any reader), and when
+  anything answered, at each COM-ADR 0..16 (the readers a table profile needs) one by one.
 
 A USB device with a PN533's VID:PID is asked GetFirmwareVersion through pyusb.
 
@@ -28,7 +32,10 @@ A reader profile fits a UHF bus when every reader address its antennas need
 ((n-1) div 8, controller/daemon/reader_bus.py) answered, and its `inventory-layout` and
 `select-antenna` are what those readers answer in; a profile that fits but for them is
 named with the reason (`Finding.mismatches`), so a reader of another variant than a profile
-says is told apart with the profile to use. A PN532 or PN533 fits the profiles of its model. The ports left unidentified are listed as the table board's possible ports.
+says is told apart with the profile to use. A FEIG profile fits when a reader answered at
+every COM-ADR its antennas need (antenna n: n - 1), each reads ISO 15693, at the profile's
+parity; a FEIG reader of another parity, or one that reads no ISO 15693 (a UHF FEIG), is
+named with the reason. A PN532 or PN533 fits the profiles of its model. The ports left unidentified are listed as the table board's possible ports.
 """
 
 from __future__ import annotations
@@ -46,6 +53,8 @@ from serial.tools import list_ports
 
 from controller.devices import pn532
 from controller.devices.events import TableIdentified
+from controller.devices.feig_info import FeigInfo, parse_software_version, software_version_request
+from controller.devices.iso15693_feig import ANY_READER, ResponseDecoder as FeigDecoder
 from controller.devices.pn532 import Command, FirmwareVersion, InfoFrame
 from controller.devices.serial_link import IO_ERRORS
 from controller.devices.table import Identify, TableDriver
@@ -62,6 +71,7 @@ from controller.devices.uhf_reader import (
 )
 from controller.profiles import (
     CommandKind,
+    Parity,
     ReaderModel,
     ReaderProfile,
     available,
@@ -74,6 +84,8 @@ UHF_BAUD = 57600  # the UHFReader18 family's factory speed
 PN532_BAUD = 115200  # HSU default (PN532 user manual)
 TABLE_BAUD = 57600  # the daemon's table link (controller/devices/serial_link.LinkConfig)
 BUS_ADDRESSES = range(MAX_ANTENNAS)  # addresses asked one by one
+FEIG_BAUD = 38400  # a FEIG reader's factory speed (System-Manual, CFG1)
+FEIG_ADDRESSES = range(17)  # COM-ADRs asked one by one: a reader per zone of a table
 
 
 @dataclass(frozen=True, slots=True)
@@ -96,6 +108,7 @@ FAMILIES = (
     Family("UHFReader18 / CF-RU5102", ReaderModel.UHF_SERIAL, words=("uhf", "rfid", "ru5102")),
     Family("PN532 on a serial adapter", ReaderModel.PN532_UART, words=("pn532", "nfc")),
     Family("PN533 on USB", ReaderModel.PN533_USB, usb_ids=((0x04CC, 0x2533), (0x04E6, 0x5591))),
+    Family("FEIG ID ISC reader", ReaderModel.FEIG_ISO15693, words=("feig", "obid")),
 )
 
 
@@ -172,6 +185,37 @@ class UhfBus:
 
 
 @dataclass(frozen=True, slots=True)
+class FeigBus:
+    """FEIG readers that answered on one line, by COM-ADR, and the parity they answered at."""
+
+    readers: tuple[FeigInfo, ...]
+    parity: Parity
+
+    @property
+    def model(self) -> ReaderModel:
+        return ReaderModel.FEIG_ISO15693
+
+    @property
+    def addresses(self) -> frozenset[int]:
+        return frozenset(r.adr for r in self.readers)
+
+    def misfit(self, profile: ReaderProfile) -> str:
+        """Why `profile` does not fit these readers ("" when it does)."""
+        if profile.reader.parity is not self.parity:
+            return (
+                f"its parity is {profile.reader.parity.value}; the readers answer at "
+                f'{self.parity.value}: a copy with parity = "{self.parity.value}"'
+            )
+        for r in self.readers:
+            if r.adr in needed_feig(profile) and not r.reads_iso15693:
+                return f"the reader at COM-ADR {r.adr} reads no ISO 15693 tags ({r})"
+        return ""
+
+    def __str__(self) -> str:
+        return "; ".join(f"FEIG reader at COM-ADR {r.adr}: {r}" for r in self.readers)
+
+
+@dataclass(frozen=True, slots=True)
 class Pn53x:
     firmware: FirmwareVersion
     model: ReaderModel
@@ -195,7 +239,7 @@ class TableBoard:
         )
 
 
-Identity = UhfBus | Pn53x | TableBoard
+Identity = UhfBus | FeigBus | Pn53x | TableBoard
 
 
 @dataclass(frozen=True, slots=True)
@@ -340,6 +384,45 @@ def ask_pn532(port: serial.SerialBase, timeout: float) -> Pn53x | None:
     return None
 
 
+def ask_feig(port: serial.SerialBase, timeout: float) -> FeigBus | None:
+    """Get Software Version at 38400 baud, without parity, then with even parity; the COM-ADRs
+    one by one once anything answered "any reader" (on a shared line they answer at once)."""
+    port.baudrate = FEIG_BAUD
+    try:
+        for parity in (Parity.NONE, Parity.EVEN):
+            try:
+                port.parity = parity.pyserial
+            except IO_ERRORS:
+                continue  # a line that cannot carry it (a pty refuses even parity at times)
+            heard = _feig_info(port, ANY_READER, timeout)
+            if heard is None:
+                continue
+            found = {} if isinstance(heard, bool) else {heard.adr: heard}
+            for adr in FEIG_ADDRESSES:
+                if adr not in found:
+                    info = _feig_info(port, adr, timeout)
+                    if isinstance(info, FeigInfo) and info.adr == adr:
+                        found[adr] = info
+            if found:
+                return FeigBus(tuple(found[a] for a in sorted(found)), parity)
+        return None
+    finally:
+        with contextlib.suppress(*IO_ERRORS):
+            port.parity = serial.PARITY_NONE  # the questions after this one ask at none
+
+
+def _feig_info(port: serial.SerialBase, adr: int, timeout: float) -> FeigInfo | bool | None:
+    """The reader's identity; True when bytes came but no whole answer (several readers
+    at once), None when nothing came."""
+    decoder = FeigDecoder("probe")
+    frames = _exchange(port, software_version_request(adr).encode(), decoder.feed, timeout)
+    for f in frames:
+        info = parse_software_version(f)
+        if info is not None:
+            return info
+    return True if frames or decoder.scanner.skips or decoder.scanner.pending else None
+
+
 def ask_table(port: serial.SerialBase, timeout: float, tables: Sequence[str]) -> TableBoard | None:
     """Each table profile's `identify` command, in the profile's framing; the first board
     that answers with its `identity` event names its profile."""
@@ -357,6 +440,13 @@ def ask_table(port: serial.SerialBase, timeout: float, tables: Sequence[str]) ->
     return None
 
 
+FIRST_ASK: dict[ReaderModel, Callable[[serial.SerialBase, float], Identity | None]] = {
+    ReaderModel.UHF_SERIAL: ask_uhf,
+    ReaderModel.PN532_UART: ask_pn532,
+    ReaderModel.FEIG_ISO15693: ask_feig,
+}
+
+
 def ask_serial(
     c: SerialCandidate, timeout: float, tables: Sequence[str] = ()
 ) -> tuple[Identity | None, str]:
@@ -366,9 +456,12 @@ def ask_serial(
         return None, f"cannot open: {err}"
     try:
         family = c.family()
-        asks = [ask_uhf, ask_pn532]
-        if family is not None and family.model is ReaderModel.PN532_UART:
-            asks.reverse()
+        asks: list[Callable[[serial.SerialBase, float], Identity | None]]
+        asks = [ask_uhf, ask_pn532, ask_feig]
+        first = FIRST_ASK.get(family.model) if family is not None else None
+        if first is not None:  # the family its by-id name says is asked first
+            asks.remove(first)
+            asks.insert(0, first)
         for ask in asks:
             found = ask(port, timeout)
             if found is not None:
@@ -376,7 +469,7 @@ def ask_serial(
         board = ask_table(port, timeout, tables) if c.named else None
         if board is not None:
             return board, str(board)
-        asked = "the UHF reader's or the PN532's question"
+        asked = "the UHF reader's, the PN532's or the FEIG reader's question"
         if c.named:
             asked += " nor the table profiles' identify"
         return None, f"no answer to {asked}"
@@ -436,6 +529,11 @@ def needed_addresses(profile: ReaderProfile) -> frozenset[int]:
     return frozenset((n - 1) // MAX_ANTENNAS for n in profile.antennas)
 
 
+def needed_feig(profile: ReaderProfile) -> frozenset[int]:
+    """The COM-ADRs of a FEIG profile's readers: antenna n is the reader at n - 1."""
+    return frozenset(n - 1 for n in profile.antennas)
+
+
 def fitting(identity: Identity, profiles: Iterable[ReaderProfile]) -> tuple[str, ...]:
     """Names of the profiles that fit, real hardware before the simulator's, the closest
     (fewest readers unused) first."""
@@ -450,6 +548,12 @@ def fitting(identity: Identity, profiles: Iterable[ReaderProfile]) -> tuple[str,
             need = needed_addresses(p)
             if need <= identity.addresses and not identity.misfit(p):
                 fits.append((sim, len(identity.addresses - need), p.reader.name))
+        elif isinstance(identity, FeigBus):
+            if p.reader.model is not ReaderModel.FEIG_ISO15693:
+                continue
+            need = needed_feig(p)
+            if need <= identity.addresses and not identity.misfit(p):
+                fits.append((sim, len(identity.addresses - need), p.reader.name))
         elif p.reader.model is identity.model:
             fits.append((sim, 0, p.reader.name))
     return tuple(name for _, _, name in sorted(fits))
@@ -457,12 +561,14 @@ def fitting(identity: Identity, profiles: Iterable[ReaderProfile]) -> tuple[str,
 
 def mismatches(identity: Identity, profiles: Iterable[ReaderProfile]) -> tuple[str, ...]:
     """ "profile: why not" for the UHF profiles whose readers answered but whose firmware
-    settings (inventory layout, antenna selection) are not these readers'."""
-    if not isinstance(identity, UhfBus):
+    settings (inventory layout, antenna selection) are not these readers', and the FEIG
+    profiles whose readers answered at another parity or read no ISO 15693."""
+    if not isinstance(identity, UhfBus | FeigBus):
         return ()
+    need = needed_addresses if isinstance(identity, UhfBus) else needed_feig
     out = []
     for p in profiles:
-        if p.reader.model is ReaderModel.UHF_SERIAL and needed_addresses(p) <= identity.addresses:
+        if p.reader.model is identity.model and need(p) <= identity.addresses:
             why = identity.misfit(p)
             if why:
                 out.append(f"{p.reader.name}: {why}")
@@ -488,79 +594,3 @@ def probe(options: ProbeOptions) -> list[Finding]:
             fits = fitting(f.identity, profiles) if f.identity is not None else ()
             out.append(Finding(f.what, f.label, f.asked, f.note, f.identity, f.reader_arg, fits))
     return out
-
-
-def run_line(reader: Finding, table: Finding | None) -> str:
-    parts = [
-        "mjtable run",
-        f"--reader {reader.reader_arg}",
-        f"--reader-profile {reader.profiles[0]}",
-    ]
-    if table is not None:
-        parts += [f"--table {table.reader_arg}", f"--profile {table.profiles[0]}"]
-    else:
-        # no board answered: a table with no serial link reads the shuffle, walls and
-        # dice off the reader, and the players declare by cards (no seat buttons)
-        parts += ["--table none"]
-    return " ".join([*parts, "--tags TAG-MAP"])
-
-
-def report(findings: Sequence[Finding]) -> list[str]:
-    """The text `mjtable probe` prints."""
-    lines = []
-    for f in findings:
-        lines.append(f"{f.what}" + (f"  [{f.label}]" if f.label else ""))
-        if isinstance(f.identity, UhfBus):
-            answered = ", ".join(str(a) for a in sorted(f.identity.addresses))
-            lines.append(f"    asked: UHF readers answered at addresses {answered}")
-            for r in f.identity.readers:
-                layout, how = f.identity.layout_of(r.adr)
-                lines.append(f"      address {r.adr}: {r}")
-                lines.append(f"        inventory layout: {layout.value if layout else '?'} ({how})")
-        else:
-            lines.append(f"    {'asked: ' if f.asked else ''}{f.note}")
-        if f.identity is not None:
-            names = [n + " (simulator)" if n.startswith("sim-") else n for n in f.profiles]
-            lines.append(f"    fits: {', '.join(names) or 'none of the shipped profiles'}")
-        for why in f.mismatches:
-            lines.append(f"    not {why}")
-        if isinstance(f.identity, UhfBus) and not f.profiles and f.mismatches:
-            lines.append(
-                "    (a profile of another variant: copy it and set inventory-layout and "
-                "select-antenna as above, docs/PROFILES.md)"
-            )
-        elif isinstance(f.identity, UhfBus) and not f.profiles:
-            lines.append(
-                "    (a bus profile needs readers at addresses 0, 1, 2 …: antenna n is on "
-                "address (n-1) div 8; set each reader's address, docs/PROFILES.md)"
-            )
-    readers = [f for f in findings if f.profiles and not isinstance(f.identity, TableBoard)]
-    tables = [f for f in findings if isinstance(f.identity, TableBoard)]
-    # the table board's port: a USB serial port that is no reader (a bare UART rarely is)
-    others = [f.what for f in findings if f.identity is None and f.label and f.what[:4] != "USB "]
-    lines.append("")
-    if not readers:
-        if any(isinstance(f.identity, UhfBus | Pn53x) for f in findings):
-            lines.append(
-                "no shipped reader profile fits the readers that answered (docs/PROFILES.md)"
-            )
-        else:
-            lines.append("no reader identified (name a port to ask it: mjtable probe --port PATH)")
-        return lines
-    for f in readers:
-        lines.append("start with:")
-        lines.append(f"    {run_line(f, tables[0] if tables else None)}")
-    if not tables:
-        lines.append(
-            "no table board answered: --table none runs a table without a serial link (the "
-            "reader's profile says how players declare; --declarations cards or tiles where "
-            "it says buttons); a table with a board: --table PORT --profile TABLE-PROFILE"
-        )
-    if not tables and others:
-        lines.append(
-            f"the table board may be on: {', '.join(others)} (name it with --port to ask it "
-            "with the table profiles' identify command)"
-        )
-    lines.append("TAG-MAP: your tiles' tag map (mjtable enroll writes one)")
-    lines.append("then: mjtable calibrate (docs/PROFILES.md) before the first session")
-    return lines

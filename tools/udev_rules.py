@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import TypeGuard
 
-from tools.probe import Finding, Pn53x, SerialCandidate, TableBoard, UhfBus
+from tools.probe import FeigBus, Finding, Pn53x, SerialCandidate, TableBoard, UhfBus
 
 HEADER = "# mjtable: written by `mjtable setup`"
 # a serial number udev can match as written (no quotes, spaces or control characters)
@@ -97,7 +97,7 @@ def assign(findings: Sequence[Finding]) -> Found:
         (
             Adapter(Role.READER, f.port, f"answered as a reader: {f.note}")
             for f in findings
-            if isinstance(f.identity, UhfBus | Pn53x) and _usable(f.port)
+            if isinstance(f.identity, UhfBus | FeigBus | Pn53x) and _usable(f.port)
         ),
         None,
     )

@@ -18,6 +18,10 @@ TARGETS = {
         "noisy simulated deals with the daemon killed and restarted, compared with the truth",
     ),
     "codecs": ("tools.bench.codecs", "line noise skipped per second by each frame decoder"),
+    "hall": (
+        "tools.bench.hall",
+        "200 tables and 2,000 WebSocket viewers on the hall's brokers: latency, CPU, memory",
+    ),
 }
 
 

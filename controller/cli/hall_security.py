@@ -54,6 +54,28 @@ def add_actions(sub: Any) -> None:
         metavar="[HOST:]PORT",
         help="the broker's listener (default: every address, port 1883, or 8883 with TLS)",
     )
+    bc.add_argument(
+        "--websockets",
+        metavar="[HOST:]PORT|off",
+        help="the viewers' broker's MQTT over WebSockets listener, where the phones' viewer "
+        "pages connect (default: every address, port 8083; off: no viewers' side). Mosquitto "
+        'bridges the public topics only to it (docs/MQTT.md "Viewers")',
+    )
+    bc.add_argument(
+        "--max-viewers",
+        type=int,
+        default=2000,
+        metavar="N",
+        help="WebSocket connections the viewers' broker takes (default 2000); the systemd "
+        "units' LimitNOFILE is set above it",
+    )
+    bc.add_argument(
+        "--bridge-port",
+        type=int,
+        default=1884,
+        metavar="PORT",
+        help="the viewers' broker's loopback listener for Mosquitto's bridge (default 1884)",
+    )
     bc.add_argument("--tls-cert", type=Path, help="the broker's certificate: TLS only")
     bc.add_argument("--tls-key", type=Path, help="the certificate's private key")
 
@@ -110,9 +132,23 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _broker_config(args: argparse.Namespace) -> int:
-    broker = hall_broker(args.hall, args.table, args.listen, args.tls_cert, args.tls_key)
+    broker = hall_broker(
+        args.hall,
+        args.table,
+        args.listen,
+        args.tls_cert,
+        args.tls_key,
+        args.websockets,
+        args.max_viewers,
+        args.bridge_port,
+    )
     files = write(broker, args.out, args.installed_at)
-    print(f"written: {args.out}/mjtable-hall.conf, passwd, acl, credentials/")
+    print(f"written: {args.out}/mjtable-hall.conf, passwd, acl, credentials/, systemd/")
+    if broker.viewers is not None:
+        v = broker.viewers
+        print(f"viewers: {args.out}/viewers/ (run `npm ci --omit=dev` there; Node.js), "
+              f"MQTT over WebSockets on {v.host or '*'}:{v.port}, at most {v.max_connections}; "
+              f"`mjtable hub --viewers-port {v.port}` serves the viewer page")  # fmt: skip
     print(f"the hub: mjtable hub --hall {broker.hall} --username {broker.hub_user} "
           f"--password-file {files[broker.hub_user]} --keys hall.keys ...")  # fmt: skip
     for table in broker.tables:

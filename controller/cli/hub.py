@@ -12,6 +12,7 @@ import sys
 import threading
 from pathlib import Path
 
+from controller.hub import viewer_page
 from controller.hub.page import HubPage, LinkState
 from controller.hub.signing import TableKeyError
 from controller.hub.standings import Standings
@@ -32,6 +33,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--http",
         default="127.0.0.1:8090",
         help="serve the standings page at host:port (default %(default)s; 'off' for none)",
+    )
+    parser.add_argument(
+        "--viewers-port",
+        default="8083",
+        metavar="PORT|off",
+        help="the viewers' broker's WebSocket port (`mjtable hall broker-config "
+        "--websockets`): the page serves /viewer, a table's board read from that broker on "
+        "this machine's address (default %(default)s; 'off': no viewer page)",
     )
     parser.add_argument("--username", help="MQTT user name")
     parser.add_argument(
@@ -125,6 +134,12 @@ def run(args: argparse.Namespace) -> int:
     except (ValueError, OSError) as err:
         print(f"mjtable hub: {err}", file=sys.stderr)
         return 2
+    if args.viewers_port != "off" and not (
+        args.viewers_port.isdigit() and 0 < int(args.viewers_port) < 65536
+    ):
+        print(f"mjtable hub: --viewers-port is a port or off, not {args.viewers_port!r}",
+              file=sys.stderr)  # fmt: skip
+        return 2
     feed = seated = None
     if args.plan is not None or args.roster is not None:
         from controller.hall.feed import SeatingFeed
@@ -167,6 +182,8 @@ def run(args: argparse.Namespace) -> int:
             return 2
         server = WebServer(host or "127.0.0.1", int(port))
         page = HubPage(standings, server, args.hall, link, gate.trust)
+        if args.viewers_port != "off":
+            viewer_page.mount(server, args.hall, int(args.viewers_port))
         try:
             server.start()
         except OSError as err:  # the port is taken, the address is not this machine's

@@ -10,7 +10,8 @@ from pathlib import Path
 
 from controller.cli.args import positive_float
 from controller.profiles import available
-from tools.probe import BY_ID, ProbeOptions, probe, report
+from tools.probe import BY_ID, ProbeOptions, probe
+from tools.probe_report import report
 
 EPILOG = """\
 Which devices are asked: a port you name with --port; a serial port whose USB VID:PID or

@@ -19,7 +19,7 @@ from rules.ruleset import DEFAULT
 from rules.seats import Seat
 from tools.sim.noise import NoiseConfig, Unplug
 from tools.sim.player import DECLARATIONS
-from tools.sim.run import READERS, SimConfig, Simulation
+from tools.sim.run import READERS, SimConfig, Simulation, default_kind
 
 
 def _unplug(text: str) -> Unplug:
@@ -43,7 +43,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         default=Seat.E,
         help="prevalent (round) wind E S W N, scored by Wellness (default E)",
     )
-    parser.add_argument("--reader", choices=READERS, default="uhf", help="reader kind")
+    parser.add_argument(
+        "--reader",
+        choices=READERS,
+        help="reader kind (default: the reader profile's model: uhf, or feig for an ISO 15693 "
+        "profile; pn533-usb is in-process)",
+    )
     parser.add_argument(
         "--table",
         choices=("pty", "none"),
@@ -111,7 +116,7 @@ def run(args: argparse.Namespace) -> int:
             rules=args.rules,
             table_profile=args.table_profile,
             reader_profile=args.reader_profile,
-            reader=args.reader,
+            reader=args.reader or default_kind(args.reader_profile),
             noise=noise,
             truth=args.truth,
             record=args.record,

@@ -290,6 +290,8 @@ class Daemon:
         board.mount(self.server)
         driver = None if table_profile is None else TableDriver(table_profile)
         self.mqtt = self._mqtt(broker, table_key)
+        if self.mqtt is not None:  # the hall's delayed feed: what /broadcast shows, when it does
+            board.on_release(self.mqtt.publish_broadcast)
         outputs = AppOutputs(board, None, self.mqtt, self.notifier, s.table.name)
         outputs.watch = self.watch
         outputs.session_scan_from = (self.journal.last().seq if self.journal.last() else 0) + 1
@@ -369,11 +371,12 @@ class Daemon:
         baud: int,
         fast: dict,
     ) -> Any:
-        """A serial link (the UHF reader bus), or a PN53x polled by its driver on a thread
-        of its own (controller/devices/polled_link.py): a PN533 through pyusb, a PN532 on
-        the serial port."""
+        """A serial link at the profile's baud rate and parity (the reader bus: UHF or FEIG
+        readers), or a PN53x polled by its driver on a thread of its own (controller/devices/
+        polled_link.py): a PN533 through pyusb, a PN532 on the serial port."""
         if usb_devices is None and profile.reader.model is not ReaderModel.PN532_UART:
-            config = LinkConfig(self.reader_url, baudrate=baud, **fast)
+            parity = profile.reader.parity.pyserial
+            config = LinkConfig(self.reader_url, baudrate=baud, parity=parity, **fast)
             return SerialLink("reader", config, runtime.put)
         from controller.devices.pn53x_reader import Backoff
         from controller.devices.polled_link import PolledReaderLink

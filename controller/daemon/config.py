@@ -21,6 +21,7 @@ Example (docs/DAEMON.md):
     table-profile = "sim-table"
     reader-profile = "sim-uhf"
     tags = "sim-108"                 # default: sim-108, or sim-136 for a 136-tile rule set
+                                     # (sim-108-icode, sim-136-icode: an ISO 15693 reader)
 
     [http]
     listen = "127.0.0.1:8080"        # another host only when named here or with --http
@@ -139,12 +140,15 @@ class Settings:
 
     @property
     def tags(self) -> str:
-        """The tag map: as configured, else the simulator's set for the rule set's tiles."""
+        """The tag map: as configured, else the simulator's set for the rule set's tiles and
+        the reader's tags (sim-108; sim-108-icode for an ISO 15693 reader)."""
         if self.devices.tags:
             return self.devices.tags
+        from controller.profiles import load_reader, sim_tags_name
         from rules.ruleset import load
 
-        return f"sim-{load(self.table.rules).tiles.set.value}"
+        tags = load_reader(self.devices.reader_profile).reader.model.tags
+        return sim_tags_name(load(self.table.rules).tiles.set, tags)
 
     def echo(self) -> dict[str, Any]:
         """What `daemon.started` records (never the token or the broker password)."""

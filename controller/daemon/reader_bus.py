@@ -1,5 +1,6 @@
 """The reader side of the daemon: one serial line carrying one or more UHF readers of the
-UHFReader18 family (8 antenna ports per reader address), polled in turn.
+UHFReader18 family (8 antenna ports per reader address), or FEIG ISO 15693 readers (one
+antenna each), polled in turn.
 
 A reader profile numbers its antennas 1..8·k; antenna n is port (n-1) mod 8 + 1 of the
 reader at address (n-1) div 8 (the simulator's bus does the same, tools/sim/devices.py).
@@ -8,6 +9,11 @@ inventories them with one command (`together`): a round of the sim-uhf bus (17 a
 3 addresses) is 6 command/answer pairs on the line instead of 34, and the pty or USB
 adapter's latency is paid per pair. When the turn comes back to the first address, a
 debouncer round is over (`round_done`).
+
+FEIG ID ISC.MR101-class readers (controller/devices/iso15693_feig.py) have one antenna each:
+antenna n is the reader at COM-ADR n - 1, and its `FeigPoller` asks one inventory (and
+its further data sets) per turn. That choice of pollers by the profile's model is the bus's
+only branch on it; the turns, the pace and the focus are the same for both.
 
 Pace: a round starts no sooner than `interval` seconds after the previous one started (the
 profile's `rounds-per-second`; 0 under `--fast`): when an answer ends a round early, the next
@@ -28,9 +34,10 @@ from collections.abc import Collection
 from dataclasses import dataclass
 
 from controller.devices.events import FrameError, TagsRead
+from controller.devices.iso15693_feig import FeigPoller, FeigStep
 from controller.devices.uhf_poller import PollerConfig, PollStep, UHFPoller
 from controller.devices.uhf_reader import MAX_ANTENNAS
-from controller.profiles import ReaderProfile
+from controller.profiles import ReaderModel, ReaderProfile
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,6 +67,20 @@ class ReaderBus:
         self._build(self.antennas)
 
     def _build(self, antennas: Collection[int]) -> None:
+        self.pollers: list[UHFPoller] | list[FeigPoller]
+        if self.profile.reader.model is ReaderModel.FEIG_ISO15693:
+            self.addresses = [n - 1 for n in sorted(antennas)]
+            self.pollers = [
+                FeigPoller(
+                    adr=n - 1,
+                    antenna=n,
+                    reply_timeout=self.reply_timeout + self.profile.antennas[n].inventory_s,
+                )
+                for n in sorted(antennas)
+            ]
+            self._restart = [p.cycle_start() for p in self.pollers]
+            self.turn = 0
+            return
         ports: dict[int, list[int]] = {}
         for n in sorted(antennas):
             ports.setdefault((n - 1) // MAX_ANTENNAS, []).append((n - 1) % MAX_ANTENNAS + 1)
@@ -124,7 +145,7 @@ class ReaderBus:
             self.focused = self._next_focus
             self._build(self.focused or self.antennas)
 
-    def _step(self, t: float, step: PollStep) -> BusStep:
+    def _step(self, t: float, step: PollStep | FeigStep) -> BusStep:
         events = step.events
         if not step.send:
             return BusStep(events) if events else _NOTHING

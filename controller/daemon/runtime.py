@@ -90,7 +90,7 @@ from controller.devices.table import TableDriver
 from controller.journal import Journal
 from controller.journal_records import JournalError, Record, RecordKind, Source, Stamp
 from controller.outputs.view import AlertView
-from controller.profiles import ReaderModel, ReaderProfile, ZoneKind
+from controller.profiles import ReaderProfile, ZoneKind
 from controller.recognition.presence import Debouncer
 from controller.recognition.recogniser import (
     DealerMoved,
@@ -157,7 +157,7 @@ class Runtime(DeviceIO, Recovery, ClaimClock, DealCycle, RefereeSide, Publicatio
         self.bus = ReaderBus(reader, interval=0.0 if config.fast_polling else reader.round_interval)
         # a PN53x (USB, UART) is polled by its own driver (controller/devices/polled_link.py): no
         # bytes to decode and no commands to send, each poll is one round
-        self.polled = reader.reader.model is not ReaderModel.UHF_SERIAL
+        self.polled = not reader.reader.model.on_bus
         self.rounds = 0  # debouncer rounds ended
         self.send = send
         self.outputs: Outputs = outputs or NoOutputs()

@@ -196,6 +196,11 @@ class _Scanner:
         self._buf += data
         return self._scan()
 
+    @property
+    def pending(self) -> int:
+        """Bytes held for a frame not complete yet."""
+        return len(self._buf)
+
     def flush(self) -> list[bytes]:
         out: list[bytes] = []
         while self._buf:
@@ -269,7 +274,9 @@ class FeigPoller:
     """Sans-I/O: one inventory at a time at reader `adr`, data sets fetched with MORE while
     the reader says 0x94, then one `TagsRead` for its antenna (`antenna`). "No transponder"
     is an empty antenna; a failing or unknown status is counted, logged once and the next
-    inventory asked; silence for `reply_timeout` is reported and the next one asked."""
+    inventory asked; silence for `reply_timeout` is reported and the next one asked, and so
+    is an answer that went quiet for `idle_gap` without a whole frame (a damaged one). On a
+    reader bus (controller/daemon/reader_bus.py) a new inventory is this reader's turn over."""
 
     def __init__(
         self,
@@ -300,22 +307,40 @@ class FeigPoller:
         return FeigStep(send=self._ask(t))
 
     def feed(self, t: float, data: bytes) -> FeigStep:
-        if data:
+        skips = self.decoder.scanner.skips
+        step = self._handle(t, lambda: self.decoder.feed(data))
+        # an answer still coming, or damaged bytes: the line's silence will end it (`tick`)
+        if (
+            data
+            and not step.send
+            and (self.decoder.scanner.pending or self.decoder.scanner.skips != skips)
+        ):
             self._heard = t
-        return self._handle(t, lambda: self.decoder.feed(data))
+        return step
 
     def tick(self, t: float) -> FeigStep:
-        if self._heard is not None and t - self._heard >= self.idle_gap:
+        quiet = self._heard is not None and t - self._heard >= self.idle_gap
+        if quiet:
             self._heard = None
             step = self._handle(t, self.decoder.flush)
             if step.send:
                 return step
+            # bytes came and went quiet without a whole answer (a damaged frame): the answer
+            # is over, the next inventory is asked now rather than at the reply timeout
+            error = FrameError(t, self.device, f"an incomplete answer from reader 0x{self.adr:02x}")
+            self.timeouts += 1
+            return FeigStep((*step.events, error), self._ask(t))
         if t < self._deadline:
             return FeigStep()
         self.decoder.flush()
         self.timeouts += 1
         error = FrameError(t, self.device, f"no answer from reader 0x{self.adr:02x}")
         return FeigStep((error,), self._ask(t))
+
+    def cycle_start(self) -> bytes:
+        """The command that starts this reader's turn: a new inventory (a reader bus watches
+        for it to tell that the poller has finished, controller/daemon/reader_bus.py)."""
+        return inventory_request(self.adr).encode()
 
     def _handle(self, t: float, frames) -> FeigStep:
         before = self.decoder.scanner.skips
@@ -332,6 +357,7 @@ class FeigPoller:
     def _ask(self, t: float, more: bool = False) -> bytes:
         if not more:
             self._found = []
+        self._heard = None
         self._deadline = t + self.reply_timeout
         return inventory_request(self.adr, more).encode()
 

@@ -59,6 +59,7 @@ class LinkConfig:
     backoff_max: float = 5.0
     history: int = 256  # traffic entries kept for `dump`
     exclusive: bool = True  # flock the port (POSIX); a second opener fails
+    parity: str = serial.PARITY_NONE  # pyserial's "N", "E", "O" (8 data bits, 1 stop bit)
 
 
 Sink = Callable[[LinkChanged | DataReceived], Any]
@@ -157,6 +158,7 @@ class SerialLink:
             port = self._opener(
                 self.config.url,
                 baudrate=self.config.baudrate,
+                parity=self.config.parity,
                 timeout=self.config.read_timeout,
                 exclusive=self.config.exclusive,
                 do_not_open=True,

@@ -68,6 +68,7 @@ class SeatingFeed:
         self._options = options
         self._lock = threading.Lock()
         self._sent: dict[str, SeatingNotice | None] = {}
+        self._client.on_connect = self._on_connect
 
     def start(self) -> None:
         self._client.connect_async(self._options.host, self._options.port)
@@ -76,6 +77,17 @@ class SeatingFeed:
     def stop(self) -> None:
         self._client.disconnect()
         self._client.loop_stop()
+
+    def _on_connect(self, client, userdata, flags, reason_code, properties) -> None:
+        """Send every seating again: a broker that crashed before saving its retained
+        messages comes back without them (a restart keeps them)."""
+        if reason_code.is_failure:
+            return
+        with self._lock:
+            sent = [n for n in self._sent.values() if n is not None]
+        for notice in sent:
+            client.publish(seating_topic(self.hall, notice.table), notice.encode(), qos=1,
+                           retain=True)  # fmt: skip
 
     def update(self, standings: HallStandings) -> list[SeatingNotice]:
         """Publish the notices that changed; returns them. paho queues what it cannot send

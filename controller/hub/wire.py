@@ -5,6 +5,7 @@
     mjtable/<hall>/<table>/event    QoS 1            TableEvent: public moves only
     mjtable/<hall>/<table>/deal     QoS 1            SettledDeal, with a per-table `seq`
     mjtable/<hall>/<table>/ledger   retained, QoS 1  every SettledDeal the table published
+    mjtable/<hall>/<table>/broadcast retained, QoS 0 BroadcastView, released after the delay
 
 Every payload is one JSON object naming its `kind` and the wire `version` (gpsd style).
 QoS 1 may deliver a message twice; a receiver keys deals on (table, session, deal) and keeps
@@ -23,7 +24,7 @@ from typing import Any
 
 import paho.mqtt.client as paho
 
-from controller.outputs.view import PublicView
+from controller.outputs.view import BroadcastView, PublicView
 from rules.melds import Meld
 from rules.seats import Seat
 from rules.tiles import parse_tiles
@@ -42,6 +43,7 @@ class Channel(Enum):
     EVENT = "event"
     DEAL = "deal"
     LEDGER = "ledger"
+    BROADCAST = "broadcast"
 
 
 def _check_level(name: str, what: str) -> str:
@@ -360,7 +362,9 @@ def decode(topic_text: str, data: bytes) -> Received:
     raise WireError(f"{topic_text}: kind {kind!r} is not decoded here")
 
 
-def encode(payload: TableStatus | SettledDeal | Ledger | TableEvent | PublicView) -> bytes:
+def encode(
+    payload: TableStatus | SettledDeal | Ledger | TableEvent | PublicView | BroadcastView,
+) -> bytes:
     return json.dumps(payload.to_json(), separators=(",", ":"), ensure_ascii=False).encode()
 
 

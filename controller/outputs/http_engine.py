@@ -417,9 +417,12 @@ def _send(sock: socket.socket, response: Response, keep: bool) -> bool:
         ("Content-Type", response.content_type),
         ("Content-Length", str(len(response.body))),
     ]
-    if "cache-control" not in {k.lower() for k, _ in response.headers}:
+    own = {k.lower() for k, _ in response.headers}
+    if "cache-control" not in own:
         headers.append(("Cache-Control", "no-store"))
-    headers += [*SECURITY_HEADERS, *response.headers]
+    # a response may widen a security header (the hub's viewer page connects to its broker)
+    headers += [h for h in SECURITY_HEADERS if h[0].lower() not in own]
+    headers += response.headers
     if not keep:
         headers.append(("Connection", "close"))
     try:

@@ -40,7 +40,7 @@ from controller.hub.wire import (
     make_client,
     topic,
 )
-from controller.outputs.view import PublicView
+from controller.outputs.view import BroadcastView, PublicView
 from rules.melds import Meld, MeldKind
 from rules.seats import Seat
 from rules.tiles import Tile
@@ -102,6 +102,7 @@ class MqttPublisher:
         self._ledger: dict[tuple[int, int], SettledDeal] = {}
         self._status = TableStatus(hall, table, Presence.ONLINE)
         self._view: bytes | None = None
+        self._broadcast: bytes | None = None
         self._pump = threading.Thread(target=self._run_pump, name=f"mqtt-{table}", daemon=True)
 
     # -- public API --
@@ -173,6 +174,17 @@ class MqttPublisher:
                 return
         self._client.publish(self._topics[Channel.VIEW], data, qos=0, retain=True)
 
+    def publish_broadcast(self, view: BroadcastView) -> None:
+        """The delayed feed (hands and waits, never the wall), retained, QoS 0, as the
+        scoreboard releases it once the organiser's delay has passed (`[http]
+        broadcast_delay`): called by `Scoreboard.on_release`, never with a view still held."""
+        data = encode(view)
+        with self._cond:
+            self._broadcast = data
+            if not self._connected:
+                return
+        self._client.publish(self._topics[Channel.BROADCAST], data, qos=0, retain=True)
+
     def publish_event(self, event: TableEvent) -> bool:
         """False when the queue is full and the event was dropped (counted)."""
         with self._cond:
@@ -242,11 +254,12 @@ class MqttPublisher:
             self._fifo.appendleft(
                 _Outgoing(self._topics[Channel.STATUS], encode(self._status), True, True)
             )
-            view = self._view
+            latest = ((Channel.VIEW, self._view), (Channel.BROADCAST, self._broadcast))
             self._cond.notify_all()
         log.info("MQTT connected to %s:%d", self.options.host, self.options.port)
-        if view is not None:
-            client.publish(self._topics[Channel.VIEW], view, qos=0, retain=True)
+        for channel, data in latest:
+            if data is not None:
+                client.publish(self._topics[channel], data, qos=0, retain=True)
 
     def _on_disconnect(self, client, userdata, flags, reason_code, properties) -> None:
         with self._cond:

@@ -257,6 +257,7 @@ class Scoreboard:
         self.broadcast_feed = EventChannel()
         self.referee_feed = EventChannel()
         self.broadcast_feed.publish("meta", json.dumps({"delay_s": self.delay_s}))
+        self._released: list[Callable[[BroadcastView], None]] = []
 
     # --- the daemon's side ---------------------------------------------------------------
 
@@ -281,6 +282,12 @@ class Scoreboard:
                     self._pending.popleft()
             self.tick()
 
+    def on_release(self, listener: Callable[[BroadcastView], None]) -> None:
+        """Call `listener` with each broadcast view released (the newest of a tick), once its
+        delay has passed: the hall's delayed feed (controller/outputs/mqtt.py) follows it."""
+        with self._lock:
+            self._released.append(listener)
+
     def tick(self) -> BroadcastView | None:
         """Release the broadcast views whose delay has passed; returns the newest released."""
         now = self._clock()
@@ -291,6 +298,8 @@ class Scoreboard:
             if released is not None:
                 self._broadcast = released
                 self.broadcast_feed.publish("view", _dump(released.to_json()), released.public.seq)
+                for listener in self._released:
+                    listener(released)
         return released
 
     def next_release_at(self) -> float | None:

@@ -246,6 +246,17 @@ def test_run_journal_on_a_full_disk(tmp_path: Path) -> None:
     assert (tmp_path / "verify").read_text().startswith(f"{journal}: ok, ")
 
 
+def test_bench_recognition_with_a_reader_profile_typo_is_one_line() -> None:
+    """The campaign picks the simulated tiles' tag map from the reader profile's model (an
+    ISO 15693 reader's tiles carry ICODE UIDs): a profile that does not exist is one line,
+    before any simulator or daemon starts."""
+    code, err = mjtable("bench", "recognition", "--reader-profile", "sim-fieg", "--deals", "1")
+    assert code == 2 and "Traceback" not in err
+    assert err.strip() == (
+        "mjtable bench recognition: hw_profiles/readers/sim-fieg.toml: top level: no such profile"
+    )
+
+
 # --- sim: values refused by argparse --------------------------------------------------------
 
 

@@ -182,7 +182,8 @@ def test_bad_framing_is_reported_in_its_section() -> None:
 def test_bought_readers_say_their_debounce_is_guessed() -> None:
     from controller.profiles import CalibrationState, ReaderModel
 
-    for name in ("uhfreader18-rs485", "uhfreader18-rs485-nowall", "pn532-pi-uart", "pn533-usb"):
+    bought = ("uhfreader18-rs485", "uhfreader18-rs485-nowall", "pn532-pi-uart", "pn533-usb")
+    for name in (*bought, "feig-mr101-rs485"):
         assert load_reader(name).calibration.state is CalibrationState.GUESSED, name
     assert load_reader("pn532-pi-uart").reader.model is ReaderModel.PN532_UART
     assert load_reader("pn533-usb").reader.model is ReaderModel.PN533_USB
@@ -254,6 +255,14 @@ date = "d"
         ('model = "uhf-serial"', 'model = "uhf"', "reader", "model", "not one of"),
         ('date = "d"', 'date = "d"\nbaud = 10', "reader", "baud", "out of range"),
         ('zone = "wall"', 'zone = "table"', "antennas.2", "zone", "not one of"),
+        ('date = "d"', 'date = "d"\nparity = "mark"', "reader", "parity", "not one of"),
+        (
+            'model = "uhf-serial"',
+            'model = "feig-iso15693"\naddress = 3',
+            "reader",
+            "address",
+            "COM-ADR antenna - 1",
+        ),
     ],
 )
 def test_reader_errors(old: str, new: str, section: str, key: str, message: str) -> None:
@@ -319,6 +328,11 @@ tileset = 108
         ('"zz" = "5p#3"\n', "zz", "hex digits"),
         ('"0102" = "5p#3"\n', "0102", "4..32 bytes"),
         (
+            '"c2f912ca180104e0" = "5p#3"\n',
+            "c2f912ca180104e0",
+            "air order (LSB first): write it MSB first, as the reader reports it: e0040118ca12f9c2",
+        ),
+        (
             '"e2806894000000000000aa03" = "5z#1"\n',
             "e2806894000000000000aa03",
             "not in the 108-tile set",
@@ -351,3 +365,26 @@ def test_a_reader_profile_says_its_inventory_layout_and_antenna_selection() -> N
     data = tomllib.loads(READER.replace('date = "d"', 'date = "d"\nselect-antenna = false'))
     with pytest.raises(SchemaError, match=r"\[antennas\.2\].*port 1 only"):
         parse_reader(data, "r.toml")
+
+
+def test_the_feig_profiles_read_icode_tiles_at_the_line_setting_of_their_readers() -> None:
+    """feig-mr101-rs485: the System-Manual's factory line (38400 baud, even parity), a reader
+    per zone (antenna n at COM-ADR n - 1), no RSSI; sim-feig: the simulator's readers at no
+    parity; both read ISO 15693 tiles, whose shipped tag maps hold 8-byte UIDs e0 04 …"""
+    from controller.profiles import Parity, ReaderModel, TagFamily, sim_tags_name
+
+    real, sim = load_reader("feig-mr101-rs485"), load_reader("sim-feig")
+    assert (real.reader.baud, real.reader.parity) == (38400, Parity.EVEN)
+    assert (sim.reader.baud, sim.reader.parity) == (38400, Parity.NONE)
+    for p in (real, sim):
+        assert p.reader.model is ReaderModel.FEIG_ISO15693 and p.reader.model.on_bus
+        assert p.debounce.crosstalk_margin == 0 and sorted(p.antennas) == list(range(1, 18))
+        assert p.zones == load_reader("sim-uhf").zones
+    assert ReaderModel.FEIG_ISO15693.tags is TagFamily.ISO15693
+    assert not ReaderModel.PN533_USB.on_bus and ReaderModel.UHF_SERIAL.tags is TagFamily.EPC
+    for tileset in TileSet:
+        tags = load_tags(sim_tags_name(tileset, TagFamily.ISO15693), complete=True)
+        assert all(len(u) == 8 and u[:2] == b"\xe0\x04" for u in [*tags.by_uid, *tags.cards])
+        assert tags.lookup(sim_tag_uid(TileCopy(Tile.P5, 2), TagFamily.ISO15693)) == TileCopy(
+            Tile.P5, 2
+        )

@@ -21,13 +21,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
-from journal_truth import Timeline, scan_public, tokens
+from journal_truth import Timeline, scan_broadcast, scan_public, tokens
 from live_run import ENV, ROOT, LiveRun
 from real_things import HubProcess, screenshot, start_broker
 
 from controller.journal import Journal
 from controller.journal_records import RecordKind
 from controller.journal_summary import summarise
+from controller.outputs.scoreboard import DEFAULT_BROADCAST_DELAY_S
 
 pytestmark = pytest.mark.slow
 
@@ -296,12 +297,13 @@ def test_seat_displays_after_every_settlement(session: Session) -> None:
 
 def test_table_topics_carry_nothing_hidden(session: Session) -> None:
     """The view topic is a public view (scanned against the journal like the scoreboard's);
+    the broadcast topic the delayed view, never before the delay (the table's default);
     status, deal and ledger carry no tile at all; only a discard event names a tile."""
     _finished(session)
     timeline = Timeline.read(session.journal)
     by_channel: dict[str, list[dict]] = {}
     problems: list[str] = []
-    for _t, topic, payload in list(session.topics.messages):
+    for t, topic, payload in list(session.topics.messages):
         if not payload:
             continue  # a retained message cleared
         text = payload.decode()
@@ -310,6 +312,8 @@ def test_table_topics_carry_nothing_hidden(session: Session) -> None:
         by_channel.setdefault(channel, []).append(message)
         if channel == "view":
             problems += scan_public(message, text, timeline)
+        elif channel == "broadcast":
+            problems += scan_broadcast(message, t, DEFAULT_BROADCAST_DELAY_S, timeline)
         elif channel == "event":
             if message["event"] != "discard" and message.get("tile") is not None:
                 problems.append(f"a tile on a {message['event']} event: {text}")

@@ -289,3 +289,40 @@ def test_a_reader_of_another_variant_than_its_profile_stops_calibrate_named(
         loop.stop()
         ep.close()
     assert tally is None and named in source.misfit and lines[-1] == source.misfit
+
+
+def test_live_calibration_of_feig_readers_on_a_serial_line(tmp_path: Path) -> None:
+    """`mjtable calibrate` with a FEIG profile polls the readers through the daemon's reader
+    bus (FEIG frames, one reader per antenna): an ISO 15693 inventory carries no RSSI, so the
+    figures have none and the crosstalk margin stays off."""
+    profile = load_reader("sim-feig")
+    world = World(TileSet.SUITED_108, profile, seed=3)
+    noise = Noise(NoiseConfig(missed=8, crosstalk=20), profile, 3)
+    line = ReaderBus(world, noise, open_endpoint(tmp_path, "reader"), None)
+    loop = DeviceLoop()
+    loop.add(line.endpoint, line.on_bytes)
+    loop.start()
+    profile_path = tmp_path / "feig.toml"
+    shutil.copy(ROOT / "hw_profiles/readers/sim-feig.toml", profile_path)
+    cmd = [sys.executable, "-m", "controller", "calibrate", "--reader", str(line.endpoint.link)]
+    cmd += ["--reader-profile", str(profile_path), "--antennas", "5", "--rounds", "80"]
+    proc = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.PIPE, text=True)
+    try:
+        out = Lines(proc)
+        out.expect("[1/1] antenna 5 (S.hand): put 1 to 4 tiles on it")
+        tiles = world.in_place(IN_MACHINE)[:4]
+        world.move_many((tc, IN_MACHINE, Zone(ZoneKind.HAND, Seat.S)) for tc in tiles)
+        out.expect("4 tiles: recording 80 rounds")
+        out.expect(f"wrote {profile_path}")
+        assert proc.wait(timeout=WAIT) == 0
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+        loop.stop()
+        line.endpoint.close()
+    got = load_reader(str(profile_path))
+    assert got.calibration.state is CalibrationState.MEASURED and got.calibration.tiles == 4
+    assert 0.85 <= got.calibration.read_rate <= 0.99  # 8% of reads missed
+    assert got.calibration.own_rssi == () and got.debounce.crosstalk_margin == 0
+    assert got.calibration.crosstalk_reads > 0  # S's river, melds and void read them at 20 %
+    assert line.feig is not None and {r.adr for r in line.feig.readers[4].requests} == {4}

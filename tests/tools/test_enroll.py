@@ -4,10 +4,12 @@ the tool is killed half-way and resumes where it stopped; the result is the sim 
 
 from __future__ import annotations
 
+import os
 import queue
 import signal
 import subprocess
 import sys
+import termios
 import threading
 import types
 from collections.abc import Iterator
@@ -15,8 +17,10 @@ from pathlib import Path
 
 import pytest
 
+from controller.devices.iso15693_feig import inventory_request
 from controller.devices.pn532 import sam_configuration
 from controller.profiles import (
+    TagFamily,
     TagMap,
     TagsHeader,
     TileCopy,
@@ -256,3 +260,57 @@ def test_enrol_nfc_tiles_with_a_pn532_on_a_serial_port(tmp_path: Path) -> None:
     saved = load_tags(str(out))
     assert dict(saved.by_uid) == {nfc_uid(sim_tag_uid(tc)): tc for tc in shown}
     assert module.chip.received[0] == sam_configuration()  # woken and configured first
+
+
+def test_enrol_icode_tiles_with_feig_readers_on_a_serial_line(tmp_path: Path) -> None:
+    """`mjtable enroll --reader-profile sim-feig --antenna 5`: the tool polls the FEIG
+    reader at COM-ADR 4 (antenna 5, S's hand) on the simulated line at 38400 baud, and each
+    tile's ICODE UID (MSB first, e0 04 …) becomes the copy asked for; a
+    tile shown again is not enrolled twice."""
+    profile = load_reader("sim-feig")
+    world = World(TileSet.SUITED_108, profile, seed=1)
+    bus = ReaderBus(world, Noise(NoiseConfig(), profile, 1), open_endpoint(tmp_path, "r"), None)
+    loop = DeviceLoop()
+    loop.add(bus.endpoint, bus.on_bytes)
+    loop.start()
+    spot = Zone(ZoneKind.HAND, Seat.S)
+    out = tmp_path / "club-icode.toml"
+    cmd = [sys.executable, "-m", "controller", "enroll", "--reader", str(bus.endpoint.link)]
+    cmd += ["--reader-profile", "sim-feig", "--antenna", "5", "--set", "club-icode"]
+    cmd += ["--out", str(out)]
+    proc = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.PIPE, text=True)
+    shown = order_of(TileSet.SUITED_108)[:3]
+    try:
+        op = Operator(world, proc)
+        for n, tc in enumerate(shown):
+            assert op.expect(f"{n}/108 next: ") == f"{n}/108 next: {tc}"
+            world.move(tc, IN_MACHINE, spot)
+            uid = sim_tag_uid(tc, TagFamily.ISO15693)
+            assert uid[:2] == bytes.fromhex("e004")
+            assert op.expect("enrolled ") == f"enrolled {tc} {uid.hex()}"
+            world.move(tc, spot, IN_MACHINE)
+        assert op.expect("3/108 next: ") == "3/108 next: 1m#4"
+        assert line_speed(bus.endpoint.slave_name) == termios.B38400
+        world.move(shown[0], IN_MACHINE, spot)  # the first tile again
+        assert op.expect("already ").startswith(f"already enrolled as {shown[0]}")
+    finally:
+        proc.send_signal(signal.SIGINT)
+        proc.wait(WAIT)
+        loop.stop()
+        bus.endpoint.close()
+    saved = load_tags(str(out))
+    assert dict(saved.by_uid) == {sim_tag_uid(tc, TagFamily.ISO15693): tc for tc in shown}
+    assert bus.feig is not None and set(bus.feig.readers[4].requests) == {
+        inventory_request(4)
+    }  # the reader at COM-ADR 4 alone was asked, new inventories only
+
+
+def line_speed(tty: str) -> int:
+    """The speed the client set on the pty (termios is the tty's, shared by every opener; a
+    Linux pty keeps the speed but clears the parity bits, so the parity is tested with the
+    link's opener, tests/controller/devices/test_serial_link.py)."""
+    fd = os.open(tty, os.O_RDWR | os.O_NOCTTY)
+    try:
+        return termios.tcgetattr(fd)[4]
+    finally:
+        os.close(fd)

@@ -14,12 +14,23 @@ from pathlib import Path
 import pytest
 
 from controller.cli import main
+from controller.devices.feig_info import GET_SOFTWARE_VERSION, FeigInfo
+from controller.devices.iso15693_feig import ANY_READER
 from controller.devices.table import Identify
 from controller.devices.uhf_info import ReaderInfo, ReaderVariant
 from controller.devices.uhf_reader import InventoryLayout
-from controller.profiles import available, load_reader, load_table
+from controller.profiles import Parity, available, load_reader, load_table
 from rules.tiles import TileSet
-from tools.probe import ProbeOptions, UhfBus, fitting, mismatches, probe, report
+from tools.probe import (
+    FeigBus,
+    Finding,
+    ProbeOptions,
+    UhfBus,
+    fitting,
+    mismatches,
+    probe,
+)
+from tools.probe_report import report
 from tools.sim.devices import SIM_MODEL, DeviceLoop, ReaderBus, VirtualTable, open_endpoint
 from tools.sim.noise import Noise, NoiseConfig
 from tools.sim.uart_pn532 import UartPN532
@@ -286,3 +297,66 @@ def test_a_reader_of_another_variant_than_its_profile_is_named_with_the_reason()
     text = "\n".join(mismatches(UhfBus((uhf18,)), [load_reader("sim-uhf"), *profiles]))
     assert "sim-uhf" not in text  # needs readers that did not answer: not a variant question
     assert fitting(UhfBus((uhf18,)), profiles) == ("uhfreader18-spot",)
+
+
+FEIG_LINK = "usb-FTDI_FEIG_OBID_RS485-if00-port0"
+
+
+def test_feig_readers_on_a_line_are_named_with_the_profile_to_use(tmp_path: Path) -> None:
+    """The simulated line of 17 FEIG readers behind a by-id name of the FEIG family: Get
+    Software Version ([0x65]) at 38400 baud finds one reader per COM-ADR 0..16, at no parity;
+    sim-feig fits, and feig-mr101-rs485 (the factory's even parity) is named with the reason
+    and the setting that would fit. Each reader was asked at its own address only."""
+    profile = load_reader("sim-feig")
+    world = World(TileSet.SUITED_108, profile, seed=1)
+    bus = ReaderBus(world, Noise(NoiseConfig(), profile, 1), open_endpoint(tmp_path, "r"), None)
+    loop = DeviceLoop()
+    loop.add(bus.endpoint, bus.on_bytes)
+    loop.start()
+    by_id = tmp_path / "by-id"
+    by_id.mkdir()
+    (by_id / FEIG_LINK).symlink_to(bus.endpoint.slave_name)
+    try:
+        options = ProbeOptions(by_id=by_id, system=False, usb=False, timeout=0.2)
+        (found,) = probe(options)
+    finally:
+        loop.stop()
+        bus.endpoint.close()
+    assert isinstance(found.identity, FeigBus) and found.identity.parity is Parity.NONE
+    assert sorted(found.identity.addresses) == list(range(17))
+    assert found.profiles == ("sim-feig",) and found.reader_arg == str(by_id / FEIG_LINK)
+    assert found.mismatches == (
+        'feig-mr101-rs485: its parity is even; the readers answer at none: a copy with parity = "none"',
+    )
+    assert bus.feig is not None
+    for adr, reader in bus.feig.readers.items():
+        asked = {r.adr for r in reader.requests if r.control == GET_SOFTWARE_VERSION}
+        assert asked == ({ANY_READER} if adr == 0 else {adr})  # "any reader": the first answers
+    lines = report([found])
+    assert lines[1] == (
+        "    asked: FEIG readers answered at COM-ADR "
+        + ", ".join(str(a) for a in range(17))
+        + " (38400 baud, parity none)"
+    )
+    assert "      COM-ADR 4: ID ISC.MR101, firmware 1.01, TR-TYPE 0x0089 (ISO 15693)" in lines
+    run = f"mjtable run --reader {by_id / FEIG_LINK} --reader-profile sim-feig"
+    assert any(line.strip().startswith(run) for line in lines)
+
+
+def test_a_feig_reader_of_another_variant_is_named_and_fits_no_iso15693_profile() -> None:
+    """A UHF FEIG reader (ID ISC.MRU102: the same frames, no ISO 15693 in TR-TYPE) at every
+    COM-ADR, at the factory's even parity: no FEIG profile fits; each says why."""
+    profiles = [load_reader(n) for n in available("readers")]
+    uhf = FeigBus(tuple(FeigInfo(a, (2, 0), 0, 0, 54, 0x0000) for a in range(17)), Parity.EVEN)
+    assert fitting(uhf, profiles) == ()
+    assert mismatches(uhf, profiles) == (
+        "feig-mr101-rs485: the reader at COM-ADR 0 reads no ISO 15693 tags (ID ISC.MRU102 "
+        "(UHF), firmware 2.00, TR-TYPE 0x0000 (no ISO 15693))",
+        'sim-feig: its parity is none; the readers answer at even: a copy with parity = "even"',
+    )
+    other = FeigBus(tuple(FeigInfo(a, (3, 2), 0, 0, 77, 0x0008) for a in range(17)), Parity.EVEN)
+    assert fitting(other, profiles) == ("feig-mr101-rs485",)  # an MR102 reads ISO 15693 too
+    assert any(
+        "not a model the shipped profiles" in line
+        for line in report([Finding("p", "", True, str(other), other, "p", ("feig-mr101-rs485",))])
+    )

@@ -12,6 +12,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+import serial
 
 from controller.devices.events import (
     DiceRolled,
@@ -25,8 +26,9 @@ from controller.devices.events import (
 from controller.profiles import Zone, ZoneKind, load_reader, load_table, load_tags
 from controller.recognition.presence import TilePlaced
 from tools.sim.client import HostClient
+from tools.sim.devices import open_endpoint
 from tools.sim.noise import NoiseConfig, Unplug
-from tools.sim.run import SimConfig, Simulation
+from tools.sim.run import SimConfig, Simulation, default_kind
 
 WAIT = 20.0  # an upper bound on a condition, never slept
 ROOT = Path(__file__).resolve().parents[2]
@@ -242,3 +244,35 @@ def test_pn533_usb_reader_is_in_process(tmp_path: Path) -> None:
         reader.close()
     finally:
         sim.close()
+
+
+@pytest.mark.parametrize(
+    ("kind", "profile", "message"),
+    [
+        ("uhf", "sim-feig", "sim-feig is a feig-iso15693 reader: --reader feig, not uhf"),
+        ("feig", "sim-uhf", "sim-uhf is a uhf-serial reader: --reader uhf, not feig"),
+    ],
+)
+def test_a_reader_kind_that_is_not_the_profiles_model_is_one_error(kind, profile, message):
+    """The simulated line speaks the profile's protocol: a FEIG profile is answered in FEIG
+    frames, never by UHF readers, and `mjtable sim` picks the kind from the profile."""
+    with pytest.raises(ValueError, match=message):
+        Simulation(SimConfig(reader=kind, reader_profile=profile))
+    assert default_kind("sim-feig") == "feig" and default_kind("sim-uhf") == "uhf"
+
+
+def test_regression_the_simulated_feig_line_reopens_at_its_profiles_line_setting(tmp_path):
+    """sim-feig at the factory's even parity: a Linux pty refused the restarted daemon's
+    second open (tcsetattr EINVAL), and the reader link stayed down for the rest of a
+    campaign after the first kill. The simulator's readers run at no parity; the line opens
+    again and again at the profile's setting, as the daemon's reconnects do."""
+    reader = load_reader("sim-feig").reader
+    endpoint = open_endpoint(tmp_path, "reader")
+    try:
+        for _ in range(3):
+            port = serial.serial_for_url(
+                str(endpoint.link), baudrate=reader.baud, parity=reader.parity.pyserial
+            )
+            port.close()
+    finally:
+        endpoint.close()

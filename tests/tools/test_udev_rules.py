@@ -7,8 +7,10 @@ from __future__ import annotations
 
 import re
 
+from controller.devices.feig_info import FeigInfo
 from controller.devices.uhf_info import ReaderInfo
-from tools.probe import Finding, SerialCandidate, TableBoard, UhfBus
+from controller.profiles import Parity
+from tools.probe import FeigBus, Finding, SerialCandidate, TableBoard, UhfBus
 from tools.udev_rules import Role, assign, existing_line, placeholders, render, written_by_setup
 
 CH340 = SerialCandidate("/dev/ttyUSB0", vid=0x1A86, pid=0x7523, location="1-1.2:1.0")
@@ -87,3 +89,11 @@ def test_every_rule_is_key_op_value_pairs() -> None:
         for line in render(found).splitlines():
             if line and not line.startswith("#"):
                 assert all(pair.match(p.strip()) for p in line.split(", ")), line
+
+
+def test_feig_readers_on_an_adapter_are_the_reader() -> None:
+    """A line of FEIG ISO 15693 readers that answered Get Software Version is the reader."""
+    feig = FeigBus((FeigInfo(0, (1, 1), 0, 0, 76, 0x0089),), Parity.EVEN)
+    found = assign([Finding(FTDI.device, "", True, str(feig), feig, FTDI.device, (), FTDI)])
+    assert found.reader is not None and found.reader.port == FTDI
+    assert 'ATTRS{serial}=="A50285BI", SYMLINK+="mjtable-reader"' in render(found)

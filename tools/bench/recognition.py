@@ -14,6 +14,8 @@ import sys
 from pathlib import Path
 
 from controller.cli.args import rules_help
+from controller.profiles import load_reader, sim_tags_name
+from rules.ruleset import load as load_rules
 from tools.campaign.run import REFEREE_CALLS, Campaign, CampaignConfig
 
 
@@ -42,7 +44,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--corrupt", type=_percent, default=1.0, help="%% frames damaged (1)")
     parser.add_argument("--repeated", type=_percent, default=0.0, help="%% reads repeated (0)")
     parser.add_argument("--rules", default="sbr-mil", help=rules_help())
-    parser.add_argument("--reader-profile", default="sim-uhf", help="reader profile (sim-uhf)")
+    parser.add_argument(
+        "--reader-profile",
+        default="sim-uhf",
+        help="reader profile (sim-uhf; sim-feig: FEIG ISO 15693 readers and ICODE-tagged tiles)",
+    )
     parser.add_argument(
         "--declarations",
         choices=("buttons", "cards", "tiles"),
@@ -61,6 +67,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    try:  # the simulated tiles carry the reader's kind of tags (sim-108, sim-108-icode)
+        tags = sim_tags_name(
+            load_rules(args.rules).tiles.set, load_reader(args.reader_profile).reader.model.tags
+        )
+    except (ValueError, LookupError, OSError) as err:
+        print(f"mjtable bench recognition: {err}", file=sys.stderr)
+        return 2
     config = CampaignConfig(
         deals=max(1, args.deals),
         kills=args.kills,
@@ -71,7 +84,7 @@ def run(args: argparse.Namespace) -> int:
         repeated=args.repeated,
         rules=args.rules,
         reader_profile=args.reader_profile,
-        tags="sim-136" if args.rules == "wellness" else "sim-108",
+        tags=tags,
         folder=args.dir,
         referee=not args.no_referee,
         declarations=args.declarations,

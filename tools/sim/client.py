@@ -6,7 +6,9 @@ It is not the daemon (no state machine, no journal): it turns bytes into typed e
 one serial line (8 antennas per address, see tools/sim/devices.py): one `UHFPoller` per
 address, each running one full antenna cycle in turn; antenna numbers are mapped back to
 the profile's (address k, port p → 8k + p). When the cycle returns to address 0, a
-debouncer round is complete (`BusStep.round_done`).
+debouncer round is complete (`BusStep.round_done`). `line_poller` gives the poller of a
+profile's serial line: `BusPoller` for the UHF family, the daemon's `ReaderBus` (one
+`FeigPoller` per antenna) for FEIG ISO 15693 readers; both take `start`, `feed`, `tick`.
 """
 
 from __future__ import annotations
@@ -17,12 +19,13 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 
+from controller.daemon.reader_bus import ReaderBus
 from controller.devices.events import DataReceived, FrameError, LinkChanged, LinkState, TagsRead
 from controller.devices.serial_link import LinkConfig, SerialLink
 from controller.devices.table import Command, TableDriver
 from controller.devices.uhf_poller import PollerConfig, PollStep, UHFPoller
 from controller.devices.uhf_reader import MAX_ANTENNAS, UHFCodecStats
-from controller.profiles import ReaderProfile, TableProfile, TagMap
+from controller.profiles import ReaderModel, ReaderProfile, TableProfile, TagMap
 from controller.recognition.presence import Debouncer
 
 
@@ -97,6 +100,13 @@ class BusPoller:
         return BusStep(events, send, done)
 
 
+def line_poller(profile: ReaderProfile, reply_timeout: float = 0.5) -> BusPoller | ReaderBus:
+    """The poller of the readers on a profile's serial line (see the module docstring)."""
+    if profile.reader.model is ReaderModel.FEIG_ISO15693:
+        return ReaderBus(profile, reply_timeout)
+    return BusPoller(profile, reply_timeout)
+
+
 Item = LinkChanged | DataReceived
 
 
@@ -123,7 +133,7 @@ class HostClient:
             "reader", replace(cfg, url=reader_path), self.inbox.put, clock
         )
         self.driver = TableDriver(table)
-        self.poller = BusPoller(reader, reply_timeout)
+        self.poller = line_poller(reader, reply_timeout)
         self.debouncer = Debouncer(reader, tags, clock)
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, name="sim-client", daemon=True)

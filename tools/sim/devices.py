@@ -1,5 +1,6 @@
 """The simulator's devices on real pseudo-terminals: the automatic table (TableSide, the
-sim-table profile) and the UHF reader bus (SimUHFReader answering from the world).
+sim-table profile) and the reader bus (SimUHFReader answering from the world; for a FEIG
+ISO 15693 profile, tools/sim/feig_reader.py's FeigLine on the same line and pace).
 
 Each device owns a pty pair; its slave is reached through a stable symlink in the
 simulator's folder (`table`, `reader`), replaced atomically as udev does for
@@ -65,8 +66,9 @@ from controller.devices.uhf_reader import (
     UHFResponse,
     inventory_responses,
 )
-from controller.profiles import CommandKind, EventKind, TableProfile
+from controller.profiles import CommandKind, EventKind, ReaderModel, TableProfile
 from rules.seats import SEATS, Seat
+from tools.sim.feig_reader import FeigLine
 from tools.sim.noise import Noise
 from tools.sim.uhf_reader import SimUHFReader
 from tools.sim.world import World
@@ -275,7 +277,8 @@ class _WorldReader(SimUHFReader):
 
 
 class ReaderBus:
-    """The UHF readers of a profile on one serial line (see the module docstring)."""
+    """The readers of a profile on one serial line (see the module docstring): the UHF
+    family by address, or a FEIG ISO 15693 profile's `FeigLine`."""
 
     def __init__(
         self,
@@ -297,7 +300,13 @@ class ReaderBus:
         numbers = sorted(world.reader.antennas)
         top = numbers[-1]
         self.readers: dict[int, _WorldReader] = {}
-        for adr in range((top + MAX_ANTENNAS - 1) // MAX_ANTENNAS):
+        # a FEIG ISO 15693 profile: one reader per antenna, FEIG frames (tools/sim/feig_reader.py)
+        self.feig = (
+            FeigLine(world, noise)
+            if world.reader.reader.model is ReaderModel.FEIG_ISO15693
+            else None
+        )
+        for adr in range((top + MAX_ANTENNAS - 1) // MAX_ANTENNAS if self.feig is None else 0):
             first = adr * MAX_ANTENNAS + 1
             self.readers[adr] = _WorldReader(self, adr, first, min(MAX_ANTENNAS, top - first + 1))
         self.commands = 0
@@ -341,12 +350,27 @@ class ReaderBus:
     def on_bytes(self, data: bytes) -> None:
         if self.tap:
             self.tap("reader", "tx", data)
+        if self.feig is not None:
+            answer, polled = self.feig.answer(data, self._count)
+        else:
+            answer, polled = self._uhf_answer(data)
+        if not self.paced:
+            self._deliver(answer, polled)
+            return
+        inventory = sum(self.world.reader.antennas[a].inventory_s for a in polled)
+        delay = wire_seconds(len(data) + len(answer), self.baud) + inventory
+        self.later(delay, lambda: self._deliver(answer, polled))
+
+    def _count(self) -> None:
+        with self.cond:
+            self.commands += 1
+            self.cond.notify_all()
+
+    def _uhf_answer(self, data: bytes) -> tuple[bytes, list[int]]:
         out = bytearray()
         polled: list[int] = []
         for command in self.decoder.feed(data):
-            with self.cond:
-                self.commands += 1
-                self.cond.notify_all()
+            self._count()
             adr = 0 if command.adr == BROADCAST else command.adr
             reader = self.readers.get(adr)
             if reader is None:
@@ -355,13 +379,7 @@ class ReaderBus:
                 out += self.noise.frame(resp.encode())
             polled.extend(reader.polled)
             reader.polled.clear()
-        answer = bytes(out)
-        if not self.paced:
-            self._deliver(answer, polled)
-            return
-        inventory = sum(self.world.reader.antennas[a].inventory_s for a in polled)
-        delay = wire_seconds(len(data) + len(answer), self.baud) + inventory
-        self.later(delay, lambda: self._deliver(answer, polled))
+        return bytes(out), polled
 
     def _deliver(self, answer: bytes, polled: list[int]) -> None:
         if answer and self.endpoint.write(answer) and self.tap:

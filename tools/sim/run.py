@@ -56,7 +56,7 @@ from controller.devices.events import (
     WallsUp,
 )
 from controller.devices.table import Command
-from controller.profiles import CommandKind, load_reader, load_table
+from controller.profiles import CommandKind, ReaderModel, load_reader, load_table, sim_tags_name
 from rules import ruleset as rulesets
 from rules.seats import SEATS, Seat
 from rules.wall import Dice
@@ -75,9 +75,20 @@ from tools.sim.world import WALL_SCAN, World
 
 log = logging.getLogger(__name__)
 
-READERS = ("uhf", "pn533-usb")
+READERS = ("uhf", "feig", "pn533-usb")
+# the reader kind a profile's model is simulated as (the serial line's protocol follows it)
+KIND_OF = {
+    ReaderModel.UHF_SERIAL: "uhf",
+    ReaderModel.FEIG_ISO15693: "feig",
+    ReaderModel.PN533_USB: "pn533-usb",
+}
 PERSON_STEP = 1.0  # seconds a player's move takes while no host paces the world (a cable out)
 REFEREE_WAIT = 600.0  # seconds the players wait for a referee the host called
+
+
+def default_kind(reader_profile: str) -> str:
+    """The reader kind a profile's model is simulated as (`uhf` for a model with none)."""
+    return KIND_OF.get(load_reader(reader_profile).reader.model, "uhf")
 
 
 @dataclass(frozen=True, slots=True)
@@ -88,7 +99,7 @@ class SimConfig:
     rules: str = "sbr-mil"
     table_profile: str = "sim-table"
     reader_profile: str = "sim-uhf"
-    reader: str = "uhf"  # or "pn533-usb": in-process, see `usb_backend`
+    reader: str = "uhf"  # "feig" (ISO 15693 on the same serial line), "pn533-usb": in-process
     noise: NoiseConfig = field(default_factory=NoiseConfig)
     truth: Path | None = None
     record: Path | None = None
@@ -131,6 +142,13 @@ class Simulation:
         self.rs = rulesets.load(config.rules)
         self.table_profile = load_table(config.table_profile)
         self.reader_profile = load_reader(config.reader_profile)
+        model = self.reader_profile.reader.model
+        feig = model is ReaderModel.FEIG_ISO15693 or config.reader == "feig"
+        if feig and KIND_OF.get(model) != config.reader:
+            raise ValueError(
+                f"reader profile {config.reader_profile} is a {model.value} reader: "
+                f"--reader {KIND_OF.get(model, 'uhf')}, not {config.reader}"
+            )
         d = self.reader_profile.debounce
         self.settle_rounds = config.settle_rounds or max(d.appear, d.vanish) + 1
         # the end of a deal: the host's whole debounce window sees the last move before the
@@ -160,7 +178,7 @@ class Simulation:
             self.loop.add(self.table.endpoint, self.table.on_bytes)
         self.bus: ReaderBus | None = None
         self.usb = None
-        if config.reader == "uhf":
+        if config.reader in ("uhf", "feig"):
             self.bus = ReaderBus(
                 self.world,
                 self.noise,
@@ -500,9 +518,9 @@ class Simulation:
             "reader": {
                 "profile": self.config.reader_profile,
                 "model": r.model.value,
-                "firmware": "mjtable-sim UHF bus",
+                "firmware": f"mjtable-sim {self.config.reader.upper()} bus",
             },
-            "tags": f"sim-{self.rs.tiles.set.value}",
+            "tags": sim_tags_name(self.rs.tiles.set, r.model.tags),
             "odd": self.config.odd,
             "source": f"mjtable sim seed={self.config.seed} noise={self.config.noise}",
         }

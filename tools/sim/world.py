@@ -79,7 +79,9 @@ class World:
         self.reader = reader
         self.rng = random.Random(seed)
         self.copies = tuple(TileCopy(t, c) for t in tileset.kinds for c in range(1, COPIES + 1))
-        self.uids: Mapping[TileCopy, bytes] = {tc: sim_tag_uid(tc) for tc in self.copies}
+        # the tags of the reader's kind: EPCs, or ISO 15693 UIDs for a FEIG reader
+        self.tags = reader.reader.model.tags
+        self.uids: Mapping[TileCopy, bytes] = {tc: sim_tag_uid(tc, self.tags) for tc in self.copies}
         self.version = 0
         self._lock = threading.RLock()
         self._where: dict[TileCopy, Place] = dict.fromkeys(self.copies, IN_MACHINE)
@@ -127,7 +129,7 @@ class World:
                     out[n].append(uid)
             for card, z in self._cards.items():
                 for n in self._antennas.get(z, ()):
-                    out[n].append(sim_card_uid(card))
+                    out[n].append(sim_card_uid(card, self.tags))
         return out
 
     def cards(self) -> dict[Card, Zone]:

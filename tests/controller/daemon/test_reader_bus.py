@@ -1,11 +1,13 @@
 """The daemon's reader bus against simulated UHFReader18 readers on one line: every antenna of
 an address is inventoried by one command pair, a round reports every antenna (empty ones
-too), and a focus polls the wall antenna alone from the next round on."""
+too), and a focus polls the wall antenna alone from the next round on. The same bus with FEIG
+ISO 15693 readers, one per antenna."""
 
 import itertools
 
 from controller.daemon.reader_bus import ReaderBus
-from controller.devices.events import TagsRead
+from controller.devices.events import FrameError, TagsRead
+from controller.devices.iso15693_feig import RequestDecoder
 from controller.devices.uhf_reader import (
     CommandDecoder,
     InventoryLayout,
@@ -13,6 +15,7 @@ from controller.devices.uhf_reader import (
     group_select_command,
 )
 from controller.profiles import load_reader
+from tools.sim.feig_reader import SimFeigReader
 from tools.sim.uhf_reader import SimUHFReader
 
 PROFILE = load_reader("sim-uhf")  # 17 antennas: addresses 0 and 1 full, address 2 one port
@@ -160,3 +163,52 @@ def test_a_plain_layout_reader_without_selection_is_inventoried_alone_each_round
     (empty,) = run_rounds(bus, line, 1)
     assert [(r.antenna, r.uids) for r in empty] == [(1, ())]
     assert {c.cmd for c in line.commands} == {UHFCmd.INVENTORY}
+
+
+FEIG = load_reader("sim-feig")  # 17 FEIG readers, antenna n at COM-ADR n - 1
+
+
+class FeigLine:
+    """The serial line of FEIG readers: a request reaches the reader at its COM-ADR; the
+    readers in `silent` do not answer (unpowered)."""
+
+    def __init__(self, silent: frozenset[int] = frozenset()) -> None:
+        self.readers = {a: SimFeigReader(adr=a) for a in range(17) if a not in silent}
+        self.readers[0].tags = [bytes.fromhex("e004010000000001")]  # over E's hand
+        self.readers[16].tags = [bytes.fromhex("e004010000000002")]  # over the wall
+        self.decoder = RequestDecoder("line")
+        self.asked: list[int] = []
+
+    def answer(self, data: bytes) -> bytes:
+        out = b""
+        for req in self.decoder.feed(data):
+            self.asked.append(req.adr)
+            reader = self.readers.get(req.adr)
+            out += reader.answer(req).encode() if reader is not None else b""
+        return out
+
+
+def test_feig_readers_are_polled_one_per_antenna_and_a_round_reports_every_antenna():
+    bus, line = ReaderBus(FEIG), FeigLine()
+    (first,) = run_rounds(bus, line, 1)
+    assert sorted(r.antenna for r in first) == list(range(1, 18))
+    assert line.asked == list(range(17))  # one inventory per reader, in antenna order
+    reads = {r.antenna: r.uids for r in first}
+    assert reads[1] == (bytes.fromhex("e004010000000001"),)
+    assert reads[WALL] == (bytes.fromhex("e004010000000002"),)
+    assert all(not reads[a] for a in range(2, 17))  # "no transponder": empty antennas
+    bus.focus({WALL})
+    run_rounds(bus, line, 2)
+    assert line.asked[-3:] == [16, 16, 16]  # the wall reader alone from the next round
+
+
+def test_a_silent_feig_reader_is_reported_and_the_round_still_ends():
+    bus, line = ReaderBus(FEIG, reply_timeout=0.1), FeigLine(silent=frozenset({5}))
+    t, send, errors, done = 0.0, bus.start(0.0).send, [], 0
+    while not done:
+        t += 0.01
+        step = bus.feed(t, line.answer(send)) if send else bus.tick(t)
+        errors += [e for e in step.events if isinstance(e, FrameError)]
+        send, done = step.send, step.round_done
+    assert [e.reason for e in errors] == ["no answer from reader 0x05"]
+    assert line.asked == list(range(17))

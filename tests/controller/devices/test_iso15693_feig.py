@@ -9,11 +9,17 @@ import pytest
 
 from controller.devices.crc import crc16_uhf_bytes
 from controller.devices.events import FrameError, TagsRead
+from controller.devices.feig_info import (
+    FeigInfo,
+    parse_software_version,
+    software_version_request,
+)
 from controller.devices.iso15693_feig import (
     FeigErrorKind,
     FeigPoller,
     FeigResponse,
     FeigStatus,
+    FeigStep,
     ResponseDecoder,
     Transponder,
     inventory_request,
@@ -122,3 +128,41 @@ def test_silence_is_reported_and_the_inventory_asked_again():
     step = poller.tick(0.5)
     assert step.send == first and poller.timeouts == 1
     assert "no answer from reader 0x00" in step.events[0].reason
+
+
+def test_regression_a_damaged_answer_ends_when_the_line_goes_quiet_not_at_the_reply_timeout():
+    """A bit flipped in an answer (1 % corrupt frames of a 5/5/1 campaign) left the poller
+    waiting the whole reply timeout (0.5 s) for an answer that was over: the line's silence
+    ends it, the next inventory is asked and the answer to it read."""
+    reader = SimFeigReader(adr=3)
+    reader.tags = ICODE[:3]
+    poller = FeigPoller(adr=3, antenna=4, reply_timeout=0.5)
+    damaged = bytearray(reader.feed(poller.start(0.0).send))
+    damaged[12] ^= 0x10
+    step = poller.feed(0.01, bytes(damaged))
+    assert step.send == b"" and not any(isinstance(e, TagsRead) for e in step.events)
+    assert poller.tick(0.02).send == b""  # not quiet long enough yet
+    step = poller.tick(0.05)
+    assert step.send == inventory_request(3).encode()
+    assert step.events[-1] == FrameError(0.05, "reader", "an incomplete answer from reader 0x03")
+    step = poller.feed(0.06, reader.feed(step.send))
+    assert step.events == (TagsRead(0.06, 4, tuple(ICODE[:3])),)
+    assert poller.tick(0.2) == FeigStep()  # a whole answer leaves nothing to wait for
+
+
+def test_get_software_version_names_the_reader_and_its_tags():
+    """[0x65] (System-Manual §5.4): 13 bytes, SW-REV, D-REV, HW-TYPE, SW-TYPE, TR-TYPE."""
+    wire = software_version_request(0).encode()
+    assert wire[:3] == bytes.fromhex("05 00 65") and wire[3:] == crc16_uhf_bytes(wire[:3])
+    reader = SimFeigReader(adr=0)
+    answer = reader.feed(wire)
+    assert answer[0] == len(answer) == 13
+    (resp,) = ResponseDecoder().feed(answer)
+    info = parse_software_version(resp)
+    assert info == FeigInfo(0, (1, 1), 0, 0, 76, 0x0089)
+    assert str(info) == "ID ISC.MR101, firmware 1.01, TR-TYPE 0x0089 (ISO 15693)"
+    assert info.reads_iso15693 and info.profiled
+    uhf = FeigInfo(0, (2, 0), 0, 0, 54, 0x0000)
+    assert not uhf.reads_iso15693 and uhf.model == "ID ISC.MRU102 (UHF)"
+    short = FeigResponse(0x65, FeigStatus.OK, resp.data[:6], 0)
+    assert parse_software_version(short) is None  # a length the manual does not give

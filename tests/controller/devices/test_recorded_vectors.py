@@ -27,7 +27,7 @@ from tools.capture_file import Chunk, read
 VECTORS = Path(__file__).parents[2] / "captures" / "vectors"
 FILES = sorted(VECTORS.glob("*.jsonl"))
 UHF = [p for p in FILES if read(p)[0]["reader"]["model"] == "uhf-serial"]
-FEIG = [p for p in FILES if read(p)[0]["reader"]["model"] == "iso15693-feig"]
+FEIG = [p for p in FILES if read(p)[0]["reader"]["model"] == "feig-iso15693"]
 PN53X = [p for p in FILES if p not in UHF and p not in FEIG]
 
 

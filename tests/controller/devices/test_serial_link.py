@@ -187,3 +187,24 @@ def test_a_failing_sink_does_not_drop_the_link(port_path: Path) -> None:
     finally:
         link.stop()
         os.close(master)
+
+
+def test_the_port_opens_with_the_configured_parity() -> None:
+    """A FEIG reader answers only at its parity (factory e,8,1): the link opens the port with
+    the parity its config names (a Linux pty clears the parity bits, so the opener is asked
+    what it was given, on pyserial's loopback port)."""
+    given: list[str] = []
+
+    def opener(url: str, **kw: object) -> serial.SerialBase:
+        given.append(str(kw["parity"]))
+        return serial.serial_for_url(url, **kw)
+
+    events = Events()
+    config = LinkConfig("loop://", read_timeout=0.02, parity=serial.PARITY_EVEN)
+    link = SerialLink("reader", config, events.put, FakeClock(), opener=opener)
+    link.start()
+    try:
+        assert events.next_state().state is LinkState.UP
+    finally:
+        link.stop()
+    assert given == [serial.PARITY_EVEN]

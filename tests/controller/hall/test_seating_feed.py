@@ -99,6 +99,29 @@ def test_a_malformed_seating_is_refused_with_a_reason(payload):
         SeatingNotice.decode(payload)
 
 
+def test_regression_a_broker_crash_before_its_autosave_no_longer_loses_the_seating(
+    broker, tmp_path
+):
+    """A broker killed before it saved its retained messages came back without the seating;
+    the hub sent it only when it changed, so the tables never found it again. The hub now
+    sends its seatings again whenever it (re)connects."""
+    (tmp_path / "players.csv").write_text(ROSTER)
+    (tmp_path / "seating.csv").write_text(PLAN)
+    hub = HubProcess(
+        broker.port, "h1", "--roster", str(tmp_path / "players.csv"),
+        "--plan", str(tmp_path / "seating.csv"),
+    )  # fmt: skip
+    try:
+        assert hub.said("seating: table T2 plays session 1 as E5 F6 G7 H8")
+        broker.kill()  # at once: nothing saved (the test broker never autosaves before)
+        broker.start()
+        t2 = watch(broker.port, seating_topic("h1", "T2"))
+        again = t2.get(timeout=T)
+        assert (again.session, [p.id for p in again.players]) == (1, ["E5", "F6", "G7", "H8"])
+    finally:
+        hub.stop()
+
+
 def test_with_a_plan_the_standings_key_players_by_roster_id_across_tables():
     """Two players named alike stay two rows; a player who changes tables stays one."""
     from controller.hall.roster import parse_roster

@@ -6,6 +6,7 @@ never sees it), and a viewer reads the public topics only."""
 from __future__ import annotations
 
 import dataclasses
+import json
 import shutil
 import stat
 import subprocess
@@ -88,7 +89,9 @@ class Raw:
 def test_the_generated_files_are_private_and_anonymous_clients_are_refused(hall) -> None:
     out, port, _ = hall
     creds = sorted(p.name for p in (out / "credentials").iterdir())
-    assert creds == ["hub-h", "table-h-T1", "table-h-T2", "viewer-h"]
+    # the bridge's password is the viewers' broker's (viewers/viewers.json), not Mosquitto's
+    assert creds == ["bridge-h", "hub-h", "table-h-T1", "table-h-T2", "viewer-h"]
+    assert "bridge-h" not in (out / "passwd").read_text()
     for p in (out / "credentials").iterdir():
         assert stat.S_IMODE(p.stat().st_mode) == 0o600
     assert "s3cret" not in (out / "passwd").read_text()
@@ -251,3 +254,62 @@ def test_a_table_reads_its_own_seating_only(hall) -> None:
     finally:
         for c in (hub, t1, t2):
             c.close()
+
+
+def test_the_viewers_side_bridges_the_public_topics_only_and_sizes_the_units(tmp_path) -> None:
+    out = tmp_path / "hall"
+    argv = ["hall", "broker-config", "--hall", "h", "--table", "T1", "--table", "T2"]
+    assert main([*argv, "--out", str(out), "--max-viewers", "3000", "--websockets", "9001"]) == 0
+    conf = (out / "mjtable-hall.conf").read_text()
+    bridged = [line.split()[1:] for line in conf.splitlines() if line.startswith("topic ")]
+    assert bridged == [
+        ["mjtable/h/+/status", "out", "1"],
+        ["mjtable/h/+/view", "out", "0"],
+        ["mjtable/h/+/event", "out", "1"],
+        ["mjtable/h/+/broadcast", "out", "0"],
+    ]
+    assert "max_connections 66" in conf and "try_private false" in conf
+    assert stat.S_IMODE((out / "mjtable-hall.conf").stat().st_mode) == 0o600
+    viewers = json.loads((out / "viewers" / "viewers.json").read_text())
+    assert stat.S_IMODE((out / "viewers" / "viewers.json").stat().st_mode) == 0o600
+    password = (out / "credentials" / "bridge-h").read_text().strip()
+    assert viewers["bridge"] == {"host": "127.0.0.1", "port": 1884, "username": "bridge-h",
+                                 "password": password}  # fmt: skip
+    assert f"remote_password {password}" in conf
+    assert viewers["websockets"] == {"host": "0.0.0.0", "port": 9001}
+    assert viewers["max_connections"] == 3000
+    assert viewers["read"] == [f"mjtable/h/+/{c}" for c in ("status", "view", "event", "broadcast")]
+    assert {p.name for p in (out / "viewers").iterdir()} >= {"server.mjs", "package-lock.json"}
+    unit = (out / "systemd" / "mjtable-viewers.service").read_text()
+    assert "LimitNOFILE=4024" in unit
+    assert f"{(out / 'viewers' / 'viewers.json').resolve()}" in unit
+    drop_in = (out / "systemd" / "mosquitto.service.d" / "mjtable-hall.conf").read_text()
+    assert "LimitNOFILE=1090" in drop_in
+    if shutil.which("systemd-analyze"):
+        done = subprocess.run(["systemd-analyze", "verify", "--man=no", str(out / "systemd" /
+                               "mjtable-viewers.service")], capture_output=True, text=True)  # fmt: skip
+        assert "mjtable-viewers.service:" not in done.stderr, done.stderr
+
+
+def test_without_websockets_no_viewers_side_is_written(tmp_path) -> None:
+    out = tmp_path / "hall"
+    argv = ["hall", "broker-config", "--hall", "h", "--table", "T1", "--websockets", "off"]
+    assert main([*argv, "--out", str(out)]) == 0
+    assert not (out / "viewers").exists()
+    assert "connection " not in (out / "mjtable-hall.conf").read_text()
+    assert not (out / "systemd" / "mjtable-viewers.service").exists()
+
+
+@pytest.mark.parametrize(
+    ("option", "said"),
+    [
+        (["--websockets", "x:y"], "--websockets is [HOST:]PORT"),
+        (["--websockets", "70000"], "--websockets: port 70000"),
+        (["--max-viewers", "0"], "--max-viewers is 1 to 1,000,000"),
+    ],
+)
+def test_a_bad_viewers_option_says_which(tmp_path, capsys, option, said) -> None:
+    argv = ["hall", "broker-config", "--hall", "h", "--table", "T1", "--out", str(tmp_path / "o")]
+    assert main([*argv, *option]) == 2
+    assert said in capsys.readouterr().err
+    assert not (tmp_path / "o").exists()

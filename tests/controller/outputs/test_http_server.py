@@ -149,3 +149,24 @@ def test_sse_fans_out_to_many_clients_and_forgets_gone_ones(web: WebServer):
 def test_static_prefix_must_end_with_slash(tmp_path: Path):
     with pytest.raises(ValueError):
         WebServer().static("/static", tmp_path)
+
+
+def test_regression_the_viewer_pages_own_csp_is_not_narrowed_by_a_second_header(web: WebServer):
+    """The hub's viewer page allows its broker's WebSocket port (`connect-src`): a second
+    Content-Security-Policy header would only narrow the first, and the page's connection
+    was blocked."""
+    import http.client
+
+    own = "default-src 'self'; connect-src 'self' ws://*:8083"
+    web.route("GET", "/own", lambda r: Response.html("<p>x</p>", headers=(
+        ("Content-Security-Policy", own),)))  # fmt: skip
+    web.start()
+    conn = http.client.HTTPConnection("127.0.0.1", web.port, timeout=5)
+    try:
+        conn.request("GET", "/own")
+        headers = conn.getresponse().getheaders()
+    finally:
+        conn.close()
+    policies = [v for k, v in headers if k.lower() == "content-security-policy"]
+    assert policies == [own]
+    assert [v for k, v in headers if k.lower() == "x-frame-options"] == ["DENY"]

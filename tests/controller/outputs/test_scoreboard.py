@@ -377,3 +377,25 @@ def test_wrong_bearer_tokens_back_off_per_address(board, clock):
     # no Authorization at all (a browser opening the page) is not a wrong token
     assert [fetch(server.url, "/referee/api/view").status for _ in range(8)] == [401] * 8
     assert view(TOKEN)[0] == 200
+
+
+def test_the_hall_feed_is_given_each_broadcast_view_only_once_its_delay_has_passed(clock):
+    """The table's delayed MQTT feed (`Scoreboard.on_release`, docs/MQTT.md "Viewers")
+    follows the same release as the /broadcast page: never a view still held."""
+    sb = Scoreboard(broadcast_delay_s=DELAY, clock=clock)
+    released: list = []
+    sb.on_release(lambda view: released.append((clock.t, view.public.seq)))
+    first, second = public_steps()[:2]
+    sb.publish(first, broadcast=broadcast_view(first, clock.t))
+    clock.t += 1.0
+    sb.publish(second, broadcast=broadcast_view(second, clock.t))
+    clock.t += DELAY - 1.001
+    sb.tick()
+    assert released == []
+    clock.t += 0.001
+    sb.tick()
+    assert released == [(clock.t, first.seq)]
+    clock.t += 5.0
+    sb.tick()
+    sb.tick()
+    assert [seq for _, seq in released] == [first.seq, second.seq]
