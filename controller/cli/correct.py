@@ -27,8 +27,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from controller.journal import Journal
-from controller.journal_records import (
+from controller.journal.records import (
     JSON,
     Correction,
     CorrectionAction,
@@ -37,6 +36,7 @@ from controller.journal_records import (
     RecordKind,
     Stamp,
 )
+from controller.journal.store import Journal
 from controller.referee.journal_deal import open_checked
 from controller.referee.trial import CorrectionRefused, trial
 from controller.words import local_time

@@ -17,9 +17,10 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TextIO
 
-from controller.journal import Anchor, Finding, Journal, Verification
-from controller.journal_records import JournalError
-from controller.journal_summary import format_summary
+from controller.journal.records import JournalError
+from controller.journal.store import Journal
+from controller.journal.summary import format_summary
+from controller.journal.verify import Anchor, Finding, Verification
 from controller.words import plural
 
 EXIT_BROKEN = 1

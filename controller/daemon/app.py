@@ -32,8 +32,8 @@ from controller.daemon.replay import Recovered, recover
 from controller.daemon.runtime import Runtime, RuntimeConfig, Stop
 from controller.devices.serial_link import LinkConfig, SerialLink
 from controller.devices.table import Buzzer, Light, ShowCountdown, ShowScore, TableDriver
-from controller.journal import Journal
-from controller.journal_records import Record, RecordKind, Source
+from controller.journal.records import Record, RecordKind, Source
+from controller.journal.store import Journal
 from controller.outputs.http import ServerLimits, WebServer
 from controller.outputs.scoreboard import ActionResult, RefereeAction, RejectReason, Scoreboard
 from controller.outputs.seat_display import SeatDisplays, running_score

@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from controller.daemon.records import table_seat
+from controller.journal.payloads import table_seat
 from rules import moves as mv
 from rules.deal import Deal, Phase
 from rules.seats import SEATS, Seat

@@ -8,13 +8,8 @@ import copy
 import logging
 
 from controller.daemon.machine import Timer, TimerFired
-from controller.daemon.records import (
-    table_seat,
-)
-from controller.journal_records import (
-    RecordKind,
-    Source,
-)
+from controller.journal.payloads import table_seat
+from controller.journal.records import RecordKind, Source
 from rules import moves as mv
 from rules.claims import is_claim
 from rules.deal import Deal

@@ -18,10 +18,7 @@ from controller.devices.events import (
     SeatButton,
     TagsRead,
 )
-from controller.journal_records import (
-    DealEnd,
-    Record,
-)
+from controller.journal.records import DealEnd, Record
 from controller.outputs.view import PublicView
 from controller.recognition.presence import (
     DuplicateTile,

@@ -14,21 +14,15 @@ from controller.daemon.contracts import (
     ENDS,
     tail_line,
 )
-from controller.daemon.records import (
+from controller.daemon.replay import session_totals
+from controller.journal.payloads import (
     deal_seat,
     fixed_order,
     ledger_payload,
     table_seat,
     to_drawing,
 )
-from controller.daemon.replay import session_totals
-from controller.journal_records import (
-    Correction,
-    CorrectionAction,
-    RecordKind,
-    Source,
-    Stamp,
-)
+from controller.journal.records import Correction, CorrectionAction, RecordKind, Source, Stamp
 from controller.outputs.view import PublicView
 from controller.profiles import ZoneKind
 from controller.recognition.wall_doubt import next_index, pair_of, swap_for, swapped

@@ -17,11 +17,8 @@ from controller.devices.events import (
     TagsRead,
 )
 from controller.devices.table import Command
-from controller.journal_inputs import ReaderStep, TableChunk, round_time
-from controller.journal_records import (
-    RecordKind,
-    Source,
-)
+from controller.journal.inputs import ReaderStep, TableChunk, round_time
+from controller.journal.records import RecordKind, Source
 from controller.recognition.presence import (
     CardLifted,
     CardPlaced,

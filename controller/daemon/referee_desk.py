@@ -22,8 +22,8 @@ from typing import TYPE_CHECKING, Any
 from controller.daemon import machine as m
 from controller.daemon.candidates import candidates
 from controller.daemon.contracts import PHASES, tail_line
-from controller.daemon.records import deal_seat, judge_json
-from controller.journal_records import Correction, CorrectionAction, Record, RecordKind, Stamp
+from controller.journal.payloads import deal_seat, judge_json
+from controller.journal.records import Correction, CorrectionAction, Record, RecordKind, Stamp
 from controller.outputs.scoreboard import ActionKind, ActionResult, RefereeAction, RejectReason
 from controller.outputs.view import CorrectionView
 from controller.recognition.results import AlertKind

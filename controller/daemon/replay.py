@@ -19,11 +19,11 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from controller.daemon import machine as m
-from controller.daemon.records import deal_seat, move_from_judge_json, to_physical
 from controller.devices.events import TagsRead
-from controller.journal import Journal
-from controller.journal_inputs import ReaderStep, journal_inputs
-from controller.journal_records import Correction, JournalError, Record, RecordKind
+from controller.journal.inputs import ReaderStep, journal_inputs
+from controller.journal.payloads import deal_seat, move_from_judge_json, to_physical
+from controller.journal.records import Correction, JournalError, Record, RecordKind
+from controller.journal.store import Journal
 from controller.recognition.wall_doubt import swapped
 from controller.referee.journal_deal import READ_KINDS
 from rules import moves as mv

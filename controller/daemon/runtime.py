@@ -67,7 +67,6 @@ from controller.daemon.input_log import InputLog
 from controller.daemon.machine import TableMachine
 from controller.daemon.publication import Publication
 from controller.daemon.reader_bus import BusStep, ReaderBus
-from controller.daemon.records import move_payload, rejected_payload, table_seat
 from controller.daemon.recovery import Recovery
 from controller.daemon.referee_desk import RefereeDesk, RefereeSide
 from controller.daemon.replay import Recovered
@@ -87,8 +86,9 @@ from controller.devices.events import (
     WallsUp,
 )
 from controller.devices.table import TableDriver
-from controller.journal import Journal
-from controller.journal_records import JournalError, Record, RecordKind, Source, Stamp
+from controller.journal.payloads import move_payload, rejected_payload, table_seat
+from controller.journal.records import JournalError, Record, RecordKind, Source, Stamp
+from controller.journal.store import Journal
 from controller.outputs.view import AlertView
 from controller.profiles import ReaderModel, ReaderProfile, ZoneKind
 from controller.recognition.presence import Debouncer

@@ -16,8 +16,8 @@ import logging
 from collections.abc import Callable
 
 from controller.hub.wire import SettledDeal
-from controller.journal import Journal
-from controller.journal_records import DealSettled, DealStarted, JournalError, RecordKind
+from controller.journal.records import DealSettled, DealStarted, JournalError, RecordKind
+from controller.journal.store import Journal
 from controller.referee.journal_deal import read_deal
 from controller.referee.rebuild import rebuild
 

@@ -29,8 +29,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from controller.daemon.records import deal_seat, move_from_judge_json, table_seat, to_physical
-from controller.journal_records import CorrectionAction, JournalError
+from controller.journal.payloads import deal_seat, move_from_judge_json, table_seat, to_physical
+from controller.journal.records import CorrectionAction, JournalError
 from controller.recognition.wall_doubt import swapped
 from controller.referee.journal_deal import JournalDeal, Verdict
 from rules.deal import Deal, Phase

@@ -9,9 +9,9 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 
-from controller.daemon.records import table_seat
-from controller.journal import Journal
-from controller.journal_records import Correction, Record, RecordKind, Source, Stamp
+from controller.journal.payloads import table_seat
+from controller.journal.records import Correction, Record, RecordKind, Source, Stamp
+from controller.journal.store import Journal
 from controller.referee.journal_deal import READ_KINDS, deal_from_records
 from controller.referee.rebuild import Rebuilt, rebuild
 from rules import moves as mv

@@ -18,8 +18,8 @@ from pathlib import Path
 
 import pytest
 
-from controller.journal import Journal
-from controller.journal_records import RecordKind, Source, Stamp
+from controller.journal.records import RecordKind, Source, Stamp
+from controller.journal.store import Journal
 
 ROOT = Path(__file__).resolve().parents[2]
 # hardware named (loop://), so no simulator is started: the errors come before any device

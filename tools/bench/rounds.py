@@ -94,7 +94,7 @@ def measure(folder: Path, rounds: int, noisy: bool) -> dict[str, float]:
     from controller.daemon.runtime import Runtime, RuntimeConfig
     from controller.devices.events import DataReceived, LinkChanged, LinkState
     from controller.devices.table import TableDriver
-    from controller.journal import Journal
+    from controller.journal.store import Journal
     from controller.profiles import load_reader, load_table, sim_tag_map
     from controller.recognition.presence import Debouncer
     from controller.recognition.recogniser import Recogniser

@@ -19,8 +19,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from controller.journal import Journal
-from controller.journal_records import Record, RecordKind
+from controller.journal.records import Record, RecordKind
+from controller.journal.store import Journal
 
 ROOT = Path(__file__).resolve().parents[2]
 ENV = {**os.environ, "PYTHONPATH": str(ROOT)}

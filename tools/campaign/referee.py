@@ -18,8 +18,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from controller.daemon.records import table_seat
-from controller.journal import Journal
+from controller.journal.payloads import table_seat
+from controller.journal.store import Journal
 from controller.referee.journal_deal import read_deal
 from controller.referee.rebuild import effective_moves
 from rules import moves as mv

@@ -16,8 +16,8 @@ from controller.devices.events import FrameError, LinkChanged, LinkState, TagsRe
 from controller.devices.pn53x_reader import PN53xReader
 from controller.devices.polled_link import PolledReaderLink
 from controller.devices.table import TableDriver
-from controller.journal import Journal
-from controller.journal_records import RecordKind
+from controller.journal.records import RecordKind
+from controller.journal.store import Journal
 from controller.profiles import ReaderProfile, load_table
 from controller.recognition.presence import Debouncer
 from rules.ruleset import load

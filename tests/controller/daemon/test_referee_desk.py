@@ -9,8 +9,8 @@ import dataclasses
 
 from rig import Rig, begin_deal, play
 
-from controller.daemon.records import table_seat
-from controller.journal_records import RecordKind
+from controller.journal.payloads import table_seat
+from controller.journal.records import RecordKind
 from controller.outputs.scoreboard import ActionKind, RefereeAction
 from controller.referee.journal_deal import read_deal
 from controller.referee.rebuild import rebuild

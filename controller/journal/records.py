@@ -1,7 +1,7 @@
 """What a journal record holds: record kinds, sources, canonical JSON, the chain hash, and the
 typed payloads of the records the referee tools compute from (docs/JOURNAL.md is the spec).
 
-Nothing here touches SQLite; `controller.journal` stores these.
+Nothing here touches SQLite; `controller.journal.store` stores these.
 """
 
 from __future__ import annotations
@@ -45,7 +45,7 @@ class RecordKind(StrEnum):
     HW_FRAME = "hw.frame"
     HW_LINK = "hw.link"
     HW_ERROR = "hw.error"
-    HW_BATCH = "hw.batch"  # device input, batched and coded (controller/journal_inputs.py)
+    HW_BATCH = "hw.batch"  # device input, batched and coded (controller/journal/inputs.py)
     TABLE_PHASE = "table.phase"
     DAEMON_STARTED = "daemon.started"
     DAEMON_STOPPED = "daemon.stopped"

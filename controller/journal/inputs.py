@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from controller.devices.events import FrameError, TagsRead
-from controller.journal_records import JournalError, Record, RecordKind
+from controller.journal.records import JournalError, Record, RecordKind
 
 CODEC = "mjin1"
 

@@ -3,7 +3,7 @@
 `Journal.open(path)` is the writer (the daemon); `Journal.open_readonly(path)` is for tools
 (`mode=ro` URI plus `PRAGMA query_only`, so they never modify the file). Every record is
 committed and fsync'd before `append` returns it: "a record is committed before anything acts
-on it" (issue 5). Record kinds and payloads: docs/JOURNAL.md and `controller.journal_records`.
+on it" (issue 5). Record kinds and payloads: docs/JOURNAL.md and `controller.journal.records`.
 """
 
 from __future__ import annotations
@@ -18,17 +18,15 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, Protocol
 
-from controller.journal_file import (
-    APPLICATION_ID,
+from controller.journal.file import (
     COLUMNS,
-    FORMAT_VERSION,
     check_header,
     check_schema,
     check_writable,
     create,
     wrap,
 )
-from controller.journal_records import (
+from controller.journal.records import (
     DEAL_KINDS,
     GENESIS_HASH,
     JSON,
@@ -42,7 +40,7 @@ from controller.journal_records import (
     chain_hash,
     check_payload,
 )
-from controller.journal_verify import (
+from controller.journal.verify import (
     Anchor,
     Finding,
     Problem,
@@ -51,18 +49,7 @@ from controller.journal_verify import (
     check_row,
 )
 
-__all__ = [
-    "APPLICATION_ID",
-    "FORMAT_VERSION",
-    "Anchor",
-    "Checkpoint",
-    "Finding",
-    "Journal",
-    "Problem",
-    "SystemClock",
-    "Verification",
-    "journal_append_bench",
-]
+__all__ = ["Checkpoint", "Journal", "SystemClock", "journal_append_bench"]
 
 
 CACHE_KIB = 512  # the writer's page cache (SQLite's default 2 MB: appends read few pages)
