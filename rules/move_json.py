@@ -9,6 +9,7 @@ import math
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from rules.errors import RulesError
 from rules.melds import MeldKind
 from rules.moves import (
     ChooseVoid,
@@ -36,7 +37,7 @@ from rules.seats import SEATS, Seat
 from rules.tiles import TILES, NotationError, Suit, Tile
 
 
-class RecordError(ValueError):
+class RecordError(RulesError, ValueError):
     """A record the judge cannot replay. `field` is the JSON path of the problem
     (`dice`, `moves[12].tile`); for a move the judge refuses, `index` is its 0-based index,
     `move` its JSON object and `reason` the judge's `Reason`."""

@@ -18,10 +18,12 @@ import typing
 from enum import Enum
 from typing import Any, TypeVar
 
+from rules.errors import RulesError
+
 T = TypeVar("T")
 
 
-class SchemaError(ValueError):
+class SchemaError(RulesError, ValueError):
     """A data file does not fit its schema; says where."""
 
     def __init__(self, source: str, section: str, key: str | None, message: str) -> None:

@@ -44,6 +44,7 @@ from enum import Enum
 from functools import cache
 
 from rules.draws import below, shuffle
+from rules.errors import RulesError
 from rules.quick import builder
 from rules.ruleset import Indent, ReplacementEnd, RuleSet
 from rules.seats import SEATS, Seat
@@ -126,7 +127,7 @@ class Take:
 _new_take = builder(Take)  # Take(seat, tile, position, index): one per tile taken
 
 
-class WallError(ValueError):
+class WallError(RulesError, ValueError):
     """A wall order that is not a full set, or a take from an empty wall."""
 
 

@@ -33,6 +33,7 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
+from controller.errors import TableError
 from controller.profiles import Calibration, CalibrationState, Debounce, ReaderProfile
 
 Round = Mapping[bytes, Mapping[int, int]]  # tag → antenna → strongest RSSI this round
@@ -45,7 +46,7 @@ MIN_TAG_ROUNDS = 50
 LIMIT = 64  # the schema's largest window / vanish
 
 
-class CalibrationError(ValueError):
+class CalibrationError(TableError, ValueError):
     """The measurements cannot give debounce numbers; says why and what to do."""
 
 

@@ -13,11 +13,12 @@ from pathlib import Path
 from typing import IO, Any
 
 from controller.devices.events import LinkState
+from controller.errors import TableError
 
 VERSION = 1
 
 
-class CaptureError(ValueError):
+class CaptureError(TableError, ValueError):
     """A capture file that cannot be read: names the file and line."""
 
 

@@ -9,7 +9,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from controller.daemon.clock import FakeClock
+from controller.clock import FakeClock
 from controller.daemon.machine import TRANSITIONS, TableMachine
 
 TARGET = Path(__file__).resolve().parent.parent / "docs" / "STATE-MACHINE.md"

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import Any, TextIO
 
 from controller.cli.args import rules_help
+from controller.errors import TableError
 from rules.melds import Meld
 from rules.ruleset import DEFAULT, Payer, RuleSet, ScoringMethod, UnknownRuleSet, load
 from rules.schema import SchemaError
@@ -36,13 +37,20 @@ from rules.tiles import (
 )
 
 
-class InputError(ValueError):
+class InputError(TableError, ValueError):
     """Bad command-line or JSON input; `caret` is the offending text and position, if any."""
 
     def __init__(self, message: str, caret: tuple[str, int] | None = None) -> None:
         self.message = message
         self.caret = caret
         super().__init__(message)
+
+    def report(self, out: TextIO) -> None:
+        """The message as `mjtable` prints it, with a caret under the offending character."""
+        print(f"mjtable: error: {self.message}", file=out)
+        if self.caret is not None:
+            text, pos = self.caret
+            print(f"  {text}\n  {' ' * pos}^", file=out)
 
 
 @dataclass(frozen=True, slots=True)
@@ -192,13 +200,6 @@ def describe_hand(standing: Sequence[Tile], case: Case) -> str:
     return text
 
 
-def _print_error(err: InputError, out: TextIO) -> None:
-    print(f"mjtable: error: {err.message}", file=out)
-    if err.caret is not None:
-        text, pos = err.caret
-        print(f"  {text}\n  {' ' * pos}^", file=out)
-
-
 # -- human output -------------------------------------------------------------------
 
 
@@ -312,7 +313,7 @@ def run(args: argparse.Namespace) -> int:
         )
         score, waits, best = score_case(case)
     except InputError as err:
-        _print_error(err, sys.stderr)
+        err.report(sys.stderr)
         return 2
     except BadSituation as err:
         print(f"mjtable: error: {err}", file=sys.stderr)

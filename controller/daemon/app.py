@@ -23,9 +23,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from controller.clock import Clock, SystemClock
 from controller.daemon.boardless import inferred
 from controller.daemon.checkpoint import Checkpointer
-from controller.daemon.clock import Clock, SystemClock
 from controller.daemon.config import ConfigError, Settings, parse_listen
 from controller.daemon.notify import Notifier
 from controller.daemon.replay import Recovered, recover

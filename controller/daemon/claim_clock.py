@@ -7,6 +7,7 @@ from __future__ import annotations
 import copy
 import logging
 
+from controller.alerts import AlertKind
 from controller.daemon.machine import Timer, TimerFired
 from controller.journal.payloads import table_seat
 from controller.journal.records import RecordKind, Source
@@ -109,7 +110,7 @@ class ClaimClock:
             self._over_time_warned = True
             seat = table_seat(deal.turn, self.dealer)
             self._alert(
-                "over-time",
+                AlertKind.OVER_TIME,
                 f"{seat} has taken more than {self.rs.play.move_seconds:g} s for this move",
                 seat,
             )

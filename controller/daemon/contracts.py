@@ -10,6 +10,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+from controller.alerts import AlertKind
 from controller.daemon.replay import PLAY_PHASES
 from controller.devices.events import (
     DataReceived,
@@ -38,15 +39,15 @@ WALL_SCAN_WAIT = 3.0  # seconds after the dice for the wall scan to complete
 # "referee called"); the others inform
 REFEREE_CALLS = frozenset(
     {
-        "stalled",
-        "unrecognised",
-        "ambiguous",
-        "wall-mismatch",
-        "recovery",
-        "short-hand",
-        "long-hand",
-        "declaration-without-tiles",
-        "tiles-without-declaration",
+        AlertKind.STALLED,
+        AlertKind.UNRECOGNISED,
+        AlertKind.AMBIGUOUS,
+        AlertKind.WALL_MISMATCH,
+        AlertKind.RECOVERY,
+        AlertKind.SHORT_HAND,
+        AlertKind.LONG_HAND,
+        AlertKind.DECLARATION_WITHOUT_TILES,
+        AlertKind.TILES_WITHOUT_DECLARATION,
     }
 )
 RECONCILE_TRIES = 3  # reconciliations tried again, `settle` rounds apart, before an alert

@@ -25,7 +25,7 @@ from types import ModuleType
 
 import transitions
 
-from controller.daemon.clock import Clock
+from controller.clock import Clock
 
 
 def _nesting() -> ModuleType:

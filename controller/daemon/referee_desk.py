@@ -19,14 +19,15 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
+from controller.alerts import AlertKind
 from controller.daemon import machine as m
 from controller.daemon.candidates import candidates
 from controller.daemon.contracts import PHASES, tail_line
+from controller.errors import Malformed, NoSuchRecord, Refused
 from controller.journal.payloads import deal_seat, judge_json
 from controller.journal.records import Correction, CorrectionAction, Record, RecordKind, Stamp
 from controller.outputs.scoreboard import ActionKind, ActionResult, RefereeAction, RejectReason
 from controller.outputs.view import CorrectionView
-from controller.recognition.results import AlertKind
 from controller.words import seat_name, tile_words
 from rules import moves as mv
 from rules.melds import MeldKind
@@ -44,12 +45,13 @@ if TYPE_CHECKING:
 _TAKES_BACK = frozenset({ActionKind.CANCEL})
 
 
-class Refused(Exception):
-    """The action changes nothing; the message is the judge's (or the desk's) reason."""
-
-    def __init__(self, detail: str, reason: RejectReason = RejectReason.NOT_NOW) -> None:
-        super().__init__(detail)
-        self.reason = reason
+def _reason(err: Refused) -> RejectReason:
+    """The referee page's word for why an action was refused."""
+    if isinstance(err, Malformed):
+        return RejectReason.INVALID
+    if isinstance(err, NoSuchRecord):
+        return RejectReason.NO_SUCH_RECORD
+    return RejectReason.NOT_NOW
 
 
 def hand_move(action: RefereeAction, dealer: Seat, deal: Deal | None = None) -> mv.Move:
@@ -62,21 +64,19 @@ def hand_move(action: RefereeAction, dealer: Seat, deal: Deal | None = None) -> 
     try:
         tile = Tile.parse(action.tile) if action.tile else None
     except (NotationError, ValueError) as err:
-        raise Refused(f"tile: {err}", RejectReason.INVALID) from None
+        raise Malformed(f"tile: {err}") from None
     if tile is not None and action.move not in ("pung", "hu", "pass", "self-drawn-hu", "rob-kong"):
         obj["tile"] = str(tile)
     if action.move == "void":
         if tile is None:
-            raise Refused(
-                "tile: the tile laid face down (its suit is the void)", RejectReason.INVALID
-            )
+            raise Malformed("tile: the tile laid face down (its suit is the void)")
         obj["suit"] = tile.suit.value
     if action.move == "kong":
         return _kong(seat, tile, deal)
     try:
         return move_from_json(obj, "move")
     except RecordError as err:
-        raise Refused(str(err), RejectReason.INVALID) from None
+        raise Malformed(str(err)) from None
 
 
 def _kong(seat: Seat, tile: Tile | None, deal: Deal | None) -> mv.Move:
@@ -84,7 +84,7 @@ def _kong(seat: Seat, tile: Tile | None, deal: Deal | None) -> mv.Move:
     if w is not None and w.kind.value == "discard":
         return mv.Kong(seat, MeldKind.KONG, w.tile)
     if tile is None:
-        raise Refused("tile: the kong's tile", RejectReason.INVALID)
+        raise Malformed("tile: the kong's tile")
     kinds = (MeldKind.CONCEALED_KONG, MeldKind.PROMOTED_KONG, MeldKind.POSTPONED_KONG)
     moves = [mv.Kong(seat, k, tile) for k in kinds]
     return next((m for m in moves if deal is not None and deal.check(m) is None), moves[0])
@@ -122,7 +122,7 @@ class RefereeDesk:
         try:
             return self._act(action)
         except Refused as err:
-            return ActionResult(False, None, err.reason, str(err))
+            return ActionResult(False, None, _reason(err), str(err))
 
     # --- the actions ----------------------------------------------------------------------
 
@@ -133,7 +133,7 @@ class RefereeDesk:
         if a.kind is ActionKind.NOTE:
             target = a.target_seq or rt.seq
             if target < 1 or rt.journal.get(target) is None:
-                raise Refused(f"no record {target}", RejectReason.NO_SUCH_RECORD)
+                raise NoSuchRecord(f"no record {target}")
             return self._write([Correction(target, who, CorrectionAction.NOTE, why)], apply=False)
         if a.kind is ActionKind.DICE:
             assert a.seat is not None
@@ -157,7 +157,7 @@ class RefereeDesk:
             try:
                 tile = str(Tile.parse(a.tile))
             except (NotationError, ValueError) as err:
-                raise Refused(f"tile: {err}", RejectReason.INVALID) from None
+                raise Malformed(f"tile: {err}") from None
             details = {"tile": tile}
             corrections = [Correction(a.target_seq, who, CorrectionAction.FIX_TILE, why, details)]
         elif a.kind is ActionKind.PENALTY:
@@ -249,9 +249,8 @@ class RefereeDesk:
         for seq in seqs:
             rec = by_seq.get(seq)
             if rec is None or rec.kind is not RecordKind.MOVE_ACCEPTED:
-                raise Refused(
-                    f"record {seq} is not an accepted move of deal {self.rt.deal_no}",
-                    RejectReason.NO_SUCH_RECORD,
+                raise NoSuchRecord(
+                    f"record {seq} is not an accepted move of deal {self.rt.deal_no}"
                 )
 
     def _undoable(self, seq: int) -> None:
@@ -260,10 +259,7 @@ class RefereeDesk:
         jd = deal_from_records(self.rt.journal, self._deal_records())
         found = next((c for c in jd.corrections if c.record.seq == seq), None)
         if found is None:
-            raise Refused(
-                f"record {seq} is not a correction of deal {self.rt.deal_no}",
-                RejectReason.NO_SUCH_RECORD,
-            )
+            raise NoSuchRecord(f"record {seq} is not a correction of deal {self.rt.deal_no}")
         if not found.active:
             raise Refused(f"correction {seq} is already withdrawn or is itself a withdrawal")
 
@@ -273,12 +269,9 @@ class RefereeDesk:
         return Stamp(self.rt.clock.monotonic(), self.rt.clock.wall())
 
     def _trial(self, corrections: Sequence[Correction]) -> Rebuilt:
-        from controller.referee.trial import CorrectionRefused, trial
+        from controller.referee.trial import trial
 
-        try:
-            return trial(self.rt.journal, self.rt.deal_no, corrections, self._stamp())
-        except CorrectionRefused as err:
-            raise Refused(str(err)) from None
+        return trial(self.rt.journal, self.rt.deal_no, corrections, self._stamp())
 
     def _write(
         self, corrections: Sequence[Correction], apply: bool = True, taken_back: bool = False

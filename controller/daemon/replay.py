@@ -20,6 +20,7 @@ from typing import Any
 
 from controller.daemon import machine as m
 from controller.devices.events import TagsRead
+from controller.errors import TableError
 from controller.journal.inputs import ReaderStep, journal_inputs
 from controller.journal.payloads import deal_seat, move_from_judge_json, to_physical
 from controller.journal.records import Correction, JournalError, Record, RecordKind
@@ -44,7 +45,7 @@ PLAY_PHASES = {
 }
 
 
-class ReplayError(ValueError):
+class ReplayError(TableError, ValueError):
     """The journal's deal in progress cannot be re-judged (names the record)."""
 
 

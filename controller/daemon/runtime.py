@@ -39,11 +39,12 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from controller import __version__
+from controller.alerts import AlertKind
+from controller.clock import Clock
 from controller.daemon import machine as m
 from controller.daemon.boardless import Boardless, inferred
 from controller.daemon.candidates import Candidate, candidates
 from controller.daemon.claim_clock import ClaimClock
-from controller.daemon.clock import Clock
 from controller.daemon.contracts import (
     DEVICES,
     ENDS,
@@ -191,7 +192,7 @@ class Runtime(DeviceIO, Recovery, ClaimClock, DealCycle, RefereeSide, Publicatio
         self._pending_dice: tuple[float, Dice] | None = None
         self._dice_judged_at = 0.0  # when the pending dice were judged (held ones: later)
         self._seen_key: tuple[int, int] | None = None
-        self._alerted: set[tuple[int, str, str]] = set()
+        self._alerted: set[tuple[int, AlertKind, str]] = set()
         self._seen: Deal | None = None
         # table events (and, after a held shuffle, the wall antenna's reads) that came while
         # the daemon was degraded or recovering: judged in order once it is ready (`_release`)
@@ -271,7 +272,9 @@ class Runtime(DeviceIO, Recovery, ClaimClock, DealCycle, RefereeSide, Publicatio
             except Exception as err:
                 # a bug must not end a tournament day: logged with the traceback, journalled
                 log.exception("the core loop failed on %r", item)
-                self._alert("internal-error", f"{type(err).__name__}: {err}", severity="error")
+                self._alert(
+                    AlertKind.INTERNAL_ERROR, f"{type(err).__name__}: {err}", severity="error"
+                )
         return self.stopped
 
     def call(self, fn: Callable[[], Any], timeout: float = 5.0) -> Any:
@@ -312,13 +315,13 @@ class Runtime(DeviceIO, Recovery, ClaimClock, DealCycle, RefereeSide, Publicatio
             if self._wall_antennas:
                 self._pending_dice = None
                 self._alert(
-                    "no-wall-scan",
+                    AlertKind.NO_WALL_SCAN,
                     "the wall order was not scanned: this deal cannot be judged",
                     severity="error",
                 )
             elif not self._hands_late:
                 self._hands_late = True  # no wall antenna: still waiting for the hands
-                self._alert("no-dealt-hands", "the dealt hands are not read yet")
+                self._alert(AlertKind.NO_DEALT_HANDS, "the dealt hands are not read yet")
         if self._live():
             self.recognised(self.recogniser.tick(now, self._as_seen()), now)
             self._close_if_released(now)
@@ -361,14 +364,19 @@ class Runtime(DeviceIO, Recovery, ClaimClock, DealCycle, RefereeSide, Publicatio
         return record
 
     def _alert(
-        self, code: str, message: str, seat: Seat | None = None, severity: str = "warning", **extra
+        self,
+        kind: AlertKind,
+        message: str,
+        seat: Seat | None = None,
+        severity: str = "warning",
+        **extra,
     ) -> Record:
-        payload = {"code": code, "message": message, "severity": severity, **extra}
+        payload = {"code": kind.value, "message": message, "severity": severity, **extra}
         if seat is not None:
             payload["seat"] = seat.name
         record = self._log(Source.DAEMON, RecordKind.ALERT, payload, deal=self._open_deal())
-        self.alerts.append(AlertView(record.seq, record.wall, severity, alert_words(code, message)))
-        log.warning("alert %s: %s", code, message)
+        self.alerts.append(AlertView(record.seq, record.wall, severity, alert_words(kind, message)))
+        log.warning("alert %s: %s", kind.value, message)
         return record
 
     def _open_deal(self) -> int | None:
@@ -398,10 +406,14 @@ class Runtime(DeviceIO, Recovery, ClaimClock, DealCycle, RefereeSide, Publicatio
                     deal = None if self._overtaken() else self.deal
                     self.recognised(self.recogniser.on_button(ev, deal), ev.t)
             case TableFault(t, code):
-                self._alert("table-fault", f"the table reports fault {code}", severity="error")
+                self._alert(
+                    AlertKind.TABLE_FAULT, f"the table reports fault {code}", severity="error"
+                )
             case LidChanged(t, is_open):
                 self._alert(
-                    "lid", "the table's lid opened" if is_open else "lid closed", severity="info"
+                    AlertKind.LID,
+                    "the table's lid opened" if is_open else "lid closed",
+                    severity="info",
                 )
             case CommandAcked():
                 pass
@@ -421,14 +433,13 @@ class Runtime(DeviceIO, Recovery, ClaimClock, DealCycle, RefereeSide, Publicatio
             if isinstance(r, MoveSeen):
                 self.offer(r.move, r.evidence, t, getattr(r, "read_at", None))
             elif isinstance(r, RefereeAlert):
-                code = getattr(r.kind, "value", str(r.kind))
-                key = (self.deal_no, code, r.text)
+                key = (self.deal_no, r.kind, r.text)
                 if key in self._alerted:
                     continue  # the same reading alerted again: once is enough for the referee
                 self._alerted.add(key)
                 seat = None if r.seat is None else table_seat(r.seat, self._dealt_by)
-                if code in REFEREE_CALLS and self.deal is not None and not self.deal.over:
-                    self.referee_called = alert_words(code, r.text)
+                if r.kind in REFEREE_CALLS and self.deal is not None and not self.deal.over:
+                    self.referee_called = alert_words(r.kind, r.text)
                     self.referee_candidates = candidates(
                         self.deal,
                         self._dealt_by,
@@ -436,7 +447,7 @@ class Runtime(DeviceIO, Recovery, ClaimClock, DealCycle, RefereeSide, Publicatio
                         self.last_accepted_seq,
                     )
                     self._alert(
-                        code,
+                        r.kind,
                         r.text,
                         seat,
                         evidence=list(r.evidence),
@@ -444,7 +455,7 @@ class Runtime(DeviceIO, Recovery, ClaimClock, DealCycle, RefereeSide, Publicatio
                         candidates=[c.to_json() for c in self.referee_candidates],
                     )
                     continue
-                self._alert(code, r.text, seat, evidence=list(r.evidence))
+                self._alert(r.kind, r.text, seat, evidence=list(r.evidence))
             elif isinstance(r, WallScanned):
                 self._wall_scan = tuple(r.order)
                 self._uncertain = tuple(getattr(r, "uncertain", ()))
@@ -468,7 +479,7 @@ class Runtime(DeviceIO, Recovery, ClaimClock, DealCycle, RefereeSide, Publicatio
         """Offer a move to the judge; journal the decision, then act on it."""
         deal = self.deal
         if deal is None or deal.over:
-            self._alert("no-deal", f"{type(move).__name__} seen with no deal in progress")
+            self._alert(AlertKind.NO_DEAL, f"{type(move).__name__} seen with no deal in progress")
             return False
         rejected = deal.check(move)
         if rejected is not None and self._reorder_wall(deal, move):
@@ -526,7 +537,7 @@ class Runtime(DeviceIO, Recovery, ClaimClock, DealCycle, RefereeSide, Publicatio
         for fact in result.facts:
             if isinstance(fact, mv.VoidSetDeclared):  # accepted, and penalised (004 Lesson 5)
                 side = table_seat(fact.seat, self.dealer)
-                self._alert("void-suit-set", void_set_words(fact, side), side)
+                self._alert(AlertKind.VOID_SUIT_SET, void_set_words(fact, side), side)
         if accepted is not None:
             self.outputs.move_accepted(*accepted)
         if before is not None and deal.window is None and self._window_open is not None:
@@ -553,7 +564,7 @@ class Runtime(DeviceIO, Recovery, ClaimClock, DealCycle, RefereeSide, Publicatio
         else:
             path = self.machine.path_to(target, prefer)
             if path is None:
-                self._alert("machine", f"no way from {self.machine.phase} to {target}")
+                self._alert(AlertKind.MACHINE, f"no way from {self.machine.phase} to {target}")
                 return
             for trigger in path:
                 self._trigger(trigger)

@@ -40,6 +40,7 @@ from controller.devices.pn532 import (
     PN532ErrorKind,
     Unparsed,
 )
+from controller.errors import DeviceError
 
 log = logging.getLogger(__name__)
 
@@ -57,11 +58,11 @@ DAMAGED = frozenset(
 )
 
 
-class DeviceLost(Exception):
+class DeviceLost(DeviceError):
     """The device is gone (unplugged) or failed at the transport level."""
 
 
-class NoAnswer(Exception):
+class NoAnswer(DeviceError):
     """The PN53x did not answer a command in time, or answered with garbage."""
 
 

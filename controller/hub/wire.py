@@ -23,6 +23,7 @@ from typing import Any
 
 import paho.mqtt.client as paho
 
+from controller.errors import TableError
 from controller.outputs.view import PublicView
 from rules.melds import Meld
 from rules.seats import Seat
@@ -32,7 +33,7 @@ WIRE_VERSION = 1
 TOPIC_ROOT = "mjtable"
 
 
-class WireError(ValueError):
+class WireError(TableError, ValueError):
     """A payload or topic that does not follow docs/MQTT.md."""
 
 

@@ -13,8 +13,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from enum import StrEnum
-from typing import Any, Protocol, TypeAlias
+from typing import Any, TypeAlias
 
+from rules.errors import TableError
 from rules.seats import Seat
 from rules.tiles import Tile
 
@@ -23,7 +24,7 @@ JSON: TypeAlias = Any  # a value json.dumps accepts: dict/list/str/int/float/boo
 GENESIS_HASH = "0" * 64  # the "previous hash" of record 1
 
 
-class JournalError(Exception):
+class JournalError(TableError):
     """The journal cannot be used: not a journal, foreign, damaged, or a refused append."""
 
 
@@ -90,13 +91,6 @@ DEAL_KINDS = frozenset(
         RecordKind.DEAL_SETTLED,
     }
 )
-
-
-class Clock(Protocol):
-    """Where append() takes the time when the caller gives none (the daemon's clock fits)."""
-
-    def monotonic(self) -> float: ...
-    def wall(self) -> str: ...  # ISO 8601 with a UTC offset
 
 
 @dataclass(frozen=True, slots=True)

@@ -14,10 +14,10 @@ import threading
 import time
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, Protocol
 
+from controller.clock import Clock, SystemClock
 from controller.journal.file import (
     COLUMNS,
     check_header,
@@ -30,7 +30,6 @@ from controller.journal.records import (
     DEAL_KINDS,
     GENESIS_HASH,
     JSON,
-    Clock,
     Correction,
     JournalError,
     Record,
@@ -49,7 +48,7 @@ from controller.journal.verify import (
     check_row,
 )
 
-__all__ = ["Checkpoint", "Journal", "SystemClock", "journal_append_bench"]
+__all__ = ["Checkpoint", "Journal", "journal_append_bench"]
 
 
 CACHE_KIB = 512  # the writer's page cache (SQLite's default 2 MB: appends read few pages)
@@ -72,16 +71,6 @@ class Prelude(Protocol):
         self,
     ) -> Sequence[tuple[Source, RecordKind, Mapping[str, JSON], int | None, Stamp]]: ...
     def lost(self) -> None: ...
-
-
-class SystemClock:
-    """Real time: `time.monotonic()` and the UTC wall clock in ISO 8601 (milliseconds)."""
-
-    def monotonic(self) -> float:
-        return time.monotonic()
-
-    def wall(self) -> str:
-        return datetime.now(UTC).isoformat(timespec="milliseconds")
 
 
 class Journal:

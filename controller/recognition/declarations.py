@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import logging
 
+from controller.alerts import AlertKind
 from controller.devices.events import Button, SeatButton
 from controller.profiles import ZoneKind
 from controller.recognition.expected import (
@@ -15,7 +16,6 @@ from controller.recognition.readings import Reading
 from controller.recognition.reconcile import fork
 from controller.recognition.results import (
     VOID_SUIT,
-    AlertKind,
     MoveSeen,
     PendingChow,
     Recognised,

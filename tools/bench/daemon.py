@@ -147,8 +147,8 @@ class _Timed:
 
 
 def measure_core(frames: int, tags: int, folder: Path) -> dict[str, float]:
+    from controller.clock import SystemClock
     from controller.daemon.checkpoint import Checkpointer
-    from controller.daemon.clock import SystemClock
     from controller.daemon.runtime import Runtime
     from controller.devices.events import DataReceived, LinkChanged, LinkState
     from controller.devices.table import TableDriver

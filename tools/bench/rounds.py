@@ -90,7 +90,7 @@ def record_answers(rounds: int, noisy: bool, seed: int = 17) -> tuple[list[bytes
 
 
 def measure(folder: Path, rounds: int, noisy: bool) -> dict[str, float]:
-    from controller.daemon.clock import SystemClock
+    from controller.clock import SystemClock
     from controller.daemon.runtime import Runtime, RuntimeConfig
     from controller.devices.events import DataReceived, LinkChanged, LinkState
     from controller.devices.table import TableDriver

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from standin import StandIn, install
 
-from controller.daemon.clock import FakeClock
+from controller.clock import FakeClock
 from controller.daemon.replay import recover
 from controller.daemon.runtime import Runtime, RuntimeConfig
 from controller.devices.events import DataReceived, LinkChanged, LinkState

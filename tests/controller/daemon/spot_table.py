@@ -9,7 +9,7 @@ from pathlib import Path
 
 from standin import StandIn
 
-from controller.daemon.clock import FakeClock
+from controller.clock import FakeClock
 from controller.daemon.input_log import reader_steps
 from controller.daemon.runtime import Runtime
 from controller.devices.events import FrameError, LinkChanged, LinkState, TagsRead

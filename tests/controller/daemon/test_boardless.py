@@ -17,8 +17,8 @@ from pathlib import Path
 
 import pytest
 
+from controller.clock import FakeClock
 from controller.daemon.boardless import DealtFrom, hand_tiles, inferred, judge, settled
-from controller.daemon.clock import FakeClock
 from controller.daemon.replay import recover
 from controller.daemon.runtime import Runtime, RuntimeConfig
 from controller.devices.events import LinkChanged, LinkState, ReaderPolled, TagsRead

@@ -132,7 +132,8 @@ def test_abandon_ends_and_settles_the_deal(rig):
 
 
 def test_a_referee_call_is_shown_until_answered(rig):
-    from controller.recognition.recogniser import AlertKind, RefereeAlert
+    from controller.alerts import AlertKind
+    from controller.recognition.recogniser import RefereeAlert
 
     plan = begin_deal(rig, 3)
     moves = list(plan.moves)
@@ -168,7 +169,8 @@ def test_a_restart_keeps_the_referees_corrections(tmp_path):
 def test_a_referee_call_offers_the_missed_draw_and_entering_it_answers_the_call(rig):
     """The call says "E drew 3p — not read": the judge knows the wall's next tile, so the call comes with
     the move, which the page enters with one tap (a `move` action like any other)."""
-    from controller.recognition.recogniser import AlertKind, RefereeAlert
+    from controller.alerts import AlertKind
+    from controller.recognition.recogniser import RefereeAlert
 
     plan = begin_deal(rig, 3)
     moves = list(plan.moves)
@@ -192,7 +194,8 @@ def test_regression_each_referee_answer_raised_a_new_recovery_call(rig):
     and every move the referee entered re-read the table, failed again and raised a new
     RECOVERY call (30 in one deal). A re-reading after an answer raises none; the stall
     watch calls again if the table stays unexplained."""
-    from controller.recognition.recogniser import AlertKind, RefereeAlert
+    from controller.alerts import AlertKind
+    from controller.recognition.recogniser import RefereeAlert
 
     plan = begin_deal(rig, 3)
     moves = list(plan.moves)

@@ -20,8 +20,8 @@ from pathlib import Path
 import pytest
 from spot_table import SpotTable
 
+from controller.clock import FakeClock
 from controller.daemon.app import Daemon
-from controller.daemon.clock import FakeClock
 from controller.daemon.config import DevicesSection, HttpSection, Settings, TableSection
 from controller.devices import pn532
 from controller.devices.events import FrameError, LinkChanged, LinkState, ReaderPolled, TagsRead

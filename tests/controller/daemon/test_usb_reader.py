@@ -15,8 +15,8 @@ from pathlib import Path
 import pytest
 from spot_table import SpotTable
 
+from controller.clock import FakeClock
 from controller.daemon.app import Daemon
-from controller.daemon.clock import FakeClock
 from controller.daemon.config import DevicesSection, HttpSection, Settings, TableSection
 from controller.devices.events import LinkChanged, LinkState, ReaderPolled
 from controller.devices.pn533_usb import Backoff, PN533Reader, parse_usb_address
