@@ -411,7 +411,7 @@ class Daemon:
         if runtime is None:
             return ActionResult(False, None, RejectReason.UNAVAILABLE, "starting")
         try:
-            result = runtime.call(lambda: runtime.referee(action))
+            result = runtime.ask(action)
         except TimeoutError:
             return ActionResult(False, None, RejectReason.UNAVAILABLE, "the daemon is busy")
         if result is None:  # the core failed on it: journalled as an `internal-error` alert

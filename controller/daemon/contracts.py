@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import logging
 import threading
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -20,6 +20,7 @@ from controller.devices.events import (
     TagsRead,
 )
 from controller.journal.records import DealEnd, Record
+from controller.outputs.scoreboard import ActionResult, RefereeAction
 from controller.outputs.view import PublicView
 from controller.recognition.presence import (
     DuplicateTile,
@@ -111,12 +112,13 @@ class Stop:
 
 
 @dataclass(slots=True)
-class Call:
-    """Run `fn` on the core thread (a referee action from the web server); the caller waits."""
+class RefereeAsked:
+    """A referee action from the web server, queued for the core thread like any input; the
+    core puts its answer in `result` (None: the core failed on it) and sets `done`."""
 
-    fn: Callable[[], Any]
+    action: RefereeAction
     done: threading.Event = field(default_factory=threading.Event)
-    result: Any = None
+    result: ActionResult | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -132,7 +134,7 @@ class RuntimeConfig:
     config_echo: Mapping[str, Any] | None = None  # recorded in daemon.started
 
 
-Item = DataReceived | LinkChanged | ReaderPolled | Stop | Call
+Item = DataReceived | LinkChanged | ReaderPolled | Stop | RefereeAsked
 
 
 def tail_line(record: Record) -> str:

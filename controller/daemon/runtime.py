@@ -22,7 +22,7 @@ One core, one concern a module: `Runtime` (the queue, the journal, the recognise
 results, the judge's decisions, the views) is composed of `DeviceIO` (device_io.py: links,
 table frames, reader answers), `DealCycle` (deal_cycle.py: shuffle, wall scan, dice, dealer,
 settlement), `ClaimClock` (claim_clock.py: claim and robbing windows), `Recovery`
-(recovery.py: restart, held events, reconciliation), `RefereeSide` (referee_desk.py: what
+(recovery.py: restart, held events, reconciliation), `RefereeSide` (referee_side.py: what
 the referee desk asks of the live deal), `Publication` (publication.py: the facts and the
 views published) and `Boardless` (boardless.py: the shuffle, walls and dice read off the
 reader when the table's board does not report them). They share the core thread's state; none imports
@@ -53,11 +53,11 @@ from controller.daemon.contracts import (
     RECONCILE_TRIES,
     REFEREE_CALLS,
     WALL_SCAN_WAIT,
-    Call,
     Item,
     NoOutputs,
     Outputs,
     RecogniserLike,
+    RefereeAsked,
     RuntimeConfig,
     Stop,
     tail_line,
@@ -69,7 +69,8 @@ from controller.daemon.machine import TableMachine
 from controller.daemon.publication import Publication
 from controller.daemon.reader_bus import BusStep, ReaderBus
 from controller.daemon.recovery import Recovery
-from controller.daemon.referee_desk import RefereeDesk, RefereeSide
+from controller.daemon.referee_desk import RefereeDesk
+from controller.daemon.referee_side import RefereeSide
 from controller.daemon.replay import Recovered
 from controller.daemon.view_words import void_set_words
 from controller.daemon.views import ResultScreen
@@ -90,6 +91,7 @@ from controller.devices.table import TableDriver
 from controller.journal.payloads import move_payload, rejected_payload, table_seat
 from controller.journal.records import JournalError, Record, RecordKind, Source, Stamp
 from controller.journal.store import Journal
+from controller.outputs.scoreboard import ActionResult, RefereeAction
 from controller.outputs.view import AlertView
 from controller.profiles import ReaderModel, ReaderProfile, ZoneKind
 from controller.recognition.presence import Debouncer
@@ -119,11 +121,11 @@ __all__ = [
     "RECONCILE_TRIES",
     "REFEREE_CALLS",
     "WALL_SCAN_WAIT",
-    "Call",
     "Item",
     "NoOutputs",
     "Outputs",
     "RecogniserLike",
+    "RefereeAsked",
     "Runtime",
     "RuntimeConfig",
     "Stop",
@@ -203,7 +205,7 @@ class Runtime(DeviceIO, Recovery, ClaimClock, DealCycle, RefereeSide, Publicatio
         self.last_accepted_seq = 0
         self._started_seq = 0  # the open deal's deal.started record
         self._reconcile_tries = 0
-        self.desk = RefereeDesk(self)
+        self.desk = RefereeDesk(self.journal, self.clock, self)
         self.screen = ResultScreen()  # a settled deal stays on the public feed a while
         rec = recovered or Recovered()
         self.deals_done = rec.settled_in_session  # settled in the open session
@@ -277,13 +279,15 @@ class Runtime(DeviceIO, Recovery, ClaimClock, DealCycle, RefereeSide, Publicatio
                 )
         return self.stopped
 
-    def call(self, fn: Callable[[], Any], timeout: float = 5.0) -> Any:
-        """Run `fn` on the core thread and return its result (from another thread)."""
-        c = Call(fn)
-        self.put(c)
-        if not c.done.wait(timeout):
+    def ask(self, action: RefereeAction, timeout: float = 5.0) -> ActionResult | None:
+        """Thread-safe: a referee action queued for the core, and the core's answer (None:
+        the core failed on it, journalled as an `internal-error` alert). TimeoutError when
+        the core does not answer within `timeout` seconds."""
+        asked = RefereeAsked(action)
+        self.put(asked)
+        if not asked.done.wait(timeout):
             raise TimeoutError("the daemon's core did not answer")
-        return c.result
+        return asked.result
 
     def handle(self, item: Item) -> None:
         match item:
@@ -299,9 +303,9 @@ class Runtime(DeviceIO, Recovery, ClaimClock, DealCycle, RefereeSide, Publicatio
                     self._on_bus(BusStep(item.events, round_done=True, answer=item.answer), item.t)
             case Stop(reason):
                 self.stop(reason)
-            case Call():
+            case RefereeAsked():
                 try:
-                    item.result = item.fn()
+                    item.result = self.referee(item.action)
                 finally:
                     item.done.set()
         self._publish_if_dirty()

@@ -6,9 +6,12 @@ reason and writes nothing. A restart keeps what the referee did."""
 from __future__ import annotations
 
 import dataclasses
+import threading
 
+import pytest
 from rig import Rig, begin_deal, play
 
+from controller.daemon.runtime import Stop
 from controller.journal.payloads import table_seat
 from controller.journal.records import RecordKind
 from controller.outputs.scoreboard import ActionKind, RefereeAction
@@ -228,3 +231,23 @@ def test_regression_a_restart_after_a_cancel_and_more_moves_could_not_replay(tmp
     again = Rig(path, clock=rig.clock)  # raised ReplayError before
     assert bare(again.rt.deal.history) == before
     again.close()
+
+
+def test_a_referee_action_is_a_queue_item_the_core_answers(rig):
+    """Issue 25 item 2: the web server's thread queues the action like any input; the core
+    thread runs it and hands back the result; with no core running the asker is told."""
+    begin_deal(rig, 3)
+    note = RefereeAction(ActionKind.NOTE, client="ref-1", note="seen from the hall")
+    with pytest.raises(TimeoutError):
+        rig.rt.ask(note, timeout=0.05)
+    rig.rt.inbox.get_nowait()  # the unanswered item: the core never ran it
+    core = threading.Thread(target=rig.rt.run, daemon=True)
+    core.start()
+    try:
+        result = rig.rt.ask(note)
+    finally:
+        rig.rt.put(Stop("test"))
+        core.join(5)
+    assert result is not None and result.accepted, result
+    (written,) = [r for r in rig.records(RecordKind.CORRECTION) if r.seq == result.seq]
+    assert written.data()["reason"] == "seen from the hall"
