@@ -26,7 +26,7 @@ class MeldKind(Enum):
         return self in (MeldKind.PROMOTED_KONG, MeldKind.POSTPONED_KONG)
 
     def __str__(self) -> str:
-        return self.value
+        return str(self.value)
 
 
 for _kind in MeldKind:

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from rules.errors import RulesError
@@ -86,7 +86,7 @@ MOVE_NAMES: dict[type, str] = {
     Correction: "correction",
     EndDeal: "end-deal",
 }
-_CLASSES = {name: cls for cls, name in MOVE_NAMES.items()}
+_CLASSES: dict[str, Callable[..., Move]] = {name: cls for cls, name in MOVE_NAMES.items()}
 
 
 def move_to_json(move: Move) -> dict[str, Any]:
@@ -96,10 +96,10 @@ def move_to_json(move: Move) -> dict[str, Any]:
     cls = type(move)
     # the moves of every turn first (the same keys in the same order as below)
     if cls in _SEAT_TILE:
-        out["seat"] = _SEAT_NAMES[move.seat]  # type: ignore[union-attr]
+        out["seat"] = _SEAT_NAMES[move.seat]  # type: ignore[union-attr]  # type(move) in _SEAT_TILE
         out["move"] = MOVE_NAMES[cls]
-        if move.tile is not None:  # type: ignore[union-attr]
-            out["tile"] = _TILE_NAMES[move.tile]  # type: ignore[union-attr]
+        if move.tile is not None:  # type: ignore[union-attr]  # type(move) in _SEAT_TILE
+            out["tile"] = _TILE_NAMES[move.tile]  # type: ignore[union-attr]  # type(move) in _SEAT_TILE
         return out
     if cls is CloseClaims:
         out["move"] = MOVE_NAMES[cls]
@@ -109,9 +109,9 @@ def move_to_json(move: Move) -> dict[str, Any]:
         out["seat"] = _SEAT_NAMES[seat]
     out["move"] = MOVE_NAMES[cls]
     if cls is ChooseVoid:
-        out["suit"] = move.suit.value  # type: ignore[union-attr]
+        out["suit"] = move.suit.value  # type: ignore[union-attr]  # cls is type(move)
     elif cls is Kong:
-        out["kind"] = move.kind.value  # type: ignore[union-attr]
+        out["kind"] = move.kind.value  # type: ignore[union-attr]  # cls is type(move)
     tile = getattr(move, "tile", None)
     if tile is not None:
         out["tile"] = _TILE_NAMES[tile]
@@ -223,8 +223,19 @@ class Fields:
 TILE_OF = {str(t): t for t in TILES}
 _SEAT_OF = {s.name: s for s in SEATS}
 _KIND_OF = {k.value: k for k in MeldKind if k.is_kong}
-_SEATED = {"pung": Pung, "hu": Hu, "self-drawn-hu": SelfDrawnHu, "rob-kong": RobKong, "pass": Pass}
-_TAKES = {"draw": Draw, "replacement": ReplacementDraw, "discard": Discard, "chow": Chow}
+_SEATED: dict[str, Callable[..., Move]] = {
+    "pung": Pung,
+    "hu": Hu,
+    "self-drawn-hu": SelfDrawnHu,
+    "rob-kong": RobKong,
+    "pass": Pass,
+}
+_TAKES: dict[str, Callable[..., Move]] = {
+    "draw": Draw,
+    "replacement": ReplacementDraw,
+    "discard": Discard,
+    "chow": Chow,
+}
 _KEY_SETS = {name: frozenset(("t", "move", *keys)) for name, keys in _KEYS.items()}
 _TILE_REQUIRED = (Discard, Chow)
 
@@ -235,34 +246,34 @@ def quick_move(obj: object) -> Move | None:
     if type(obj) is not dict:
         return None
     name = obj.get("move")
-    allowed = _KEY_SETS.get(name)  # type: ignore[arg-type]
+    allowed = _KEY_SETS.get(name)  # type: ignore[arg-type]  # any JSON value: a wrong one finds none
     if allowed is None or not obj.keys() <= allowed:
         return None
     t = obj.get("t")
     if t is not None and (type(t) not in (float, int) or not math.isfinite(t)):
         return None
-    seat = _SEAT_OF.get(obj.get("seat"))  # type: ignore[arg-type]
+    seat = _SEAT_OF.get(obj.get("seat"))  # type: ignore[arg-type]  # any JSON value: a wrong one finds none
     # the moves of every turn (a close, a draw, a discard) by their quick constructors
     if name == "close-claims":
         return new_close_claims(t)
     if seat is None:
         return None
-    cls = _SEATED.get(name)  # type: ignore[arg-type]
+    cls = _SEATED.get(name)  # type: ignore[arg-type]  # any JSON value: a wrong one finds none
     if cls is not None:
         return cls(seat, t=t)
     tile = obj.get("tile")
-    tile_v = TILE_OF.get(tile) if tile is not None else None  # type: ignore[arg-type]
+    tile_v = TILE_OF.get(tile) if tile is not None else None
     if tile is not None and tile_v is None:
         return None
     if name == "draw":
         return new_draw(seat, tile_v, t)
     if name == "discard":
         return None if tile_v is None else new_discard(seat, tile_v, t)
-    cls = _TAKES.get(name)  # type: ignore[arg-type]
-    if cls is not None:
-        return None if cls in _TILE_REQUIRED and tile_v is None else cls(seat, tile_v, t=t)
+    takes = _TAKES.get(name)  # type: ignore[arg-type]  # any JSON value: a wrong one finds none
+    if takes is not None:
+        return None if takes in _TILE_REQUIRED and tile_v is None else takes(seat, tile_v, t=t)
     if name == "kong":
-        kind = _KIND_OF.get(obj.get("kind"))  # type: ignore[arg-type]
+        kind = _KIND_OF.get(obj.get("kind"))
         return None if kind is None else Kong(seat, kind, tile_v, t=t)
     return None
 

@@ -204,8 +204,11 @@ def from_record(obj: object) -> DealRecord:
 
 
 def _dice(v: object) -> Dice:
-    ok = isinstance(v, list) and len(v) == 2
-    if not ok or not all(isinstance(x, int) and not isinstance(x, bool) for x in v):
+    if not (
+        isinstance(v, list)
+        and len(v) == 2
+        and all(isinstance(x, int) and not isinstance(x, bool) for x in v)
+    ):
         raise RecordError("dice", f"two dice, like [6, 4], not {json.dumps(v)}")
     try:
         return Dice(v[0], v[1])
@@ -262,7 +265,7 @@ def _wall(v: object) -> tuple[Tile | None, ...]:
         raise RecordError("wall", 'a list of tiles in physical order, like ["3m", "7p"]')
     quick = [TILE_OF.get(x) for x in v if type(x) is str]
     if len(quick) == len(v) and None not in quick:
-        return tuple(quick)  # type: ignore[arg-type]
+        return tuple(quick)
     f = Fields({str(i): x for i, x in enumerate(v)}, "wall")
     return tuple(f.tile(str(i)) for i in range(len(v)))
 

@@ -41,7 +41,7 @@ def build(cls: type[T], table: Any, source: str, section: str = "") -> T:
     if not isinstance(table, dict):
         raise SchemaError(source, section, None, f"expected a table, got {type(table).__name__}")
     hints = typing.get_type_hints(cls)
-    fields = {f.name: f for f in dataclasses.fields(cls)}  # type: ignore[arg-type]
+    fields = {f.name: f for f in dataclasses.fields(cls)}  # type: ignore[arg-type]  # T is any dataclass: a bound mypy cannot name
     toml_names = {name.replace("_", "-"): name for name in fields} | {n: n for n in fields}
     unknown = [k for k in table if k not in toml_names]
     if unknown:
@@ -86,7 +86,7 @@ def _convert(
         if raw is None:
             return None
         return _convert(inner[0], fld, raw, source, section, key, subsection)
-    if dataclasses.is_dataclass(hint):
+    if isinstance(hint, type) and dataclasses.is_dataclass(hint):
         return build(hint, raw, source, subsection)
     if isinstance(hint, type) and issubclass(hint, Enum):
         try:

@@ -10,7 +10,7 @@ deal judge applies through `Score.multiplier` and `Score.payer`.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from enum import Enum
 
 from rules.errors import RulesError
@@ -340,7 +340,7 @@ def score_hand(
 
 def _situate(
     events: frozenset[str], self_drawn: bool, rs: RuleSet
-) -> tuple[list[tuple[str, str]], dict[str, int], int, Payer]:
+) -> tuple[list[tuple[str, str]], Mapping[str, int], int, Payer]:
     """What the situations of a Hu add to every reading: (pattern name, detail) of each
     situation that applies, the fan of each pattern name (the rule set's, or the
     situation's own), the hand-value multiplier and who pays. Kept per (events, self-drawn)
@@ -404,7 +404,7 @@ class _Plan:
         self.memo: dict[int, int] = {}  # feature key -> hand value
         # score_hand's: (events, self-drawn) -> `_situate`'s answer; total fan -> hand value
         self.situated: dict[
-            tuple[frozenset[str], bool], tuple[list[tuple[str, str]], dict[str, int], int, Payer]
+            tuple[frozenset[str], bool], tuple[list[tuple[str, str]], Mapping[str, int], int, Payer]
         ] = {}
         self.values: dict[int, int] = {}
         self.top = hand_value(99, rs.scoring)  # the capped value: no wait can beat it

@@ -248,7 +248,7 @@ def _check(order: tuple[Tile | None, ...], tileset: TileSet) -> bool:
             raise WallError(f"the wall holds {counts[tile]} copies of {tile}, not 4")
     if len(tileset.kinds) * 4 == len(order):
         return True  # four of every kind fill the wall: no room for a tile of another set
-    extra = [t for t in order if not tileset.contains(t)]
+    extra = [t for t in order if t is not None and not tileset.contains(t)]
     if extra:
         raise WallError(f"{extra[0]} is not in a {tileset.value}-tile set")
     return True
@@ -586,14 +586,14 @@ def compose(
             raise WallError(f"{s} is dealt {14 if s is Seat.E else 13} tiles, not more")
     live_at = list(dummy.remaining())
     tail_at = [i for i in dummy._tail if i in set(live_at)]
-    for i, t in zip(tail_at, replacements, strict=False):
-        order[i] = t
+    for i, replacement in zip(tail_at, replacements, strict=False):
+        order[i] = replacement
         live_at.remove(i)
-    for i, t in zip(live_at, live, strict=False):
+    for i, drawn in zip(live_at, live, strict=False):
         if order[i] is not None:
             raise WallError("the live draws and the replacements meet")
-        order[i] = t
-    for i, t in enumerate(order):
-        if t is None:
+        order[i] = drawn
+    for i, slot in enumerate(order):
+        if slot is None:
             order[i] = rest.pop(0)
     return tuple(t for t in order if t is not None)

@@ -318,10 +318,10 @@ def rewrite(text: str, bodies: Mapping[str, list[str]], before: str = "antennas"
     lines = text.splitlines()
     for name, body in bodies.items():
         heads = [i for i, line in enumerate(lines) if _HEADER.match(line)]
-        at = next((i for i in heads if _HEADER.match(lines[i]).group(1) == name), None)  # type: ignore[union-attr]
+        at = next((i for i in heads if _HEADER.match(lines[i]).group(1) == name), None)  # type: ignore[union-attr]  # heads are header lines
         if at is None:
             nxt = next(
-                (i for i in heads if _HEADER.match(lines[i]).group(1) == before),  # type: ignore[union-attr]
+                (i for i in heads if _HEADER.match(lines[i]).group(1) == before),  # type: ignore[union-attr]  # heads are header lines
                 len(lines),
             )
             lines[nxt:nxt] = [f"[{name}]", *body, ""]

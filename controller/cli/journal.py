@@ -168,7 +168,7 @@ def _export(journal: Journal, path: Path, output: Path | None) -> None:
     print(f"wrote {output}: {plural(lines[0], 'record')} of {path}")
 
 
-def _write_beside(path: Path, output: Path, what: str, write: Callable[[TextIO], None]) -> None:
+def _write_beside(path: Path, output: Path, what: str, write: Callable[[TextIO], object]) -> None:
     """Write `output` beside its final name and rename it, so a failed write leaves no half
     file; never over the journal or its side files."""
     target = output.resolve()

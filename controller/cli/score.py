@@ -17,11 +17,11 @@ from controller.errors import TableError
 from rules.melds import Meld
 from rules.ruleset import DEFAULT, Payer, RuleSet, ScoringMethod, UnknownRuleSet, load
 from rules.schema import SchemaError
+from rules.score import Score
 from rules.scoring import (
     EVENTS,
     BadSituation,
     NotAWin,
-    Score,
     score_hand,
     waits_and_maximum as rules_waits_and_maximum,
 )
@@ -249,7 +249,8 @@ def render(case: Case, score: Score, waits: Sequence[Tile], best: int) -> str:
     lines.append(f"value     {score.value} point{'s' if score.value != 1 else ''}")
     lines.append(f"payment   {_payment(case, score)}")
     rest = list(case.standing)
-    rest.remove(case.win)  # type: ignore[arg-type]
+    assert case.win is not None  # a scored hand has its winning tile
+    rest.remove(case.win)
     lines.append(
         f"waits     {' '.join(str(t) for t in waits) or 'none'}  (of {describe_hand(rest, case)})"
     )

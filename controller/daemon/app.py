@@ -194,9 +194,9 @@ class AppOutputs:
                 deal=int(payload["deal"]),
                 rules=rt.rs.name,
                 dealer=Seat.parse(data.get("dealer", "E")),
-                dice=tuple(data.get("dice", (1, 1))),  # type: ignore[arg-type]
+                dice=tuple(data.get("dice", (1, 1))),
                 winners=tuple(Seat.parse(w) for w in payload["winners"]),
-                deltas=tuple(payload["deltas"]),  # type: ignore[arg-type]
+                deltas=tuple(payload["deltas"]),
                 players=tuple(rt.config.players),
                 head=record.hash,  # the chain head when the deal settled (issue 15 item 5)
             )
@@ -298,7 +298,7 @@ class Daemon:
             self._send,
             RuntimeConfig(
                 table=s.table.name,
-                players=tuple(s.table.players),  # type: ignore[arg-type]
+                players=tuple(s.table.players),  # type: ignore[arg-type]  # four names, checked at load
                 deals=s.table.deals,
                 prevalent=Seat.parse(s.table.prevalent),
                 config_echo=s.echo(),

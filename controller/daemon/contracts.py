@@ -29,7 +29,8 @@ from controller.recognition.presence import (
 )
 from controller.words import record_words
 from rules import moves as mv
-from rules.deal import Deal, Phase
+from rules.deal import Deal
+from rules.deal_state import Phase
 from rules.seats import Seat
 
 log = logging.getLogger(__name__)

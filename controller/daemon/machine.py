@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from enum import Enum
 from pathlib import Path
 from types import ModuleType
+from typing import TYPE_CHECKING, Any
 
 import transitions
 
@@ -54,9 +55,12 @@ def _nesting() -> ModuleType:
     return module
 
 
-_nested = _nesting()
-HierarchicalMachine = _nested.HierarchicalMachine
-NestedState = _nested.NestedState
+if TYPE_CHECKING:  # the same classes, for the type checker (it cannot follow `_nesting`)
+    from transitions.extensions.nesting import HierarchicalMachine, NestedState
+else:
+    _nested = _nesting()
+    HierarchicalMachine = _nested.HierarchicalMachine
+    NestedState = _nested.NestedState
 
 
 class _DotState(NestedState):
@@ -68,7 +72,7 @@ class _Machine(HierarchicalMachine):
     state_cls = _DotState
 
 
-def _graph_machine(**kwargs: object) -> HierarchicalMachine:
+def _graph_machine(**kwargs: Any) -> Any:
     """The same machine with transitions' diagram support, only to draw it: keeping the graph
     up to date on every transition cost the daemon's start-up ~0.1 s (imports excluded)."""
     from transitions.extensions import HierarchicalGraphMachine
@@ -88,7 +92,7 @@ CLAIM_WINDOW = "playing.claim_window"
 ROBBING_WINDOW = "playing.robbing_window"
 INTERRUPTIONS = ("degraded", "paused")
 
-STATES: list[object] = [
+STATES: list[str | dict[str, Any]] = [
     "offline",
     "idle",
     "shuffling",
@@ -291,7 +295,7 @@ class TableMachine:
 
 
 def _leaf_states() -> list[str]:
-    names = []
+    names: list[str] = []
     for state in STATES:
         if isinstance(state, dict):
             names.extend(f"{state['name']}.{child}" for child in state["children"])

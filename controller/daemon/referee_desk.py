@@ -29,7 +29,7 @@ from controller.outputs.view import CorrectionView
 from controller.words import seat_name, tile_words
 from rules import moves as mv
 from rules.melds import MeldKind
-from rules.record import RecordError, move_from_json
+from rules.move_json import RecordError, move_from_json
 from rules.seats import Seat
 from rules.tiles import NotationError, Tile
 from rules.wall import Dice

@@ -28,7 +28,8 @@ from controller.journal.store import Journal
 from controller.recognition.wall_doubt import swapped
 from controller.referee.journal_deal import READ_KINDS
 from rules import moves as mv
-from rules.deal import Deal, Phase
+from rules.deal import Deal
+from rules.deal_state import Phase
 from rules.ruleset import RuleSet
 from rules.seats import Seat
 from rules.tiles import Tile

@@ -13,7 +13,7 @@ from controller.outputs.view import ActionView, LedgerLineView, PatternView
 from rules import moves as mv, settlement as pay, wellness
 from rules.deal import Deal
 from rules.melds import MeldKind
-from rules.scoring import Score
+from rules.score import Score
 from rules.seats import Seat
 
 # the ledger lines of a Hu, whose `why` names the hand's patterns (rules.deal_effects._why,

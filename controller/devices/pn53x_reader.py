@@ -218,7 +218,7 @@ class PN53xReader:
         except DeviceLost as err:
             return [self._lost(now, str(err))]
         except NoAnswer as err:
-            failed = [*self._skipped(now, errors), self._no_answer(now, str(err))]
+            failed: list[Event] = [*self._skipped(now, errors), self._no_answer(now, str(err))]
             self._silent += 1
             if self._silent < self.silent_limit:
                 return failed

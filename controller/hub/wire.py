@@ -373,7 +373,7 @@ def make_client(options: BrokerOptions, client_id: str, clean_session: bool = Tr
         clean_session=clean_session,
     )
     client.max_inflight_messages_set(WINDOW)
-    client.reconnect_delay_set(options.reconnect_min_s, options.reconnect_max_s)  # type: ignore[arg-type]
+    client.reconnect_delay_set(options.reconnect_min_s, options.reconnect_max_s)  # type: ignore[arg-type]  # paho's hint says int; it waits float seconds
     if options.username is not None:
         client.username_pw_set(options.username, options.password)
     if options.tls_ca is not None:

@@ -259,7 +259,7 @@ class DealStarted:
             rules=str(data["rules"]),
             dealer=_seat(data["dealer"], "dealer"),
             dice=(_int(dice[0], "dice"), _int(dice[1], "dice")),
-            players=_str_tuple(data["players"], "players", 4),  # type: ignore[arg-type]
+            players=_str_tuple(data["players"], "players", 4),  # type: ignore[arg-type]  # four, checked
             session=None if session is None else _int(session, "session"),
             wall=None if wall is None else tuple(Tile.parse(t) for t in _str_tuple(wall, "wall")),
             prevalent=_seat(data.get("prevalent", "E"), "prevalent"),

@@ -451,7 +451,8 @@ class Journal:
         return found
 
     def _verify(self) -> Verification:
-        expected_seq, prev, deals, count = 1, GENESIS_HASH, set(), 0
+        expected_seq, prev, count = 1, GENESIS_HASH, 0
+        deals: set[int] = set()
         try:
             cursor = self._conn.execute(f"SELECT {', '.join(COLUMNS)} FROM record ORDER BY seq")
             while rows := cursor.fetchmany(1000):

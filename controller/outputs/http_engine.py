@@ -163,7 +163,7 @@ class Engine:
                         with contextlib.suppress(OSError):
                             self._wake_r.recv(4096)
                     else:
-                        self._read(held[key.fileobj], held)  # type: ignore[index]
+                        self._read(held[key.fileobj], held)  # type: ignore[index]  # the other keys are clients' sockets
                 while not self._returned.empty():
                     conn = self._returned.get()
                     held[conn.sock] = conn

@@ -18,7 +18,8 @@ from controller.recognition.expected import (
 from controller.recognition.readings import move_text, shown
 from controller.recognition.reconcile import explain, fork
 from controller.recognition.results import DEALT, MoveSeen, Recognised, RefereeAlert
-from rules.deal import Deal, Phase
+from rules.deal import Deal
+from rules.deal_state import Phase
 from rules.moves import (
     Discard,
     Kong,

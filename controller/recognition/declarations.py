@@ -23,7 +23,8 @@ from controller.recognition.results import (
     chow_starts,
 )
 from rules.claims import WindowKind
-from rules.deal import Deal, Phase
+from rules.deal import Deal
+from rules.deal_state import Phase
 from rules.hand import waits
 from rules.melds import MeldKind
 from rules.moves import (

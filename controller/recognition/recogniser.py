@@ -94,7 +94,8 @@ from controller.recognition.tile_declarations import (
 from controller.recognition.wall_checks import WallChecks
 from controller.recognition.wall_scan import WallScan
 from controller.recognition.watchdog import StallWatch
-from rules.deal import Deal, Phase
+from rules.deal import Deal
+from rules.deal_state import Phase
 from rules.moves import (
     Chow,
     CloseClaims,

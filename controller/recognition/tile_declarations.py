@@ -33,7 +33,8 @@ from controller.recognition.expected import Layout, Spot, Tally
 from controller.recognition.readings import Reading
 from controller.recognition.results import MoveSeen, RefereeAlert
 from rules.claims import WindowKind, is_claim
-from rules.deal import Deal, Phase
+from rules.deal import Deal
+from rules.deal_state import Phase
 from rules.melds import MeldKind
 from rules.moves import (
     ChooseVoid,

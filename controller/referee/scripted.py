@@ -10,6 +10,7 @@ controller/journal/payloads.py). For referee examples and fast tests of the refe
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from typing import Any
 
 from controller.journal.payloads import (
     fixed_order,
@@ -97,7 +98,7 @@ def write_deal(
 def _window(journal: Journal, deal: Deal, dealer: Seat, number: int, state: str, by: str) -> None:
     w = deal.window
     assert w is not None
-    payload = {
+    payload: dict[str, Any] = {
         "state": state,
         "kind": w.kind.value,
         "discarder": table_seat(w.discarder, dealer).name,

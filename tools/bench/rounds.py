@@ -71,7 +71,7 @@ def record_answers(rounds: int, noisy: bool, seed: int = 17) -> tuple[list[bytes
     world = _world(seed)
     noise = NoiseConfig(missed=5.0, crosstalk=5.0) if noisy else NoiseConfig()
     line = _Capture()
-    sim = SimBus(world, Noise(noise, world.reader, seed), line, None)  # type: ignore[arg-type]
+    sim = SimBus(world, Noise(noise, world.reader, seed), line, None)  # type: ignore[arg-type]  # a capture in place of the serial line
     host = HostBus(load_reader(PROFILE))
     send = host.start(0.0).send
     answers: list[bytes] = []
