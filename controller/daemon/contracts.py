@@ -11,7 +11,6 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from controller.alerts import AlertKind
-from controller.daemon.replay import PLAY_PHASES
 from controller.devices.events import (
     DataReceived,
     LinkChanged,
@@ -30,7 +29,6 @@ from controller.recognition.presence import (
 from controller.words import record_words
 from rules import moves as mv
 from rules.deal import Deal
-from rules.deal_state import Phase
 from rules.seats import Seat
 
 log = logging.getLogger(__name__)
@@ -55,8 +53,6 @@ REFEREE_CALLS = frozenset(
 RECONCILE_TRIES = 3  # reconciliations tried again, `settle` rounds apart, before an alert
 HELD_LIMIT = 20_000  # events held while not ready (a wall scan is ~108 tiles x a few reads)
 
-# the judge's phase → the table machine's phase
-PHASES = {Phase.CHOOSING_VOID: "choosing_void", **PLAY_PHASES}
 ENDS = {
     mv.DealEnd.HU: DealEnd.THREE_WON,
     mv.DealEnd.WALL: DealEnd.WALL_EXHAUSTED,

@@ -11,7 +11,6 @@ from typing import Any
 from controller.alerts import AlertKind
 from controller.daemon import machine as m
 from controller.daemon.contracts import (
-    PHASES,
     RECONCILE_TRIES,
 )
 from controller.daemon.replay import Recovered
@@ -95,10 +94,8 @@ class Recovery:
             self.deal = deal
             if deal.window is not None:
                 self._window_open = mv.CloseClaims()  # journalled open before the restart
-            target = PHASES[deal.phase]
-            if not deal.over and self.machine.phase != target and not self._table_moved_on():
-                for trigger in self.machine.path_to(target, ()) or ():
-                    self._trigger(trigger)
+            if not deal.over and not self._table_moved_on():
+                self._resync("restarted")  # the phase records a kill cut off
         if rec.phase in NEXT_DEAL:
             self._scan_next_walls(rec)
         self._alert(AlertKind.RESTARTED, restarted_words(rec), severity="info")

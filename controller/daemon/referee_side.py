@@ -7,9 +7,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from controller.alerts import AlertKind
-from controller.daemon import machine as m
 from controller.daemon.candidates import candidates
-from controller.daemon.contracts import PHASES, tail_line
+from controller.daemon.contracts import tail_line
 from controller.journal.records import Record, RecordKind
 from controller.outputs.scoreboard import ActionResult, RefereeAction
 from rules import moves as mv
@@ -121,15 +120,8 @@ class RefereeSide:
             self._journal_window_opened()
         if taken_back:
             self.recogniser.on_accepted(mv.Correction(1), deal)
-        target = PHASES[deal.phase]
-        moved_on = self._table_moved_on()  # the machine follows the table's next deal
-        if (
-            self.machine.phase != target
-            and self.machine.phase not in m.INTERRUPTIONS
-            and not moved_on
-        ):
-            for trigger in self.machine.path_to(target, ()) or ():
-                self._trigger(trigger)
+        if not self._table_moved_on():  # else the machine follows the table's next deal
+            self._resync("corrected")
         if deal.over:
             self._settle_deal()
         elif not taken_back:

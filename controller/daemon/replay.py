@@ -35,16 +35,6 @@ from rules.seats import Seat
 from rules.tiles import Tile
 from rules.wall import Dice, dealt_order
 
-# the judge's phase → the table machine's phase (playing phases only)
-PLAY_PHASES = {
-    Phase.DRAW: m.AWAITING_DRAW,
-    Phase.REPLACEMENT: m.AWAITING_DRAW,
-    Phase.DISCARD: m.AWAITING_DISCARD,
-    Phase.CLAIMS: m.CLAIM_WINDOW,
-    Phase.ROBBING: m.ROBBING_WINDOW,
-    Phase.OVER: "deal_over",
-}
-
 
 class ReplayError(TableError, ValueError):
     """The journal's deal in progress cannot be re-judged (names the record)."""
@@ -203,11 +193,11 @@ def recover(
         out.wall_reads += _batch_wall_reads(batches, shuffled_at, wall_antennas)
     if out.phase in m.INTERRUPTIONS:
         out.phase = resume or "idle"
-    in_play = out.phase in (*PLAY_PHASES.values(), "choosing_void")
-    if judge is not None and in_play and judge.phase in PLAY_PHASES:
+    in_play = out.phase in m.JUDGE_PHASES.values()
+    if judge is not None and in_play and judge.phase is not Phase.CHOOSING_VOID:
         # the judge knows better than a phase record a kill may have cut off
-        out.phase = PLAY_PHASES[judge.phase]
-    if judge is None and out.phase in ("deal_over", *PLAY_PHASES.values(), "choosing_void"):
+        out.phase = m.JUDGE_PHASES[judge.phase]
+    if judge is None and in_play:
         out.phase = "idle"  # a deal that could not be judged: wait for the next shuffle
     return out
 

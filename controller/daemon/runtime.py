@@ -49,7 +49,6 @@ from controller.daemon.contracts import (
     DEVICES,
     ENDS,
     HELD_LIMIT,
-    PHASES,
     RECONCILE_TRIES,
     REFEREE_CALLS,
     WALL_SCAN_WAIT,
@@ -117,7 +116,6 @@ __all__ = [
     "DEVICES",
     "ENDS",
     "HELD_LIMIT",
-    "PHASES",
     "RECONCILE_TRIES",
     "REFEREE_CALLS",
     "WALL_SCAN_WAIT",
@@ -552,11 +550,11 @@ class Runtime(DeviceIO, Recovery, ClaimClock, DealCycle, RefereeSide, Publicatio
         self._follow(move, result)
 
     def _follow(self, move: mv.Move, result: mv.Accepted) -> None:
-        """Move the table machine to the judge's phase."""
+        """Move the table machine to the judge's phase, by the transition the judge's facts
+        stand for (`machine.follow`)."""
         deal = self.deal
         assert deal is not None
-        target = PHASES[deal.phase]
-        prefer = _prefer(move, result)
+        target = m.JUDGE_PHASES[deal.phase]
         if self._table_moved_on():  # a deal finished while the table shuffles the next
             if deal.over:
                 self._settle_deal()
@@ -565,12 +563,14 @@ class Runtime(DeviceIO, Recovery, ClaimClock, DealCycle, RefereeSide, Publicatio
             return
         if self.machine.phase == target:
             self.machine.rearm()  # a new move on the same phase: the move clock restarts
+        elif isinstance(move, mv.Correction):
+            self._resync("corrected")  # a move taken back: no table event leads back
         else:
-            path = self.machine.path_to(target, prefer)
-            if path is None:
+            steps = m.follow(self.machine.phase, result, deal.phase)
+            if steps is None:
                 self._alert(AlertKind.MACHINE, f"no way from {self.machine.phase} to {target}")
                 return
-            for trigger in path:
+            for trigger in steps:
                 self._trigger(trigger)
         self._over_time_warned = False
         if target == m.CLAIM_WINDOW or target == m.ROBBING_WINDOW:
@@ -588,21 +588,27 @@ class Runtime(DeviceIO, Recovery, ClaimClock, DealCycle, RefereeSide, Publicatio
             deal=self._open_deal(),
         )
 
-
-def _prefer(move: mv.Move, result: mv.Accepted) -> tuple[str, ...]:
-    won = [f for f in result.facts if isinstance(f, mv.Won)]
-    melded = [f for f in result.facts if isinstance(f, mv.Melded)]
-    if isinstance(move, mv.SelfDrawnHu):
-        return ("self_drawn_hu",)
-    if won:
-        return ("kong_robbed", "hu_claimed")
-    if melded and melded[0].meld.is_kong and melded[0].from_seat is not None:
-        return ("kong_claimed",)
-    if melded and melded[0].from_seat is not None:
-        return ("pung_claimed",)
-    if isinstance(move, mv.Kong):
-        return ("concealed_kong_declared", "added_kong_declared")
-    return ("drawn", "claims_passed", "robbing_closed")
+    def _resync(self, why: str) -> None:
+        """The table machine put at the judge's phase with no table event to follow (`why`:
+        "restarted", the replayed moves; "corrected", the referee's corrections): the
+        deal's end is its transition, any other phase is set (`TableMachine.resync`)."""
+        deal = self.deal
+        assert deal is not None
+        target = m.JUDGE_PHASES[deal.phase]
+        if self.machine.phase == target or self.machine.phase in m.INTERRUPTIONS:
+            return
+        if deal.over:
+            if self.machine.can("deal_ended"):
+                self._trigger("deal_ended")
+            return
+        before = self.machine.phase
+        self.machine.resync(target)
+        self._log(
+            Source.DAEMON,
+            RecordKind.TABLE_PHASE,
+            {"from": before, "to": target, "trigger": why},
+            deal=self._open_deal(),
+        )
 
 
 def _restarts_clock(move: mv.Move) -> bool:

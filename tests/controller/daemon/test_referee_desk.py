@@ -251,3 +251,21 @@ def test_a_referee_action_is_a_queue_item_the_core_answers(rig):
     assert result is not None and result.accepted, result
     (written,) = [r for r in rig.records(RecordKind.CORRECTION) if r.seq == result.seq]
     assert written.data()["reason"] == "seen from the hall"
+
+
+def test_regression_a_cancelled_discard_took_the_table_back_by_a_draw_it_never_saw(rig):
+    """Issue 25 item 3: the table machine went back to the discarder's turn by the shortest
+    path it could find, journalled as `drawn`; a correction now says what it is."""
+    plan = begin_deal(rig, 4)
+    moves = list(plan.moves)
+    k = next(i for i, x in enumerate(moves) if isinstance(x, mv.Discard) and i > 0)
+    play(rig, moves[: k + 1])
+    assert rig.rt.machine.phase == "playing.claim_window"
+    assert act(rig, ActionKind.CANCEL, count=1).accepted
+    assert rig.rt.machine.phase == "playing.awaiting_discard"
+    last = rig.records(RecordKind.TABLE_PHASE)[-1].data()
+    assert (last["from"], last["to"], last["trigger"]) == (
+        "playing.claim_window",
+        "playing.awaiting_discard",
+        "corrected",
+    )
