@@ -162,3 +162,15 @@ def test_controller_imports_tools_only_from_the_command_line() -> None:
         if m.startswith("controller.") and not m.startswith("controller.cli")
     }
     assert {m: t for m, t in wrong.items() if t} == {}
+
+
+def test_the_journal_and_the_referee_tools_import_nothing_of_the_daemon() -> None:
+    """Issue 25 item 5: the referee tools read the journal (its payloads included), never
+    the daemon that writes it."""
+    graph = _graph()
+    wrong = {
+        m: sorted(t for t in targets if t.startswith("controller.daemon"))
+        for m, targets in graph.items()
+        if m.startswith(("controller.journal", "controller.referee"))
+    }
+    assert {m: t for m, t in wrong.items() if t} == {}
