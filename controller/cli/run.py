@@ -24,7 +24,7 @@ from typing import Any
 from controller.cli.args import natural_int, rules_help
 from controller.cli.run_status import RunStatus
 from controller.daemon.config import ConfigError, Settings, find_config, load_settings, overlay
-from controller.journal_records import JournalError
+from controller.journal.records import JournalError
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

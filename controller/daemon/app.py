@@ -23,17 +23,17 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from controller.clock import Clock, SystemClock
 from controller.daemon.boardless import inferred
 from controller.daemon.checkpoint import Checkpointer
-from controller.daemon.clock import Clock, SystemClock
 from controller.daemon.config import ConfigError, Settings, parse_listen
 from controller.daemon.notify import Notifier
 from controller.daemon.replay import Recovered, recover
 from controller.daemon.runtime import Runtime, RuntimeConfig, Stop
 from controller.devices.serial_link import LinkConfig, SerialLink
 from controller.devices.table import Buzzer, Light, ShowCountdown, ShowScore, TableDriver
-from controller.journal import Journal
-from controller.journal_records import Record, RecordKind, Source
+from controller.journal.records import Record, RecordKind, Source
+from controller.journal.store import Journal
 from controller.outputs.http import ServerLimits, WebServer
 from controller.outputs.scoreboard import ActionResult, RefereeAction, RejectReason, Scoreboard
 from controller.outputs.seat_display import SeatDisplays, running_score
@@ -195,9 +195,9 @@ class AppOutputs:
                 deal=int(payload["deal"]),
                 rules=rt.rs.name,
                 dealer=Seat.parse(data.get("dealer", "E")),
-                dice=tuple(data.get("dice", (1, 1))),  # type: ignore[arg-type]
+                dice=tuple(data.get("dice", (1, 1))),
                 winners=tuple(Seat.parse(w) for w in payload["winners"]),
-                deltas=tuple(payload["deltas"]),  # type: ignore[arg-type]
+                deltas=tuple(payload["deltas"]),
                 players=tuple(rt.config.players),
                 head=record.hash,  # the chain head when the deal settled (issue 15 item 5)
             )
@@ -302,7 +302,7 @@ class Daemon:
             self._send,
             RuntimeConfig(
                 table=s.table.name,
-                players=tuple(s.table.players),  # type: ignore[arg-type]
+                players=tuple(s.table.players),  # type: ignore[arg-type]  # four names, checked at load
                 deals=s.table.deals,
                 prevalent=Seat.parse(s.table.prevalent),
                 config_echo=s.echo(),
@@ -416,7 +416,7 @@ class Daemon:
         if runtime is None:
             return ActionResult(False, None, RejectReason.UNAVAILABLE, "starting")
         try:
-            result = runtime.call(lambda: runtime.referee(action))
+            result = runtime.ask(action)
         except TimeoutError:
             return ActionResult(False, None, RejectReason.UNAVAILABLE, "the daemon is busy")
         if result is None:  # the core failed on it: journalled as an `internal-error` alert

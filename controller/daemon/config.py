@@ -46,6 +46,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+from controller.errors import TableError
 from controller.profiles import DECLARATION_MODES
 from rules.schema import SchemaError, build
 
@@ -55,7 +56,7 @@ WINDS = ("E", "S", "W", "N")
 NO_TABLE = "none"  # [devices] table: a table with no serial link (controller/daemon/boardless.py)
 
 
-class ConfigError(ValueError):
+class ConfigError(TableError, ValueError):
     """A configuration problem, naming where it is."""
 
 

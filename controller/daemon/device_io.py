@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import logging
 
+from controller.alerts import AlertKind
 from controller.daemon.contracts import (
     HELD_LIMIT,
 )
@@ -17,11 +18,8 @@ from controller.devices.events import (
     TagsRead,
 )
 from controller.devices.table import Command
-from controller.journal_inputs import ReaderStep, TableChunk, round_time
-from controller.journal_records import (
-    RecordKind,
-    Source,
-)
+from controller.journal.inputs import ReaderStep, TableChunk, round_time
+from controller.journal.records import RecordKind, Source
 from controller.recognition.presence import (
     CardLifted,
     CardPlaced,
@@ -46,7 +44,9 @@ class DeviceIO:
         self.links[ev.device] = ev.state
         if ev.state is LinkState.DOWN:
             self._alert(
-                "device-lost", f"the {ev.device} link is down: {ev.detail}", severity="error"
+                AlertKind.DEVICE_LOST,
+                f"the {ev.device} link is down: {ev.detail}",
+                severity="error",
             )
             if self.machine.can("device_lost"):
                 self._trigger("device_lost")

@@ -11,7 +11,7 @@ from controller.daemon.machine import Timer
 from controller.daemon.replay import Recovered
 from controller.daemon.views import TableFacts, broadcast_view, public_view, referee_view
 from controller.devices.table import ShowScore
-from controller.journal_records import JournalError
+from controller.journal.records import JournalError
 from controller.outputs.view import PublicView
 from controller.words import in_words
 from rules.seats import SEATS, Seat

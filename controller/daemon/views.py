@@ -13,8 +13,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from controller.daemon.records import deal_seat, table_seat
 from controller.daemon.view_words import deal_end, last_action, ledger_view, pattern_views
+from controller.journal.payloads import deal_seat, table_seat
 from controller.outputs.view import (
     AlertView,
     BroadcastView,
