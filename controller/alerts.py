@@ -44,3 +44,4 @@ class AlertKind(StrEnum):
     RESTARTED = "restarted"  # the daemon started again on a journal with a deal in progress
     MACHINE = "machine"  # the table machine has no way to the judge's phase
     INTERNAL_ERROR = "internal-error"  # the core loop failed on an item (a bug, logged)
+    SEATING = "seating"  # the hall's seating for the next session, taken or not (lineup.py)

@@ -21,12 +21,13 @@ import threading
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from controller.clock import Clock, SystemClock
 from controller.daemon.boardless import inferred
 from controller.daemon.checkpoint import Checkpointer
 from controller.daemon.config import ConfigError, Settings, parse_listen
+from controller.daemon.contracts import SeatingReceived
 from controller.daemon.notify import Notifier
 from controller.daemon.replay import Recovered, recover
 from controller.daemon.runtime import Runtime, RuntimeConfig, Stop
@@ -54,6 +55,9 @@ from controller.recognition.presence import Debouncer
 from controller.recognition.recogniser import Recogniser
 from rules.ruleset import RuleSet, load as load_rules
 from rules.seats import Seat
+
+if TYPE_CHECKING:  # paho is imported only where the hall is used
+    from controller.hub.wire import SeatingNotice
 
 log = logging.getLogger(__name__)
 
@@ -198,7 +202,7 @@ class AppOutputs:
                 dice=tuple(data.get("dice", (1, 1))),
                 winners=tuple(Seat.parse(w) for w in payload["winners"]),
                 deltas=tuple(payload["deltas"]),
-                players=tuple(rt.config.players),
+                players=rt.lineup.now.names,
                 head=record.hash,  # the chain head when the deal settled (issue 15 item 5)
             )
         )
@@ -243,6 +247,9 @@ class Daemon:
         self.endpoints: Endpoints | None = None
         self._closed = False
         self._lock = threading.Lock()
+        # the hall's seating, when it came before the runtime was made (the retained notice
+        # arrives right after the broker connects): handed to the runtime once it exists
+        self._early_seating: SeatingNotice | None = None
 
     # --- start ------------------------------------------------------------------------------
 
@@ -307,6 +314,7 @@ class Daemon:
                 prevalent=Seat.parse(s.table.prevalent),
                 config_echo=s.echo(),
                 fast_polling=s.sim.fast,
+                players_by_operator=s.table.fixed_players,
             ),
             outputs=outputs,
             recovered=recovered,
@@ -315,7 +323,11 @@ class Daemon:
         outputs.start_hall(self.journal)
         if driver is not None:  # no board, no seat displays: the scores are on the web pages
             outputs.displays = _displays(runtime, driver)
-        self.runtime = runtime
+        with self._lock:
+            self.runtime = runtime
+            early, self._early_seating = self._early_seating, None
+        if early is not None:
+            runtime.put(SeatingReceived(early))
         baud = s.devices.baudrate or reader_profile.reader.baud
         # a pulled USB adapter is retried every 0.5 s at most: a cable plugged back is found
         # within half a second, and opening a missing path costs nothing
@@ -400,9 +412,20 @@ class Daemon:
             password=m.password or None,
             tls_ca=Path(m.tls_ca) if m.tls_ca else None,
         )
-        publisher = MqttPublisher(options, m.hall, self.settings.table.name, key=key)
+        publisher = MqttPublisher(
+            options, m.hall, self.settings.table.name, key=key, on_seating=self._seating
+        )
         publisher.start()
         return publisher
+
+    def _seating(self, notice: SeatingNotice) -> None:
+        """The hub's seating of this table's next session (MQTT thread): to the core's queue."""
+        with self._lock:
+            runtime = self.runtime
+            if runtime is None:
+                self._early_seating = notice
+                return
+        runtime.put(SeatingReceived(notice))
 
     def _send(self, device: str, data: bytes) -> bool:
         for link in self.links:

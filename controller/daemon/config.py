@@ -9,7 +9,8 @@ Example (docs/DAEMON.md):
     name = "table3"
     rules = "sbr-mil"
     prevalent = "E"                  # the round's (prevalent) wind: E S W N (Wellness, 001)
-    players = ["Ann", "Bo", "Cy", "Di"]
+    players = ["Ann", "Bo", "Cy", "Di"]  # unless the hall's hub seats the session
+    fixed-players = false            # true: these players stay whatever the hall seats
     journal = "/var/lib/mjtable/table3.journal"
     deals = 0                        # 0: play until stopped
 
@@ -68,6 +69,10 @@ class TableSection:
     players: tuple[str, ...] = field(
         default=("East", "South", "West", "North"), metadata={"length": 4}
     )
+    # the players above stay whatever seating the hall's hub sends (`mjtable run --players`:
+    # the operator names them at the table); false: the hall's seating, when there is one,
+    # seats each new session (docs/HALL.md)
+    fixed_players: bool = False
     journal: str = DEFAULT_JOURNAL
     deals: int = field(default=0, metadata={"range": (0, 100_000)})
 

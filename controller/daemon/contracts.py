@@ -8,7 +8,7 @@ import logging
 import threading
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from controller.alerts import AlertKind
 from controller.devices.events import (
@@ -30,6 +30,9 @@ from controller.words import record_words
 from rules import moves as mv
 from rules.deal import Deal
 from rules.seats import Seat
+
+if TYPE_CHECKING:  # paho is imported only where the hall is used
+    from controller.hub.wire import SeatingNotice
 
 log = logging.getLogger(__name__)
 
@@ -128,10 +131,18 @@ class RuntimeConfig:
     # poll the reader as fast as it answers (`--fast`, a simulator); False: no more rounds a
     # second than the reader profile's `rounds-per-second`
     fast_polling: bool = False
+    players_by_operator: bool = False  # `mjtable run --players`: the hall's seating not taken
     config_echo: Mapping[str, Any] | None = None  # recorded in daemon.started
 
 
-Item = DataReceived | LinkChanged | ReaderPolled | Stop | RefereeAsked
+@dataclass(frozen=True, slots=True)
+class SeatingReceived:
+    """The hall's seating of this table's next session, from the hub (lineup.py)."""
+
+    notice: SeatingNotice
+
+
+Item = DataReceived | LinkChanged | ReaderPolled | Stop | RefereeAsked | SeatingReceived
 
 
 def tail_line(record: Record) -> str:

@@ -59,7 +59,8 @@ class DealCycle:
         self._pending_dice = None
         self._hands_late = False
         if self.session is None:
-            self.session = self._last_session = self._last_session + 1
+            number, players = self.lineup.start(self._last_session)
+            self.session = self._last_session = number
             self.settled_deltas = {}
             self._log(
                 Source.DAEMON,
@@ -67,8 +68,9 @@ class DealCycle:
                 {
                     "session": self.session,
                     "rules": self.rs.name,
-                    "players": list(self.config.players),
+                    "players": list(players.names),
                     "table": self.config.table,
+                    **players.payload(),
                 },
             )
         self.recogniser.new_deal(self.dealer)
@@ -156,7 +158,7 @@ class DealCycle:
                 "dealer": self.dealer.name,
                 "dice": [dice.a, dice.b],
                 "prevalent": deal.prevalent.name,
-                "players": list(self.config.players),
+                "players": list(self.lineup.now.names),
                 "session": self.session,
                 **wall,
             },

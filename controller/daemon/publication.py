@@ -29,7 +29,7 @@ class Publication:
             deal_no=self.deal_no,
             rules=self.rs.name,
             dealer=self._current_dealer(),
-            players=self.config.players,
+            players=self.lineup.now.names,
             totals=(self.totals[0], self.totals[1], self.totals[2], self.totals[3]),
             phase=self.machine.phase,
             claim_remaining_s=self.machine.remaining(Timer.CLAIM),

@@ -70,6 +70,8 @@ class Recovered:
     # the open session's last settled deal (0: none): its result screen is shown again until
     # the next deal's play begins, as it was before the restart (views.ResultScreen)
     shown: int = 0
+    # the open session's `session.started` payload: its players and where they came from
+    session_started: dict[str, Any] | None = None
 
 
 def recover(
@@ -103,13 +105,14 @@ def recover(
                 _wall_read(out, rec, wall_antennas)
             continue
         if kind is RecordKind.SESSION_STARTED:
-            out.session = int(rec.data()["session"])
+            out.session_started = dict(rec.data())
+            out.session = int(out.session_started["session"])
             out.last_session = max(out.last_session, out.session)
             out.settled = {}
             out.settled_in_session = 0
             out.shown = 0
         elif kind is RecordKind.SESSION_ENDED:
-            out.session = None
+            out.session, out.session_started = None, None
             out.settled_in_session = 0
             out.shown = 0
             out.settled = {}  # no session is open: the next one starts from zero

@@ -58,12 +58,14 @@ from controller.daemon.contracts import (
     RecogniserLike,
     RefereeAsked,
     RuntimeConfig,
+    SeatingReceived,
     Stop,
     tail_line,
 )
 from controller.daemon.deal_cycle import DealCycle, dealt_hands, next_dealer
 from controller.daemon.device_io import DeviceIO
 from controller.daemon.input_log import InputLog
+from controller.daemon.lineup import Lineup
 from controller.daemon.machine import TableMachine
 from controller.daemon.publication import Publication
 from controller.daemon.reader_bus import BusStep, ReaderBus
@@ -221,6 +223,13 @@ class Runtime(DeviceIO, Recovery, ClaimClock, DealCycle, RefereeSide, Publicatio
         self.deal: Deal | None = None
         self.seq = rec.last_seq
         self._last_session = rec.last_session
+        self.lineup = Lineup(
+            config.players,
+            operator=config.players_by_operator,
+            now=Lineup.recorded(rec.session_started, config.players)
+            if rec.session_started is not None
+            else None,
+        )
         initial = rec.phase if rec.phase not in ("offline", "idle") else "offline"
         self.machine = TableMachine(
             clock, rs.play.claim_seconds, rs.play.move_seconds, self._on_timer, initial
@@ -306,6 +315,14 @@ class Runtime(DeviceIO, Recovery, ClaimClock, DealCycle, RefereeSide, Publicatio
                     item.result = self.referee(item.action)
                 finally:
                     item.done.set()
+            case SeatingReceived(notice):
+                offered = self.lineup.offer(notice, self._last_session)
+                if offered.message:
+                    self._alert(
+                        AlertKind.SEATING,
+                        offered.message,
+                        severity="info" if offered.taken else "warning",
+                    )
         self._publish_if_dirty()
 
     def tick(self) -> None:
