@@ -70,10 +70,10 @@ class WireType(Enum):
         return (-(1 << (bits - 1)), (1 << (bits - 1)) - 1) if self.signed else (0, (1 << bits) - 1)
 
     def pack(self, value: int) -> bytes:
-        return value.to_bytes(self.size, self.order, signed=self.signed)  # type: ignore[arg-type]
+        return value.to_bytes(self.size, self.order, signed=self.signed)  # type: ignore[arg-type]  # 'big' or 'little', checked at load
 
     def unpack(self, data: bytes) -> int:
-        return int.from_bytes(data, self.order, signed=self.signed)  # type: ignore[arg-type]
+        return int.from_bytes(data, self.order, signed=self.signed)  # type: ignore[arg-type]  # 'big' or 'little', checked at load
 
 
 class CommandKind(Enum):
@@ -463,6 +463,11 @@ class ReaderProfile:
         return 1.0 / self.reader.rounds_per_second
 
 
+def _seconds(ms: float | None, default_ms: float) -> float:
+    """An antenna's inventory time in seconds: its own, else the reader's."""
+    return (default_ms if ms is None else ms) / 1e3
+
+
 def parse_reader(data: dict[str, Any], source: str) -> ReaderProfile:
     raw = build(_ReaderToml, data, source)
     numbers: dict[int, _AntennaToml] = {}
@@ -514,7 +519,7 @@ def parse_reader(data: dict[str, Any], source: str) -> ReaderProfile:
             n,
             zones[n],
             frozenset(links[n]),
-            (default_ms if numbers[n].inventory_ms is None else numbers[n].inventory_ms) / 1e3,
+            _seconds(numbers[n].inventory_ms, default_ms),
         )
         for n in sorted(numbers)
     }

@@ -26,6 +26,7 @@ import random
 from rules.bot_policy import DEFAULT_STYLE, Bot, Style, stamp
 from rules.claims import Window, WindowKind
 from rules.deal import Deal, Phase
+from rules.errors import RulesError
 from rules.moves import CloseClaims, Correction, Draw, Move, Penalty, ReplacementDraw
 from rules.record import DealRecord, to_record
 from rules.ruleset import RuleSet
@@ -37,7 +38,7 @@ __all__ = ["DEFAULT_STYLE", "Bot", "BotError", "BotTable", "Style", "new_deal", 
 # -- the controller's part: turns, claim windows, the clock ------------------------------
 
 
-class BotError(RuntimeError):
+class BotError(RulesError, RuntimeError):
     """The judge refused a bot's move: a bug in the bot or in the judge."""
 
 

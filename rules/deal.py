@@ -287,10 +287,10 @@ class Deal:
         if problem is not None:
             return Rejected(problem[0], problem[1], move)
         self.history.append(move)
-        effect = judges[1]  # type: ignore[index]
+        effect = judges[1]  # type: ignore[index]  # not None: no problem found above
         if effect is None:  # a Correction: the deal replayed without the moves taken back
             st = self.state
-            kept = kept_moves(st, move)  # type: ignore[arg-type]
+            kept = kept_moves(st, move)  # type: ignore[arg-type]  # the effect None is a Correction's
             again = Deal.replay(st.rs, st.wall.dice, st.wall.order, kept, prevalent=st.prevalent)
             self.state = again.state
             return []

@@ -9,6 +9,7 @@ import math
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from rules.errors import RulesError
 from rules.melds import MeldKind
 from rules.moves import (
     ChooseVoid,
@@ -33,7 +34,7 @@ from rules.seats import SEATS, Seat
 from rules.tiles import TILES, NotationError, Suit, Tile
 
 
-class RecordError(ValueError):
+class RecordError(RulesError, ValueError):
     """A record the judge cannot replay. `field` is the JSON path of the problem
     (`dice`, `moves[12].tile`); for a move the judge refuses, `index` is its 0-based index,
     `move` its JSON object and `reason` the judge's `Reason`."""
@@ -93,10 +94,10 @@ def move_to_json(move: Move) -> dict[str, Any]:
     cls = type(move)
     # the moves of every turn first (the same keys in the same order as below)
     if cls in _SEAT_TILE:
-        out["seat"] = _SEAT_NAMES[move.seat]  # type: ignore[union-attr]
+        out["seat"] = _SEAT_NAMES[move.seat]  # type: ignore[union-attr]  # type(move) in _SEAT_TILE
         out["move"] = MOVE_NAMES[cls]
-        if move.tile is not None:  # type: ignore[union-attr]
-            out["tile"] = _TILE_NAMES[move.tile]  # type: ignore[union-attr]
+        if move.tile is not None:  # type: ignore[union-attr]  # type(move) in _SEAT_TILE
+            out["tile"] = _TILE_NAMES[move.tile]  # type: ignore[union-attr]  # type(move) in _SEAT_TILE
         return out
     if cls is CloseClaims:
         out["move"] = MOVE_NAMES[cls]
@@ -106,9 +107,9 @@ def move_to_json(move: Move) -> dict[str, Any]:
         out["seat"] = _SEAT_NAMES[seat]
     out["move"] = MOVE_NAMES[cls]
     if cls is ChooseVoid:
-        out["suit"] = move.suit.value  # type: ignore[union-attr]
+        out["suit"] = move.suit.value  # type: ignore[union-attr]  # cls is type(move)
     elif cls is Kong:
-        out["kind"] = move.kind.value  # type: ignore[union-attr]
+        out["kind"] = move.kind.value  # type: ignore[union-attr]  # cls is type(move)
     tile = getattr(move, "tile", None)
     if tile is not None:
         out["tile"] = _TILE_NAMES[tile]

@@ -15,6 +15,7 @@ from enum import Enum
 from importlib import resources
 from pathlib import Path
 
+from rules.errors import RulesError
 from rules.schema import SchemaError, build
 from rules.tiles import TileSet
 
@@ -276,7 +277,7 @@ class RuleSet:
         return self.scoring.fans.get(pattern, 0)
 
 
-class UnknownRuleSet(LookupError):
+class UnknownRuleSet(RulesError, LookupError):
     def __init__(self, name: str) -> None:
         self.name = name
         super().__init__(f"unknown rule set {name!r} (available: {', '.join(available())})")

@@ -18,10 +18,12 @@ import typing
 from enum import Enum
 from typing import Any, TypeVar
 
+from rules.errors import RulesError
+
 T = TypeVar("T")
 
 
-class SchemaError(ValueError):
+class SchemaError(RulesError, ValueError):
     """A data file does not fit its schema; says where."""
 
     def __init__(self, source: str, section: str, key: str | None, message: str) -> None:
@@ -39,7 +41,7 @@ def build(cls: type[T], table: Any, source: str, section: str = "") -> T:
     if not isinstance(table, dict):
         raise SchemaError(source, section, None, f"expected a table, got {type(table).__name__}")
     hints = typing.get_type_hints(cls)
-    fields = {f.name: f for f in dataclasses.fields(cls)}  # type: ignore[arg-type]
+    fields = {f.name: f for f in dataclasses.fields(cls)}  # type: ignore[arg-type]  # T is any dataclass: a bound mypy cannot name
     toml_names = {name.replace("_", "-"): name for name in fields} | {n: n for n in fields}
     unknown = [k for k in table if k not in toml_names]
     if unknown:

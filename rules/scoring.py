@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from enum import Enum
 
+from rules.errors import RulesError
 from rules.hand import allowed_waits, decompositions, is_complete, wait_candidates, waits
 from rules.melds import Meld, MeldKind
 from rules.patterns import DETECTORS, Feature, Reading
@@ -53,7 +54,7 @@ class NoWin(Enum):
     ILLEGAL_MELD = "illegal-meld"  # a declared chow where chows cannot be claimed
 
 
-class NotAWin(ValueError):
+class NotAWin(RulesError, ValueError):
     """The hand is not a winning hand; `reason` says why in words, `kind` as a value."""
 
     def __init__(self, kind: NoWin, reason: str) -> None:
@@ -62,7 +63,7 @@ class NotAWin(ValueError):
         super().__init__(reason)
 
 
-class BadSituation(ValueError):
+class BadSituation(RulesError, ValueError):
     """A situation the scorer does not know, or one that contradicts the hand."""
 
     def __init__(self, situation: str, reason: str) -> None:

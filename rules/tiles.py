@@ -11,6 +11,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from enum import Enum, IntEnum
 
+from rules.errors import RulesError
+
 
 class Suit(Enum):
     """A suit, by its notation letter."""
@@ -160,7 +162,7 @@ class TileSet(Enum):
         return self is TileSet.FULL_136 or not tile.is_honour
 
 
-class NotationError(ValueError):
+class NotationError(RulesError, ValueError):
     """Bad tile or meld notation; `position` is the index of the offending character."""
 
     def __init__(self, text: str, position: int, message: str) -> None:

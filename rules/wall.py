@@ -43,6 +43,7 @@ from dataclasses import dataclass
 from enum import Enum
 from functools import cache
 
+from rules.errors import RulesError
 from rules.ruleset import Indent, ReplacementEnd, RuleSet
 from rules.seats import SEATS, Seat
 from rules.tiles import Tile, TileSet, to_counts
@@ -121,7 +122,7 @@ class Take:
     index: int  # index into the physical order
 
 
-class WallError(ValueError):
+class WallError(RulesError, ValueError):
     """A wall order that is not a full set, or a take from an empty wall."""
 
 
@@ -538,13 +539,13 @@ def compose(
             raise WallError(f"{s} is dealt {14 if s is Seat.E else 13} tiles, not more")
     live_at = list(dummy.remaining())
     tail_at = [i for i in dummy._tail if i in set(live_at)]
-    for i, t in zip(tail_at, replacements, strict=False):
-        order[i] = t
+    for i, replacement in zip(tail_at, replacements, strict=False):
+        order[i] = replacement
         live_at.remove(i)
-    for i, t in zip(live_at, live, strict=False):
+    for i, drawn in zip(live_at, live, strict=False):
         if order[i] is not None:
             raise WallError("the live draws and the replacements meet")
-        order[i] = t
+        order[i] = drawn
     for i, known in enumerate(order):
         if known is None:
             order[i] = rest.pop(0)

@@ -1,7 +1,9 @@
-"""Issue 19: one room per concern. The project's modules import each other in one direction
-(no circle, deferred imports inside functions included), nothing under `controller/` but the
-command line imports `tools/`, and no source file is over 600 lines. Parsed, not imported:
-what is checked is the text a newcomer reads."""
+"""Issue 19 and issue 25 item 8: one room per concern. The project's modules import each other
+in one direction (no circle, deferred imports inside functions and imports under
+`if TYPE_CHECKING:` included: a circle hidden from the interpreter is still one a reader
+follows), nothing under `controller/` but the command line imports `tools/`, and no module
+imports another module's private (`_name`) names. Parsed, not imported: what is checked is the
+text a newcomer reads. (../shared/tools/house_facts.py reports the same facts.)"""
 
 from __future__ import annotations
 
@@ -10,7 +12,6 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 PACKAGES = ("controller", "rules", "tools", "hw_profiles")
-MAX_LINES = 600
 
 
 def _modules() -> dict[str, Path]:
@@ -22,35 +23,54 @@ def _modules() -> dict[str, Path]:
     return found
 
 
-def _type_checking(node: ast.AST) -> bool:
-    return isinstance(node, ast.If) and ast.unparse(node.test).endswith("TYPE_CHECKING")
+def _resolve(name: str, modules: dict[str, Path]) -> str | None:
+    while name and name not in modules:
+        name = name.rpartition(".")[0]
+    return name or None
 
 
-def _imports(path: Path, modules: dict[str, Path]) -> set[str]:
-    """The project's modules `path` imports, anywhere but under `if TYPE_CHECKING:`."""
+def _absolute(node: ast.ImportFrom, module: str, path: Path) -> str:
+    """The module an ImportFrom names, relative ones (`from . import x`) made absolute."""
+    if not node.level:
+        return node.module or ""
+    package = module if path.name == "__init__.py" else module.rpartition(".")[0]
+    parts = package.split(".")
+    base = parts[: len(parts) - node.level + 1]
+    return ".".join([*base, node.module] if node.module else base)
+
+
+def _imports(module: str, path: Path, modules: dict[str, Path]) -> set[str]:
+    """The project's modules `path` imports, anywhere: at the top, inside functions, under
+    `if TYPE_CHECKING:`."""
     out: set[str] = set()
-    stack: list[ast.AST] = [ast.parse(path.read_text(encoding="utf-8"))]
-    while stack:
-        node = stack.pop()
-        if _type_checking(node):
-            continue
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
         names: list[str] = []
         if isinstance(node, ast.Import):
             names = [a.name for a in node.names]
-        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
-            names = [f"{node.module}.{a.name}" for a in node.names] + [node.module]
-        for name in names:
-            while name and name not in modules:
-                name = name.rpartition(".")[0]
-            if name:
-                out.add(name)
-        stack.extend(ast.iter_child_nodes(node))
+        elif isinstance(node, ast.ImportFrom):
+            base = _absolute(node, module, path)
+            names = [f"{base}.{a.name}" for a in node.names] + [base]
+        out.update(r for name in names if (r := _resolve(name, modules)))
     return out
+
+
+def _private_names(modules: dict[str, Path]) -> list[str]:
+    """`from x import _name`: a module reaching into another's private names."""
+    found = []
+    for module, path in modules.items():
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom):
+                found += [
+                    f"{module} imports {_absolute(node, module, path)}.{a.name}"
+                    for a in node.names
+                    if a.name.startswith("_") and not a.name.startswith("__")
+                ]
+    return sorted(found)
 
 
 def _graph() -> dict[str, set[str]]:
     modules = _modules()
-    return {m: _imports(p, modules) - {m} for m, p in modules.items()}
+    return {m: _imports(m, p, modules) - {m} for m, p in modules.items()}
 
 
 def _circles(graph: dict[str, set[str]]) -> list[list[str]]:
@@ -105,6 +125,20 @@ def test_no_import_circle_between_the_projects_modules() -> None:
     assert _circles(_graph()) == []
 
 
+def test_the_graph_counts_imports_under_type_checking_and_relative_ones(tmp_path: Path) -> None:
+    (tmp_path / "p").mkdir()
+    a, b = tmp_path / "p" / "a.py", tmp_path / "p" / "b.py"
+    a.write_text("from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    import p.b\n")
+    b.write_text("from . import a\n")
+    modules = {"p.a": a, "p.b": b}
+    graph = {m: _imports(m, path, modules) - {m} for m, path in modules.items()}
+    assert _circles(graph) == [["p.a", "p.b"]]
+
+
+def test_no_module_imports_another_modules_private_names() -> None:
+    assert _private_names(_modules()) == []
+
+
 def test_controller_imports_tools_only_from_the_command_line() -> None:
     graph = _graph()
     wrong = {
@@ -115,10 +149,13 @@ def test_controller_imports_tools_only_from_the_command_line() -> None:
     assert {m: t for m, t in wrong.items() if t} == {}
 
 
-def test_no_source_file_over_600_lines() -> None:
-    long = {
-        str(p.relative_to(ROOT)): n
-        for p in _modules().values()
-        if (n := len(p.read_text(encoding="utf-8").splitlines())) > MAX_LINES
+def test_the_journal_and_the_referee_tools_import_nothing_of_the_daemon() -> None:
+    """Issue 25 item 5: the referee tools read the journal (its payloads included), never
+    the daemon that writes it."""
+    graph = _graph()
+    wrong = {
+        m: sorted(t for t in targets if t.startswith("controller.daemon"))
+        for m, targets in graph.items()
+        if m.startswith(("controller.journal", "controller.referee"))
     }
-    assert long == {}
+    assert {m: t for m, t in wrong.items() if t} == {}

@@ -33,6 +33,7 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
+from controller.errors import TableError
 from controller.profiles import Calibration, CalibrationState, Debounce, ReaderProfile
 
 Round = Mapping[bytes, Mapping[int, int]]  # tag → antenna → strongest RSSI this round
@@ -45,7 +46,7 @@ MIN_TAG_ROUNDS = 50
 LIMIT = 64  # the schema's largest window / vanish
 
 
-class CalibrationError(ValueError):
+class CalibrationError(TableError, ValueError):
     """The measurements cannot give debounce numbers; says why and what to do."""
 
 
@@ -317,10 +318,10 @@ def rewrite(text: str, bodies: Mapping[str, list[str]], before: str = "antennas"
     lines = text.splitlines()
     for name, body in bodies.items():
         heads = [i for i, line in enumerate(lines) if _HEADER.match(line)]
-        at = next((i for i in heads if _HEADER.match(lines[i]).group(1) == name), None)  # type: ignore[union-attr]
+        at = next((i for i in heads if _HEADER.match(lines[i]).group(1) == name), None)  # type: ignore[union-attr]  # heads are header lines
         if at is None:
             nxt = next(
-                (i for i in heads if _HEADER.match(lines[i]).group(1) == before),  # type: ignore[union-attr]
+                (i for i in heads if _HEADER.match(lines[i]).group(1) == before),  # type: ignore[union-attr]  # heads are header lines
                 len(lines),
             )
             lines[nxt:nxt] = [f"[{name}]", *body, ""]

@@ -13,11 +13,12 @@ from pathlib import Path
 from typing import IO, Any
 
 from controller.devices.events import LinkState
+from controller.errors import TableError
 
 VERSION = 1
 
 
-class CaptureError(ValueError):
+class CaptureError(TableError, ValueError):
     """A capture file that cannot be read: names the file and line."""
 
 
@@ -43,7 +44,7 @@ def _open_text(path: Path, mode: str) -> IO[str]:
     if path.name.endswith(".gz"):
         # mtime=0: a regenerated capture is byte-identical
         raw = gzip.GzipFile(path, mode[0] + "b", mtime=0)
-        return io.TextIOWrapper(raw, encoding="utf-8")  # type: ignore[arg-type]
+        return io.TextIOWrapper(raw, encoding="utf-8")  # type: ignore[arg-type]  # a GzipFile is a binary buffer
     return open(path, mode, encoding="utf-8")
 
 

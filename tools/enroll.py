@@ -42,6 +42,7 @@ from controller.devices.pn53x_reader import Backoff, PN53xReader
 from controller.devices.serial_link import LinkConfig, SerialLink
 from controller.devices.uhf_poller import PollerConfig, UHFPoller
 from controller.devices.uhf_reader import MAX_ANTENNAS
+from controller.errors import TableError
 from controller.profiles import (
     COPIES,
     ReaderModel,
@@ -56,7 +57,7 @@ from rules.schema import SchemaError
 from rules.tiles import TileSet
 
 
-class EnrolError(ValueError):
+class EnrolError(TableError, ValueError):
     """The output file cannot be resumed (another set, another tile set, damaged)."""
 
 

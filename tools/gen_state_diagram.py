@@ -9,14 +9,15 @@ import argparse
 import sys
 from pathlib import Path
 
-from controller.daemon.clock import FakeClock
-from controller.daemon.machine import TRANSITIONS, TableMachine
+from controller.clock import FakeClock
+from controller.daemon.machine import JUDGE_PHASES, TRANSITIONS, TableMachine
 
 TARGET = Path(__file__).resolve().parent.parent / "docs" / "STATE-MACHINE.md"
 
 
 def render() -> str:
     machine = TableMachine(FakeClock(), claim_seconds=3.0)
+    phases = "\n".join(f"| `{judge.value}` | `{table}` |" for judge, table in JUDGE_PHASES.items())
     rows = "\n".join(
         f"| `{trigger}` | {', '.join(f'`{s}`' for s in ([src] if isinstance(src, str) else src))} | `{dest}` |"
         for trigger, src, dest in TRANSITIONS
@@ -29,7 +30,20 @@ def render() -> str:
         " return to it (`device_back`, `referee_resumed`); timers freeze meanwhile.\n\n"
         f"```mermaid\n{machine.mermaid().strip()}\n```\n\n"
         "| trigger | from | to |\n|---|---|---|\n"
-        f"{rows}\n"
+        f"{rows}\n\n"
+        "## Following the judge\n\n"
+        "Each move the judge accepts stands for one transition (`machine.follow`, no search):"
+        " a Hu is `hu_claimed` (`kong_robbed` when it robs a kong, `self_drawn_hu` on the"
+        " player's own draw), a claimed meld `kong_claimed` or `pung_claimed` (a chow too),"
+        " a declared kong `concealed_kong_declared` or `added_kong_declared`, a draw `drawn`,"
+        " a discard `discarded`; before it, a window that closes with no claim"
+        " (`claims_passed`, `robbing_closed`) and the deal's start the table did not say"
+        " (`deal_complete`, `voids_chosen`); `deal_ended` when the judge ends the deal. A"
+        " restart and a referee's correction (a move taken back) put the machine at the"
+        " judge's phase with no transition (`TableMachine.resync`, journalled with the"
+        " trigger `restarted` or `corrected`).\n\n"
+        "| the judge's phase | the table's phase |\n|---|---|\n"
+        f"{phases}\n"
     )
 
 

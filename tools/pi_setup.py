@@ -35,6 +35,7 @@ from enum import Enum
 from pathlib import Path
 
 from controller.daemon.config import ConfigError, load_settings
+from controller.errors import TableError
 from tools.udev_rules import placeholders, written_by_setup
 
 SHIPPED = Path(__file__).resolve().parents[1] / "controller" / "systemd"
@@ -52,7 +53,7 @@ TABLE_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,39}$")
 SOURCE_PARTS = ("pyproject.toml", "controller", "rules", "tools", "hw_profiles")
 
 
-class SetupError(Exception):
+class SetupError(TableError):
     """Something setup cannot do, said in one line."""
 
 

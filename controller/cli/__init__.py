@@ -16,6 +16,7 @@ from collections.abc import Sequence
 from types import ModuleType
 
 from controller import __version__
+from controller.errors import TableError
 
 # name, module, one-line help (shown in `mjtable --help`)
 COMMANDS: tuple[tuple[str, str, str], ...] = (
@@ -115,6 +116,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = cmd.parse_args(args_list[1:])
     try:
         return int(module.run(args) or 0)
+    except TableError as err:  # the edge: what a sub-command left unsaid is one line, no traceback
+        print(f"mjtable {args_list[0]}: {err}", file=sys.stderr)
+        return 2
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)
         return 130

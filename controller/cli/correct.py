@@ -27,8 +27,8 @@ import argparse
 import sys
 from pathlib import Path
 
-from controller.journal import Journal
-from controller.journal_records import (
+from controller.errors import Refused
+from controller.journal.records import (
     JSON,
     Correction,
     CorrectionAction,
@@ -37,8 +37,9 @@ from controller.journal_records import (
     RecordKind,
     Stamp,
 )
+from controller.journal.store import Journal
 from controller.referee.journal_deal import open_checked
-from controller.referee.trial import CorrectionRefused, trial
+from controller.referee.trial import trial
 from controller.words import local_time
 from rules.seats import Seat
 from rules.tiles import NotationError, Tile
@@ -99,10 +100,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--to", help="penalty: the seat paid (default: nobody)")
 
 
-class Refused(Exception):
-    """The correction is not appended; the message says why."""
-
-
 def run(args: argparse.Namespace) -> int:
     try:
         journal, finding = open_checked(args.journal)
@@ -138,10 +135,7 @@ def _try(journal: Journal, correction: Correction) -> None:
         return
     last = journal.last()
     stamp = Stamp(last.mono if last is not None else 0.0, last.wall if last is not None else "")
-    try:
-        trial(journal, target.deal, [correction], stamp)
-    except CorrectionRefused as err:
-        raise Refused(str(err)) from None
+    trial(journal, target.deal, [correction], stamp)
 
 
 def _dealer(journal: Journal, args: argparse.Namespace, target: Record) -> Correction:

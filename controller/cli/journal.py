@@ -17,9 +17,10 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TextIO
 
-from controller.journal import Anchor, Finding, Journal, Verification
-from controller.journal_records import JournalError
-from controller.journal_summary import format_summary
+from controller.journal.records import JournalError
+from controller.journal.store import Journal
+from controller.journal.summary import format_summary
+from controller.journal.verify import Anchor, Finding, Verification
 from controller.words import plural
 
 EXIT_BROKEN = 1
@@ -169,7 +170,7 @@ def _export(journal: Journal, path: Path, output: Path | None) -> None:
     print(f"wrote {output}: {plural(lines[0], 'record')} of {path}")
 
 
-def _write_beside(path: Path, output: Path, what: str, write: Callable[[TextIO], None]) -> None:
+def _write_beside(path: Path, output: Path, what: str, write: Callable[[TextIO], object]) -> None:
     """Write `output` beside its final name and rename it, so a failed write leaves no half
     file; never over the journal or its side files."""
     target = output.resolve()

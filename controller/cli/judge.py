@@ -23,20 +23,12 @@ from typing import Any
 from controller.cli.args import rules_help
 from rules import random_deals
 from rules.deal import Deal
+from rules.move_json import RecordError, move_to_json
 from rules.moves import Accepted, DealOver, Melded, Move, Robbed, VoidSetDeclared, Won
 from rules.random_deals import Category, DealReport, Summary
-from rules.record import (
-    DealRecord,
-    RecordError,
-    check_result,
-    dumps,
-    loads,
-    move_to_json,
-    next_dealer,
-    ruleset_of,
-)
+from rules.record import DealRecord, check_result, dumps, loads, next_dealer, ruleset_of
 from rules.ruleset import DEFAULT, RuleSet, UnknownRuleSet, load
-from rules.scoring import Score
+from rules.score import Score
 from rules.seats import SEATS, Seat
 from rules.settlement import LedgerLine
 from rules.tiles import format_tiles

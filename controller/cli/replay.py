@@ -20,7 +20,7 @@ import sys
 import textwrap
 from pathlib import Path
 
-from controller.journal_records import JournalError
+from controller.journal.records import JournalError
 from controller.referee.journal_deal import open_checked
 from controller.referee.session import SessionDeal, rebuild_all
 from controller.referee.text import render

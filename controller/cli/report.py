@@ -16,7 +16,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from controller.journal_records import JournalError
+from controller.journal.records import JournalError
 from controller.referee.journal_deal import open_checked
 from controller.referee.report import deal_report, session_report
 from controller.referee.session import rebuild_all

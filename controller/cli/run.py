@@ -24,7 +24,7 @@ from typing import Any
 from controller.cli.args import natural_int, rules_help
 from controller.cli.run_status import RunStatus, StatusLog
 from controller.daemon.config import ConfigError, Settings, find_config, load_settings, overlay
-from controller.journal_records import JournalError
+from controller.journal.records import JournalError
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -41,6 +41,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--http", help="scoreboard HOST:PORT (default 127.0.0.1:8080; another host is explicit)"
     )
     parser.add_argument("--table-name", help="this table's name (scoreboard, MQTT)")
+    parser.add_argument(
+        "--players",
+        type=four_players,
+        metavar="E,S,W,N",
+        help="the players at E,S,W,N, comma-separated: they stay whatever seating the hall's "
+        "hub sends ([table] players with fixed-players = true)",
+    )
     hw = parser.add_argument_group("hardware (none given: the built-in simulator)")
     hw.add_argument(
         "--table",
@@ -84,6 +91,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("-v", "--verbose", action="store_true")
 
 
+def four_players(text: str) -> tuple[str, str, str, str]:
+    """`--players Ann,Bo,Cy,Di`: four names, none empty."""
+    names = tuple(n.strip() for n in text.split(","))
+    if len(names) != 4 or not all(names):
+        raise argparse.ArgumentTypeError(f"four names E,S,W,N, comma-separated, not {text!r}")
+    return (names[0], names[1], names[2], names[3])
+
+
 def settings_from(args: argparse.Namespace) -> Settings:
     settings = load_settings(find_config(args.config))
     return overlay(
@@ -94,6 +109,8 @@ def settings_from(args: argparse.Namespace) -> Settings:
             "prevalent": args.prevalent,
             "journal": args.journal,
             "deals": args.deals,
+            "players": args.players,
+            "fixed_players": True if args.players is not None else None,
         },
         devices={
             "table": args.table,

@@ -193,8 +193,8 @@ def alert_line(a: AlertView) -> str:
 
 def results(journal: Path, sessions: Sequence[int]) -> str:
     """A table per session: each deal's deltas (corrections applied) and the totals."""
-    from controller.journal import Journal
-    from controller.journal_records import JournalError
+    from controller.journal.records import JournalError
+    from controller.journal.store import Journal
     from controller.referee.session import with_corrections
 
     try:

@@ -13,14 +13,15 @@ from dataclasses import dataclass
 from typing import Any, TextIO
 
 from controller.cli.args import rules_help
+from controller.errors import TableError
 from rules.melds import Meld
 from rules.ruleset import DEFAULT, Payer, RuleSet, ScoringMethod, UnknownRuleSet, load
 from rules.schema import SchemaError
+from rules.score import Score
 from rules.scoring import (
     EVENTS,
     BadSituation,
     NotAWin,
-    Score,
     score_hand,
     waits_and_maximum as rules_waits_and_maximum,
 )
@@ -36,13 +37,20 @@ from rules.tiles import (
 )
 
 
-class InputError(ValueError):
+class InputError(TableError, ValueError):
     """Bad command-line or JSON input; `caret` is the offending text and position, if any."""
 
     def __init__(self, message: str, caret: tuple[str, int] | None = None) -> None:
         self.message = message
         self.caret = caret
         super().__init__(message)
+
+    def report(self, out: TextIO) -> None:
+        """The message as `mjtable` prints it, with a caret under the offending character."""
+        print(f"mjtable: error: {self.message}", file=out)
+        if self.caret is not None:
+            text, pos = self.caret
+            print(f"  {text}\n  {' ' * pos}^", file=out)
 
 
 @dataclass(frozen=True, slots=True)
@@ -192,13 +200,6 @@ def describe_hand(standing: Sequence[Tile], case: Case) -> str:
     return text
 
 
-def _print_error(err: InputError, out: TextIO) -> None:
-    print(f"mjtable: error: {err.message}", file=out)
-    if err.caret is not None:
-        text, pos = err.caret
-        print(f"  {text}\n  {' ' * pos}^", file=out)
-
-
 # -- human output -------------------------------------------------------------------
 
 
@@ -248,7 +249,8 @@ def render(case: Case, score: Score, waits: Sequence[Tile], best: int) -> str:
     lines.append(f"value     {score.value} point{'s' if score.value != 1 else ''}")
     lines.append(f"payment   {_payment(case, score)}")
     rest = list(case.standing)
-    rest.remove(case.win)  # type: ignore[arg-type]
+    assert case.win is not None  # a scored hand has its winning tile
+    rest.remove(case.win)
     lines.append(
         f"waits     {' '.join(str(t) for t in waits) or 'none'}  (of {describe_hand(rest, case)})"
     )
@@ -312,7 +314,7 @@ def run(args: argparse.Namespace) -> int:
         )
         score, waits, best = score_case(case)
     except InputError as err:
-        _print_error(err, sys.stderr)
+        err.report(sys.stderr)
         return 2
     except BadSituation as err:
         print(f"mjtable: error: {err}", file=sys.stderr)

@@ -13,7 +13,6 @@ from controller.cli.args import rules_help
 from controller.cli.score import (
     Case,
     InputError,
-    _print_error,
     describe_hand,
     maximum_note,
     parse_case,
@@ -72,6 +71,6 @@ def run(args: argparse.Namespace) -> int:
         case = parse_case(args.rules, args.hand, args.melds, None, void=args.void)
         print(render(case))
     except InputError as err:
-        _print_error(err, sys.stderr)
+        err.report(sys.stderr)
         return 2
     return 0

@@ -21,19 +21,20 @@ import threading
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+from controller.clock import Clock, SystemClock
 from controller.daemon.boardless import inferred
 from controller.daemon.checkpoint import Checkpointer
-from controller.daemon.clock import Clock, SystemClock
 from controller.daemon.config import ConfigError, Settings, parse_listen
+from controller.daemon.contracts import SeatingReceived
 from controller.daemon.notify import Notifier
 from controller.daemon.replay import Recovered, recover
 from controller.daemon.runtime import Runtime, RuntimeConfig, Stop
 from controller.devices.serial_link import LinkConfig, SerialLink
 from controller.devices.table import Buzzer, Light, ShowCountdown, ShowScore, TableDriver
-from controller.journal import Journal
-from controller.journal_records import Record, RecordKind, Source
+from controller.journal.records import Record, RecordKind, Source
+from controller.journal.store import Journal
 from controller.outputs.http import ServerLimits, WebServer
 from controller.outputs.scoreboard import ActionResult, RefereeAction, RejectReason, Scoreboard
 from controller.outputs.seat_display import SeatDisplays, running_score
@@ -55,6 +56,9 @@ from controller.recognition.recogniser import Recogniser
 from controller.words import plural
 from rules.ruleset import RuleSet, load as load_rules
 from rules.seats import Seat
+
+if TYPE_CHECKING:  # paho is imported only where the hall is used
+    from controller.hub.wire import SeatingNotice
 
 log = logging.getLogger(__name__)
 
@@ -199,10 +203,10 @@ class AppOutputs:
                 deal=int(payload["deal"]),
                 rules=rt.rs.name,
                 dealer=Seat.parse(data.get("dealer", "E")),
-                dice=tuple(data.get("dice", (1, 1))),  # type: ignore[arg-type]
+                dice=tuple(data.get("dice", (1, 1))),
                 winners=tuple(Seat.parse(w) for w in payload["winners"]),
-                deltas=tuple(payload["deltas"]),  # type: ignore[arg-type]
-                players=tuple(rt.config.players),
+                deltas=tuple(payload["deltas"]),
+                players=rt.lineup.now.names,
                 head=record.hash,  # the chain head when the deal settled (issue 15 item 5)
             )
         )
@@ -247,6 +251,9 @@ class Daemon:
         self.endpoints: Endpoints | None = None
         self._closed = False
         self._lock = threading.Lock()
+        # the hall's seating, when it came before the runtime was made (the retained notice
+        # arrives right after the broker connects): handed to the runtime once it exists
+        self._early_seating: SeatingNotice | None = None
 
     # --- start ------------------------------------------------------------------------------
 
@@ -308,11 +315,12 @@ class Daemon:
             self._send,
             RuntimeConfig(
                 table=s.table.name,
-                players=tuple(s.table.players),  # type: ignore[arg-type]
+                players=tuple(s.table.players),  # type: ignore[arg-type]  # four names, checked at load
                 deals=s.table.deals,
                 prevalent=Seat.parse(s.table.prevalent),
                 config_echo=s.echo(),
                 fast_polling=s.sim.fast,
+                players_by_operator=s.table.fixed_players,
             ),
             outputs=outputs,
             recovered=recovered,
@@ -321,7 +329,11 @@ class Daemon:
         outputs.start_hall(self.journal)
         if driver is not None:  # no board, no seat displays: the scores are on the web pages
             outputs.displays = _displays(runtime, driver)
-        self.runtime = runtime
+        with self._lock:
+            self.runtime = runtime
+            early, self._early_seating = self._early_seating, None
+        if early is not None:
+            runtime.put(SeatingReceived(early))
         baud = s.devices.baudrate or reader_profile.reader.baud
         # a pulled USB adapter is retried every 0.5 s at most: a cable plugged back is found
         # within half a second, and opening a missing path costs nothing
@@ -414,9 +426,18 @@ class Daemon:
         from controller.outputs.mqtt import MqttPublisher
 
         hall, table = self.settings.mqtt.hall, self.settings.table.name
-        publisher = MqttPublisher(options, hall, table, key=key)
+        publisher = MqttPublisher(options, hall, table, key=key, on_seating=self._seating)
         publisher.start()
         return publisher
+
+    def _seating(self, notice: SeatingNotice) -> None:
+        """The hub's seating of this table's next session (MQTT thread): to the core's queue."""
+        with self._lock:
+            runtime = self.runtime
+            if runtime is None:
+                self._early_seating = notice
+                return
+        runtime.put(SeatingReceived(notice))
 
     def _send(self, device: str, data: bytes) -> bool:
         for link in self.links:
@@ -430,7 +451,7 @@ class Daemon:
         if runtime is None:
             return ActionResult(False, None, RejectReason.UNAVAILABLE, "starting")
         try:
-            result = runtime.call(lambda: runtime.referee(action))
+            result = runtime.ask(action)
         except TimeoutError:
             return ActionResult(False, None, RejectReason.UNAVAILABLE, "the daemon is busy")
         if result is None:  # the core failed on it: journalled as an `internal-error` alert

@@ -29,6 +29,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import combinations_with_replacement
 
+from controller.alerts import AlertKind
 from controller.daemon.candidates import Candidate
 from controller.devices.events import DiceRolled, ShuffleDone, TagsRead, WallsUp
 from controller.profiles import EventKind, TableProfile, TileCopy, Zone, ZoneKind
@@ -258,7 +259,7 @@ class Boardless:
             }
         if found.misfits:
             self._alert(
-                "dice-misfit",
+                AlertKind.DICE_MISFIT,
                 f"the dealt hands fit dice {reading.dice} but for {found.misfits} tile(s)",
             )
         if reading.dealer is not self.dealer:
@@ -269,7 +270,7 @@ class Boardless:
         if len(found.readings) > 1:
             rolls = " or ".join(str(r.dice) for r in found.readings)
             self._alert(
-                "dice-readings",
+                AlertKind.DICE_READINGS,
                 f"the dealt hands fit the dice {rolls}: the same deal; which was rolled?",
                 severity="info",
                 readings=[r.to_json() for r in found.readings],
@@ -294,7 +295,7 @@ class Boardless:
             for r in found.readings
         )
         self._alert(
-            "dice-ambiguous" if several else "dice-unread",
+            AlertKind.DICE_AMBIGUOUS if several else AlertKind.DICE_UNREAD,
             f"the dealt hands fit {texts} but for {found.misfits} tile(s)",
             severity="error",
             referee_called=True,

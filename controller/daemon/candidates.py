@@ -13,9 +13,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from controller.daemon.records import table_seat
+from controller.journal.payloads import table_seat
 from rules import moves as mv
-from rules.deal import Deal, Phase
+from rules.deal import Deal
+from rules.deal_state import Phase
 from rules.seats import SEATS, Seat
 
 
@@ -76,8 +77,8 @@ def _from_the_table(
             continue
         read = next(t for t, n in hand.items() if n > 0)
         real = next(t for t, n in hand.items() if n < 0)
-        drew = isinstance(last, mv.Draw | mv.ReplacementDraw) and last.seat is seat
-        if drew and last.tile == real and last_seq:
+        drawn = last if isinstance(last, mv.Draw | mv.ReplacementDraw) else None
+        if drawn is not None and drawn.seat is seat and drawn.tile == real and last_seq:
             out.append(
                 Candidate(
                     f"{side} drew {read}, not {real}: the wall scan misread it; fix the draw",
@@ -111,8 +112,9 @@ def _next_step(deal: Deal, dealer: Seat) -> tuple[Candidate, ...]:
     if deal.phase is Phase.CHOOSING_VOID:
         waiting = [table_seat(s, dealer).name for s in SEATS if deal.void(s) is None]
         return (Candidate(f"void not read for {', '.join(waiting)}: enter the laid tile"),)
-    w = deal.window
-    if w is not None:
-        who = table_seat(w.discarder, dealer)
-        return (Candidate(f"the claim window on {w.tile} from {who} is open: a claim not read?"),)
+    window = deal.window
+    if window is not None:
+        who = table_seat(window.discarder, dealer)
+        what = f"the claim window on {window.tile} from {who} is open: a claim not read?"
+        return (Candidate(what),)
     return ()

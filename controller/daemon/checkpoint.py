@@ -21,7 +21,7 @@ from __future__ import annotations
 import logging
 import threading
 
-from controller.journal import Journal
+from controller.journal.store import Journal
 
 log = logging.getLogger(__name__)
 

@@ -7,14 +7,10 @@ from __future__ import annotations
 import copy
 import logging
 
+from controller.alerts import AlertKind
 from controller.daemon.machine import Timer, TimerFired
-from controller.daemon.records import (
-    table_seat,
-)
-from controller.journal_records import (
-    RecordKind,
-    Source,
-)
+from controller.journal.payloads import table_seat
+from controller.journal.records import RecordKind, Source
 from rules import moves as mv
 from rules.claims import is_claim
 from rules.deal import Deal
@@ -114,7 +110,7 @@ class ClaimClock:
             self._over_time_warned = True
             seat = table_seat(deal.turn, self.dealer)
             self._alert(
-                "over-time",
+                AlertKind.OVER_TIME,
                 f"{seat} has taken more than {self.rs.play.move_seconds:g} s for this move",
                 seat,
             )

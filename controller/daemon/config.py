@@ -9,7 +9,8 @@ Example (docs/DAEMON.md):
     name = "table3"
     rules = "sbr-mil"
     prevalent = "E"                  # the round's (prevalent) wind: E S W N (Wellness, 001)
-    players = ["Ann", "Bo", "Cy", "Di"]
+    players = ["Ann", "Bo", "Cy", "Di"]  # unless the hall's hub seats the session
+    fixed-players = false            # true: these players stay whatever the hall seats
     journal = "/var/lib/mjtable/table3.journal"
     deals = 0                        # 0: play until stopped
 
@@ -46,6 +47,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+from controller.errors import TableError
 from controller.profiles import DECLARATION_MODES
 from rules.schema import SchemaError, build
 
@@ -55,7 +57,7 @@ WINDS = ("E", "S", "W", "N")
 NO_TABLE = "none"  # [devices] table: a table with no serial link (controller/daemon/boardless.py)
 
 
-class ConfigError(ValueError):
+class ConfigError(TableError, ValueError):
     """A configuration problem, naming where it is."""
 
 
@@ -67,6 +69,10 @@ class TableSection:
     players: tuple[str, ...] = field(
         default=("East", "South", "West", "North"), metadata={"length": 4}
     )
+    # the players above stay whatever seating the hall's hub sends (`mjtable run --players`:
+    # the operator names them at the table); false: the hall's seating, when there is one,
+    # seats each new session (docs/HALL.md)
+    fixed_players: bool = False
     journal: str = DEFAULT_JOURNAL
     deals: int = field(default=0, metadata={"range": (0, 100_000)})
 

@@ -6,11 +6,11 @@ from __future__ import annotations
 
 import logging
 import threading
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
-from controller.daemon.replay import PLAY_PHASES
+from controller.alerts import AlertKind
 from controller.devices.events import (
     DataReceived,
     LinkChanged,
@@ -18,10 +18,8 @@ from controller.devices.events import (
     SeatButton,
     TagsRead,
 )
-from controller.journal_records import (
-    DealEnd,
-    Record,
-)
+from controller.journal.records import DealEnd, Record
+from controller.outputs.scoreboard import ActionResult, RefereeAction
 from controller.outputs.view import PublicView
 from controller.recognition.presence import (
     DuplicateTile,
@@ -30,8 +28,11 @@ from controller.recognition.presence import (
 )
 from controller.words import record_words
 from rules import moves as mv
-from rules.deal import Deal, Phase
+from rules.deal import Deal
 from rules.seats import Seat
+
+if TYPE_CHECKING:  # paho is imported only where the hall is used
+    from controller.hub.wire import SeatingNotice
 
 log = logging.getLogger(__name__)
 
@@ -41,22 +42,20 @@ WALL_SCAN_WAIT = 3.0  # seconds after the dice for the wall scan to complete
 # "referee called"); the others inform
 REFEREE_CALLS = frozenset(
     {
-        "stalled",
-        "unrecognised",
-        "ambiguous",
-        "wall-mismatch",
-        "recovery",
-        "short-hand",
-        "long-hand",
-        "declaration-without-tiles",
-        "tiles-without-declaration",
+        AlertKind.STALLED,
+        AlertKind.UNRECOGNISED,
+        AlertKind.AMBIGUOUS,
+        AlertKind.WALL_MISMATCH,
+        AlertKind.RECOVERY,
+        AlertKind.SHORT_HAND,
+        AlertKind.LONG_HAND,
+        AlertKind.DECLARATION_WITHOUT_TILES,
+        AlertKind.TILES_WITHOUT_DECLARATION,
     }
 )
 RECONCILE_TRIES = 3  # reconciliations tried again, `settle` rounds apart, before an alert
 HELD_LIMIT = 20_000  # events held while not ready (a wall scan is ~108 tiles x a few reads)
 
-# the judge's phase → the table machine's phase
-PHASES = {Phase.CHOOSING_VOID: "choosing_void", **PLAY_PHASES}
 ENDS = {
     mv.DealEnd.HU: DealEnd.THREE_WON,
     mv.DealEnd.WALL: DealEnd.WALL_EXHAUSTED,
@@ -113,12 +112,13 @@ class Stop:
 
 
 @dataclass(slots=True)
-class Call:
-    """Run `fn` on the core thread (a referee action from the web server); the caller waits."""
+class RefereeAsked:
+    """A referee action from the web server, queued for the core thread like any input; the
+    core puts its answer in `result` (None: the core failed on it) and sets `done`."""
 
-    fn: Callable[[], Any]
+    action: RefereeAction
     done: threading.Event = field(default_factory=threading.Event)
-    result: Any = None
+    result: ActionResult | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -131,10 +131,18 @@ class RuntimeConfig:
     # poll the reader as fast as it answers (`--fast`, a simulator); False: no more rounds a
     # second than the reader profile's `rounds-per-second`
     fast_polling: bool = False
+    players_by_operator: bool = False  # `mjtable run --players`: the hall's seating not taken
     config_echo: Mapping[str, Any] | None = None  # recorded in daemon.started
 
 
-Item = DataReceived | LinkChanged | ReaderPolled | Stop | Call
+@dataclass(frozen=True, slots=True)
+class SeatingReceived:
+    """The hall's seating of this table's next session, from the hub (lineup.py)."""
+
+    notice: SeatingNotice
+
+
+Item = DataReceived | LinkChanged | ReaderPolled | Stop | RefereeAsked | SeatingReceived
 
 
 def tail_line(record: Record) -> str:

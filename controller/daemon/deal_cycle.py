@@ -9,26 +9,21 @@ from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
 
+from controller.alerts import AlertKind
 from controller.daemon import machine as m
 from controller.daemon.contracts import (
     ENDS,
     tail_line,
 )
-from controller.daemon.records import (
+from controller.daemon.replay import session_totals
+from controller.journal.payloads import (
     deal_seat,
     fixed_order,
     ledger_payload,
     table_seat,
     to_drawing,
 )
-from controller.daemon.replay import session_totals
-from controller.journal_records import (
-    Correction,
-    CorrectionAction,
-    RecordKind,
-    Source,
-    Stamp,
-)
+from controller.journal.records import Correction, CorrectionAction, RecordKind, Source, Stamp
 from controller.outputs.view import PublicView
 from controller.profiles import ZoneKind
 from controller.recognition.wall_doubt import next_index, pair_of, swap_for, swapped
@@ -64,7 +59,8 @@ class DealCycle:
         self._pending_dice = None
         self._hands_late = False
         if self.session is None:
-            self.session = self._last_session = self._last_session + 1
+            number, players = self.lineup.start(self._last_session)
+            self.session = self._last_session = number
             self.settled_deltas = {}
             self._log(
                 Source.DAEMON,
@@ -72,8 +68,9 @@ class DealCycle:
                 {
                     "session": self.session,
                     "rules": self.rs.name,
-                    "players": list(self.config.players),
+                    "players": list(players.names),
                     "table": self.config.table,
+                    **players.payload(),
                 },
             )
         self.recogniser.new_deal(self.dealer)
@@ -84,7 +81,7 @@ class DealCycle:
 
     def _dice(self, t: float, dice: Dice) -> None:
         if not self.machine.can("dice_rolled"):
-            self._alert("dice", f"dice {dice} in phase {self.machine.phase}: ignored")
+            self._alert(AlertKind.DICE, f"dice {dice} in phase {self.machine.phase}: ignored")
             return
         self._trigger("dice_rolled")
         self.bus.focus(None)  # the deal is dealt next: every antenna
@@ -104,7 +101,9 @@ class DealCycle:
             deal = Deal.start(self.rs, dice, physical, prevalent=self.config.prevalent)
         except ValueError as err:
             self._alert(
-                "bad-wall-scan", f"the scanned wall cannot be dealt: {err}", severity="error"
+                AlertKind.BAD_WALL_SCAN,
+                f"the scanned wall cannot be dealt: {err}",
+                severity="error",
             )
             return
         self._begin_deal(
@@ -132,7 +131,9 @@ class DealCycle:
         try:
             deal = Deal.start_dealt(self.rs, dice, hands, prevalent=self.config.prevalent)
         except ValueError as err:
-            self._alert("bad-hands", f"the dealt hands cannot be dealt: {err}", severity="error")
+            self._alert(
+                AlertKind.BAD_HANDS, f"the dealt hands cannot be dealt: {err}", severity="error"
+            )
             self._pending_dice = None
             return
         self._pending_dice = None
@@ -142,7 +143,7 @@ class DealCycle:
     def _begin_deal(self, t: float, dice: Dice, deal: Deal, wall: Mapping[str, Any]) -> None:
         if self._overtaken():  # the referee did not end it while the table shuffled
             self._alert(
-                "deal-abandoned",
+                AlertKind.DEAL_ABANDONED,
                 f"deal {self.deal_no + 1} starts: deal {self.deal_no} stays unsettled",
                 severity="error",
             )
@@ -157,7 +158,7 @@ class DealCycle:
                 "dealer": self.dealer.name,
                 "dice": [dice.a, dice.b],
                 "prevalent": deal.prevalent.name,
-                "players": list(self.config.players),
+                "players": list(self.lineup.now.names),
                 "session": self.session,
                 **wall,
             },

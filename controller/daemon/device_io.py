@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import logging
 
+from controller.alerts import AlertKind
 from controller.daemon.contracts import (
     HELD_LIMIT,
 )
@@ -17,11 +18,8 @@ from controller.devices.events import (
     TagsRead,
 )
 from controller.devices.table import Command
-from controller.journal_inputs import ReaderStep, TableChunk, round_time
-from controller.journal_records import (
-    RecordKind,
-    Source,
-)
+from controller.journal.inputs import ReaderStep, TableChunk, round_time
+from controller.journal.records import RecordKind, Source
 from controller.recognition.presence import (
     CardLifted,
     CardPlaced,
@@ -47,7 +45,7 @@ class DeviceIO:
         self.links[ev.device] = ev.state
         if ev.state is LinkState.DOWN:
             self._alert(
-                "device-lost",
+                AlertKind.DEVICE_LOST,
                 f"{device_name(ev.device)} is not answering ({ev.detail}): waiting for it",
                 severity="error",
             )

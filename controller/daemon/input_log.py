@@ -1,7 +1,7 @@
 """The daemon's device inputs on their way into the journal, and read back out of it.
 
 `InputLog` keeps the reader bus's steps and the table's bytes as the core thread handles
-them and commits them as one `hw.batch` record (controller/journal_inputs.py) ahead of the
+them and commits them as one `hw.batch` record (controller/journal/inputs.py) ahead of the
 next record anything else appends — in the same transaction — or on its own once the batch
 spans `max_age` seconds or `max_items` inputs (the runtime also flushes it when a wall
 antenna's read changed, device_io.py). So every record a decision writes follows
@@ -22,15 +22,15 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 from controller.devices.events import TagsRead
-from controller.journal import Journal
-from controller.journal_inputs import (
+from controller.journal.inputs import (
     InputEncoder,
     InputItem,
     ReaderStep,
     journal_inputs,
     round_time,
 )
-from controller.journal_records import Record, RecordKind, Source, Stamp
+from controller.journal.records import Record, RecordKind, Source, Stamp
+from controller.journal.store import Journal
 from controller.recognition.presence import Alert, Debouncer, PresenceChange
 
 Entry = tuple[Source, RecordKind, dict[str, Any], int | None, Stamp]

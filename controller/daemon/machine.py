@@ -22,10 +22,14 @@ from dataclasses import dataclass
 from enum import Enum
 from pathlib import Path
 from types import ModuleType
+from typing import TYPE_CHECKING, Any
 
 import transitions
 
-from controller.daemon.clock import Clock
+from controller.clock import Clock
+from rules import moves as mv
+from rules.deal_state import Phase
+from rules.melds import MeldKind
 
 
 def _nesting() -> ModuleType:
@@ -54,9 +58,12 @@ def _nesting() -> ModuleType:
     return module
 
 
-_nested = _nesting()
-HierarchicalMachine = _nested.HierarchicalMachine
-NestedState = _nested.NestedState
+if TYPE_CHECKING:  # the same classes, for the type checker (it cannot follow `_nesting`)
+    from transitions.extensions.nesting import HierarchicalMachine, NestedState
+else:
+    _nested = _nesting()
+    HierarchicalMachine = _nested.HierarchicalMachine
+    NestedState = _nested.NestedState
 
 
 class _DotState(NestedState):
@@ -68,7 +75,7 @@ class _Machine(HierarchicalMachine):
     state_cls = _DotState
 
 
-def _graph_machine(**kwargs: object) -> HierarchicalMachine:
+def _graph_machine(**kwargs: Any) -> Any:
     """The same machine with transitions' diagram support, only to draw it: keeping the graph
     up to date on every transition cost the daemon's start-up ~0.1 s (imports excluded)."""
     from transitions.extensions import HierarchicalGraphMachine
@@ -88,7 +95,20 @@ CLAIM_WINDOW = "playing.claim_window"
 ROBBING_WINDOW = "playing.robbing_window"
 INTERRUPTIONS = ("degraded", "paused")
 
-STATES: list[object] = [
+# the judge's phase -> the table's phase: the one mapping (the live core, a restart's replay)
+JUDGE_PHASES: dict[Phase, str] = {
+    Phase.CHOOSING_VOID: "choosing_void",
+    Phase.DRAW: AWAITING_DRAW,
+    Phase.REPLACEMENT: AWAITING_DRAW,
+    Phase.DISCARD: AWAITING_DISCARD,
+    Phase.CLAIMS: CLAIM_WINDOW,
+    Phase.ROBBING: ROBBING_WINDOW,
+    Phase.OVER: "deal_over",
+}
+# an open window closes with no claim taken: the next move (a pass, the close, the next draw)
+WINDOW_CLOSES = {CLAIM_WINDOW: "claims_passed", ROBBING_WINDOW: "robbing_closed"}
+
+STATES: list[str | dict[str, Any]] = [
     "offline",
     "idle",
     "shuffling",
@@ -202,32 +222,15 @@ class TableMachine:
     def can(self, trigger: str) -> bool:
         return bool(getattr(self, f"may_{trigger}")())
 
-    def path_to(self, target: str, prefer: tuple[str, ...] = ()) -> list[str] | None:
-        """The triggers (at most three) that lead from the current phase to `target`, the
-        shortest way; where several triggers lead the same way, one named in `prefer` wins.
-        The daemon uses it to follow the judge's phase. [] when already there."""
-        if self.state == target:
-            return []
-        paths: dict[str, list[str]] = {self.state: []}
-        frontier = [self.state]
-        for _ in range(3):
-            nxt = []
-            for state in frontier:
-                options = [(t, d) for t, srcs, d in _EDGES if state in srcs and d not in paths]
-                options.sort(
-                    key=lambda td: (
-                        td[0] not in prefer,
-                        prefer.index(td[0]) if td[0] in prefer else 0,
-                    )
-                )
-                for trigger, dest in options:
-                    if dest not in paths:
-                        paths[dest] = [*paths[state], trigger]
-                        nxt.append(dest)
-            if target in paths:
-                return paths[target]
-            frontier = nxt
-        return None
+    def resync(self, target: str) -> None:
+        """Put the table at the judge's phase `target` (a phase of play, or choosing the
+        voids) when no table event led there: a restart whose replayed moves a kill cut off
+        from their phase records, a referee's corrections that rebuilt the deal. The
+        phase's timers start afresh."""
+        if target not in _RESYNC:
+            raise ValueError(f"resync only to a phase of play, not {target}")
+        self._machine.set_state(target, model=self)
+        self._arm_timers()
 
     def rearm(self) -> None:
         """Start the current phase's timers afresh (after a restart rebuilt the phase)."""
@@ -291,7 +294,7 @@ class TableMachine:
 
 
 def _leaf_states() -> list[str]:
-    names = []
+    names: list[str] = []
     for state in STATES:
         if isinstance(state, dict):
             names.extend(f"{state['name']}.{child}" for child in state["children"])
@@ -309,7 +312,71 @@ def _sources(source: str | list[str]) -> frozenset[str]:
     return frozenset(out)
 
 
-# (trigger, leaf sources, destination) of the phase transitions, for `path_to`
+# (trigger, leaf sources, destination) of the phase transitions, for `follow`
 _EDGES: tuple[tuple[str, frozenset[str], str], ...] = tuple(
     (trigger, _sources(source), dest) for trigger, source, dest in TRANSITIONS
 )
+_RESYNC = frozenset(JUDGE_PHASES.values()) - {"deal_over"}
+
+
+def _dest(phase: str, trigger: str) -> str | None:
+    """Where `trigger` leads from `phase`; None when it does not leave it."""
+    return next((d for t, srcs, d in _EDGES if t == trigger and phase in srcs), None)
+
+
+def fact_trigger(result: mv.Accepted) -> str | None:
+    """The table's transition a move the judge accepted stands for: a window's answer read
+    from the facts (a Hu, a claimed meld: whichever move closed the window), else the move's
+    own (`_MOVE_TRIGGERS`; a kong by its kind). None: no transition of its own (a pass, a
+    claim waiting for the window's close, a void, a penalty)."""
+    for fact in result.facts:
+        if isinstance(fact, mv.Won):
+            if isinstance(result.move, mv.SelfDrawnHu):
+                return "self_drawn_hu"
+            robbed = any(isinstance(f, mv.Robbed) for f in result.facts)
+            return "kong_robbed" if robbed else "hu_claimed"
+        if isinstance(fact, mv.Melded) and fact.from_seat is not None:
+            return "kong_claimed" if fact.meld.is_kong else "pung_claimed"  # pung or chow
+    move = result.move
+    if isinstance(move, mv.Kong) and move.kind is not MeldKind.KONG:
+        concealed = move.kind is MeldKind.CONCEALED_KONG
+        return "concealed_kong_declared" if concealed else "added_kong_declared"
+    return _MOVE_TRIGGERS.get(type(move))
+
+
+_MOVE_TRIGGERS: dict[type, str] = {
+    mv.Draw: "drawn",
+    mv.ReplacementDraw: "drawn",
+    mv.Discard: "discarded",
+}
+
+
+def follow(phase: str, result: mv.Accepted, judge: Phase) -> list[str] | None:
+    """The triggers that take the table from `phase` to the judge's phase after `result`:
+    the deal's start the table did not say (the judge plays, so the hands were dealt and
+    the voids chosen), the window the move closed with no claim, the move's own transition
+    (`fact_trigger`), or the deal's end. None when they do not lead there."""
+    target = JUDGE_PHASES[judge]
+    if target == "deal_over":
+        return ["deal_ended"] if _dest(phase, "deal_ended") else ([] if phase == target else None)
+    steps: list[str] = []
+
+    def fire(trigger: str) -> bool:
+        nonlocal phase
+        dest = _dest(phase, trigger)
+        if dest is not None:
+            steps.append(trigger)
+            phase = dest
+        return dest is not None
+
+    if phase == "dealing":
+        fire("deal_complete")
+    if phase == "choosing_void" and target != "choosing_void":
+        fire("voids_chosen")
+    trigger = fact_trigger(result)
+    closes = trigger is None or _dest(phase, trigger) is None  # not the window's own answer
+    if phase in WINDOW_CLOSES and phase != target and closes:
+        fire(WINDOW_CLOSES[phase])
+    if trigger is not None and not fire(trigger):
+        return None
+    return steps if phase == target else None

@@ -12,7 +12,7 @@ from controller.daemon.replay import Recovered
 from controller.daemon.views import TableFacts, broadcast_view, public_view, referee_view
 from controller.devices.events import LinkState
 from controller.devices.table import ShowScore
-from controller.journal_records import JournalError
+from controller.journal.records import JournalError
 from controller.outputs.view import PublicView
 from controller.words import in_words
 from rules.seats import SEATS, Seat
@@ -30,7 +30,7 @@ class Publication:
             deal_no=self.deal_no,
             rules=self.rs.name,
             dealer=self._current_dealer(),
-            players=self.config.players,
+            players=self.lineup.now.names,
             totals=(self.totals[0], self.totals[1], self.totals[2], self.totals[3]),
             phase=self.machine.phase,
             claim_remaining_s=self.machine.remaining(Timer.CLAIM),

@@ -8,9 +8,9 @@ import logging
 from collections.abc import Sequence
 from typing import Any
 
+from controller.alerts import AlertKind
 from controller.daemon import machine as m
 from controller.daemon.contracts import (
-    PHASES,
     RECONCILE_TRIES,
 )
 from controller.daemon.replay import Recovered
@@ -94,13 +94,11 @@ class Recovery:
             self.deal = deal
             if deal.window is not None:
                 self._window_open = mv.CloseClaims()  # journalled open before the restart
-            target = PHASES[deal.phase]
-            if not deal.over and self.machine.phase != target and not self._table_moved_on():
-                for trigger in self.machine.path_to(target, ()) or ():
-                    self._trigger(trigger)
+            if not deal.over and not self._table_moved_on():
+                self._resync("restarted")  # the phase records a kill cut off
         if rec.phase in NEXT_DEAL:
             self._scan_next_walls(rec)
-        self._alert("restarted", restarted_words(rec), severity="info")
+        self._alert(AlertKind.RESTARTED, restarted_words(rec), severity="info")
         if self._overtaken():
             self._call_overtaken()
         if self.deal is not None and self.deal.over:
@@ -123,10 +121,10 @@ class Recovery:
         restart): the referee enters its missing moves or ends it; the next deal's start
         abandons it if neither was done."""
         text = f"the table shuffled before deal {self.deal_no} ended: enter its missing moves or end it"
-        self.referee_called = alert_words("deal-overtaken", text)
+        self.referee_called = alert_words(AlertKind.DEAL_OVERTAKEN, text)
         self.referee_candidates = ()
         self._alert(
-            "deal-overtaken",
+            AlertKind.DEAL_OVERTAKEN,
             text,
             severity="error",
             referee_called=True,

@@ -17,26 +17,24 @@ issue 17 item 6).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
-from controller.daemon import machine as m
-from controller.daemon.candidates import candidates
-from controller.daemon.contracts import PHASES, tail_line
-from controller.daemon.records import deal_seat, judge_json
-from controller.journal_records import Correction, CorrectionAction, Record, RecordKind, Stamp
+from controller.clock import Clock
+from controller.errors import Malformed, NoSuchRecord, Refused
+from controller.journal.payloads import deal_seat, judge_json
+from controller.journal.records import Correction, CorrectionAction, Record, RecordKind, Stamp
+from controller.journal.store import Journal
 from controller.outputs.scoreboard import ActionKind, ActionResult, RefereeAction, RejectReason
 from controller.outputs.view import CorrectionView
-from controller.recognition.results import AlertKind
 from controller.words import seat_name, tile_words
 from rules import moves as mv
 from rules.melds import MeldKind
-from rules.record import RecordError, move_from_json
+from rules.move_json import RecordError, move_from_json
 from rules.seats import Seat
 from rules.tiles import NotationError, Tile
 from rules.wall import Dice
 
 if TYPE_CHECKING:
-    from controller.daemon.runtime import Runtime
     from controller.referee.rebuild import Rebuilt
     from rules.deal import Deal
 
@@ -44,12 +42,13 @@ if TYPE_CHECKING:
 _TAKES_BACK = frozenset({ActionKind.CANCEL})
 
 
-class Refused(Exception):
-    """The action changes nothing; the message is the judge's (or the desk's) reason."""
-
-    def __init__(self, detail: str, reason: RejectReason = RejectReason.NOT_NOW) -> None:
-        super().__init__(detail)
-        self.reason = reason
+def _reason(err: Refused) -> RejectReason:
+    """The referee page's word for why an action was refused."""
+    if isinstance(err, Malformed):
+        return RejectReason.INVALID
+    if isinstance(err, NoSuchRecord):
+        return RejectReason.NO_SUCH_RECORD
+    return RejectReason.NOT_NOW
 
 
 def hand_move(action: RefereeAction, dealer: Seat, deal: Deal | None = None) -> mv.Move:
@@ -62,21 +61,19 @@ def hand_move(action: RefereeAction, dealer: Seat, deal: Deal | None = None) -> 
     try:
         tile = Tile.parse(action.tile) if action.tile else None
     except (NotationError, ValueError) as err:
-        raise Refused(f"tile: {err}", RejectReason.INVALID) from None
+        raise Malformed(f"tile: {err}") from None
     if tile is not None and action.move not in ("pung", "hu", "pass", "self-drawn-hu", "rob-kong"):
         obj["tile"] = str(tile)
     if action.move == "void":
         if tile is None:
-            raise Refused(
-                "tile: the tile laid face down (its suit is the void)", RejectReason.INVALID
-            )
+            raise Malformed("tile: the tile laid face down (its suit is the void)")
         obj["suit"] = tile.suit.value
     if action.move == "kong":
         return _kong(seat, tile, deal)
     try:
         return move_from_json(obj, "move")
     except RecordError as err:
-        raise Refused(str(err), RejectReason.INVALID) from None
+        raise Malformed(str(err)) from None
 
 
 def _kong(seat: Seat, tile: Tile | None, deal: Deal | None) -> mv.Move:
@@ -84,66 +81,94 @@ def _kong(seat: Seat, tile: Tile | None, deal: Deal | None) -> mv.Move:
     if w is not None and w.kind.value == "discard":
         return mv.Kong(seat, MeldKind.KONG, w.tile)
     if tile is None:
-        raise Refused("tile: the kong's tile", RejectReason.INVALID)
+        raise Malformed("tile: the kong's tile")
     kinds = (MeldKind.CONCEALED_KONG, MeldKind.PROMOTED_KONG, MeldKind.POSTPONED_KONG)
     moves = [mv.Kong(seat, k, tile) for k in kinds]
     return next((m for m in moves if deal is not None and deal.check(m) is None), moves[0])
 
 
-class RefereeDesk:
-    """Applies `RefereeAction`s to the runtime's deal in progress (core thread only)."""
+class LiveDeal(Protocol):
+    """What the desk asks of the deal in progress (the runtime's `RefereeSide` answers; core
+    thread only)."""
 
-    def __init__(self, runtime: Runtime) -> None:
-        self.rt = runtime
+    @property
+    def deal(self) -> Deal | None: ...
+    @property
+    def deal_no(self) -> int: ...
+    @property
+    def seq(self) -> int: ...  # the journal's last record as the daemon has taken it
+    @property
+    def dealt_by(self) -> Seat: ...
+    @property
+    def last_accepted_seq(self) -> int: ...
+    def answer_dice(self, dice: Dice, dealer: Seat, who: str, why: str) -> str | None: ...
+    def would_refuse(self, move: mv.Move) -> mv.Rejected | None: ...
+    def offer(
+        self, move: mv.Move, evidence: Sequence[str] = (), t: float | None = None
+    ) -> bool: ...
+    def journalled(self, record: Record) -> None: ...
+    def referee_answered(self, agreed: bool = False) -> None: ...
+    def reread_table(self) -> None: ...
+    def adopt(self, deal: Deal, taken_back: bool = False) -> None: ...
+
+
+class RefereeDesk:
+    """Applies `RefereeAction`s to the deal in progress: writes corrections into `journal`,
+    stamped by `clock`, and asks `live` to follow them (core thread only)."""
+
+    def __init__(self, journal: Journal, clock: Clock, live: LiveDeal) -> None:
+        self.journal = journal
+        self.clock = clock
+        self.live = live
         self._listed: tuple[int, int, tuple[CorrectionView, ...]] = (0, -1, ())
         self._corrections_written = 0
 
     def listing(self) -> tuple[CorrectionView, ...]:
         """The deal in progress's corrections, newest first (read again only when the
         journal has grown by a correction: publishing happens after every record)."""
-        rt = self.rt
-        if rt.deal is None or not rt.deal_no:
+        live = self.live
+        if live.deal is None or not live.deal_no:
             return ()
         deal_no, seen, views = self._listed
-        if deal_no == rt.deal_no and seen == self._corrections_written:
+        if deal_no == live.deal_no and seen == self._corrections_written:
             return views
         from controller.referee.journal_deal import deal_from_records
 
-        jd = deal_from_records(rt.journal, self._deal_records())
+        jd = deal_from_records(self.journal, self._deal_records())
         views = tuple(
             CorrectionView(c.record.seq, _describe(c.correction), c.active)
             for c in reversed(jd.corrections)
             if c.correction.action is not CorrectionAction.WITHDRAW
         )
-        self._listed = (rt.deal_no, self._corrections_written, views)
+        self._listed = (live.deal_no, self._corrections_written, views)
         return views
 
     def act(self, action: RefereeAction) -> ActionResult:
         try:
             return self._act(action)
         except Refused as err:
-            return ActionResult(False, None, err.reason, str(err))
+            return ActionResult(False, None, _reason(err), str(err))
 
     # --- the actions ----------------------------------------------------------------------
 
     def _act(self, a: RefereeAction) -> ActionResult:
-        rt = self.rt
+        live = self.live
         who = a.client or "referee"
         why = a.note or _DEFAULT_WHY[a.kind]
         if a.kind is ActionKind.NOTE:
-            target = a.target_seq or rt.seq
-            if target < 1 or rt.journal.get(target) is None:
-                raise Refused(f"no record {target}", RejectReason.NO_SUCH_RECORD)
+            target = a.target_seq or live.seq
+            if target < 1 or self.journal.get(target) is None:
+                raise NoSuchRecord(f"no record {target}")
             return self._write([Correction(target, who, CorrectionAction.NOTE, why)], apply=False)
         if a.kind is ActionKind.DICE:
             assert a.seat is not None
             dice = Dice(int(a.dice[0]), int(a.dice[-1]))
-            refused = rt.answer_dice(dice, a.seat, who, why)
+            refused = live.answer_dice(dice, a.seat, who, why)
             if refused is not None:
                 raise Refused(refused)
-            return ActionResult(True, rt.seq, None, f"dice {dice}, the dealer at {a.seat}")
-        deal = rt.deal
-        if deal is None or deal.over or not rt.deal_no:
+            return ActionResult(True, live.seq, None, f"dice {dice}, the dealer at {a.seat}")
+        deal = live.deal
+        if deal is None or deal.over or not live.deal_no:
             raise Refused("no deal in progress")
         if a.kind is ActionKind.MOVE:
             return self._enter(a, who, why)
@@ -157,7 +182,7 @@ class RefereeDesk:
             try:
                 tile = str(Tile.parse(a.tile))
             except (NotationError, ValueError) as err:
-                raise Refused(f"tile: {err}", RejectReason.INVALID) from None
+                raise Malformed(f"tile: {err}") from None
             details = {"tile": tile}
             corrections = [Correction(a.target_seq, who, CorrectionAction.FIX_TILE, why, details)]
         elif a.kind is ActionKind.PENALTY:
@@ -167,7 +192,7 @@ class RefereeDesk:
             self._undoable(a.target_seq)
             corrections = [Correction(a.target_seq, who, CorrectionAction.WITHDRAW, why)]
         else:  # ABANDON
-            corrections = [Correction(rt.seq, who, CorrectionAction.FORCE_END, why)]
+            corrections = [Correction(live.seq, who, CorrectionAction.FORCE_END, why)]
         return self._write(corrections, taken_back=a.kind in _TAKES_BACK)
 
     def _enter(self, a: RefereeAction, who: str, why: str) -> ActionResult:
@@ -175,34 +200,34 @@ class RefereeDesk:
         an `enter-move` correction on it (so it can be taken back)."""
         from controller.referee.trial import say
 
-        rt = self.rt
-        move = hand_move(a, rt.dealt_by, rt.deal)
-        refused = rt.would_refuse(move)
+        live = self.live
+        move = hand_move(a, live.dealt_by, live.deal)
+        refused = live.would_refuse(move)
         if refused is not None:
-            raise Refused(f"the judge refuses {say(move, rt.dealt_by)}: {refused.detail}")
+            raise Refused(f"the judge refuses {say(move, live.dealt_by)}: {refused.detail}")
         evidence = (f"entered by the referee ({who}): {why}",)
-        if not rt.offer(move, evidence, rt.clock.monotonic()):
-            raise Refused(f"the judge refuses {say(move, rt.dealt_by)}")
-        accepted = rt.last_accepted_seq
-        record = rt.journal.append_correction(
+        if not live.offer(move, evidence, self.clock.monotonic()):
+            raise Refused(f"the judge refuses {say(move, live.dealt_by)}")
+        accepted = live.last_accepted_seq
+        record = self.journal.append_correction(
             Correction(
                 accepted, who, CorrectionAction.ENTER_MOVE, why, {"judge": judge_json(move)}
             ),
             at=self._stamp(),
         )
-        rt.journalled(record)
+        live.journalled(record)
         self._corrections_written += 1
-        rt.referee_answered(agreed=True)
-        rt.reread_table()
-        return ActionResult(True, record.seq, None, f"{say(move, rt.dealt_by)} accepted")
+        live.referee_answered(agreed=True)
+        live.reread_table()
+        return ActionResult(True, record.seq, None, f"{say(move, live.dealt_by)} accepted")
 
     def _penalty(self, a: RefereeAction, who: str, why: str) -> Correction:
-        rt = self.rt
+        live = self.live
         assert a.seat is not None
-        dealer = rt.dealt_by
+        dealer = live.dealt_by
         to = None if a.paid_to is None else deal_seat(a.paid_to, dealer)
         move = mv.Penalty(deal_seat(a.seat, dealer), a.points, a.note or "referee", to)
-        rejected = rt.deal.check(move) if rt.deal is not None else None
+        rejected = live.deal.check(move) if live.deal is not None else None
         if rejected is not None:
             raise Refused(str(rejected))
         details = {
@@ -211,7 +236,7 @@ class RefereeDesk:
             "paid_to": None if a.paid_to is None else a.paid_to.name,
             "judge": judge_json(move),
         }
-        return Correction(rt.seq, who, CorrectionAction.PENALTY, why, details)
+        return Correction(live.seq, who, CorrectionAction.PENALTY, why, details)
 
     def rebuilt(self) -> Deal | None:
         """The deal in progress rebuilt with its corrections (None: it has none), for a
@@ -222,20 +247,20 @@ class RefereeDesk:
         from controller.referee.journal_deal import deal_from_records
         from controller.referee.rebuild import rebuild
 
-        return rebuild(deal_from_records(self.rt.journal, records)).deal
+        return rebuild(deal_from_records(self.journal, records)).deal
 
     # --- targets ----------------------------------------------------------------------------
 
     def _deal_records(self) -> list[Record]:
         from controller.referee.journal_deal import READ_KINDS
 
-        return list(self.rt.journal.deal_records(self.rt.deal_no, READ_KINDS))
+        return list(self.journal.deal_records(self.live.deal_no, READ_KINDS))
 
     def _current(self) -> Rebuilt:
         from controller.referee.journal_deal import deal_from_records
         from controller.referee.rebuild import rebuild
 
-        return rebuild(deal_from_records(self.rt.journal, self._deal_records()))
+        return rebuild(deal_from_records(self.journal, self._deal_records()))
 
     def _last_moves(self, n: int) -> list[int]:
         """The records of the last n moves that count now (corrections applied)."""
@@ -249,51 +274,44 @@ class RefereeDesk:
         for seq in seqs:
             rec = by_seq.get(seq)
             if rec is None or rec.kind is not RecordKind.MOVE_ACCEPTED:
-                raise Refused(
-                    f"record {seq} is not an accepted move of deal {self.rt.deal_no}",
-                    RejectReason.NO_SUCH_RECORD,
+                raise NoSuchRecord(
+                    f"record {seq} is not an accepted move of deal {self.live.deal_no}"
                 )
 
     def _undoable(self, seq: int) -> None:
         from controller.referee.journal_deal import deal_from_records
 
-        jd = deal_from_records(self.rt.journal, self._deal_records())
+        jd = deal_from_records(self.journal, self._deal_records())
         found = next((c for c in jd.corrections if c.record.seq == seq), None)
         if found is None:
-            raise Refused(
-                f"record {seq} is not a correction of deal {self.rt.deal_no}",
-                RejectReason.NO_SUCH_RECORD,
-            )
+            raise NoSuchRecord(f"record {seq} is not a correction of deal {self.live.deal_no}")
         if not found.active:
             raise Refused(f"correction {seq} is already withdrawn or is itself a withdrawal")
 
     # --- try, write, apply ----------------------------------------------------------------
 
     def _stamp(self) -> Stamp:
-        return Stamp(self.rt.clock.monotonic(), self.rt.clock.wall())
+        return Stamp(self.clock.monotonic(), self.clock.wall())
 
     def _trial(self, corrections: Sequence[Correction]) -> Rebuilt:
-        from controller.referee.trial import CorrectionRefused, trial
+        from controller.referee.trial import trial
 
-        try:
-            return trial(self.rt.journal, self.rt.deal_no, corrections, self._stamp())
-        except CorrectionRefused as err:
-            raise Refused(str(err)) from None
+        return trial(self.journal, self.live.deal_no, corrections, self._stamp())
 
     def _write(
         self, corrections: Sequence[Correction], apply: bool = True, taken_back: bool = False
     ) -> ActionResult:
-        rt = self.rt
+        live = self.live
         if apply:
             self._trial(corrections)
         seq = 0
         for c in corrections:
-            record = rt.journal.append_correction(c, at=self._stamp())
-            rt.journalled(record)
+            record = self.journal.append_correction(c, at=self._stamp())
+            live.journalled(record)
             seq = record.seq
         self._corrections_written += 1
         if apply:
-            rt.adopt(self._current().deal, taken_back=taken_back)
+            live.adopt(self._current().deal, taken_back=taken_back)
         return ActionResult(True, seq)
 
 
@@ -328,121 +346,3 @@ _DEFAULT_WHY = {
     ActionKind.ABANDON: "abandoned by the referee",
     ActionKind.NOTE: "",
 }
-
-
-class RefereeSide:
-    """The runtime's side of the referee desk: what the desk asks of the live deal (a part
-    of `Runtime`: core thread only)."""
-
-    def referee(self, action: RefereeAction) -> ActionResult:
-        """A referee action from the web view (controller/daemon/referee_desk.py)."""
-        return self.desk.act(action)
-
-    @property
-    def referee_called(self) -> str | None:
-        """What the table waits for the referee about (None: no call stands)."""
-        return self._referee_called
-
-    @referee_called.setter
-    def referee_called(self, words: str | None) -> None:
-        self._referee_called = words
-        self._call_answered = False  # a new call (or none) waits for an answer
-
-    @property
-    def dealt_by(self) -> Seat:
-        """The dealer of the deal in progress (its deal seat East)."""
-        return self._dealt_by
-
-    def journalled(self, record: Record) -> None:
-        """A record another part of the daemon appended (the referee desk)."""
-        self.seq, self._dirty = record.seq, True
-        self.tail.append(tail_line(record))
-        if record.kind is RecordKind.CORRECTION and record.deal:
-            self._corrections_seen[record.deal] = record.seq  # not taken again (deal_cycle)
-
-    def would_refuse(self, move: mv.Move) -> mv.Rejected | None:
-        """The judge's answer to `move` now, closing an open window first where the move
-        would (as `offer` does), without changing anything."""
-        deal = self.deal
-        if deal is None or deal.over:
-            return mv.Rejected(mv.Reason.DEAL_OVER, "no deal in progress")
-        rejected = deal.check(move)
-        if rejected is not None and self._closes_window(deal, move):
-            return None
-        return rejected
-
-    def referee_answered(self, agreed: bool = False) -> None:
-        """The call goes off: at once for a referee's decision (a correction, the dice);
-        `agreed`: after an accepted move, only once the table agrees with the judge again,
-        otherwise it stands with its candidates brought up to date (a referee entering the
-        moves a fast table showed turned the lights off at each one, the players went on
-        and the deal was shuffled away before the judge caught up: 10/10/2 seed 310 deals
-        29 and 38)."""
-        if self.referee_called is None:
-            return
-        deal = self.deal
-        if agreed and deal is not None and not deal.over:
-            differences = self.recogniser.differences(deal)
-            if differences:
-                self.referee_candidates = candidates(
-                    deal, self._dealt_by, differences, self.last_accepted_seq
-                )
-                self._call_answered = True  # it goes off once they agree (`call_off_if_agreed`)
-                self._dirty = True
-                return
-        self.referee_called = None
-        self.referee_candidates = ()
-        self._dirty = True
-
-    def call_off_if_agreed(self) -> None:
-        """A call answered by a move, standing only while the table differed from the judge,
-        goes off once they agree, with no move: a tile missed by the reader when the last
-        answer was taken and read again afterwards (10/10/2 seed 311 deal 58: a meld tile
-        unread for 0.2 s when the referee entered the last move; the players waited for the
-        call, the judge for a move, and the deal was abandoned 30 s later)."""
-        deal = self.deal
-        if not self._call_answered or self.referee_called is None or deal is None or deal.over:
-            return
-        if self._live() and not self._overtaken() and not self.recogniser.differences(deal):
-            self.referee_answered()
-
-    def reread_table(self) -> None:
-        """Read the table again against the judge (after a referee's answer): moves the
-        tiles show beyond the judge are offered, as after a reconnection."""
-        if self.deal is None or self.deal.over or not self._live() or self._overtaken():
-            return
-        presence = self.debouncer.presence()
-        found = self.recogniser.reconcile(presence, self.deal)
-        # a re-reading that explains nothing more is not a new call: the referee is at the
-        # table entering what it shows, and the stall watch calls again if it stays unexplained
-        # (a 10/10/2 campaign counted one RECOVERY call per answer, 30 in one deal)
-        found = [r for r in found if getattr(r, "kind", None) is not AlertKind.RECOVERY]
-        self.recognised(found, self.clock.monotonic())
-
-    def adopt(self, deal: Deal, taken_back: bool = False) -> None:
-        """The judge as the referee's corrections rebuilt it: the table machine follows its
-        phase, a deal that ended is settled. `taken_back`: the cancelled moves still lie on
-        the table until the players put the tiles back (they are not read again)."""
-        self.deal = deal
-        self._seen_key = None
-        self.referee_answered()
-        if deal.window is None:
-            self._window_open = None
-        elif self._window_open is None:
-            self._journal_window_opened()
-        if taken_back:
-            self.recogniser.on_accepted(mv.Correction(1), deal)
-        target = PHASES[deal.phase]
-        moved_on = self._table_moved_on()  # the machine follows the table's next deal
-        if (
-            self.machine.phase != target
-            and self.machine.phase not in m.INTERRUPTIONS
-            and not moved_on
-        ):
-            for trigger in self.machine.path_to(target, ()) or ():
-                self._trigger(trigger)
-        if deal.over:
-            self._settle_deal()
-        elif not taken_back:
-            self.reread_table()
-        self._dirty = True

@@ -19,32 +19,24 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from controller.daemon import machine as m
-from controller.daemon.records import deal_seat, move_from_judge_json, to_physical
 from controller.devices.events import TagsRead
-from controller.journal import Journal
-from controller.journal_inputs import ReaderStep, journal_inputs
-from controller.journal_records import Correction, JournalError, Record, RecordKind
+from controller.errors import TableError
+from controller.journal.inputs import ReaderStep, journal_inputs
+from controller.journal.payloads import deal_seat, move_from_judge_json, to_physical
+from controller.journal.records import Correction, JournalError, Record, RecordKind
+from controller.journal.store import Journal
 from controller.recognition.wall_doubt import swapped
 from controller.referee.journal_deal import READ_KINDS
 from rules import moves as mv
-from rules.deal import Deal, Phase
+from rules.deal import Deal
+from rules.deal_state import Phase
 from rules.ruleset import RuleSet
 from rules.seats import Seat
 from rules.tiles import Tile
 from rules.wall import Dice, dealt_order
 
-# the judge's phase → the table machine's phase (playing phases only)
-PLAY_PHASES = {
-    Phase.DRAW: m.AWAITING_DRAW,
-    Phase.REPLACEMENT: m.AWAITING_DRAW,
-    Phase.DISCARD: m.AWAITING_DISCARD,
-    Phase.CLAIMS: m.CLAIM_WINDOW,
-    Phase.ROBBING: m.ROBBING_WINDOW,
-    Phase.OVER: "deal_over",
-}
 
-
-class ReplayError(ValueError):
+class ReplayError(TableError, ValueError):
     """The journal's deal in progress cannot be re-judged (names the record)."""
 
 
@@ -78,6 +70,8 @@ class Recovered:
     # the open session's last settled deal (0: none): its result screen is shown again until
     # the next deal's play begins, as it was before the restart (views.ResultScreen)
     shown: int = 0
+    # the open session's `session.started` payload: its players and where they came from
+    session_started: dict[str, Any] | None = None
 
 
 def recover(
@@ -111,13 +105,14 @@ def recover(
                 _wall_read(out, rec, wall_antennas)
             continue
         if kind is RecordKind.SESSION_STARTED:
-            out.session = int(rec.data()["session"])
+            out.session_started = dict(rec.data())
+            out.session = int(out.session_started["session"])
             out.last_session = max(out.last_session, out.session)
             out.settled = {}
             out.settled_in_session = 0
             out.shown = 0
         elif kind is RecordKind.SESSION_ENDED:
-            out.session = None
+            out.session, out.session_started = None, None
             out.settled_in_session = 0
             out.shown = 0
             out.settled = {}  # no session is open: the next one starts from zero
@@ -203,11 +198,11 @@ def recover(
         out.wall_reads += _batch_wall_reads(batches, shuffled_at, wall_antennas)
     if out.phase in m.INTERRUPTIONS:
         out.phase = resume or "idle"
-    in_play = out.phase in (*PLAY_PHASES.values(), "choosing_void")
-    if judge is not None and in_play and judge.phase in PLAY_PHASES:
+    in_play = out.phase in m.JUDGE_PHASES.values()
+    if judge is not None and in_play and judge.phase is not Phase.CHOOSING_VOID:
         # the judge knows better than a phase record a kill may have cut off
-        out.phase = PLAY_PHASES[judge.phase]
-    if judge is None and out.phase in ("deal_over", *PLAY_PHASES.values(), "choosing_void"):
+        out.phase = m.JUDGE_PHASES[judge.phase]
+    if judge is None and in_play:
         out.phase = "idle"  # a deal that could not be judged: wait for the next shuffle
     return out
 

@@ -22,7 +22,7 @@ One core, one concern a module: `Runtime` (the queue, the journal, the recognise
 results, the judge's decisions, the views) is composed of `DeviceIO` (device_io.py: links,
 table frames, reader answers), `DealCycle` (deal_cycle.py: shuffle, wall scan, dice, dealer,
 settlement), `ClaimClock` (claim_clock.py: claim and robbing windows), `Recovery`
-(recovery.py: restart, held events, reconciliation), `RefereeSide` (referee_desk.py: what
+(recovery.py: restart, held events, reconciliation), `RefereeSide` (referee_side.py: what
 the referee desk asks of the live deal), `Publication` (publication.py: the facts and the
 views published) and `Boardless` (boardless.py: the shuffle, walls and dice read off the
 reader when the table's board does not report them). They share the core thread's state; none imports
@@ -39,37 +39,39 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from controller import __version__
+from controller.alerts import AlertKind
+from controller.clock import Clock
 from controller.daemon import machine as m
 from controller.daemon.boardless import Boardless, inferred
 from controller.daemon.candidates import Candidate, candidates
 from controller.daemon.claim_clock import ClaimClock
-from controller.daemon.clock import Clock
 from controller.daemon.contracts import (
     DEVICES,
     ENDS,
     HELD_LIMIT,
-    PHASES,
     RECONCILE_TRIES,
     REFEREE_CALLS,
     WALL_SCAN_WAIT,
-    Call,
     Item,
     NoOutputs,
     Outputs,
     RecogniserLike,
+    RefereeAsked,
     RuntimeConfig,
+    SeatingReceived,
     Stop,
     tail_line,
 )
 from controller.daemon.deal_cycle import DealCycle, dealt_hands, next_dealer
 from controller.daemon.device_io import DeviceIO
 from controller.daemon.input_log import InputLog
+from controller.daemon.lineup import Lineup
 from controller.daemon.machine import TableMachine
 from controller.daemon.publication import Publication
 from controller.daemon.reader_bus import BusStep, ReaderBus
-from controller.daemon.records import move_payload, rejected_payload, table_seat
 from controller.daemon.recovery import Recovery
-from controller.daemon.referee_desk import RefereeDesk, RefereeSide
+from controller.daemon.referee_desk import RefereeDesk
+from controller.daemon.referee_side import RefereeSide
 from controller.daemon.replay import Recovered
 from controller.daemon.view_words import void_set_words
 from controller.daemon.views import ResultScreen
@@ -87,8 +89,10 @@ from controller.devices.events import (
     WallsUp,
 )
 from controller.devices.table import TableDriver
-from controller.journal import Journal
-from controller.journal_records import JournalError, Record, RecordKind, Source, Stamp
+from controller.journal.payloads import move_payload, rejected_payload, table_seat
+from controller.journal.records import JournalError, Record, RecordKind, Source, Stamp
+from controller.journal.store import Journal
+from controller.outputs.scoreboard import ActionResult, RefereeAction
 from controller.outputs.view import AlertView
 from controller.profiles import ReaderProfile, ZoneKind
 from controller.recognition.presence import Debouncer
@@ -114,15 +118,14 @@ __all__ = [
     "DEVICES",
     "ENDS",
     "HELD_LIMIT",
-    "PHASES",
     "RECONCILE_TRIES",
     "REFEREE_CALLS",
     "WALL_SCAN_WAIT",
-    "Call",
     "Item",
     "NoOutputs",
     "Outputs",
     "RecogniserLike",
+    "RefereeAsked",
     "Runtime",
     "RuntimeConfig",
     "Stop",
@@ -191,7 +194,7 @@ class Runtime(DeviceIO, Recovery, ClaimClock, DealCycle, RefereeSide, Publicatio
         self._pending_dice: tuple[float, Dice] | None = None
         self._dice_judged_at = 0.0  # when the pending dice were judged (held ones: later)
         self._seen_key: tuple[int, int] | None = None
-        self._alerted: set[tuple[int, str, str]] = set()
+        self._alerted: set[tuple[int, AlertKind, str]] = set()
         self._seen: Deal | None = None
         # table events (and, after a held shuffle, the wall antenna's reads) that came while
         # the daemon was degraded or recovering: judged in order once it is ready (`_release`)
@@ -202,7 +205,7 @@ class Runtime(DeviceIO, Recovery, ClaimClock, DealCycle, RefereeSide, Publicatio
         self.last_accepted_seq = 0
         self._started_seq = 0  # the open deal's deal.started record
         self._reconcile_tries = 0
-        self.desk = RefereeDesk(self)
+        self.desk = RefereeDesk(self.journal, self.clock, self)
         self.screen = ResultScreen()  # a settled deal stays on the public feed a while
         rec = recovered or Recovered()
         self.deals_done = rec.settled_in_session  # settled in the open session
@@ -220,6 +223,13 @@ class Runtime(DeviceIO, Recovery, ClaimClock, DealCycle, RefereeSide, Publicatio
         self.deal: Deal | None = None
         self.seq = rec.last_seq
         self._last_session = rec.last_session
+        self.lineup = Lineup(
+            config.players,
+            operator=config.players_by_operator,
+            now=Lineup.recorded(rec.session_started, config.players)
+            if rec.session_started is not None
+            else None,
+        )
         initial = rec.phase if rec.phase not in ("offline", "idle") else "offline"
         self.machine = TableMachine(
             clock, rs.play.claim_seconds, rs.play.move_seconds, self._on_timer, initial
@@ -271,16 +281,20 @@ class Runtime(DeviceIO, Recovery, ClaimClock, DealCycle, RefereeSide, Publicatio
             except Exception as err:
                 # a bug must not end a tournament day: logged with the traceback, journalled
                 log.exception("the core loop failed on %r", item)
-                self._alert("internal-error", f"{type(err).__name__}: {err}", severity="error")
+                self._alert(
+                    AlertKind.INTERNAL_ERROR, f"{type(err).__name__}: {err}", severity="error"
+                )
         return self.stopped
 
-    def call(self, fn: Callable[[], Any], timeout: float = 5.0) -> Any:
-        """Run `fn` on the core thread and return its result (from another thread)."""
-        c = Call(fn)
-        self.put(c)
-        if not c.done.wait(timeout):
+    def ask(self, action: RefereeAction, timeout: float = 5.0) -> ActionResult | None:
+        """Thread-safe: a referee action queued for the core, and the core's answer (None:
+        the core failed on it, journalled as an `internal-error` alert). TimeoutError when
+        the core does not answer within `timeout` seconds."""
+        asked = RefereeAsked(action)
+        self.put(asked)
+        if not asked.done.wait(timeout):
             raise TimeoutError("the daemon's core did not answer")
-        return c.result
+        return asked.result
 
     def handle(self, item: Item) -> None:
         match item:
@@ -296,11 +310,19 @@ class Runtime(DeviceIO, Recovery, ClaimClock, DealCycle, RefereeSide, Publicatio
                     self._on_bus(BusStep(item.events, round_done=True, answer=item.answer), item.t)
             case Stop(reason):
                 self.stop(reason)
-            case Call():
+            case RefereeAsked():
                 try:
-                    item.result = item.fn()
+                    item.result = self.referee(item.action)
                 finally:
                     item.done.set()
+            case SeatingReceived(notice):
+                offered = self.lineup.offer(notice, self._last_session)
+                if offered.message:
+                    self._alert(
+                        AlertKind.SEATING,
+                        offered.message,
+                        severity="info" if offered.taken else "warning",
+                    )
         self._publish_if_dirty()
 
     def tick(self) -> None:
@@ -312,13 +334,13 @@ class Runtime(DeviceIO, Recovery, ClaimClock, DealCycle, RefereeSide, Publicatio
             if self._wall_antennas:
                 self._pending_dice = None
                 self._alert(
-                    "no-wall-scan",
+                    AlertKind.NO_WALL_SCAN,
                     "the wall order was not scanned: this deal cannot be judged",
                     severity="error",
                 )
             elif not self._hands_late:
                 self._hands_late = True  # no wall antenna: still waiting for the hands
-                self._alert("no-dealt-hands", "the dealt hands are not read yet")
+                self._alert(AlertKind.NO_DEALT_HANDS, "the dealt hands are not read yet")
         if self._live():
             self.recognised(self.recogniser.tick(now, self._as_seen()), now)
             self._close_if_released(now)
@@ -361,14 +383,19 @@ class Runtime(DeviceIO, Recovery, ClaimClock, DealCycle, RefereeSide, Publicatio
         return record
 
     def _alert(
-        self, code: str, message: str, seat: Seat | None = None, severity: str = "warning", **extra
+        self,
+        kind: AlertKind,
+        message: str,
+        seat: Seat | None = None,
+        severity: str = "warning",
+        **extra,
     ) -> Record:
-        payload = {"code": code, "message": message, "severity": severity, **extra}
+        payload = {"code": kind.value, "message": message, "severity": severity, **extra}
         if seat is not None:
             payload["seat"] = seat.name
         record = self._log(Source.DAEMON, RecordKind.ALERT, payload, deal=self._open_deal())
-        self.alerts.append(AlertView(record.seq, record.wall, severity, alert_words(code, message)))
-        log.warning("alert %s: %s", code, message)
+        self.alerts.append(AlertView(record.seq, record.wall, severity, alert_words(kind, message)))
+        log.warning("alert %s: %s", kind.value, message)
         return record
 
     def _open_deal(self) -> int | None:
@@ -398,10 +425,14 @@ class Runtime(DeviceIO, Recovery, ClaimClock, DealCycle, RefereeSide, Publicatio
                     deal = None if self._overtaken() else self.deal
                     self.recognised(self.recogniser.on_button(ev, deal), ev.t)
             case TableFault(t, code):
-                self._alert("table-fault", f"the table reports fault {code}", severity="error")
+                self._alert(
+                    AlertKind.TABLE_FAULT, f"the table reports fault {code}", severity="error"
+                )
             case LidChanged(t, is_open):
                 self._alert(
-                    "lid", "the table's lid opened" if is_open else "lid closed", severity="info"
+                    AlertKind.LID,
+                    "the table's lid opened" if is_open else "lid closed",
+                    severity="info",
                 )
             case CommandAcked():
                 pass
@@ -421,14 +452,13 @@ class Runtime(DeviceIO, Recovery, ClaimClock, DealCycle, RefereeSide, Publicatio
             if isinstance(r, MoveSeen):
                 self.offer(r.move, r.evidence, t, getattr(r, "read_at", None))
             elif isinstance(r, RefereeAlert):
-                code = getattr(r.kind, "value", str(r.kind))
-                key = (self.deal_no, code, r.text)
+                key = (self.deal_no, r.kind, r.text)
                 if key in self._alerted:
                     continue  # the same reading alerted again: once is enough for the referee
                 self._alerted.add(key)
                 seat = None if r.seat is None else table_seat(r.seat, self._dealt_by)
-                if code in REFEREE_CALLS and self.deal is not None and not self.deal.over:
-                    self.referee_called = alert_words(code, r.text)
+                if r.kind in REFEREE_CALLS and self.deal is not None and not self.deal.over:
+                    self.referee_called = alert_words(r.kind, r.text)
                     self.referee_candidates = candidates(
                         self.deal,
                         self._dealt_by,
@@ -436,7 +466,7 @@ class Runtime(DeviceIO, Recovery, ClaimClock, DealCycle, RefereeSide, Publicatio
                         self.last_accepted_seq,
                     )
                     self._alert(
-                        code,
+                        r.kind,
                         r.text,
                         seat,
                         evidence=list(r.evidence),
@@ -444,7 +474,7 @@ class Runtime(DeviceIO, Recovery, ClaimClock, DealCycle, RefereeSide, Publicatio
                         candidates=[c.to_json() for c in self.referee_candidates],
                     )
                     continue
-                self._alert(code, r.text, seat, evidence=list(r.evidence))
+                self._alert(r.kind, r.text, seat, evidence=list(r.evidence))
             elif isinstance(r, WallScanned):
                 self._wall_scan = tuple(r.order)
                 self._uncertain = tuple(getattr(r, "uncertain", ()))
@@ -468,7 +498,7 @@ class Runtime(DeviceIO, Recovery, ClaimClock, DealCycle, RefereeSide, Publicatio
         """Offer a move to the judge; journal the decision, then act on it."""
         deal = self.deal
         if deal is None or deal.over:
-            self._alert("no-deal", f"{type(move).__name__} seen with no deal in progress")
+            self._alert(AlertKind.NO_DEAL, f"{type(move).__name__} seen with no deal in progress")
             return False
         rejected = deal.check(move)
         if rejected is not None and self._reorder_wall(deal, move):
@@ -526,7 +556,7 @@ class Runtime(DeviceIO, Recovery, ClaimClock, DealCycle, RefereeSide, Publicatio
         for fact in result.facts:
             if isinstance(fact, mv.VoidSetDeclared):  # accepted, and penalised (004 Lesson 5)
                 side = table_seat(fact.seat, self.dealer)
-                self._alert("void-suit-set", void_set_words(fact, side), side)
+                self._alert(AlertKind.VOID_SUIT_SET, void_set_words(fact, side), side)
         if accepted is not None:
             self.outputs.move_accepted(*accepted)
         if before is not None and deal.window is None and self._window_open is not None:
@@ -537,11 +567,11 @@ class Runtime(DeviceIO, Recovery, ClaimClock, DealCycle, RefereeSide, Publicatio
         self._follow(move, result)
 
     def _follow(self, move: mv.Move, result: mv.Accepted) -> None:
-        """Move the table machine to the judge's phase."""
+        """Move the table machine to the judge's phase, by the transition the judge's facts
+        stand for (`machine.follow`)."""
         deal = self.deal
         assert deal is not None
-        target = PHASES[deal.phase]
-        prefer = _prefer(move, result)
+        target = m.JUDGE_PHASES[deal.phase]
         if self._table_moved_on():  # a deal finished while the table shuffles the next
             if deal.over:
                 self._settle_deal()
@@ -550,12 +580,14 @@ class Runtime(DeviceIO, Recovery, ClaimClock, DealCycle, RefereeSide, Publicatio
             return
         if self.machine.phase == target:
             self.machine.rearm()  # a new move on the same phase: the move clock restarts
+        elif isinstance(move, mv.Correction):
+            self._resync("corrected")  # a move taken back: no table event leads back
         else:
-            path = self.machine.path_to(target, prefer)
-            if path is None:
-                self._alert("machine", f"no way from {self.machine.phase} to {target}")
+            steps = m.follow(self.machine.phase, result, deal.phase)
+            if steps is None:
+                self._alert(AlertKind.MACHINE, f"no way from {self.machine.phase} to {target}")
                 return
-            for trigger in path:
+            for trigger in steps:
                 self._trigger(trigger)
         self._over_time_warned = False
         if target == m.CLAIM_WINDOW or target == m.ROBBING_WINDOW:
@@ -573,21 +605,27 @@ class Runtime(DeviceIO, Recovery, ClaimClock, DealCycle, RefereeSide, Publicatio
             deal=self._open_deal(),
         )
 
-
-def _prefer(move: mv.Move, result: mv.Accepted) -> tuple[str, ...]:
-    won = [f for f in result.facts if isinstance(f, mv.Won)]
-    melded = [f for f in result.facts if isinstance(f, mv.Melded)]
-    if isinstance(move, mv.SelfDrawnHu):
-        return ("self_drawn_hu",)
-    if won:
-        return ("kong_robbed", "hu_claimed")
-    if melded and melded[0].meld.is_kong and melded[0].from_seat is not None:
-        return ("kong_claimed",)
-    if melded and melded[0].from_seat is not None:
-        return ("pung_claimed",)
-    if isinstance(move, mv.Kong):
-        return ("concealed_kong_declared", "added_kong_declared")
-    return ("drawn", "claims_passed", "robbing_closed")
+    def _resync(self, why: str) -> None:
+        """The table machine put at the judge's phase with no table event to follow (`why`:
+        "restarted", the replayed moves; "corrected", the referee's corrections): the
+        deal's end is its transition, any other phase is set (`TableMachine.resync`)."""
+        deal = self.deal
+        assert deal is not None
+        target = m.JUDGE_PHASES[deal.phase]
+        if self.machine.phase == target or self.machine.phase in m.INTERRUPTIONS:
+            return
+        if deal.over:
+            if self.machine.can("deal_ended"):
+                self._trigger("deal_ended")
+            return
+        before = self.machine.phase
+        self.machine.resync(target)
+        self._log(
+            Source.DAEMON,
+            RecordKind.TABLE_PHASE,
+            {"from": before, "to": target, "trigger": why},
+            deal=self._open_deal(),
+        )
 
 
 def _restarts_clock(move: mv.Move) -> bool:

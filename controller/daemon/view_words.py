@@ -7,14 +7,14 @@ patterns that would tell of the tiles still face down."""
 from __future__ import annotations
 
 from controller.daemon.contracts import ENDS
-from controller.daemon.records import table_seat
-from controller.journal_records import DealEnd as EndKind
+from controller.journal.payloads import table_seat
+from controller.journal.records import DealEnd as EndKind
 from controller.outputs.view import ActionView, LedgerLineView, LedgerWords, PatternView
 from controller.words import plural, seat_name
 from rules import moves as mv, settlement as pay, wellness
 from rules.deal import Deal
 from rules.melds import MeldKind
-from rules.scoring import Score
+from rules.score import Score
 from rules.seats import Seat
 
 # the ledger lines of a Hu, whose `why` names the hand's patterns (rules.deal_hu._why,

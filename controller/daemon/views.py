@@ -13,7 +13,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from controller.daemon.records import deal_seat, table_seat
 from controller.daemon.view_words import (
     deal_end,
     last_action,
@@ -21,6 +20,7 @@ from controller.daemon.view_words import (
     ledger_words,
     pattern_views,
 )
+from controller.journal.payloads import deal_seat, table_seat
 from controller.outputs.view import (
     AlertView,
     BroadcastView,
@@ -93,7 +93,7 @@ def public_view(facts: TableFacts, deal: Deal | None) -> PublicView:
                 melds=tuple(str(m) for m in deal.melds(s)) if deal else (),
                 standing=len(deal.hand(s)) if deal else 0,
                 void=None if void is None else void.value,
-                hu_order=None if win is None else _hu_order(deal, win),
+                hu_order=None if win is None or deal is None else _hu_order(deal, win),
                 hu_tile=None if win is None or win.tile is None else str(win.tile),
                 **_hand_score(deal, win),
                 **_result(deal, s, deltas, settled),

@@ -90,7 +90,7 @@ def crc16_uhf_bytes(data: bytes) -> bytes:
     return crc16_uhf(data).to_bytes(2, "little")
 
 
-def sum8(data: bytes) -> int:
+def sum8(data: bytes | bytearray) -> int:
     """Low 8 bits of the byte sum."""
     return sum(data) & 0xFF
 

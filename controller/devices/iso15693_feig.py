@@ -165,7 +165,8 @@ def parse_inventory(resp: FeigResponse) -> list[Transponder] | str:
     d = resp.data
     if not d:
         return "no DATA-SETS byte"
-    count, pos, out = d[0], 1, []
+    count, pos = d[0], 1
+    out: list[Transponder] = []
     for _ in range(count):
         end = pos + 2 + UID_SIZE
         if end > len(d):

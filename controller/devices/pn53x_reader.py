@@ -40,6 +40,7 @@ from controller.devices.pn532 import (
     PN532ErrorKind,
     Unparsed,
 )
+from controller.errors import DeviceError
 
 log = logging.getLogger(__name__)
 
@@ -57,11 +58,11 @@ DAMAGED = frozenset(
 )
 
 
-class DeviceLost(Exception):
+class DeviceLost(DeviceError):
     """The device is gone (unplugged) or failed at the transport level."""
 
 
-class NoAnswer(Exception):
+class NoAnswer(DeviceError):
     """The PN53x did not answer a command in time, or answered with garbage."""
 
 
@@ -217,7 +218,7 @@ class PN53xReader:
         except DeviceLost as err:
             return [self._lost(now, str(err))]
         except NoAnswer as err:
-            failed = [*self._skipped(now, errors), self._no_answer(now, str(err))]
+            failed: list[Event] = [*self._skipped(now, errors), self._no_answer(now, str(err))]
             self._silent += 1
             if self._silent < self.silent_limit:
                 return failed

@@ -29,6 +29,7 @@ from controller.devices.events import (
 )
 from controller.devices.framing import BadFrame, Frame, FrameCodec
 from controller.devices.skipped import debug_hex
+from controller.errors import DeviceError
 from controller.profiles import (
     CONST,
     CommandKind,
@@ -110,7 +111,7 @@ _EVENT_KIND: Mapping[type, EventKind] = {
 }
 
 
-class Unsupported(ValueError):
+class Unsupported(DeviceError, ValueError):
     """The profile has no such message, or a value does not fit its wire field."""
 
 

@@ -21,12 +21,14 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from controller.errors import TableError
+
 COLUMNS = ("id", "name", "club")
 REQUIRED = ("id", "name")
 _ID_FORBIDDEN = set(" \t,/+#\"'\0")
 
 
-class RosterError(ValueError):
+class RosterError(TableError, ValueError):
     """A roster or seating file that cannot be taken; the message names file and line."""
 
 

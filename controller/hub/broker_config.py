@@ -37,6 +37,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from controller.errors import TableError
 from controller.hub.wire import HUB_ROOT, TOPIC_ROOT, Channel, seating_topic
 
 # what a viewer may read: the live table as the audience sees it (issue 29's viewers). The
@@ -57,7 +58,7 @@ SPARE_FILES = 1024
 AUTOSAVE_S = 10
 
 
-class BrokerConfigError(ValueError):
+class BrokerConfigError(TableError, ValueError):
     """Options that cannot make a broker configuration (the message says which)."""
 
 
@@ -169,7 +170,7 @@ class HallBroker:
             f"max_connections {self.max_connections}",
         ]
         if ln.tls_cert is not None:
-            key = ln.tls_key.resolve()  # type: ignore[union-attr]
+            key = ln.tls_key.resolve()  # type: ignore[union-attr]  # a listener with a cert has its key (checked)
             lines += [f"certfile {ln.tls_cert.resolve()}", f"keyfile {key}"]
         where = folder.resolve()
         lines += [

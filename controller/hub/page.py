@@ -164,7 +164,7 @@ def _session_rows(s: SessionResult) -> str:
 
 def _seconds(a: str | None, b: str | None) -> float | None:
     try:
-        return (datetime.fromisoformat(b) - datetime.fromisoformat(a)).total_seconds()  # type: ignore[arg-type]
+        return (datetime.fromisoformat(b) - datetime.fromisoformat(a)).total_seconds()  # type: ignore[arg-type]  # None: the TypeError caught
     except (TypeError, ValueError):
         return None
 

@@ -36,13 +36,14 @@ from cryptography.exceptions import InvalidSignature
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
 
+from controller.errors import TableError
 from controller.hub.wire import SettledDeal
 
 DOMAIN = b"mjtable-deal-signature-v1\n"
 PUBLIC_PREFIX = "ed25519:"
 
 
-class TableKeyError(ValueError):
+class TableKeyError(TableError, ValueError):
     """A key file or a public key that cannot be used (the message names which and why)."""
 
 

@@ -190,7 +190,7 @@ class HubSubscriber:
             self._cond.notify_all()
         for hall, table, deal in kept if self.on_deal is not None else ():
             try:
-                self.on_deal(hall, table, deal)  # type: ignore[misc]
+                self.on_deal(hall, table, deal)  # type: ignore[misc]  # not None: the loop's guard
             except Exception:
                 log.exception("hub deal listener failed")
         if changed and self.on_change is not None:

@@ -24,6 +24,7 @@ from typing import Any
 
 import paho.mqtt.client as paho
 
+from controller.errors import TableError
 from controller.outputs.view import BroadcastView, PublicView
 from rules.melds import Meld
 from rules.seats import Seat
@@ -33,7 +34,7 @@ WIRE_VERSION = 1
 TOPIC_ROOT = "mjtable"
 
 
-class WireError(ValueError):
+class WireError(TableError, ValueError):
     """A payload or topic that does not follow docs/MQTT.md."""
 
 
@@ -281,7 +282,7 @@ class SettledDeal:
 
     @classmethod
     def from_json(cls, obj: Mapping[str, Any]) -> SettledDeal:
-        ints = [_get(obj, k, int) for k in ("seq", "session", "deal")]
+        seq, session, deal = (_get(obj, k, int) for k in ("seq", "session", "deal"))
         dice = _get(obj, "dice", list)
         deltas = _get(obj, "deltas", list)
         players = obj.get("players") or []
@@ -299,12 +300,14 @@ class SettledDeal:
         ):
             raise WireError("penalties are four integers, to_nobody one")
         return cls(
-            *ints,
+            seq,
+            session,
+            deal,
             rules=_get(obj, "rules", str),
             dealer=_seat(obj.get("dealer")),
-            dice=tuple(dice),  # type: ignore[arg-type]
+            dice=tuple(dice),
             winners=tuple(_seat(s) for s in _get(obj, "winners", list)),
-            deltas=tuple(deltas),  # type: ignore[arg-type]
+            deltas=tuple(deltas),
             players=tuple(players),
             head=str(obj.get("head") or ""),
             key=str(obj.get("key") or ""),
@@ -409,7 +412,7 @@ def make_client(options: BrokerOptions, client_id: str, clean_session: bool = Tr
         clean_session=clean_session,
     )
     client.max_inflight_messages_set(WINDOW)
-    client.reconnect_delay_set(options.reconnect_min_s, options.reconnect_max_s)  # type: ignore[arg-type]
+    client.reconnect_delay_set(options.reconnect_min_s, options.reconnect_max_s)  # type: ignore[arg-type]  # paho's hint says int; it waits float seconds
     if options.username is not None:
         client.username_pw_set(options.username, options.password)
     if options.tls_ca is not None:

@@ -18,8 +18,14 @@ import logging
 from collections.abc import Callable, Sequence
 
 from controller.hub.wire import SettledDeal
-from controller.journal import Journal
-from controller.journal_records import DealSettled, DealStarted, JournalError, RecordKind
+from controller.journal.records import (
+    DealSettled,
+    DealStarted,
+    JournalError,
+    LedgerLine as JournalLedgerLine,
+    RecordKind,
+)
+from controller.journal.store import Journal
 from controller.referee.journal_deal import read_deal
 from controller.referee.rebuild import rebuild
 from rules.seats import SEATS
@@ -42,7 +48,7 @@ PENALTY_RULES = frozenset(
 )
 
 
-def penalties(ledger: Sequence[LedgerLine]) -> tuple[int, int, int, int]:
+def penalties(ledger: Sequence[LedgerLine | JournalLedgerLine]) -> tuple[int, int, int, int]:
     """The points each seat E S W N paid on penalty lines (fixed seats, as the ledger)."""
     paid = [0, 0, 0, 0]
     for line in ledger:
@@ -108,7 +114,8 @@ class HallResults:
             return None
         started = DealStarted.from_payload(records[0].data())
         result = DealSettled.from_payload(settled[-1].data())
-        winners, deltas, ledger = result.won, result.deltas, result.ledger
+        winners, deltas = result.won, result.deltas
+        ledger: Sequence[LedgerLine | JournalLedgerLine] = result.ledger
         seq, head = settled[-1].seq, settled[-1].hash
         corrections = [r for r in records if r.kind is RecordKind.CORRECTION]
         dealer = started.dealer

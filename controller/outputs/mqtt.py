@@ -19,7 +19,7 @@ import dataclasses
 import logging
 import threading
 from collections import deque
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -33,11 +33,14 @@ from controller.hub.wire import (
     EventKind,
     Ledger,
     Presence,
+    SeatingNotice,
     SettledDeal,
     TableEvent,
     TableStatus,
+    WireError,
     encode,
     make_client,
+    seating_topic,
     topic,
 )
 from controller.outputs.view import BroadcastView, PublicView
@@ -76,8 +79,13 @@ class MqttPublisher:
         table: str,
         queue_limit: int = 10_000,
         key: TableKey | None = None,
+        on_seating: Callable[[SeatingNotice], None] | None = None,
     ) -> None:
         self.options, self.hall, self.table = options, hall, table
+        # the hall's seating of this table's next session (docs/HALL.md), read from the hub's
+        # retained topic; None: not subscribed
+        self.on_seating = on_seating
+        self._seating_refused = 0
         self.key = key  # signs every deal published (None: published unsigned)
         self.queue_limit = queue_limit
         self._topics = {c: topic(hall, table, c) for c in Channel}
@@ -91,6 +99,7 @@ class MqttPublisher:
         self._client.on_connect = self._on_connect
         self._client.on_disconnect = self._on_disconnect
         self._client.on_publish = self._on_publish
+        self._client.on_message = self._on_message
         self._cond = threading.Condition()
         self._fifo: deque[_Outgoing] = deque()
         self._in_flight: list[paho.MQTTMessageInfo] = []
@@ -257,9 +266,30 @@ class MqttPublisher:
             latest = ((Channel.VIEW, self._view), (Channel.BROADCAST, self._broadcast))
             self._cond.notify_all()
         log.info("MQTT connected to %s:%d", self.options.host, self.options.port)
+        if self.on_seating is not None:
+            client.subscribe(seating_topic(self.hall, self.table), qos=1)
         for channel, data in latest:
             if data is not None:
                 client.publish(self._topics[channel], data, qos=0, retain=True)
+
+    def _on_message(self, client, userdata, message) -> None:
+        """The hub's seating for this table: handed on, or refused (counted, logged once)."""
+        if self.on_seating is None or not message.payload:
+            return
+        try:
+            notice = SeatingNotice.decode(message.payload)
+            if (notice.hall, notice.table) != (self.hall, self.table):
+                raise WireError(f"a seating for {notice.hall}/{notice.table}")
+        except WireError as err:
+            self._seating_refused += 1
+            (log.warning if self._seating_refused == 1 else log.debug)(
+                "a seating this table cannot take: %s", err
+            )
+            return
+        try:
+            self.on_seating(notice)
+        except Exception:
+            log.exception("the seating listener failed")
 
     def _on_disconnect(self, client, userdata, flags, reason_code, properties) -> None:
         with self._cond:

@@ -24,10 +24,11 @@ from __future__ import annotations
 import logging
 from collections.abc import Mapping
 
+from controller.alerts import AlertKind
 from controller.devices.events import Button, SeatButton
 from controller.profiles import Card, CardKind, DeclarationSource, Zone, ZoneKind
 from controller.recognition.presence import CardLifted, CardPlaced
-from controller.recognition.results import AlertKind, MoveSeen, Recognised, RefereeAlert
+from controller.recognition.results import MoveSeen, Recognised, RefereeAlert
 from rules.deal import Deal
 from rules.seats import Seat
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Mapping
 
+from controller.alerts import AlertKind
 from controller.devices.events import Button
 from controller.profiles import DeclarationSource, TileCopy, Zone, ZoneKind
 from controller.recognition.expected import (
@@ -16,14 +17,9 @@ from controller.recognition.expected import (
 )
 from controller.recognition.readings import move_text, shown
 from controller.recognition.reconcile import explain, fork
-from controller.recognition.results import (
-    DEALT,
-    AlertKind,
-    MoveSeen,
-    Recognised,
-    RefereeAlert,
-)
-from rules.deal import Deal, Phase
+from controller.recognition.results import DEALT, MoveSeen, Recognised, RefereeAlert
+from rules.deal import Deal
+from rules.deal_state import Phase
 from rules.moves import (
     Discard,
     Kong,

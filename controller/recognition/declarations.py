@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import logging
 
+from controller.alerts import AlertKind
 from controller.devices.events import Button, SeatButton
 from controller.profiles import ZoneKind
 from controller.recognition.expected import (
@@ -15,7 +16,6 @@ from controller.recognition.readings import Reading
 from controller.recognition.reconcile import fork
 from controller.recognition.results import (
     VOID_SUIT,
-    AlertKind,
     MoveSeen,
     PendingChow,
     Recognised,
@@ -23,7 +23,8 @@ from controller.recognition.results import (
     chow_starts,
 )
 from rules.claims import WindowKind
-from rules.deal import Deal, Phase
+from rules.deal import Deal
+from rules.deal_state import Phase
 from rules.hand import waits
 from rules.melds import MeldKind
 from rules.moves import (

@@ -43,7 +43,7 @@ from __future__ import annotations
 import collections
 import functools
 import time
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from controller.devices.events import TagsRead
@@ -229,6 +229,7 @@ class Debouncer:
         lifts: list[TileLifted | CardLifted] = []
         places: list[TilePlaced | CardPlaced] = []
         alerts: list[Alert] = self._pending
+        order: Sequence[int]
         if len(work) > 1:
             order = sorted(range(len(work)), key=lambda i: work[i].seq)
         else:

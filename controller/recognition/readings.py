@@ -26,7 +26,8 @@ from controller.devices.events import Button
 from controller.profiles import TileCopy, Zone, ZoneKind
 from controller.recognition.expected import Layout, Spot, Tally
 from rules.claims import WindowKind
-from rules.deal import Deal, Phase
+from rules.deal import Deal
+from rules.deal_state import Phase
 from rules.melds import Meld, MeldKind
 from rules.moves import (
     ChooseVoid,
@@ -141,8 +142,10 @@ class Reader:
 
     def _unwatched_kong(self, deal: Deal, res: Tally, spot: Spot, n: int) -> list[Reading]:
         """No melds antenna: a KONG button and tiles leaving the hand are the kong."""
+        if spot.zone.kind is not ZoneKind.HAND or spot.zone.seat is None:
+            return []
         seat = self.layout.seat(spot.zone.seat)
-        if spot.zone.kind is not ZoneKind.HAND or seat not in self.declared:
+        if seat not in self.declared:
             return []
         if self.layout.zone(ZoneKind.MELDS, seat) is not None:
             return []

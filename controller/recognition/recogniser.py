@@ -41,6 +41,7 @@ from __future__ import annotations
 import logging
 from collections import Counter
 
+from controller.alerts import AlertKind
 from controller.devices.events import Button, TagsRead
 from controller.profiles import (
     Card,
@@ -73,7 +74,6 @@ from controller.recognition.presence import (
 from controller.recognition.readings import Reader, Reading, move_text, orphan
 from controller.recognition.results import (
     ALERT_FOR,
-    AlertKind,
     DealerMoved,
     HandsDealt,
     MoveSeen,
@@ -94,7 +94,8 @@ from controller.recognition.tile_declarations import (
 from controller.recognition.wall_checks import WallChecks
 from controller.recognition.wall_scan import WallScan
 from controller.recognition.watchdog import StallWatch
-from rules.deal import Deal, Phase
+from rules.deal import Deal
+from rules.deal_state import Phase
 from rules.moves import (
     Chow,
     CloseClaims,
@@ -118,7 +119,6 @@ log = logging.getLogger(__name__)
 _MOVED_ON_TURN = frozenset({ZoneKind.HAND, ZoneKind.VOID})
 
 __all__ = [
-    "AlertKind",
     "DealerMoved",
     "HandsDealt",
     "MoveSeen",

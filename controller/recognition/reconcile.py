@@ -34,7 +34,8 @@ from controller.recognition.expected import (
     weight,
 )
 from rules.claims import WindowKind
-from rules.deal import Deal, DealState, Phase
+from rules.deal import Deal
+from rules.deal_state import DealState, Phase
 from rules.melds import MeldKind
 from rules.moves import (
     ChooseVoid,
@@ -169,7 +170,7 @@ def candidate_steps(d: Deal, res: Tally, layout: Layout) -> list[Step]:
             elif isinstance(m, Kong):
                 if m.kind is MeldKind.POSTPONED_KONG and d.drawn == m.tile:
                     continue  # the fourth tile was just drawn: a promoted kong (RULES.md)
-                if mz is None or res.get(Spot(mz, m.tile), 0) > 0:
+                if mz is None or (m.tile is not None and res.get(Spot(mz, m.tile), 0) > 0):
                     out.append((m,))
             elif isinstance(m, SelfDrawnHu):
                 out.append((m,))

@@ -4,31 +4,13 @@ the judge, referee alerts, the scanned wall, the dealt hands and the dealer they
 from __future__ import annotations
 
 from dataclasses import dataclass
-from enum import Enum
 
+from controller.alerts import AlertKind
 from controller.devices.events import Button
 from controller.profiles import TileCopy
 from rules.moves import Chow, Move, Reason
 from rules.seats import Seat
 from rules.tiles import TILES, Suit, Tile
-
-
-class AlertKind(Enum):
-    UNRECOGNISED = "unrecognised"  # fits no legal move
-    AMBIGUOUS = "ambiguous"  # fits two
-    WALL_MISMATCH = "wall-mismatch"  # a draw that is not the tile the wall holds next
-    DECLARATION_WITHOUT_TILES = "declaration-without-tiles"  # 000: yellow card
-    TILES_WITHOUT_DECLARATION = "tiles-without-declaration"  # 000: yellow card
-    LONG_HAND = "long-hand"
-    SHORT_HAND = "short-hand"
-    UNKNOWN_TAG = "unknown-tag"
-    DUPLICATE_TILE = "duplicate-tile"
-    VOID_DISCARD_ORDER = "void-discard-order"  # strict: refused; lenient: allowed, noted
-    FALSE_HU = "false-hu"
-    OVER_TIME = "over-time"  # the runtime's move clock
-    RECOVERY = "recovery"  # reconciliation could not recover everything
-    DEALER_SIDE = "dealer-side"  # the dealt hands put the dealer on another side (added)
-    STALLED = "stalled"  # (added) the table differs from the judge, no move for `grace` s
 
 
 @dataclass(frozen=True, slots=True)

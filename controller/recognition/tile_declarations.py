@@ -27,12 +27,14 @@ from __future__ import annotations
 import copy
 from dataclasses import dataclass
 
+from controller.alerts import AlertKind
 from controller.profiles import ZoneKind
 from controller.recognition.expected import Layout, Spot, Tally
 from controller.recognition.readings import Reading
-from controller.recognition.results import AlertKind, MoveSeen, RefereeAlert
+from controller.recognition.results import MoveSeen, RefereeAlert
 from rules.claims import WindowKind, is_claim
-from rules.deal import Deal, Phase
+from rules.deal import Deal
+from rules.deal_state import Phase
 from rules.melds import MeldKind
 from rules.moves import (
     ChooseVoid,

@@ -6,18 +6,12 @@ controller.recognition.wall_doubt), and the note an alert gets when the scan was
 
 from __future__ import annotations
 
+from controller.alerts import AlertKind
 from controller.profiles import TileCopy, ZoneKind
 from controller.recognition.expected import Layout, expected, observed, residue
 from controller.recognition.readings import Reading
 from controller.recognition.reconcile import fork
-from controller.recognition.results import (
-    DEALT,
-    AlertKind,
-    DealerMoved,
-    Recognised,
-    RefereeAlert,
-    WallSwapped,
-)
+from controller.recognition.results import DEALT, DealerMoved, Recognised, RefereeAlert, WallSwapped
 from controller.recognition.wall_doubt import dealt_swap, swap_for
 from rules.deal import Deal
 from rules.moves import CloseClaims, Draw, ReplacementDraw

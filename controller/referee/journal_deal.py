@@ -4,7 +4,7 @@ refusals, claim windows, alerts, corrections, the settlement) and the correction
 `read_deal(journal, n)` reads one deal; `read_session(journal)` every deal in journal order.
 Seats here are the table's *fixed* seats E S W N (docs/JOURNAL.md; the dealer of the deal is
 `started.dealer`); the judge's own moves, in deal seats, are under each move's `judge` key
-(controller/daemon/records.py) and are what `controller.referee.rebuild` re-judges.
+(controller/journal/payloads.py) and are what `controller.referee.rebuild` re-judges.
 
 A payload the tools cannot read (a foreign or hand-edited journal whose chain still holds)
 raises `JournalError` naming the record.
@@ -18,9 +18,8 @@ from enum import StrEnum
 from pathlib import Path
 from typing import Any
 
-from controller.daemon.records import move_from_judge_json
-from controller.journal import Finding, Journal
-from controller.journal_records import (
+from controller.journal.payloads import move_from_judge_json
+from controller.journal.records import (
     Correction,
     CorrectionAction,
     DealSettled,
@@ -29,6 +28,8 @@ from controller.journal_records import (
     Record,
     RecordKind,
 )
+from controller.journal.store import Journal
+from controller.journal.verify import Finding
 from rules.moves import Move
 from rules.ruleset import RuleSet, UnknownRuleSet, load
 from rules.schema import SchemaError

@@ -29,11 +29,12 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from controller.daemon.records import deal_seat, move_from_judge_json, table_seat, to_physical
-from controller.journal_records import CorrectionAction, JournalError
+from controller.journal.payloads import deal_seat, move_from_judge_json, table_seat, to_physical
+from controller.journal.records import CorrectionAction, JournalError
 from controller.recognition.wall_doubt import swapped
 from controller.referee.journal_deal import JournalDeal, Verdict
-from rules.deal import Deal, Phase
+from rules.deal import Deal
+from rules.deal_state import Phase
 from rules.melds import Meld
 from rules.moves import (
     ChooseVoid,
@@ -102,7 +103,7 @@ class Moment:
 class Rebuilt:
     source: JournalDeal
     corrected: bool  # corrections applied
-    wall: tuple[Tile, ...]  # physical order, after fix-tile swaps
+    wall: tuple[Tile | None, ...]  # physical order, after fix-tile swaps (None: not scanned)
     entries: tuple[Entry, ...]
     moments: tuple[Moment, ...]  # moments[k]: after step k (0: dealt)
     refused: tuple[Refused, ...]
@@ -276,7 +277,9 @@ def rebuild(jd: JournalDeal, corrections: bool = True) -> Rebuilt:
     raise JournalError(f"deal {jd.number}: too many tile fixes on draws to rebuild")
 
 
-def _judge(jd: JournalDeal, entries: list[Entry], wall: list[Tile]) -> Rebuilt | tuple[int, int]:
+def _judge(
+    jd: JournalDeal, entries: list[Entry], wall: list[Tile | None]
+) -> Rebuilt | tuple[int, int]:
     dice = Dice(*jd.started.dice)
     try:
         deal = Deal.start(jd.rules, dice, wall, prevalent=jd.started.prevalent)

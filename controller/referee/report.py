@@ -13,8 +13,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from html import escape
 
-from controller.journal import Finding
-from controller.journal_records import RecordKind
+from controller.journal.records import RecordKind
+from controller.journal.verify import Finding
 from controller.outputs.tiles_svg import sprite, symbol_id
 from controller.referee.journal_deal import JournalDeal, Verdict
 from controller.referee.rebuild import END_NAMES, Rebuilt

@@ -1,6 +1,6 @@
 """Journal a judged deal without a table: the records the daemon would write for the same
 moves (`deal.started`, `move.accepted`, `claim.window`, `deal.settled`; payloads from
-controller/daemon/records.py). For referee examples and fast tests of the referee tools;
+controller/journal/payloads.py). For referee examples and fast tests of the referee tools;
 `mjtable run` against the simulator writes the real thing.
 
     with Journal.open(path, clock=clock) as journal:
@@ -10,16 +10,17 @@ controller/daemon/records.py). For referee examples and fast tests of the refere
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from typing import Any
 
-from controller.daemon.records import (
+from controller.journal.payloads import (
     fixed_order,
     ledger_payload,
     move_payload,
     table_seat,
     to_drawing,
 )
-from controller.journal import Journal
-from controller.journal_records import DealStarted, RecordKind, Source
+from controller.journal.records import DealStarted, RecordKind, Source
+from controller.journal.store import Journal
 from rules.deal import Deal
 from rules.moves import Chow, CloseClaims, EndDeal, Hu, Kong, Move, Pung, Rejected, RobKong
 from rules.record import next_dealer
@@ -97,7 +98,7 @@ def write_deal(
 def _window(journal: Journal, deal: Deal, dealer: Seat, number: int, state: str, by: str) -> None:
     w = deal.window
     assert w is not None
-    payload = {
+    payload: dict[str, Any] = {
         "state": state,
         "kind": w.kind.value,
         "discarder": table_seat(w.discarder, dealer).name,

@@ -6,9 +6,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
-from controller.journal import Journal
-from controller.journal_records import CorrectionAction, DealEnd, JournalError
-from controller.journal_summary import DealSummary, summarise
+from controller.journal.records import CorrectionAction, DealEnd, JournalError
+from controller.journal.store import Journal
+from controller.journal.summary import DealSummary, summarise
 from controller.referee.journal_deal import read_deal, read_session
 from controller.referee.rebuild import Rebuilt, rebuild
 from rules.moves import DealEnd as JudgeEnd

@@ -9,24 +9,21 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 
-from controller.daemon.records import table_seat
-from controller.journal import Journal
-from controller.journal_records import Correction, Record, RecordKind, Source, Stamp
+from controller.errors import Refused
+from controller.journal.payloads import table_seat
+from controller.journal.records import Correction, Record, RecordKind, Source, Stamp
+from controller.journal.store import Journal
 from controller.referee.journal_deal import READ_KINDS, deal_from_records
 from controller.referee.rebuild import Rebuilt, rebuild
 from rules import moves as mv
 from rules.seats import Seat
 
 
-class CorrectionRefused(Exception):
-    """The corrections are not appended; the message says why."""
-
-
 def trial(journal: Journal, deal: int, corrections: Sequence[Correction], stamp: Stamp) -> Rebuilt:
     """Deal `deal` rebuilt as if `corrections` were appended now (they are not)."""
     records = list(journal.deal_records(deal, READ_KINDS))
     if not records:
-        raise CorrectionRefused(f"no deal {deal} in this journal")
+        raise Refused(f"no deal {deal} in this journal")
     before = rebuild(deal_from_records(journal, records))
     last = max(r.seq for r in records)
     for i, c in enumerate(corrections, start=1):
@@ -48,13 +45,13 @@ def trial(journal: Journal, deal: int, corrections: Sequence[Correction], stamp:
     new = [r for r in after.refused if r not in before.refused]
     if new:
         r = new[0]
-        raise CorrectionRefused(
+        raise Refused(
             f"after that the judge would refuse {say(r.move, after.source.dealer)} "
             f"(record {r.at}): {r.rejected.detail}"
         )
     notes = [n for n in after.notes if n not in before.notes]
     if notes:
-        raise CorrectionRefused(notes[0])
+        raise Refused(notes[0])
     return after
 
 

@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 
 from controller.cli import main
-from controller.journal import Journal
-from controller.journal_records import Correction, CorrectionAction
+from controller.journal.records import Correction, CorrectionAction
+from controller.journal.store import Journal
 from tests.tools.test_referee import capped_journal, seq_of
 
 REF = ["--referee", "Li Wei", "--why", "seen on the video"]

@@ -18,8 +18,8 @@ from pathlib import Path
 
 import pytest
 
-from controller.journal import Journal
-from controller.journal_records import RecordKind, Source, Stamp
+from controller.journal.records import RecordKind, Source, Stamp
+from controller.journal.store import Journal
 
 ROOT = Path(__file__).resolve().parents[2]
 # hardware named (loop://), so no simulator is started: the errors come before any device
@@ -320,6 +320,22 @@ def test_verify_hash_mismatch_prints_full_hashes(journal: Path) -> None:
     assert "record 7: hash mismatch: content hashes to " in line
     computed = line.split("content hashes to ")[1].split(",")[0]
     assert len(computed) == 64 and line.endswith(f"stored {stored}")
+
+
+def test_a_table_error_no_sub_command_caught_is_one_line_and_exit_2(monkeypatch, capsys):
+    """Issue 25 item 6: the command line is the edge of the error tree: any `TableError` a
+    sub-command leaves is said in one line, never a traceback."""
+    import controller.cli.waits as waits
+    from controller.cli import main
+    from rules.wall import WallError
+
+    def fails(args) -> int:
+        raise WallError("the wall holds 3 copies of 5p, not 4")
+
+    monkeypatch.setattr(waits, "run", fails)
+    assert main(["waits", "123m"]) == 2
+    err = capsys.readouterr().err
+    assert err == "mjtable waits: the wall holds 3 copies of 5p, not 4\n"
 
 
 # --- issue 28 item 12: what a newcomer met --------------------------------------------------

@@ -13,8 +13,7 @@ from pathlib import Path
 import pytest
 
 from controller.cli import main
-from controller.journal import Journal
-from controller.journal_records import (
+from controller.journal.records import (
     GENESIS_HASH,
     Correction,
     CorrectionAction,
@@ -26,6 +25,7 @@ from controller.journal_records import (
     Source,
     Stamp,
 )
+from controller.journal.store import Journal
 from rules.seats import Seat
 
 ROOT = Path(__file__).resolve().parents[2]

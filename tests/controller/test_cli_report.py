@@ -12,8 +12,8 @@ import pytest
 from real_things import start_chromium
 
 from controller.cli import main
-from controller.journal import Journal
-from controller.journal_records import Correction, CorrectionAction, RecordKind, Source
+from controller.journal.records import Correction, CorrectionAction, RecordKind, Source
+from controller.journal.store import Journal
 from rules.seats import Seat
 from tests.tools.test_referee import FakeClock, bot_journal
 

@@ -11,8 +11,8 @@ import pytest
 
 from controller.cli import main
 from controller.daemon.views import TableFacts, public_view
-from controller.journal import Journal
-from controller.journal_records import DealStarted, RecordKind, Source
+from controller.journal.records import DealStarted, RecordKind, Source
+from controller.journal.store import Journal
 from rules.bot_policy import DEFAULT_STYLE
 from rules.bots import play_deal
 from rules.ruleset import load

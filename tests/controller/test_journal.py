@@ -14,13 +14,8 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-from controller.journal import (
-    APPLICATION_ID,
-    Journal,
-    Problem,
-    journal_append_bench,
-)
-from controller.journal_records import (
+from controller.journal.file import APPLICATION_ID
+from controller.journal.records import (
     GENESIS_HASH,
     Correction,
     CorrectionAction,
@@ -35,6 +30,8 @@ from controller.journal_records import (
     Stamp,
     canonical_json,
 )
+from controller.journal.store import Journal, journal_append_bench
+from controller.journal.verify import Problem
 from rules.seats import Seat
 from rules.tiles import Tile
 

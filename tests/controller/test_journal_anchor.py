@@ -14,8 +14,9 @@ from pathlib import Path
 
 import pytest
 
-from controller.journal import Anchor, Journal
-from controller.journal_records import RecordKind, Source
+from controller.journal.records import RecordKind, Source
+from controller.journal.store import Journal
+from controller.journal.verify import Anchor
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -12,7 +12,7 @@ import sys
 import textwrap
 from pathlib import Path
 
-from controller.journal import Journal
+from controller.journal.store import Journal
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -21,8 +21,8 @@ ROOT = Path(__file__).resolve().parents[2]
 CHILD = textwrap.dedent(
     """
     import sys
-    from controller.journal import Journal
-    from controller.journal_records import RecordKind, Source
+    from controller.journal.store import Journal
+    from controller.journal.records import RecordKind, Source
 
     journal = Journal.open(sys.argv[1])
     i = 0

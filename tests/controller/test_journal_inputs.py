@@ -1,4 +1,4 @@
-"""The `hw.batch` codec (controller/journal_inputs.py): whatever the reader and the table
+"""The `hw.batch` codec (controller/journal/inputs.py): whatever the reader and the table
 said comes back exactly, batch after batch, with every kind of change a real reader makes
 (RSSI that moves, repeated tags, reordered answers, no RSSI at all, events with their own
 times), and a damaged or orphaned batch is one clear error."""
@@ -11,14 +11,8 @@ import random
 import pytest
 
 from controller.devices.events import FrameError, TagsRead
-from controller.journal_inputs import (
-    InputDecoder,
-    InputEncoder,
-    ReaderStep,
-    TableChunk,
-    round_time,
-)
-from controller.journal_records import JournalError
+from controller.journal.inputs import InputDecoder, InputEncoder, ReaderStep, TableChunk, round_time
+from controller.journal.records import JournalError
 
 
 def _random_items(rng: random.Random, n: int, t0: float) -> list:

@@ -8,8 +8,8 @@ import json
 import pytest
 
 from controller.daemon.contracts import tail_line
-from controller.journal import Journal
-from controller.journal_records import RecordKind, Source
+from controller.journal.records import RecordKind, Source
+from controller.journal.store import Journal
 from controller.words import alert_words, in_words, move_words, phase_words, plural, record_words
 
 

@@ -20,8 +20,8 @@ from harness import (
     wait_for,
 )
 
-from controller.journal import Journal
-from controller.journal_records import RecordKind
+from controller.journal.records import RecordKind
+from controller.journal.store import Journal
 from tools.campaign.run import wall_scan
 
 pytestmark = pytest.mark.slow

@@ -36,8 +36,8 @@ from harness import (
     wait_records,
 )
 
-from controller.journal import Journal
-from controller.journal_records import RecordKind
+from controller.journal.records import RecordKind
+from controller.journal.store import Journal
 from tools.campaign.procs import Child
 from tools.campaign.run import wall_scan
 

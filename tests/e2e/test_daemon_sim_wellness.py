@@ -18,8 +18,8 @@ from harness import (
     wait_deal_end,
 )
 
-from controller.journal import Journal
-from controller.journal_records import RecordKind
+from controller.journal.records import RecordKind
+from controller.journal.store import Journal
 from rules import moves as mv
 
 pytestmark = pytest.mark.slow

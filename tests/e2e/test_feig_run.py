@@ -11,8 +11,8 @@ from harness import ENV, ROOT, comparable, read_journal, read_truth, truth_delta
 
 from controller.daemon.input_log import reader_steps
 from controller.devices.events import TagsRead
-from controller.journal import Journal
-from controller.journal_records import RecordKind
+from controller.journal.records import RecordKind
+from controller.journal.store import Journal
 
 pytestmark = pytest.mark.slow
 

@@ -12,8 +12,8 @@ import urllib.request
 import pytest
 from harness import ENV, ROOT, kill, wait_for
 
-from controller.journal import Journal
-from controller.journal_records import RecordKind
+from controller.journal.records import RecordKind
+from controller.journal.store import Journal
 from tools.campaign.referee import TOKEN, config_text
 from tools.campaign.run import free_port
 

@@ -14,8 +14,8 @@ from harness import ENV, ROOT, poll, wait_for
 from controller.daemon.input_log import reader_steps
 from controller.devices.events import TagsRead
 from controller.devices.pn532 import sam_configuration
-from controller.journal import Journal
-from controller.journal_records import RecordKind
+from controller.journal.records import RecordKind
+from controller.journal.store import Journal
 from controller.profiles import TileCopy, sim_tag_uid
 from rules.tiles import Tile
 from tools.sim.devices import DeviceLoop

@@ -23,9 +23,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from controller.daemon.records import move_from_judge_json, table_seat, to_physical
-from controller.journal import Journal
-from controller.journal_records import RecordKind
+from controller.journal.payloads import move_from_judge_json, table_seat, to_physical
+from controller.journal.records import RecordKind
+from controller.journal.store import Journal
 from rules import moves as mv
 from rules.deal import Deal
 from rules.ruleset import load

@@ -25,9 +25,9 @@ from journal_truth import Timeline, scan_broadcast, scan_public, tokens
 from live_run import ENV, ROOT, LiveRun
 from real_things import HubProcess, screenshot, start_broker
 
-from controller.journal import Journal
-from controller.journal_records import RecordKind
-from controller.journal_summary import summarise
+from controller.journal.records import RecordKind
+from controller.journal.store import Journal
+from controller.journal.summary import summarise
 from controller.outputs.scoreboard import DEFAULT_BROADCAST_DELAY_S
 
 pytestmark = pytest.mark.slow

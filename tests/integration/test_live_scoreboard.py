@@ -21,9 +21,9 @@ from journal_truth import Timeline, scan_broadcast, scan_public, tokens
 from live_run import GUARDED, Crawl, Crawler, LiveRun, Printed
 from real_things import screenshot
 
-from controller.journal import Journal
-from controller.journal_records import RecordKind
-from controller.journal_summary import summarise
+from controller.journal.records import RecordKind
+from controller.journal.store import Journal
+from controller.journal.summary import summarise
 from rules.tiles import Suit
 from tests.controller.outputs.page_checks import OVERFLOW_JS
 

@@ -18,8 +18,8 @@ import pytest
 from live_run import ENV, ROOT, LiveRun
 from real_things import HubProcess, absent, hub_helpers
 
-from controller.journal import Journal
-from controller.journal_summary import summarise
+from controller.journal.store import Journal
+from controller.journal.summary import summarise
 
 pytestmark = pytest.mark.slow
 

@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 from hypothesis import example, given, settings, strategies as st
 
-from controller.journal import Journal
-from controller.journal_records import Correction, CorrectionAction
+from controller.journal.records import Correction, CorrectionAction
+from controller.journal.store import Journal
 from controller.referee.export import deal_record
 from controller.referee.journal_deal import Verdict, read_deal
 from controller.referee.rebuild import rebuild

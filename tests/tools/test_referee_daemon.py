@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from controller.cli import main
-from controller.journal import Journal
+from controller.journal.store import Journal
 from controller.referee.journal_deal import Verdict, read_deal
 from controller.referee.rebuild import rebuild
 from rules.record import judge, loads

@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 
 from controller.cli import main
-from controller.journal import Journal
-from controller.journal_records import RecordKind, Source
+from controller.journal.records import RecordKind, Source
+from controller.journal.store import Journal
 from tests.tools.test_referee import FakeClock, capped_journal
 
 

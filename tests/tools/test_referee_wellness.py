@@ -8,8 +8,8 @@ import random
 from pathlib import Path
 
 from controller.cli import main
-from controller.journal import Journal
-from controller.journal_records import DealStarted, RecordKind
+from controller.journal.records import DealStarted, RecordKind
+from controller.journal.store import Journal
 from controller.referee.scripted import write_deal
 from controller.referee.text import seat_lines
 from rules.deal import Deal

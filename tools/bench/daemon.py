@@ -147,13 +147,13 @@ class _Timed:
 
 
 def measure_core(frames: int, tags: int, folder: Path) -> dict[str, float]:
+    from controller.clock import SystemClock
     from controller.daemon.checkpoint import Checkpointer
-    from controller.daemon.clock import SystemClock
     from controller.daemon.runtime import Runtime
     from controller.devices.events import DataReceived, LinkChanged, LinkState
     from controller.devices.table import TableDriver
     from controller.devices.uhf_reader import UHFCmd, UHFResponse, UHFStatus
-    from controller.journal import Journal
+    from controller.journal.store import Journal
     from controller.outputs.scoreboard import Scoreboard
     from controller.profiles import load_table, sim_tag_map
     from controller.recognition.presence import Debouncer
@@ -196,8 +196,8 @@ def measure_core(frames: int, tags: int, folder: Path) -> dict[str, float]:
         committed.append(time.perf_counter())
         return records
 
-    journal.append = timed_append  # type: ignore[method-assign]
-    journal.append_many = timed_append_many  # type: ignore[method-assign]
+    journal.append = timed_append  # type: ignore[method-assign]  # timed in place, for the bench
+    journal.append_many = timed_append_many  # type: ignore[method-assign]  # timed in place
     runtime.handle(LinkChanged(clock.monotonic(), "table", LinkState.UP))
     runtime.handle(LinkChanged(clock.monotonic(), "reader", LinkState.UP))
     select_ok = UHFResponse(UHFCmd.SET_ANTENNA, UHFStatus.SUCCESS, b"", 0).encode()
@@ -327,8 +327,8 @@ def _status_kb(pid: int, key: str) -> float:
 def measure_live(folder: Path, seconds: float, noisy: bool = False) -> dict[str, float]:
     """`mjtable run` (real time, built-in simulator) for `seconds` after its first deal
     started: its CPU share of one core, and its resident memory at the end."""
-    from controller.journal import Journal
-    from controller.journal_records import RecordKind
+    from controller.journal.records import RecordKind
+    from controller.journal.store import Journal
 
     journal = folder / "live.journal"
     cmd = [
@@ -361,8 +361,8 @@ def measure_live(folder: Path, seconds: float, noisy: bool = False) -> dict[str,
 def measure_journal(folder: Path, deals: int, seed: int, noise: tuple[str, ...] = ()) -> dict:
     """`mjtable run --fast --deals N` with the simulator: journal bytes a settled deal, and
     the daemon's peak RSS and `-wal` size sampled every 50 ms while it plays."""
-    from controller.journal import Journal
-    from controller.journal_records import RecordKind
+    from controller.journal.records import RecordKind
+    from controller.journal.store import Journal
 
     path = folder / f"run-{len(noise)}.journal"
     cmd = [

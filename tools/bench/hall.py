@@ -116,7 +116,8 @@ def memory_mb(pid: int) -> tuple[float, float]:
     status = dict(
         line.split(":", 1) for line in Path(f"/proc/{pid}/status").read_text().splitlines()
     )
-    return tuple(int(status[k].split()[0]) / 1024 for k in ("VmRSS", "VmHWM"))  # type: ignore[return-value]
+    rss, peak = (int(status[k].split()[0]) / 1024 for k in ("VmRSS", "VmHWM"))
+    return rss, peak
 
 
 class CpuWindow:

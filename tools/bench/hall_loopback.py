@@ -17,11 +17,12 @@ import time
 from collections import deque
 from pathlib import Path
 
+from controller.errors import TableError
 from controller.hub.broker_config import VIEWER_BROKER, HallBroker, Listener, Viewers, write
 from controller.hub.wire import BrokerOptions
 
 
-class HallPartMissing(RuntimeError):
+class HallPartMissing(TableError, RuntimeError):
     """A part the loopback hall needs is not installed (the message says how to get it)."""
 
 

@@ -71,7 +71,7 @@ def record_answers(rounds: int, noisy: bool, seed: int = 17) -> tuple[list[bytes
     world = _world(seed)
     noise = NoiseConfig(missed=5.0, crosstalk=5.0) if noisy else NoiseConfig()
     line = _Capture()
-    sim = SimBus(world, Noise(noise, world.reader, seed), line, None)  # type: ignore[arg-type]
+    sim = SimBus(world, Noise(noise, world.reader, seed), line, None)  # type: ignore[arg-type]  # a capture in place of the serial line
     host = HostBus(load_reader(PROFILE))
     send = host.start(0.0).send
     answers: list[bytes] = []
@@ -90,11 +90,11 @@ def record_answers(rounds: int, noisy: bool, seed: int = 17) -> tuple[list[bytes
 
 
 def measure(folder: Path, rounds: int, noisy: bool) -> dict[str, float]:
-    from controller.daemon.clock import SystemClock
+    from controller.clock import SystemClock
     from controller.daemon.runtime import Runtime, RuntimeConfig
     from controller.devices.events import DataReceived, LinkChanged, LinkState
     from controller.devices.table import TableDriver
-    from controller.journal import Journal
+    from controller.journal.store import Journal
     from controller.profiles import load_reader, load_table, sim_tag_map
     from controller.recognition.presence import Debouncer
     from controller.recognition.recogniser import Recogniser

@@ -19,8 +19,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from controller.journal import Journal
-from controller.journal_records import Record, RecordKind
+from controller.errors import TableError
+from controller.journal.records import Record, RecordKind
+from controller.journal.store import Journal
 
 ROOT = Path(__file__).resolve().parents[2]
 ENV = {**os.environ, "PYTHONPATH": str(ROOT)}
@@ -29,7 +30,7 @@ ENV = {**os.environ, "PYTHONPATH": str(ROOT)}
 FATAL_ALERTS = frozenset({"deal-abandoned", "internal-error"})
 
 
-class DaemonFailed(AssertionError):
+class DaemonFailed(TableError):
     """The daemon exited badly, or its journal says a deal is lost: the message carries the
     alert and the tail of the daemon's stderr."""
 

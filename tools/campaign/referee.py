@@ -18,12 +18,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from controller.daemon.records import table_seat
-from controller.journal import Journal
+from controller.journal.payloads import table_seat
+from controller.journal.store import Journal
 from controller.referee.journal_deal import read_deal
 from controller.referee.rebuild import effective_moves
 from rules import moves as mv
-from rules.record import move_to_json
+from rules.move_json import move_to_json
 from tools.campaign.truth import DealTruth, Simultaneous, comparable, read_truth
 
 TOKEN = "campaign-referee"

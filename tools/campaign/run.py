@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from controller.daemon.contracts import REFEREE_CALLS
-from controller.journal_records import Record, RecordKind
+from controller.journal.records import Record, RecordKind
 from tools.campaign.procs import (
     Child,
     kill,

@@ -13,9 +13,9 @@ import json
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from controller.daemon.records import fixed_order, move_from_judge_json
-from controller.journal import Journal
-from controller.journal_records import Correction, CorrectionAction, RecordKind
+from controller.journal.payloads import fixed_order, move_from_judge_json
+from controller.journal.records import Correction, CorrectionAction, RecordKind
+from controller.journal.store import Journal
 from controller.profiles import TileCopy
 from controller.referee.journal_deal import read_deal
 from controller.referee.rebuild import effective_moves

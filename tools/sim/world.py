@@ -26,6 +26,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from enum import Enum
 
+from controller.errors import TableError
 from controller.profiles import (
     COPIES,
     Card,
@@ -69,7 +70,7 @@ def place_name(place: Place) -> str:
     return place.value if isinstance(place, Hidden) else str(place)
 
 
-class WorldError(ValueError):
+class WorldError(TableError, ValueError):
     """An impossible physical action (a tile taken from where it is not)."""
 
 

@@ -8,13 +8,13 @@ from pathlib import Path
 
 from standin import StandIn, install
 
-from controller.daemon.clock import FakeClock
+from controller.clock import FakeClock
 from controller.daemon.replay import recover
 from controller.daemon.runtime import Runtime, RuntimeConfig
 from controller.devices.events import DataReceived, LinkChanged, LinkState
 from controller.devices.table import TableSide
-from controller.journal import Journal
-from controller.journal_records import RecordKind
+from controller.journal.records import RecordKind
+from controller.journal.store import Journal
 from controller.profiles import TileCopy, load_reader, load_table, sim_tag_map
 from controller.recognition.presence import Debouncer
 from rules import moves as mv

@@ -9,15 +9,15 @@ from pathlib import Path
 
 from standin import StandIn
 
-from controller.daemon.clock import FakeClock
+from controller.clock import FakeClock
 from controller.daemon.input_log import reader_steps
 from controller.daemon.runtime import Runtime
 from controller.devices.events import FrameError, LinkChanged, LinkState, TagsRead
 from controller.devices.pn53x_reader import PN53xReader
 from controller.devices.polled_link import PolledReaderLink
 from controller.devices.table import TableDriver
-from controller.journal import Journal
-from controller.journal_records import RecordKind
+from controller.journal.records import RecordKind
+from controller.journal.store import Journal
 from controller.profiles import ReaderProfile, load_table
 from controller.recognition.presence import Debouncer
 from rules.ruleset import load

@@ -17,14 +17,14 @@ from pathlib import Path
 
 import pytest
 
+from controller.clock import FakeClock
 from controller.daemon.boardless import DealtFrom, hand_tiles, inferred, judge, settled
-from controller.daemon.clock import FakeClock
-from controller.daemon.records import to_drawing
 from controller.daemon.replay import recover
 from controller.daemon.runtime import Runtime, RuntimeConfig
 from controller.devices.events import LinkChanged, LinkState, ReaderPolled, TagsRead
-from controller.journal import Journal
-from controller.journal_records import RecordKind
+from controller.journal.payloads import to_drawing
+from controller.journal.records import RecordKind
+from controller.journal.store import Journal
 from controller.profiles import (
     EventKind,
     TileCopy,

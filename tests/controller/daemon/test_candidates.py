@@ -7,10 +7,11 @@ from __future__ import annotations
 
 from rig import Rig, begin_deal, play
 
-from controller.daemon.records import table_seat
-from controller.journal_records import RecordKind
+from controller.alerts import AlertKind
+from controller.journal.payloads import table_seat
+from controller.journal.records import RecordKind
 from controller.outputs.scoreboard import ActionKind, RefereeAction
-from controller.recognition.recogniser import AlertKind, RefereeAlert
+from controller.recognition.recogniser import RefereeAlert
 from rules import moves as mv
 
 

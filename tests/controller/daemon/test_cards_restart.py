@@ -12,7 +12,7 @@ from pathlib import Path
 from test_boardless import Table
 
 from controller.devices.events import LinkChanged, LinkState
-from controller.journal_records import RecordKind
+from controller.journal.records import RecordKind
 from controller.profiles import Card, TileCopy, Zone, ZoneKind
 from rules.ruleset import RuleSet
 from rules.seats import Seat

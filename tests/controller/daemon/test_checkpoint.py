@@ -9,8 +9,8 @@ import sqlite3
 import time
 
 from controller.daemon.checkpoint import Checkpointer
-from controller.journal import Journal
-from controller.journal_records import RecordKind, Source
+from controller.journal.records import RecordKind, Source
+from controller.journal.store import Journal
 
 
 def _play(path, checkpointer_limit: int, seconds: float) -> tuple[int, int, int]:

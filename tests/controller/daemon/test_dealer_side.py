@@ -10,10 +10,10 @@ from pathlib import Path
 
 from rig import Rig, begin_deal, play, rec_types
 
-from controller.daemon.records import fixed_order
-from controller.journal import Journal
-from controller.journal_records import RecordKind
-from controller.journal_summary import summarise
+from controller.journal.payloads import fixed_order
+from controller.journal.records import RecordKind
+from controller.journal.store import Journal
+from controller.journal.summary import summarise
 from controller.referee.journal_deal import read_deal
 from rules.deal import Deal
 from rules.seats import Seat

@@ -12,7 +12,7 @@ from rig import Rig
 
 from controller.daemon.app import Daemon
 from controller.daemon.runtime import Stop
-from controller.journal_records import RecordKind
+from controller.journal.records import RecordKind
 from controller.outputs.scoreboard import ActionKind, RefereeAction, RejectReason
 
 

@@ -6,8 +6,8 @@ import time
 
 import pytest
 
-from controller.journal import Journal
-from controller.journal_records import JournalError, RecordKind, Source, Stamp
+from controller.journal.records import JournalError, RecordKind, Source, Stamp
+from controller.journal.store import Journal
 
 WALL = "2026-11-22T10:00:00.000+00:00"
 

@@ -15,7 +15,7 @@ from controller.devices.events import (
     ShuffleDone,
     WallsUp,
 )
-from controller.journal_records import RecordKind
+from controller.journal.records import RecordKind
 from rules import moves as mv
 from rules.seats import Seat
 

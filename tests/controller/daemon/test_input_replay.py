@@ -13,9 +13,9 @@ from rig import Rig, begin_deal
 
 from controller.daemon.input_log import reader_steps, replay_presence
 from controller.devices.events import DataReceived, FrameError, TagsRead
-from controller.journal import Journal
-from controller.journal_inputs import ReaderStep, TableChunk, journal_inputs
-from controller.journal_records import RecordKind
+from controller.journal.inputs import ReaderStep, TableChunk, journal_inputs
+from controller.journal.records import RecordKind
+from controller.journal.store import Journal
 from controller.profiles import TileCopy, ZoneKind
 from controller.recognition.presence import Debouncer
 from tools.sim.devices import ReaderBus as SimBus

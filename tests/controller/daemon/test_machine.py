@@ -3,7 +3,7 @@
 import pytest
 from transitions import MachineError
 
-from controller.daemon.clock import FakeClock
+from controller.clock import FakeClock
 from controller.daemon.machine import (
     AWAITING_DISCARD,
     AWAITING_DRAW,

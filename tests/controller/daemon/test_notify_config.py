@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from controller.daemon.clock import FakeClock
+from controller.clock import FakeClock
 from controller.daemon.config import ConfigError, find_config, load_settings, overlay
 from controller.daemon.notify import Notifier
 

@@ -14,9 +14,9 @@ from pathlib import Path
 import pytest
 from rig import Rig, begin_deal, play, rec_types, wall_copies
 
-from controller.daemon.records import table_seat
 from controller.devices.events import Button, DiceRolled, SeatButton, ShuffleDone, WallsUp
-from controller.journal_records import RecordKind
+from controller.journal.payloads import table_seat
+from controller.journal.records import RecordKind
 from controller.outputs.scoreboard import ActionKind, RefereeAction
 from rules import moves as mv
 from rules.seats import Seat

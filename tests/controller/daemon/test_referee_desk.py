@@ -6,11 +6,14 @@ reason and writes nothing. A restart keeps what the referee did."""
 from __future__ import annotations
 
 import dataclasses
+import threading
 
+import pytest
 from rig import Rig, begin_deal, play
 
-from controller.daemon.records import table_seat
-from controller.journal_records import RecordKind
+from controller.daemon.runtime import Stop
+from controller.journal.payloads import table_seat
+from controller.journal.records import RecordKind
 from controller.outputs.scoreboard import ActionKind, RefereeAction
 from controller.referee.journal_deal import read_deal
 from controller.referee.rebuild import rebuild
@@ -132,7 +135,8 @@ def test_abandon_ends_and_settles_the_deal(rig):
 
 
 def test_a_referee_call_is_shown_until_answered(rig):
-    from controller.recognition.recogniser import AlertKind, RefereeAlert
+    from controller.alerts import AlertKind
+    from controller.recognition.recogniser import RefereeAlert
 
     plan = begin_deal(rig, 3)
     moves = list(plan.moves)
@@ -168,7 +172,8 @@ def test_a_restart_keeps_the_referees_corrections(tmp_path):
 def test_a_referee_call_offers_the_missed_draw_and_entering_it_answers_the_call(rig):
     """The call says "E drew 3p — not read": the judge knows the wall's next tile, so the call comes with
     the move, which the page enters with one tap (a `move` action like any other)."""
-    from controller.recognition.recogniser import AlertKind, RefereeAlert
+    from controller.alerts import AlertKind
+    from controller.recognition.recogniser import RefereeAlert
 
     plan = begin_deal(rig, 3)
     moves = list(plan.moves)
@@ -192,7 +197,8 @@ def test_regression_each_referee_answer_raised_a_new_recovery_call(rig):
     and every move the referee entered re-read the table, failed again and raised a new
     RECOVERY call (30 in one deal). A re-reading after an answer raises none; the stall
     watch calls again if the table stays unexplained."""
-    from controller.recognition.recogniser import AlertKind, RefereeAlert
+    from controller.alerts import AlertKind
+    from controller.recognition.recogniser import RefereeAlert
 
     plan = begin_deal(rig, 3)
     moves = list(plan.moves)
@@ -225,3 +231,41 @@ def test_regression_a_restart_after_a_cancel_and_more_moves_could_not_replay(tmp
     again = Rig(path, clock=rig.clock)  # raised ReplayError before
     assert bare(again.rt.deal.history) == before
     again.close()
+
+
+def test_a_referee_action_is_a_queue_item_the_core_answers(rig):
+    """Issue 25 item 2: the web server's thread queues the action like any input; the core
+    thread runs it and hands back the result; with no core running the asker is told."""
+    begin_deal(rig, 3)
+    note = RefereeAction(ActionKind.NOTE, client="ref-1", note="seen from the hall")
+    with pytest.raises(TimeoutError):
+        rig.rt.ask(note, timeout=0.05)
+    rig.rt.inbox.get_nowait()  # the unanswered item: the core never ran it
+    core = threading.Thread(target=rig.rt.run, daemon=True)
+    core.start()
+    try:
+        result = rig.rt.ask(note)
+    finally:
+        rig.rt.put(Stop("test"))
+        core.join(5)
+    assert result is not None and result.accepted, result
+    (written,) = [r for r in rig.records(RecordKind.CORRECTION) if r.seq == result.seq]
+    assert written.data()["reason"] == "seen from the hall"
+
+
+def test_regression_a_cancelled_discard_took_the_table_back_by_a_draw_it_never_saw(rig):
+    """Issue 25 item 3: the table machine went back to the discarder's turn by the shortest
+    path it could find, journalled as `drawn`; a correction now says what it is."""
+    plan = begin_deal(rig, 4)
+    moves = list(plan.moves)
+    k = next(i for i, x in enumerate(moves) if isinstance(x, mv.Discard) and i > 0)
+    play(rig, moves[: k + 1])
+    assert rig.rt.machine.phase == "playing.claim_window"
+    assert act(rig, ActionKind.CANCEL, count=1).accepted
+    assert rig.rt.machine.phase == "playing.awaiting_discard"
+    last = rig.records(RecordKind.TABLE_PHASE)[-1].data()
+    assert (last["from"], last["to"], last["trigger"]) == (
+        "playing.claim_window",
+        "playing.awaiting_discard",
+        "corrected",
+    )

@@ -8,10 +8,10 @@ import pytest
 from rig import Rig, begin_deal, play, rec_types
 
 from controller.daemon import machine as m
-from controller.daemon.records import fixed_order
 from controller.daemon.replay import recover
-from controller.journal import Journal
-from controller.journal_records import RecordKind
+from controller.journal.payloads import fixed_order
+from controller.journal.records import RecordKind
+from controller.journal.store import Journal
 from rules import moves as mv
 from rules.deal import Deal
 from rules.seats import Seat

@@ -8,8 +8,8 @@ import pytest
 from rig import Rig, begin_deal, play, rec_types
 
 from controller.daemon import machine as m
-from controller.daemon.records import fixed_order, move_from_judge_json, to_physical
-from controller.journal_records import RecordKind
+from controller.journal.payloads import fixed_order, move_from_judge_json, to_physical
+from controller.journal.records import RecordKind
 from rules import moves as mv
 from rules.deal import Deal
 from rules.seats import Seat

@@ -14,8 +14,8 @@ from rig import Rig, play, rec_types, wall_copies
 
 from controller.daemon.replay import recover
 from controller.devices.events import DiceRolled, ShuffleDone, WallsUp
-from controller.journal import Journal
-from controller.journal_records import RecordKind
+from controller.journal.records import RecordKind
+from controller.journal.store import Journal
 from controller.recognition.wall_doubt import swapped
 from controller.referee.journal_deal import read_deal
 from controller.referee.rebuild import rebuild

@@ -4,8 +4,8 @@ daemon journal it is not: the deals below have different lengths, and so do thei
 
 from rig import Rig, begin_deal, play
 
-from controller.journal_records import RecordKind
-from controller.journal_summary import summarise
+from controller.journal.records import RecordKind
+from controller.journal.summary import summarise
 from rules import moves as mv
 
 

@@ -20,15 +20,15 @@ from pathlib import Path
 import pytest
 from spot_table import SpotTable
 
+from controller.clock import FakeClock
 from controller.daemon.app import Daemon
-from controller.daemon.clock import FakeClock
 from controller.daemon.config import DevicesSection, HttpSection, Settings, TableSection
 from controller.devices import pn532
 from controller.devices.events import FrameError, LinkChanged, LinkState, ReaderPolled, TagsRead
 from controller.devices.pn53x_reader import Backoff
 from controller.devices.pn532 import PN532ErrorKind
 from controller.devices.pn532_uart import PN532UartReader
-from controller.journal_records import RecordKind
+from controller.journal.records import RecordKind
 from controller.profiles import ReaderModel, TileCopy, Zone, ZoneKind, parse_reader, sim_tag_uid
 from controller.recognition.presence import TileLifted, TilePlaced
 from rules.seats import Seat

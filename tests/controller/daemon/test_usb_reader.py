@@ -15,12 +15,12 @@ from pathlib import Path
 import pytest
 from spot_table import SpotTable
 
+from controller.clock import FakeClock
 from controller.daemon.app import Daemon
-from controller.daemon.clock import FakeClock
 from controller.daemon.config import DevicesSection, HttpSection, Settings, TableSection
 from controller.devices.events import LinkChanged, LinkState, ReaderPolled
 from controller.devices.pn533_usb import Backoff, PN533Reader, parse_usb_address
-from controller.journal_records import RecordKind
+from controller.journal.records import RecordKind
 from controller.profiles import TileCopy, Zone, ZoneKind, parse_reader, sim_tag_uid
 from controller.recognition.presence import TilePlaced
 from rules.seats import Seat

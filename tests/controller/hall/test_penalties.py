@@ -13,7 +13,7 @@ from controller.hall.seating import parse_plan
 from controller.hub.page import render_fragment
 from controller.hub.standings import Standings
 from controller.hub.wire import SettledDeal
-from controller.journal import Journal
+from controller.journal.store import Journal
 from controller.outputs.hall_results import HallResults
 from rules.seats import Seat
 from tests.tools.test_referee import bot_journal

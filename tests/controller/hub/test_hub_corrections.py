@@ -11,7 +11,7 @@ from pathlib import Path
 from controller.cli import main
 from controller.hub.standings import Standings
 from controller.hub.subscriber import HubSubscriber
-from controller.journal import Journal
+from controller.journal.store import Journal
 from controller.outputs.hall_results import POLL_S, HallResults
 from controller.outputs.mqtt import MqttPublisher
 from tests.controller.hub.test_hub_broker import T, fast

@@ -17,7 +17,7 @@ from controller.hub.standings import Standings
 from controller.hub.subscriber import HubSubscriber
 from controller.hub.trust import Gate, read_keys, trust_key
 from controller.hub.wire import Channel, Ledger, SettledDeal, encode, topic
-from controller.journal import Journal
+from controller.journal.store import Journal
 from controller.outputs.hall_results import POLL_S, HallResults
 from controller.outputs.mqtt import MqttPublisher
 from rules.seats import Seat

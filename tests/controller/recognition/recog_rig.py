@@ -16,6 +16,7 @@ import random
 from collections import Counter
 from dataclasses import dataclass, field, replace
 
+from controller.alerts import AlertKind
 from controller.devices.events import Button, SeatButton, TagsRead
 from controller.profiles import (
     Card,
@@ -35,7 +36,6 @@ from controller.recognition.presence import (
     TilePlaced,
 )
 from controller.recognition.recogniser import (
-    AlertKind,
     HandsDealt,
     MoveSeen,
     Recogniser,

@@ -9,10 +9,11 @@ import dataclasses
 
 from scene import Scene, alerts, moves
 
+from controller.alerts import AlertKind
 from controller.devices.events import Button, SeatButton, TagsRead
 from controller.profiles import TileCopy, ZoneKind, sim_tag_uid
 from controller.recognition.presence import DuplicateTile, UnknownTag
-from controller.recognition.recogniser import AlertKind, HandsDealt
+from controller.recognition.recogniser import HandsDealt
 from rules import ruleset
 from rules.melds import Meld, MeldKind
 from rules.moves import ChooseVoid, Discard, Draw, Hu, Kong, Pung, SelfDrawnHu

@@ -20,10 +20,10 @@ from pathlib import Path
 
 from recog_rig import Runtime, reader
 
+from controller.alerts import AlertKind
 from controller.profiles import TileCopy, Zone, ZoneKind, sim_tag_map, with_declarations
 from controller.recognition.presence import TileLifted, TilePlaced
 from controller.recognition.recogniser import Recogniser
-from controller.recognition.results import AlertKind
 from rules.deal import Deal
 from rules.moves import CloseClaims
 from rules.ruleset import load

@@ -9,8 +9,9 @@ from __future__ import annotations
 from recog_rig import reader
 from scene import Scene, alerts, moves
 
+from controller.alerts import AlertKind
 from controller.profiles import Card, ZoneKind, sim_tag_map, with_declarations
-from controller.recognition.recogniser import AlertKind, Recogniser
+from controller.recognition.recogniser import Recogniser
 from rules.moves import ChooseVoid, Hu
 from rules.seats import Seat
 from rules.tiles import Suit

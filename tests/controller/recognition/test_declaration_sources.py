@@ -11,9 +11,9 @@ import pytest
 from recog_rig import NoiseConfig, play, shown
 from scene import Scene, alerts, moves
 
+from controller.alerts import AlertKind
 from controller.profiles import TileCopy, ZoneKind
 from controller.recognition.presence import TileLifted, TilePlaced
-from controller.recognition.recogniser import AlertKind
 from rules.deal import Deal
 from rules.melds import MeldKind
 from rules.moves import ChooseVoid, Draw, Hu, Kong, Pung, RobKong, SelfDrawnHu

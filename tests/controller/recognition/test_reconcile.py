@@ -11,9 +11,10 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 from recog_rig import Runtime, play, reader
 from scene import Scene, alerts, moves
 
+from controller.alerts import AlertKind
 from controller.devices.events import Button
 from controller.profiles import ZoneKind, sim_tag_map
-from controller.recognition.recogniser import AlertKind, Recogniser
+from controller.recognition.recogniser import Recogniser
 from rules.deal import Deal
 from rules.moves import ChooseVoid, Discard, Draw, ReplacementDraw
 from rules.seats import Seat

@@ -6,9 +6,9 @@ from __future__ import annotations
 
 from scene import Scene, alerts, moves
 
+from controller.alerts import AlertKind
 from controller.devices.events import Button
 from controller.profiles import ZoneKind
-from controller.recognition.recogniser import AlertKind
 from controller.recognition.watchdog import StallWatch
 from rules.seats import Seat
 

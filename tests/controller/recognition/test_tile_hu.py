@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from scene import Scene, alerts, moves
 
+from controller.alerts import AlertKind
 from controller.profiles import TileCopy, ZoneKind
 from controller.recognition.presence import TileLifted, TilePlaced
-from controller.recognition.recogniser import AlertKind
 from controller.recognition.reconcile import fork
 from rules.deal import Deal
 from rules.moves import CloseClaims, Discard, Draw, Hu, SelfDrawnHu

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from scene import Scene, alerts, moves
 
+from controller.alerts import AlertKind
 from controller.profiles import ZoneKind
-from controller.recognition.recogniser import AlertKind
 from rules.moves import Draw
 from rules.seats import Seat
 

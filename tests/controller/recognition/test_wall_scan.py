@@ -9,9 +9,10 @@ import random
 
 from recog_rig import reader
 
+from controller.alerts import AlertKind
 from controller.devices.events import TagsRead
 from controller.profiles import TileCopy, sim_tag_map, sim_tag_uid
-from controller.recognition.recogniser import AlertKind, Recogniser, WallScanned
+from controller.recognition.recogniser import Recogniser, WallScanned
 from controller.recognition.wall_scan import WallScan
 from rules import ruleset
 from rules.seats import Seat

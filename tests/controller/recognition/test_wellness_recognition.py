@@ -10,10 +10,11 @@ import pytest
 from recog_rig import NoiseConfig, play, strip
 from scene import Scene, alerts, moves
 
+from controller.alerts import AlertKind
 from controller.devices.events import Button
 from controller.profiles import ZoneKind
-from controller.recognition.recogniser import AlertKind
-from rules.deal import Deal, Phase
+from rules.deal import Deal
+from rules.deal_state import Phase
 from rules.melds import Meld, MeldKind
 from rules.moves import Chow, Discard
 from rules.seats import Seat

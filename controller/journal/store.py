@@ -3,7 +3,7 @@
 `Journal.open(path)` is the writer (the daemon); `Journal.open_readonly(path)` is for tools
 (`mode=ro` URI plus `PRAGMA query_only`, so they never modify the file). Every record is
 committed and fsync'd before `append` returns it: "a record is committed before anything acts
-on it" (issue 5). Record kinds and payloads: docs/JOURNAL.md and `controller.journal_records`.
+on it" (issue 5). Record kinds and payloads: docs/JOURNAL.md and `controller.journal.records`.
 """
 
 from __future__ import annotations
@@ -14,25 +14,22 @@ import threading
 import time
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, Protocol
 
-from controller.journal_file import (
-    APPLICATION_ID,
+from controller.clock import Clock, SystemClock
+from controller.journal.file import (
     COLUMNS,
-    FORMAT_VERSION,
     check_header,
     check_schema,
     check_writable,
     create,
     wrap,
 )
-from controller.journal_records import (
+from controller.journal.records import (
     DEAL_KINDS,
     GENESIS_HASH,
     JSON,
-    Clock,
     Correction,
     JournalError,
     Record,
@@ -42,7 +39,7 @@ from controller.journal_records import (
     chain_hash,
     check_payload,
 )
-from controller.journal_verify import (
+from controller.journal.verify import (
     Anchor,
     Finding,
     Problem,
@@ -51,18 +48,7 @@ from controller.journal_verify import (
     check_row,
 )
 
-__all__ = [
-    "APPLICATION_ID",
-    "FORMAT_VERSION",
-    "Anchor",
-    "Checkpoint",
-    "Finding",
-    "Journal",
-    "Problem",
-    "SystemClock",
-    "Verification",
-    "journal_append_bench",
-]
+__all__ = ["Checkpoint", "Journal", "journal_append_bench"]
 
 
 CACHE_KIB = 512  # the writer's page cache (SQLite's default 2 MB: appends read few pages)
@@ -85,16 +71,6 @@ class Prelude(Protocol):
         self,
     ) -> Sequence[tuple[Source, RecordKind, Mapping[str, JSON], int | None, Stamp]]: ...
     def lost(self) -> None: ...
-
-
-class SystemClock:
-    """Real time: `time.monotonic()` and the UTC wall clock in ISO 8601 (milliseconds)."""
-
-    def monotonic(self) -> float:
-        return time.monotonic()
-
-    def wall(self) -> str:
-        return datetime.now(UTC).isoformat(timespec="milliseconds")
 
 
 class Journal:
@@ -475,7 +451,8 @@ class Journal:
         return found
 
     def _verify(self) -> Verification:
-        expected_seq, prev, deals, count = 1, GENESIS_HASH, set(), 0
+        expected_seq, prev, count = 1, GENESIS_HASH, 0
+        deals: set[int] = set()
         try:
             cursor = self._conn.execute(f"SELECT {', '.join(COLUMNS)} FROM record ORDER BY seq")
             while rows := cursor.fetchmany(1000):

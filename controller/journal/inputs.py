@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from controller.devices.events import FrameError, TagsRead
-from controller.journal_records import JournalError, Record, RecordKind
+from controller.journal.records import JournalError, Record, RecordKind
 
 CODEC = "mjin1"
 
@@ -132,8 +132,7 @@ class InputEncoder:
         if prev == new:
             out.append(_SAME)
             return
-        edit = None if prev is None else _edit(prev[0], new[0])
-        if edit is None:
+        if prev is None or (edit := _edit(prev[0], new[0])) is None:
             out.append(_FULL)
             _varint(len(new[0]), out)
             for uid in new[0]:
@@ -148,7 +147,7 @@ class InputEncoder:
             for i, uid in inserted:
                 _varint(i, out)
                 self._uid(uid, out)
-            if _kept_rssi(prev, new, removed, inserted):  # type: ignore[arg-type]
+            if _kept_rssi(prev, new, removed, inserted):
                 out.append(_RSSI_KEPT)
                 for i, _ in inserted:
                     _varint(_zigzag(new[1][i]), out)

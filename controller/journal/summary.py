@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
 
-from controller.journal_records import (
+from controller.journal.records import (
     JSON,
     Correction,
     DealEnd,

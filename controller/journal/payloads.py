@@ -59,7 +59,7 @@ def fixed_order(values: Sequence[int], dealer: Seat) -> tuple[int, int, int, int
 def judge_json(move: Move) -> dict[str, Any]:
     """The judge's move as JSON, deal seats: `{"move": "discard", "seat": "S", "tile": "5p"}`.
     One encoding for the whole project: the deal record's (rules/record.py, DEAL-RECORD.md)."""
-    from rules.record import move_to_json  # imported on first use: not needed to start up
+    from rules.move_json import move_to_json
 
     return move_to_json(move)
 
@@ -69,7 +69,7 @@ def move_from_judge_json(data: Mapping[str, Any]) -> Move:
     deal record's moves are read by one function); a `RecordError` (a ValueError) names the
     field. Journals written before the encodings were merged stored a correction's empty
     note and the same names otherwise: they read the same."""
-    from rules.record import move_from_json
+    from rules.move_json import move_from_json
 
     if data.get("move") == "correction" and data.get("note") == "":
         data = {k: v for k, v in data.items() if k != "note"}

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Any
 
-from controller.journal_records import RecordKind, Source, canonical_json, chain_hash
+from controller.journal.records import RecordKind, Source, canonical_json, chain_hash
 
 
 class Problem(Enum):

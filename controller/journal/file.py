@@ -1,5 +1,5 @@
 """The journal's file: its schema, creating it, and refusing what is not a journal (an empty,
-foreign, cut-short or read-only file) before SQLite touches it. `controller.journal` opens
+foreign, cut-short or read-only file) before SQLite touches it. `controller.journal.store` opens
 files through these; nothing here reads or writes records."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ import os
 import sqlite3
 from pathlib import Path
 
-from controller.journal_records import GENESIS_HASH, JournalError
+from controller.journal.records import GENESIS_HASH, JournalError
 
 APPLICATION_ID = 0x4D4A4A4E  # "MJJN": marks the SQLite file as an mjtable journal
 FORMAT_VERSION = 1  # PRAGMA user_version

@@ -1,7 +1,7 @@
 """What a journal record holds: record kinds, sources, canonical JSON, the chain hash, and the
 typed payloads of the records the referee tools compute from (docs/JOURNAL.md is the spec).
 
-Nothing here touches SQLite; `controller.journal` stores these.
+Nothing here touches SQLite; `controller.journal.store` stores these.
 """
 
 from __future__ import annotations
@@ -13,8 +13,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from enum import StrEnum
-from typing import Any, Protocol, TypeAlias
+from typing import Any, TypeAlias
 
+from rules.errors import TableError
 from rules.seats import Seat
 from rules.tiles import Tile
 
@@ -23,7 +24,7 @@ JSON: TypeAlias = Any  # a value json.dumps accepts: dict/list/str/int/float/boo
 GENESIS_HASH = "0" * 64  # the "previous hash" of record 1
 
 
-class JournalError(Exception):
+class JournalError(TableError):
     """The journal cannot be used: not a journal, foreign, damaged, or a refused append."""
 
 
@@ -45,7 +46,7 @@ class RecordKind(StrEnum):
     HW_FRAME = "hw.frame"
     HW_LINK = "hw.link"
     HW_ERROR = "hw.error"
-    HW_BATCH = "hw.batch"  # device input, batched and coded (controller/journal_inputs.py)
+    HW_BATCH = "hw.batch"  # device input, batched and coded (controller/journal/inputs.py)
     TABLE_PHASE = "table.phase"
     DAEMON_STARTED = "daemon.started"
     DAEMON_STOPPED = "daemon.stopped"
@@ -90,13 +91,6 @@ DEAL_KINDS = frozenset(
         RecordKind.DEAL_SETTLED,
     }
 )
-
-
-class Clock(Protocol):
-    """Where append() takes the time when the caller gives none (the daemon's clock fits)."""
-
-    def monotonic(self) -> float: ...
-    def wall(self) -> str: ...  # ISO 8601 with a UTC offset
 
 
 @dataclass(frozen=True, slots=True)
@@ -265,7 +259,7 @@ class DealStarted:
             rules=str(data["rules"]),
             dealer=_seat(data["dealer"], "dealer"),
             dice=(_int(dice[0], "dice"), _int(dice[1], "dice")),
-            players=_str_tuple(data["players"], "players", 4),  # type: ignore[arg-type]
+            players=_str_tuple(data["players"], "players", 4),  # type: ignore[arg-type]  # four, checked
             session=None if session is None else _int(session, "session"),
             wall=None if wall is None else tuple(Tile.parse(t) for t in _str_tuple(wall, "wall")),
             prevalent=_seat(data.get("prevalent", "E"), "prevalent"),

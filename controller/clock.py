@@ -1,4 +1,6 @@
-"""Clocks: the daemon reads time only through one of these, so tests never sleep."""
+"""Clocks: the daemon and the journal read time only through one of these, so tests never
+sleep. `Clock` is what they take; `SystemClock` real time, `FakeClock` time that moves only when
+told to."""
 
 from __future__ import annotations
 
@@ -9,11 +11,16 @@ from typing import Protocol
 
 
 class Clock(Protocol):
+    """Monotonic seconds for event times and timers; the wall time as ISO 8601 with a UTC
+    offset for records (the journal's `Stamp`)."""
+
     def monotonic(self) -> float: ...
-    def wall(self) -> str: ...  # ISO 8601, UTC
+    def wall(self) -> str: ...
 
 
 class SystemClock:
+    """Real time: `time.monotonic()` and the UTC wall clock in ISO 8601 (milliseconds)."""
+
     def monotonic(self) -> float:
         return time.monotonic()
 

@@ -1,0 +1,129 @@
+"""The runtime's side of the referee desk (controller/daemon/referee_desk.py): what the desk
+asks of the deal in progress (`LiveDeal`), and the referee's call (what the table waits for
+the referee about, and its going off). A part of `Runtime`: core thread only."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from controller.alerts import AlertKind
+from controller.daemon.candidates import candidates
+from controller.daemon.contracts import tail_line
+from controller.journal.records import Record, RecordKind
+from controller.outputs.scoreboard import ActionResult, RefereeAction
+from rules import moves as mv
+from rules.seats import Seat
+
+if TYPE_CHECKING:
+    from rules.deal import Deal
+
+
+class RefereeSide:
+    """The runtime's side of the referee desk: what the desk asks of the live deal (a part
+    of `Runtime`: core thread only)."""
+
+    def referee(self, action: RefereeAction) -> ActionResult:
+        """A referee action from the web view (controller/daemon/referee_desk.py)."""
+        return self.desk.act(action)
+
+    @property
+    def referee_called(self) -> str | None:
+        """What the table waits for the referee about (None: no call stands)."""
+        return self._referee_called
+
+    @referee_called.setter
+    def referee_called(self, words: str | None) -> None:
+        self._referee_called = words
+        self._call_answered = False  # a new call (or none) waits for an answer
+
+    @property
+    def dealt_by(self) -> Seat:
+        """The dealer of the deal in progress (its deal seat East)."""
+        return self._dealt_by
+
+    def journalled(self, record: Record) -> None:
+        """A record another part of the daemon appended (the referee desk)."""
+        self.seq, self._dirty = record.seq, True
+        self.tail.append(tail_line(record))
+        if record.kind is RecordKind.CORRECTION and record.deal:
+            self._corrections_seen[record.deal] = record.seq  # not taken again (deal_cycle)
+
+    def would_refuse(self, move: mv.Move) -> mv.Rejected | None:
+        """The judge's answer to `move` now, closing an open window first where the move
+        would (as `offer` does), without changing anything."""
+        deal = self.deal
+        if deal is None or deal.over:
+            return mv.Rejected(mv.Reason.DEAL_OVER, "no deal in progress")
+        rejected = deal.check(move)
+        if rejected is not None and self._closes_window(deal, move):
+            return None
+        return rejected
+
+    def referee_answered(self, agreed: bool = False) -> None:
+        """The call goes off: at once for a referee's decision (a correction, the dice);
+        `agreed`: after an accepted move, only once the table agrees with the judge again,
+        otherwise it stands with its candidates brought up to date (a referee entering the
+        moves a fast table showed turned the lights off at each one, the players went on
+        and the deal was shuffled away before the judge caught up: 10/10/2 seed 310 deals
+        29 and 38)."""
+        if self.referee_called is None:
+            return
+        deal = self.deal
+        if agreed and deal is not None and not deal.over:
+            differences = self.recogniser.differences(deal)
+            if differences:
+                self.referee_candidates = candidates(
+                    deal, self._dealt_by, differences, self.last_accepted_seq
+                )
+                self._call_answered = True  # it goes off once they agree (`call_off_if_agreed`)
+                self._dirty = True
+                return
+        self.referee_called = None
+        self.referee_candidates = ()
+        self._dirty = True
+
+    def call_off_if_agreed(self) -> None:
+        """A call answered by a move, standing only while the table differed from the judge,
+        goes off once they agree, with no move: a tile missed by the reader when the last
+        answer was taken and read again afterwards (10/10/2 seed 311 deal 58: a meld tile
+        unread for 0.2 s when the referee entered the last move; the players waited for the
+        call, the judge for a move, and the deal was abandoned 30 s later)."""
+        deal = self.deal
+        if not self._call_answered or self.referee_called is None or deal is None or deal.over:
+            return
+        if self._live() and not self._overtaken() and not self.recogniser.differences(deal):
+            self.referee_answered()
+
+    def reread_table(self) -> None:
+        """Read the table again against the judge (after a referee's answer): moves the
+        tiles show beyond the judge are offered, as after a reconnection."""
+        if self.deal is None or self.deal.over or not self._live() or self._overtaken():
+            return
+        presence = self.debouncer.presence()
+        found = self.recogniser.reconcile(presence, self.deal)
+        # a re-reading that explains nothing more is not a new call: the referee is at the
+        # table entering what it shows, and the stall watch calls again if it stays unexplained
+        # (a 10/10/2 campaign counted one RECOVERY call per answer, 30 in one deal)
+        found = [r for r in found if getattr(r, "kind", None) is not AlertKind.RECOVERY]
+        self.recognised(found, self.clock.monotonic())
+
+    def adopt(self, deal: Deal, taken_back: bool = False) -> None:
+        """The judge as the referee's corrections rebuilt it: the table machine follows its
+        phase, a deal that ended is settled. `taken_back`: the cancelled moves still lie on
+        the table until the players put the tiles back (they are not read again)."""
+        self.deal = deal
+        self._seen_key = None
+        self.referee_answered()
+        if deal.window is None:
+            self._window_open = None
+        elif self._window_open is None:
+            self._journal_window_opened()
+        if taken_back:
+            self.recogniser.on_accepted(mv.Correction(1), deal)
+        if not self._table_moved_on():  # else the machine follows the table's next deal
+            self._resync("corrected")
+        if deal.over:
+            self._settle_deal()
+        elif not taken_back:
+            self.reread_table()
+        self._dirty = True
