@@ -23,8 +23,8 @@ PHASE_WORDS = {
     "playing": "playing",
     "playing.awaiting_draw": "{turn} to draw",
     "playing.awaiting_discard": "{turn} to discard",
-    "playing.claim_window": "claims open",
-    "playing.robbing_window": "the kong may be robbed",
+    "playing.claim_window": "claims on {turn}'s discard",
+    "playing.robbing_window": "{turn}'s kong may be robbed",
     "deal_over": "deal over",
     "settled": "deal settled",
     "degraded": "a device is down",
@@ -32,12 +32,27 @@ PHASE_WORDS = {
 }
 
 
+DEVICE_NAMES = {"table": "the table controller", "reader": "the tile reader"}
+
+
+def device_name(device: str) -> str:
+    """A device of the daemon's in words: "reader" is "the tile reader"."""
+    return DEVICE_NAMES.get(device, f"the {device}")
+
+
+def waiting_words(devices: tuple[str, ...] | list[str]) -> str:
+    """What the table waits for: "waiting for the table controller and the tile reader"."""
+    return "waiting for " + " and ".join(devices) if devices else ""
+
+
 def seat_name(seat: Any) -> str:
     return SEAT_NAMES.get(str(seat or ""), str(seat or "?"))
 
 
 def phase_words(phase: str | None, turn: str | None = None) -> str:
-    """The phase in words ("East to discard", "claims open"); an unknown one as it is."""
+    """The phase in words ("East to discard", "claims on East's discard"); an unknown one
+    as it is. The one source of these words: the terminal, the board (`PublicView.phase_text`)
+    and the hall page all say the phase with it."""
     if not phase:
         return "not known"
     text = PHASE_WORDS.get(phase, phase.replace("_", " ").replace("playing.", ""))
@@ -49,6 +64,8 @@ def phase_words(phase: str | None, turn: str | None = None) -> str:
 WHOSE_TURN_UNKNOWN = {
     "playing.awaiting_draw": "waiting for a draw",
     "playing.awaiting_discard": "waiting for a discard",
+    "playing.claim_window": "claims open",
+    "playing.robbing_window": "the kong may be robbed",
 }
 
 

@@ -157,15 +157,6 @@ def run(args: argparse.Namespace) -> int:
             return 2
         feed = SeatingFeed(options, args.hall, plan, roster, f"{args.client_id}-seating")
         seated = PlanSeats(args.hall, plan, roster)
-    heads = HeadLog(args.heads) if args.heads is not None else None
-    if heads is not None:
-        try:
-            heads.path.open("a", encoding="utf-8").close()
-        except OSError as err:
-            print(
-                f"mjtable hub: {heads.path}: cannot write: {err.strerror or err}", file=sys.stderr
-            )
-            return 2
     try:
         gate = Gate(args.keys)  # without a keys file every table is "unsigned"
     except TableKeyError as err:
@@ -183,13 +174,33 @@ def run(args: argparse.Namespace) -> int:
             return LinkState(broker, False, False, "")
         return LinkState(broker, sub.connected, sub.ever_connected, sub.link_since, sub.last_lost)
 
+    # everything is checked before anything is written: the page's port, then the heads file
     if args.http != "off":
         host, _, port = args.http.rpartition(":")
+        if not port.isdigit():
+            print(f"mjtable hub: --http is HOST:PORT or off, not {args.http!r}", file=sys.stderr)
+            return 2
         server = WebServer(host or "127.0.0.1", int(port))
         page = HubPage(standings, server, args.hall, link, gate.trust)
         if args.viewers_port != "off":
             viewer_page.mount(server, args.hall, int(args.viewers_port))
-        server.start()
+        try:
+            server.start()
+        except OSError as err:  # the port is taken, the address is not this machine's
+            print(f"mjtable hub: --http: {err.strerror or err}", file=sys.stderr)
+            return 2
+    heads = HeadLog(args.heads) if args.heads is not None else None
+    if heads is not None:
+        try:
+            heads.path.open("a", encoding="utf-8").close()
+        except OSError as err:
+            print(
+                f"mjtable hub: {heads.path}: cannot write: {err.strerror or err}", file=sys.stderr
+            )
+            if server is not None:
+                server.close()
+            return 2
+    if server is not None:
         print(f"standings page: {server.url}", file=sys.stderr, flush=True)
 
     def changed() -> None:

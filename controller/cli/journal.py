@@ -80,8 +80,10 @@ def run(args: argparse.Namespace) -> int:
     except JournalError as err:
         print(f"mjtable journal: {err}", file=sys.stderr)
         return EXIT_UNUSABLE
+    except BrokenPipeError:
+        raise  # the reader of our output has what it wanted (`| head`): a quiet exit
     except OSError as err:  # the output file (-o)
-        target = getattr(args, "output", None) or err.filename
+        target = getattr(args, "output", None) or err.filename or "standard output"
         print(f"mjtable journal: {target}: cannot write: {err.strerror or err}", file=sys.stderr)
         return EXIT_UNUSABLE
     if not check.ok:

@@ -77,6 +77,10 @@ def _refuse_journal_paths(journal: Path, output: Path) -> None:
     j = journal.resolve()
     if target in {j, Path(f"{j}-wal"), Path(f"{j}-shm")}:
         raise JournalError(f"{output}: refusing to write the report over the journal")
+    if target.is_dir():
+        raise JournalError(f"{output} is a folder: name the HTML file (-o {output}/report.html)")
+    if not target.parent.is_dir():
+        raise JournalError(f"{output}: there is no folder {target.parent}")
 
 
 def _write(output: Path, text: str) -> None:

@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from controller.cli.args import natural_int, rules_help
-from controller.cli.run_status import RunStatus
+from controller.cli.run_status import RunStatus, StatusLog
 from controller.daemon.config import ConfigError, Settings, find_config, load_settings, overlay
 from controller.journal.records import JournalError
 
@@ -251,6 +251,8 @@ def run(args: argparse.Namespace) -> int:
         else:
             table_url, reader_url = settings.devices.table, settings.devices.reader
         status = RunStatus(sys.stdout, sys.stdout.isatty())
+        if status.tty and sys.stderr.isatty():
+            _log_above(status)  # both on the terminal: the log goes above the status line
         # the status prints each alert: not as a log line as well (from the first: a restart
         # raises its "restarted" alert while the daemon starts)
         quiet = _AlertsShown()
@@ -267,10 +269,15 @@ def run(args: argparse.Namespace) -> int:
         print(f"scoreboard: {where.scoreboard}", flush=True)
         print(f"referee:    {where.referee}  (token {where.token})", flush=True)
         print(f"journal:    {where.journal}", flush=True)
+        for note in where.notes:
+            print(f"note:       {note}", flush=True)
         if child is not None:
             print(f"simulator:  table {table_url}, reader {reader_url} (pid {child.pid})")
             _watch(child, daemon)
-        print("playing; Ctrl-C stops", flush=True)
+        missing = _missing_ports(table_url, reader_url)
+        for line in missing:
+            print(line, flush=True)
+        print("waiting; Ctrl-C stops" if missing else "playing; Ctrl-C stops", flush=True)
         try:
             reason = daemon.run()
         finally:
@@ -288,6 +295,33 @@ def run(args: argparse.Namespace) -> int:
         for leftover in folder.iterdir():
             leftover.unlink(missing_ok=True)
         os.rmdir(folder)
+
+
+def _missing_ports(table_url: str, reader_url: str) -> list[str]:
+    """A line for each device named by a path that does not exist (yet): the daemon waits
+    for it and starts when it answers (the board says the same)."""
+    from controller.words import device_name
+
+    out = []
+    for device, url in (("table", table_url), ("reader", reader_url)):
+        if url.startswith("/") and not Path(url).exists():
+            out.append(
+                f"waiting for {device_name(device)}: {url} does not exist (plug it in; "
+                "the table starts when it answers)"
+            )
+    return out
+
+
+def _log_above(status: RunStatus) -> None:
+    """The root logger writes through the status's printer instead of straight to stderr."""
+    root = logging.getLogger()
+    for handler in list(root.handlers):
+        if isinstance(handler, logging.StreamHandler) and handler.stream is sys.stderr:
+            above = StatusLog(status)
+            above.setFormatter(handler.formatter)
+            above.setLevel(handler.level)
+            root.removeHandler(handler)
+            root.addHandler(above)
 
 
 class _AlertsShown(logging.Filter):

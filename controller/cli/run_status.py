@@ -12,14 +12,16 @@ throttled on a terminal so a fast table does not spend its time redrawing.
 
 from __future__ import annotations
 
+import logging
 import shutil
+import threading
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, TextIO
 
 from controller.outputs.seat_display import running_score
 from controller.outputs.view import AlertView, PublicView
-from controller.words import local_time, phase_words, plural, table_name
+from controller.words import local_time, phase_words, plural, table_name, waiting_words
 
 REDRAW_S = 0.2  # the status line is redrawn at most this often (alerts are printed at once)
 
@@ -40,6 +42,8 @@ class RunStatus:
         self._deal: tuple[int, int] | None = None  # (session, deal) last announced
         self._settled: tuple[int, int] | None = None
         self._before: tuple[int, ...] | None = None  # session totals when the deal began
+        # the core thread draws, any thread logs (`StatusLog`): one line written at a time
+        self._lock = threading.RLock()
 
     # --- fed by the daemon --------------------------------------------------------------
 
@@ -99,26 +103,37 @@ class RunStatus:
         return self.width or shutil.get_terminal_size((100, 24)).columns
 
     def _draw(self, line: str) -> None:
-        self._drawn = line
-        self.out.write("\r\x1b[2K" + line)
-        self.out.flush()
+        with self._lock:
+            self._drawn = line
+            self.out.write("\r\x1b[2K" + line)
+            self.out.flush()
 
     def _print(self, text: str) -> None:
-        if self.tty:
-            self.out.write("\r\x1b[2K" + text[: self._columns() - 1] + "\n")
-            if self._line:
-                self.out.write(self._line[: self._columns() - 1])
-        else:
-            self.out.write(text + "\n")
-        self.out.flush()
+        with self._lock:
+            if self.tty:
+                self.out.write("\r\x1b[2K" + text[: self._columns() - 1] + "\n")
+                if self._line:
+                    self.out.write(self._line[: self._columns() - 1])
+            else:
+                self.out.write(text + "\n")
+            self.out.flush()
+
+    def print_line(self, text: str) -> None:
+        """A line above the status line (a log line): never written onto its end."""
+        for line in text.splitlines() or [""]:
+            self._print(line)
 
     def finish(self, reason: str, journal: Path | None) -> None:
         """The stop reason and the results of the sessions played, from the journal."""
         if self.tty:
             self.out.write("\r\x1b[2K")
         self.out.write(f"stopped: {reason}\n")  # a line scripts read, as it always was
-        if journal is not None and self.sessions:
-            self.out.write(results(journal, self.sessions))
+        table = results(journal, self.sessions) if journal is not None and self.sessions else ""
+        if table:
+            self.out.write(table)
+        else:  # stopped before the first settlement: say so, and where the record is
+            where = f"; the journal is {journal}" if journal is not None else ""
+            self.out.write(f"No deal settled in this run{where}\n")
         self.out.flush()
 
 
@@ -129,7 +144,7 @@ def status_lines(public: PublicView) -> list[str]:
         parts.append(f"Session {public.session}")
     if public.session_deal:
         parts.append(deal_words(public).capitalize())
-    parts.append(phase_words(public.phase, public.turn))
+    parts.append(waiting_words(public.waiting_for) or phase_words(public.phase, public.turn))
     if public.referee_called:
         parts.append("REFEREE CALLED")
     left = (
@@ -148,7 +163,7 @@ def status_lines(public: PublicView) -> list[str]:
             [
                 *([f"S{public.session}"] if public.session else []),
                 *([f"D{public.session_deal}"] if public.session_deal else []),
-                phase_words(public.phase, public.turn),
+                waiting_words(public.waiting_for) or phase_words(public.phase, public.turn),
                 "|",
                 " ".join(f"{s.seat}{running_score(public, s):+d}" for s in public.seats),
             ]
@@ -210,3 +225,18 @@ def results(journal: Path, sessions: Sequence[int]) -> str:
         if any(d.corrected for d in deals):
             out.append("* corrected by the referee")
     return "".join(line + "\n" for line in out)
+
+
+class StatusLog(logging.Handler):
+    """Log lines through the status's printer, above the status line: written straight to
+    the terminal they landed on the end of it ("…N North -56 2026-11-28 04:06:26 WARNING")."""
+
+    def __init__(self, status: RunStatus) -> None:
+        super().__init__()
+        self.status = status
+
+    def emit(self, record: logging.LogRecord) -> None:
+        try:
+            self.status.print_line(self.format(record))
+        except Exception:  # a log line must not stop the daemon
+            self.handleError(record)

@@ -53,6 +53,7 @@ from controller.profiles import (
 )
 from controller.recognition.presence import Debouncer
 from controller.recognition.recogniser import Recogniser
+from controller.words import plural
 from rules.ruleset import RuleSet, load as load_rules
 from rules.seats import Seat
 
@@ -73,6 +74,9 @@ class Endpoints:
     referee: str
     token: str
     journal: Path
+    # what the start found that the operator should know (an earlier run's deal left
+    # unsettled), in words
+    notes: tuple[str, ...] = ()
 
 
 class AppOutputs:
@@ -258,6 +262,7 @@ class Daemon:
         rs, table_profile, reader_profile, tags = load_parts(s)
         table_key = _table_key(s)  # read before anything is opened: a bad key changes nothing
         usb_devices = self._usb_devices(reader_profile)  # before anything is opened
+        broker = self._broker()  # a bad broker address left a new journal behind (issue 28)
         host, port = parse_listen(s.http.listen)
         limits = ServerLimits(
             connections=s.http.max_connections,
@@ -276,10 +281,11 @@ class Daemon:
             a.number for a in reader_profile.antennas.values() if a.zone.kind is ZoneKind.WALL
         )
         recovered = recover(self.journal, rs, wall)
+        notes: list[str] = []
         if s.simulated and recovered.session is not None:
             # the built-in simulator always starts a fresh session at deal 1: the open one
             # ends here, so the two are never mixed (issue 13 item 8)
-            end_simulated_session(self.journal, recovered)
+            notes.append(end_simulated_session(self.journal, recovered))
             recovered = recover(self.journal, rs, wall)
         token = s.http.referee_token or secrets.token_urlsafe(12)
         board = Scoreboard(
@@ -290,7 +296,7 @@ class Daemon:
         )
         board.mount(self.server)
         driver = None if table_profile is None else TableDriver(table_profile)
-        self.mqtt = self._mqtt(table_key)
+        self.mqtt = self._mqtt(broker, table_key)
         if self.mqtt is not None:  # the hall's delayed feed: what /broadcast shows, when it does
             board.on_release(self.mqtt.publish_broadcast)
         outputs = AppOutputs(board, None, self.mqtt, self.notifier, s.table.name)
@@ -343,6 +349,7 @@ class Daemon:
             referee=f"{self.server.url}/referee",
             token=token,
             journal=journal_path.resolve(),
+            notes=tuple(notes),
         )
         return self.endpoints
 
@@ -399,22 +406,27 @@ class Daemon:
             reader = PN532UartReader(self.reader_url, baudrate=baud, backoff=backoff)
         return PolledReaderLink(reader, runtime.put)
 
-    def _mqtt(self, key: Any) -> Any:
+    def _broker(self) -> Any:
+        """The hall broker's address and options, checked (ValueError); None: no hall."""
         m = self.settings.mqtt
         if not m.broker:
             return None
         from controller.hub.wire import BrokerOptions
-        from controller.outputs.mqtt import MqttPublisher
 
-        options = BrokerOptions.parse_address(
+        return BrokerOptions.parse_address(
             m.broker,
             username=m.username or None,
             password=m.password or None,
             tls_ca=Path(m.tls_ca) if m.tls_ca else None,
         )
-        publisher = MqttPublisher(
-            options, m.hall, self.settings.table.name, key=key, on_seating=self._seating
-        )
+
+    def _mqtt(self, options: Any, key: Any) -> Any:
+        if options is None:
+            return None
+        from controller.outputs.mqtt import MqttPublisher
+
+        hall, table = self.settings.mqtt.hall, self.settings.table.name
+        publisher = MqttPublisher(options, hall, table, key=key, on_seating=self._seating)
         publisher.start()
         return publisher
 
@@ -548,16 +560,27 @@ def _displays(runtime: Runtime, driver: TableDriver) -> SeatDisplays:
     )
 
 
-def end_simulated_session(journal: Journal, recovered: Recovered) -> None:
+def end_simulated_session(journal: Journal, recovered: Recovered) -> str:
     """Close the session a previous run against the built-in simulator left open: its open
-    deal (if any) stays unsettled, said in an alert; a new simulator plays a new session."""
+    deal (if any) stays unsettled, said in an alert; a new simulator plays a new session.
+    Returns what happened, in words for the operator."""
+    session = recovered.session
     if recovered.started is not None:
         payload = {
             "code": "deal-abandoned",
             "message": f"the built-in simulator restarted: deal {recovered.deal_no} of session "
-            f"{recovered.session} stays unsettled",
+            f"{session} stays unsettled",
             "severity": "error",
         }
         journal.append(Source.DAEMON, RecordKind.ALERT, payload, deal=recovered.deal_no)
-    payload = {"session": recovered.session, "reason": "simulator-restarted"}
+    payload = {"session": session, "reason": "simulator-restarted"}
     journal.append(Source.DAEMON, RecordKind.SESSION_ENDED, payload)
+    settled = plural(recovered.settled_in_session, "deal")
+    ended = f"session {session} ends here with {settled} settled"
+    if recovered.started is None:
+        return f"the last run stopped between deals: {ended}; a new session starts"
+    n = recovered.settled_in_session + 1
+    return (
+        f"the last run stopped in the middle of deal {n} of session {session} (journal deal "
+        f"{recovered.deal_no}), which stays unsettled: {ended}; a new session starts"
+    )

@@ -253,8 +253,10 @@ class DealCycle:
         """The deal's number in its session (1, 2, ...; 0 before the first): the journal
         numbers deals across sessions, people count them in theirs."""
         n = self.deals_done
-        if self.deal is not None and not self.deal.over:
-            return n + 1
+        if self.deal is not None:
+            # a finished deal stays the view's deal (its result) until the next one is dealt,
+            # through the shuffle: counted once settled (deals_done), not twice
+            return n if self.deal.over and self.deal_no in self.settled_deltas else n + 1
         return n + 1 if self.machine.phase in BEFORE_PLAY else n
 
     def in_session(self, public: PublicView) -> PublicView:

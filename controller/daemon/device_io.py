@@ -26,6 +26,7 @@ from controller.recognition.presence import (
     DuplicateTile,
     UnknownTag as UnknownTagSeen,
 )
+from controller.words import device_name
 
 log = logging.getLogger(__name__)
 
@@ -45,7 +46,7 @@ class DeviceIO:
         if ev.state is LinkState.DOWN:
             self._alert(
                 AlertKind.DEVICE_LOST,
-                f"the {ev.device} link is down: {ev.detail}",
+                f"{device_name(ev.device)} is not answering ({ev.detail}): waiting for it",
                 severity="error",
             )
             if self.machine.can("device_lost"):

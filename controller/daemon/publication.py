@@ -10,6 +10,7 @@ from dataclasses import replace
 from controller.daemon.machine import Timer
 from controller.daemon.replay import Recovered
 from controller.daemon.views import TableFacts, broadcast_view, public_view, referee_view
+from controller.devices.events import LinkState
 from controller.devices.table import ShowScore
 from controller.journal.records import JournalError
 from controller.outputs.view import PublicView
@@ -35,6 +36,7 @@ class Publication:
             claim_remaining_s=self.machine.remaining(Timer.CLAIM),
             seq=self.seq,
             referee_called=self.referee_called is not None,
+            devices_down=tuple(d for d, s in self.links.items() if s is not LinkState.UP),
         )
 
     def _current_dealer(self) -> Seat:

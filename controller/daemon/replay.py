@@ -116,6 +116,8 @@ def recover(
             out.settled_in_session = 0
             out.shown = 0
             out.settled = {}  # no session is open: the next one starts from zero
+            out.dealer = Seat.E  # ... with East dealing (a killed run's dealer raised a false
+            # "Dealer side" alert when the next session's first hands were dealt from East)
             # a deal still open ends with its session (left unsettled, said in an alert):
             # resumed, the next shuffle called the referee to finish a deal of a session
             # that is over, and a rerun of `mjtable run` waited for that referee for ever

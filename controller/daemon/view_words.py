@@ -9,7 +9,8 @@ from __future__ import annotations
 from controller.daemon.contracts import ENDS
 from controller.journal.payloads import table_seat
 from controller.journal.records import DealEnd as EndKind
-from controller.outputs.view import ActionView, LedgerLineView, PatternView
+from controller.outputs.view import ActionView, LedgerLineView, LedgerWords, PatternView
+from controller.words import plural, seat_name
 from rules import moves as mv, settlement as pay, wellness
 from rules.deal import Deal
 from rules.melds import MeldKind
@@ -52,6 +53,57 @@ def ledger_view(deal: Deal, dealer: Seat) -> tuple[LedgerLineView, ...]:
             )
         )
     return tuple(out)
+
+
+def ledger_words(deal: Deal, dealer: Seat) -> tuple[LedgerWords, ...]:
+    """The deal's ledger in sentences, in fixed seats, payments of one kind to one seat in
+    one: "East wins on 8m: 1 point from South", "East wins self-drawn on 5p: 5 points each
+    from South, West and North", "Concealed kong 4s: 2 points each from ... to East". A Hu
+    names its tile (public once declared), its patterns only in the rule's place once the
+    deal is over."""
+    over = deal.over
+    groups: dict[tuple[object, ...], list[str]] = {}
+    for line in deal.ledger().lines:
+        payer = "" if line.payer is None else seat_name(table_seat(line.payer, dealer).name)
+        payee = None if line.payee is None else seat_name(table_seat(line.payee, dealer).name)
+        won = line.rule in HU_RULES and line.payee is not None
+        subject = _won_words(deal, line.payee, payee) if won else _why_words(line.why)
+        rule = line.rule if not won or not over else f"{line.why}. {line.rule}"
+        key = (subject, payee, line.points, rule, won)
+        groups.setdefault(key, []).append(payer)
+    out = []
+    for (subject, payee, points, rule, won), payers in groups.items():
+        who = _listed(payers)
+        each = " each" if len(payers) > 1 else ""
+        if payee is None:
+            pays = "pays" if len(payers) == 1 else "each pay"
+            text = f"{subject}: {who} {pays} {points} to nobody"
+        elif won:
+            text = f"{subject}: {plural(points, 'point')}{each} from {who}"
+        else:
+            text = f"{subject}: {plural(points, 'point')}{each} from {who} to {payee}"
+        penalty = payee is None or rule == "referee penalty" or "false" in subject.lower()
+        out.append(LedgerWords(text, rule, penalty))
+    return tuple(out)
+
+
+def _won_words(deal: Deal, seat: Seat | None, name: str | None) -> str:
+    won = next((w for w in reversed(deal.winners) if w.seat == seat and not w.false_hu), None)
+    if won is None or won.tile is None:
+        return f"{name} wins"
+    how = "wins self-drawn on" if won.from_seat is None else "wins on"
+    return f"{name} {how} {won.tile}"
+
+
+def _why_words(why: str) -> str:
+    """A ledger line's reason as the start of a sentence: "promoted-kong 5p" → "Promoted
+    kong 5p"."""
+    text = why.replace("-kong", " kong")
+    return text[:1].upper() + text[1:]
+
+
+def _listed(names: list[str]) -> str:
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
 
 
 def deal_end(deal: Deal) -> str | None:

@@ -13,7 +13,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from controller.daemon.view_words import deal_end, last_action, ledger_view, pattern_views
+from controller.daemon.view_words import (
+    deal_end,
+    last_action,
+    ledger_view,
+    ledger_words,
+    pattern_views,
+)
 from controller.journal.payloads import deal_seat, table_seat
 from controller.outputs.view import (
     AlertView,
@@ -24,6 +30,7 @@ from controller.outputs.view import (
     RefereeView,
     SeatView,
 )
+from controller.words import device_name, phase_words, table_name
 from rules import moves as mv
 from rules.deal import Deal
 from rules.moves import Won
@@ -48,6 +55,7 @@ class TableFacts:
     claim_remaining_s: float | None
     seq: int
     referee_called: bool = False  # the table waits for the referee (issue 13)
+    devices_down: tuple[str, ...] = ()  # "table", "reader": links not up (waited for)
 
 
 def _revealed(deal: Deal, s: Seat) -> bool:
@@ -55,6 +63,12 @@ def _revealed(deal: Deal, s: Seat) -> bool:
     if deal.over:
         return True
     return deal.void(s) is not None and deal.laid_tile(s) is None and bool(deal.discards(s))
+
+
+def _hu_order(deal: Deal, win: Won) -> int:
+    """The win's place among the true ones (1st, 2nd, ...; several on one discard share
+    it): a false Hu declared before it is no win."""
+    return 1 + len({w.order for w in deal.winners if not w.false_hu and w.order < win.order})
 
 
 def public_view(facts: TableFacts, deal: Deal | None) -> PublicView:
@@ -79,7 +93,7 @@ def public_view(facts: TableFacts, deal: Deal | None) -> PublicView:
                 melds=tuple(str(m) for m in deal.melds(s)) if deal else (),
                 standing=len(deal.hand(s)) if deal else 0,
                 void=None if void is None else void.value,
-                hu_order=None if win is None else win.order,
+                hu_order=None if win is None or deal is None else _hu_order(deal, win),
                 hu_tile=None if win is None or win.tile is None else str(win.tile),
                 **_hand_score(deal, win),
                 **_result(deal, s, deltas, settled),
@@ -105,6 +119,10 @@ def public_view(facts: TableFacts, deal: Deal | None) -> PublicView:
         tiles_left=deal.tiles_left if deal is not None else 0,
         claim_remaining_s=facts.claim_remaining_s,
         referee_called=facts.referee_called,
+        waiting_for=tuple(device_name(d) for d in facts.devices_down),
+        table_title=table_name(facts.table),
+        phase_text=phase_words(facts.phase, turn),
+        ledger_words=() if deal is None else ledger_words(deal, facts.dealer),
         last_discard=last,
         seats=tuple(seats),
         seq=facts.seq,
@@ -188,6 +206,8 @@ class ResultScreen:
             seq=live.seq,
             referee_called=live.referee_called,
             claim_remaining_s=None,
+            waiting_for=live.waiting_for,
+            phase_text=live.phase_text,
         )
 
 

@@ -323,17 +323,26 @@ def ledger_deltas(ledger: Sequence[LedgerLine]) -> tuple[int, int, int, int]:
 @dataclass(frozen=True, slots=True)
 class DealSettled:
     """Payload of `deal.settled`: winners in the order they declared Hu, score changes by seat
-    E S W N, and the ledger those changes add up from (an empty ledger skips the check)."""
+    E S W N, and the ledger those changes add up from (an empty ledger skips the check);
+    `false_hu`: the winners whose Hu was false (they paid; they did not win)."""
 
     deal: int
     winners: tuple[Seat, ...]
     deltas: tuple[int, int, int, int]
     ledger: tuple[LedgerLine, ...]
     end: DealEnd
+    false_hu: tuple[Seat, ...] = ()
+
+    @property
+    def won(self) -> tuple[Seat, ...]:
+        """The winners whose Hu was true, in the order they declared it."""
+        return tuple(s for s in self.winners if s not in self.false_hu)
 
     def __post_init__(self) -> None:
         if len(set(self.winners)) != len(self.winners) or len(self.winners) > 3:
             raise ValueError(f"winners must be at most three distinct seats: {self.winners}")
+        if not set(self.false_hu) <= set(self.winners):
+            raise ValueError(f"a false Hu {self.false_hu} not among the winners {self.winners}")
         if len(self.deltas) != 4:
             raise ValueError(f"deltas are four numbers E S W N, not {self.deltas}")
         if self.ledger and ledger_deltas(self.ledger) != tuple(self.deltas):
@@ -348,6 +357,7 @@ class DealSettled:
             "deltas": list(self.deltas),
             "ledger": [line.to_payload() for line in self.ledger],
             "end": str(self.end),
+            **({"false_hu": [s.name for s in self.false_hu]} if self.false_hu else {}),
         }
 
     @classmethod
@@ -357,8 +367,11 @@ class DealSettled:
             raise ValueError(f"deltas: four numbers, not {deltas!r}")
         winners = data["winners"]
         ledger = data["ledger"]
+        false_hu = data.get("false_hu", [])  # absent from journals written before it
         if not isinstance(winners, list) or not isinstance(ledger, list):
             raise ValueError("winners and ledger must be lists")
+        if not isinstance(false_hu, list):
+            raise ValueError("false_hu must be a list")
         return cls(
             deal=_int(data["deal"], "deal"),
             winners=tuple(_seat(w, "winner") for w in winners),
@@ -370,6 +383,7 @@ class DealSettled:
             ),
             ledger=tuple(LedgerLine.from_payload(line) for line in ledger),
             end=DealEnd(data["end"]),
+            false_hu=tuple(_seat(w, "false Hu") for w in false_hu),
         )
 
 

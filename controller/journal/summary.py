@@ -138,7 +138,7 @@ def _summary(t: _Tally) -> DealSummary:
         rejected=t.rejected,
         alerts=t.alerts,
         corrections=t.corrections,
-        winners=() if settled is None else settled.winners,
+        winners=() if settled is None else settled.won,  # a false Hu is no win
         deltas=None if settled is None else settled.deltas,
         end=None if settled is None else settled.end,
         settled_seq=t.settled_seq,

@@ -114,7 +114,7 @@ class HallResults:
             return None
         started = DealStarted.from_payload(records[0].data())
         result = DealSettled.from_payload(settled[-1].data())
-        winners, deltas = result.winners, result.deltas
+        winners, deltas = result.won, result.deltas
         ledger: Sequence[LedgerLine | JournalLedgerLine] = result.ledger
         seq, head = settled[-1].seq, settled[-1].hash
         corrections = [r for r in records if r.kind is RecordKind.CORRECTION]
@@ -127,7 +127,7 @@ class HallResults:
                     "deal %d: its corrections cannot be applied for the hall: %s", number, err
                 )
             else:
-                winners = tuple(rb.fixed(w.seat) for w in rb.deal.winners)
+                winners = tuple(rb.fixed(w.seat) for w in rb.deal.winners if not w.false_hu)
                 deltas, dealer, ledger = rb.deltas, rb.source.dealer, rb.ledger
                 if corrections[-1].seq > seq:  # the correction's chain head is the anchor
                     seq, head = corrections[-1].seq, corrections[-1].hash

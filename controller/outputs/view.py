@@ -24,6 +24,16 @@ class PatternView:
 
 
 @dataclass(frozen=True, slots=True)
+class LedgerWords:
+    """Payments of one kind in a sentence for people: "East wins on 8m: 1 point from South";
+    the rule behind it shown on a tap."""
+
+    text: str
+    rule: str
+    penalty: bool = False  # paid to nobody, or a referee's penalty
+
+
+@dataclass(frozen=True, slots=True)
 class LedgerLineView:
     """One payment of the deal: who pays whom, how much, why and the rule behind it."""
 
@@ -100,6 +110,14 @@ class PublicView:
     # view of a finished deal stays on the public feed until the next deal's play begins
     # (then `phase` is the table's, e.g. "shuffling", while `deal` still names the finished one)
     end: str | None = None
+    # the devices the table waits for, in words ("the tile reader"): a link not up, a port
+    # that does not exist yet
+    waiting_for: tuple[str, ...] = ()
+    # in words, from controller/words.py (the terminal and the hall page say the same): the
+    # table's name as a title ("Table 3"), the phase ("claims on East's discard"), the ledger
+    table_title: str = ""
+    phase_text: str = ""
+    ledger_words: tuple[LedgerWords, ...] = ()
     kind: str = field(default="public", init=False)
     version: int = field(default=VIEW_VERSION, init=False)
 

@@ -31,6 +31,7 @@ from rules.moves import (
     ChooseVoid,
     Chow,
     CloseClaims,
+    Discard,
     Hu,
     Kong,
     Move,
@@ -205,6 +206,32 @@ class Declarations:
             return True
         return bool(waits(deal.counts(seat), deal.melds(seat), deal.void(seat), deal.rs.tiles.set))
 
+    def _held_hu_taken(self, deal: Deal, res: Tally) -> list[Recognised]:
+        """A HU held as perhaps for a later discard (`_for_a_later_discard`) whose presser
+        the tiles show taking the last discard into the hand: it was for that discard (a
+        false Hu), offered now; the runtime judges it on its open window. Held for `settle`,
+        a fast table played on and the next turns were read against the window closed
+        without it (a recognition campaign at 0 % noise, seed 11 deals 15 and 21: the
+        referee called on a clean table). `deal` is the deal tiles are read against: the
+        window may be closed on it already (`ClaimClock._as_seen`)."""
+        last = _last_discard(deal)
+        if last is None:
+            return []
+        river = self.layout.zone(ZoneKind.RIVER, last.seat)
+        if river is None or res.get(Spot(river, last.tile), 0) >= 0:
+            return []  # the discard still lies in the river
+        for held in [h for h in self._held if h[2] is Button.HU and h[1] is not last.seat]:
+            t, seat, _, note = held
+            hand = self.layout.zone(ZoneKind.HAND, seat)
+            if hand is None or res.get(Spot(hand, last.tile), 0) <= 0:
+                continue
+            self._held.remove(held)
+            note = note.replace(" (before the discard)", "")
+            hu = Hu(seat)
+            # one at a time: the runtime applies it, and the tiles are read again on it
+            return [MoveSeen(hu, (note,), t), *self._if_false_hu(_window_open(deal), hu, note)]
+        return []
+
     def _drawers_hu(self, deal: Deal, moves: tuple[Move, ...]) -> list[Recognised]:
         """A HU (or a KONG) the drawer pressed before its draw was read: its self-drawn Hu,
         offered right after the draw (its own kong, read from the tiles). Waiting out
@@ -281,3 +308,23 @@ class Declarations:
     @staticmethod
     def _false_hu(deal: Deal, move: Move) -> bool:
         return deal.check(move) is None and move not in deal.legal_moves(move.seat)
+
+
+def _last_discard(deal: Deal) -> Discard | None:
+    """The discard the deal's last turn ended with, while only its claim window (open, or
+    closed with nothing claimed) follows it."""
+    for m in reversed(deal.history):
+        if isinstance(m, Discard):
+            return m
+        if not isinstance(m, CloseClaims | Pass):
+            return None
+    return None
+
+
+def _window_open(deal: Deal) -> Deal:
+    """`deal` with its last claim window open: as it is, or before the `CloseClaims` that
+    reading the tiles as if it had closed added (`ClaimClock._as_seen`)."""
+    history = deal.history
+    if deal.window is not None or not history or not isinstance(history[-1], CloseClaims):
+        return deal
+    return Deal.replay(deal.rs, deal.dice, deal.wall_order, history[:-1], prevalent=deal.prevalent)

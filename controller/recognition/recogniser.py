@@ -365,6 +365,11 @@ class Recogniser(Declarations, CardDeclarations, CatchUp, WallChecks):
             swap = self._dealt_swap(deal)
             if swap is not None:
                 return [swap]  # the runtime re-judges on that wall; read again then
+        if self._held:
+            taken = self._held_hu_taken(deal, res)
+            if taken:
+                self._mark_offered(deal)
+                return taken
         silent = silent_voids(self.layout, deal, res)
         if silent:
             self._mark_offered(deal)

@@ -49,11 +49,22 @@ const MJ = (() => {
     return node;
   }
 
+  // What the header says: the devices the table waits for, else how the deal ended, else
+  // the phase.
+  function headline(view) {
+    const waiting = view.waiting_for || [];
+    if (waiting.length) return "Waiting for " + waiting.join(" and ");
+    return view.end ? endWords(view) : phaseWords(view);
+  }
+
   function plural(n, one, many) {
     return n + " " + (n === 1 ? one : many);
   }
 
+  // The phase in the daemon's words (controller/words.py: the terminal and the hall page
+  // say the same), the first letter a capital; this page's own words for an older daemon.
   function phaseWords(view) {
+    if (view.phase_text) return view.phase_text[0].toUpperCase() + view.phase_text.slice(1);
     const words = PHASES[view.phase];
     if (typeof words === "function") return words(view);
     return words || view.phase;
@@ -171,7 +182,7 @@ const MJ = (() => {
       handRow.appendChild(melds);
     }
     panel.appendChild(handRow);
-    if (hand && !seat.hand) panel.appendChild(handInfo(hand, seat.void));
+    if (hand && !seat.hand) panel.appendChild(handInfo(hand, seat));
     if (view.end && seat.hu_order && seat.hu_value !== null && seat.hu_value !== undefined) {
       panel.appendChild(huInfo(seat));
     }
@@ -211,15 +222,17 @@ const MJ = (() => {
     return info;
   }
 
-  function handInfo(hand, revealed) {
+  // Waits are a hand's that waits for a tile: not a winner's (it is out), nor a hand of
+  // 14 that is about to discard.
+  function handInfo(hand, seat) {
     const info = el("div", "hand-info");
     // The void is shown here until it is revealed (then the seat's header shows it).
-    if (hand.void && !revealed) info.appendChild(el("span", "badge void", "void " + (SUIT[hand.void] || hand.void)));
+    if (hand.void && !seat.void) info.appendChild(el("span", "badge void", "void " + (SUIT[hand.void] || hand.void)));
     if (hand.waits && hand.waits.length) {
       info.appendChild(el("span", "label", "waits"));
       info.appendChild(tiles(hand.waits, "waits", "small"));
       info.appendChild(el("span", "value", "max " + plural(hand.max_value, "pt", "pts")));
-    } else {
+    } else if (!seat.hu_order && hand.standing.length % 3 === 1) {
       info.appendChild(el("span", "label muted", "not ready"));
     }
     return info;
@@ -238,7 +251,7 @@ const MJ = (() => {
   function statusBar(view, note) {
     const bar = el("header", "status");
     const title = el("div", "title");
-    title.appendChild(el("span", "table-name", view.table));
+    title.appendChild(el("span", "table-name", view.table_title || view.table));
     const which = el("span", "muted which", "Session " + view.session + " · " + dealWords(view));
     title.appendChild(which);
     const rules = el("span", "muted rules", view.rules);
@@ -248,7 +261,7 @@ const MJ = (() => {
     }
     title.appendChild(rules);
     bar.appendChild(title);
-    const phase = el("div", "phase", view.end ? endWords(view) : phaseWords(view));
+    const phase = el("div", "phase", headline(view));
     phase.dataset.phase = view.phase;
     bar.appendChild(phase);
     if (view.end && view.phase !== "settled" && view.phase !== "deal_over") {
@@ -313,10 +326,24 @@ const MJ = (() => {
     return box;
   }
 
-  // The ledger of a finished deal: payments of the same kind grouped ("N, W → E 2 each").
+  // The ledger of a finished deal: a sentence for each kind of payment ("East wins on 8m: 1
+  // point from South"), the rule behind it on a tap (the daemon's words, `ledger_words`).
   function result(view) {
     const box = el("div", "result");
     box.appendChild(el("h2", "end", dealWords(view, true) + " result"));
+    if (view.ledger_words && view.ledger_words.length) {
+      const said = el("ul", "ledger said");
+      for (const w of view.ledger_words) {
+        const item = el("li", "line" + (w.penalty ? " penalty" : ""));
+        const more = el("details");
+        more.appendChild(el("summary", "text", w.text));
+        more.appendChild(el("p", "rule muted", w.rule));
+        item.appendChild(more);
+        said.appendChild(item);
+      }
+      box.appendChild(said);
+      return box;
+    }
     const groups = [];
     for (const line of view.ledger || []) {
       const g = groups.find(

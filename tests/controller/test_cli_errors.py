@@ -336,3 +336,57 @@ def test_a_table_error_no_sub_command_caught_is_one_line_and_exit_2(monkeypatch,
     assert main(["waits", "123m"]) == 2
     err = capsys.readouterr().err
     assert err == "mjtable waits: the wall holds 3 copies of 5p, not 4\n"
+
+
+# --- issue 28 item 12: what a newcomer met --------------------------------------------------
+
+
+def test_regression_hub_on_a_busy_port_printed_a_traceback(tmp_path: Path) -> None:
+    """`mjtable hub --http 127.0.0.1:PORT` on a taken port ended in a traceback (OSError 98);
+    the heads file it was asked for is not created either."""
+    heads = tmp_path / "heads.jsonl"
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        code, err = mjtable(
+            "hub", "--broker", "127.0.0.1:1", "--http", f"127.0.0.1:{port}", "--heads", str(heads)
+        )
+    one_line(code, err, f"127.0.0.1:{port}", "cannot listen")
+    assert not heads.exists()
+
+
+def test_regression_journal_export_into_a_closed_pipe_complained(journal: Path) -> None:
+    """`mjtable journal export J | head -3` said "mjtable journal: None: cannot write: Broken
+    pipe": the reader has what it wanted, a quiet exit."""
+    proc = subprocess.run(
+        f"{sys.executable} -m controller journal export {journal} | head -3",
+        shell=True,
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert len(proc.stdout.splitlines()) == 3
+    assert proc.stderr == ""
+
+
+def test_regression_report_into_a_folder_named_a_temporary_file(journal: Path) -> None:
+    """`mjtable report J -o somedir` said "[Errno 21] Is a directory: '/…/.somedir.hzwu4dx4'
+    -> …": the folder is named, with what to write instead, and nothing is left in it."""
+    folder = journal.parent / "somedir"
+    folder.mkdir()
+    code, err = mjtable("report", str(journal), "-o", str(folder))
+    line = one_line(code, err, str(folder), "is a folder")
+    assert ".somedir." not in line
+    assert list(folder.iterdir()) == []
+    assert sorted(p.name for p in journal.parent.iterdir()) == ["somedir", "table.journal"]
+
+
+def test_regression_a_bad_broker_address_left_a_new_journal_behind(tmp_path: Path) -> None:
+    """`mjtable run --mqtt 127.0.0.1:99999 --journal m.journal` was refused after it had
+    created m.journal: everything is checked before anything is created."""
+    journal = tmp_path / "m.journal"
+    code, err = mjtable(*RUN, "--mqtt", "127.0.0.1:99999", "--journal", str(journal))
+    one_line(code, err, "127.0.0.1:99999")
+    assert list(tmp_path.iterdir()) == []

@@ -82,7 +82,10 @@ def test_on_a_terminal_alerts_print_above_the_status_line_in_local_time() -> Non
     status.view(view("playing.claim_window"), (alert,))
     text = out.getvalue()
     assert f"\r\x1b[2K! {local_time(wall)} stalled: nothing explains the table for 30 s\n" in text
-    assert text.endswith("claims open · 41 tiles left  |  E Ann +0  S Bo +0  W Cy +0  N Di +0")
+    # the words of the board and the hall page (issue 28 item 4): the discarder named
+    assert text.endswith(
+        "claims on West's discard · 41 tiles left  |  E Ann +0  S Bo +0  W Cy +0  N Di +0"
+    )
     status.view(view("playing.claim_window"), (alert,))  # the same alert: once
     assert out.getvalue().count("stalled") == 1
     clock.t = 0.1

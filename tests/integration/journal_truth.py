@@ -51,6 +51,9 @@ PUBLIC_KEYS = frozenset(
         "last_action",  # the last move in words: its tile only when it is public
         "ledger",  # the payments: a Hu's patterns only once the deal is over
         "end",  # how a finished deal ended (the result screen)
+        # words (issue 28): the table's name as a title, the phase, the devices waited for
+        *("table_title", "phase_text", "waiting_for"),
+        "ledger_words",  # the ledger in sentences: tiles only as the ledger names them
     )
 )
 SEAT_KEYS = frozenset(
@@ -202,8 +205,9 @@ def scan_public(view: Mapping[str, Any], raw: str, timeline: Timeline) -> list[s
         shown += s.get("hand") or ()
     shown.append(view.get("last_discard") or "")
     # the words (the ledger's reasons, the last action) may name only tiles shown elsewhere
-    said = {k: v for k, v in view.items() if k not in ("ledger", "last_action")}
-    words = json.dumps([view.get("ledger"), view.get("last_action")])
+    worded = ("ledger", "ledger_words", "last_action")
+    said = {k: v for k, v in view.items() if k not in worded}
+    words = json.dumps([view.get(k) for k in worded])
     unseen = set(tokens(words)) - set(tokens(" ".join(shown)))
     if unseen:
         problems.append(f"{where}: the ledger or last action names {sorted(unseen)}")

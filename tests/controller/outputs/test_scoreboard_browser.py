@@ -98,6 +98,11 @@ def _attrs(driver, css: str, name: str) -> list[str]:
     return driver.execute_script(_READ.format(attr="e.getAttribute(arguments[1])"), css, name)
 
 
+def _attrs_text(driver, css: str) -> list[str]:
+    """Text laid out or not (a closed <details> shows none of its inner text)."""
+    return driver.execute_script(_READ.format(attr="e.textContent.trim()"), css)
+
+
 def _river(driver, seat: str) -> list[str]:
     return _attrs(driver, f'.seat[data-seat="{seat}"] .river .tile', "data-tile")
 
@@ -392,9 +397,12 @@ def test_the_result_screen_after_settlement(browser, table):
     for s, info in zip(winners, infos, strict=True):
         assert f"{s.hu_fan} fan" in info and f"{s.hu_value} point" in info
         assert all(f"{p.name} {p.fan}" in info for p in s.hu_patterns)
-    lines = _texts(browser, ".ledger .line")
-    rules = {line.rule for line in settled.ledger}
-    assert rules == set(_texts(browser, ".ledger .rule")) and len(lines) <= len(settled.ledger)
+    # the ledger in sentences, the rule behind each under it on a tap (issue 28 item 4)
+    assert _texts(browser, ".ledger summary") == [w.text for w in settled.ledger_words]
+    assert _attrs_text(browser, ".ledger .rule") == [w.rule for w in settled.ledger_words]
+    assert {line.rule for line in settled.ledger} == {
+        w.rule.rsplit(". ", 1)[-1] for w in settled.ledger_words
+    }
     assert "Three Hu" in _texts(browser, ".phase")[0]
     assert _overflow(browser, TV) == [] and _overflow(browser, PHONE) == []
     _shot(browser, "tv-result")
@@ -404,7 +412,7 @@ def test_the_result_screen_after_settlement(browser, table):
     clock.t += DELAY
     sb.tick()
     _wait(browser, lambda d: _attrs(d, "#app", "data-state") == ["result"], "the delayed result")
-    assert _texts(browser, ".ledger .rule")
+    assert _attrs_text(browser, ".ledger .rule")
     assert len(_attrs(browser, ".hand.revealed .tile", "data-tile")) == sum(
         len(s.hand) for s in settled.seats
     )

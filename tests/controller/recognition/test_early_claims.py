@@ -234,3 +234,38 @@ def test_regression_a_kong_pressed_before_its_draw_was_read_is_read_with_the_til
         said += sc.move(sc.copy_in("9m", HAND, S), MELDS, S)
     assert moves(said) == [Kong(S, MeldKind.CONCEALED_KONG, nine_m)]
     assert sc.rt.rejected == [] and not sc.rt.alerts
+
+
+def test_regression_a_held_false_hu_is_taken_when_its_presser_takes_the_discard() -> None:
+    """A recognition campaign at 0 % noise (seed 11, deals 15 and 21; a clean table under
+    load): W's HU on E's 1p, a false Hu from a hand waiting on another tile, was held for
+    `settle` as perhaps for a later discard; the table played on meanwhile (W took the 1p,
+    N drew and discarded), the next turns were read against the window closed without it,
+    and the referee was called (a wall mismatch, then a declaration without tiles). The
+    tiles showing the presser take the open window's discard say the HU was for it."""
+    sc = opening()
+    assert sc.press(Seat.N, Button.HU) == []  # N waits on another tile: held
+    got = sc.move(sc.copy_in("5s", RIVER, E), HAND, Seat.N)  # N takes E's 5s
+    assert moves(got) == [Hu(Seat.N)]
+    assert [a.kind.value for a in alerts(got)] == ["false-hu"]
+    sc.close()
+    won = sc.deal.winners[-1]
+    assert won.false_hu and won.from_seat is E  # on E's window, at once
+
+
+def test_the_held_false_hu_is_taken_when_the_tiles_are_read_as_if_the_window_closed() -> None:
+    """The daemon reads tiles against the deal as if the open window had closed now
+    (`ClaimClock._as_seen`): the discard taken by the HU's presser releases it there too,
+    the false Hu judged on the window it was pressed in."""
+    from controller.recognition.presence import TileLifted, TilePlaced
+    from controller.recognition.reconcile import fork
+
+    sc = opening()
+    assert sc.press(Seat.N, Button.HU) == []
+    seen = fork(sc.deal)
+    assert seen.apply(CloseClaims())  # the deal as the daemon reads tiles against it
+    taken = sc.copy_in("5s", RIVER, E)
+    sc.rec.on_presence(TileLifted(7.0, taken.tile, taken.copy, sc.zone(RIVER, E)), seen)
+    got = sc.rec.on_presence(TilePlaced(7.0, taken.tile, taken.copy, sc.zone(HAND, Seat.N)), seen)
+    assert moves(got) == [Hu(Seat.N)]
+    assert [a.kind.value for a in alerts(got)] == ["false-hu"]
