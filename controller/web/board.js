@@ -124,6 +124,12 @@ const MJ = (() => {
     return WIND[seat] ? t(WIND[seat]) : String(seat || "?");
   }
 
+  // A seat where space is short: in English its letter, as the tiles and the wind badge say
+  // it ("E to draw"); in Chinese and Russian its word (东, Восток).
+  function seatShort(seat) {
+    return WORDS.language === "en" ? String(seat || "?") : seatWords(seat);
+  }
+
   // "5p" → "5 Dots" / "五筒" / "5 точек": the glossary's tile names are the catalog's
   function tileWords(name) {
     if (HONOURS[name]) return t(HONOURS[name]);
@@ -151,8 +157,12 @@ const MJ = (() => {
     "self-drawn-hu": N_("{seat} wins self-drawn on {tile}"),
   };
 
+  const END_WORDS = [N_("Time is up"), N_("Deal ended by the referee")];
+
   function actionWords(act) {
-    if (WORDS.language === "en" || !act.seat) return act.text;
+    if (WORDS.language === "en") return act.text;
+    if (act.move === "end-deal" && END_WORDS.includes(act.text)) return t(act.text);
+    if (!act.seat) return act.text;
     let words = ACTIONS[act.move];
     if (act.move === "kong" && !act.from) words = N_("{seat} declares a kong of {tile}");
     if ((act.move === "hu" || act.move === "rob-kong" || act.move === "self-drawn-hu") && !act.tile) {
@@ -177,10 +187,10 @@ const MJ = (() => {
     dice_rolled: N_("Dice rolled"),
     dealing: N_("Dealing"),
     choosing_void: N_("Choosing void suits"),
-    "playing.awaiting_draw": (v) => (v.turn ? t("{seat} to draw", { seat: seatWords(v.turn) }) : t("Next draw")),
-    "playing.awaiting_discard": (v) => (v.turn ? t("{seat} to discard", { seat: seatWords(v.turn) }) : t("Next discard")),
-    "playing.claim_window": (v) => (v.discarder ? t("Claims on {seat}'s discard", { seat: seatWords(v.discarder) }) : t("Claims")),
-    "playing.robbing_window": (v) => (v.discarder ? t("Robbing {seat}'s kong?", { seat: seatWords(v.discarder) }) : t("Robbing the kong?")),
+    "playing.awaiting_draw": (v) => (v.turn ? t("{seat} to draw", { seat: seatShort(v.turn) }) : t("Next draw")),
+    "playing.awaiting_discard": (v) => (v.turn ? t("{seat} to discard", { seat: seatShort(v.turn) }) : t("Next discard")),
+    "playing.claim_window": (v) => (v.discarder ? t("Claims on {seat}'s discard", { seat: seatShort(v.discarder) }) : t("Claims")),
+    "playing.robbing_window": (v) => (v.discarder ? t("Robbing {seat}'s kong?", { seat: seatShort(v.discarder) }) : t("Robbing the kong?")),
     deal_over: N_("Deal over"),
     settled: N_("Deal settled"),
     degraded: N_("Device lost — waiting"),
@@ -281,6 +291,12 @@ const MJ = (() => {
   }
 
 
+  // 1st, 2nd, 3rd in English; the number alone where the catalog's words say the order
+  function ordinal(n) {
+    if (WORDS.language !== "en") return String(n);
+    return ["", "1st", "2nd", "3rd"][n] || n + "th";
+  }
+
   function seatPanel(seat, view, hand) {
     const panel = el("section", "seat seat-" + seat.seat);
     panel.dataset.seat = seat.seat;
@@ -302,7 +318,7 @@ const MJ = (() => {
       badges.appendChild(v);
     }
     if (seat.hu_order) {
-      badges.appendChild(el("span", "badge hu", t("Hu #{n}", { n: seat.hu_order })));
+      badges.appendChild(el("span", "badge hu", t("Hu {nth}", { nth: ordinal(seat.hu_order) })));
     }
     if (seat.hu_pattern) {
       // Wellness: the one pattern scored and the hand value, bonuses in the tooltip
@@ -413,7 +429,7 @@ const MJ = (() => {
     title.appendChild(which);
     const rules = el("span", "muted rules", view.rules);
     if (view.prevalent) {
-      rules.textContent += " · " + t("round wind {seat}", { seat: view.prevalent });
+      rules.textContent += " · " + t("round wind {seat}", { seat: seatShort(view.prevalent) });
       rules.title = t("round wind {seat}", { seat: seatWords(view.prevalent) });
     }
     title.appendChild(rules);
@@ -475,9 +491,9 @@ const MJ = (() => {
     const box = el("div", "penalties");
     box.appendChild(el("span", "label", lines.length === 1 ? t("Penalty") : t("Penalties")));
     for (const line of lines) {
-      const to = line.payee ? seatWords(line.payee) : t("nobody");
-      const pays = t("{payer} pays {points} to {payee}", { payer: seatWords(line.payer), points: line.points, payee: to });
-      const text = pays + " — " + line.why;
+      const to = line.payee ? seatShort(line.payee) : t("nobody");
+      const pays = t("{payer} pays {points} to {payee}", { payer: seatShort(line.payer), points: line.points, payee: to });
+      const text = pays + " — " + t(line.why);
       const item = el("span", "fine", text);
       item.title = line.rule;
       box.appendChild(item);
@@ -514,11 +530,11 @@ const MJ = (() => {
     const list = el("ol", "ledger");
     for (const g of groups) {
       const li = el("li", "line" + (g.payee ? "" : " penalty"));
-      const who = g.payers.map(seatWords).join(", ") + " → " + (g.payee ? seatWords(g.payee) : t("nobody"));
+      const who = g.payers.map(seatShort).join(", ") + " → " + (g.payee ? seatShort(g.payee) : t("nobody"));
       li.appendChild(el("span", "who", who));
       const points = g.payers.length > 1 ? t("{points} each", { points: g.points }) : String(g.points);
       li.appendChild(el("span", "points", points));
-      li.appendChild(el("span", "why", g.why));
+      li.appendChild(el("span", "why", t(g.why)));
       const rule = el("span", "rule muted", g.rule);
       rule.title = g.rule;
       li.appendChild(rule);
@@ -552,7 +568,7 @@ const MJ = (() => {
     const robbing = view.phase === "playing.robbing_window";
     what.appendChild(el("span", "", robbing ? t("Rob the kong") : t("Claim")));
     if (view.last_discard) what.appendChild(tile(view.last_discard, "small"));
-    if (view.discarder) what.appendChild(el("span", "", t("from {seat}", { seat: seatWords(view.discarder) })));
+    if (view.discarder) what.appendChild(el("span", "", t("from {seat}", { seat: seatShort(view.discarder) })));
     box.replaceChildren(what, label, barOuter);
     const step = () => {
       const left = Math.max(0, remaining - (performance.now() - start) / 1000);
