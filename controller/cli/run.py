@@ -25,6 +25,7 @@ from controller.cli.args import natural_int, rules_help
 from controller.cli.run_status import RunStatus, StatusLog
 from controller.daemon.config import ConfigError, Settings, find_config, load_settings, overlay
 from controller.journal_records import JournalError
+from controller.locale import language, translator
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -41,6 +42,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--http", help="scoreboard HOST:PORT (default 127.0.0.1:8080; another host is explicit)"
     )
     parser.add_argument("--table-name", help="this table's name (scoreboard, MQTT)")
+    parser.add_argument(
+        "--lang",
+        metavar="CODE",
+        help="the terminal's language: en, zh-CN or ru (default en; [table] language)",
+    )
     hw = parser.add_argument_group("hardware (none given: the built-in simulator)")
     hw.add_argument(
         "--table",
@@ -94,6 +100,7 @@ def settings_from(args: argparse.Namespace) -> Settings:
             "prevalent": args.prevalent,
             "journal": args.journal,
             "deals": args.deals,
+            "language": args.lang,
         },
         devices={
             "table": args.table,
@@ -233,7 +240,8 @@ def run(args: argparse.Namespace) -> int:
             child, table_url, reader_url = start_simulator(settings, args, folder)
         else:
             table_url, reader_url = settings.devices.table, settings.devices.reader
-        status = RunStatus(sys.stdout, sys.stdout.isatty())
+        words = translator(language(settings.table.language))
+        status = RunStatus(sys.stdout, sys.stdout.isatty(), tr=words)
         if status.tty and sys.stderr.isatty():
             _log_above(status)  # both on the terminal: the log goes above the status line
         # the status prints each alert: not as a log line as well (from the first: a restart

@@ -222,7 +222,7 @@ const MJ = (() => {
   // the phase.
   function headline(view) {
     const waiting = view.waiting_for || [];
-    if (waiting.length) return t("Waiting for {devices}", { devices: waiting.join(", ") });
+    if (waiting.length) return t("Waiting for {devices}", { devices: waiting.map((d) => t(d)).join(", ") });
     return view.end ? endWords(view) : phaseWords(view);
   }
 
