@@ -73,11 +73,29 @@ const MJ = (() => {
     }
     document.documentElement.lang = WORDS.language || "en";
     document.body.dataset.language = WORDS.language || "en";
+    faultNote(WORDS.fault);
     languageSwitch(chosen || "");
     for (const node of document.querySelectorAll("[data-msgid]")) {
       node.textContent = t(node.dataset.msgid);
     }
     if (lastRender) render(lastRender[0], lastRender[1]);
+  }
+
+  // A catalog that did not load: the page goes on in English and says why (in English: the
+  // catalog that would say it is the one missing).
+  function faultNote(fault) {
+    let note = document.getElementById("words-fault");
+    if (!fault) {
+      if (note) note.remove();
+      return;
+    }
+    if (!note) {
+      note = el("p", "words-fault");
+      note.id = "words-fault";
+      note.setAttribute("role", "alert");
+      document.body.prepend(note);
+    }
+    note.textContent = fault;
   }
 
   // The viewer's choice of language, kept in this browser; "Auto" follows the browser's.

@@ -23,13 +23,15 @@ from outputs_views import broadcast_view, public_steps, referee_view, result_vie
 from page_checks import OVERFLOW_JS
 from real_things import chromium_missing, start_chromium
 
-from controller.locale import Language, translator
+from controller.locale import Language, load, translator
+from controller.outputs import scoreboard
 from controller.outputs.http import WebServer
 from controller.outputs.scoreboard import Scoreboard
 
 SHOTS = Path(__file__).resolve().parents[3] / "artifacts" / "screenshots"
 SIZES = {"tv": (1920, 1080), "small": (1024, 768), "phone": (390, 844)}
 WAIT_S = 15
+TOKEN = "languages-test-token-1234"
 
 reason = chromium_missing()
 if reason is not None:
@@ -37,6 +39,7 @@ if reason is not None:
         pytest.fail(f"browser tests cannot run in CI: {reason}", pytrace=False)
     pytest.skip(reason, allow_module_level=True)
 
+from selenium.webdriver.common.by import By  # noqa: E402
 from selenium.webdriver.support.ui import WebDriverWait  # noqa: E402
 
 GLYPHS_JS = """
@@ -207,3 +210,40 @@ def test_the_switch_remembers_the_viewer_s_choice(browser, server):
     stored = browser.execute_script("return localStorage.getItem('mjtable.lang.board')")
     assert stored == "zh-CN"
     assert json.loads(json.dumps(stored)) == "zh-CN"
+
+
+def test_a_catalog_that_fails_to_load_is_said_on_the_referee_page(browser, tmp_path, monkeypatch):
+    """English, never a blank page: the referee's page shows the board in English with the
+    catalog's fault above it (a real loader reading a damaged .mo)."""
+    folder = tmp_path / "ru" / "LC_MESSAGES"
+    folder.mkdir(parents=True)
+    (folder / "mjtable.mo").write_bytes(b"this is not a compiled catalog at all")
+    monkeypatch.setattr(scoreboard, "translator", lambda lang: load(lang, tmp_path))
+    sb = Scoreboard(referee_token=TOKEN)
+    web = WebServer()
+    sb.mount(web)
+    web.start()
+    try:
+        view = views()["claim"]
+        sb.publish(view, referee=referee_view(view), broadcast=broadcast_view(view, 0.0))
+        browser.get(web.url + "/referee")
+        browser.execute_script("localStorage.setItem('mjtable.lang.referee', 'ru')")
+        browser.find_element(By.NAME, "token").send_keys(TOKEN)
+        browser.find_element(By.CSS_SELECTOR, "form.login button").click()
+        WebDriverWait(browser, WAIT_S).until(
+            lambda d: d.execute_script("return document.getElementById('words-fault')"),
+            message="the fault said on the referee page",
+        )
+        said = browser.execute_script("return document.getElementById('words-fault').textContent")
+        assert "ru catalog did not load" in said and "English instead" in said
+        WebDriverWait(browser, WAIT_S).until(
+            lambda d: (
+                d.execute_script("return document.getElementById('app').dataset.seq")
+                == str(view.seq)
+            ),
+            message="the board drawn all the same",
+        )
+        assert browser.execute_script("return document.documentElement.lang") == "en"
+        assert browser.execute_script("return document.querySelector('.player').textContent")
+    finally:
+        web.close()
