@@ -15,7 +15,7 @@ from __future__ import annotations
 import argparse
 import csv
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -82,6 +82,29 @@ def extracted(root: Path = CONTROLLER) -> Iterator[Found]:
             yield Found(m.group(1), None, f"web/{page.name}")
 
 
+_CITATION = re.compile(r"^\d{3}\b[^:]*: ")  # "004 Table 6: ...": a rulebook reference
+
+
+def ledger_rules() -> tuple[str, ...]:
+    """Every rule a ledger line cites (rules/: the `R_*` constants, and tables of them such as
+    the kong payments), said in the reader's language with the rulebook reference kept."""
+    import importlib
+    import pkgutil
+
+    import rules
+
+    found: set[str] = set()
+    for info in pkgutil.iter_modules(rules.__path__):
+        for name, value in vars(importlib.import_module(f"rules.{info.name}")).items():
+            if name.startswith("R_") and isinstance(value, str) and _CITATION.match(value):
+                found.add(value)
+            elif isinstance(value, Mapping) and value and name.isupper():
+                said = [v for v in value.values() if isinstance(v, str) and _CITATION.match(v)]
+                if len(said) == len(value):
+                    found.update(said)
+    return tuple(sorted(found))
+
+
 def template(root: Path = CONTROLLER) -> Catalog:
     """The catalog of every message, untranslated: the code's and the glossary's."""
     pot = Catalog(
@@ -93,12 +116,20 @@ def template(root: Path = CONTROLLER) -> Catalog:
     for term in glossary():
         if term.en not in pot:
             pot.add(term.en, auto_comments=[f"glossary: {term.term}"])
+    for rule in ledger_rules():
+        if rule not in pot:
+            pot.add(rule, auto_comments=["a ledger rule: keep the reference before the colon"])
     return pot
 
 
 def sync() -> None:
     """mjtable.pot from the code, and each .po updated to it, the glossary's terms set."""
     pot = template()
+    if TEMPLATE.is_file():  # the same messages: the same template, not a new date
+        with TEMPLATE.open("rb") as f:
+            before = read_po(f)
+        if {m.id for m in before} == {m.id for m in pot}:
+            pot.creation_date = before.creation_date
     with TEMPLATE.open("wb") as f:
         write_po(f, pot, omit_header=False, sort_output=True, no_location=True)
     terms = glossary()

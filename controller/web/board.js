@@ -513,7 +513,7 @@ const MJ = (() => {
       const pays = t("{payer} pays {points} to {payee}", { payer: seatShort(line.payer), points: line.points, payee: to });
       const text = pays + " — " + t(line.why);
       const item = el("span", "fine", text);
-      item.title = line.rule;
+      item.title = t(line.rule); // the rule in the reader's words, its reference kept
       box.appendChild(item);
     }
     return box;
@@ -553,8 +553,8 @@ const MJ = (() => {
       const points = g.payers.length > 1 ? t("{points} each", { points: g.points }) : String(g.points);
       li.appendChild(el("span", "points", points));
       li.appendChild(el("span", "why", t(g.why)));
-      const rule = el("span", "rule muted", g.rule);
-      rule.title = g.rule;
+      const rule = el("span", "rule muted", t(g.rule));
+      rule.title = t(g.rule);
       li.appendChild(rule);
       list.appendChild(li);
     }

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from controller.locale import Language, catalog_dir, read_po
-from tools.locale_catalogs import extracted, glossary
+from tools.locale_catalogs import extracted, glossary, ledger_rules
 
 TRANSLATED = (Language.ZH_CN, Language.RU)
 
@@ -77,3 +77,16 @@ def test_the_glossary_holds_the_game_s_own_terms_with_their_source():
     for t in terms.values():
         assert t.zh_cn and t.ru and t.en and t.source, t.term
     assert len({t.en for t in terms.values()}) == len(terms), "one English msgid per term"
+
+
+@pytest.mark.parametrize("lang", TRANSLATED)
+def test_the_ledger_s_rules_are_in_the_reader_s_language_with_the_reference_kept(lang):
+    held = catalog(lang)
+    cited = ledger_rules()
+    assert "004 Table 7: concealed kong, 2 from each player still in" in cited
+    assert len(cited) > 20
+    for rule in cited:
+        said = held.get(rule, ("",))[0]
+        assert said and said != rule, f"{rule!r} untranslated in {lang.tag}"
+        reference = rule.split(":")[0]
+        assert said.split(":")[0].split("：")[0] == reference, (rule, said)
