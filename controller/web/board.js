@@ -142,6 +142,18 @@ const MJ = (() => {
     return WIND[seat] ? t(WIND[seat]) : String(seat || "?");
   }
 
+  // The wind badge's one letter: E S W N in English as on the tiles, 东 南 西 北, В Ю З С
+  const SEAT_LETTERS = {
+    E: N_("E (seat letter)"),
+    S: N_("S (seat letter)"),
+    W: N_("W (seat letter)"),
+    N: N_("N (seat letter)"),
+  };
+
+  function seatLetter(seat) {
+    return WORDS.language === "en" || !SEAT_LETTERS[seat] ? String(seat) : t(SEAT_LETTERS[seat]);
+  }
+
   // A seat where space is short: in English its letter, as the tiles and the wind badge say
   // it ("E to draw"); in Chinese and Russian its word (东, Восток).
   function seatShort(seat) {
@@ -322,7 +334,7 @@ const MJ = (() => {
     if (seat.hu_order) panel.classList.add("won");
 
     const head = el("header", "seat-head");
-    const wind = el("div", "wind", seat.seat);
+    const wind = el("div", "wind", seatLetter(seat.seat));
     wind.title = seatWords(seat.seat);
     if (view.dealer === seat.seat) wind.classList.add("dealer");
     head.appendChild(wind);
