@@ -252,7 +252,10 @@ const MJ = (() => {
   // the phase.
   function headline(view) {
     const waiting = view.waiting_for || [];
-    if (waiting.length) return t("Waiting for {devices}", { devices: waiting.map((d) => t(d)).join(", ") });
+    if (waiting.length) {
+      const listed = waiting.map((d) => t(d)).reduce((a, b) => t("{first} and {second}", { first: a, second: b }));
+      return t("Waiting for {devices}", { devices: listed });
+    }
     return view.end ? endWords(view) : phaseWords(view);
   }
 
