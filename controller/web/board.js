@@ -417,7 +417,8 @@ const MJ = (() => {
   // A Hu on the result screen: its patterns, total fan and value.
   function huInfo(seat) {
     const info = el("div", "hu-info");
-    const names = (seat.hu_patterns || []).map((p) => p.name + " " + p.fan);
+    // a pattern's name is its rule set's key ("full-flush"), said as the glossary says it (清一色)
+    const names = (seat.hu_patterns || []).map((p) => t(p.name) + " " + p.fan);
     info.appendChild(el("span", "patterns", names.join(" · ") || t("plain hand")));
     if (seat.hu_fan !== null && seat.hu_fan !== undefined) {
       info.appendChild(el("span", "fan", tn("{n} fan", "{n} fan", seat.hu_fan)));
