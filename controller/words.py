@@ -1,6 +1,8 @@
 """The table in words for people (the terminal of `mjtable run`, the referee page, the hall
 page): the table machine's phases (controller/daemon/machine.py), seats, tiles, moves and
-journal records (docs/JOURNAL.md), never raw names. Pure functions of plain values."""
+journal records (docs/JOURNAL.md), never raw names. Pure functions of plain values; those
+that take a `Translator` (controller/locale) say their words in its language, English when
+none is given."""
 
 from __future__ import annotations
 
@@ -9,71 +11,89 @@ from collections.abc import Mapping
 from datetime import datetime
 from typing import Any
 
-SEAT_NAMES = {"E": "East", "S": "South", "W": "West", "N": "North"}
+from controller.locale import ENGLISH, N_, Language, Translator
+
+SEAT_NAMES = {"E": N_("East"), "S": N_("South"), "W": N_("West"), "N": N_("North")}
 
 # `{turn}`: the seat whose turn it is, in words
 PHASE_WORDS = {
-    "offline": "waiting for the table",
-    "idle": "waiting for the shuffle",
-    "shuffling": "shuffling",
-    "walls_up": "walls built",
-    "dice_rolled": "dice rolled",
-    "dealing": "dealing",
-    "choosing_void": "choosing void suits",
-    "playing": "playing",
-    "playing.awaiting_draw": "{turn} to draw",
-    "playing.awaiting_discard": "{turn} to discard",
-    "playing.claim_window": "claims on {turn}'s discard",
-    "playing.robbing_window": "{turn}'s kong may be robbed",
-    "deal_over": "deal over",
-    "settled": "deal settled",
-    "degraded": "a device is down",
-    "paused": "paused",
+    "offline": N_("waiting for the table"),
+    "idle": N_("waiting for the shuffle"),
+    "shuffling": N_("shuffling"),
+    "walls_up": N_("walls built"),
+    "dice_rolled": N_("dice rolled"),
+    "dealing": N_("dealing"),
+    "choosing_void": N_("choosing void suits"),
+    "playing": N_("playing"),
+    "playing.awaiting_draw": N_("{turn} to draw"),
+    "playing.awaiting_discard": N_("{turn} to discard"),
+    "playing.claim_window": N_("claims on {turn}'s discard"),
+    "playing.robbing_window": N_("{turn}'s kong may be robbed"),
+    "deal_over": N_("deal over"),
+    "settled": N_("deal settled"),
+    "degraded": N_("a device is down"),
+    "paused": N_("paused"),
 }
 
 
-DEVICE_NAMES = {"table": "the table controller", "reader": "the tile reader"}
+DEVICE_NAMES = {"table": N_("the table controller"), "reader": N_("the tile reader")}
 
 
-def device_name(device: str) -> str:
+def device_name(device: str, tr: Translator = ENGLISH) -> str:
     """A device of the daemon's in words: "reader" is "the tile reader"."""
-    return DEVICE_NAMES.get(device, f"the {device}")
+    if device in DEVICE_NAMES:
+        return tr.gettext(DEVICE_NAMES[device])
+    return tr.gettext("the {device}").format(device=device)
 
 
-def waiting_words(devices: tuple[str, ...] | list[str]) -> str:
-    """What the table waits for: "waiting for the table controller and the tile reader"."""
-    return "waiting for " + " and ".join(devices) if devices else ""
+def waiting_words(devices: tuple[str, ...] | list[str], tr: Translator = ENGLISH) -> str:
+    """What the table waits for: "waiting for the table controller and the tile reader".
+    `devices` are `device_name`'s English words (a view's `waiting_for`), said in `tr`."""
+    if not devices:
+        return ""
+    said = [tr.gettext(d) for d in devices]
+    listed = said[0]
+    for d in said[1:]:
+        listed = tr.gettext("{first} and {second}").format(first=listed, second=d)
+    return tr.gettext("waiting for {devices}").format(devices=listed)
 
 
-def seat_name(seat: Any) -> str:
-    return SEAT_NAMES.get(str(seat or ""), str(seat or "?"))
+def seat_name(seat: Any, tr: Translator = ENGLISH) -> str:
+    name = SEAT_NAMES.get(str(seat or ""))
+    return tr.gettext(name) if name else str(seat or "?")
 
 
-def phase_words(phase: str | None, turn: str | None = None) -> str:
+def phase_words(phase: str | None, turn: str | None = None, tr: Translator = ENGLISH) -> str:
     """The phase in words ("East to discard", "claims on East's discard"); an unknown one
     as it is. The one source of these words: the terminal, the board (`PublicView.phase_text`)
     and the hall page all say the phase with it."""
     if not phase:
-        return "not known"
-    text = PHASE_WORDS.get(phase, phase.replace("_", " ").replace("playing.", ""))
+        return tr.gettext("not known")
+    if phase not in PHASE_WORDS:
+        return phase.replace("_", " ").replace("playing.", "")
+    text = tr.gettext(PHASE_WORDS[phase])
     if "{turn}" in text:
-        return text.format(turn=seat_name(turn)) if turn else WHOSE_TURN_UNKNOWN[phase]
+        return (
+            text.format(turn=seat_name(turn, tr)) if turn else tr.gettext(WHOSE_TURN_UNKNOWN[phase])
+        )
     return text
 
 
 WHOSE_TURN_UNKNOWN = {
-    "playing.awaiting_draw": "waiting for a draw",
-    "playing.awaiting_discard": "waiting for a discard",
-    "playing.claim_window": "claims open",
-    "playing.robbing_window": "the kong may be robbed",
+    "playing.awaiting_draw": N_("waiting for a draw"),
+    "playing.awaiting_discard": N_("waiting for a discard"),
+    "playing.claim_window": N_("claims open"),
+    "playing.robbing_window": N_("the kong may be robbed"),
 }
 
 
-def table_name(name: str) -> str:
+def table_name(name: str, tr: Translator = ENGLISH) -> str:
     """The table's name as a title: "7" and "table 7" are both "Table 7"."""
     if name.lower().startswith("table"):
-        return name[:1].upper() + name[1:]
-    return f"Table {name}"
+        if tr.language is Language.EN:
+            return name[:1].upper() + name[1:]
+        name = name[5:].strip() or name  # "table 7": the catalog's word for a table, then 7
+    return tr.gettext("Table {name}").format(name=name)
 
 
 def ordinal(n: int) -> str:

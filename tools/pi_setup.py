@@ -47,6 +47,9 @@ CONFIG = Path("etc/mjtable/mjtable.toml")
 RULES = Path("etc/udev/rules.d/90-mjtable.rules")
 UNIT_FILE = Path("etc/systemd/system") / UNIT
 STATE = Path("var/lib/mjtable")
+# Debian's fonts-noto-cjk: the pages draw Chinese (`[table] language = "zh-CN"`, or a viewer's
+# pick) with its Simplified face (controller/web/style.css)
+NOTO_CJK = Path("usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc")
 STAMP = "mjtable-source.sha256"  # in the venv: the hash of the source installed in it
 TABLE_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,39}$")
 # what the project's wheel is built from: a change here is a new install
@@ -334,8 +337,18 @@ def plan_config(target: Target) -> Planned:
         Part.CONFIG,
         f'write {shown}, table "{target.table}" (journal /{STATE}/{target.table}.journal)',
         todo,
-        notes=(f"profiles, players and rules: edit {shown} (docs/PROFILES.md)",),
+        notes=(
+            f"profiles, players and rules: edit {shown} (docs/PROFILES.md)",
+            *font_notes(target),
+        ),
     )
+
+
+def font_notes(target: Target) -> tuple[str, ...]:
+    """What the pages need to show Chinese, when the system lacks it."""
+    if target.path(NOTO_CJK).exists():
+        return ()
+    return ("Chinese on the board and the report: sudo apt install fonts-noto-cjk",)
 
 
 def load_settings_text(text: str, where: str) -> None:

@@ -25,6 +25,7 @@ from controller.cli.args import natural_int, rules_help
 from controller.cli.run_status import RunStatus, StatusLog
 from controller.daemon.config import ConfigError, Settings, find_config, load_settings, overlay
 from controller.journal.records import JournalError
+from controller.locale import language, translator
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -47,6 +48,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="E,S,W,N",
         help="the players at E,S,W,N, comma-separated: they stay whatever seating the hall's "
         "hub sends ([table] players with fixed-players = true)",
+    )
+    parser.add_argument(
+        "--lang",
+        metavar="CODE",
+        help="the terminal's language: en, zh-CN or ru (default en; [table] language)",
     )
     hw = parser.add_argument_group("hardware (none given: the built-in simulator)")
     hw.add_argument(
@@ -111,6 +117,7 @@ def settings_from(args: argparse.Namespace) -> Settings:
             "deals": args.deals,
             "players": args.players,
             "fixed_players": True if args.players is not None else None,
+            "language": args.lang,
         },
         devices={
             "table": args.table,
@@ -250,7 +257,8 @@ def run(args: argparse.Namespace) -> int:
             child, table_url, reader_url = start_simulator(settings, args, folder)
         else:
             table_url, reader_url = settings.devices.table, settings.devices.reader
-        status = RunStatus(sys.stdout, sys.stdout.isatty())
+        words = translator(language(settings.table.language))
+        status = RunStatus(sys.stdout, sys.stdout.isatty(), tr=words)
         if status.tty and sys.stderr.isatty():
             _log_above(status)  # both on the terminal: the log goes above the status line
         # the status prints each alert: not as a log line as well (from the first: a restart

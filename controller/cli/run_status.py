@@ -7,7 +7,9 @@ when it settles and for each alert. When the daemon stops: the deals of the sess
 run played, one line each, and the totals, read from the journal with corrections applied.
 
 Fed from the daemon's core thread with every published view (`RunStatus.view`); writing is
-throttled on a terminal so a fast table does not spend its time redrawing.
+throttled on a terminal so a fast table does not spend its time redrawing. Said in the table's
+language (`[table] language`, `mjtable run --lang`), but for "stopped: REASON", the line
+scripts read.
 """
 
 from __future__ import annotations
@@ -19,17 +21,21 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, TextIO
 
+from controller.locale import ENGLISH, Translator
 from controller.outputs.seat_display import running_score
 from controller.outputs.view import AlertView, PublicView
-from controller.words import local_time, phase_words, plural, table_name, waiting_words
+from controller.words import local_time, phase_words, table_name, waiting_words
 
 REDRAW_S = 0.2  # the status line is redrawn at most this often (alerts are printed at once)
 
 
 class RunStatus:
-    def __init__(self, out: TextIO, tty: bool, clock: Any = None, width: int = 0) -> None:
+    def __init__(
+        self, out: TextIO, tty: bool, clock: Any = None, width: int = 0, tr: Translator = ENGLISH
+    ) -> None:
         import time
 
+        self.tr = tr
         self.out = out
         self.tty = tty
         self.clock = clock or time.monotonic
@@ -54,7 +60,7 @@ class RunStatus:
         if new:
             self._alert_seq = max(a.seq for a in new)
         if self.tty:  # the lines printed above it show the status as it is now
-            self._line = fitted(status_lines(public), self._columns())
+            self._line = fitted(status_lines(public, self.tr), self._columns())
         for a in new:
             self._print(alert_line(a))
         settled = self._deals(public)
@@ -79,21 +85,25 @@ class RunStatus:
             self._deal = key
             self._before = tuple(s.score for s in public.seats)
             if not self.tty:
-                words = deal_words(public).capitalize()
-                self._print(f"{words}: dealer {public.dealer}")
+                words = deal_words(public, self.tr).capitalize()
+                self._print(
+                    self.tr.gettext("{deal}: dealer {seat}").format(deal=words, seat=public.dealer)
+                )
         if public.phase == "settled" and key != self._settled and public.deal:
             self._settled = key
             totals = "  ".join(f"{s.seat} {s.score:+d}" for s in public.seats)
-            words = deal_words(public).capitalize()
+            words = deal_words(public, self.tr).capitalize()
             if self._before is None:  # started during the deal: its start is not known here
-                self._print(f"{words} settled (session: {totals})")
+                said = self.tr.gettext("{deal} settled (session: {totals})")
+                self._print(said.format(deal=words, totals=totals))
                 return True
             # at "settled" the deal's changes are in the session totals already
             scores = "  ".join(
                 f"{s.seat} {s.score - b:+d}"
                 for s, b in zip(public.seats, self._before, strict=True)
             )
-            self._print(f"{words} settled: {scores}  (session: {totals})")
+            said = self.tr.gettext("{deal} settled: {scores}  (session: {totals})")
+            self._print(said.format(deal=words, scores=scores, totals=totals))
             return True
         return False
 
@@ -128,27 +138,39 @@ class RunStatus:
         if self.tty:
             self.out.write("\r\x1b[2K")
         self.out.write(f"stopped: {reason}\n")  # a line scripts read, as it always was
-        table = results(journal, self.sessions) if journal is not None and self.sessions else ""
+        table = (
+            results(journal, self.sessions, self.tr)
+            if journal is not None and self.sessions
+            else ""
+        )
         if table:
             self.out.write(table)
         else:  # stopped before the first settlement: say so, and where the record is
-            where = f"; the journal is {journal}" if journal is not None else ""
-            self.out.write(f"No deal settled in this run{where}\n")
+            if journal is None:
+                said = self.tr.gettext("No deal settled in this run")
+            else:
+                said = self.tr.gettext("No deal settled in this run; the journal is {path}")
+            self.out.write(said.format(path=journal) + "\n")
         self.out.flush()
 
 
-def status_lines(public: PublicView) -> list[str]:
+def status_lines(public: PublicView, tr: Translator = ENGLISH) -> list[str]:
     """The status line, longest first, each shorter one leaving out a little more."""
-    parts = [table_name(public.table)]
+    phase = waiting_words(public.waiting_for, tr) or phase_words(public.phase, public.turn, tr)
+    parts = [table_name(public.table, tr)]
     if public.session:
-        parts.append(f"Session {public.session}")
+        parts.append(tr.gettext("Session {n}").format(n=public.session))
     if public.session_deal:
-        parts.append(deal_words(public).capitalize())
-    parts.append(waiting_words(public.waiting_for) or phase_words(public.phase, public.turn))
+        parts.append(deal_words(public, tr).capitalize())
+    parts.append(phase)
     if public.referee_called:
-        parts.append("REFEREE CALLED")
+        parts.append(tr.gettext("REFEREE CALLED"))
     left = (
-        [plural(public.tiles_left, "tile") + " left"]
+        [
+            tr.ngettext("{n} tile left", "{n} tiles left", public.tiles_left).format(
+                n=public.tiles_left
+            )
+        ]
         if public.deal and public.phase.startswith("playing")
         else []
     )
@@ -163,7 +185,7 @@ def status_lines(public: PublicView) -> list[str]:
             [
                 *([f"S{public.session}"] if public.session else []),
                 *([f"D{public.session_deal}"] if public.session_deal else []),
-                waiting_words(public.waiting_for) or phase_words(public.phase, public.turn),
+                phase,
                 "|",
                 " ".join(f"{s.seat}{running_score(public, s):+d}" for s in public.seats),
             ]
@@ -179,10 +201,12 @@ def fitted(lines: Sequence[str], columns: int) -> str:
     return lines[-1][: max(columns - 1, 0)]
 
 
-def deal_words(public: PublicView) -> str:
+def deal_words(public: PublicView, tr: Translator = ENGLISH) -> str:
     """The deal's number in its session, of the session's deals: deal 3 of 10."""
     n, limit = public.session_deal, public.session_deals
-    return f"deal {n} of {limit}" if 0 < n <= limit else f"deal {n}"
+    if 0 < n <= limit:
+        return tr.gettext("deal {n} of {total}").format(n=n, total=limit)
+    return tr.gettext("deal {n}").format(n=n)
 
 
 def alert_line(a: AlertView) -> str:
@@ -191,7 +215,7 @@ def alert_line(a: AlertView) -> str:
     return f"{mark} {local_time(a.t_wall)} {a.text}"
 
 
-def results(journal: Path, sessions: Sequence[int]) -> str:
+def results(journal: Path, sessions: Sequence[int], tr: Translator = ENGLISH) -> str:
     """A table per session: each deal's deltas (corrections applied) and the totals."""
     from controller.journal.records import JournalError
     from controller.journal.store import Journal
@@ -201,7 +225,7 @@ def results(journal: Path, sessions: Sequence[int]) -> str:
         with Journal.open_readonly(journal) as j:
             summaries = with_corrections(j)
     except JournalError as err:
-        return f"the results cannot be read: {err}\n"
+        return tr.gettext("the results cannot be read: {error}").format(error=err) + "\n"
     out: list[str] = []
     for session in sessions:
         deals = [s for s in summaries if s.session == session and s.deltas is not None]
@@ -210,8 +234,14 @@ def results(journal: Path, sessions: Sequence[int]) -> str:
         names = deals[-1].players
         heads = [f"{seat} {name}"[:12] for seat, name in zip("ESWN", names, strict=True)]
         widths = [max(6, len(h)) for h in heads]
-        out.append(f"Session {session}: {plural(len(deals), 'deal')} settled")
-        out.append("deal  " + "  ".join(h.rjust(w) for h, w in zip(heads, widths, strict=True)))
+        settled = tr.ngettext("{n} deal settled", "{n} deals settled", len(deals))
+        out.append(
+            tr.gettext("Session {n}").format(n=session) + ": " + settled.format(n=len(deals))
+        )
+        deal, total = tr.gettext("deal"), tr.gettext("total")
+        out.append(
+            deal.ljust(4) + "  " + "  ".join(h.rjust(w) for h, w in zip(heads, widths, strict=True))
+        )
         totals = [0, 0, 0, 0]
         for n, d in enumerate(deals, start=1):
             assert d.deltas is not None
@@ -221,9 +251,9 @@ def results(journal: Path, sessions: Sequence[int]) -> str:
             cells = "  ".join(f"{v:+d}".rjust(w) for v, w in zip(d.deltas, widths, strict=True))
             out.append(f"{n:>4}  {cells}{mark}")
         cells = "  ".join(f"{v:+d}".rjust(w) for v, w in zip(totals, widths, strict=True))
-        out.append(f"{'total':>4} {cells}")
+        out.append(f"{total:>4} {cells}")
         if any(d.corrected for d in deals):
-            out.append("* corrected by the referee")
+            out.append(tr.gettext("* corrected by the referee"))
     return "".join(line + "\n" for line in out)
 
 

@@ -13,6 +13,8 @@ Example (docs/DAEMON.md):
     fixed-players = false            # true: these players stay whatever the hall seats
     journal = "/var/lib/mjtable/table3.journal"
     deals = 0                        # 0: play until stopped
+    language = "en"                  # the terminal's words: en, zh-CN, ru (controller/locale);
+                                     # an unknown one is English, said in one log line
 
     [devices]                        # omit the section: the built-in simulator
     table = "/dev/mjtable-table"     # udev symlinks (controller/systemd/90-mjtable.rules);
@@ -75,6 +77,7 @@ class TableSection:
     fixed_players: bool = False
     journal: str = DEFAULT_JOURNAL
     deals: int = field(default=0, metadata={"range": (0, 100_000)})
+    language: str = "en"  # controller.locale.language: unknown is English, with a log line
 
 
 @dataclass(frozen=True, slots=True)

@@ -9,6 +9,10 @@ Routes on a `controller.outputs.http.WebServer`:
     GET /hub.js, /hub.css the page's script and style (the server's CSP forbids inline ones)
     GET /favicon.svg      the page's icon (a 1p tile): without one a browser asks for
                           /favicon.ico, a 404 in the console of every hall screen
+
+The page and its fragment are in the language of `?lang=` (the director's pick with the
+switch in the header, kept in localStorage `mjtable.lang.hall`), else of the browser's
+Accept-Language (controller/locale).
 """
 
 from __future__ import annotations
@@ -23,9 +27,10 @@ from http import HTTPStatus
 from controller.hub.signing import Check
 from controller.hub.standings import HallStandings, SessionResult, Standings, TableResult
 from controller.hub.trust import TableTrust
-from controller.outputs.http import EventChannel, EventStream, Response, WebServer
+from controller.locale import ENGLISH, N_, Language, Translator, negotiate, translator
+from controller.outputs.http import EventChannel, EventStream, Request, Response, WebServer
 from controller.outputs.tiles_svg import tile_svg
-from controller.words import ordinal, phase_words, plural, table_name
+from controller.words import ordinal, phase_words, table_name
 from rules.seats import SEATS
 from rules.tiles import Tile
 
@@ -34,6 +39,23 @@ HUB_JS = """\
 // Swap in the fresh standings whenever the hub says they changed; show times in the
 // director's own zone and keep the session clocks running between changes.
 const main = document.getElementById("standings");
+// The director's pick of language, kept in this browser; the hub renders in it (?lang=).
+const LANG_KEY = "mjtable.lang.hall";
+const picker = document.getElementById("lang-switch");
+let chosen = null;
+try { chosen = localStorage.getItem(LANG_KEY); } catch (err) { chosen = null; }
+const asked = new URLSearchParams(location.search).get("lang");
+if (chosen && chosen !== asked) location.replace("?lang=" + encodeURIComponent(chosen));
+if (picker) {
+  picker.value = asked || "";
+  picker.addEventListener("change", () => {
+    try {
+      if (picker.value) localStorage.setItem(LANG_KEY, picker.value);
+      else localStorage.removeItem(LANG_KEY);
+    } catch (err) { /* no storage: this page only */ }
+    location.replace(picker.value ? "?lang=" + encodeURIComponent(picker.value) : location.pathname);
+  });
+}
 function pad(n) { return String(n).padStart(2, "0"); }
 function localise() {
   for (const t of document.querySelectorAll("time[datetime]")) {
@@ -52,7 +74,7 @@ localise();
 setInterval(localise, 1000);
 async function refresh() {
   try {
-    const answer = await fetch("/standings.html", {cache: "no-store"});
+    const answer = await fetch("/standings.html" + location.search, {cache: "no-store"});
     if (answer.ok) { main.innerHTML = await answer.text(); localise(); }
   } catch (err) { /* the hub itself is away: the next event or tick tries again */ }
 }
@@ -73,6 +95,9 @@ body { margin: 0; font-size: var(--font); background: var(--felt); }
   padding: 0.5em 1em; background: #0a1f17; border-bottom: 3px solid var(--panel-edge); }
 .status h1 { font-size: 1.5em; margin: 0; }
 main { padding: 0.8em 1em; }
+:root:lang(zh-CN) { font-family: "Noto Sans CJK SC", "DejaVu Sans", sans-serif; }
+.lang-switch { margin-left: auto; font: inherit; font-size: 0.8em; color: var(--muted);
+  background: #0a1f17; border: 1px solid var(--panel-edge); border-radius: 0.3em; }
 .banner { margin: 0 0 0.8em; padding: 0.6em 1em; border: 2px solid var(--down);
   border-radius: 0.6em; background: #3a1714; color: var(--down); font-weight: 600; }
 .tables { display: grid; gap: 0.8em; grid-template-columns: repeat(auto-fill, minmax(22em, 1fr));
@@ -138,19 +163,28 @@ def _place(totals: Sequence[int], seat: int) -> int:
     return 1 + sum(1 for t in totals if t > totals[seat])
 
 
-def _session_rows(s: SessionResult) -> str:
+def _place_words(place: int, tr: Translator) -> str:
+    """1st in English; the catalog's way of saying a place elsewhere (第1名, 1-е место)."""
+    if tr.language is Language.EN:
+        return ordinal(place)
+    return tr.gettext("place {n}").format(n=place)
+
+
+def _session_rows(s: SessionResult, tr: Translator = ENGLISH) -> str:
     rows = []
     for seat, (name, total) in enumerate(zip(s.players, s.totals, strict=True)):
         cells = [f"{SEATS[seat]} {escape(name)}", _signed(total)]
         for r in s.rounds:
             if r.rank_points is None:
-                cells.append(f'<span class="pending">{r.totals[seat]:+d} (round not over)</span>')
+                said = tr.gettext("{total} (round not over)").format(total=f"{r.totals[seat]:+d}")
+                cells.append(f'<span class="pending">{said}</span>')
             else:
                 points = r.rank_points[seat]
-                unit = "rank point" if points == 1 else "rank points"
+                count = int(points) if points.denominator == 1 else 2  # a fraction: "points"
+                unit = tr.ngettext("{n} rank point", "{n} rank points", count)
                 cells.append(
-                    f"{r.totals[seat]:+d} <small>· {ordinal(_place(r.totals, seat))} · "
-                    f"{_points(points)} {unit}</small>"
+                    f"{r.totals[seat]:+d} <small>· {_place_words(_place(r.totals, seat), tr)} · "
+                    f"{unit.format(n=_points(points))}</small>"
                 )
         if s.rounds:
             cells.append(_points(s.rank_points[seat]))
@@ -188,36 +222,41 @@ def _presence(t: TableResult, link: LinkState | None, now: datetime) -> str:
 
 
 _REFUSED = {
-    Check.UNSIGNED: "an unsigned deal for {table}",
-    Check.BAD: "a deal for {table} with a bad signature",
-    Check.OTHER_KEY: "a deal for {table} signed with another key ({key})",
+    Check.UNSIGNED: N_("an unsigned deal for {table} was refused at {time}"),
+    Check.BAD: N_("a deal for {table} with a bad signature was refused at {time}"),
+    Check.OTHER_KEY: N_("a deal for {table} signed with another key ({key}) was refused at {time}"),
 }
 
 
-def _trust(t: TableResult, trust: TableTrust | None) -> list[str]:
+def _trust(t: TableResult, trust: TableTrust | None, tr: Translator = ENGLISH) -> list[str]:
     """Whether the hub checks the table's signature, and what it refused."""
     if trust is None:
         return []
-    name = escape(table_name(t.table))
+    name = escape(table_name(t.table, tr))
     if not trust.keyed:
-        parts = ['<p class="trust muted" data-trust="unsigned">unsigned: no key, deals '
-                 "taken unchecked</p>"]  # fmt: skip
+        said = tr.gettext("unsigned: no key, deals taken unchecked")
+        parts = [f'<p class="trust muted" data-trust="unsigned">{said}</p>']
     else:
-        parts = ['<p class="trust muted" data-trust="signed">signed: deals checked</p>']
+        said = tr.gettext("signed: deals checked")
+        parts = [f'<p class="trust muted" data-trust="signed">{said}</p>']
     if trust.other_key_since is not None:
-        parts.append(
-            f'<p class="refused" role="alert">{name} signs with a key the hub does not hold '
-            f"({escape(trust.other_key)}) since {_time(trust.other_key_since)}: its key was "
+        said = tr.gettext(
+            "{table} signs with a key the hub does not hold ({key}) since {time}: its key was "
             "lost or replaced? The deals taken before stay; give the hub the new key "
-            "(mjtable hall key trust --replace) and they are taken.</p>"
+            "(mjtable hall key trust --replace) and they are taken."
         )
+        said = said.format(
+            table=name, key=escape(trust.other_key), time=_time(trust.other_key_since)
+        )
+        parts.append(f'<p class="refused" role="alert">{said}</p>')
     if trust.last is not None:
-        what = _REFUSED[trust.last.why].format(table=name, key=escape(trust.last.key))
-        more = f" ({plural(trust.refused, 'deal')} refused)" if trust.refused > 1 else ""
-        parts.append(
-            f'<p class="refused" role="alert" data-refused="{trust.refused}">{what} was '
-            f"refused at {_time(trust.last.wall)}{more}</p>"
+        what = tr.gettext(_REFUSED[trust.last.why]).format(
+            table=name, key=escape(trust.last.key), time=_time(trust.last.wall)
         )
+        if trust.refused > 1:
+            more = tr.ngettext("{n} deal refused", "{n} deals refused", trust.refused)
+            what += f" ({more.format(n=trust.refused)})"
+        parts.append(f'<p class="refused" role="alert" data-refused="{trust.refused}">{what}</p>')
     return parts
 
 
@@ -236,94 +275,131 @@ def trust_json(trust: TableTrust) -> dict:
     }  # fmt: skip
 
 
+PRESENCE_WORDS = {
+    "online": N_("online"),
+    "offline": N_("offline"),
+    "stale": N_("stale"),
+    "unknown": N_("unknown"),
+}
+
+
 def _card(
-    t: TableResult, link: LinkState | None, now: datetime, trust: TableTrust | None = None
+    t: TableResult,
+    link: LinkState | None,
+    now: datetime,
+    trust: TableTrust | None = None,
+    tr: Translator = ENGLISH,
 ) -> str:
     presence = _presence(t, link, now)
+    badge = tr.gettext(PRESENCE_WORDS[presence]) if presence in PRESENCE_WORDS else presence
     st = t.status
     called = st is not None and st.referee_called and presence != "offline"
     parts = [
         f'<article class="card box{" called" if called else ""}" data-table="{escape(t.table)}"'
-        f' data-presence="{presence}"><h2><span>{escape(table_name(t.table))}</span>'
-        f'<span class="badge {presence}">{presence}</span></h2>',
+        f' data-presence="{presence}"><h2><span>{escape(table_name(t.table, tr))}</span>'
+        f'<span class="badge {presence}">{badge}</span></h2>',
     ]
     if presence == "online":
-        parts.append(f'<p class="muted">last message {_time(t.last_seen)}</p>')
+        said = tr.gettext("last message {time}").format(time=_time(t.last_seen))
+        parts.append(f'<p class="muted">{said}</p>')
     else:
-        lost = f" · link lost at {_time(t.lost_at)}" if presence == "offline" and t.lost_at else ""
-        parts.append(f'<p class="heard">last heard {_time(t.last_seen)}{lost}</p>')
-    parts += _trust(t, trust)
+        said = tr.gettext("last heard {time}").format(time=_time(t.last_seen))
+        if presence == "offline" and t.lost_at:
+            said += " · " + tr.gettext("link lost at {time}").format(time=_time(t.lost_at))
+        parts.append(f'<p class="heard">{said}</p>')
+    parts += _trust(t, trust, tr)
     if st is not None and presence != "offline" and st.session:
-        where = [f"Session {st.session}"]
+        where = [tr.gettext("Session {n}").format(n=st.session)]
         if st.session_deal:
-            of = f" of {st.session_deals}" if st.session_deals else ""
-            where.append(f"Deal {st.session_deal}{of}")
+            if st.session_deals:
+                where.append(
+                    tr.gettext("Deal {n} of {total}").format(
+                        n=st.session_deal, total=st.session_deals
+                    )
+                )
+            else:
+                where.append(tr.gettext("Deal {n}").format(n=st.session_deal))
         if st.session_started:
-            where.append(f"session clock {_time(st.session_started, clock=True)}")
+            clock = _time(st.session_started, clock=True)
+            where.append(tr.gettext("session clock {time}").format(time=clock))
         parts.append(f'<p class="where">{" · ".join(where)}</p>')
         if called:  # the table is stopped until the referee comes: said loudly, with its age
-            parts.append(
-                f'<p class="call" role="alert">Referee called · waiting '
-                f"{_time(t.called_since, clock=True)}</p>"
+            said = tr.gettext("Referee called · waiting {time}").format(
+                time=_time(t.called_since, clock=True)
             )
+            parts.append(f'<p class="call" role="alert">{said}</p>')
         else:
-            parts.append(f'<p class="phase">{escape(phase_words(st.phase, st.turn))}</p>')
+            parts.append(f'<p class="phase">{escape(phase_words(st.phase, st.turn, tr))}</p>')
         if st.scores and st.players:
             rows = "".join(
                 f'<tr><td>{seat} {escape(name)}</td><td class="n">{_signed(score)}</td></tr>'
                 for seat, name, score in zip(SEATS, st.players, st.scores, strict=True)
             )
             parts.append(
-                f'<table class="scores"><tr><th>now</th><th class="n">score</th></tr>{rows}</table>'
+                f'<table class="scores"><tr><th>{tr.gettext("now")}</th><th class="n">{tr.gettext("score")}</th>'
+                f"</tr>{rows}</table>"
             )
     elif presence == "offline":
-        parts.append('<p class="phase">offline</p>')
+        parts.append(f'<p class="phase">{tr.gettext("offline")}</p>')
     for s in t.sessions:
-        heads = ["player", "session total"] + [f"round {r.number}" for r in s.rounds]
-        heads += ["rank points"] if s.rounds else []
+        heads = [tr.gettext("player"), tr.gettext("session total")]
+        heads += [tr.gettext("round {n}").format(n=r.number) for r in s.rounds]
+        heads += [tr.gettext("rank points")] if s.rounds else []
+        settled = tr.ngettext("{n} deal settled", "{n} deals settled", s.deals).format(n=s.deals)
+        session = tr.gettext("session {n}").format(n=s.session)
         parts.append(
-            f'<table class="session"><caption>session {s.session} · {escape(s.rules)} · '
-            f"{plural(s.deals, 'deal')} settled</caption><tr>"
+            f'<table class="session"><caption>{session} · {escape(s.rules)} · {settled}</caption>'
+            "<tr>"
             + "".join(f"<th{NUM if i else ''}>{h}</th>" for i, h in enumerate(heads))
-            + f"</tr>{_session_rows(s)}</table>"
+            + f"</tr>{_session_rows(s, tr)}</table>"
         )
         if s.imbalance:
+            said = tr.gettext(
+                "session {n}: the scores sum to {imbalance} beyond the points paid to nobody — "
+                "check this table's journal"
+            ).format(n=s.session, imbalance=f"{s.imbalance:+d}")
             parts.append(
-                f'<p class="refused" role="alert" data-imbalance="{s.imbalance}">session '
-                f"{s.session}: the scores sum to {s.imbalance:+d} beyond the points paid to "
-                "nobody — check this table's journal</p>"
+                f'<p class="refused" role="alert" data-imbalance="{s.imbalance}">{said}</p>'
             )
     return "".join(parts) + "</article>"
 
 
-def render_banner(link: LinkState | None) -> str:
+def render_banner(link: LinkState | None, tr: Translator = ENGLISH) -> str:
     if link is None or link.up:
         return ""
-    what = "was lost" if link.ever else "cannot be reached"
-    return (
-        f'<p class="banner" role="alert">The hall broker {escape(link.broker)} {what} '
-        f"(since {_time(link.since)}): the hub keeps trying; what is shown below is as of "
-        "then.</p>"
-    )
+    if link.ever:
+        said = tr.gettext(
+            "The hall broker {broker} was lost (since {time}): the hub keeps trying; what is "
+            "shown below is as of then."
+        )
+    else:
+        said = tr.gettext(
+            "The hall broker {broker} cannot be reached (since {time}): the hub keeps trying; "
+            "what is shown below is as of then."
+        )
+    said = said.format(broker=escape(link.broker), time=_time(link.since))
+    return f'<p class="banner" role="alert">{said}</p>'
 
 
 def render_fragment(
     snap: HallStandings,
     link: LinkState | None = None,
     trust: Callable[[str, str], TableTrust] | None = None,
+    tr: Translator = ENGLISH,
 ) -> str:
     """The standings as HTML; every name from the wire is escaped."""
-    banner = render_banner(link)
+    banner = render_banner(link, tr)
     if not snap.tables:
-        return banner + '<p class="empty">No table has reported yet.</p>'
+        return banner + f'<p class="empty">{tr.gettext("No table has reported yet.")}</p>'
     now = datetime.now(UTC)
     cards = "".join(
-        _card(t, link, now, None if trust is None else trust(t.hall, t.table)) for t in snap.tables
+        _card(t, link, now, None if trust is None else trust(t.hall, t.table), tr)
+        for t in snap.tables
     )
     rounds = any(s.rounds for t in snap.tables for s in t.sessions)
     rows = "".join(
         f'<tr><td class="n">{i}</td><td>{escape(p.name)}</td>'
-        f"<td>{escape(', '.join(table_name(x) for x in p.tables))}</td>"
+        f"<td>{escape(', '.join(table_name(x, tr) for x in p.tables))}</td>"
         + (f'<td class="n">{_points(p.rank_points)}</td>' if rounds else "")
         + f'<td class="n">{_signed(p.score)}</td><td class="n">{p.deals}</td>'
         + (f'<td class="n">{p.rounds}</td>' if rounds else "")
@@ -331,14 +407,30 @@ def render_fragment(
         for i, p in enumerate(snap.players, 1)
     )
     heads = (
-        '<tr><th class="n">place</th><th>player</th><th>table</th>'
-        + ('<th class="n">rank points (4/3/2/1 a round)</th>' if rounds else "")
-        + '<th class="n">score</th><th class="n">deals</th>'
-        + ('<th class="n">rounds</th>' if rounds else "")
+        f'<tr><th class="n">{tr.gettext("place")}</th><th>{tr.gettext("player")}</th><th>{tr.gettext("table")}</th>'
+        + (f'<th class="n">{tr.gettext("rank points (4/3/2/1 a round)")}</th>' if rounds else "")
+        + f'<th class="n">{tr.gettext("score")}</th><th class="n">{tr.gettext("deals")}</th>'
+        + (f'<th class="n">{tr.gettext("rounds")}</th>' if rounds else "")
         + "</tr>"
     )
-    players = f'<section class="players box"><h2>Players</h2><table>{heads}{rows}</table></section>'
+    players = (
+        f'<section class="players box"><h2>{tr.gettext("Players")}</h2><table>{heads}{rows}</table>'
+        "</section>"
+    )
     return f'{banner}<section class="tables">{cards}</section>{players}'
+
+
+LANGUAGE_NAMES = (("", ""), ("en", "English"), ("zh-CN", "中文"), ("ru", "Русский"))
+
+
+def _language_switch(tr: Translator) -> str:
+    """The director's pick of language (hub.js keeps it); "Auto" follows the browser."""
+    options = "".join(
+        f'<option value="{code}">{escape(name or tr.gettext("Auto"))}</option>'
+        for code, name in LANGUAGE_NAMES
+    )
+    label = escape(tr.gettext("Language"))
+    return f'<select id="lang-switch" class="lang-switch" aria-label="{label}">{options}</select>'
 
 
 def render_page(
@@ -346,17 +438,26 @@ def render_page(
     hall: str | None,
     link: LinkState | None = None,
     trust: Callable[[str, str], TableTrust] | None = None,
+    tr: Translator = ENGLISH,
 ) -> str:
-    title = f"Hall {escape(hall)} standings" if hall else "Hall standings"
+    if hall:
+        title = tr.gettext("Hall {hall} standings").format(hall=escape(hall))
+    else:
+        title = tr.gettext("Hall standings")
     return (
-        '<!doctype html><html lang="en"><head><meta charset="utf-8">'
+        f'<!doctype html><html lang="{tr.language.tag}"><head><meta charset="utf-8">'
         '<meta name="viewport" content="width=device-width, initial-scale=1">'
         f'<title>{title}</title><link rel="icon" href="/favicon.svg" type="image/svg+xml">'
         '<link rel="stylesheet" href="/hub.css"></head><body>'
-        f'<header class="status"><h1>{title}</h1></header>'
-        f'<main id="standings">{render_fragment(snap, link, trust)}</main>'
+        f'<header class="status"><h1>{title}</h1>{_language_switch(tr)}</header>'
+        f'<main id="standings">{render_fragment(snap, link, trust, tr)}</main>'
         '<script src="/hub.js"></script></body></html>'
     )
+
+
+def page_language(request: Request) -> Translator:
+    """The words of a request for the page: its `?lang=`, else its Accept-Language."""
+    return translator(negotiate(request.param("lang") or request.header("accept-language")))
 
 
 @dataclass(frozen=True, slots=True)
@@ -390,9 +491,13 @@ class HubPage:
         server.route(
             "GET",
             "/",
-            lambda req: Response.html(render_page(self._snap(), hall, self._link(), self.trust)),
+            lambda req: Response.html(
+                render_page(self._snap(), hall, self._link(), self.trust, page_language(req))
+            ),
         )
-        server.route("GET", "/standings.html", lambda req: Response.html(self._fragment()))
+        server.route(
+            "GET", "/standings.html", lambda req: Response.html(self._fragment(page_language(req)))
+        )
         server.route("GET", "/api/standings", lambda req: Response.json(self._api()))
         server.route("GET", "/events", lambda req: EventStream(self.channel))
         server.route("GET", "/hub.js", lambda req: js)
@@ -412,8 +517,8 @@ class HubPage:
     def _link(self) -> LinkState | None:
         return None if self.link is None else self.link()
 
-    def _fragment(self) -> str:
-        return render_fragment(self._snap(), self._link(), self.trust)
+    def _fragment(self, tr: Translator = ENGLISH) -> str:
+        return render_fragment(self._snap(), self._link(), self.trust, tr)
 
     def changed(self) -> None:
         """Call after the standings changed (the subscriber's `on_change`)."""

@@ -10,6 +10,9 @@ audience and pushes it to the browsers (server-sent events):
 | `/broadcast`   | `/api/broadcast`          | `/events/broadcast`  | anyone, delayed|
 | `/referee`     | `/referee/api/view`       | `/referee/events`    | token holder   |
 
+`/words.json` is the catalog every page's JS says its words with (controller/locale): the
+language of `?lang=` (picked on the page), else of the browser's Accept-Language.
+
 Only `PublicView.to_json()` ever reaches a public feed: hands, the wall and the void before it
 is revealed exist only in `RefereeView`/`BroadcastView`. A `BroadcastView` is held back until
 `clock() >= shown_at + delay_s` on the injected clock, never earlier. Referee routes answer
@@ -35,6 +38,7 @@ from http import HTTPStatus
 from pathlib import Path
 from typing import Any
 
+from controller.locale import negotiate, translator
 from controller.outputs import tiles_svg
 from controller.outputs.http import EventChannel, EventStream, Request, Response, WebServer
 from controller.outputs.view import BroadcastView, PublicView, RefereeView
@@ -344,6 +348,7 @@ class Scoreboard:
         server.route("GET", "/api/broadcast", self._api_broadcast)
         server.route("GET", "/events/public", lambda r: EventStream(self.public_feed))
         server.route("GET", "/events/broadcast", self._events_broadcast)
+        server.route("GET", "/words.json", words_catalog)
         server.route("GET", "/tiles/sprite.svg", self._sprite)
         server.route("GET", "/tiles/", self._tile, prefix=True)
         server.route("GET", "/referee/login", lambda r: self._login_page(HTTPStatus.OK))
@@ -524,3 +529,10 @@ def _result(result: ActionResult) -> Response:
 
 def _dump(value: dict[str, Any]) -> str:
     return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
+
+
+def words_catalog(request: Request) -> Response:
+    """The page's words: the catalog of the language the page picked (`?lang=zh-CN`) or,
+    without one, the browser's first choice the table speaks (Accept-Language)."""
+    lang = negotiate(request.param("lang") or request.header("accept-language"))
+    return Response.json(translator(lang).to_json(), headers=(("Vary", "Accept-Language"),))

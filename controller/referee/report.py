@@ -26,8 +26,8 @@ from rules.seats import SEATS
 from rules.tiles import Tile
 
 CSS = """
-body { font-family: "DejaVu Sans", Verdana, Arial, sans-serif; font-size: 11pt; color: #111;
-       margin: 16px; }
+body { font-family: "DejaVu Sans", "Noto Sans CJK SC", Verdana, Arial, sans-serif;
+       font-size: 11pt; color: #111; margin: 16px; }  /* Noto CJK: players' Chinese names */
 h1 { font-size: 18pt; margin: 0 0 4px; } h2 { font-size: 14pt; margin: 18px 0 6px;
      border-bottom: 2px solid #333; } h3 { font-size: 12pt; margin: 12px 0 4px; }
 table { border-collapse: collapse; width: 100%; margin: 4px 0 10px; }

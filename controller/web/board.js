@@ -7,39 +7,238 @@
 
 const MJ = (() => {
   const SVG = "http://www.w3.org/2000/svg";
-  const WIND = { E: "East", S: "South", W: "West", N: "North" };
-  const SUIT = { m: "Characters", p: "Dots", s: "Bamboo", z: "Honours" };
+
+  // --- the page's language ----------------------------------------------------------------
+  // The words come from the catalog the table serves for the page's language (GET
+  // /words.json: the browser's Accept-Language, or the language picked on the page and kept
+  // in localStorage), built from the same gettext catalogs as the terminal's
+  // (controller/locale). A message the catalog lacks is said in English, its msgid.
+  let WORDS = { language: "en", messages: {}, fault: null };
+  const LANGUAGES = [
+    ["", "Auto"],
+    ["en", "English"],
+    ["zh-CN", "中文"],
+    ["ru", "Русский"],
+  ];
+  let lastRender = null;
+
+  // Marks a message for extraction where a table defines it; t() says it where it is shown.
+  function N_(message) {
+    return message;
+  }
+
+  function fill(text, args) {
+    return text.replace(/\{(\w+)\}/g, (m, k) => (args && k in args ? String(args[k]) : m));
+  }
+
+  function t(message, args) {
+    const forms = WORDS.messages[message];
+    return fill(forms && forms[0] ? forms[0] : message, args);
+  }
+
+  // gettext's plural categories, as controller/locale PLURALS numbers them
+  function pluralIndex(n) {
+    if (WORDS.language === "zh-CN") return 0;
+    if (WORDS.language === "ru") {
+      if (n % 10 === 1 && n % 100 !== 11) return 0;
+      return n % 10 >= 2 && n % 10 <= 4 && !(n % 100 >= 12 && n % 100 <= 14) ? 1 : 2;
+    }
+    return n === 1 ? 0 : 1;
+  }
+
+  function tn(one, many, n, args) {
+    const forms = WORDS.messages[one];
+    const i = pluralIndex(n);
+    const text = forms && forms[i] ? forms[i] : n === 1 ? one : many;
+    return fill(text, Object.assign({ n: n }, args || {}));
+  }
+
+  function storageKey() {
+    return "mjtable.lang." + (document.body.dataset.words || "board");
+  }
+
+  async function loadWords() {
+    let chosen = null;
+    try {
+      chosen = localStorage.getItem(storageKey());
+    } catch (e) {
+      chosen = null;
+    }
+    const url = "/words.json" + (chosen ? "?lang=" + encodeURIComponent(chosen) : "");
+    try {
+      const reply = await fetch(url, { credentials: "same-origin" });
+      if (reply.ok) WORDS = await reply.json();
+    } catch (e) {
+      // an older daemon, or none yet: English
+    }
+    document.documentElement.lang = WORDS.language || "en";
+    document.body.dataset.language = WORDS.language || "en";
+    faultNote(WORDS.fault);
+    languageSwitch(chosen || "");
+    for (const node of document.querySelectorAll("[data-msgid]")) {
+      node.textContent = t(node.dataset.msgid);
+    }
+    if (lastRender) render(lastRender[0], lastRender[1]);
+  }
+
+  // A catalog that did not load: the page goes on in English and says why (in English: the
+  // catalog that would say it is the one missing).
+  function faultNote(fault) {
+    let note = document.getElementById("words-fault");
+    if (!fault) {
+      if (note) note.remove();
+      return;
+    }
+    if (!note) {
+      note = el("p", "words-fault");
+      note.id = "words-fault";
+      note.setAttribute("role", "alert");
+      document.body.prepend(note);
+    }
+    note.textContent = fault;
+  }
+
+  // The viewer's choice of language, kept in this browser; "Auto" follows the browser's.
+  function languageSwitch(chosen) {
+    let box = document.getElementById("lang-switch");
+    if (!box) {
+      box = el("select", "lang-switch");
+      box.id = "lang-switch";
+      box.addEventListener("change", () => {
+        try {
+          if (box.value) localStorage.setItem(storageKey(), box.value);
+          else localStorage.removeItem(storageKey());
+        } catch (e) {
+          // no storage (a private window): the choice lasts for this page only
+        }
+        loadWords();
+      });
+      document.body.appendChild(box);
+    }
+    box.title = t("Language");
+    box.setAttribute("aria-label", t("Language"));
+    box.replaceChildren(
+      ...LANGUAGES.map(([code, name]) => {
+        const option = el("option", "", code ? name : t("Auto"));
+        option.value = code;
+        return option;
+      }),
+    );
+    box.value = chosen;
+  }
+
+  // --- the table's terms in the page's language (docs/GLOSSARY.md) ------------------------
+  const HONOURS = {
+    "1z": N_("East wind"),
+    "2z": N_("South wind"),
+    "3z": N_("West wind"),
+    "4z": N_("North wind"),
+    "5z": N_("White dragon"),
+    "6z": N_("Green dragon"),
+    "7z": N_("Red dragon"),
+  };
+
+  function seatWords(seat) {
+    return WIND[seat] ? t(WIND[seat]) : String(seat || "?");
+  }
+
+  // The wind badge's one letter: E S W N in English as on the tiles, 东 南 西 北, В Ю З С
+  const SEAT_LETTERS = {
+    E: N_("E (seat letter)"),
+    S: N_("S (seat letter)"),
+    W: N_("W (seat letter)"),
+    N: N_("N (seat letter)"),
+  };
+
+  function seatLetter(seat) {
+    return WORDS.language === "en" || !SEAT_LETTERS[seat] ? String(seat) : t(SEAT_LETTERS[seat]);
+  }
+
+  // A seat where space is short: in English its letter, as the tiles and the wind badge say
+  // it ("E to draw"); in Chinese and Russian its word (东, Восток).
+  function seatShort(seat) {
+    return WORDS.language === "en" ? String(seat || "?") : seatWords(seat);
+  }
+
+  // "5p" → "5 Dots" / "五筒" / "5 точек": the glossary's tile names are the catalog's
+  function tileWords(name) {
+    if (HONOURS[name]) return t(HONOURS[name]);
+    const suit = SUIT[name.slice(-1)];
+    const key = name[0] + " " + suit;
+    return suit && name.length === 2 ? t(key) : name;
+  }
+
+  function voidWords(suit) {
+    return t("void {suit}", { suit: SUIT[suit] ? t(SUIT[suit]) : suit });
+  }
+
+  // The last action: the daemon's sentence in English; in another language, said here from
+  // its parts (the seat, the move, the tile and whom it came from).
+  const ACTIONS = {
+    draw: N_("{seat} draws"),
+    replacement: N_("{seat} draws a replacement tile"),
+    void: N_("{seat} chooses a void suit"),
+    discard: N_("{seat} discards {tile}"),
+    pung: N_("{seat} pungs {tile} from {from}"),
+    chow: N_("{seat} chows {tile} from {from}"),
+    kong: N_("{seat} kongs {tile} from {from}"),
+    hu: N_("{seat} wins on {tile} from {from}"),
+    "rob-kong": N_("{seat} wins on {tile} from {from} robbing the kong"),
+    "self-drawn-hu": N_("{seat} wins self-drawn on {tile}"),
+  };
+
+  const END_WORDS = [N_("Time is up"), N_("Deal ended by the referee")];
+
+  function actionWords(act) {
+    if (WORDS.language === "en") return act.text;
+    if (act.move === "end-deal" && END_WORDS.includes(act.text)) return t(act.text);
+    if (!act.seat) return act.text;
+    let words = ACTIONS[act.move];
+    if (act.move === "kong" && !act.from) words = N_("{seat} declares a kong of {tile}");
+    if ((act.move === "hu" || act.move === "rob-kong" || act.move === "self-drawn-hu") && !act.tile) {
+      words = N_("{seat} declares a false Hu");
+    }
+    if (!words) return act.text;
+    return t(words, {
+      seat: seatWords(act.seat),
+      tile: act.tile ? tileWords(act.tile) : "",
+      from: act.from ? seatWords(act.from) : "",
+    });
+  }
+
+  const WIND = { E: N_("East"), S: N_("South"), W: N_("West"), N: N_("North") };
+  const SUIT = { m: N_("Characters"), p: N_("Dots"), s: N_("Bamboo"), z: N_("Honours") };
   // The table machine's phases in words; a turn's phase names the player ("E to draw").
   const PHASES = {
-    offline: "Table offline",
-    idle: "Waiting for the next deal",
-    shuffling: "Shuffling",
-    walls_up: "Walls built",
-    dice_rolled: "Dice rolled",
-    dealing: "Dealing",
-    choosing_void: "Choosing void suits",
-    "playing.awaiting_draw": (v) => (v.turn ? v.turn + " to draw" : "Next draw"),
-    "playing.awaiting_discard": (v) => (v.turn ? v.turn + " to discard" : "Next discard"),
-    "playing.claim_window": (v) => (v.discarder ? "Claims on " + v.discarder + "'s discard" : "Claims"),
-    "playing.robbing_window": (v) => (v.discarder ? "Robbing " + v.discarder + "'s kong?" : "Robbing the kong?"),
-    deal_over: "Deal over",
-    settled: "Deal settled",
-    degraded: "Device lost — waiting",
-    paused: "Paused by the referee",
+    offline: N_("Table offline"),
+    idle: N_("Waiting for the next deal"),
+    shuffling: N_("Shuffling"),
+    walls_up: N_("Walls built"),
+    dice_rolled: N_("Dice rolled"),
+    dealing: N_("Dealing"),
+    choosing_void: N_("Choosing void suits"),
+    "playing.awaiting_draw": (v) => (v.turn ? t("{seat} to draw", { seat: seatShort(v.turn) }) : t("Next draw")),
+    "playing.awaiting_discard": (v) => (v.turn ? t("{seat} to discard", { seat: seatShort(v.turn) }) : t("Next discard")),
+    "playing.claim_window": (v) => (v.discarder ? t("Claims on {seat}'s discard", { seat: seatShort(v.discarder) }) : t("Claims")),
+    "playing.robbing_window": (v) => (v.discarder ? t("Robbing {seat}'s kong?", { seat: seatShort(v.discarder) }) : t("Robbing the kong?")),
+    deal_over: N_("Deal over"),
+    settled: N_("Deal settled"),
+    degraded: N_("Device lost — waiting"),
+    paused: N_("Paused by the referee"),
   };
   // How a deal ended (PublicView.end). "Draw" is never said alone: a drawn deal is one
   // where the wall ran out.
   const ENDS = {
-    "three-won": "Three Hu — deal over",
-    "wall-exhausted": "Exhausted wall",
-    "time-up": "Time up — deal over",
-    referee: "Deal ended by the referee",
+    "three-won": N_("Three Hu — deal over"),
+    "wall-exhausted": N_("Exhausted wall"),
+    "time-up": N_("Time up — deal over"),
+    referee: N_("Deal ended by the referee"),
   };
 
   function endWords(view) {
     const won = view.seats.some((s) => s.hu_order);
-    if (view.end === "wall-exhausted" && !won) return "Exhausted wall — drawn deal";
-    return ENDS[view.end] || view.end;
+    if (view.end === "wall-exhausted" && !won) return t("Exhausted wall — drawn deal");
+    return ENDS[view.end] ? t(ENDS[view.end]) : view.end;
   }
 
   function el(tag, cls, text) {
@@ -53,21 +252,23 @@ const MJ = (() => {
   // the phase.
   function headline(view) {
     const waiting = view.waiting_for || [];
-    if (waiting.length) return "Waiting for " + waiting.join(" and ");
+    if (waiting.length) {
+      const listed = waiting.map((d) => t(d)).reduce((a, b) => t("{first} and {second}", { first: a, second: b }));
+      return t("Waiting for {devices}", { devices: listed });
+    }
     return view.end ? endWords(view) : phaseWords(view);
   }
 
-  function plural(n, one, many) {
-    return n + " " + (n === 1 ? one : many);
-  }
 
   // The phase in the daemon's words (controller/words.py: the terminal and the hall page
   // say the same), the first letter a capital; this page's own words for an older daemon.
   function phaseWords(view) {
-    if (view.phase_text) return view.phase_text[0].toUpperCase() + view.phase_text.slice(1);
+    if (view.phase_text && WORDS.language === "en") {
+      return view.phase_text[0].toUpperCase() + view.phase_text.slice(1);
+    }
     const words = PHASES[view.phase];
     if (typeof words === "function") return words(view);
-    return words || view.phase;
+    return words ? t(words) : view.phase;
   }
 
   async function loadSprite() {
@@ -85,7 +286,7 @@ const MJ = (() => {
     svg.setAttribute("viewBox", "0 0 60 84");
     svg.setAttribute("class", "tile" + (extra ? " " + extra : ""));
     svg.setAttribute("role", "img");
-    svg.setAttribute("aria-label", name || "face-down");
+    svg.setAttribute("aria-label", name ? tileWords(name) : t("face-down"));
     if (name) svg.dataset.tile = name;
     const use = document.createElementNS(SVG, "use");
     use.setAttribute("href", "#t-" + (name || "back"));
@@ -122,7 +323,10 @@ const MJ = (() => {
     return n > 0 ? "+" + n : n < 0 ? String(n) : "±0";
   }
 
+
+  // 1st, 2nd, 3rd in English; the number alone where the catalog's words say the order
   function ordinal(n) {
+    if (WORDS.language !== "en") return String(n);
     return ["", "1st", "2nd", "3rd"][n] || n + "th";
   }
 
@@ -133,26 +337,26 @@ const MJ = (() => {
     if (seat.hu_order) panel.classList.add("won");
 
     const head = el("header", "seat-head");
-    const wind = el("div", "wind", seat.seat);
-    wind.title = WIND[seat.seat] || seat.seat;
+    const wind = el("div", "wind", seatLetter(seat.seat));
+    wind.title = seatWords(seat.seat);
     if (view.dealer === seat.seat) wind.classList.add("dealer");
     head.appendChild(wind);
     const who = el("div", "who");
     who.appendChild(el("div", "player", seat.player));
     const badges = el("div", "badges");
-    if (view.dealer === seat.seat) badges.appendChild(el("span", "badge dealer-badge", "dealer"));
+    if (view.dealer === seat.seat) badges.appendChild(el("span", "badge dealer-badge", t("dealer")));
     if (seat.void) {
-      const v = el("span", "badge void", "void " + (SUIT[seat.void] || seat.void));
+      const v = el("span", "badge void", voidWords(seat.void));
       v.dataset.void = seat.void;
       badges.appendChild(v);
     }
     if (seat.hu_order) {
-      badges.appendChild(el("span", "badge hu", "Hu " + ordinal(seat.hu_order)));
+      badges.appendChild(el("span", "badge hu", t("Hu {nth}", { nth: ordinal(seat.hu_order) })));
     }
     if (seat.hu_pattern) {
       // Wellness: the one pattern scored and the hand value, bonuses in the tooltip
       const p = el("span", "badge pattern", seat.hu_pattern + " " + seat.hu_value);
-      p.title = (seat.hu_bonuses || []).join(", ") || "no bonus";
+      p.title = (seat.hu_bonuses || []).join(", ") || t("no bonus");
       badges.appendChild(p);
     }
     who.appendChild(badges);
@@ -168,11 +372,11 @@ const MJ = (() => {
       const backs = [];
       for (let i = 0; i < seat.standing; i++) backs.push(null);
       const concealed = tiles(backs, "hand concealed");
-      concealed.title = plural(seat.standing, "concealed tile", "concealed tiles");
+      concealed.title = tn("{n} concealed tile", "{n} concealed tiles", seat.standing);
       handRow.appendChild(concealed);
     }
     if (seat.hu_order && seat.hu_tile) {
-      const won = el("div", "won-on", "Hu on");
+      const won = el("div", "won-on", t("Hu on"));
       won.appendChild(tile(seat.hu_tile, "big"));
       handRow.appendChild(won);
     }
@@ -204,7 +408,7 @@ const MJ = (() => {
     const settled = seat.deal_change !== null && seat.deal_change !== undefined;
     const change = settled ? seat.deal_change : seat.deal_delta;
     score.appendChild(el("div", "total", seat.score + (settled ? 0 : seat.deal_delta)));
-    const delta = el("div", "delta", signed(change) + (settled ? " this deal" : ""));
+    const delta = el("div", "delta", settled ? t("{points} this deal", { points: signed(change) }) : signed(change));
     delta.classList.add(change > 0 ? "up" : change < 0 ? "down" : "even");
     score.appendChild(delta);
     return score;
@@ -213,12 +417,13 @@ const MJ = (() => {
   // A Hu on the result screen: its patterns, total fan and value.
   function huInfo(seat) {
     const info = el("div", "hu-info");
-    const names = (seat.hu_patterns || []).map((p) => p.name + " " + p.fan);
-    info.appendChild(el("span", "patterns", names.join(" · ") || "plain hand"));
+    // a pattern's name is its rule set's key ("full-flush"), said as the glossary says it (清一色)
+    const names = (seat.hu_patterns || []).map((p) => t(p.name) + " " + p.fan);
+    info.appendChild(el("span", "patterns", names.join(" · ") || t("plain hand")));
     if (seat.hu_fan !== null && seat.hu_fan !== undefined) {
-      info.appendChild(el("span", "fan", plural(seat.hu_fan, "fan", "fan")));
+      info.appendChild(el("span", "fan", tn("{n} fan", "{n} fan", seat.hu_fan)));
     }
-    info.appendChild(el("span", "value", plural(seat.hu_value, "point", "points")));
+    info.appendChild(el("span", "value", tn("{n} point", "{n} points", seat.hu_value)));
     return info;
   }
 
@@ -227,13 +432,13 @@ const MJ = (() => {
   function handInfo(hand, seat) {
     const info = el("div", "hand-info");
     // The void is shown here until it is revealed (then the seat's header shows it).
-    if (hand.void && !seat.void) info.appendChild(el("span", "badge void", "void " + (SUIT[hand.void] || hand.void)));
+    if (hand.void && !seat.void) info.appendChild(el("span", "badge void", voidWords(hand.void)));
     if (hand.waits && hand.waits.length) {
-      info.appendChild(el("span", "label", "waits"));
+      info.appendChild(el("span", "label", t("waits")));
       info.appendChild(tiles(hand.waits, "waits", "small"));
-      info.appendChild(el("span", "value", "max " + plural(hand.max_value, "pt", "pts")));
+      info.appendChild(el("span", "value", tn("max {n} pt", "max {n} pts", hand.max_value)));
     } else if (!seat.hu_order && hand.standing.length % 3 === 1) {
-      info.appendChild(el("span", "label muted", "not ready"));
+      info.appendChild(el("span", "label muted", t("not ready")));
     }
     return info;
   }
@@ -243,8 +448,10 @@ const MJ = (() => {
   // does not say (0: no deal yet in this session).
   function dealWords(view, short) {
     const n = view.session_deal || view.deal;
-    const of = view.session_deal && view.session_deals && !short ? " of " + view.session_deals : "";
-    return "Deal " + n + of;
+    if (view.session_deal && view.session_deals && !short) {
+      return t("Deal {n} of {total}", { n: n, total: view.session_deals });
+    }
+    return t("Deal {n}", { n: n });
   }
 
   // The header: one line on a TV, two on a phone, the same height whatever it holds.
@@ -252,12 +459,12 @@ const MJ = (() => {
     const bar = el("header", "status");
     const title = el("div", "title");
     title.appendChild(el("span", "table-name", view.table_title || view.table));
-    const which = el("span", "muted which", "Session " + view.session + " · " + dealWords(view));
+    const which = el("span", "muted which", t("Session {n}", { n: view.session }) + " · " + dealWords(view));
     title.appendChild(which);
     const rules = el("span", "muted rules", view.rules);
     if (view.prevalent) {
-      rules.textContent += " · round wind " + view.prevalent;
-      rules.title = "round wind " + (WIND[view.prevalent] || view.prevalent);
+      rules.textContent += " · " + t("round wind {seat}", { seat: seatShort(view.prevalent) });
+      rules.title = t("round wind {seat}", { seat: seatWords(view.prevalent) });
     }
     title.appendChild(rules);
     bar.appendChild(title);
@@ -265,20 +472,20 @@ const MJ = (() => {
     phase.dataset.phase = view.phase;
     bar.appendChild(phase);
     if (view.end && view.phase !== "settled" && view.phase !== "deal_over") {
-      bar.appendChild(el("div", "next muted", "next deal: " + phaseWords(view)));
+      bar.appendChild(el("div", "next muted", t("next deal: {phase}", { phase: phaseWords(view) })));
     }
     const wall = el("div", "wall-count");
     if (!view.end) {
       wall.appendChild(el("span", "n", view.tiles_left));
-      wall.appendChild(el("span", "muted", view.tiles_left === 1 ? " tile left" : " tiles left"));
+      wall.appendChild(el("span", "muted", " " + tn("tile left", "tiles left", view.tiles_left)));
     }
     bar.appendChild(wall);
     if (view.referee_called) {
       // the deal waits for the referee (a reading no legal move explains)
-      bar.appendChild(el("div", "referee-called", "Referee called"));
+      bar.appendChild(el("div", "referee-called", t("Referee called")));
     }
     if (note) bar.appendChild(el("div", "note", note));
-    const live = el("div", "live", "live");
+    const live = el("div", "live", t("live"));
     live.id = "live";
     bar.appendChild(live);
     return bar;
@@ -292,7 +499,7 @@ const MJ = (() => {
     const act = view.last_action;
     if (act) {
       if (act.tile) callout.appendChild(tile(act.tile, "big"));
-      callout.appendChild(el("span", "action", act.text));
+      callout.appendChild(el("span", "action", actionWords(act)));
       callout.dataset.move = act.move;
     }
     box.appendChild(callout);
@@ -316,11 +523,13 @@ const MJ = (() => {
 
   function penalties(lines) {
     const box = el("div", "penalties");
-    box.appendChild(el("span", "label", lines.length === 1 ? "Penalty" : "Penalties"));
+    box.appendChild(el("span", "label", lines.length === 1 ? t("Penalty") : t("Penalties")));
     for (const line of lines) {
-      const text = line.payer + " pays " + line.points + " to " + (line.payee || "nobody") + " — " + line.why;
+      const to = line.payee ? seatShort(line.payee) : t("nobody");
+      const pays = t("{payer} pays {points} to {payee}", { payer: seatShort(line.payer), points: line.points, payee: to });
+      const text = pays + " — " + t(line.why);
       const item = el("span", "fine", text);
-      item.title = line.rule;
+      item.title = t(line.rule); // the rule in the reader's words, its reference kept
       box.appendChild(item);
     }
     return box;
@@ -330,8 +539,8 @@ const MJ = (() => {
   // point from South"), the rule behind it on a tap (the daemon's words, `ledger_words`).
   function result(view) {
     const box = el("div", "result");
-    box.appendChild(el("h2", "end", dealWords(view, true) + " result"));
-    if (view.ledger_words && view.ledger_words.length) {
+    box.appendChild(el("h2", "end", t("{deal} result", { deal: dealWords(view, true) })));
+    if (view.ledger_words && view.ledger_words.length && WORDS.language === "en") {
       const said = el("ul", "ledger said");
       for (const w of view.ledger_words) {
         const item = el("li", "line" + (w.penalty ? " penalty" : ""));
@@ -355,17 +564,17 @@ const MJ = (() => {
     const list = el("ol", "ledger");
     for (const g of groups) {
       const li = el("li", "line" + (g.payee ? "" : " penalty"));
-      const who = g.payers.join(", ") + " → " + (g.payee || "nobody");
+      const who = g.payers.map(seatShort).join(", ") + " → " + (g.payee ? seatShort(g.payee) : t("nobody"));
       li.appendChild(el("span", "who", who));
-      const each = g.payers.length > 1 ? " each" : "";
-      li.appendChild(el("span", "points", g.points + each));
-      li.appendChild(el("span", "why", g.why));
-      const rule = el("span", "rule muted", g.rule);
-      rule.title = g.rule;
+      const points = g.payers.length > 1 ? t("{points} each", { points: g.points }) : String(g.points);
+      li.appendChild(el("span", "points", points));
+      li.appendChild(el("span", "why", t(g.why)));
+      const rule = el("span", "rule muted", t(g.rule));
+      rule.title = t(g.rule);
       li.appendChild(rule);
       list.appendChild(li);
     }
-    if (!groups.length) list.appendChild(el("li", "line muted", "no payment"));
+    if (!groups.length) list.appendChild(el("li", "line muted", t("no payment")));
     box.appendChild(list);
     return box;
   }
@@ -391,13 +600,13 @@ const MJ = (() => {
     barOuter.appendChild(barInner);
     const what = el("span", "on");
     const robbing = view.phase === "playing.robbing_window";
-    what.appendChild(el("span", "", robbing ? "Rob the kong" : "Claim"));
+    what.appendChild(el("span", "", robbing ? t("Rob the kong") : t("Claim")));
     if (view.last_discard) what.appendChild(tile(view.last_discard, "small"));
-    if (view.discarder) what.appendChild(el("span", "", "from " + view.discarder));
+    if (view.discarder) what.appendChild(el("span", "", t("from {seat}", { seat: seatShort(view.discarder) })));
     box.replaceChildren(what, label, barOuter);
     const step = () => {
       const left = Math.max(0, remaining - (performance.now() - start) / 1000);
-      label.textContent = left.toFixed(1) + " s";
+      label.textContent = t("{seconds} s", { seconds: left.toFixed(1) });
       barInner.style.width = (100 * left) / total + "%";
       if (left > 0) countdown = { frame: requestAnimationFrame(step) };
     };
@@ -405,6 +614,7 @@ const MJ = (() => {
   }
 
   function render(view, options) {
+    lastRender = [view, options];
     const opts = options || {};
     const app = document.getElementById("app");
     const hands = {};
@@ -451,9 +661,9 @@ const MJ = (() => {
     const live = document.getElementById("live");
     if (live) {
       live.classList.toggle("down", !ok);
-      live.textContent = ok ? "live" : "reconnecting";
+      live.textContent = ok ? t("live") : t("reconnecting");
     }
   }
 
-  return { el, tile, tiles, meld, render, follow, loadSprite, signed, plural };
+  return { el, tile, tiles, meld, render, follow, loadSprite, loadWords, signed, t, tn };
 })();

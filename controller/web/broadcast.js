@@ -2,12 +2,12 @@
 "use strict";
 
 let delay = null;
-MJ.loadSprite().finally(() => {
+Promise.allSettled([MJ.loadSprite(), MJ.loadWords()]).finally(() => {
   MJ.follow(
     "/events/broadcast",
     "/api/broadcast",
     (view) => {
-      const note = delay === null ? "delayed" : "delayed " + Math.round(delay) + " s";
+      const note = delay === null ? MJ.t("delayed") : MJ.t("delayed {seconds} s", { seconds: Math.round(delay) });
       MJ.render(view.public, { hands: view.hands, note: note });
     },
     (name, data) => {

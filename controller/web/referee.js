@@ -149,7 +149,7 @@ for (const form of document.querySelectorAll("form[data-kind]")) {
   });
 }
 
-MJ.loadSprite().finally(() => {
+Promise.allSettled([MJ.loadSprite(), MJ.loadWords()]).finally(() => {
   MJ.follow("/referee/events", "/referee/api/view", (view) => {
     MJ.render(view.public, { hands: view.hands, note: "referee" });
     drawSide(view);

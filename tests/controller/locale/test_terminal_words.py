@@ -1,0 +1,85 @@
+"""`mjtable run`'s terminal in the table's language (`[table] language`, `--lang`): the
+status line, the settled-deal lines and the closing table; "stopped: REASON", read by
+scripts, stays as it is."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+from controller.cli.run_status import status_lines
+from controller.locale import ENGLISH, Language, translator
+from controller.outputs.view import PublicView, SeatView
+from controller.words import phase_words, waiting_words
+
+ROOT = Path(__file__).resolve().parents[3]
+
+
+def view(phase: str, **kw) -> PublicView:
+    seats = tuple(
+        SeatView(seat, name, 0, 0, (), (), 13)
+        for seat, name in zip("ESWN", ("Ann", "Bo", "Cy", "Di"), strict=True)
+    )
+    base = dict(table="7", session=2, deal=3, rules="sbr-mil", dealer="S", phase=phase,
+                turn="W", tiles_left=41, claim_remaining_s=None, last_discard=None,
+                seats=seats, seq=100, session_deal=3, session_deals=8)  # fmt: skip
+    base.update(kw)
+    return PublicView(**base)
+
+
+def test_the_status_line_in_each_language():
+    v = view("playing.awaiting_discard")
+    assert status_lines(v, ENGLISH)[0].startswith(
+        "Table 7 · Session 2 · Deal 3 of 8 · West to discard · 41 tiles left"
+    )
+    assert status_lines(v, translator(Language.ZH_CN))[0].startswith(
+        "7号桌 · 第2场 · 第3局（共8局） · 西家出牌 · 余41张"
+    )
+    assert status_lines(v, translator(Language.RU))[0].startswith(
+        "Стол 7 · Сессия 2 · Раздача 3 из 8 · сброс: Запад · осталась 41 кость"
+    )
+
+
+def test_phases_and_devices_in_words_of_the_language():
+    ru = translator(Language.RU)
+    assert phase_words("playing.claim_window", "E", ru) == "заявки на сброс: Восток"
+    assert phase_words("playing.claim_window", None, ru) == "заявки открыты"
+    assert phase_words("no_such_phase", None, ru) == "no such phase"  # unknown: as it is
+    zh = translator(Language.ZH_CN)
+    said = waiting_words(("the table controller", "the tile reader"), zh)
+    assert said == "等待牌桌控制器和读牌器"
+
+
+def mjtable(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "controller", *args],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+
+
+def test_a_run_in_russian_says_its_deal_and_results_in_russian(tmp_path):
+    journal = tmp_path / "ru.journal"
+    done = mjtable("run", "--deals", "1", "--fast", "--http", "127.0.0.1:0",
+                   "--journal", str(journal), "--lang", "ru")  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    out = done.stdout
+    assert "Раздача 1 из 1: дилер E" in out, out
+    assert "Раздача 1 из 1 рассчитана: " in out, out
+    assert "stopped: deals" in out  # the line scripts read
+    assert "Сессия 1: 1 раздача рассчитана" in out, out
+    assert "итог" in out
+
+
+def test_an_unknown_language_runs_in_english_with_one_log_line(tmp_path):
+    config = tmp_path / "mjtable.toml"
+    config.write_text('[table]\nlanguage = "tlh"\n')
+    done = mjtable("run", "--config", str(config), "--deals", "1", "--fast", "--http",
+                   "127.0.0.1:0", "--journal", str(tmp_path / "j.journal"))  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert "Deal 1 of 1 settled" in done.stdout
+    said = [line for line in done.stderr.splitlines() if "unknown language" in line]
+    assert len(said) == 1 and "'tlh'" in said[0], done.stderr

@@ -1,0 +1,249 @@
+"""The board in each of its languages (issue 33), in a real headless Chromium at a hall TV's,
+a small screen's and a phone's size: every word it shows is the language's (no English
+message where a translation exists, no unfilled {placeholder}), nothing overflows or spills over its neighbours (Russian's
+long words), and every character is drawn by a font the system has, not a missing-glyph box.
+
+The missing-glyph check (`GLYPHS_JS`): each distinct non-ASCII character of the page is drawn
+on a canvas in the font its element uses, and beside it a code point no font has (U+10FFFD,
+a private-use plane's last); a character whose pixels are exactly that .notdef box is
+missing. Pixels, not `document.fonts.check` (which is true for any installed family, whatever
+it covers) nor widths alone (a box and a full-width glyph can be equally wide)."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import os
+import re
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from outputs_views import broadcast_view, public_steps, referee_view, result_view
+from page_checks import OVERFLOW_JS
+from real_things import chromium_missing, start_chromium
+
+from controller.locale import Language, load, translator
+from controller.outputs import scoreboard
+from controller.outputs.http import WebServer
+from controller.outputs.scoreboard import Scoreboard
+
+SHOTS = Path(__file__).resolve().parents[3] / "artifacts" / "screenshots"
+SIZES = {"tv": (1920, 1080), "small": (1024, 768), "phone": (390, 844)}
+WAIT_S = 15
+TOKEN = "languages-test-token-1234"
+
+reason = chromium_missing()
+if reason is not None:
+    if os.environ.get("CI") == "true":
+        pytest.fail(f"browser tests cannot run in CI: {reason}", pytrace=False)
+    pytest.skip(reason, allow_module_level=True)
+
+from selenium.webdriver.common.by import By  # noqa: E402
+from selenium.webdriver.support.ui import WebDriverWait  # noqa: E402
+
+GLYPHS_JS = """
+const chars = new Map();
+const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+  const font = getComputedStyle(n.parentElement).fontFamily;
+  for (const c of n.textContent) if (c.codePointAt(0) > 0x2000 && c.trim()) chars.set(c, font);
+}
+for (const c of arguments[0] || []) chars.set(c, getComputedStyle(document.body).fontFamily);
+const canvas = document.createElement('canvas');
+canvas.width = canvas.height = 48;
+const ctx = canvas.getContext('2d', { willReadFrequently: true });
+function pixels(c, font) {
+  ctx.clearRect(0, 0, 48, 48);
+  ctx.font = '32px ' + font;
+  ctx.textBaseline = 'top';
+  ctx.fillText(c, 4, 4);
+  return Array.from(ctx.getImageData(0, 0, 48, 48).data).join(',');
+}
+const missing = [];
+for (const [c, font] of chars) {
+  if (pixels(c, font) === pixels(String.fromCodePoint(0x10FFFD), font)) missing.push(c);
+}
+return [missing, chars.size];
+"""
+
+# Text spilling out of its own box over its neighbours (a grid cell that will not wrap): the
+# overflow check sees boxes outside their panel, not text outside its box. A box that clips
+# on purpose (overflow hidden, an ellipsis) is left alone.
+SPILL_JS = """
+const out = [];
+for (const e of document.querySelectorAll('#app *')) {
+  if (!e.childElementCount && e.textContent.trim() && e.scrollWidth > e.clientWidth + 1
+      && e.clientWidth > 0 && getComputedStyle(e).overflowX === 'visible') {
+    out.push((e.getAttribute('class') || e.tagName) + ': ' + e.textContent.trim());
+  }
+}
+return out;
+"""
+
+TEXTS_JS = """
+const out = [];
+for (const e of document.querySelectorAll('#app *, .lang-switch')) {
+  for (const n of e.childNodes) if (n.nodeType === 3 && n.textContent.trim()) out.push(n.textContent.trim());
+  if (e.title) out.push(e.title);
+}
+return out;
+"""
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator:
+    driver = start_chromium(SIZES["tv"], WAIT_S)
+    yield driver
+    driver.quit()
+
+
+@pytest.fixture
+def server():
+    sb = Scoreboard()
+    web = WebServer()
+    sb.mount(web)
+    web.start()
+    yield sb, web
+    web.close()
+
+
+def _viewport(driver, width: int, height: int) -> None:
+    driver.execute_cdp_cmd(
+        "Emulation.setDeviceMetricsOverride",
+        {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": width < 800},
+    )
+
+
+def _open(driver, url: str, lang: Language, seq: int) -> None:
+    """The board in `lang`, picked as a viewer picks it (the switch's localStorage key)."""
+    driver.get(url + "/")
+    driver.execute_script("localStorage.setItem('mjtable.lang.board', arguments[0])", lang.tag)
+    driver.get(url + "/")
+    WebDriverWait(driver, WAIT_S).until(
+        lambda d: d.execute_script(
+            "return document.documentElement.lang === arguments[0] && "
+            "document.getElementById('app').dataset.seq === arguments[1]",
+            lang.tag,
+            str(seq),
+        ),
+        message=f"the board in {lang.tag}",
+    )
+
+
+def untranslated(texts: list[str], lang: Language) -> list[str]:
+    """Texts that are an English message the catalog translates, or hold a {placeholder}."""
+    if lang is Language.EN:
+        english: set[str] = set()
+    else:
+        tr = translator(lang)
+        english = {
+            m for m, forms in tr.messages.items() if "{" not in m and forms[0] != m and len(m) > 1
+        }
+    return [t for t in texts if t in english or re.search(r"\{\w+\}", t)]
+
+
+def views():
+    steps = public_steps()
+    claim = next(v for v in reversed(steps) if v.claim_remaining_s is not None)
+    return {"claim": dataclasses.replace(claim, claim_remaining_s=120.0), "result": result_view()}
+
+
+@pytest.mark.parametrize("lang", list(Language), ids=lambda lang: lang.tag)
+@pytest.mark.parametrize("moment", ["claim", "result"])
+def test_the_board_speaks_each_language_at_each_size(browser, server, lang, moment):
+    sb, web = server
+    view = views()[moment]
+    sb.publish(view, referee=referee_view(view), broadcast=broadcast_view(view, 0.0))
+    _viewport(browser, *SIZES["tv"])
+    _open(browser, web.url, lang, view.seq)
+    for size, (w, h) in SIZES.items():
+        _viewport(browser, w, h)
+        texts = browser.execute_script(TEXTS_JS)
+        assert texts, size
+        assert untranslated(texts, lang) == [], (size, lang.tag)
+        assert browser.execute_script(OVERFLOW_JS, h < w) == [], (size, lang.tag)
+        assert browser.execute_script(SPILL_JS) == [], (size, lang.tag)
+        missing, checked = browser.execute_script(GLYPHS_JS, [])
+        assert missing == [], (size, lang.tag)
+        if lang is Language.ZH_CN:
+            assert checked > 10  # the check saw the page's Chinese
+        SHOTS.mkdir(parents=True, exist_ok=True)
+        browser.save_screenshot(str(SHOTS / f"board-{lang.tag}-{moment}-{size}.png"))
+    if lang is not Language.EN:
+        said = browser.execute_script("return document.querySelector('.phase').textContent")
+        assert said not in {view.phase_text, ""}
+
+
+def test_the_missing_glyph_check_can_fail(browser, server):
+    """A character no installed font draws (Tangut 𗀀) is found; a Chinese one is not."""
+    _, web = server
+    browser.get(web.url + "/")
+    missing, _ = browser.execute_script(GLYPHS_JS, ["𗀀", "五"])
+    assert missing == ["𗀀"]
+
+
+def test_the_untranslated_check_can_fail():
+    assert untranslated(["Deal over", "Раздача {n}", "Раздача окончена"], Language.RU) == [
+        "Deal over",
+        "Раздача {n}",
+    ]
+
+
+def test_the_switch_remembers_the_viewer_s_choice(browser, server):
+    sb, web = server
+    view = views()["claim"]
+    sb.publish(view, referee=referee_view(view), broadcast=broadcast_view(view, 0.0))
+    _open(browser, web.url, Language.RU, view.seq)
+    browser.execute_script(
+        "const s = document.getElementById('lang-switch'); s.value = 'zh-CN';"
+        "s.dispatchEvent(new Event('change'));"
+    )
+    WebDriverWait(browser, WAIT_S).until(
+        lambda d: d.execute_script("return document.documentElement.lang") == "zh-CN"
+    )
+    browser.get(web.url + "/")
+    WebDriverWait(browser, WAIT_S).until(
+        lambda d: d.execute_script("return document.documentElement.lang") == "zh-CN",
+        message="the choice kept across a reload",
+    )
+    stored = browser.execute_script("return localStorage.getItem('mjtable.lang.board')")
+    assert stored == "zh-CN"
+    assert json.loads(json.dumps(stored)) == "zh-CN"
+
+
+def test_a_catalog_that_fails_to_load_is_said_on_the_referee_page(browser, tmp_path, monkeypatch):
+    """English, never a blank page: the referee's page shows the board in English with the
+    catalog's fault above it (a real loader reading a damaged .mo)."""
+    folder = tmp_path / "ru" / "LC_MESSAGES"
+    folder.mkdir(parents=True)
+    (folder / "mjtable.mo").write_bytes(b"this is not a compiled catalog at all")
+    monkeypatch.setattr(scoreboard, "translator", lambda lang: load(lang, tmp_path))
+    sb = Scoreboard(referee_token=TOKEN)
+    web = WebServer()
+    sb.mount(web)
+    web.start()
+    try:
+        view = views()["claim"]
+        sb.publish(view, referee=referee_view(view), broadcast=broadcast_view(view, 0.0))
+        browser.get(web.url + "/referee")
+        browser.execute_script("localStorage.setItem('mjtable.lang.referee', 'ru')")
+        browser.find_element(By.NAME, "token").send_keys(TOKEN)
+        browser.find_element(By.CSS_SELECTOR, "form.login button").click()
+        WebDriverWait(browser, WAIT_S).until(
+            lambda d: d.execute_script("return document.getElementById('words-fault')"),
+            message="the fault said on the referee page",
+        )
+        said = browser.execute_script("return document.getElementById('words-fault').textContent")
+        assert "ru catalog did not load" in said and "English instead" in said
+        WebDriverWait(browser, WAIT_S).until(
+            lambda d: (
+                d.execute_script("return document.getElementById('app').dataset.seq")
+                == str(view.seq)
+            ),
+            message="the board drawn all the same",
+        )
+        assert browser.execute_script("return document.documentElement.lang") == "en"
+        assert browser.execute_script("return document.querySelector('.player').textContent")
+    finally:
+        web.close()
