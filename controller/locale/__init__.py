@@ -219,7 +219,8 @@ def read_po(path: Path) -> dict[str, tuple[str, ...]]:
         if not message.id or message.fuzzy:
             continue
         msgid = message.id[0] if isinstance(message.id, tuple | list) else message.id
-        forms = message.string if isinstance(message.string, tuple | list) else (message.string,)
+        strings = message.string if isinstance(message.string, tuple | list) else (message.string,)
+        forms = tuple(form or "" for form in strings)
         if any(forms):
-            out[msgid] = tuple(forms)
+            out[msgid] = forms
     return out
