@@ -42,15 +42,21 @@ def watch(port: int, topic: str) -> queue.Queue[SeatingNotice]:
     return got
 
 
-def test_each_table_finds_its_next_sessions_seating_retained(broker, tmp_path):
-    (tmp_path / "players.csv").write_text(ROSTER)
-    (tmp_path / "seating.csv").write_text(PLAN)
+def seating_hub(port: int, folder) -> HubProcess:
+    """`mjtable hub` with the roster and plan above, once it has sent its first seatings."""
+    (folder / "players.csv").write_text(ROSTER)
+    (folder / "seating.csv").write_text(PLAN)
     hub = HubProcess(
-        broker.port, "h1", "--roster", str(tmp_path / "players.csv"),
-        "--plan", str(tmp_path / "seating.csv"),
+        port, "h1", "--roster", str(folder / "players.csv"),
+        "--plan", str(folder / "seating.csv"),
     )  # fmt: skip
+    assert hub.said("seating: table T2 plays session 1 as E5 F6 G7 H8")
+    return hub
+
+
+def test_each_table_finds_its_next_sessions_seating_retained(broker, tmp_path):
+    hub = seating_hub(broker.port, tmp_path)
     try:
-        assert hub.said("seating: table T2 plays session 1 as E5 F6 G7 H8")
         t1 = watch(broker.port, seating_topic("h1", "T1"))  # subscribed after: retained
         first = t1.get(timeout=T)
         assert (first.session, [p.name for p in first.players]) == (1, ["Ann", "Bo", "Cy", "Di"])
@@ -105,14 +111,8 @@ def test_regression_a_broker_crash_before_its_autosave_no_longer_loses_the_seati
     """A broker killed before it saved its retained messages came back without the seating;
     the hub sent it only when it changed, so the tables never found it again. The hub now
     sends its seatings again whenever it (re)connects."""
-    (tmp_path / "players.csv").write_text(ROSTER)
-    (tmp_path / "seating.csv").write_text(PLAN)
-    hub = HubProcess(
-        broker.port, "h1", "--roster", str(tmp_path / "players.csv"),
-        "--plan", str(tmp_path / "seating.csv"),
-    )  # fmt: skip
+    hub = seating_hub(broker.port, tmp_path)
     try:
-        assert hub.said("seating: table T2 plays session 1 as E5 F6 G7 H8")
         broker.kill()  # at once: nothing saved (the test broker never autosaves before)
         broker.start()
         t2 = watch(broker.port, seating_topic("h1", "T2"))
