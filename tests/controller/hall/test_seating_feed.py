@@ -50,7 +50,9 @@ def seating_hub(port: int, folder) -> HubProcess:
         port, "h1", "--roster", str(folder / "players.csv"),
         "--plan", str(folder / "seating.csv"),
     )  # fmt: skip
-    assert hub.said("seating: table T2 plays session 1 as E5 F6 G7 H8")
+    if not hub.said("seating: table T2 plays session 1 as E5 F6 G7 H8"):
+        hub.stop()
+        raise AssertionError("the hub sent no seating:\n" + "\n".join(hub.log))
     return hub
 
 
