@@ -32,12 +32,15 @@ from __future__ import annotations
 
 from collections.abc import Collection
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from controller.devices.events import FrameError, TagsRead
-from controller.devices.iso15693_feig import FeigPoller, FeigStep
 from controller.devices.uhf_poller import PollerConfig, PollStep, UHFPoller
 from controller.devices.uhf_reader import MAX_ANTENNAS
 from controller.profiles import ReaderModel, ReaderProfile
+
+if TYPE_CHECKING:  # imported where a FEIG reader is polled: nothing at a UHF table's start
+    from controller.devices.iso15693_feig import FeigPoller, FeigStep
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,6 +72,8 @@ class ReaderBus:
     def _build(self, antennas: Collection[int]) -> None:
         self.pollers: list[UHFPoller] | list[FeigPoller]
         if self.profile.reader.model is ReaderModel.FEIG_ISO15693:
+            from controller.devices.iso15693_feig import FeigPoller
+
             self.addresses = [n - 1 for n in sorted(antennas)]
             self.pollers = [
                 FeigPoller(
