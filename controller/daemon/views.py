@@ -235,9 +235,8 @@ def referee_view(
     deal: Deal | None,
     alerts: Sequence[AlertView],
     tail: Sequence[str],
-    called: str | None = None,
+    call: dict[str, Any] | None = None,
     corrections: Sequence[CorrectionView] = (),
-    candidates: Sequence[dict[str, Any]] = (),
     heads: Sequence[dict[str, Any]] = (),
 ) -> RefereeView:
     wall: tuple[str, ...] = ()
@@ -249,9 +248,8 @@ def referee_view(
         wall,
         tuple(alerts),
         tuple(tail),
-        called,
+        call,
         tuple(corrections),
-        tuple(candidates),
         tuple(heads),
     )
 

@@ -54,7 +54,7 @@ class TruthReferee:
         if not self.url:
             return
         view = self._get("/referee/api/view")
-        if not view or not view.get("called"):
+        if not view or not view.get("call"):
             self._called_since = None
             return
         public = view.get("public") or {}
