@@ -89,6 +89,7 @@ class Publication:
             None if self.call is None else self.call.to_json(),
             self.desk.listing(),
             tuple(self.heads),
+            self.desk.settled_listing(),
         )
         broadcast = broadcast_view(public, facts, self.deal, self.clock.monotonic())
         try:

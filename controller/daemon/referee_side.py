@@ -89,8 +89,21 @@ class RefereeSide:
         """A record another part of the daemon appended (the referee desk)."""
         self.seq, self._dirty = record.seq, True
         self.tail.append(tail_line(record))
-        if record.kind is RecordKind.CORRECTION and record.deal:
-            self._corrections_seen[record.deal] = record.seq  # not taken again (deal_cycle)
+        live = self.deal is not None and not self.deal.over
+        if record.kind is RecordKind.CORRECTION and live and record.deal == self.deal_no:
+            # not taken again (deal_cycle); a settled deal's is: `settled_corrected`
+            self._corrections_seen[record.deal] = record.seq
+
+    @property
+    def last_settled(self) -> int:
+        """The session's last settled deal (0: none yet)."""
+        return max(self.settled_deltas, default=0)
+
+    def settled_corrected(self) -> None:
+        """A correction of a settled deal was journalled: its result is judged again now
+        (the totals, the views, the seat displays), not at the next periodic look."""
+        self._rechecked_at = float("-inf")
+        self.recheck_settled(self.clock.monotonic())
 
     def would_refuse(self, move: mv.Move) -> mv.Rejected | None:
         """The judge's answer to `move` now, closing an open window first where the move

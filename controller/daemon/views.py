@@ -238,6 +238,7 @@ def referee_view(
     call: dict[str, Any] | None = None,
     corrections: Sequence[CorrectionView] = (),
     heads: Sequence[dict[str, Any]] = (),
+    settled: tuple[int, Sequence[CorrectionView]] = (0, ()),
 ) -> RefereeView:
     wall: tuple[str, ...] = ()
     if deal is not None:
@@ -251,6 +252,8 @@ def referee_view(
         call,
         tuple(corrections),
         tuple(heads),
+        settled[0],
+        tuple(settled[1]),
     )
 
 

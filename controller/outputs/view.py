@@ -163,6 +163,9 @@ class RefereeView:
     # the chain head when each deal settled, {"deal", "seq", "hash"}, the last ones: an anchor
     # for `mjtable journal verify --anchor SEQ:HASH` (issue 15 item 5)
     heads: tuple[dict[str, Any], ...] = ()
+    # the session's last settled deal and its corrections, still undoable (issue 27 item 3)
+    settled_deal: int = 0
+    settled_corrections: tuple[CorrectionView, ...] = ()
     kind: str = field(default="referee", init=False)
     version: int = field(default=VIEW_VERSION, init=False)
 

@@ -19,7 +19,6 @@ const WORDS = {
   refused: "Refused: ",
   notSent: "Not sent: ",
   undo: "Undo",
-  stale: "This call was answered meanwhile; the page now shows the table as it is.",
   settled: (deal) => "Deal " + deal + " (settled)",
 };
 
@@ -114,20 +113,31 @@ function drawSide(view) {
   const heads = (view.heads || []).map((h) => "deal " + h.deal + " — " + h.seq + ":" + h.hash);
   document.getElementById("heads").replaceChildren(...heads.map((line) => MJ.el("li", "", line)));
   drawCall(view.call);
-  const list = document.getElementById("corrections");
-  list.replaceChildren(
-    ...(view.corrections || []).map((c) => {
-      const li = MJ.el("li", c.active ? "correction" : "correction undone", c.text + " ");
-      if (c.active) {
-        const undo = MJ.el("button", "undo", WORDS.undo);
-        undo.type = "button";
-        undo.addEventListener("click", () => post({ kind: "undo", target_seq: c.seq }, null));
-        li.appendChild(undo);
-      }
-      return li;
-    }),
-  );
+  document.getElementById("corrections").replaceChildren(...(view.corrections || []).map(correctionItem));
+  // the last settled deal's corrections stay undoable until dismissed (this tab remembers)
+  const settled = view.settled_deal || 0;
+  const shown = settled && (view.settled_corrections || []).length && sessionStorage.getItem("dismissed") !== String(settled);
+  document.getElementById("settled-box").hidden = !shown;
+  document.getElementById("settled-title").textContent = shown ? WORDS.settled(settled) : "";
+  document.getElementById("settled").replaceChildren(...(shown ? view.settled_corrections : []).map(correctionItem));
+  document.getElementById("dismiss").dataset.deal = String(settled);
 }
+
+function correctionItem(c) {
+  const li = MJ.el("li", c.active ? "correction" : "correction undone", c.text + " ");
+  if (c.active) {
+    const undo = MJ.el("button", "undo", WORDS.undo);
+    undo.type = "button";
+    undo.addEventListener("click", () => post({ kind: "undo", target_seq: c.seq }, null));
+    li.appendChild(undo);
+  }
+  return li;
+}
+
+document.getElementById("dismiss").addEventListener("click", (ev) => {
+  sessionStorage.setItem("dismissed", ev.target.dataset.deal || "");
+  document.getElementById("settled-box").hidden = true;
+});
 
 const QUESTIONS = {
   penalty: (d) =>

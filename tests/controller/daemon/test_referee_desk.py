@@ -330,3 +330,29 @@ def test_a_call_raised_again_before_an_answer_keeps_its_name(rig):
     rig.rt.recognised([again], rig.clock.now)
     assert rig.rt.call.to_json()["id"] == call["id"]  # a tap made meanwhile still counts
     assert _answer(rig, call, call["id"]).accepted
+
+
+def test_a_settled_deals_corrections_stay_undoable_and_the_undo_resettles_it(rig):
+    """Issue 27 item 3: after "End the deal here…" the page promised an undo, but the
+    corrections list was empty (the deal had settled). The last settled deal's corrections
+    stay listed; undoing one re-judges the settled deal and the totals follow at once."""
+    plan = begin_deal(rig, 5)
+    play(rig, list(plan.moves)[:12])
+    penalty = act(rig, ActionKind.PENALTY, seat=Seat.S, points=8, paid_to=Seat.N, confirmed=True)
+    assert penalty.accepted, penalty.detail
+    assert act(rig, ActionKind.ABANDON, confirmed=True).accepted
+    assert rig.rt.deal.over and len(rig.records(RecordKind.DEAL_SETTLED)) == 1
+    with_penalty = list(rig.rt.totals)
+    number, listed = rig.rt.desk.settled_listing()
+    assert number == rig.rt.deal_no and rig.rt.desk.listing() == ()
+    assert [c.seq for c in listed if "penalty" in c.text] == [penalty.seq]
+    undone = act(rig, ActionKind.UNDO, target_seq=penalty.seq)
+    assert undone.accepted, undone.detail
+    assert with_penalty[Seat.S] - rig.rt.totals[Seat.S] == -8  # South no longer pays
+    assert with_penalty[Seat.N] - rig.rt.totals[Seat.N] == 8
+    _, listed = rig.rt.desk.settled_listing()
+    assert not next(c for c in listed if c.seq == penalty.seq).active
+    # undone twice: one sentence, nothing written
+    seq = rig.rt.seq
+    again = act(rig, ActionKind.UNDO, target_seq=penalty.seq)
+    assert not again.accepted and "already withdrawn" in again.detail and rig.rt.seq == seq
