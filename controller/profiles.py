@@ -16,6 +16,7 @@ from enum import Enum
 from typing import Any
 
 from controller.devices.framing import Framing
+from controller.devices.uhf_reader import InventoryLayout
 from controller.profile_files import available as available, read_profile
 
 # the tag maps (controller/tag_maps.py) are part of this module's API: `X as X` re-exports
@@ -319,6 +320,10 @@ class ReaderHeader:
     # the most polling rounds a second the daemon starts (a round: every antenna polled
     # once), however fast the line answers (docs/PROFILES.md)
     rounds_per_second: float = field(default=20.0, metadata={"range": (0.1, 1000.0)})
+    # UHF family: how its inventory answers are laid out (controller/devices/uhf_reader.py),
+    # and whether it takes antenna selection (0x3F; a one-antenna UHFReader18 does not)
+    inventory_layout: InventoryLayout = InventoryLayout.ANTENNA_RSSI
+    select_antenna: bool = True
     notes: str = ""
     # which declaration sources the table has, several may be combined (docs/PROFILES.md)
     declarations: tuple[DeclarationSource, ...] = (DeclarationSource.BUTTONS,)
@@ -460,6 +465,15 @@ def parse_reader(data: dict[str, Any], source: str) -> ReaderProfile:
                 raise SchemaError(source, where, "neighbours", f"no other antenna {other}")
             links[n].add(other)
             links[other].add(n)
+    if not raw.reader.select_antenna:
+        for n in numbers:
+            if (n - 1) % 8:  # port (n-1) mod 8 + 1 of reader address (n-1) div 8
+                raise SchemaError(
+                    source,
+                    f"antennas.{n}",
+                    None,
+                    "a reader without antenna selection (select-antenna = false) has port 1 only",
+                )
     default_ms = raw.reader.inventory_ms
     antennas = {
         n: Antenna(

@@ -58,7 +58,6 @@ def loneliest(counts: Sequence[int]) -> list[int] | tuple[int, ...]:
 # per number suit: live key -> `_suit_loneliest`'s answer, filled as keys come up
 _LIVE: tuple[dict[int, tuple[int, tuple[int, ...]]], ...] = ({}, {}, {})
 _LIVE_MAX = 1 << 15  # keys kept per suit before a cache starts afresh
-_NO_TILES: tuple[int, ...] = ()
 
 
 def loneliest_live(keys: Sequence[int], counts: bytearray) -> list[int] | tuple[int, ...]:
@@ -93,7 +92,8 @@ def _fill(
     look-up (`_suit_loneliest`) written out on the hand's counts, kept under `key`."""
     if len(cache) >= _LIVE_MAX:
         cache.clear()
-    low, tiles = 99, _NO_TILES
+    low: int = 99
+    tiles: tuple[int, ...] = ()
     for i, near in _NEAR_AT[offset][bytes(counts[offset : offset + 9]).translate(_HELD)]:
         score = 6 * counts[i] + near
         if score < low:
@@ -122,7 +122,8 @@ def _suit_loneliest(offset: int) -> Callable[[bytes], tuple[int, tuple[int, ...]
 
     @lru_cache(maxsize=1 << 15)
     def loneliest(row: bytes) -> tuple[int, tuple[int, ...]]:
-        low, tiles = 99, _NO_TILES
+        low: int = 99
+        tiles: tuple[int, ...] = ()
         # the neighbours' part of the score depends only on which ranks are held
         for r, near in _NEIGHBOURS[row.translate(_HELD)]:
             score = 6 * row[r] + near

@@ -22,12 +22,11 @@ way (`RobKong`, or `Hu`, or `Pass`); a robbed kong stays a pung.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import Enum
 
 from rules.melds import Meld
 from rules.moves import Chow, Claim, Hu, Kong, Pass, Pung, RobKong
-from rules.quick import builder
 from rules.seats import Seat
 from rules.tiles import Tile
 
@@ -37,79 +36,27 @@ class WindowKind(Enum):
     ROBBING = "robbing"
 
 
-@dataclass(slots=True, init=False)
+@dataclass(slots=True)
 class Window:
-    """An open claim window (internal to the judge; `ClaimWindow` is its public view)."""
+    """An open claim window (the judge's state; `ClaimWindow` is its public view)."""
 
     kind: WindowKind
     tile: Tile
     discarder: Seat  # the discarder, or the player whose kong can be robbed
     eligible: tuple[Seat, ...]  # still in, counter-clockwise from the discarder
-    last: bool  # the discard made after the last wall tile
-    after_kong: bool  # the discarder declared a kong this turn
-    dealer_first: bool  # the deal's first discard, made by East
-    kong_meld: Meld | None  # ROBBING: the kong that can be robbed
-    kong_index: int  # ROBBING: its index among the declarer's melds
-    declared: dict[Seat, Claim]
+    last: bool = False  # the discard made after the last wall tile
+    after_kong: bool = False  # the discarder declared a kong this turn
+    dealer_first: bool = False  # the deal's first discard, made by East
+    kong_meld: Meld | None = None  # ROBBING: the kong that can be robbed
+    kong_index: int = -1  # ROBBING: its index among the declarer's melds
+    declared: dict[Seat, Claim] = field(default_factory=dict)
     # per seat, whether its hand wins on `tile` (None: not asked yet); hands do not change
     # while the window is open, and the bots, the checks and the skipped-Hu lock all ask
-    wins: list[bool | None]
-
-    # written out: the generated one calls a factory function for each of `declared` and
-    # `wins`, and a window opens on every discard
-    def __init__(
-        self,
-        kind: WindowKind,
-        tile: Tile,
-        discarder: Seat,
-        eligible: tuple[Seat, ...],
-        last: bool = False,
-        after_kong: bool = False,
-        dealer_first: bool = False,
-        kong_meld: Meld | None = None,
-        kong_index: int = -1,
-    ) -> None:
-        self.kind = kind
-        self.tile = tile
-        self.discarder = discarder
-        self.eligible = eligible
-        self.last = last
-        self.after_kong = after_kong
-        self.dealer_first = dealer_first
-        self.kong_meld = kong_meld
-        self.kong_index = kong_index
-        self.declared = {}
-        self.wins = [None, None, None, None]
+    wins: list[bool | None] = field(default_factory=lambda: [None, None, None, None])
 
     @property
     def complete(self) -> bool:
         return len(self.declared) == len(self.eligible)
-
-
-def discard_window(
-    tile: Tile,
-    discarder: Seat,
-    eligible: tuple[Seat, ...],
-    last: bool,
-    after_kong: bool,
-    dealer_first: bool,
-) -> Window:
-    """`Window(WindowKind.DISCARD, tile, discarder, eligible, last, after_kong,
-    dealer_first)`, the window of every discard, made without calling the class (its
-    `__init__` is Python code called from C, a second interpreter frame)."""
-    w = _new_object(Window)
-    w.kind = _WINDOW_DISCARD
-    w.tile = tile
-    w.discarder = discarder
-    w.eligible = eligible
-    w.last = last
-    w.after_kong = after_kong
-    w.dealer_first = dealer_first
-    w.kong_meld = None
-    w.kong_index = -1
-    w.declared = {}
-    w.wins = [None, None, None, None]
-    return w
 
 
 @dataclass(frozen=True, slots=True)
@@ -138,15 +85,7 @@ class Resolution:
 _ROUND: tuple[tuple[Seat, ...], ...] = tuple(
     tuple(seat.after(step) for step in range(1, 5)) for seat in Seat
 )
-
-# Enum members read on every move, as module constants: `Phase.DRAW` is looked up
-# through the Enum class (about 0.1 us in CPython 3.11), a module constant is not
-_WINDOW_ROBBING = WindowKind.ROBBING
-_WINDOW_DISCARD = WindowKind.DISCARD
-_new_object = object.__new__
 _AFTER: tuple[tuple[Seat, Seat, Seat], ...] = tuple((r[0], r[1], r[2]) for r in _ROUND)
-_SILENT: dict[tuple[Seat, ...], Resolution] = {}
-_new_resolution = builder(Resolution)  # `Resolution(hu, taker, meld, passed)`, slots set from C
 
 
 def seats_after(seat: Seat) -> tuple[Seat, Seat, Seat]:
@@ -158,12 +97,8 @@ def resolve(window: Window) -> Resolution:
     """004 Lesson 4: Hu supersedes Pung/Kong; all Hu declarations are satisfied. 001 IV 2.1:
     a Pung/Kong supersedes a Chow."""
     declared = window.declared
-    if not declared:  # most windows: everybody let the tile go
-        silent = _SILENT.get(window.eligible)
-        if silent is None:
-            silent = _SILENT[window.eligible] = Resolution((), None, None, window.eligible)
-        return silent
-    # one pass over the eligible seats (a window is resolved after most pungs and every Hu)
+    if not declared:
+        return Resolution((), None, None, window.eligible)  # everybody let the tile go
     hu: tuple[Seat, ...] = ()
     passed: tuple[Seat, ...] = ()
     taker = chow = None
@@ -177,13 +112,15 @@ def resolve(window: Window) -> Resolution:
             taker = s
         elif chow is None and isinstance(claim, Chow):
             chow = s
-    if hu or window.kind is _WINDOW_ROBBING:
-        return _new_resolution(hu, None, None, passed)
+    if hu or window.kind is WindowKind.ROBBING:
+        return Resolution(hu, None, None, passed)
     if taker is None:
         taker = chow
     if taker is None:
-        return _new_resolution((), None, None, passed)
-    return _new_resolution((), taker, declared[taker], passed)
+        return Resolution((), None, None, passed)
+    meld = declared[taker]
+    assert isinstance(meld, Pung | Kong | Chow)  # what the loop above took
+    return Resolution((), taker, meld, passed)
 
 
 def next_player(discarder: Seat, declarers: tuple[Seat, ...], out: list[bool]) -> Seat | None:

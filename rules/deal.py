@@ -32,86 +32,40 @@ Blood battle: a player who declares Hu leaves the deal and is skipped; the deal 
 `rs.play.winners_to_end`-th Hu (three), or when the wall is exhausted and the active player
 has finished (the last discard's window closed), or on a referee `EndDeal`.
 
-Decisions where the documents are silent or differ (each is a docstring, not a guess in the
-code):
-- A false Hu (no valid shape, void-suit tiles, three suits) is accepted, not rejected: 004
-  Lesson 5 says all declared Hu stand until scoring. The offender **leaves the deal** (004:
-  the penalty compensates the others "for not being able to score points ... from the left
-  gameplay player"), pays `payments.false_hu` to each player still in after the declaration
-  (simultaneous declarers on one discard are not "still in", 004's worked example), returns
-  every kong payment received, and counts toward the Hu that end the deal. It does not count
-  for the next dealer (rules.session).
-- A Hu on a tile of one's void suit is refused (`VOID_SUIT_CLAIM`, 002: "mahjong cannot be
-  declared on voided suit on discard"); a set of it is penalised (`play.void-suit-set`).
-- The skipped-Hu lock (`skip_hu_lock`) refuses the Hu (`SKIPPED_HU_LOCK`) unless the new
-  hand pays more than the skipped one; it lifts when the player takes a tile from the wall
-  (a replacement tile included). It also applies to a Hu declined in a robbing window.
-  With `play.sequential-claim = "false-win"` (WMT, 000 2.2.4) such a Hu, or a pung held by
-  the skipped-pung lock, is accepted and settled as a false win (rules.deal_effects).
-- The mandatory first discard (the face-down void tile) is enforced in both `void_discard`
-  modes; `strict` also refuses any other discard while void tiles are held.
-- The void penalty is charged at most once per player per deal.
-- "Hu on the declarer's very next discard" refunds every kong the discarder declared in the
-  turn that discard ended (only for a valid Hu).
+The state is a `rules.deal_state.State` (`Deal.state`); each move is judged by its check
+and its effect, functions of the state grouped by concern (rules.deal_moves names them:
+draws and discards, claims, kongs, Hu and false Hu, the void, the wall end). Where the
+documents are silent or differ, the decision is in the docstring of the concern's module.
+A false Hu does not count for the next dealer (rules.session).
 """
 
 from __future__ import annotations
 
 import random
 from collections.abc import Iterable, Mapping, Sequence
-from itertools import chain
-from operator import getitem
 
-from rules import deal_end, deal_legal, deal_wellness, settlement as pay
-from rules.claims import ClaimWindow, Window, WindowKind, next_player
-from rules.deal_checks import CHECKS
-from rules.deal_effects import EFFECTS, OTHERS_IN, PLAY_EFFECTS
-from rules.deal_state import DealState, Entry, KongRecord, Phase
-from rules.live_hand import NEAR_DIGITS, SUIT_INDEX, UNIT, keys_complete, keys_complete_with
-from rules.melds import Meld, MeldKind
-from rules.moves import (
-    TURN_PASSED,
-    Accepted,
-    Correction,
-    DealEnd,
-    DealOver,
-    Fact,
-    Move,
-    Reason,
-    Rejected,
-    Result,
-    Won,
-)
-from rules.quick import builder
-from rules.ruleset import RuleSet, ScoringMethod, VoidDiscard
-from rules.scoring import NotAWin, Score, is_winning, score_hand
+from rules import deal_legal
+from rules.claims import ClaimWindow
+from rules.deal_hu import self_drawn_wins, wins_with
+from rules.deal_moves import JUDGES, kept_moves, not_a_move
+from rules.deal_state import DealState, Phase, State, new_state
+from rules.melds import Meld
+from rules.moves import Accepted, DealEnd, Fact, Move, Rejected, Result, Won
+from rules.ruleset import RuleSet
 from rules.seats import SEATS, Seat
-from rules.settlement import Ledger, LedgerLine
-from rules.tiles import TILES, Suit, Tile
+from rules.settlement import Ledger
+from rules.tiles import Suit, Tile
 from rules.wall import Dice, Take, Wall, dealt_order
 
-# Enum members read on every move, as module constants: `Phase.DRAW` is looked up
-# through the Enum class (about 0.1 us in CPython 3.11), a module constant is not
-_END_HU = DealEnd.HU
-_END_WALL = DealEnd.WALL
-_ENTRY_DEALT = Entry.DEALT
-_CONCEALED_KONG = MeldKind.CONCEALED_KONG
-_KONG = MeldKind.KONG
-_POSTPONED_KONG = MeldKind.POSTPONED_KONG
-_PROMOTED_KONG = MeldKind.PROMOTED_KONG
-_PUNG = MeldKind.PUNG
-_HIGHEST_PATTERN = ScoringMethod.HIGHEST_PATTERN
-_CHOOSING_VOID = Phase.CHOOSING_VOID
-_DISCARD = Phase.DISCARD
-_DRAW = Phase.DRAW
-_OVER = Phase.OVER
-_REPLACEMENT = Phase.REPLACEMENT
-_WINDOW_DISCARD = WindowKind.DISCARD
-_WINDOW_ROBBING = WindowKind.ROBBING
+__all__ = ["Deal", "DealState", "Phase"]
 
 
 class Deal:
     """One deal under a rule set; see the module docstring."""
+
+    def __init__(self, state: State, history: Iterable[Move] = ()) -> None:
+        self.state = state
+        self.history: list[Move] = list(history)  # every accepted move, corrections included
 
     # -- construction ---------------------------------------------------------------------
 
@@ -127,18 +81,13 @@ class Deal:
         """Break and deal the wall; East (the dealer) holds 14 tiles. `None` marks a wall
         position whose tile is not known (the dealt positions must be known). `prevalent`
         is the prevalent (round) wind, scored by rule sets that count winds (001 II 3)."""
-        deal = cls.__new__(cls)
-        deal._init(rs, Wall(rs, dice, wall_order))
-        deal.prevalent = prevalent
-        return deal
+        return cls(new_state(rs, Wall(rs, dice, wall_order), prevalent))
 
     @classmethod
     def start_shuffled(cls, rs: RuleSet, rng: random.Random) -> Deal:
         """A deal on a wall shuffled here from `rng` (`rules.wall.Wall.shuffled`: the full
         set shuffled, then East's roll of the dice), prevalent wind East."""
-        deal = cls.__new__(cls)
-        deal._init(rs, Wall.shuffled(rs, rng))
-        return deal
+        return cls(new_state(rs, Wall.shuffled(rs, rng), Seat.E))
 
     @classmethod
     def start_dealt(
@@ -166,434 +115,196 @@ class Deal:
     ) -> Deal:
         """A deal re-judged from its moves; raises ValueError naming the first bad move."""
         deal = cls.start(rs, dice, wall_order, prevalent=prevalent)
-        play = deal.play
         for i, move in enumerate(moves):
-            refused = play(move)
+            refused = deal.play(move)
             if refused is not None:
                 raise ValueError(f"move {i + 1} ({move}) rejected: {refused}")
         return deal
 
-    def _init(self, rs: RuleSet, wall: Wall) -> None:
-        """A deal on `wall` (checked when built, not yet dealt), prevalent wind East."""
-        self.rs = rs
-        self.dice = wall.dice
-        self.prevalent = Seat.E
-        # highest-pattern scoring (Wellness): its payments (rules.deal_wellness) and the
-        # skipped-Hu lock on the fan (001 IV 3.2)
-        self._pattern_pay = rs.scoring.method is _HIGHEST_PATTERN
-        self._fan_lock = self._pattern_pay
-        self.wall_order = order = wall.order
-        self.wall = wall
-        # each seat's standing counts, one byte per tile kind: `bytes(h)` (the hand tables'
-        # key) is then a copy, not a conversion of 34 ints, and `4 in h` a byte search
-        self._hands = hands = [bytearray(34) for _ in SEATS]
-        # each seat's live suit keys (`rules.live_hand.LiveHand`, `suit_keys(hand)`), changed
-        # with every count of `_hands` by the effects: "complete?" is then three look-ups.
-        # Counted as dealt (a wall holds at most 4 of a tile), seat by seat: no `Seat` subscript
-        self._keys = keys = [[0, 0, 0, 0] for _ in SEATS]
-        plan = wall.deal_out()  # the takes themselves only when asked (`deal_takes`)
-        for hand, key, dealt in zip(hands, keys, wall.dealt_by_seat(), strict=True):
-            for i in dealt:
-                t = order[i]
-                hand[t] += 1
-                key[SUIT_INDEX[t]] += UNIT[t]
-        self._melds: list[list[Meld]] = [[], [], [], []]
-        self._river: list[list[Tile]] = [[], [], [], []]
-        self._discards: list[list[Tile]] = [[], [], [], []]
-        self._void: list[Suit | None] = [None] * 4
-        self._void_chosen = [not rs.play.void_suit] * 4
-        self._laid: list[Tile | None] = [None] * 4
-        self._out = [False] * 4
-        self._out_mask = 0  # bit s: seat s is out (`_out`, as one number for look-ups)
-        self._wins: list[Won] = []
-        self._hu_events = 0
-        self._declared_hu = 0
-        self.phase = _CHOOSING_VOID if rs.play.void_suit else _DISCARD
-        self.turn = Seat.E
-        self._entry = _ENTRY_DEALT
-        self._drawn: Tile | None = order[plan[49][1]]  # East's 14th tile (004: the jump)
-        self._kong_chain: list[KongRecord] = []
-        self._kongs: list[KongRecord] = []
-        self._window: Window | None = None
-        self._window_view: tuple[Window, int, ClaimWindow] | None = None
-        self._hu_lock = [0] * 4
-        self._skip_hu_lock = rs.play.skip_hu_lock  # read after every claim window
-        self._skip_pung_lock = rs.play.skip_pung_lock
-        self._strict_void = rs.play.void_discard is VoidDiscard.STRICT  # read every discard
-        self._pung_lock: list[set[Tile]] = [set(), set(), set(), set()]
-        self._lines: list[LedgerLine] = []
-        self._void_penalized = [False] * 4
-        self._draws = [0] * 4
-        self._melded_any = False
-        self._end: DealEnd | None = None
-        self._window_kongs: list[KongRecord] = []  # the discarder's kongs of this turn
-        self._moves: list[Move] = []  # the effective moves (after corrections)
-        self.history: list[Move] = []  # every accepted move, corrections included
-
     # -- observation ----------------------------------------------------------------------
 
     @property
+    def rs(self) -> RuleSet:
+        return self.state.rs
+
+    @property
+    def wall(self) -> Wall:
+        return self.state.wall
+
+    @property
+    def dice(self) -> Dice:
+        return self.state.wall.dice
+
+    @property
+    def wall_order(self) -> tuple[Tile | None, ...]:
+        return self.state.wall.order
+
+    @property
+    def prevalent(self) -> Seat:
+        return self.state.prevalent
+
+    @property
+    def phase(self) -> Phase:
+        return self.state.phase
+
+    @property
+    def turn(self) -> Seat:
+        return self.state.turn
+
+    @property
     def over(self) -> bool:
-        return self.phase is _OVER
+        return self.state.phase is Phase.OVER
 
     @property
     def end(self) -> DealEnd | None:
-        return self._end
+        return self.state.end
 
     @property
     def deal_takes(self) -> tuple[Take, ...]:
         """The 53 takes of the deal in the order they happened (004 Lesson 2)."""
-        return self.wall.dealt_takes()
+        return self.state.wall.dealt_takes()
 
     @property
     def tiles_left(self) -> int:
-        return self.wall.tiles_left
+        return self.state.wall.tiles_left
 
     def hand(self, seat: Seat) -> tuple[Tile, ...]:
         """Standing tiles (the face-down void tile included until it is discarded)."""
-        return tuple(chain.from_iterable(map(getitem, _COPIES, self._hands[seat])))
+        return tuple(self.state.standing(seat))
 
     def counts(self, seat: Seat) -> tuple[int, ...]:
-        return tuple(self._hands[seat])
+        return tuple(self.state.hands[seat])
 
     def held(self, seat: Seat, tile: Tile) -> int:
-        """How many `tile` the seat holds standing (`counts(seat)[tile]`, without the copy)."""
-        return self._hands[seat][tile]
+        """How many `tile` the seat holds standing."""
+        return self.state.hands[seat][tile]
 
     def melds(self, seat: Seat) -> tuple[Meld, ...]:
-        return tuple(self._melds[seat])
+        return tuple(self.state.melds[seat])
 
     def river(self, seat: Seat) -> tuple[Tile, ...]:
         """Discards still lying in front of the seat (claimed tiles have left)."""
-        return tuple(self._river[seat])
+        return tuple(self.state.river[seat])
 
     def discards(self, seat: Seat) -> tuple[Tile, ...]:
         """Every tile the seat discarded, claimed or not."""
-        return tuple(self._discards[seat])
+        return tuple(self.state.discards[seat])
 
     @property
     def drawn(self) -> Tile | None:
         """The tile the player on turn took from the wall this turn (East's 14th dealt
         tile on the first turn); None after a pung, a kong or a discard."""
-        return self._drawn
+        return self.state.drawn
 
     def void(self, seat: Seat) -> Suit | None:
-        return self._void[seat]
+        return self.state.void[seat]
 
     def laid_tile(self, seat: Seat) -> Tile | None:
         """The face-down void tile not yet discarded."""
-        return self._laid[seat]
+        return self.state.laid[seat]
 
     def is_out(self, seat: Seat) -> bool:
-        return self._out[seat]
+        return self.state.out[seat]
 
     @property
     def still_in(self) -> tuple[Seat, ...]:
-        return tuple(s for s in SEATS if not self._out[s])
+        return self.state.still_in
 
     @property
     def winners(self) -> tuple[Won, ...]:
         """Every Hu declaration in order (false ones included, marked)."""
-        return tuple(self._wins)
+        return tuple(self.state.wins)
 
     @property
     def window(self) -> ClaimWindow | None:
-        w = self._window
-        if w is None:
-            return None
-        # the view is kept while the window and its declarations stay the same (a window
-        # only gains declarations); bots and displays ask for it several times a window
-        view = self._window_view
-        if view is None or view[0] is not w or view[1] != len(w.declared):
-            shown = ClaimWindow(
-                w.kind, w.tile, w.discarder, w.eligible, tuple(w.declared.items()), w.last
-            )
-            view = self._window_view = (w, len(w.declared), shown)
-        return view[2]
+        return self.state.window_view()
 
     def wins(self, seat: Seat, tile: Tile | None = None) -> bool:
         """Whether a Hu by `seat` would be a valid win now: on `tile` (a discard or a kong's
         added tile), or without it on its own hand (self-drawn). The hand, melds and void
         only: whether the Hu may be declared now is `check`."""
         if tile is None:
-            return self._self_drawn_wins(seat)
-        return self._wins_with(seat, tile)
+            return self_drawn_wins(self.state, seat)
+        return wins_with(self.state, seat, tile)
 
     @property
     def moves(self) -> tuple[Move, ...]:
-        return tuple(self._moves)
+        """The effective moves: those accepted, less the ones corrections took back."""
+        return tuple(self.state.moves)
 
     def ledger(self) -> Ledger:
-        return Ledger(tuple(self._lines))
+        return Ledger(tuple(self.state.lines))
 
     def deltas(self) -> tuple[int, ...]:
         return self.ledger().deltas()
 
     def snapshot(self) -> DealState:
+        st = self.state
         return DealState(
-            self.phase,
-            self.turn,
+            st.phase,
+            st.turn,
             tuple(self.hand(s) for s in SEATS),
             tuple(self.melds(s) for s in SEATS),
             tuple(self.river(s) for s in SEATS),
-            tuple(self._void),
-            tuple(self._out),
-            self.wall.tiles_left,
+            tuple(st.void),
+            tuple(st.out),
+            st.wall.tiles_left,
             self.window,
             self.winners,
-            tuple(self._lines),
-            (*self._hu_lock, *(len(p) for p in self._pung_lock)),
-            self._end,
+            tuple(st.lines),
+            (*st.hu_lock, *(len(p) for p in st.pung_lock)),
+            st.end,
         )
 
-    # -- apply ----------------------------------------------------------------------------
+    # -- judging --------------------------------------------------------------------------
 
     def apply(self, move: Move) -> Result:
-        """Judge one move: `Accepted(move, facts)` or `Rejected(reason, detail, move)`."""
-        handlers = _HANDLERS.get(type(move))
-        if handlers is None:
-            return Rejected(Reason.WRONG_PHASE, f"not a move: {move!r}", move)
-        problem = handlers[0](self, move)
-        if problem is not None:
-            return Rejected(problem[0], problem[1], move)
-        facts = handlers[1](self, move)
-        self.history.append(move)
-        if type(move) is not Correction:  # the handlers know the exact move classes only
-            self._moves.append(move)
+        """Judge one move: `Accepted(move, facts)` or `Rejected(reason, detail, move)`. A
+        rejected move changes nothing."""
+        facts = self._judge(move)
+        if isinstance(facts, Rejected):
+            return facts
         return Accepted(move, tuple(facts))
 
     def play(self, move: Move) -> Rejected | None:
-        """`apply` for a driver that reads no facts (the bots' `play_deal`, replays): the
-        deal changes exactly as by `apply`; None when the move is accepted, else the
-        `Rejected` value. It saves building the `Accepted` value on every move, and a
-        draw's `Drawn` fact and `Take`."""
-        handlers = _PLAY_HANDLERS.get(type(move))
-        if handlers is None:
-            return Rejected(Reason.WRONG_PHASE, f"not a move: {move!r}", move)
-        check, effect = handlers
-        problem = check(self, move)
-        if problem is not None:
-            return Rejected(problem[0], problem[1], move)
-        effect(self, move)
-        self.history.append(move)
-        if type(move) is not Correction:
-            self._moves.append(move)
-        return None
+        """`apply` for a driver that reads no facts (the bots, replays): None when the move
+        is accepted, else the `Rejected` value."""
+        facts = self._judge(move)
+        return facts if isinstance(facts, Rejected) else None
 
     def check(self, move: Move) -> Rejected | None:
         """What `apply(move)` would answer, without applying it: None if it would be
         accepted, else the `Rejected` value."""
-        check, _ = _HANDLERS.get(type(move), (None, None))
-        if check is None:
-            return Rejected(Reason.WRONG_PHASE, f"not a move: {move!r}", move)
-        problem = check(self, move)
+        judges = JUDGES.get(type(move))
+        problem = not_a_move(move) if judges is None else judges[0](self.state, move)
         return None if problem is None else Rejected(problem[0], problem[1], move)
+
+    def _judge(self, move: Move) -> Rejected | list[Fact]:
+        """The move's check, then, when it passes, its effect: the facts, or the
+        `Rejected` value (and nothing changed)."""
+        judges = JUDGES.get(type(move))
+        problem = not_a_move(move) if judges is None else judges[0](self.state, move)
+        if problem is not None:
+            return Rejected(problem[0], problem[1], move)
+        self.history.append(move)
+        effect = judges[1]  # type: ignore[index]  # not None: no problem found above
+        if effect is None:  # a Correction: the deal replayed without the moves taken back
+            st = self.state
+            kept = kept_moves(st, move)  # type: ignore[arg-type]  # the effect None is a Correction's
+            again = Deal.replay(st.rs, st.wall.dice, st.wall.order, kept, prevalent=st.prevalent)
+            self.state = again.state
+            return []
+        self.state.moves.append(move)
+        return effect(self.state, move)
 
     def legal_moves(self, seat: Seat, *, include_false_hu: bool = False) -> tuple[Move, ...]:
         """Every move `seat` may make now that `apply` would accept. A Hu that would be false
         is left out unless `include_false_hu` (it is accepted, and costly), and so is a
         sequential Hu settled as a false win (000 2.2.4, `play.sequential-claim`)."""
-        return deal_legal.legal_moves(self, seat, include_false_hu)
+        return deal_legal.legal_moves(self.state, seat, include_false_hu)
 
     def admissible_claims(self) -> Mapping[Seat, tuple[Move, ...]]:
         """In a claim or robbing window: the claims (not Pass) each seat that has not yet
         declared may make. Empty outside a window. Each possible chow is listed on its own
         (`Chow(seat, lowest_tile)`, lowest first)."""
-        return deal_legal.admissible_claims(self)
-
-    # -- helpers ---------------------------------------------------------------------------
-
-    def _standing(self, seat: Seat, extra: Tile | None = None) -> list[Tile]:
-        # each tile repeated as often as it is held, in tile order, without a Python loop
-        # (a Hu's scoring and the skipped-Hu lock ask for it several times a deal)
-        tiles = list(chain.from_iterable(map(getitem, _COPIES, self._hands[seat])))
-        if extra is not None:
-            tiles.append(extra)
-        return tiles
-
-    def _wins_with(self, seat: Seat, tile: Tile) -> bool:
-        w = self._window
-        if w is not None and tile is w.tile:
-            known = w.wins[seat]
-            if known is None:
-                known = w.wins[seat] = self._wins_on(seat, tile)
-            return known
-        return self._wins_on(seat, tile)
-
-    def _wins_on(self, seat: Seat, tile: Tile) -> bool:
-        void = self._void[seat]
-        if void is not None and _SUIT_OF[tile] is void:
-            return False
-        s, low, span = NEAR_DIGITS[tile]
-        if not self._keys[seat][s] // low % span:
-            # a tile with no copy and no neighbour within two ranks held stays alone: no
-            # pair, pung or chow can hold it (most discards, before the table look-up)
-            return False
-        return self._wins_near(seat, tile)
-
-    def _wins_near(self, seat: Seat, tile: Tile) -> bool:
-        """`_wins_on` for a tile not of the seat's void suit with a copy or a neighbour
-        within two ranks held (the bots' claim window tests both first)."""
-        i = seat + 0  # plain ints index lists on CPython's fast path, `IntEnum`s do not
-        void = self._void[i]
-        keys = self._keys[i]
-        # void-suit tiles still held (the suit's live key is not 0): no win (RULES.md),
-        # whatever the shape
-        if void is not None and keys[_KEY_INDEX[void]]:
-            return False
-        # the shape first (table look-ups on the live keys), the authoritative check only
-        # for a complete one
-        melds = self._melds[i]
-        if not keys_complete_with(keys, self._hands[i], len(melds), tile + 0):
-            return False
-        return is_winning(self._standing(seat, tile), melds, void, self.rs)
-
-    def _self_drawn_wins(self, seat: Seat) -> bool:
-        if not keys_complete(self._keys[seat], self._hands[seat], len(self._melds[seat])):
-            return False
-        return is_winning(self._standing(seat), self._melds[seat], self._void[seat], self.rs)
-
-    def _discard_events(self, w: Window, seat: Seat) -> frozenset[str]:
-        if w.kind is _WINDOW_ROBBING:
-            return frozenset({"robbing-the-kong"})
-        events = set()
-        if w.after_kong:
-            events.add("shoot-after-kong")
-        if w.last:
-            events.add("under-the-sea")
-        if w.dealer_first and not events:
-            events.add("earthly")
-        return frozenset(events)
-
-    def _hu_score(self, seat: Seat, tile: Tile, events: frozenset[str]) -> Score:
-        """The score of a valid Hu on `tile` (a discard or a kong's added tile)."""
-        return score_hand(
-            self._standing(seat, tile),
-            self._melds[seat],
-            tile,
-            self.rs,
-            situations=events,
-            void=self._void[seat],
-            seat_wind=seat,
-            prevalent_wind=self.prevalent,
-        )
-
-    def _payment(self, seat: Seat, tile: Tile, events: frozenset[str]) -> int:
-        """What a valid Hu on `tile` would be paid by the discarder (A x multiplier)."""
-        score = self._hu_score(seat, tile, events)
-        return score.value * score.multiplier
-
-    def _others_in(self, seat: Seat) -> list[Seat]:
-        return list(self._others_in_order(seat))
-
-    def _others_in_order(self, seat: Seat) -> tuple[Seat, ...]:
-        """The other players still in, in turn order after `seat`."""
-        return OTHERS_IN[seat][self._out_mask]
-
-    def _refund_received(self, seat: Seat, rule: str) -> None:
-        for rec in self._kongs:
-            if rec.seat is seat and not rec.refunded:
-                rec.refunded = True
-                self._lines += pay.refund(rec.lines, rule)
-
-    def _void_held(self, seat: Seat) -> Tile | None:
-        void = self._void[seat]
-        if void is None:
-            return None
-        o = 0 if void is _M else 9 if void is _P else 18
-        row = self._hands[seat][o : o + 9]
-        if not any(row):
-            return None
-        return TILES[o + next(i for i, n in enumerate(row) if n)]
-
-    def _penalize_void(self, seat: Seat, meld: bool, tile: Tile | None) -> None:
-        if not self._void_penalized[seat]:
-            self._void_penalized[seat] = True
-            self._lines += pay.void_penalty(self.rs, seat, meld, tile)
-
-    def _declare(
-        self, seat: Seat, tile: Tile | None, from_seat: Seat | None, events: frozenset[str]
-    ) -> tuple[bool, Won]:
-        """Score a Hu declaration; return (valid, Won) without paying yet."""
-        self_drawn = from_seat is None
-        melds = self._melds[seat]
-        # `is_winning` in two steps, so a valid Hu is checked once: the shape (look-ups on
-        # the live keys, with the tile added for a Hu on another's tile), then score_hand's
-        # own checks (NotAWin: void-suit tiles, three suits, ...); the shape goes first as
-        # score_hand rejects a bad situation before the shape
-        keys, counts = self._keys[seat], self._hands[seat]
-        if self_drawn:
-            complete = keys_complete(keys, counts, len(melds))
-        else:
-            assert tile is not None  # a Hu on a discard or a robbed kong names its tile
-            complete = keys_complete_with(keys, counts, len(melds), tile)
-        if complete:
-            standing = self._standing(seat, None if self_drawn else tile)
-            win = tile if tile is not None else standing[-1]
-            try:
-                score = score_hand(
-                    standing,
-                    melds,
-                    win,
-                    self.rs,
-                    self_drawn=self_drawn,
-                    situations=events,
-                    void=self._void[seat],
-                    seat_wind=seat,
-                    prevalent_wind=self.prevalent,
-                )
-            except NotAWin:
-                pass
-            else:
-                won = _new_won(seat, win, from_seat, False, score.value, self._hu_events + 1, score)
-                return True, won
-        return False, Won(seat, None, from_seat, True, 0, self._hu_events + 1)
-
-    def _false_hu(self, seat: Seat, payees: list[Seat], why: str = "") -> None:
-        """Settle a false Hu; `why`: a sequential Hu settled as one (000 2.2.4)."""
-        if self._pattern_pay:
-            self._lines += deal_wellness.false_win(self, seat, payees)
-            return
-        if why:
-            self._lines += pay.false_hu(self.rs, seat, payees, why, pay.R_SEQUENTIAL)
-        else:
-            self._lines += pay.false_hu(self.rs, seat, payees)
-        if self.rs.payments.false_hu_returns_kong_payments:
-            self._refund_received(seat, pay.R_REFUND_FALSE_HU)
-        held = self._void_held(seat)
-        if held is not None:
-            self._penalize_void(seat, False, held)
-
-    def _after_hu(self, start: Seat, declarers: tuple[Seat, ...], facts: list[Fact]) -> None:
-        """Blood battle: end the deal or pass the turn on after Hu declarations."""
-        self._declared_hu += len(declarers)
-        if self._declared_hu >= self.rs.play.winners_to_end or len(self.still_in) == 0:
-            self._finish(_END_HU, facts)
-        elif self.wall.exhausted:
-            self._finish(_END_WALL, facts)
-        else:
-            nxt = next_player(start, declarers, self._out)
-            assert nxt is not None
-            self.turn = nxt
-            self.phase = _DRAW
-            facts.append(TURN_PASSED[nxt])
-
-    def _finish(self, end: DealEnd, facts: list[Fact]) -> None:
-        self._end = end
-        self.phase = _OVER
-        self._window = None
-        facts.append(DealOver(end))
-        deal_end.settle(self, end)
-
-
-_new_won = builder(Won)  # `Won(seat, tile, from_seat, false_hu, value, order, score)`
-_HANDLERS = {kind: (CHECKS[kind], EFFECTS[kind]) for kind in CHECKS}
-# `play`'s: the same checks, effects that build no facts where that saves work
-_PLAY_HANDLERS = {kind: (CHECKS[kind], PLAY_EFFECTS[kind]) for kind in CHECKS}
-_SUIT_OF: tuple[Suit, ...] = tuple(t.suit for t in TILES)
-# `_COPIES[t][n]` is `(TILES[t],) * n` (a hand stands at most 14 tiles): held tiles by
-# look-ups, where `itertools.repeat` is a class call per tile
-_COPIES = tuple(tuple((t,) * n for n in range(15)) for t in TILES)
-_M, _P = Suit.M, Suit.P
-# the index of each number suit's live key (`rules.live_hand.SUIT_INDEX`)
-_KEY_INDEX: dict[Suit, int] = {Suit.M: 0, Suit.P: 1, Suit.S: 2}
+        return deal_legal.admissible_claims(self.state)

@@ -1,7 +1,6 @@
 """The end of a deal: what is settled when it ends, by the way it ends (004 Lesson 5 "In the
-'3-Hu' final" and "In the 'wall ends' final"; 002; 000 2.3.1, 2.5.4, 2.6). Called by
-`Deal._finish` once the deal is over; a deal ended by the session clock (`EndDeal`) settles
-nothing more.
+'3-Hu' final" and "In the 'wall ends' final"; 002; 000 2.3.1, 2.5.4, 2.6). `finish` ends the
+deal; a deal ended by the session clock (`EndDeal`) settles nothing more.
 
 - Wall end (every rule set): each player still in is checked. Not-ready players pay the
   ready ones (`rules.settlement.wall_end`; Wellness: `rules.deal_wellness.wall_end`), kong
@@ -17,82 +16,62 @@ nothing more.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
-from typing import TYPE_CHECKING
+from collections.abc import Sequence
 
-from rules import deal_wellness, settlement as pay
+from rules import deal_void, deal_wellness, settlement as pay
+from rules.deal_state import Phase, State
 from rules.melds import Meld
-from rules.moves import DealEnd
-from rules.quick import builder
-from rules.ruleset import KongRefund
+from rules.moves import DealEnd, DealOver, Fact
+from rules.ruleset import KongRefund, ScoringMethod
 from rules.scoring import theoretical_maximum
-from rules.seats import Seat
 from rules.settlement import EndHand
 
-if TYPE_CHECKING:
-    from rules.deal import Deal
 
-
-def settle(deal: Deal, end: DealEnd) -> None:
-    """The payments due when the deal ends by `end` (the module docstring)."""
+def finish(st: State, end: DealEnd, facts: list[Fact]) -> None:
+    """End the deal by `end` and settle what that ending settles (the module docstring)."""
+    st.end = end
+    st.phase = Phase.OVER
+    st.window = None
+    facts.append(DealOver(end))
     if end is DealEnd.WALL:
-        if deal._pattern_pay:
-            deal._lines += deal_wellness.wall_end(deal)
+        if st.rs.scoring.method is ScoringMethod.HIGHEST_PATTERN:
+            st.lines += deal_wellness.wall_end(st)
         else:
-            _wall_end(deal)
-    elif end is DealEnd.HU and deal.rs.payments.void_penalty_after_three_hu:
-        _void_check(deal, deal.still_in, waiver=False)
+            _wall_end(st)
+    elif end is DealEnd.HU and st.rs.payments.void_penalty_after_three_hu:
+        deal_void.charge_held(st, st.still_in, waiver=False)
 
 
-def _wall_end(deal: Deal) -> None:
-    rs = deal.rs
+def _wall_end(st: State) -> None:
+    rs = st.rs
     hands = []
-    hands_of, melds_of, void_of = deal._hands, deal._melds, deal._void
-    for s in deal.still_in:
-        counts = tuple(hands_of[s])
-        melds = tuple(melds_of[s])
-        void = void_of[s]
-        pig = _three_suits(counts, melds)
+    for s in st.still_in:
+        counts = tuple(st.hands[s])
+        melds = tuple(st.melds[s])
+        void = st.void[s]
         maximum = theoretical_maximum(counts, melds, void, rs)
-        hands.append(_new_end_hand(s, counts, melds, void, maximum, pig))
-    deal._lines += pay.wall_end(rs, hands)
-    if deal._kongs:  # most deals declare no kong: nothing to refund
-        refund_all = rs.payments.kong_refund_on_draw is KongRefund.ALL
-        not_ready = {h.seat for h in hands if not h.ready}
-        for rec in deal._kongs:
-            if rec.refunded:
-                continue
-            if refund_all:
-                rec.refunded = True
-                deal._lines += pay.refund(rec.lines, pay.R_REFUND_DRAW)
-            elif rec.seat in not_ready:
-                rec.refunded = True
-                deal._lines += pay.refund(rec.lines, pay.R_REFUND_NOT_READY)
-    _void_check(deal, (h.seat for h in hands), rs.payments.void_penalty_waived_if_all_discards_void)
-
-
-# `EndHand(seat, counts, melds, void, maximum, flower_pig)` by a quick constructor
-# (rules.quick): one per player still in at every wall end
-_new_end_hand = builder(EndHand)
-
-
-def _void_check(deal: Deal, seats: Iterable[Seat], waiver: bool) -> None:
-    """The void penalty for each of `seats` still holding a void-suit tile; with `waiver`,
-    not for one whose every discard was of its void suit (004 Lesson 2 Note)."""
-    for seat in seats:
-        held = deal._void_held(seat)
-        if held is None:
+        hands.append(EndHand(s, counts, melds, void, maximum, _three_suits(counts, melds)))
+    st.lines += pay.wall_end(rs, hands)
+    refund_all = rs.payments.kong_refund_on_draw is KongRefund.ALL
+    not_ready = {h.seat for h in hands if not h.ready}
+    for rec in st.kongs:
+        if rec.refunded:
             continue
-        void = deal._void[seat]
-        if waiver and all(t.suit is void for t in deal._discards[seat]):
-            continue
-        deal._penalize_void(seat, False, held)
+        if refund_all:
+            rec.refunded = True
+            st.lines += pay.refund(rec.lines, pay.R_REFUND_DRAW)
+        elif rec.seat in not_ready:
+            rec.refunded = True
+            st.lines += pay.refund(rec.lines, pay.R_REFUND_NOT_READY)
+    deal_void.charge_held(
+        st, (h.seat for h in hands), rs.payments.void_penalty_waived_if_all_discards_void
+    )
 
 
 def _three_suits(counts: Sequence[int], melds: Sequence[Meld]) -> bool:
     """All three number suits held, standing or declared (WMT flower pig, 000 2.3.1)."""
     held = [any(counts[0:9]), any(counts[9:18]), any(counts[18:27])]
     for m in melds:
-        if m.tile < 27:  # not an honour
-            held[m.tile // 9] = True
+        if not m.tile.is_honour:
+            held[m.tile.suit.offset // 9] = True
     return all(held)

@@ -1,19 +1,32 @@
-"""Pieces of a deal's state shared by the judge's modules: phases, how a turn began, the
-record of a declared kong with the payments it brought (for the refunds of 004 Table 7),
-and `DealState`, everything observable about a deal (`rules.deal.Deal.snapshot`)."""
+"""The state of one deal as the judge keeps it (`State`), and what is observable of it
+(`DealState`, `rules.deal.Deal.snapshot`): phases, how a turn began, the record of a
+declared kong with the payments it brought (for the refunds of 004 Table 7).
+
+`State` is plain typed data: every move's legality and effect are functions of it in the
+judge's modules, one per concern (rules.deal_draws, rules.deal_claims, rules.deal_kongs,
+rules.deal_hu, rules.deal_void, rules.deal_end; rules.deal_moves names which function
+judges which move). A check only reads it; an effect, called after its check passed,
+changes it in place. The queries below read it and nothing else."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import Enum
+from itertools import chain
 
-from rules.claims import ClaimWindow
+from rules.claims import ClaimWindow, Window, seats_after
+from rules.live_hand import SUIT_INDEX, UNIT
 from rules.melds import Meld, MeldKind
-from rules.moves import DealEnd, Won
-from rules.seats import Seat
+from rules.moves import DealEnd, Move, Reason, Won
+from rules.ruleset import RuleSet
+from rules.seats import SEATS, Seat
 from rules.settlement import LedgerLine
-from rules.tiles import Suit, Tile
+from rules.tiles import TILES, Suit, Tile
+from rules.wall import Wall
 
+# the live suit key (rules.live_hand) of each number suit: a void suit's tiles are held
+# exactly when its key is not 0
+SUIT_KEY: dict[Suit, int] = {Suit.M: 0, Suit.P: 1, Suit.S: 2}
 OWN_TURN_KONGS = (MeldKind.CONCEALED_KONG, MeldKind.PROMOTED_KONG, MeldKind.POSTPONED_KONG)
 
 
@@ -37,19 +50,157 @@ class Entry(Enum):
     CHOW = "chow"  # Wellness: a turn entered by a chow ends with a discard, as after a pung
 
 
+@dataclass(slots=True)
 class KongRecord:
-    """A declared kong and the payments it brought (refunds mark it)."""
+    """A declared kong and the payments it brought (`refunded` once they are returned)."""
 
-    __slots__ = ("from_seat", "lines", "meld", "refunded", "seat")
+    seat: Seat
+    meld: Meld
+    lines: list[LedgerLine]
+    from_seat: Seat | None = None  # the discarder of a melded kong's tile
+    refunded: bool = False
 
-    def __init__(
-        self, seat: Seat, meld: Meld, lines: list[LedgerLine], from_seat: Seat | None = None
-    ) -> None:
-        self.seat = seat
-        self.meld = meld
-        self.lines = lines
-        self.from_seat = from_seat  # the discarder of a melded kong's tile
-        self.refunded = False
+
+def _per_seat() -> list[bool]:
+    return [False, False, False, False]
+
+
+@dataclass(slots=True, eq=False)
+class State:
+    """One deal's state. Lists indexed by seat hold one entry per seat (East first).
+
+    Each seat's standing tiles are kept twice, as counts (`hands`, one byte per tile kind)
+    and as live suit keys (`keys`, rules.live_hand): every change of a count changes its
+    key too (`add_tiles`), so "does this hand win?" is a few table look-ups."""
+
+    rs: RuleSet
+    wall: Wall
+    prevalent: Seat  # the prevalent wind (001 II 3); East unless the session says
+    phase: Phase
+    turn: Seat
+    entry: Entry  # how the turn of `turn` began
+    drawn: Tile | None  # the tile taken from the wall this turn (East: the 14th dealt)
+    hands: list[bytearray]
+    keys: list[list[int]]
+    melds: list[list[Meld]] = field(default_factory=lambda: [[], [], [], []])
+    river: list[list[Tile]] = field(default_factory=lambda: [[], [], [], []])  # not claimed
+    discards: list[list[Tile]] = field(default_factory=lambda: [[], [], [], []])  # every one
+    void: list[Suit | None] = field(default_factory=lambda: [None, None, None, None])
+    void_chosen: list[bool] = field(default_factory=_per_seat)
+    laid: list[Tile | None] = field(default_factory=lambda: [None, None, None, None])
+    void_penalized: list[bool] = field(default_factory=_per_seat)
+    out: list[bool] = field(default_factory=_per_seat)  # declared Hu: out of the deal
+    draws: list[int] = field(default_factory=lambda: [0, 0, 0, 0])  # live draws made
+    melded_any: bool = False  # any set declared yet (earthly hands, 000)
+    window: Window | None = None  # the open claim or robbing window
+    # the skipped-Hu lock: the value (or, highest-pattern scoring, one bit per fan) of a
+    # winning tile let go since the seat's last draw; 0 when none (004 Lesson 4)
+    hu_lock: list[int] = field(default_factory=lambda: [0, 0, 0, 0])
+    pung_lock: list[set[Tile]] = field(default_factory=lambda: [set(), set(), set(), set()])
+    kongs: list[KongRecord] = field(default_factory=list)  # every kong declared
+    kong_chain: list[KongRecord] = field(default_factory=list)  # kongs of the current turn
+    window_kongs: list[KongRecord] = field(default_factory=list)  # the discarder's, ditto
+    wins: list[Won] = field(default_factory=list)  # every Hu declaration in order
+    hu_events: int = 0  # discards and draws Hu was declared on
+    declared_hu: int = 0  # Hu declarations (false ones count)
+    lines: list[LedgerLine] = field(default_factory=list)  # the ledger so far
+    end: DealEnd | None = None
+    moves: list[Move] = field(default_factory=list)  # the effective moves (after corrections)
+
+    # -- queries ---------------------------------------------------------------------------
+
+    @property
+    def still_in(self) -> tuple[Seat, ...]:
+        return tuple(s for s in SEATS if not self.out[s])
+
+    def others_in(self, seat: Seat) -> tuple[Seat, ...]:
+        """The other players still in, in turn order after `seat`."""
+        out = self.out
+        return tuple([s for s in seats_after(seat) if not out[s]])
+
+    def standing(self, seat: Seat, extra: Tile | None = None) -> list[Tile]:
+        """The seat's standing tiles in tile order, and `extra` last if given."""
+        tiles = list(chain.from_iterable((TILES[i],) * n for i, n in enumerate(self.hands[seat])))
+        if extra is not None:
+            tiles.append(extra)
+        return tiles
+
+    def void_held(self, seat: Seat) -> Tile | None:
+        """The lowest tile of the seat's void suit it still holds standing, if any."""
+        void = self.void[seat]
+        if void is None or not self.keys[seat][SUIT_KEY[void]]:
+            return None  # no void suit, or none of its tiles held (its live key is 0)
+        hand = self.hands[seat]
+        return next(t for t in void.tiles if hand[t])
+
+    def window_view(self) -> ClaimWindow | None:
+        w = self.window
+        if w is None:
+            return None
+        return ClaimWindow(
+            w.kind, w.tile, w.discarder, w.eligible, tuple(w.declared.items()), w.last
+        )
+
+    # -- the one way a hand changes ----------------------------------------------------------
+
+    def add_tiles(self, seat: Seat, tile: Tile, n: int) -> None:
+        """`n` more `tile` standing in the seat's hand (fewer when `n` < 0): its count and
+        its suit's live key."""
+        self.hands[seat][tile] += n
+        self.keys[seat][SUIT_INDEX[tile]] += n * UNIT[tile]
+
+
+Problem = tuple[Reason, str] | None  # what a check found: None when the move is legal
+
+
+def common(st: State, seat: Seat) -> Problem:
+    """What refuses any move of `seat` now: the deal is over, or the seat is out."""
+    if st.phase is Phase.OVER:
+        return Reason.DEAL_OVER, "the deal is over"
+    if st.out[seat]:
+        return Reason.PLAYER_OUT, f"{seat} has declared Hu and is out of the deal"
+    return None
+
+
+def own_turn(st: State, seat: Seat, phase: Phase, what: str) -> Problem:
+    """What refuses a move of the seat on turn in `phase` (`what` names it)."""
+    if st.phase is phase and seat is st.turn and not st.out[seat]:
+        return None  # the usual case, which none of the reasons below refuses
+    p = common(st, seat)
+    if p:
+        return p
+    if st.phase is not phase:
+        return Reason.WRONG_PHASE, f"{what} is not possible now (phase {st.phase.value})"
+    if seat is not st.turn:
+        return Reason.NOT_YOUR_TURN, f"it is {st.turn}'s turn"
+    return None
+
+
+def new_state(rs: RuleSet, wall: Wall, prevalent: Seat) -> State:
+    """The state of a deal on `wall` just dealt (004 Lesson 2: East holds 14)."""
+    order = wall.order
+    hands = [bytearray(34) for _ in SEATS]
+    keys = [[0, 0, 0, 0] for _ in SEATS]
+    plan = wall.deal_out()  # the takes themselves only when asked (`Wall.dealt_takes`)
+    for hand, key, dealt in zip(hands, keys, wall.dealt_by_seat(), strict=True):
+        for i in dealt:
+            t = order[i]
+            assert t is not None  # the dealt positions are known (`Wall` checks it)
+            hand[t] += 1
+            key[SUIT_INDEX[t]] += UNIT[t]
+    choosing = rs.play.void_suit
+    return State(
+        rs=rs,
+        wall=wall,
+        prevalent=prevalent,
+        phase=Phase.CHOOSING_VOID if choosing else Phase.DISCARD,
+        turn=Seat.E,
+        entry=Entry.DEALT,
+        drawn=order[plan[49][1]],  # East's 14th tile (004: the jump)
+        hands=hands,
+        keys=keys,
+        void_chosen=[not choosing] * 4,
+    )
 
 
 @dataclass(frozen=True, slots=True)

@@ -27,7 +27,6 @@ from typing import Protocol
 
 from rules import suit_tables
 from rules.melds import Meld, MeldKind
-from rules.quick import builder
 from rules.tiles import TILES, Suit, Tile, TileSet
 
 
@@ -130,7 +129,7 @@ def allowed_waits(
         held = list(b)
         for m in melds:  # the meld's tiles counted from its kind (no `Meld.tiles` tuple)
             kind, t = m.kind, m.tile
-            if kind is _MELD_CHOW:
+            if kind is MeldKind.CHOW:
                 held[t] += 1
                 held[t + 1] += 1
                 held[t + 2] += 1
@@ -140,7 +139,6 @@ def allowed_waits(
     return found
 
 
-_MELD_CHOW = MeldKind.CHOW
 # each suit's slice of a hand's bytes and its empty key (no `Suit.offset` property calls)
 _SPAN_OF_SUIT = {s: (s.offset, s.offset + s.size) for s in Suit}
 _EMPTY_KEYS = {s: bytes(s.size) for s in Suit}
@@ -411,12 +409,12 @@ def decompositions(counts: Sequence[int], melds: int = 0) -> list[Decomposition]
                 groups += gs
                 if p is not None:
                     pair = p
-            result.append(_new_decomposition(_REGULAR, groups, pair, ()))
+            result.append(Decomposition(Shape.REGULAR, groups, pair, ()))
         else:
             for combo in itertools.product(*per_suit):
                 pair = next(p for p, _ in combo if p is not None)
                 groups = tuple(g for _, gs in combo for g in gs)
-                result.append(_new_decomposition(_REGULAR, groups, pair, ()))
+                result.append(Decomposition(Shape.REGULAR, groups, pair, ()))
     if melds == 0 and _seven(b):
         pairs = tuple(TILES[i] for i, n in enumerate(b) for _ in range(n // 2))
         result.append(Decomposition(Shape.SEVEN_PAIRS, pairs=pairs))
@@ -425,10 +423,6 @@ def decompositions(counts: Sequence[int], melds: int = 0) -> list[Decomposition]
 
 # each suit's slice of the standing bytes and its empty key
 _SUIT_SPANS = tuple((lo, hi, bytes(hi - lo)) for lo, hi in _SUIT_SLICES)
-_REGULAR = Shape.REGULAR
-# `Decomposition(shape, groups, pair, pairs)` made by a quick constructor (rules.quick): one
-# per reading of every scored hand
-_new_decomposition = builder(Decomposition)
 
 
 def completions(

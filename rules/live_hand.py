@@ -210,14 +210,6 @@ def _bind() -> tuple[
 keys_complete, keys_complete_with, _live_is_complete, _live_waits = _bind()
 
 
-def shape_tables() -> tuple[bytes, bytes, tuple[int, ...]]:
-    """What `keys_complete` looks up (built at the first call): the number suits' codes
-    and the honours' codes by live key, and the sum a complete hand's codes come to with
-    0-4 declared sets, for a hot path that writes the look-up out."""
-    numbers, honours = suit_tables.tables().live
-    return numbers, honours, _TARGET
-
-
 class LiveHand:
     """Standing counts that keep their live suit keys as tiles come and go: `add` and
     `remove` change one count and one key; `is_complete` is three indexings (four with

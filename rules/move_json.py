@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from rules.errors import RulesError
@@ -29,9 +29,6 @@ from rules.moves import (
     ReplacementDraw,
     RobKong,
     SelfDrawnHu,
-    new_close_claims,
-    new_discard,
-    new_draw,
 )
 from rules.seats import SEATS, Seat
 from rules.tiles import TILES, NotationError, Suit, Tile
@@ -86,7 +83,8 @@ MOVE_NAMES: dict[type, str] = {
     Correction: "correction",
     EndDeal: "end-deal",
 }
-_CLASSES: dict[str, Callable[..., Move]] = {name: cls for cls, name in MOVE_NAMES.items()}
+_CLASSES: dict[str, Any] = {name: cls for cls, name in MOVE_NAMES.items()}
+_TAKES_TILE = frozenset(("draw", "replacement", "discard", "chow"))  # moves naming a tile
 
 
 def move_to_json(move: Move) -> dict[str, Any]:
@@ -221,68 +219,11 @@ class Fields:
 
 
 TILE_OF = {str(t): t for t in TILES}
-_SEAT_OF = {s.name: s for s in SEATS}
 _KIND_OF = {k.value: k for k in MeldKind if k.is_kong}
-_SEATED: dict[str, Callable[..., Move]] = {
-    "pung": Pung,
-    "hu": Hu,
-    "self-drawn-hu": SelfDrawnHu,
-    "rob-kong": RobKong,
-    "pass": Pass,
-}
-_TAKES: dict[str, Callable[..., Move]] = {
-    "draw": Draw,
-    "replacement": ReplacementDraw,
-    "discard": Discard,
-    "chow": Chow,
-}
-_KEY_SETS = {name: frozenset(("t", "move", *keys)) for name, keys in _KEYS.items()}
-_TILE_REQUIRED = (Discard, Chow)
-
-
-def quick_move(obj: object) -> Move | None:
-    """The common moves of a well-formed record, read without the checks' bookkeeping;
-    None sends anything else (or anything wrong) to the checking path."""
-    if type(obj) is not dict:
-        return None
-    name = obj.get("move")
-    allowed = _KEY_SETS.get(name)  # type: ignore[arg-type]  # any JSON value: a wrong one finds none
-    if allowed is None or not obj.keys() <= allowed:
-        return None
-    t = obj.get("t")
-    if t is not None and (type(t) not in (float, int) or not math.isfinite(t)):
-        return None
-    seat = _SEAT_OF.get(obj.get("seat"))  # type: ignore[arg-type]  # any JSON value: a wrong one finds none
-    # the moves of every turn (a close, a draw, a discard) by their quick constructors
-    if name == "close-claims":
-        return new_close_claims(t)
-    if seat is None:
-        return None
-    cls = _SEATED.get(name)  # type: ignore[arg-type]  # any JSON value: a wrong one finds none
-    if cls is not None:
-        return cls(seat, t=t)
-    tile = obj.get("tile")
-    tile_v = TILE_OF.get(tile) if tile is not None else None
-    if tile is not None and tile_v is None:
-        return None
-    if name == "draw":
-        return new_draw(seat, tile_v, t)
-    if name == "discard":
-        return None if tile_v is None else new_discard(seat, tile_v, t)
-    takes = _TAKES.get(name)  # type: ignore[arg-type]  # any JSON value: a wrong one finds none
-    if takes is not None:
-        return None if takes in _TILE_REQUIRED and tile_v is None else takes(seat, tile_v, t=t)
-    if name == "kong":
-        kind = _KIND_OF.get(obj.get("kind"))
-        return None if kind is None else Kong(seat, kind, tile_v, t=t)
-    return None
 
 
 def move_from_json(obj: object, where: str = "move") -> Move:
     """A move from its JSON object; RecordError names the field that is wrong."""
-    move = quick_move(obj)
-    if move is not None:
-        return move
     f = Fields(obj, where)
     name = f.obj.get("move")
     if name not in _KEYS:
@@ -311,6 +252,5 @@ def move_from_json(obj: object, where: str = "move") -> Move:
         return Kong(seat, kind, f.tile(), t=t)
     if name == "penalty":
         return Penalty(seat, f.integer("points"), f.text("reason"), f.seat("to"), t=t)
-    if name in ("draw", "replacement", "discard", "chow"):
-        return cls(seat, f.tile(), t=t)
-    return cls(seat, t=t)
+    made: Move = cls(seat, f.tile(), t=t) if name in _TAKES_TILE else cls(seat, t=t)
+    return made

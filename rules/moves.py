@@ -22,7 +22,6 @@ from dataclasses import dataclass, field
 from enum import Enum
 
 from rules.melds import Meld, MeldKind
-from rules.quick import builder
 from rules.score import Score
 from rules.seats import Seat
 from rules.tiles import Suit, Tile
@@ -287,8 +286,7 @@ class TurnPassed:
     seat: Seat
 
 
-# one `TurnPassed` per seat: facts are immutable values, and a turn passes after most
-# claim windows (the judge's hottest fact)
+# the fact of each seat's turn (facts are immutable values: one per seat serves every deal)
 TURN_PASSED: tuple[TurnPassed, ...] = tuple(TurnPassed(s) for s in Seat)
 
 
@@ -329,11 +327,3 @@ class Rejected:
 
 
 Result = Accepted | Rejected
-
-
-# -- quick constructors (rules.quick) for the values made on every move ------------------
-
-new_draw = builder(Draw)  # (seat, tile, t)
-new_discard = builder(Discard)  # (seat, tile, t)
-new_close_claims = builder(CloseClaims)  # (t)
-new_drawn = builder(Drawn)  # (take, replacement, last)

@@ -20,7 +20,6 @@ from types import MappingProxyType
 
 from rules.hand import Decomposition, GroupKind, Shape
 from rules.melds import Meld, MeldKind
-from rules.quick import builder
 from rules.tiles import N_KINDS, TILES, Suit, Tile
 
 SUIT_NAMES: Mapping[Suit, str] = MappingProxyType(
@@ -62,10 +61,6 @@ class Found:
 
 
 Detector = Callable[[Reading], tuple[Found, ...]]
-# `Found(detail)` by a quick constructor (rules.quick): the detectors run on every reading
-# of every scored hand
-_new_found = builder(Found)
-_PUNG, _CHOW = GroupKind.PUNG, MeldKind.CHOW
 
 
 def _count_words(n: int, noun: str) -> str:
@@ -78,7 +73,7 @@ def kongs(r: Reading) -> tuple[Found, ...]:
     found: tuple[Found, ...] = ()
     for m in r.melds:  # a loop, not a generator: most hands hold no kong
         if m.kind.is_kong:
-            found += (_new_found(str(m)),)
+            found += (Found(str(m)),)
     return found
 
 
@@ -117,9 +112,9 @@ def roots(r: Reading) -> tuple[Found, ...]:
         for _ in range(fours):
             i = counts.index(4, i + 1)
             if i not in kong_tiles:
-                found.append(_new_found(f"four {TILES[i]} {_where(r, TILES[i])}"))
+                found.append(Found(f"four {TILES[i]} {_where(r, TILES[i])}"))
     if r.kong_is_root:
-        found.extend(_new_found(f"{m} (a declared kong is a root)") for m in r.melds if m.is_kong)
+        found.extend(Found(f"{m} (a declared kong is a root)") for m in r.melds if m.is_kong)
     return tuple(found)
 
 
@@ -129,12 +124,12 @@ def all_pungs(r: Reading) -> tuple[Found, ...]:
     if d.shape is not Shape.REGULAR:
         return ()
     for g in d.groups:  # loops, not generators: a chow ends most hands' check at once
-        if g.kind is not _PUNG:
+        if g.kind is not GroupKind.PUNG:
             return ()
     for m in r.melds:
-        if m.kind is _CHOW:
+        if m.kind is MeldKind.CHOW:
             return ()
-    return (_new_found(f"four pungs/kongs and a pair of {d.pair}"),)
+    return (Found(f"four pungs/kongs and a pair of {d.pair}"),)
 
 
 def golden_wait(r: Reading) -> tuple[Found, ...]:
@@ -142,7 +137,7 @@ def golden_wait(r: Reading) -> tuple[Found, ...]:
     the winning tile paired it (000 "Fishing for the Golden Hook")."""
     if len(r.melds) != 4 or any(m.kind is MeldKind.CHOW for m in r.melds):
         return ()
-    return (_new_found(f"four sets laid down, {r.win} stood alone and {r.win} paired it"),)
+    return (Found(f"four sets laid down, {r.win} stood alone and {r.win} paired it"),)
 
 
 _SUIT_SPANS = tuple((s, s.offset, s.offset + s.size) for s in Suit)
@@ -161,7 +156,7 @@ def one_suit(r: Reading) -> tuple[Found, ...]:
     if len(suits) != 1:
         return ()
     (suit,) = suits
-    return (_new_found(f"every tile is {SUIT_NAMES[suit]} ({suit})"),)
+    return (Found(f"every tile is {SUIT_NAMES[suit]} ({suit})"),)
 
 
 def seven_pairs(r: Reading) -> tuple[Found, ...]:
@@ -169,7 +164,7 @@ def seven_pairs(r: Reading) -> tuple[Found, ...]:
     d = r.decomposition
     if d.shape is not Shape.SEVEN_PAIRS:
         return ()
-    return (_new_found(" ".join(f"{t.rank}{t.rank}{t.suit}" for t in d.pairs)),)
+    return (Found(" ".join(f"{t.rank}{t.rank}{t.suit}" for t in d.pairs)),)
 
 
 def dragon_seven_pairs(r: Reading) -> tuple[Found, ...]:
@@ -180,7 +175,7 @@ def dragon_seven_pairs(r: Reading) -> tuple[Found, ...]:
     fours = [TILES[i] for i in range(N_KINDS) if r.counts[i] == 4]
     if not fours:
         return ()
-    return (_new_found(f"seven pairs with four {fours[0]} among them"),)
+    return (Found(f"seven pairs with four {fours[0]} among them"),)
 
 
 @dataclass(frozen=True, slots=True)

@@ -31,8 +31,9 @@ from rules import deal_wellness, settlement as pay, wellness
 from rules.bots import DEFAULT_STYLE, BotTable, Style, new_deal
 from rules.claims import WindowKind
 from rules.deal import Deal, Phase
-from rules.deal_checks import sequential
+from rules.deal_hu import sequential
 from rules.melds import MeldKind
+from rules.move_json import RecordError
 from rules.moves import (
     Correction,
     DealEnd,
@@ -52,7 +53,6 @@ from rules.moves import (
 )
 from rules.record import (
     DealRecord,
-    RecordError,
     from_record,
     judge,
     record_to_json,
@@ -99,9 +99,7 @@ _KONGS = {
     MeldKind.PROMOTED_KONG: Category.KONG_PROMOTED,
     MeldKind.POSTPONED_KONG: Category.KONG_POSTPONED,
 }
-_UNCOUNTED = (Drawn, TurnPassed)
-_CHOW = MeldKind.CHOW  # facts of every turn that count nothing
-_OVER = Phase.OVER
+_UNCOUNTED = (Drawn, TurnPassed)  # facts of every turn that count nothing
 _ENDS = {
     DealEnd.HU: Category.END_THIRD_HU,
     DealEnd.WALL: Category.END_WALL,
@@ -198,11 +196,11 @@ def play_one(
     kong_by: Seat | None = None  # who declared a kong since the last live draw
     on_replacement = False  # the player on turn took a replacement tile
     wall = deal.wall
-    while deal.phase is not _OVER:
+    while deal.phase is not Phase.OVER:
         move = table.next_move(deal)
         kind = type(move)
         under_sea = wall.tiles_left == 0
-        if kind is Pass and _could_hu(deal, move.seat):
+        if isinstance(move, Pass) and _could_hu(deal, move.seat):
             counts[Category.HU_PASSED] += 1
         shooter = kong_by
         result = deal.apply(move)
@@ -225,7 +223,7 @@ def play_one(
                 if fact.meld.is_kong:
                     counts[_KONGS[fact.meld.kind]] += 1
                     kong_by = fact.seat
-                elif fact.meld.kind is _CHOW:
+                elif fact.meld.kind is MeldKind.CHOW:
                     counts[Category.CHOW] += 1
                     on_replacement = False
                 else:
@@ -258,7 +256,7 @@ def _could_hu(deal: Deal, seat: Seat) -> bool:
     if window is None or not deal.wins(seat, window.tile):
         return False
     hu = RobKong(seat) if window.kind is WindowKind.ROBBING else Hu(seat)
-    return deal.check(hu) is None and not sequential(deal, hu)
+    return deal.check(hu) is None and not sequential(deal.state, hu)
 
 
 def _count_win(

@@ -24,12 +24,10 @@ from typing import Any
 
 from rules.deal import Deal
 from rules.move_json import (
-    TILE_OF,
     Fields,
     RecordError,
     move_from_json,
     move_to_json,
-    quick_move,
 )
 from rules.moves import (
     DealEnd,
@@ -204,10 +202,10 @@ def from_record(obj: object) -> DealRecord:
 
 
 def _dice(v: object) -> Dice:
-    if not (
-        isinstance(v, list)
-        and len(v) == 2
-        and all(isinstance(x, int) and not isinstance(x, bool) for x in v)
+    if (
+        not isinstance(v, list)
+        or len(v) != 2
+        or not all(isinstance(x, int) and not isinstance(x, bool) for x in v)
     ):
         raise RecordError("dice", f"two dice, like [6, 4], not {json.dumps(v)}")
     try:
@@ -263,9 +261,6 @@ def _wall(v: object) -> tuple[Tile | None, ...]:
             raise RecordError("wall", str(err)) from None
     if not isinstance(v, list):
         raise RecordError("wall", 'a list of tiles in physical order, like ["3m", "7p"]')
-    quick = [TILE_OF.get(x) for x in v if type(x) is str]
-    if len(quick) == len(v) and None not in quick:
-        return tuple(quick)
     f = Fields({str(i): x for i, x in enumerate(v)}, "wall")
     return tuple(f.tile(str(i)) for i in range(len(v)))
 
@@ -273,8 +268,7 @@ def _wall(v: object) -> tuple[Tile | None, ...]:
 def _moves(v: object) -> tuple[Move, ...]:
     if not isinstance(v, list):
         raise RecordError("moves", "a list of move objects")
-    # the quick reading first: the checking path (and its field names) only when it fails
-    return tuple(quick_move(m) or move_from_json(m, f"moves[{i}]") for i, m in enumerate(v))
+    return tuple(move_from_json(m, f"moves[{i}]") for i, m in enumerate(v))
 
 
 def _players(v: object) -> tuple[str | None, ...]:

@@ -17,7 +17,6 @@ from rules.errors import RulesError
 from rules.hand import allowed_waits, decompositions, is_complete, wait_candidates, waits
 from rules.melds import Meld, MeldKind
 from rules.patterns import DETECTORS, Feature, Reading
-from rules.quick import builder
 from rules.ruleset import (
     ExhaustedWait,
     Multipliers,
@@ -121,7 +120,7 @@ def _check_counted(
         chow = False
         for m in melds:
             kind = m.kind
-            if kind is _CHOW:
+            if kind is MeldKind.CHOW:
                 chow = True
                 t = m.tile
                 counts[t] += 1
@@ -132,7 +131,7 @@ def _check_counted(
         if (
             max(counts) <= 4
             and (not chow or rs.play.chow_claims)
-            and (rs.tiles.set is _FULL_136 or not any(counts[27:]))
+            and (rs.tiles.set is TileSet.FULL_136 or not any(counts[27:]))
             and (void is None or not any(counts[_SUIT_SLICE[void]]))
             and (
                 not rs.play.void_suit
@@ -143,8 +142,6 @@ def _check_counted(
     return _check_each(standing, melds, void, rs)
 
 
-_CHOW = MeldKind.CHOW
-_FULL_136 = TileSet.FULL_136
 # each suit's slice of a count vector (no `Suit.offset` property calls)
 _SUIT_SLICE: dict[Suit, slice] = {s: slice(s.offset, s.offset + 9) for s in Suit}
 
@@ -299,7 +296,7 @@ def score_hand(
     readings = decompositions(standing_counts, len(melds))
     if not readings:
         raise NotAWin(NoWin.SHAPE, "no four sets and a pair, and not seven pairs")
-    if rs.scoring.method is _HIGHEST_PATTERN:
+    if rs.scoring.method is ScoringMethod.HIGHEST_PATTERN:
         from rules import wellness  # imported here: rules.wellness builds on this module
 
         winds = wellness.Winds(seat_wind, prevalent_wind)
@@ -317,7 +314,7 @@ def score_hand(
     best: list[tuple[str, str]] = []
     best_key: tuple[int, int] | None = None
     for d in readings:
-        reading = _new_reading(d, melds, win, frozen_counts, plan.kong_is_root)
+        reading = Reading(d, melds, win, frozen_counts, plan.kong_is_root)
         found = [(name, f.detail) for name, detect in plan.detectors for f in detect(reading)]
         if sits:
             found += sits
@@ -334,8 +331,8 @@ def score_hand(
             best, best_key = found, (value, total)
     assert best_key is not None
     value, total = best_key
-    hits = tuple([_new_hit(n, fan_of[n], f"{n}: {detail}") for n, detail in best])
-    return _new_score(hits, total, value, multiplier, payer, ())
+    hits = tuple([PatternHit(n, fan_of[n], f"{n}: {detail}") for n, detail in best])
+    return Score(hits, total, value, multiplier, payer, ())
 
 
 def _situate(
@@ -437,10 +434,6 @@ class _Plan:
 
 
 _PLANS: dict[int, tuple[RuleSet, _Plan]] = {}
-# the values made for every reading of every Hu, by quick constructors (rules.quick):
-# `Reading(...)`, `PatternHit(name, fan, reason)`, `Score(..., payer, bonuses)`
-_new_reading, _new_hit, _new_score = map(builder, (Reading, PatternHit, Score))
-_HIGHEST_PATTERN = ScoringMethod.HIGHEST_PATTERN  # a module constant: no Enum class look-up
 _EMPTY_SUIT = bytes(9)
 
 
@@ -474,7 +467,9 @@ def theoretical_maximum(
     flat amount under sbr-chengdu2016). Works on counts: what a wait adds follows from the
     counts alone (all pungs: one pair and every other kind 0 or 3; seven pairs: no odd count;
     a root: a kind held four times). Wellness: `rules.wellness.theoretical_maximum`."""
-    if rs.scoring.method is _HIGHEST_PATTERN:  # before the plan: Wellness has none here
+    if (
+        rs.scoring.method is ScoringMethod.HIGHEST_PATTERN
+    ):  # before the plan: Wellness has none here
         from rules import wellness  # imported here: rules.wellness builds on this module
 
         winds = wellness.Winds(seat_wind, prevalent_wind)
@@ -502,7 +497,7 @@ def theoretical_maximum(
             meld_suits.add(t.suit)
             if kind.is_kong:
                 kongs += 1
-            elif kind is _CHOW:
+            elif kind is MeldKind.CHOW:
                 chow_melds = True
                 for u in (t, t + 1, t + 2):
                     extra[u] = extra.get(u, 0) + 1

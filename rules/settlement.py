@@ -23,7 +23,6 @@ from operator import attrgetter
 from typing import TYPE_CHECKING
 
 from rules.melds import Meld, MeldKind
-from rules.quick import builder
 from rules.ruleset import MultipleHuDealer, PaymentParams, RuleSet, WallEndValue
 from rules.seats import SEATS, Seat
 from rules.tiles import Suit, Tile
@@ -107,11 +106,10 @@ class Ledger:
 
 
 # `LedgerLine(payer, payee, points, why, rule)`, slots set from C (a few lines a deal)
-_new_line = builder(LedgerLine)
 
 
 def _line(payer: Seat, payee: Seat | None, points: int, why: str, rule: str) -> list[LedgerLine]:
-    return [_new_line(payer, payee, points, why, rule)] if points > 0 else []
+    return [LedgerLine(payer, payee, points, why, rule)] if points > 0 else []
 
 
 # -- Hu -----------------------------------------------------------------------------------
@@ -184,7 +182,7 @@ _KONG_POINTS: dict[MeldKind, Callable[[PaymentParams], int]] = {
 def refund(lines: Iterable[LedgerLine], rule: str) -> list[LedgerLine]:
     """The same payments back, each naming what it returns."""
     return [
-        _new_line(line.payee, line.payer, line.points, f"refund: {line.why}", rule)
+        LedgerLine(line.payee, line.payer, line.points, f"refund: {line.why}", rule)
         for line in lines
         if line.payee is not None
     ]

@@ -43,9 +43,7 @@ from dataclasses import dataclass
 from enum import Enum
 from functools import cache
 
-from rules.draws import below, shuffle
 from rules.errors import RulesError
-from rules.quick import builder
 from rules.ruleset import Indent, ReplacementEnd, RuleSet
 from rules.seats import SEATS, Seat
 from rules.tiles import Tile, TileSet, to_counts
@@ -122,9 +120,6 @@ class Take:
     tile: Tile
     position: WallPosition
     index: int  # index into the physical order
-
-
-_new_take = builder(Take)  # Take(seat, tile, position, index): one per tile taken
 
 
 class WallError(RulesError, ValueError):
@@ -305,8 +300,8 @@ class Wall:
         roll of the dice (two `rng.randint(1, 6)`), in that order. The order is a
         permutation of `full_set` by construction, so `check_order` is not asked."""
         tiles = list(full_set(rs.tiles.set))
-        shuffle(rng, tiles)  # `rng.shuffle(tiles)` (rules.draws: the same permutation)
-        dice = Dice(1 + below(rng, 6), 1 + below(rng, 6))  # `randint(1, 6)`'s very draws
+        rng.shuffle(tiles)
+        dice = Dice(rng.randint(1, 6), rng.randint(1, 6))
         wall = cls.__new__(cls)
         wall._setup(rs, dice, tuple(tiles), True)
         return wall
@@ -339,7 +334,7 @@ class Wall:
         self.last_index = -1  # the physical index of the last tile taken after the deal
 
     def _take(self, seat: Seat, index: int, tile: Tile | None = None) -> Take:
-        return _new_take(seat, self._take_tile(index, tile), self._positions[index], index)
+        return Take(seat, self._take_tile(index, tile), self._positions[index], index)
 
     def _take_tile(self, index: int, tile: Tile | None) -> Tile:
         """Take the tile at `index` (named `tile` by the reader, required where the wall
@@ -361,7 +356,7 @@ class Wall:
 
     def take_at(self, seat: Seat, tile: Tile, index: int) -> Take:
         """The `Take` of `tile`, taken by `seat` from physical `index`."""
-        return _new_take(seat, tile, self._positions[index], index)
+        return Take(seat, tile, self._positions[index], index)
 
     def deal_plan(self) -> tuple[tuple[Seat, int], ...]:
         """Who takes which physical index, for the 53 takes of the deal (004 Lesson 2)."""
@@ -400,19 +395,17 @@ class Wall:
     def dealt_takes(self) -> tuple[Take, ...]:
         """The 53 takes of the deal in the order they happen (built when asked: the judge
         needs only the tiles)."""
-        order, where = self.order, self._positions
-        return tuple([_new_take(seat, order[i], where[i], i) for seat, i in self.deal_plan()])
+        takes = []
+        for seat, i in self.deal_plan():
+            tile = self.order[i]
+            assert tile is not None  # the dealt positions are known (checked when built)
+            takes.append(Take(seat, tile, self._positions[i], i))
+        return tuple(takes)
 
     def peek(self) -> Tile | None:
         """The next live tile, or None when the wall is exhausted or the tile not known."""
-        # `_next_live` written out: the bots and the judge peek twice a draw
-        if not self.tiles_left:
-            return None
-        head, live, taken = self._head, self._live, self._taken
-        while taken[live[head]]:
-            head += 1
-        self._head = head
-        return self.order[live[head]]
+        i = self._next_live()
+        return None if i is None else self.order[i]
 
     def peek_replacement(self) -> Tile | None:
         i = self._next_replacement()
@@ -459,50 +452,10 @@ class Wall:
     def draw(self, seat: Seat, tile: Tile | None = None) -> Take:
         """A live draw, clockwise from the break; `tile` (what the reader saw) is required
         on an unknown position and checked on a known one."""
-        taken = self.draw_tile(tile)
-        index = self.last_index
-        return _new_take(seat, taken, self._positions[index], index)
-
-    def draw_next(self, tile: Tile | None) -> Tile | None:
-        """`draw_tile(tile)` when the next live tile is known and is `tile` (or `tile` is
-        None), the usual draw: the tile drawn; else None and nothing taken (the caller
-        checks the draw the long way, `Deal.check`)."""
-        if not self.tiles_left:
-            return None
-        head, live, taken = self._head, self._live, self._taken
-        while taken[live[head]]:
-            head += 1
-        i = live[head]
-        known = self.order[i]
-        if known is None or (tile is not None and tile is not known):
-            self._head = head
-            return None
-        taken[i] = 1
-        self._head = head + 1
-        self.tiles_left -= 1
-        self.last_index = i
-        return known
-
-    def draw_tile(self, tile: Tile | None = None) -> Tile:
-        """`draw` without building its `Take` (the judge's `Deal.play`, which reports no
-        facts): the tile drawn; `last_index` is where it lay."""
-        if not self.tiles_left:
+        i = self._next_live()
+        if i is None:
             raise WallError("the wall is exhausted")
-        # `_next_live`, and `_take_tile` for a known tile (a full wall), written out: a live
-        # draw starts most turns
-        head, live, taken = self._head, self._live, self._taken
-        while taken[live[head]]:
-            head += 1
-        i = live[head]
-        known = self.order[i]
-        if known is None or (tile is not None and tile != known):
-            self._head = head
-            return self._take_tile(i, tile)
-        taken[i] = 1
-        self._head = head + 1  # past the tile taken: the next peek starts on the next one
-        self.tiles_left -= 1
-        self.last_index = i
-        return known
+        return self._take(seat, i, tile)
 
     def replacement(self, seat: Seat, tile: Tile | None = None) -> Take:
         """A kong replacement tile, from the replacement end; `tile` as for `draw`."""
@@ -593,7 +546,7 @@ def compose(
         if order[i] is not None:
             raise WallError("the live draws and the replacements meet")
         order[i] = drawn
-    for i, slot in enumerate(order):
-        if slot is None:
+    for i, known in enumerate(order):
+        if known is None:
             order[i] = rest.pop(0)
     return tuple(t for t in order if t is not None)

@@ -17,10 +17,6 @@ import tools
 from controller.errors import Malformed, NoSuchRecord, Refused
 from rules.errors import RulesError, TableError
 
-# BotError (rules/bots.py) joins the tree with the judge rewrite, which owns that file now;
-# _BadRequest never leaves the HTTP engine's request loop (it ends in a 400 answer).
-NOT_YET = {"rules.bots.BotError", "controller.outputs.http_engine._BadRequest"}
-
 
 def _project_exceptions() -> dict[str, type[BaseException]]:
     found: dict[str, type[BaseException]] = {}
@@ -42,7 +38,7 @@ def _project_exceptions() -> dict[str, type[BaseException]]:
 def test_every_exception_the_project_defines_is_a_table_error() -> None:
     found = _project_exceptions()
     outside = {name for name, cls in found.items() if not issubclass(cls, TableError)}
-    assert outside == NOT_YET  # a name that joined the tree leaves NOT_YET
+    assert outside == set()
 
 
 def test_the_rules_errors_are_one_branch_and_keep_their_builtin_kind() -> None:

@@ -13,6 +13,11 @@ each quarter. Output lines (one per fact, flushed; tests read them):
 `--record FILE` keeps the reader's traffic of a live session as a capture (UHF readers),
 so the same figures can be drawn again with `--capture FILE`.
 
+A UHF reader whose firmware answers otherwise than the profile says is named and the session
+stops (`SerialRounds.misfit`): inventory answers that do not parse in the profile's
+`inventory-layout` but do in another (tiles would go unread), or antenna selection (0x3F)
+refused as an illegal command by a reader that has none (`select-antenna = false`).
+
 Rounds come from the real drivers: a UHF bus through `BusPoller` (tools/sim/client.py) on a
 `SerialLink`, a PN532 on a serial port or a PN533 on USB through the daemon's polling driver
 (`PN532UartReader`, `PN533Reader`); a single-spot reader's round is one poll.
@@ -26,9 +31,10 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-from controller.devices.events import DataReceived, LinkChanged, LinkState, TagsRead
+from controller.devices.events import DataReceived, FrameError, LinkChanged, LinkState, TagsRead
 from controller.devices.pn53x_reader import PN53xReader
 from controller.devices.serial_link import LinkConfig, SerialLink
+from controller.devices.uhf_reader import ResponseDecoder, UHFCmd, UHFStatus, layouts_of
 from controller.profiles import ReaderModel, ReaderProfile, load_reader
 from tools.calibration import Round, Tally
 from tools.capture_file import CaptureWriter
@@ -69,8 +75,34 @@ class SerialRounds:
 
         self.poller = BusPoller(profile)
         self.polling = False
+        self.misfit = ""  # why the reader's firmware is not the profile's (the session stops)
         self._current: dict[bytes, dict[int, int]] = {}
         self.link.start()
+
+    def _check(self, error: FrameError) -> None:
+        """Whether a damaged or refused answer shows the profile's firmware settings wrong."""
+        reader = self.profile.reader
+        for resp in ResponseDecoder("calibrate").feed(error.data):
+            if (
+                resp.cmd == 0x00
+                and resp.status == UHFStatus.ILLEGAL_COMMAND
+                and (reader.select_antenna)
+            ):
+                self.misfit = (
+                    f"the reader at address {resp.adr} refuses antenna selection (0x3F) as an "
+                    "illegal command: a one-antenna reader; set select-antenna = false in the "
+                    "reader profile (mjtable probe names the profile that fits)"
+                )
+            elif resp.cmd == UHFCmd.INVENTORY:
+                seen = layouts_of(resp)
+                if seen and reader.inventory_layout not in seen:
+                    layout = sorted(x.value for x in seen)[0]
+                    self.misfit = (
+                        f"the reader at address {resp.adr} answers in the {layout} inventory "
+                        f"layout, not the profile's {reader.inventory_layout.value}: its tiles "
+                        f'would go unread; set inventory-layout = "{layout}" in the reader '
+                        "profile (mjtable probe names the profile that fits)"
+                    )
 
     def next_round(self, stop: Stop) -> Round | None:
         while not stop():
@@ -99,6 +131,11 @@ class SerialRounds:
             for event in step.events:
                 if isinstance(event, TagsRead):
                     _add(self._current, event)
+                elif isinstance(event, FrameError) and event.data:
+                    self._check(event)
+            if self.misfit:
+                self.say(self.misfit)
+                return None
             if step.send and self.link.write(step.send) and self.record is not None:
                 self.record.chunk("reader", "tx", step.send)
             if done:

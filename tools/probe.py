@@ -11,7 +11,11 @@ listed and left alone. A serial port is asked, in turn:
 
 - the UHFReader18 / CF-RU5102 family's "get reader information" (controller/devices/
   uhf_info.py) at the family's speed, at each address 0..7 (readers sharing one RS-485 bus
-  answer one by one), then at the broadcast address if none answered;
+  answer one by one), then at the broadcast address if none answered; then one inventory
+  (0x01, a read) at each address that answered: an answer that carries a tag shows the
+  inventory layout its firmware answers in (`layouts_of`); without a tag in the field the
+  length of the reader-information answer says which class the reader is and the layout
+  its documents give (`ReaderVariant`);
 - the PN532's GetFirmwareVersion on HSU at 115200 baud, after the wake-up preamble.
 
 A USB device with a PN533's VID:PID is asked GetFirmwareVersion through pyusb.
@@ -21,8 +25,10 @@ command (optional in a profile, docs/PROFILES.md; sim-table has one) in that pro
 framing; the board that answers with its `identity` event names its profile.
 
 A reader profile fits a UHF bus when every reader address its antennas need
-((n-1) div 8, controller/daemon/reader_bus.py) answered; a PN532 or PN533 fits the profiles
-of its model. The ports left unidentified are listed as the table board's possible ports.
+((n-1) div 8, controller/daemon/reader_bus.py) answered, and its `inventory-layout` and
+`select-antenna` are what those readers answer in; a profile that fits but for them is
+named with the reason (`Finding.mismatches`), so a reader of another variant than a profile
+says is told apart with the profile to use. A PN532 or PN533 fits the profiles of its model. The ports left unidentified are listed as the table board's possible ports.
 """
 
 from __future__ import annotations
@@ -31,7 +37,7 @@ import contextlib
 import os
 import time
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -44,7 +50,16 @@ from controller.devices.pn532 import Command, FirmwareVersion, InfoFrame
 from controller.devices.serial_link import IO_ERRORS
 from controller.devices.table import Identify, TableDriver
 from controller.devices.uhf_info import ReaderInfo, parse_reader_info, reader_info_command
-from controller.devices.uhf_reader import BROADCAST, MAX_ANTENNAS, ResponseDecoder
+from controller.devices.uhf_reader import (
+    BROADCAST,
+    FINAL_INVENTORY_STATUSES,
+    MAX_ANTENNAS,
+    InventoryLayout,
+    ResponseDecoder,
+    UHFCmd,
+    inventory_command,
+    layouts_of,
+)
 from controller.profiles import (
     CommandKind,
     ReaderModel,
@@ -92,6 +107,8 @@ class SerialCandidate:
     pid: int | None = None
     description: str = ""
     named: bool = False  # the user named it: it may be asked
+    serial_number: str = ""  # the USB adapter's (udev's ATTRS{serial}), if it has one
+    location: str = ""  # its USB port path ("1-1.2:1.0", udev's KERNELS), if on USB
 
     @property
     def usb_id(self) -> str:
@@ -108,9 +125,11 @@ class SerialCandidate:
 
 @dataclass(frozen=True, slots=True)
 class UhfBus:
-    """UHF readers that answered on one line, by address."""
+    """UHF readers that answered on one line, by address, and the inventory layout read off
+    an answer with tags, for the readers that had one in their field."""
 
     readers: tuple[ReaderInfo, ...]
+    layouts: tuple[tuple[int, InventoryLayout], ...] = ()  # address → layout seen
 
     @property
     def model(self) -> ReaderModel:
@@ -119,6 +138,34 @@ class UhfBus:
     @property
     def addresses(self) -> frozenset[int]:
         return frozenset(r.adr for r in self.readers)
+
+    def layout_of(self, adr: int) -> tuple[InventoryLayout | None, str]:
+        """The layout the reader at `adr` answers in and how that is known."""
+        seen = dict(self.layouts).get(adr)
+        if seen is not None:
+            return seen, "read off an inventory answer"
+        info = next((r for r in self.readers if r.adr == adr), None)
+        if info is None or info.variant.layout is None:
+            return None, "not known: lay a tag on its antenna 1 and probe again"
+        return info.variant.layout, f"as the {info.variant.value}'s documents give"
+
+    def misfit(self, profile: ReaderProfile) -> str:
+        """Why `profile` does not fit these readers' firmware ("" when it does)."""
+        reader = profile.reader
+        for adr in sorted(needed_addresses(profile)):
+            layout, how = self.layout_of(adr)
+            if layout is not None and layout is not reader.inventory_layout:
+                return (
+                    f"its inventory-layout is {reader.inventory_layout.value}; the reader at "
+                    f"address {adr} answers {layout.value} ({how})"
+                )
+            info = next((r for r in self.readers if r.adr == adr), None)
+            if info is not None and reader.select_antenna and not info.variant.selects_antennas:
+                return (
+                    f"it selects antennas (0x3F); the reader at address {adr} is of the "
+                    f"{info.variant.value}, which has none: select-antenna = false"
+                )
+        return ""
 
     def __str__(self) -> str:
         return "; ".join(f"UHF reader at address {r.adr}: {r}" for r in self.readers)
@@ -162,6 +209,8 @@ class Finding:
     identity: Identity | None = None
     reader_arg: str = ""  # what `mjtable run --reader` takes for it
     profiles: tuple[str, ...] = ()  # reader profiles that fit, real hardware first
+    port: SerialCandidate | None = None  # the serial port it is (None: a USB device)
+    mismatches: tuple[str, ...] = ()  # "profile: why not", for profiles that fit but for that
 
 
 @dataclass(slots=True)
@@ -196,7 +245,13 @@ def serial_candidates(options: ProbeOptions) -> list[SerialCandidate]:
         for p in list_ports.comports():
             real = os.path.realpath(p.device)
             found[real] = SerialCandidate(
-                p.device, names.get(real, ""), p.vid, p.pid, _description(p.description)
+                p.device,
+                names.get(real, ""),
+                p.vid,
+                p.pid,
+                _description(p.description),
+                serial_number=p.serial_number or "",
+                location=p.location or "",
             )
     for real, link in names.items():
         if real not in found:
@@ -204,7 +259,7 @@ def serial_candidates(options: ProbeOptions) -> list[SerialCandidate]:
     for port in options.ports:
         real = os.path.realpath(port)
         old = found.get(real, SerialCandidate(port))
-        found[real] = SerialCandidate(port, old.by_id, old.vid, old.pid, old.description, True)
+        found[real] = replace(old, device=port, named=True)
     return sorted(found.values(), key=lambda c: c.device)
 
 
@@ -241,7 +296,32 @@ def ask_uhf(port: serial.SerialBase, timeout: float) -> UhfBus | None:
             info = parse_reader_info(resp)
             if info is not None and info.adr not in {r.adr for r in readers}:
                 readers.append(info)
-    return UhfBus(tuple(sorted(readers, key=lambda r: r.adr))) if readers else None
+    if not readers:
+        return None
+    layouts = []
+    for info in sorted(readers, key=lambda r: r.adr):
+        layout = inventory_layout(port, info.adr, timeout)
+        if layout is not None:
+            layouts.append((info.adr, layout))
+    return UhfBus(tuple(sorted(readers, key=lambda r: r.adr)), tuple(layouts))
+
+
+def inventory_layout(port: serial.SerialBase, adr: int, timeout: float) -> InventoryLayout | None:
+    """The one layout every tag-carrying frame of an inventory answer at `adr` parses in;
+    None without a tag in the field, or when the frames leave more than one (or none)."""
+    decoder = ResponseDecoder("probe")
+    frames = _exchange(port, inventory_command(adr).encode(), decoder.feed, timeout)
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline and not any(
+        f.cmd == UHFCmd.INVENTORY and f.status in FINAL_INVENTORY_STATUSES for f in frames
+    ):
+        frames += decoder.feed(port.read(max(1, port.in_waiting)))  # the answer's last frames
+    found: frozenset[InventoryLayout] | None = None
+    for f in frames:
+        fits = layouts_of(f)
+        if fits:
+            found = fits if found is None else found & fits
+    return next(iter(found)) if found is not None and len(found) == 1 else None
 
 
 def ask_pn532(port: serial.SerialBase, timeout: float) -> Pn53x | None:
@@ -368,11 +448,25 @@ def fitting(identity: Identity, profiles: Iterable[ReaderProfile]) -> tuple[str,
             if p.reader.model is not ReaderModel.UHF_SERIAL:
                 continue
             need = needed_addresses(p)
-            if need <= identity.addresses:
+            if need <= identity.addresses and not identity.misfit(p):
                 fits.append((sim, len(identity.addresses - need), p.reader.name))
         elif p.reader.model is identity.model:
             fits.append((sim, 0, p.reader.name))
     return tuple(name for _, _, name in sorted(fits))
+
+
+def mismatches(identity: Identity, profiles: Iterable[ReaderProfile]) -> tuple[str, ...]:
+    """ "profile: why not" for the UHF profiles whose readers answered but whose firmware
+    settings (inventory layout, antenna selection) are not these readers'."""
+    if not isinstance(identity, UhfBus):
+        return ()
+    out = []
+    for p in profiles:
+        if p.reader.model is ReaderModel.UHF_SERIAL and needed_addresses(p) <= identity.addresses:
+            why = identity.misfit(p)
+            if why:
+                out.append(f"{p.reader.name}: {why}")
+    return tuple(out)
 
 
 def probe(options: ProbeOptions) -> list[Finding]:
@@ -383,11 +477,12 @@ def probe(options: ProbeOptions) -> list[Finding]:
         family = c.family()
         if not c.named and family is None:
             why = f"not a known reader family: not asked (name it: mjtable probe --port {c.device})"
-            out.append(Finding(c.device, label, False, why))
+            out.append(Finding(c.device, label, False, why, port=c))
             continue
         identity, note = ask_serial(c, options.timeout, options.tables)
         fits = fitting(identity, profiles) if identity is not None else ()
-        out.append(Finding(c.device, label, True, note, identity, c.stable_path, fits))
+        wrong = mismatches(identity, profiles) if identity is not None else ()
+        out.append(Finding(c.device, label, True, note, identity, c.stable_path, fits, c, wrong))
     if options.usb:
         for f in usb_findings(options):
             fits = fitting(f.identity, profiles) if f.identity is not None else ()
@@ -418,13 +513,23 @@ def report(findings: Sequence[Finding]) -> list[str]:
         if isinstance(f.identity, UhfBus):
             answered = ", ".join(str(a) for a in sorted(f.identity.addresses))
             lines.append(f"    asked: UHF readers answered at addresses {answered}")
-            lines += [f"      address {r.adr}: {r}" for r in f.identity.readers]
+            for r in f.identity.readers:
+                layout, how = f.identity.layout_of(r.adr)
+                lines.append(f"      address {r.adr}: {r}")
+                lines.append(f"        inventory layout: {layout.value if layout else '?'} ({how})")
         else:
             lines.append(f"    {'asked: ' if f.asked else ''}{f.note}")
         if f.identity is not None:
             names = [n + " (simulator)" if n.startswith("sim-") else n for n in f.profiles]
             lines.append(f"    fits: {', '.join(names) or 'none of the shipped profiles'}")
-        if isinstance(f.identity, UhfBus) and not f.profiles:
+        for why in f.mismatches:
+            lines.append(f"    not {why}")
+        if isinstance(f.identity, UhfBus) and not f.profiles and f.mismatches:
+            lines.append(
+                "    (a profile of another variant: copy it and set inventory-layout and "
+                "select-antenna as above, docs/PROFILES.md)"
+            )
+        elif isinstance(f.identity, UhfBus) and not f.profiles:
             lines.append(
                 "    (a bus profile needs readers at addresses 0, 1, 2 …: antenna n is on "
                 "address (n-1) div 8; set each reader's address, docs/PROFILES.md)"

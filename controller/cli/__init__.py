@@ -60,7 +60,18 @@ COMMANDS: tuple[tuple[str, str, str], ...] = (
         "printable HTML deal sheet or session report from a journal",
     ),
     ("hub", "controller.cli.hub", "tournament hub: hall standings from every table's MQTT feed"),
+    (
+        "hall",
+        "controller.cli.hall",
+        "tournament director: seat players, export results, secure the broker and the "
+        "tables' results (broker-config, key)",
+    ),
     ("bench", "controller.cli.bench", "benchmarks: rules, judge, daemon"),
+    (
+        "setup",
+        "controller.cli.setup",
+        "set up a table's Raspberry Pi: user, venv, config, udev rules, systemd unit (sudo)",
+    ),
 )
 
 

@@ -229,6 +229,8 @@ def _live(args: argparse.Namespace, name: str, usb_backend: Any) -> Collected | 
         tally = guided(reader, profile, antennas, args.rounds, say, args.settle)
     finally:
         reader.close()
+    if tally is None and getattr(reader, "misfit", None):
+        return fail(f"{reader.misfit}: nothing written")
     if tally is None:
         return fail("stopped before the end: nothing written", 130)
     return tally, name, profile, f"live {args.reader}"

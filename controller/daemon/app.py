@@ -112,7 +112,7 @@ class AppOutputs:
         if self.displays is not None:
             self.displays.update(live)
         scores = tuple(running_score(live, s) for s in live.seats)
-        status = (live.session, live.deal, live.phase, live.turn, scores)
+        status = (live.session, live.deal, live.phase, live.turn, scores, live.referee_called)
         if status != self._status:
             if status[:3] != (self._status or (None,) * 3)[:3]:
                 self.notifier.status(f"{self.table}: {live.phase}, deal {live.deal}")
@@ -128,6 +128,7 @@ class AppOutputs:
                     turn=live.turn,
                     players=tuple(s.player for s in live.seats),
                     scores=scores,
+                    referee_called=live.referee_called,
                 )
         if self.mqtt is not None:
             self.mqtt.publish_view(public)
@@ -248,6 +249,7 @@ class Daemon:
     def start(self) -> Endpoints:
         s = self.settings
         rs, table_profile, reader_profile, tags = load_parts(s)
+        table_key = _table_key(s)  # read before anything is opened: a bad key changes nothing
         usb_devices = self._usb_devices(reader_profile)  # before anything is opened
         host, port = parse_listen(s.http.listen)
         limits = ServerLimits(
@@ -281,7 +283,7 @@ class Daemon:
         )
         board.mount(self.server)
         driver = None if table_profile is None else TableDriver(table_profile)
-        self.mqtt = self._mqtt()
+        self.mqtt = self._mqtt(table_key)
         outputs = AppOutputs(board, None, self.mqtt, self.notifier, s.table.name)
         outputs.watch = self.watch
         outputs.session_scan_from = (self.journal.last().seq if self.journal.last() else 0) + 1
@@ -382,7 +384,7 @@ class Daemon:
             reader = PN532UartReader(self.reader_url, baudrate=baud, backoff=backoff)
         return PolledReaderLink(reader, runtime.put)
 
-    def _mqtt(self) -> Any:
+    def _mqtt(self, key: Any) -> Any:
         m = self.settings.mqtt
         if not m.broker:
             return None
@@ -395,7 +397,7 @@ class Daemon:
             password=m.password or None,
             tls_ca=Path(m.tls_ca) if m.tls_ca else None,
         )
-        publisher = MqttPublisher(options, m.hall, self.settings.table.name)
+        publisher = MqttPublisher(options, m.hall, self.settings.table.name, key=key)
         publisher.start()
         return publisher
 
@@ -492,6 +494,18 @@ def load_parts(s: Settings) -> tuple[RuleSet, TableProfile | None, ReaderProfile
             f"reader profile {s.devices.reader_profile} has none"
         )
     return rs, table_profile, reader_profile, tags
+
+
+def _table_key(s: Settings) -> Any:
+    """The table's signing key ([mqtt] key), or None: deals are then published unsigned."""
+    if not (s.mqtt.broker and s.mqtt.key):
+        return None
+    from controller.hub.signing import TableKey, TableKeyError
+
+    try:
+        return TableKey.read(Path(s.mqtt.key))
+    except TableKeyError as err:
+        raise ConfigError(f"[mqtt] key: {err}") from None
 
 
 def _displays(runtime: Runtime, driver: TableDriver) -> SeatDisplays:

@@ -33,6 +33,8 @@ Example (docs/DAEMON.md):
     [mqtt]                           # optional: the hall broker
     broker = "hub.local:1883"
     hall = "hall-1"
+    key = "table.key"                # signs the deals (mjtable hall key make); a relative
+                                     # path is beside this file
 """
 
 from __future__ import annotations
@@ -105,6 +107,7 @@ class MqttSection:
     username: str = ""
     password: str = ""
     tls_ca: str = ""
+    key: str = ""  # the table's signing key (docs/MQTT.md "Securing a hall"); "": unsigned
 
 
 @dataclass(frozen=True, slots=True)
@@ -190,6 +193,9 @@ def load_settings(path: Path | None) -> Settings:
     except SchemaError as err:
         raise ConfigError(str(err)) from None
     check(settings, str(path))
+    key = settings.mqtt.key
+    if key and not Path(key).is_absolute():  # beside the config, wherever it is read from
+        settings = replace(settings, mqtt=replace(settings.mqtt, key=str(path.parent / key)))
     return settings
 
 

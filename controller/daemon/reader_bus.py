@@ -29,7 +29,7 @@ from dataclasses import dataclass
 
 from controller.devices.events import FrameError, TagsRead
 from controller.devices.uhf_poller import PollerConfig, PollStep, UHFPoller
-from controller.devices.uhf_reader import MAX_ANTENNAS, group_select_command
+from controller.devices.uhf_reader import MAX_ANTENNAS
 from controller.profiles import ReaderProfile
 
 
@@ -64,6 +64,7 @@ class ReaderBus:
         for n in sorted(antennas):
             ports.setdefault((n - 1) // MAX_ANTENNAS, []).append((n - 1) % MAX_ANTENNAS + 1)
         self.addresses = sorted(ports)
+        reader = self.profile.reader
         self.pollers = [
             UHFPoller(
                 PollerConfig(
@@ -73,16 +74,17 @@ class ReaderBus:
                     + sum(
                         self.profile.antennas[a * MAX_ANTENNAS + p].inventory_s for p in ports[a]
                     ),
-                    together=True,
+                    layout=reader.inventory_layout,
+                    select_antenna=reader.select_antenna,
+                    # one inventory for all ports needs answers that name their antenna
+                    together=reader.select_antenna and reader.inventory_layout.antenna_byte,
                     base=a * MAX_ANTENNAS,
                 )
             )
             for a in self.addresses
         ]
-        # a poller that sends its select command again has finished its cycle
-        self._restart = [
-            group_select_command(p.config.antennas, p.config.adr).encode() for p in self.pollers
-        ]
+        # a poller that sends its first command again has finished its cycle
+        self._restart = [p.cycle_start() for p in self.pollers]
         self.turn = 0
 
     def focus(self, antennas: Collection[int] | None) -> None:

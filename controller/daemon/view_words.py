@@ -16,7 +16,7 @@ from rules.melds import MeldKind
 from rules.score import Score
 from rules.seats import Seat
 
-# the ledger lines of a Hu, whose `why` names the hand's patterns (rules.deal_effects._why,
+# the ledger lines of a Hu, whose `why` names the hand's patterns (rules.deal_hu._why,
 # rules.wellness.win_lines)
 HU_RULES = frozenset(
     {

@@ -13,6 +13,8 @@ from controller.devices.events import FrameError, TagsRead
 from controller.devices.skipped import debug_hex
 from controller.devices.uhf_reader import (
     BROADCAST,
+    FINAL_INVENTORY_STATUSES,
+    InventoryLayout,
     ResponseDecoder,
     UHFCmd,
     UHFCodecStats,
@@ -24,6 +26,7 @@ from controller.devices.uhf_reader import (
     inventory_command,
     inventory_fields,
     set_antenna_command,
+    status_words,
 )
 
 log = logging.getLogger(__name__)
@@ -41,7 +44,7 @@ class PollerConfig:
     # frame (a damaged CRC) is over once the line has been quiet this long (a USB serial
     # adapter adds up to 16 ms between chunks) instead of at `reply_timeout`
     idle_gap: float = 0.03
-    with_rssi: bool = True
+    layout: InventoryLayout = InventoryLayout.ANTENNA_RSSI  # of the inventory answers
     select_antenna: bool = True  # False for single-antenna readers: no 0x3F command
     # True: one 0x3F with the mask of every antenna, then one inventory reads them all (each
     # antenna's tags in frames of their own Ant bit); every selected antenna is reported,
@@ -58,6 +61,10 @@ class PollerConfig:
             raise ValueError("reply_timeout must be in (0, 10] seconds")
         if not 0 < self.idle_gap <= self.reply_timeout:
             raise ValueError("idle_gap must be in (0, reply_timeout] seconds")
+        if self.together and not self.layout.antenna_byte:
+            raise ValueError(
+                f"the {self.layout.value} layout names no antenna: one inventory per antenna"
+            )
 
 
 @dataclass(frozen=True, slots=True)
@@ -82,6 +89,9 @@ class _Pending:
 
 
 _IDLE = PollStep()
+_INVENTORY_STATUSES = frozenset(int(s) for s in FINAL_INVENTORY_STATUSES) | {
+    int(UHFStatus.MORE_FRAMES)
+}
 
 
 class UHFPoller:
@@ -98,6 +108,8 @@ class UHFPoller:
         self.decoder = ResponseDecoder(device)
         self.timeouts = 0
         self.antenna_errors = 0
+        self.refusals = 0  # answers whose status says the command failed
+        self._logged: set[tuple[int, int]] = set()  # (reCmd, status) already logged
         self._phase = _Phase.IDLE
         self._index = 0
         self._deadline = 0.0
@@ -156,6 +168,16 @@ class UHFPoller:
     def stats(self) -> UHFCodecStats:
         return self.decoder.stats()
 
+    def cycle_start(self) -> bytes:
+        """The command that starts a cycle of the antennas (a bus of pollers watches for it
+        to tell that this poller has gone round)."""
+        config = self.config
+        if config.together:
+            return group_select_command(config.antennas, config.adr).encode()
+        if config.select_antenna:
+            return set_antenna_command(config.antennas[0], config.adr).encode()
+        return inventory_command(config.adr).encode()
+
     def _begin(self, t: float) -> bytes:
         antenna = self.config.antennas[self._index]
         self._pending = _Pending(antenna)
@@ -183,12 +205,21 @@ class UHFPoller:
             self.decoder.count_error(UHFErrorKind.WRONG_ADDRESS)
             detail = f"answer from reader address 0x{resp.adr:02x}, polling 0x{adr:02x}"
             return [FrameError(t, self.device, detail, resp.encode())], b""
+        if resp.cmd == 0x00 and resp.status == UHFStatus.ILLEGAL_COMMAND:
+            # the reader does not know the command it was sent (manual V2.0 §8.1: reCmd 0)
+            asked = "antenna selection (0x3f)" if self._phase is _Phase.SELECTING else "0x01"
+            hint = (
+                ": a single-antenna reader? its profile wants select-antenna = false"
+                if self._phase is _Phase.SELECTING
+                else ""
+            )
+            return self._refused(t, resp, f"reader refuses {asked}: {status_words(0xFE)}{hint}")
         if self._phase is _Phase.SELECTING and resp.cmd == UHFCmd.SET_ANTENNA:
             if resp.status != UHFStatus.SUCCESS:
                 self.antenna_errors += 1
-                self._advance()
-                reason = f"antenna {self._pending.antenna} not selectable (0x{resp.status:02x})"
-                return [FrameError(t, self.device, reason)], self._begin(t)
+                words = status_words(resp.status) or f"unknown status 0x{resp.status:02x}"
+                reason = f"antenna {self._pending.antenna} not selectable ({words})"
+                return self._refused(t, resp, reason)
             self._phase = _Phase.INVENTORY
             self._deadline = t + self.config.reply_timeout
             self._heard = None
@@ -199,10 +230,28 @@ class UHFPoller:
         detail = f"unexpected answer to 0x{resp.cmd:02x} in {self._phase.value}"
         return [FrameError(t, self.device, detail, resp.encode())], b""
 
+    def _refused(self, t: float, resp: UHFResponse, reason: str) -> tuple[list[ReaderEvent], bytes]:
+        """A final answer that says the command failed: counted, logged once per reCmd and
+        status (an unknown status counted as such), reported, and the next antenna asked."""
+        known = status_words(resp.status) is not None
+        self.decoder.count_error(UHFErrorKind.REFUSED if known else UHFErrorKind.UNKNOWN_STATUS)
+        self.refusals += 1
+        key = (resp.cmd, resp.status)
+        if key not in self._logged:
+            self._logged.add(key)
+            log.warning(
+                "%s: %s (further such answers are counted, not logged)", self.device, reason
+            )
+        self._advance()
+        return [FrameError(t, self.device, reason, resp.encode())], self._begin(t)
+
     def _on_inventory(self, t: float, resp: UHFResponse) -> tuple[list[ReaderEvent], bytes]:
         pending = self._pending
-        with_rssi = self.config.with_rssi
-        parsed = inventory_fields(resp, with_rssi)
+        layout = self.config.layout
+        if resp.status not in _INVENTORY_STATUSES:
+            words = status_words(resp.status) or f"unknown status 0x{resp.status:02x}"
+            return self._refused(t, resp, f"inventory of antenna {pending.antenna}: {words}")
+        parsed = inventory_fields(resp, layout)
         if isinstance(parsed, str):
             self.decoder.count_error(UHFErrorKind.MALFORMED)
             debug_hex(log, f"{self.device}: malformed inventory {parsed}", resp.encode())
@@ -223,12 +272,13 @@ class UHFPoller:
         self._deadline = t + self.config.reply_timeout
         if status == UHFStatus.MORE_FRAMES:
             return [], b""
+        # a final answer, "no tag operable" (0xFB) among them: an antenna nothing named is empty
         for selected in self.config.antennas if self.config.together else (pending.antenna,):
             if selected not in pending.found:
                 pending.found[selected] = ([], [])
         base = self.config.base
         events: list[ReaderEvent] = [
-            TagsRead(t, a + base, tuple(e), tuple(r) if with_rssi else ())
+            TagsRead(t, a + base, tuple(e), tuple(r) if layout.rssi else ())
             for a, (e, r) in sorted(pending.found.items())
         ]
         self._advance()

@@ -15,22 +15,35 @@ Frames (HARDWARE-NOTES; little-endian CRC, no start byte — the length byte lea
     Adr  = reader address, 0xFF = broadcast (every reader answers, with its own address)
     CRC  = CRC-16/MCRF4XX (reflected poly 0x8408, preset 0xFFFF) over Len .. last data byte
 
-Inventory (Cmd 0x01) answer data, one frame per batch of tags::
+Inventory (Cmd 0x01) answer data, one frame per batch of tags, in one of four layouts
+(`InventoryLayout`, the reader profile's `inventory-layout`)::
 
-    +-----+-----+--------+-----+------+--------+-----+------+
-    | Ant | Num | EPClen | EPC | RSSI | EPClen | EPC | RSSI | ...   (Num entries)
-    +-----+-----+--------+-----+------+--------+-----+------+
+    antenna-rssi  +-----+-----+--------+-----+------+--------+-----+------+
+                  | Ant | Num | EPClen | EPC | RSSI | EPClen | EPC | RSSI | ...  (Num entries)
+                  +-----+-----+--------+-----+------+--------+-----+------+
+    antenna       Ant Num  EPClen EPC  EPClen EPC ...            (older multi-port firmware)
+    plain         Num EPClen EPC  EPClen EPC ...       (UHFReader18 manual V2.0 §8.2.1)
+    plain-rssi    Num EPClen EPC RSSI  EPClen EPC RSSI ...
 
-Ant is a bitmask (0x01 antenna 1, 0x02 antenna 2, 0x04 antenna 3, 0x08 antenna 4). Status
-0x03 means "more frames follow", 0x01 "inventory done", 0x02 "inventory time ran out" (both
-final, both may carry tags), 0xF8 "antenna error". Real capture, byte exact:
+Ant is a bitmask (0x01 antenna 1, 0x02 antenna 2, 0x04 antenna 3, 0x08 antenna 4); EPClen
+counts bytes. Real capture (antenna-rssi), byte exact:
 ``15 00 01 03 01 01 0c e28068940000400a9d22a9eb 5d f9 c3`` = Len 0x15, Adr 0, reCmd 1,
-Status 3, Ant 1, Num 1, one 12-byte EPC, RSSI 0x5d, CRC 0xC3F9. Older firmware sends no
-RSSI byte (`with_rssi=False`).
+Status 3, Ant 1, Num 1, one 12-byte EPC, RSSI 0x5d, CRC 0xC3F9. The plain layout, as an
+RRU9809 answered (tests/captures/vectors): ``13 00 01 01 01 0c 4754…0001 d6 c1`` = Status 1,
+Num 1, a 12-byte EPC and nothing else.
 
-Antenna selection: the family's multi-antenna models take command 0x3F "set antenna
-multiplexing" with one data byte, the bitmask of antennas the next inventories use; the
-reader answers Status 0x00. The poller selects one antenna, inventories it, and moves on.
+Status (UHFReader18 manual V2.0 §5, `UHFStatus`, named in words by `status_words`): 0x01
+"inventory done", 0x02 "scan time ran out", 0x04 "reader buffer full" (final, may carry
+tags), 0x03 "more frames follow", 0xFB "no tag operable": the final answer of an inventory
+that found nothing, with no data (``05 00 01 fb f2 3d``), 0xF8 "antenna error". A reader
+that does not know a command answers reCmd 0x00, Status 0xFE (§8.1).
+
+Antenna selection: the family's multi-antenna models (UHFReader288 class) take command 0x3F
+"set antenna multiplexing" with one data byte, the bitmask of antennas the next inventories
+use (bit 7: the vendor SDK's "set once" flag), and answer ``05 Adr 3f 00`` (Status 0x00,
+no data; vendor SDK: apiwat59/UHFG app/src/main/java/com/rfid/trans/BaseReader.java). A
+UHFReader18 (one antenna, manual V2.0 lists no 0x3F) answers it ``05 Adr 00 fe``: illegal
+command. The poller selects one antenna, inventories it, and moves on.
 """
 
 from __future__ import annotations
@@ -58,13 +71,99 @@ class UHFCmd(IntEnum):
 
 
 class UHFStatus(IntEnum):
+    """Every status the UHFReader18 manual V2.0 §5 defines (words: `status_words`)."""
+
     SUCCESS = 0x00
     INVENTORY_DONE = 0x01
     INVENTORY_TIMEOUT = 0x02  # scan time ran out; tags read so far are in the frame
     MORE_FRAMES = 0x03
+    BUFFER_FULL = 0x04  # more tags than the reader holds; those it holds are in the frame
+    ACCESS_PASSWORD_ERROR = 0x05
+    KILL_ERROR = 0x09
+    KILL_PASSWORD_ZERO = 0x0A
+    TAG_NOT_SUPPORTED = 0x0B
+    ACCESS_PASSWORD_ZERO = 0x0C
+    TAG_PROTECTED = 0x0D
+    TAG_UNPROTECTED = 0x0E
+    BYTES_LOCKED = 0x10
+    CANNOT_LOCK = 0x11
+    ALREADY_LOCKED = 0x12
+    SAVE_FAILED = 0x13
+    CANNOT_ADJUST_POWER = 0x14
+    INVENTORY_6B_DONE = 0x15
+    INVENTORY_6B_TIMEOUT = 0x16
+    MORE_FRAMES_6B = 0x17
+    BUFFER_FULL_6B = 0x18
+    NOT_SUPPORTED_OR_PASSWORD_ZERO = 0x19
     ANTENNA_ERROR = 0xF8  # antenna missing or its connection failed
-    ILLEGAL_COMMAND = 0xFE
+    COMMAND_EXECUTE_ERROR = 0xF9
+    POOR_COMMUNICATION = 0xFA  # tags there, but talking to them failed
+    NO_TAG = 0xFB  # "no tag operable": the final answer of an inventory that found nothing
+    TAG_ERROR_CODE = 0xFC
+    COMMAND_LENGTH_WRONG = 0xFD
+    ILLEGAL_COMMAND = 0xFE  # unknown command or a bad CRC; reCmd 0x00
     PARAMETER_ERROR = 0xFF
+
+
+_STATUS_WORDS = {
+    UHFStatus.SUCCESS: "success",
+    UHFStatus.INVENTORY_DONE: "inventory done",
+    UHFStatus.INVENTORY_TIMEOUT: "inventory scan time ran out",
+    UHFStatus.MORE_FRAMES: "more frames follow",
+    UHFStatus.BUFFER_FULL: "reader buffer full",
+    UHFStatus.ACCESS_PASSWORD_ERROR: "access password wrong",
+    UHFStatus.KILL_ERROR: "kill failed",
+    UHFStatus.KILL_PASSWORD_ZERO: "kill password cannot be zero",
+    UHFStatus.TAG_NOT_SUPPORTED: "tag does not support the command",
+    UHFStatus.ACCESS_PASSWORD_ZERO: "access password cannot be zero",
+    UHFStatus.TAG_PROTECTED: "tag is read-protected",
+    UHFStatus.TAG_UNPROTECTED: "tag is not read-protected",
+    UHFStatus.BYTES_LOCKED: "some bytes locked, write failed",
+    UHFStatus.CANNOT_LOCK: "cannot lock",
+    UHFStatus.ALREADY_LOCKED: "already locked",
+    UHFStatus.SAVE_FAILED: "saving the parameter failed",
+    UHFStatus.CANNOT_ADJUST_POWER: "power cannot be adjusted",
+    UHFStatus.INVENTORY_6B_DONE: "18000-6B inventory done",
+    UHFStatus.INVENTORY_6B_TIMEOUT: "18000-6B inventory scan time ran out",
+    UHFStatus.MORE_FRAMES_6B: "more 18000-6B frames follow",
+    UHFStatus.BUFFER_FULL_6B: "reader buffer full of 18000-6B tags",
+    UHFStatus.NOT_SUPPORTED_OR_PASSWORD_ZERO: "not supported, or access password zero",
+    UHFStatus.ANTENNA_ERROR: "antenna error (not connected?)",
+    UHFStatus.COMMAND_EXECUTE_ERROR: "command execution error",
+    UHFStatus.POOR_COMMUNICATION: "tag there, communication with it failed",
+    UHFStatus.NO_TAG: "no tag operable",
+    UHFStatus.TAG_ERROR_CODE: "tag returned an error code",
+    UHFStatus.COMMAND_LENGTH_WRONG: "command length wrong",
+    UHFStatus.ILLEGAL_COMMAND: "illegal command (unknown to this reader, or a bad CRC)",
+    UHFStatus.PARAMETER_ERROR: "parameter error",
+}
+
+
+def status_words(status: int) -> str | None:
+    """`0xfb no tag operable`: the status byte and what the manual says it means; None for
+    a byte no manual defines."""
+    try:
+        return f"0x{status:02x} {_STATUS_WORDS[UHFStatus(status)]}"
+    except ValueError:
+        return None
+
+
+class InventoryLayout(Enum):
+    """How an inventory answer's data is laid out (module docstring; a reader profile's
+    `inventory-layout`)."""
+
+    ANTENNA_RSSI = "antenna-rssi"  # Ant Num [EPClen EPC RSSI]...
+    ANTENNA = "antenna"  # Ant Num [EPClen EPC]...
+    PLAIN = "plain"  # Num [EPClen EPC]...  (UHFReader18 manual V2.0 §8.2.1)
+    PLAIN_RSSI = "plain-rssi"  # Num [EPClen EPC RSSI]...
+
+    @property
+    def antenna_byte(self) -> bool:
+        return self in (InventoryLayout.ANTENNA_RSSI, InventoryLayout.ANTENNA)
+
+    @property
+    def rssi(self) -> bool:
+        return self in (InventoryLayout.ANTENNA_RSSI, InventoryLayout.PLAIN_RSSI)
 
 
 class UHFErrorKind(Enum):
@@ -74,6 +173,8 @@ class UHFErrorKind(Enum):
     BAD_CRC = "bad-crc"
     TRUNCATED = "truncated"  # the line went idle inside a frame
     MALFORMED = "malformed"  # CRC fine, content inconsistent (inventory parsing)
+    REFUSED = "refused"  # a sound answer whose status says the command failed
+    UNKNOWN_STATUS = "unknown-status"  # a status byte no manual defines
     WRONG_ADDRESS = "wrong-address"  # a sound frame from another reader on a shared line
 
 
@@ -309,43 +410,53 @@ class Malformed:
     detail: str
 
 
-_INVENTORY_STATUSES = {
-    UHFStatus.INVENTORY_DONE,
-    UHFStatus.INVENTORY_TIMEOUT,
-    UHFStatus.MORE_FRAMES,
-    UHFStatus.ANTENNA_ERROR,
+# the answers an inventory ends with; all but NO_TAG and ANTENNA_ERROR may carry tags
+FINAL_INVENTORY_STATUSES = frozenset(
+    {
+        UHFStatus.INVENTORY_DONE,
+        UHFStatus.INVENTORY_TIMEOUT,
+        UHFStatus.BUFFER_FULL,
+        UHFStatus.NO_TAG,
+        UHFStatus.ANTENNA_ERROR,
+    }
+)
+_INVENTORY_STATUS_BYTES = frozenset(int(s) for s in FINAL_INVENTORY_STATUSES) | {
+    int(UHFStatus.MORE_FRAMES)
 }
 
 
-_INVENTORY_STATUS_BYTES = frozenset(int(s) for s in _INVENTORY_STATUSES)
-
-
 def inventory_fields(
-    resp: UHFResponse, with_rssi: bool = True
+    resp: UHFResponse, layout: InventoryLayout = InventoryLayout.ANTENNA_RSSI
 ) -> tuple[int, int | None, list[bytes], list[int]] | str:
-    """An inventory answer's status byte, antenna (None: no single-bit Ant), EPCs and RSSI
-    bytes (empty without RSSI), or what is wrong with it: the poller's parse, building no
-    object per tag."""
+    """An inventory answer's status byte, antenna (None: no single-bit Ant, or a layout
+    without one), EPCs and RSSI bytes (empty without RSSI), or what is wrong with it: the
+    poller's parse, building no object per tag. "No tag operable" (0xFB) is an empty final
+    answer."""
     if resp.cmd != UHFCmd.INVENTORY:
         return f"reCmd 0x{resp.cmd:02x} is not an inventory answer"
     status = resp.status
     if status not in _INVENTORY_STATUS_BYTES:
-        try:
-            return f"status {UHFStatus(status).name} on an inventory"
-        except ValueError:
-            return f"status 0x{status:02x}"
+        words = status_words(status)
+        return f"status {words} on an inventory" if words else f"unknown status 0x{status:02x}"
     data = resp.data
-    if not data:  # an antenna error or an empty timeout may come without Ant/Num
+    if not data or status == UHFStatus.NO_TAG:
+        # an antenna error or an empty timeout may come without Ant/Num; "no tag operable"
+        # carries no tags whatever follows it
         return status, None, [], []
     size = len(data)
-    if size < 2:
-        return "no tag count"
-    mask, count = data[0], data[1]
-    antenna = mask.bit_length() if mask and not mask & (mask - 1) else None
+    antenna = None
+    pos = 0
+    if layout.antenna_byte:
+        if size < 2:
+            return "no tag count"
+        mask = data[0]
+        antenna = mask.bit_length() if mask and not mask & (mask - 1) else None
+        pos = 1
+    count = data[pos]
+    pos += 1
     epcs: list[bytes] = []
     rssis: list[int] = []
-    extra = 1 if with_rssi else 0
-    pos = 2
+    extra = 1 if layout.rssi else 0
     for _ in range(count):
         if pos >= size:
             return f"{count} tags announced, {len(epcs)} present"
@@ -362,16 +473,31 @@ def inventory_fields(
     return status, antenna, epcs, rssis
 
 
-def parse_inventory(resp: UHFResponse, with_rssi: bool = True) -> InventoryReply | Malformed:
-    parsed = inventory_fields(resp, with_rssi)
+def parse_inventory(
+    resp: UHFResponse, layout: InventoryLayout = InventoryLayout.ANTENNA_RSSI
+) -> InventoryReply | Malformed:
+    parsed = inventory_fields(resp, layout)
     if isinstance(parsed, str):
         return Malformed(parsed)
     status, antenna, epcs, rssis = parsed
-    if not with_rssi:
+    if not layout.rssi:
         tags = tuple(EpcRead(e, None) for e in epcs)
     else:
         tags = tuple(EpcRead(e, r) for e, r in zip(epcs, rssis, strict=True))
     return InventoryReply(UHFStatus(status), antenna, tags)
+
+
+def layouts_of(resp: UHFResponse) -> frozenset[InventoryLayout]:
+    """The layouts an inventory answer that carries tags parses in (`mjtable probe` tells a
+    reader's layout from them); empty for an answer without tags. A reading counts only if
+    every EPC it finds has a word or more: ``01 00`` (antenna 1, no tags) would otherwise
+    read as the plain layout's one empty EPC."""
+    found = set()
+    for layout in InventoryLayout:
+        parsed = inventory_fields(resp, layout)
+        if not isinstance(parsed, str) and parsed[2] and all(len(e) >= 2 for e in parsed[2]):
+            found.add(layout)
+    return frozenset(found)
 
 
 def inventory_responses(
@@ -381,10 +507,11 @@ def inventory_responses(
     with_rssi: bool = True,
     final: UHFStatus = UHFStatus.INVENTORY_DONE,
     more: bool = False,
+    antenna_byte: bool = True,
 ) -> list[UHFResponse]:
     """Reader side: the answer frames for `tags` seen on `antenna`, split so each fits a
     one-byte Len; every frame but the last says MORE_FRAMES (the last too when `more`, as
-    when another antenna's frames follow)."""
+    when another antenna's frames follow). Without `antenna_byte`: the plain layouts."""
     mask = antenna_mask(antenna)
     room = MAX_LEN - 2 - 5  # Len budget minus Adr reCmd Status Ant Num and the CRC
     batches: list[list[EpcRead]] = [[]]
@@ -402,7 +529,7 @@ def inventory_responses(
     for i, batch in enumerate(batches):
         last = i == len(batches) - 1
         status = final if last and not more else UHFStatus.MORE_FRAMES
-        body = bytearray((mask, len(batch)))
+        body = bytearray((mask, len(batch)) if antenna_byte else (len(batch),))
         for tag in batch:
             body += bytes((len(tag.epc),)) + tag.epc
             if with_rssi:

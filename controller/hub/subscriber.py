@@ -2,7 +2,9 @@
 
 It subscribes (again, after every reconnect) to the tables' retained status and ledger and
 to their deal stream, at QoS 1. A malformed message is counted and logged, never raised out
-of paho's loop. Duplicates are the standings' business (they are idempotent).
+of paho's loop. Duplicates are the standings' business (they are idempotent). With a gate
+(controller/hub/trust.py) a deal whose signature does not hold is refused before the
+standings see it.
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 
 from controller.hub.standings import Applied, Standings
+from controller.hub.trust import Gate
 from controller.hub.wire import (
     TOPIC_ROOT,
     BrokerOptions,
@@ -37,6 +40,7 @@ class HubStats:
     rejected: int = 0
     applied: int = 0
     duplicates: int = 0
+    refused: int = 0  # deals refused for their signature (each time one arrives)
 
 
 class HubSubscriber:
@@ -49,8 +53,10 @@ class HubSubscriber:
         on_change: Callable[[], None] | None = None,
         on_link: Callable[[bool], None] | None = None,
         on_deal: Callable[[str, str, SettledDeal], None] | None = None,
+        gate: Gate | None = None,
     ) -> None:
         self.options, self.standings, self.hall = options, standings, hall
+        self.gate = gate
         self.on_change = on_change
         self.on_deal = on_deal  # each new or corrected deal: (hall, table, deal)
         self.stats = HubStats()
@@ -67,6 +73,7 @@ class HubSubscriber:
         self.on_link = on_link  # called with True / False when the broker is gained / lost
         self.ever_connected = False
         self.link_since = _now()  # when the link last changed (or the hub started)
+        self.last_lost: str | None = None  # when the link was last lost
         self._unreachable_said = False
 
     def topics(self) -> list[tuple[str, int]]:
@@ -124,7 +131,7 @@ class HubSubscriber:
                 log.warning("hub lost the broker (%s); reconnecting", reason_code)
             was, self._connected = self._connected, False
             if was:
-                self.link_since = _now()
+                self.link_since = self.last_lost = _now()
             self._cond.notify_all()
         if was and not self._stopping:
             self._link(False)
@@ -158,34 +165,32 @@ class HubSubscriber:
                 self._cond.notify_all()
             (log.warning if first else log.debug)("rejected MQTT message: %s", err)
             return
-        self.standings.seen(received.hall, received.table, _now())
-        changed = False
-        kept: list[SettledDeal] = []
+        now = _now()
         payload = received.payload
+        if not (isinstance(payload, TableStatus) and payload.will):
+            self.standings.seen(received.hall, received.table, now)  # the table spoke
+        changed = False
+        offered: list[tuple[str, str, SettledDeal]] = []
+        if self.gate is not None:
+            offered += self.gate.refresh()  # refused deals a new key now verifies
         if payload is None and parse_topic(message.topic)[2] is not Channel.STATUS:
             pass  # a cleared retained ledger: the deals held stay
         elif isinstance(payload, TableStatus) or payload is None:
-            self.standings.apply_status(received.hall, received.table, payload)
+            self.standings.apply_status(received.hall, received.table, payload, now)
             changed = True
-        else:
+        elif isinstance(payload, (Ledger, SettledDeal)):
             deals = payload.deals if isinstance(payload, Ledger) else (payload,)
-            for deal in deals:
-                if isinstance(deal, SettledDeal):
-                    outcome = self.standings.apply_deal(received.hall, received.table, deal)
-                    changed |= outcome in (Applied.NEW, Applied.CORRECTED)
-                    if outcome in (Applied.NEW, Applied.CORRECTED):
-                        kept.append(deal)
-                    with self._cond:
-                        if outcome in (Applied.NEW, Applied.CORRECTED):
-                            self.stats.applied += 1
-                        else:
-                            self.stats.duplicates += 1
+            admitted = [d for d in deals if self._admit(received.hall, received.table, d)]
+            changed |= len(admitted) < len(deals)  # the director's page shows a refusal
+            offered += [(received.hall, received.table, d) for d in admitted]
+        kept = [(h, t, d) for h, t, d in offered if self._apply(h, t, d)]
+        changed |= bool(kept)
         with self._cond:
             self.stats.messages += 1
             self._cond.notify_all()
-        for deal in kept if self.on_deal is not None else ():
+        for hall, table, deal in kept if self.on_deal is not None else ():
             try:
-                self.on_deal(received.hall, received.table, deal)  # type: ignore[misc]
+                self.on_deal(hall, table, deal)  # type: ignore[misc]  # not None: the loop's guard
             except Exception:
                 log.exception("hub deal listener failed")
         if changed and self.on_change is not None:
@@ -193,6 +198,24 @@ class HubSubscriber:
                 self.on_change()
             except Exception:
                 log.exception("hub change listener failed")
+
+    def _admit(self, hall: str, table: str, deal: SettledDeal) -> bool:
+        """The gate's word on the deal's signature (a refusal is counted)."""
+        if self.gate is None or self.gate.admit(hall, table, deal):
+            return True
+        with self._cond:
+            self.stats.refused += 1
+        return False
+
+    def _apply(self, hall: str, table: str, deal: SettledDeal) -> bool:
+        """Into the standings: True if it is new or corrects the one held."""
+        fresh = self.standings.apply_deal(hall, table, deal) in (Applied.NEW, Applied.CORRECTED)
+        with self._cond:
+            if fresh:
+                self.stats.applied += 1
+            else:
+                self.stats.duplicates += 1
+        return fresh
 
 
 def _now() -> str:

@@ -106,6 +106,8 @@ class TableStatus:
     turn: str | None = None  # E S W N: whose turn it is
     players: tuple[str, ...] = ()  # names at E S W N
     scores: tuple[int, ...] = ()  # each seat's running score now, E S W N
+    referee_called: bool = False  # the table waits for the referee (its board says so)
+    will: bool = False  # the Last Will: the broker lost the table's link (not the table)
 
     def __post_init__(self) -> None:
         if len(self.players) not in (0, 4) or len(self.scores) not in (0, 4):
@@ -130,6 +132,8 @@ class TableStatus:
             "turn": self.turn,
             "players": list(self.players),
             "scores": list(self.scores),
+            "referee_called": self.referee_called,
+            **({"will": True} if self.will else {}),
         }
 
     @classmethod
@@ -152,6 +156,8 @@ class TableStatus:
             _get(obj, "turn", str, True),
             tuple(str(p) for p in _get(obj, "players", list, True) or ()),
             tuple(int(v) for v in _get(obj, "scores", list, True) or ()),
+            bool(_get(obj, "referee_called", bool, True)),
+            bool(_get(obj, "will", bool, True)),
         )
 
 
@@ -227,8 +233,19 @@ class SettledDeal:
     deltas: tuple[int, int, int, int]
     players: tuple[str, ...] = ()  # names at E S W N, or () when the table does not know them
     head: str = ""  # the settlement record's hash (64 hex digits), "" when not sent
+    # the table's signature (controller/hub/signing.py): the key's fingerprint and the
+    # Ed25519 signature in base64, "" from a table without a key
+    key: str = ""
+    sig: str = ""
+    # points each seat E S W N paid as penalties (a referee's penalty, the void penalty, a
+    # false Hu), already inside `deltas`; and the points paid to nobody (the void penalty),
+    # which make a deal's deltas sum below zero (docs/MQTT.md)
+    penalties: tuple[int, int, int, int] = (0, 0, 0, 0)
+    to_nobody: int = 0
 
     def __post_init__(self) -> None:
+        if len(self.penalties) != 4 or any(p < 0 for p in self.penalties) or self.to_nobody < 0:
+            raise WireError(f"penalties {self.penalties}, to nobody {self.to_nobody}")
         if self.head and (
             len(self.head) != 64 or any(c not in "0123456789abcdef" for c in self.head)
         ):
@@ -256,11 +273,14 @@ class SettledDeal:
             "deltas": list(self.deltas),
             "players": list(self.players),
             **({"head": self.head} if self.head else {}),
+            **({"penalties": list(self.penalties)} if any(self.penalties) else {}),
+            **({"to_nobody": self.to_nobody} if self.to_nobody else {}),
+            **({"key": self.key, "sig": self.sig} if self.sig else {}),
         }
 
     @classmethod
     def from_json(cls, obj: Mapping[str, Any]) -> SettledDeal:
-        ints = [_get(obj, k, int) for k in ("seq", "session", "deal")]
+        seq, session, deal = (_get(obj, k, int) for k in ("seq", "session", "deal"))
         dice = _get(obj, "dice", list)
         deltas = _get(obj, "deltas", list)
         players = obj.get("players") or []
@@ -268,15 +288,30 @@ class SettledDeal:
             raise WireError("dice and deltas are integers")
         if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
             raise WireError("players are names")
+        penalties = obj.get("penalties") or [0, 0, 0, 0]
+        to_nobody = obj.get("to_nobody") or 0
+        if (
+            not isinstance(penalties, list)
+            or len(penalties) != 4
+            or not all(isinstance(x, int) and not isinstance(x, bool) for x in penalties)
+            or not isinstance(to_nobody, int)
+        ):
+            raise WireError("penalties are four integers, to_nobody one")
         return cls(
-            *ints,
+            seq,
+            session,
+            deal,
             rules=_get(obj, "rules", str),
             dealer=_seat(obj.get("dealer")),
-            dice=tuple(dice),  # type: ignore[arg-type]
+            dice=tuple(dice),
             winners=tuple(_seat(s) for s in _get(obj, "winners", list)),
-            deltas=tuple(deltas),  # type: ignore[arg-type]
+            deltas=tuple(deltas),
             players=tuple(players),
             head=str(obj.get("head") or ""),
+            key=str(obj.get("key") or ""),
+            sig=str(obj.get("sig") or ""),
+            penalties=(penalties[0], penalties[1], penalties[2], penalties[3]),
+            to_nobody=to_nobody,
         )
 
 
@@ -383,3 +418,77 @@ def make_client(options: BrokerOptions, client_id: str, clean_session: bool = Tr
 
 
 WINDOW = 8  # QoS 1 messages handed to paho at once, per connection
+
+
+# ---- what the hub tells the tables -----------------------------------------------------
+
+HUB_ROOT = "mjtable-hub"  # the hub's own topics: mjtable-hub/<hall>/...
+
+
+def seating_topic(hall: str, table: str) -> str:
+    """Retained, QoS 1, written by the hub: the seating of the table's next session."""
+    return f"{HUB_ROOT}/{_check_level(hall, 'hall')}/seating/{_check_level(table, 'table')}"
+
+
+@dataclass(frozen=True, slots=True)
+class SeatedPlayer:
+    id: str  # the roster's stable id
+    name: str
+
+
+@dataclass(frozen=True, slots=True)
+class SeatingNotice:
+    """Who sits where at a table in a session of the tournament (the hall's seating plan):
+    the table starts its next session as `session` with these players at E S W N."""
+
+    hall: str
+    table: str
+    session: int
+    players: tuple[SeatedPlayer, SeatedPlayer, SeatedPlayer, SeatedPlayer]
+
+    def __post_init__(self) -> None:
+        if self.session < 1:
+            raise WireError(f"session {self.session}")
+        if len(self.players) != 4 or len({p.id for p in self.players}) != 4:
+            raise WireError("a seating names four different players, E S W N")
+        for p in self.players:
+            if not p.id or not p.name or any(c in p.id for c in "/+#\0 "):
+                raise WireError(f"player {p.id!r} {p.name!r}")
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "kind": "seating",
+            "version": WIRE_VERSION,
+            "hall": self.hall,
+            "table": self.table,
+            "session": self.session,
+            "players": [{"id": p.id, "name": p.name} for p in self.players],
+        }
+
+    @classmethod
+    def from_json(cls, obj: Mapping[str, Any]) -> SeatingNotice:
+        if obj.get("kind") != "seating" or obj.get("version") != WIRE_VERSION:
+            raise WireError(f"not a seating of wire version {WIRE_VERSION}")
+        players = _get(obj, "players", list)
+        if len(players) != 4 or not all(isinstance(p, dict) for p in players):
+            raise WireError("a seating names four players, E S W N")
+        seated = tuple(SeatedPlayer(_get(p, "id", str), _get(p, "name", str)) for p in players)
+        return cls(
+            _get(obj, "hall", str),
+            _get(obj, "table", str),
+            _get(obj, "session", int),
+            (seated[0], seated[1], seated[2], seated[3]),
+        )
+
+    @classmethod
+    def decode(cls, data: bytes) -> SeatingNotice:
+        try:
+            obj = json.loads(data)
+        except (UnicodeDecodeError, json.JSONDecodeError) as err:
+            raise WireError(f"a seating that is not JSON: {err}") from None
+        if not isinstance(obj, dict):
+            raise WireError("a seating that is not a JSON object")
+        return cls.from_json(obj)
+
+    def encode(self) -> bytes:
+        return json.dumps(self.to_json(), separators=(",", ":"), ensure_ascii=False).encode()

@@ -5,7 +5,9 @@ A deal is published when it settles. A referee's correction of a settled deal, f
 referee page or `mjtable correct` (another process appending to the same journal), is a
 `correction` record of that deal: the deal is re-judged with the referee tools' rebuild
 (controller/referee/) and published again with the correction's seq, higher than the
-settlement's, so the hub replaces it. At start-up every settled deal of the journal is
+settlement's, and the correction record's hash as its chain head (what the table's signature
+covers: a correction the hub takes comes from the table's journal), so the hub replaces it.
+At start-up every settled deal of the journal is
 published again the same way (the retained ledger of a restarted table, and a correction
 made while the daemon was down).
 """
@@ -13,17 +15,51 @@ made while the daemon was down).
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from controller.hub.wire import SettledDeal
-from controller.journal.records import DealSettled, DealStarted, JournalError, RecordKind
+from controller.journal.records import (
+    DealSettled,
+    DealStarted,
+    JournalError,
+    LedgerLine as JournalLedgerLine,
+    RecordKind,
+)
 from controller.journal.store import Journal
 from controller.referee.journal_deal import read_deal
 from controller.referee.rebuild import rebuild
+from rules.seats import SEATS
+from rules.settlement import (
+    R_FALSE_HU,
+    R_FALSE_HU_WMT,
+    R_REFEREE,
+    R_SEQUENTIAL,
+    R_VOID_HELD,
+    R_VOID_MELD,
+    LedgerLine,
+)
 
 log = logging.getLogger(__name__)
 
-POLL_S = 2.0  # how often the daemon looks for corrections of settled deals
+POLL_S = 2.0
+# the ledger lines a ranking body counts as penalties (rules/settlement.py's rules)
+PENALTY_RULES = frozenset(
+    {R_REFEREE, R_VOID_HELD, R_VOID_MELD, R_FALSE_HU, R_FALSE_HU_WMT, R_SEQUENTIAL}
+)
+
+
+def penalties(ledger: Sequence[LedgerLine | JournalLedgerLine]) -> tuple[int, int, int, int]:
+    """The points each seat E S W N paid on penalty lines (fixed seats, as the ledger)."""
+    paid = [0, 0, 0, 0]
+    for line in ledger:
+        if line.rule in PENALTY_RULES and line.payer is not None:
+            paid[SEATS.index(line.payer)] += line.points
+    return (
+        paid[0],
+        paid[1],
+        paid[2],
+        paid[3],
+    )  # how often the daemon looks for corrections of settled deals
 
 
 class HallResults:
@@ -78,7 +114,9 @@ class HallResults:
             return None
         started = DealStarted.from_payload(records[0].data())
         result = DealSettled.from_payload(settled[-1].data())
-        winners, deltas, seq = result.winners, result.deltas, settled[-1].seq
+        winners, deltas = result.winners, result.deltas
+        ledger: Sequence[LedgerLine | JournalLedgerLine] = result.ledger
+        seq, head = settled[-1].seq, settled[-1].hash
         corrections = [r for r in records if r.kind is RecordKind.CORRECTION]
         dealer = started.dealer
         if corrections:
@@ -90,8 +128,9 @@ class HallResults:
                 )
             else:
                 winners = tuple(rb.fixed(w.seat) for w in rb.deal.winners)
-                deltas, dealer = rb.deltas, rb.source.dealer
-                seq = max(seq, corrections[-1].seq)
+                deltas, dealer, ledger = rb.deltas, rb.source.dealer, rb.ledger
+                if corrections[-1].seq > seq:  # the correction's chain head is the anchor
+                    seq, head = corrections[-1].seq, corrections[-1].hash
         return SettledDeal(
             seq=seq,
             session=started.session or 1,
@@ -102,4 +141,7 @@ class HallResults:
             winners=winners,
             deltas=deltas,
             players=started.players,
+            head=head,
+            penalties=penalties(ledger),
+            to_nobody=sum(line.points for line in ledger if line.payee is None),
         )

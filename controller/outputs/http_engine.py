@@ -34,6 +34,7 @@ from http import HTTPStatus
 from typing import TYPE_CHECKING
 from urllib.parse import parse_qs, unquote, urlsplit
 
+from controller.errors import TableError
 from controller.outputs.http_messages import (
     KEEPALIVE_S,
     MAX_BODY,
@@ -83,7 +84,7 @@ class _Conn:
         return b"\r\n\r\n" in self.buf
 
 
-class _BadRequest(Exception):
+class _BadRequest(TableError):
     def __init__(self, status: HTTPStatus, message: str) -> None:
         super().__init__(message)
         self.status = status

@@ -8,7 +8,9 @@ The FIFO lives in memory: deals and status are never dropped, events beyond `que
 are (counted). A daemon restarted while the broker is down loses its FIFO; it republishes
 the journal's settled deals (controller/outputs/hall_results.py: same `seq`, or a corrected
 deal under its correction's), which receivers ignore when held already.
-A table with no broker configured simply has no publisher.
+A table with no broker configured simply has no publisher. With a table key
+(controller/hub/signing.py) every deal is signed as it is published: a settlement, a
+correction and a deal republished from the journal alike.
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ from typing import Any
 
 import paho.mqtt.client as paho
 
+from controller.hub.signing import TableKey
 from controller.hub.wire import (
     WINDOW,
     BrokerOptions,
@@ -67,15 +70,21 @@ class MqttPublisher:
     background with exponential backoff between `reconnect_min_s` and `reconnect_max_s`."""
 
     def __init__(
-        self, options: BrokerOptions, hall: str, table: str, queue_limit: int = 10_000
+        self,
+        options: BrokerOptions,
+        hall: str,
+        table: str,
+        queue_limit: int = 10_000,
+        key: TableKey | None = None,
     ) -> None:
         self.options, self.hall, self.table = options, hall, table
+        self.key = key  # signs every deal published (None: published unsigned)
         self.queue_limit = queue_limit
         self._topics = {c: topic(hall, table, c) for c in Channel}
         self._client = make_client(options, f"mjtable-{hall}-{table}")
         self._client.will_set(
             self._topics[Channel.STATUS],
-            encode(TableStatus(hall, table, Presence.OFFLINE)),
+            encode(TableStatus(hall, table, Presence.OFFLINE, will=True)),
             qos=1,
             retain=True,
         )
@@ -170,7 +179,10 @@ class MqttPublisher:
             return self._enqueue(Channel.EVENT, encode(event), retain=False, essential=False)
 
     def publish_deal(self, deal: SettledDeal) -> None:
-        """The deal, then the retained ledger and status that include it."""
+        """The deal (signed with the table's key), then the retained ledger and status that
+        include it."""
+        if self.key is not None:
+            deal = self.key.sign(self.hall, self.table, deal)
         with self._cond:
             self._ledger[(deal.session, deal.deal)] = deal
             ledger = Ledger(tuple(sorted(self._ledger.values(), key=lambda d: d.seq)))

@@ -337,3 +337,17 @@ def test_lenient_tags_keep_duplicates() -> None:
     tags = parse_tags(tomllib.loads(TAGS + extra), "t.toml", strict=False)
     assert tags.duplicates == {bytes.fromhex("e2806894000000000000aa03")}
     assert len(tags.missing()) == 108 - 2
+
+
+def test_a_reader_profile_says_its_inventory_layout_and_antenna_selection() -> None:
+    from controller.devices.uhf_reader import InventoryLayout
+
+    assert load_reader("uhfreader18-rs485").reader.inventory_layout is InventoryLayout.ANTENNA_RSSI
+    spot = load_reader("uhfreader18-spot").reader
+    assert spot.inventory_layout is InventoryLayout.PLAIN and not spot.select_antenna
+    data = tomllib.loads(READER.replace('date = "d"', 'date = "d"\ninventory-layout = "sideways"'))
+    with pytest.raises(SchemaError, match="inventory-layout"):
+        parse_reader(data, "r.toml")
+    data = tomllib.loads(READER.replace('date = "d"', 'date = "d"\nselect-antenna = false'))
+    with pytest.raises(SchemaError, match=r"\[antennas\.2\].*port 1 only"):
+        parse_reader(data, "r.toml")

@@ -11,6 +11,7 @@ import pytest
 
 from rules.bots import Style, play_deal
 from rules.deal import Deal
+from rules.deal_hu import wins_on
 from rules.hand import is_complete
 from rules.live_hand import suit_keys
 from rules.moves import Correction
@@ -25,18 +26,18 @@ BUSY = Style(pung=0.9, melded_kong=0.95, own_kong=1.0, retrieve_discard=0.02, ch
 
 def _assert_in_step(deal: Deal) -> None:
     for s in SEATS:
-        h = deal._hands[s]
-        assert deal._keys[s] == suit_keys(h), f"seat {s}: keys out of step with the counts"
-        n = len(deal._melds[s])
+        h = deal.state.hands[s]
+        assert deal.state.keys[s] == suit_keys(h), f"seat {s}: keys out of step with the counts"
+        n = len(deal.state.melds[s])
         if sum(h) + 3 * n == 13:
             for t in TILES:
-                if h[t] < 4 and deal._void[s] is None:
+                if h[t] < 4 and deal.state.void[s] is None:
                     work = bytearray(h)
                     work[t] += 1
                     shaped = is_complete(work, n)
-                    assert deal._wins_on(s, t) <= shaped  # a win has the shape
+                    assert wins_on(deal.state, s, t) <= shaped  # a win has the shape
                     if not shaped:
-                        assert not deal._wins_on(s, t)
+                        assert not wins_on(deal.state, s, t)
 
 
 @pytest.mark.parametrize("rules", ["sbr-mil", "wmt", "wellness"])

@@ -10,7 +10,7 @@ from hypothesis import given, settings, strategies as st
 
 from rules.bot_discards import keep_score, loneliest, loneliest_in_suit, loneliest_live
 from rules.hand import completions, is_complete, waits
-from rules.live_hand import LiveHand, keys_complete, keys_complete_with, shape_tables, suit_keys
+from rules.live_hand import LiveHand, keys_complete, keys_complete_with, suit_keys
 from rules.melds import Meld, MeldKind
 from rules.ruleset import load
 from rules.scoring import melded_copies, score_hand, theoretical_maximum
@@ -185,22 +185,3 @@ def test_the_bots_void_tile_by_suit_look_up_is_the_min_by_keep_score(run) -> Non
         held = [x for x in suit.tiles if counts[x]]
         expected = min(held, key=lambda x: keep_score(counts, x)) if held else None
         assert loneliest_in_suit(counts, suit.offset) == expected
-
-
-@settings(max_examples=200, deadline=None)
-@given(moves(), st.integers(0, 4))
-def test_the_shape_look_up_written_out_on_its_tables_is_keys_complete(run, melds) -> None:
-    # `Bot._turn` writes `keys_complete` out on `shape_tables()`: the same answer
-    numbers, honours, targets = shape_tables()
-    hand = LiveHand()
-    for add, t in run:
-        if add:
-            hand.add(t)
-        else:
-            hand.remove(t)
-        keys, counts = hand.keys, hand.counts
-        k3 = keys[3]
-        shape = numbers[keys[0]] + numbers[keys[1]] + numbers[keys[2]] + (honours[k3] if k3 else 0)
-        seven = 1 not in counts and 3 not in counts and sum(counts) == 14 and max(counts) <= 4
-        written = shape == targets[melds] or (not melds and seven)
-        assert written == keys_complete(keys, counts, melds)

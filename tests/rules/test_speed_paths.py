@@ -1,25 +1,19 @@
-"""The speed-ups of the judge's third round keep the answers of the paths they shortcut:
-the win check's one-pass test on counts against the rule-by-rule check (same counts, or the
-same NotAWin kind), and the Wellness memo of scored readings and theoretical maxima against
-scoring afresh. The fourth round's `play_deal` loop plays what `BotTable.next_move` offers;
-the fifth round's `_tenth` is `round(x, 1)`, and `Deal.play`'s draw without facts
-leaves the deal where `apply`'s leaves it."""
+"""The hand functions' shortcuts keep the answers of the paths they shortcut: the win
+check's one-pass test on counts against the rule-by-rule check (same counts, or the same
+NotAWin kind), the Wellness memo of scored readings and theoretical maxima against scoring
+afresh, and a live suit key's near digits against the counts."""
 
 import random
 from dataclasses import replace
 
-import pytest
 from hypothesis import given, settings, strategies as st
 
 from rules import wellness
 from rules.bot_policy import stamp
-from rules.bots import DEFAULT_STYLE, BotTable, _tenth, new_deal, play_deal
-from rules.deal import Deal, Phase
 from rules.hand import decompositions
 from rules.live_hand import NEAR_DIGITS, suit_keys
 from rules.melds import Meld, MeldKind
-from rules.moves import Accepted, Correction, Draw, Kong, Rejected
-from rules.record import to_record
+from rules.moves import Kong
 from rules.ruleset import load
 from rules.scoring import NotAWin, _check, _check_each
 from rules.seats import SEATS
@@ -102,98 +96,6 @@ def test_the_wellness_memo_scores_as_afresh():
         assert value > 0
         assert wellness.theoretical_maximum(counts, (), rs) == value
         assert value == wellness._theoretical_maximum(counts, (), rs, winds)
-
-
-def _played_by_next_move(rs, seed, style):
-    """A bot deal driven move by move through `BotTable.next_move` and `Deal.apply`."""
-    rng = random.Random(seed)
-    deal = new_deal(rs, rng)
-    table = BotTable(rs, rng, style)
-    while deal.phase is not Phase.OVER:
-        assert not isinstance(deal.apply(table.next_move(deal)), Rejected)
-    return deal
-
-
-@pytest.mark.parametrize("name", ("sbr-mil", "wmt", "wellness"))
-@pytest.mark.parametrize("penalty", (0.001, 0.3))
-def test_play_deals_loop_plays_the_moves_next_move_offers(name, penalty):
-    # `play_deal` writes `next_move` out for the draw, the discard and the claim window;
-    # a high referee-penalty rate sends many turns through the penalty branch
-    rs = load(name)
-    style = replace(DEFAULT_STYLE, referee_penalty=penalty)
-    for seed in range(12):
-        fast, record = play_deal(rs, seed, style)
-        slow = _played_by_next_move(rs, seed, style)
-        assert fast.history == slow.history
-        assert fast.moves == slow.moves
-        assert record == to_record(slow)
-
-
-@pytest.mark.parametrize("name", ("sbr-mil", "wellness"))
-def test_play_deals_loop_keeps_the_effective_moves_after_a_correction(name):
-    # a correction replaces the deal's list of effective moves: `play_deal` appends to the
-    # new one afterwards (a frequent referee retrieval sends most deals through it)
-    rs = load(name)
-    style = replace(DEFAULT_STYLE, retrieve_discard=0.05)
-    corrected = 0
-    for seed in range(12):
-        fast, record = play_deal(rs, seed, style)
-        slow = _played_by_next_move(rs, seed, style)
-        corrected += any(isinstance(m, Correction) for m in fast.history)
-        assert fast.history == slow.history
-        assert fast.moves == slow.moves
-        assert record == to_record(slow)
-    assert corrected >= 6
-
-
-@settings(max_examples=2000, deadline=None)
-@given(
-    st.one_of(
-        st.floats(0.0, 1e6, allow_nan=False),
-        # the bots' clock: a time in tenths plus a thinking time
-        st.builds(lambda k, r: k / 10 + 0.4 + 2.1 * r, st.integers(0, 100_000), st.floats(0, 1)),
-        # near and at halves of a tenth, where a rounded product could fall either side
-        st.builds(lambda k, e: (k + 0.5) / 10 + e, st.integers(0, 100_000), st.floats(-1e-9, 1e-9)),
-    )
-)
-def test_the_bots_tenth_is_round_to_one_decimal(x):
-    assert _tenth(x) == round(x, 1)
-
-
-@pytest.mark.parametrize("x", [0.25, 0.35, 0.05, 2.675, 1.45, 0.15, 1e5 + 0.05, 0.0])
-def test_the_bots_tenth_keeps_round_half_cases(x):
-    # exact halves round half-even on the binary value (0.25 -> 0.2, 2.675 -> 2.7)
-    assert _tenth(x) == round(x, 1)
-
-
-@pytest.mark.parametrize("name", RULE_SETS)
-@pytest.mark.parametrize("scanned", [True, False])
-def test_play_draws_without_facts_as_apply_draws_with_them(name, scanned):
-    """`Deal.play`'s draw builds no `Take` nor `Drawn`: the deal and its wall end where
-    `apply` leaves them, and the tile and position `apply` reports are where `play` took
-    from, on a scanned wall and on one whose undealt positions are unknown (named draws)."""
-    rs = load(name)
-    for seed in range(3):
-        played, _ = play_deal(rs, 4000 + seed)
-        order = played.wall_order
-        if not scanned:
-            dealt = {take.index for take in played.deal_takes}
-            order = tuple(t if i in dealt else None for i, t in enumerate(order))
-        applied = Deal.start(rs, played.dice, order, prevalent=played.prevalent)
-        quiet = Deal.start(rs, played.dice, order, prevalent=played.prevalent)
-        draws = 0
-        for move in played.history:
-            result = applied.apply(move)
-            assert isinstance(result, Accepted), result
-            assert quiet.play(move) is None
-            if isinstance(move, Draw):
-                draws += 1
-                (drawn,) = result.facts
-                assert drawn.take.index == quiet.wall.last_index
-                assert drawn.take.tile is quiet.drawn and drawn.take.seat is move.seat
-            assert quiet.snapshot() == applied.snapshot()
-            assert quiet.wall.remaining() == applied.wall.remaining()
-        assert draws > 20 and quiet.ledger() == applied.ledger()
 
 
 @settings(max_examples=300, deadline=None)

@@ -19,14 +19,16 @@ from controller.cli import main
 from controller.devices.pn532 import sam_configuration
 from controller.devices.pn532_uart import PN532UartReader
 from controller.devices.pn533_usb import Backoff, PN533Reader
+from controller.devices.uhf_reader import InventoryLayout
 from controller.profiles import CalibrationState, Zone, ZoneKind, load_reader
 from rules.seats import Seat
 from rules.tiles import TileSet
-from tools.calibrate import SpotRounds, guided
+from tools.calibrate import SerialRounds, SpotRounds, guided
 from tools.calibration import derive
 from tools.sim.devices import DeviceLoop, ReaderBus, open_endpoint
 from tools.sim.noise import CROSSTALK_RSSI, OWN_RSSI, Noise, NoiseConfig
 from tools.sim.uart_pn532 import UartPN532
+from tools.sim.uhf_reader import SimUHFReader
 from tools.sim.usb_backend import SimPN533, SimUsbBackend
 from tools.sim.world import IN_MACHINE, World
 
@@ -245,3 +247,45 @@ def test_live_calibration_of_a_pn532_on_a_serial_port(tmp_path: Path) -> None:
     assert (f.tiles, f.tag_rounds, f.own_reads, f.own_rssi) == (1, 60, 60, ())
     assert lines[1] == f"reader link up (PN532 on {module.path} (PN532 v1.6))"
     assert module.chip.received[0] == sam_configuration()
+
+
+SPOT = (
+    Path(__file__).resolve().parents[2] / "hw_profiles" / "readers" / "uhfreader18-spot.toml"
+).read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "named"),
+    [
+        (
+            'inventory-layout = "plain"',
+            'inventory-layout = "antenna-rssi"',
+            "answers in the plain inventory layout, not the profile's antenna-rssi: its tiles "
+            'would go unread; set inventory-layout = "plain"',
+        ),
+        ("select-antenna = false", "select-antenna = true", "set select-antenna = false"),
+    ],
+)
+def test_a_reader_of_another_variant_than_its_profile_stops_calibrate_named(
+    tmp_path: Path, old: str, new: str, named: str
+) -> None:
+    """A one-antenna UHFReader18-class reader (plain layout, no 0x3F) calibrated with a
+    profile that says otherwise: the session stops at once with the setting to change,
+    instead of waiting for tiles it cannot read."""
+    profile_path = tmp_path / "wrong.toml"
+    profile_path.write_text(SPOT.replace(old, new), encoding="utf-8")
+    reader = SimUHFReader(antennas=1, layout=InventoryLayout.PLAIN)
+    reader.place(bytes.fromhex("475458260720000000000001"), 1)
+    ep = open_endpoint(tmp_path, "uhf")
+    loop = DeviceLoop()
+    loop.add(ep, lambda data: ep.write(reader.feed(data)))
+    loop.start()
+    lines: list[str] = []
+    source = SerialRounds(str(ep.link), load_reader(str(profile_path)), lines.append)
+    try:
+        tally = guided(source, load_reader(str(profile_path)), [1], 10, lines.append)
+    finally:
+        source.close()
+        loop.stop()
+        ep.close()
+    assert tally is None and named in source.misfit and lines[-1] == source.misfit

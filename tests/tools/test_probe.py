@@ -8,20 +8,22 @@ from __future__ import annotations
 
 import subprocess
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
 
 from controller.cli import main
 from controller.devices.table import Identify
-from controller.devices.uhf_info import ReaderInfo
+from controller.devices.uhf_info import ReaderInfo, ReaderVariant
+from controller.devices.uhf_reader import InventoryLayout
 from controller.profiles import available, load_reader, load_table
 from rules.tiles import TileSet
-from tools.probe import ProbeOptions, UhfBus, fitting, probe, report
+from tools.probe import ProbeOptions, UhfBus, fitting, mismatches, probe, report
 from tools.sim.devices import SIM_MODEL, DeviceLoop, ReaderBus, VirtualTable, open_endpoint
 from tools.sim.noise import Noise, NoiseConfig
 from tools.sim.uart_pn532 import UartPN532
+from tools.sim.uhf_reader import SimUHFReader
 from tools.sim.usb_backend import SimPN533, SimUsbBackend
 from tools.sim.world import World
 
@@ -138,7 +140,8 @@ def test_a_bus_of_five_readers_fits_the_rs485_profile(tmp_path: Path) -> None:
 def test_a_bus_missing_a_reader_fits_no_profile_that_needs_it() -> None:
     profiles = [load_reader(n) for n in available("readers")]
     info = [ReaderInfo(a, (3, 1), 9, 3, 0x4E, 0, 30, 10) for a in (0, 2, 3)]  # 1 is silent
-    assert fitting(UhfBus(tuple(info)), profiles) == ()
+    # only the one-reader spot at address 0 is left (these 8-byte answers are UHFReader18s)
+    assert fitting(UhfBus(tuple(info)), profiles) == ("uhfreader18-spot",)
 
 
 def test_probe_cli_help_and_errors(rig: Rig, capsys: pytest.CaptureFixture[str]) -> None:
@@ -167,7 +170,8 @@ def test_probe_cli_on_ptys(rig: Rig) -> None:
     assert done.returncode == 0, done.stderr
     assert f"--reader {rig.by_id / UHF_LINK} --reader-profile sim-uhf" in done.stdout
     assert "asked: UHF readers answered at addresses 0, 1, 2" in done.stdout
-    assert "      address 2: version 3.1, type 0x09" in done.stdout
+    assert "      address 2: UHFReader288 class, version 3.1, type 0x09" in done.stdout
+    assert "inventory layout: antenna-rssi" in done.stdout
     assert rig.table_heard == b""
 
 
@@ -197,8 +201,6 @@ def test_a_named_table_board_answers_its_profiles_identify(rig: Rig) -> None:
 def test_a_reader_at_another_address_answers_the_broadcast_and_fits_no_profile(
     tmp_path: Path,
 ) -> None:
-    from tools.sim.uhf_reader import SimUHFReader
-
     reader = SimUHFReader(antennas=4, adr=0x23)
     ep = open_endpoint(tmp_path, "odd")
     loop = DeviceLoop()
@@ -212,8 +214,75 @@ def test_a_reader_at_another_address_answers_the_broadcast_and_fits_no_profile(
         loop.stop()
         ep.close()
     assert isinstance(finding.identity, UhfBus) and finding.identity.addresses == {0x23}
-    assert [c.adr for c in reader.commands] == [*range(8), 0xFF]  # 0..7 one by one, then all
+    # 0..7 one by one, then all; then one inventory where a reader answered
+    assert [c.adr for c in reader.commands] == [*range(8), 0xFF, 0x23]
+    assert reader.commands[-1].cmd == 0x01
     assert finding.profiles == ()
     text = "\n".join(report([finding]))
     assert "fits: none of the shipped profiles" in text and "set each reader's address" in text
     assert "no shipped reader profile fits the readers that answered" in text
+
+
+def sim_reader_on_a_port(tmp_path: Path, reader) -> tuple[ProbeOptions, Callable[[], None]]:
+    ep = open_endpoint(tmp_path, "uhf")
+    loop = DeviceLoop()
+    loop.add(ep, lambda data: ep.write(reader.feed(data)))
+    loop.start()
+    options = ProbeOptions(ports=(str(ep.link),), system=False, usb=False, timeout=0.3)
+    options.by_id = tmp_path / "none"
+
+    def close() -> None:
+        loop.stop()
+        ep.close()
+
+    return options, close
+
+
+def test_a_uhfreader18_class_reader_is_named_with_its_layout_and_the_profile_to_use(
+    tmp_path: Path,
+) -> None:
+    """One antenna, the manual's plain inventory layout, 8 bytes of reader information, no
+    antenna selection: probe reads the layout off the inventory answer of a tag in its
+    field and names the profile of that variant, and why the others do not fit."""
+    reader = SimUHFReader(antennas=1, layout=InventoryLayout.PLAIN)
+    reader.place(bytes.fromhex("475458260720000000000001"), 1)
+    options, close = sim_reader_on_a_port(tmp_path, reader)
+    try:
+        (finding,) = probe(options)
+    finally:
+        close()
+    bus = finding.identity
+    assert isinstance(bus, UhfBus) and bus.layouts == ((0, InventoryLayout.PLAIN),)
+    assert bus.readers[0].variant is ReaderVariant.UHFREADER18
+    assert finding.profiles == ("uhfreader18-spot",)
+    text = "\n".join(report([finding]))
+    assert "inventory layout: plain (read off an inventory answer)" in text
+    assert "--reader-profile uhfreader18-spot" in text
+
+
+def test_without_a_tag_the_reader_information_says_the_variant(tmp_path: Path) -> None:
+    reader = SimUHFReader(antennas=1, layout=InventoryLayout.PLAIN)  # nothing in its field
+    options, close = sim_reader_on_a_port(tmp_path, reader)
+    try:
+        (finding,) = probe(options)
+    finally:
+        close()
+    assert finding.identity.layouts == ()
+    assert finding.profiles == ("uhfreader18-spot",)
+    assert "plain (as the UHFReader18 class's documents give)" in "\n".join(report([finding]))
+
+
+def test_a_reader_of_another_variant_than_its_profile_is_named_with_the_reason() -> None:
+    profiles = [load_reader(n) for n in available("readers")]
+    uhf288 = ReaderInfo(0, (2, 1), 0x26, 3, 0x48, 0, 30, 10, 0x0F, 1, 0, 1)
+    bus = UhfBus((uhf288,), ((0, InventoryLayout.ANTENNA_RSSI),))
+    assert "uhfreader18-spot" not in fitting(bus, profiles)
+    (why,) = mismatches(bus, profiles)
+    assert why == (
+        "uhfreader18-spot: its inventory-layout is plain; the reader at address 0 answers "
+        "antenna-rssi (read off an inventory answer)"
+    )
+    uhf18 = ReaderInfo(0, (2, 36), 0x09, 3, 0x4E, 0, 30, 10)  # 8 bytes, no tag seen
+    text = "\n".join(mismatches(UhfBus((uhf18,)), [load_reader("sim-uhf"), *profiles]))
+    assert "sim-uhf" not in text  # needs readers that did not answer: not a variant question
+    assert fitting(UhfBus((uhf18,)), profiles) == ("uhfreader18-spot",)

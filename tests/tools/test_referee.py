@@ -237,7 +237,7 @@ def test_bot_deal_rebuilds_and_exports_as_journalled(seed: int, dealer: Seat) ->
     assert again.deltas() == deal.deltas()
     # every tile is somewhere at every moment: hands, melds, rivers, the wall, or taken by
     # the Hu on a discard (one tile per Hu event, however many players took it; a false Hu
-    # takes it too: the judge lifts the discard for every Hu, rules/deal_effects.py)
+    # takes it too: the judge lifts the discard for every Hu, rules/deal_claims.py)
     for m in rb.moments:
         placed = sum(len(h) for h in m.hands) + len(m.remaining)
         placed += sum(len(x) for x in m.rivers)

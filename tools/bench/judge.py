@@ -12,7 +12,7 @@ Measured in one run, on the same seeded deals (`rules.random_deals.deal_seed`):
   code the judge does not touch: on a shared machine, `deals_per_s * yardstick_us` moves
   much less than either figure, and scales a run to a quiet machine's yardstick;
 - `yardsticks`: a played deal in yardsticks (`play_ms` / `yardstick_us`), the figure
-  issue 17 sets a target for (at most 40); `cpu_yardsticks` the same ratio of the CPU
+  issue 26 sets a ceiling for (at most 80); `cpu_yardsticks` the same ratio of the CPU
   time (`time.process_time`) of the played deals and of the same shuffles, which a machine
   loaded past its cores inflates less;
 - `python`: the interpreter that ran it. Builds differ: a CPython built without profile-
@@ -159,7 +159,7 @@ def run(args: argparse.Namespace) -> int:
         "the machine's speed, untouched by the judge)"
     )
     print(
-        f"  a played deal        {r['yardsticks']:>9.1f} yardsticks (issue 17: at most 40; "
+        f"  a played deal        {r['yardsticks']:>9.1f} yardsticks (issue 26: at most 80; "
         f"{r['cpu_yardsticks']:.1f} in CPU time)"
     )
     print(f"  digest of the deals  {r['digest'][:16]}  (the same deals, the same digest)")

@@ -21,7 +21,7 @@ from controller.devices.events import DataReceived, FrameError, LinkChanged, Lin
 from controller.devices.serial_link import LinkConfig, SerialLink
 from controller.devices.table import Command, TableDriver
 from controller.devices.uhf_poller import PollerConfig, PollStep, UHFPoller
-from controller.devices.uhf_reader import MAX_ANTENNAS, UHFCodecStats, set_antenna_command
+from controller.devices.uhf_reader import MAX_ANTENNAS, UHFCodecStats
 from controller.profiles import ReaderProfile, TableProfile, TagMap
 from controller.recognition.presence import Debouncer
 
@@ -38,14 +38,21 @@ class BusPoller:
         groups: dict[int, list[int]] = {}
         for n in sorted(profile.antennas):
             groups.setdefault((n - 1) // MAX_ANTENNAS, []).append((n - 1) % MAX_ANTENNAS + 1)
+        reader = profile.reader
         self.pollers = [
-            UHFPoller(PollerConfig(tuple(ports), adr=adr, reply_timeout=reply_timeout))
+            UHFPoller(
+                PollerConfig(
+                    tuple(ports),
+                    adr=adr,
+                    reply_timeout=reply_timeout,
+                    layout=reader.inventory_layout,
+                    select_antenna=reader.select_antenna,
+                )
+            )
             for adr, ports in sorted(groups.items())
         ]
         self.offsets = [MAX_ANTENNAS * adr for adr in sorted(groups)]
-        self._first = [
-            set_antenna_command(p.config.antennas[0], p.config.adr).encode() for p in self.pollers
-        ]
+        self._first = [p.cycle_start() for p in self.pollers]
         self.current = 0
 
     @property

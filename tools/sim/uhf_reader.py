@@ -17,6 +17,7 @@ from controller.devices.uhf_reader import (
     MAX_ANTENNAS,
     CommandDecoder,
     EpcRead,
+    InventoryLayout,
     UHFCmd,
     UHFCommand,
     UHFResponse,
@@ -37,7 +38,7 @@ class SimUHFReader:
         self,
         antennas: int = 4,
         adr: int = 0,
-        with_rssi: bool = True,
+        layout: InventoryLayout = InventoryLayout.ANTENNA_RSSI,
         rssi: int = 0x5D,
         broken: Iterable[int] = (),
     ) -> None:
@@ -47,12 +48,17 @@ class SimUHFReader:
             raise ValueError("reader address must be 0x00..0xFE")
         self.antennas = antennas
         self.adr = adr
-        self.with_rssi = with_rssi
+        self.layout = layout
         self.rssi = rssi
         self.broken = set(broken)
         self.enabled = (1 << antennas) - 1
-        # version 3.1, type 0x09, EPC C1G2 + 18000-6B, 30 dBm, inventories of at most 1 s
-        self.info = ReaderInfo(adr, (3, 1), 0x09, 0x03, 0x4E, 0x00, 30, 10)
+        # version 3.1, type 0x09, EPC C1G2 + 18000-6B, 30 dBm, inventories of at most 1 s; a
+        # reader whose answers name their antenna says it as the UHFReader288 class does (12
+        # bytes: its antennas, no beep, checks antennas), a plain one as the UHFReader18 (8)
+        base = (adr, (3, 1), 0x09, 0x03, 0x4E, 0x00, 30, 10)
+        self.info = (
+            ReaderInfo(*base, self.enabled, 0, 0, 1) if layout.antenna_byte else ReaderInfo(*base)
+        )
         self.decoder = CommandDecoder("sim-uhf")
         self.commands: list[UHFCommand] = []  # every command received, for tests
         self._tags: dict[int, list[bytes]] = {a: [] for a in range(1, antennas + 1)}
@@ -90,13 +96,15 @@ class SimUHFReader:
         return bytes(out)
 
     def answer(self, command: UHFCommand) -> list[UHFResponse]:
-        if command.cmd == UHFCmd.SET_ANTENNA:
+        if command.cmd == UHFCmd.SET_ANTENNA and self.layout.antenna_byte:
             return [self._set_antenna(command)]
         if command.cmd == UHFCmd.INVENTORY:
             return self._inventory()
         if command.cmd == GET_READER_INFO:
             return [reader_info_response(self.info)]
-        return [UHFResponse(command.cmd, UHFStatus.ILLEGAL_COMMAND, b"", self.adr)]
+        # an unknown command: reCmd 0x00, status 0xFE (UHFReader18 manual V2.0 §8.1); a
+        # plain-layout reader (UHFReader18, one antenna) knows no antenna selection
+        return [UHFResponse(0x00, UHFStatus.ILLEGAL_COMMAND, b"", self.adr)]
 
     def _set_antenna(self, command: UHFCommand) -> UHFResponse:
         valid = (1 << self.antennas) - 1
@@ -109,11 +117,20 @@ class SimUHFReader:
         ports = [a for a in range(1, self.antennas + 1) if self.enabled & (1 << (a - 1))]
         if any(a in self.broken for a in ports):
             return [UHFResponse(UHFCmd.INVENTORY, UHFStatus.ANTENNA_ERROR, b"", self.adr)]
+        layout = self.layout
+        if not layout.antenna_byte and not any(self._tags[a] for a in ports):
+            # the manual's answer to an inventory that found nothing: "no tag operable"
+            return [UHFResponse(UHFCmd.INVENTORY, UHFStatus.NO_TAG, b"", self.adr)]
         frames: list[UHFResponse] = []
         for i, antenna in enumerate(ports):
             reads = [EpcRead(epc, self.rssi) for epc in self._tags[antenna]]
             frames += inventory_responses(
-                antenna, reads, self.adr, self.with_rssi, more=i < len(ports) - 1
+                antenna,
+                reads,
+                self.adr,
+                layout.rssi,
+                more=i < len(ports) - 1,
+                antenna_byte=layout.antenna_byte,
             )
         return frames
 

@@ -6,7 +6,12 @@ import itertools
 
 from controller.daemon.reader_bus import ReaderBus
 from controller.devices.events import TagsRead
-from controller.devices.uhf_reader import CommandDecoder, UHFCmd, group_select_command
+from controller.devices.uhf_reader import (
+    CommandDecoder,
+    InventoryLayout,
+    UHFCmd,
+    group_select_command,
+)
 from controller.profiles import load_reader
 from tools.sim.uhf_reader import SimUHFReader
 
@@ -140,3 +145,18 @@ def test_a_late_answer_between_rounds_sends_nothing_before_the_next_round():
     assert bus.feed(t + 0.1, late).send == b""
     assert bus.tick(t + 0.2).send == b""
     assert bus.tick(1.0).send == group_select_command(range(1, 9), 0).encode()
+
+
+def test_a_plain_layout_reader_without_selection_is_inventoried_alone_each_round():
+    """A one-antenna UHFReader18-class reader (uhfreader18-spot: the manual's plain layout,
+    no 0x3F): one inventory a round, its tag read, then "no tag operable" an empty spot."""
+    line = Line()
+    line.readers = {0: SimUHFReader(antennas=1, adr=0, layout=InventoryLayout.PLAIN)}
+    line.readers[0].place(b"\x03" * 12, 1)
+    bus = ReaderBus(load_reader("uhfreader18-spot"))
+    rounds = run_rounds(bus, line, 2)
+    assert rounds == [[TagsRead(r[0].t, 1, (b"\x03" * 12,))] for r in rounds]
+    line.readers[0].remove(b"\x03" * 12, 1)
+    (empty,) = run_rounds(bus, line, 1)
+    assert [(r.antenna, r.uids) for r in empty] == [(1, ())]
+    assert {c.cmd for c in line.commands} == {UHFCmd.INVENTORY}

@@ -10,6 +10,7 @@ from controller.devices.uhf_poller import PollerConfig, PollStep, UHFPoller
 from controller.devices.uhf_reader import (
     CommandDecoder,
     EpcRead,
+    InventoryLayout,
     InventoryReply,
     Malformed,
     ResponseDecoder,
@@ -21,8 +22,10 @@ from controller.devices.uhf_reader import (
     antenna_from_mask,
     inventory_command,
     inventory_responses,
+    layouts_of,
     parse_inventory,
     set_antenna_command,
+    status_words,
 )
 from tools.sim.uhf_reader import SimUHFReader
 
@@ -79,7 +82,7 @@ def test_antenna_mask(mask, antenna):
 
 def test_inventory_without_rssi():
     resp = UHFResponse(0x01, 0x01, bytes.fromhex("02 02 02 aabb 03 ccddee"))
-    assert parse_inventory(resp, with_rssi=False) == InventoryReply(
+    assert parse_inventory(resp, InventoryLayout.ANTENNA) == InventoryReply(
         UHFStatus.INVENTORY_DONE, 2, (EpcRead(b"\xaa\xbb"), EpcRead(b"\xcc\xdd\xee"))
     )
 
@@ -92,7 +95,7 @@ def test_inventory_without_rssi():
         (UHFResponse(0x01, 0x01, bytes.fromhex("01 00 77")), "trailing"),
         (UHFResponse(0x01, 0x01, bytes.fromhex("01")), "no tag count"),
         (UHFResponse(0x3F, 0x00), "not an inventory"),
-        (UHFResponse(0x01, 0x00), "SUCCESS"),
+        (UHFResponse(0x01, 0x00), "0x00 success"),
         (UHFResponse(0x01, 0x42), "0x42"),
     ],
 )
@@ -214,9 +217,11 @@ def test_poller_reports_rssi():
 
 
 def test_poller_byte_at_a_time_without_antenna_select():
-    reader = SimUHFReader(antennas=1, with_rssi=False)
+    reader = SimUHFReader(antennas=1, layout=InventoryLayout.ANTENNA)
     reader.place(b"\x05" * 8, 1)
-    poller = UHFPoller(PollerConfig(antennas=(1,), select_antenna=False, with_rssi=False))
+    poller = UHFPoller(
+        PollerConfig(antennas=(1,), select_antenna=False, layout=InventoryLayout.ANTENNA)
+    )
     events = Wire(reader, poller).run(3, byte_at_a_time=True)
     assert reads(events) == [(1, (b"\x05" * 8,))] * 3
     assert all(cmd.cmd == UHFCmd.INVENTORY for cmd in reader.commands)
@@ -342,7 +347,7 @@ def test_sim_reader_rejects_bad_antenna_mask_and_unknown_commands():
     answer = ResponseDecoder().feed(reader.feed(UHFCommand(0x3F, b"\x04").encode()))
     assert answer == [UHFResponse(0x3F, UHFStatus.PARAMETER_ERROR)]
     answer = ResponseDecoder().feed(reader.feed(UHFCommand(0x66).encode()))
-    assert answer == [UHFResponse(0x66, UHFStatus.ILLEGAL_COMMAND)]
+    assert answer == [UHFResponse(0x00, UHFStatus.ILLEGAL_COMMAND)]  # manual V2.0 §8.1
     assert reader.feed(UHFCommand(0x01, adr=0x07).encode()) == b""  # another reader's address
 
 
@@ -413,3 +418,83 @@ def test_sim_reader_inventories_every_enabled_antenna_after_power_up():
     poller.start(0.0)
     step = poller.feed(0.1, reader.feed(inventory_command().encode()))
     assert reads(step.events) == [(1, (b"\x01" * 12,)), (2, ()), (3, (b"\x03" * 12,))]
+
+
+# --- regressions: the family as its firmware answers (issue 30) ---------------------------
+
+NO_TAG_ANSWER = bytes.fromhex("05 00 01 fb f2 3d")  # tests/captures/vectors/iqrfid5102-…
+
+
+def test_status_0xfb_refused_as_malformed_is_an_empty_antenna():
+    """A quiet antenna's answer, "no tag operable", was refused as malformed (`status
+    0xfb`) and the round ended in "an incomplete answer" instead of an empty antenna."""
+    poller = UHFPoller(PollerConfig(antennas=(1,), select_antenna=False))
+    poller.start(0.0)
+    step = poller.feed(0.01, NO_TAG_ANSWER)
+    assert step.events == (TagsRead(0.01, 1, ()),)
+    assert step.send == inventory_command().encode()  # on to the next inventory at once
+    assert poller.stats().error_total == 0 and poller.timeouts == 0
+
+
+def test_manual_layout_decoded_to_nothing_now_reads_its_tag():
+    """The UHFReader18 manual's layout (count, EPC length, EPC: no antenna byte, no RSSI)
+    was read as if it had an antenna byte: "EPC of 73 bytes overruns the frame"."""
+    frame = bytes.fromhex("13 00 01 01 01 0c 475458260720000000000001 d6 c1")  # an RRU9809
+    poller = UHFPoller(
+        PollerConfig(antennas=(1,), select_antenna=False, layout=InventoryLayout.PLAIN)
+    )
+    poller.start(0.0)
+    step = poller.feed(0.01, frame)
+    assert step.events == (TagsRead(0.01, 1, (bytes.fromhex("475458260720000000000001"),)),)
+    (resp,) = ResponseDecoder().feed(frame)
+    assert "overruns" in parse_inventory(resp).detail  # the old reading, still wrong
+    assert InventoryLayout.PLAIN in layouts_of(resp)
+
+
+@pytest.mark.parametrize("status", [0xFA, 0xFE, 0x42])
+def test_a_failing_or_unknown_status_is_counted_logged_once_and_the_poll_goes_on(status, caplog):
+    poller = UHFPoller(PollerConfig(antennas=(1,), select_antenna=False))
+    poller.start(0.0)
+    answer = UHFResponse(UHFCmd.INVENTORY, status).encode()
+    with caplog.at_level("WARNING"):
+        steps = [poller.feed(0.01 * i, answer) for i in range(1, 4)]
+    assert all(s.send == inventory_command().encode() for s in steps)  # never stuck
+    words = status_words(status) or f"unknown status 0x{status:02x}"
+    assert all(s.events[0].reason == f"inventory of antenna 1: {words}" for s in steps)
+    assert len(caplog.records) == 1 and words in caplog.text
+    kind = UHFErrorKind.REFUSED if status != 0x42 else UHFErrorKind.UNKNOWN_STATUS
+    assert dict(poller.stats().errors) == {kind: 3}
+
+
+def test_every_status_of_the_manual_has_words():
+    assert status_words(0xFB) == "0xfb no tag operable"
+    assert all(status_words(s) for s in UHFStatus)
+    assert status_words(0x42) is None
+
+
+def test_a_reader_without_antenna_selection_is_named_not_waited_for():
+    """A UHFReader18 answers 0x3F "illegal command" with reCmd 0x00 (manual V2.0 §8.1):
+    the poller names it at once instead of waiting out its reply timeout."""
+    reader = SimUHFReader(antennas=1, layout=InventoryLayout.PLAIN)
+    poller = UHFPoller(PollerConfig(antennas=(1,), layout=InventoryLayout.PLAIN))
+    step = poller.feed(0.01, reader.feed(poller.start(0.0).send))
+    (error,) = step.events
+    assert "refuses antenna selection" in error.reason and "select-antenna = false" in error.reason
+    assert step.send == set_antenna_command(1).encode()
+
+
+def test_a_plain_layout_reader_polled_without_selection_reads_and_empties():
+    reader = SimUHFReader(antennas=1, layout=InventoryLayout.PLAIN)
+    poller = UHFPoller(
+        PollerConfig(antennas=(1,), select_antenna=False, layout=InventoryLayout.PLAIN)
+    )
+    reader.place(b"\x07" * 12, 1)
+    events = Wire(reader, poller).run(2, byte_at_a_time=True)
+    reader.remove(b"\x07" * 12, 1)
+    events += Wire(reader, poller).run(1)
+    assert reads(events) == [(1, (b"\x07" * 12,)), (1, (b"\x07" * 12,)), (1, ())]
+
+
+def test_one_inventory_for_all_antennas_needs_answers_that_name_them():
+    with pytest.raises(ValueError, match="names no antenna"):
+        PollerConfig(antennas=(1, 2), together=True, layout=InventoryLayout.PLAIN)

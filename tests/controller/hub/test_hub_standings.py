@@ -110,3 +110,38 @@ def test_standings_do_not_depend_on_order_or_repetition(specs, data):
     for t, d in shuffled:
         again.apply_deal("h", t, d)
     assert once.snapshot() == again.snapshot()
+
+
+def test_regression_unnamed_seats_are_table_and_seat_and_never_merge() -> None:
+    """Issue 28 item 8: two tables' default "East" players became one row. A named player is
+    one row over the tables (the same name, the same person); an empty or default name (the
+    seat's own word, any case, or its letter) is `<table>/<seat>`."""
+    s = Standings(rounds)
+    s.apply_deal("h", "T1", deal(1, (6, -2, -2, -2), players=("East", "south", "Ann", "")))
+    s.apply_deal("h", "T2", deal(1, (-3, 9, -3, -3), players=("East", "S", "Ann", "Bo")))
+    players = {p.name: (p.score, p.tables) for p in s.snapshot().players}
+    assert players == {
+        "T1/E": (6, ("T1",)),
+        "T1/S": (-2, ("T1",)),
+        "Ann": (-5, ("T1", "T2")),
+        "T1/N": (-2, ("T1",)),
+        "T2/E": (-3, ("T2",)),
+        "T2/S": (9, ("T2",)),
+        "Bo": (-3, ("T2",)),
+    }
+
+
+def test_a_last_will_keeps_what_the_table_was_doing_until_it_speaks_again() -> None:
+    from controller.hub.wire import Presence, TableStatus
+
+    s = Standings(rounds)
+    playing = TableStatus("h", "T1", Presence.ONLINE, 1, 3, "playing.awaiting_draw", turn="S")
+    will = TableStatus("h", "T1", Presence.OFFLINE, will=True)
+    s.apply_status("h", "T1", playing, "2026-11-28T14:00:00+00:00")
+    s.apply_status("h", "T1", will, "2026-11-28T14:02:00+00:00")
+    s.apply_status("h", "T1", will, "2026-11-28T14:05:00+00:00")  # retained, again
+    (t,) = s.snapshot().tables
+    assert (t.presence, t.lost_at, t.status) == ("offline", "2026-11-28T14:02:00+00:00", playing)
+    s.apply_status("h", "T1", playing, "2026-11-28T14:06:00+00:00")
+    (t,) = s.snapshot().tables
+    assert (t.presence, t.lost_at) == ("online", None)
