@@ -311,6 +311,7 @@ class Runtime(DeviceIO, Recovery, ClaimClock, DealCycle, RefereeSide, Publicatio
         now = self.clock.monotonic()
         if self.links["reader"] is LinkState.UP and self.stopped is None and not self.polled:
             self._on_bus(self.bus.tick(now), now)
+        self.machine.hold(self.call is not None)
         self.machine.tick()
         if self._pending_dice is not None and now - self._dice_judged_at > WALL_SCAN_WAIT:
             if self._wall_antennas:

@@ -356,3 +356,29 @@ def test_a_settled_deals_corrections_stay_undoable_and_the_undo_resettles_it(rig
     seq = rig.rt.seq
     again = act(rig, ActionKind.UNDO, target_seq=penalty.seq)
     assert not again.accepted and "already withdrawn" in again.detail and rig.rt.seq == seq
+
+
+def test_the_claim_clock_stops_while_a_call_stands(rig):
+    """Issue 27 item 4: a fast table had run far ahead of the judge by the time of the
+    call. While a call stands the claim window does not close on time; once the call goes
+    off the window runs out with the time it had left."""
+    from controller.alerts import AlertKind
+    from controller.daemon import machine as m
+    from controller.recognition.recogniser import RefereeAlert
+
+    plan = begin_deal(rig, 2)
+    moves = list(plan.moves)
+    first_discard = next(i for i, x in enumerate(moves) if isinstance(x, mv.Discard))
+    play(rig, moves[: first_discard + 1])
+    rig.step(1.0)
+    left = rig.rt.public().claim_remaining_s
+    rig.rt.recognised([RefereeAlert(AlertKind.STALLED, None, "no move read", ())], rig.clock.now)
+    for _ in range(10):
+        rig.step(1.0)  # ten seconds: the claim clock would have closed the window thrice
+    assert rig.rt.machine.phase == m.CLAIM_WINDOW and rig.rt.public().referee_called
+    assert rig.rt.public().claim_remaining_s == pytest.approx(left, abs=0.05)
+    rig.rt.referee_answered()  # the referee's decision: the call goes off
+    rig.step(left - 0.1)
+    assert rig.rt.machine.phase == m.CLAIM_WINDOW
+    rig.step(0.2)
+    assert rig.rt.machine.phase == m.AWAITING_DRAW
