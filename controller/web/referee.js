@@ -20,6 +20,9 @@ const WORDS = {
   notSent: "Not sent: ",
   undo: "Undo",
   settled: (deal) => "Deal " + deal + " (settled)",
+  loggedOut: "Not recorded: your login has ended (wrong token, or the table restarted). Log in again: ",
+  tooMany: "Not recorded: too many wrong tokens from this device; wait a minute and log in again.",
+  failed: (status) => "Not recorded: the table answered " + status + ".",
 };
 
 function seatWords(seat) {
@@ -158,7 +161,20 @@ async function post(data, form) {
       headers: { "Content-Type": "application/json" },
       body: JSON.stringify(data),
     });
-    const result = await reply.json();
+    if (reply.status === 401 || reply.status === 429) {
+      out.className = "action-result bad";
+      out.textContent = reply.status === 401 ? WORDS.loggedOut : WORDS.tooMany;
+      const again = MJ.el("a", "", "/referee/login");
+      again.href = "/referee/login";
+      if (reply.status === 401) out.appendChild(again);
+      return;
+    }
+    const result = await reply.json().catch(() => null);
+    if (!result) {
+      out.className = "action-result bad";
+      out.textContent = WORDS.failed(reply.status);
+      return;
+    }
     out.className = "action-result " + (result.accepted ? "ok" : "bad");
     out.textContent = result.accepted
       ? WORDS.recorded + (result.seq !== null ? " as #" + result.seq : "") + "." +

@@ -546,3 +546,8 @@ def test_the_referee_applies_a_candidate_from_the_call(browser, table):
     assert [(a.kind.value, a.count, a.note, a.call) for a in actions] == [
         ("cancel", 1, "chosen from the referee call", "41.0")
     ]
+    # a login that ended (the daemon restarted, the session is gone): one sentence, no action
+    browser.delete_all_cookies()
+    browser.execute_script("document.querySelectorAll('#candidates li button')[0].click()")
+    _wait(browser, lambda d: "Log in again" in "".join(_texts(d, "#action-result")), "logged out")
+    assert len(actions) == 1
