@@ -28,8 +28,8 @@ CALL_WORDS = {
     "more": "more",
     "fewer": "fewer",
     "than": "than the judge knows",
-    "counts": ("no", "one", "two", "three", "four"),
 }
+COUNT_WORDS = ("no", "one", "two", "three", "four")
 
 
 @dataclass(frozen=True, slots=True)
@@ -116,5 +116,4 @@ def details(differences: Differences | None, dealer: Seat) -> tuple[str, ...]:
 
 
 def _count(n: int) -> str:
-    counts = CALL_WORDS["counts"]
-    return counts[n] if n < len(counts) else str(n)
+    return COUNT_WORDS[n] if n < len(COUNT_WORDS) else str(n)

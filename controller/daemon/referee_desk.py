@@ -193,8 +193,8 @@ class RefereeDesk:
             return ActionResult(True, live.seq, None, f"dice {dice}, the dealer at {a.seat}")
         if a.kind is ActionKind.UNDO and a.target_seq is not None:
             settled = self._settled_no()
-            target = self.journal.get(a.target_seq)
-            if settled and target is not None and target.deal == settled:
+            undone = self.journal.get(a.target_seq)
+            if settled and undone is not None and undone.deal == settled:
                 return self._undo_settled(settled, a.target_seq, who, why)
         deal = live.deal
         if deal is None or deal.over or not live.deal_no:
