@@ -240,8 +240,13 @@ class TruthReferee:
         if action["kind"] == "abandon":
             self.tally.abandoned += 1
         accepted = self._send(action)
-        if accepted and shown is not None and shown.answered_at is None:
-            shown.answered_at = time.monotonic()
+        if accepted and shown is not None:
+            if shown.answered_at is None:
+                shown.answered_at = time.monotonic()
+            # the page after the answer: its call's next first candidate (or no call)
+            view = self._get("/referee/api/view")
+            if view is not None:
+                self.follow(view.get("call"))
         return accepted
 
     def _send(self, action: dict[str, Any]) -> bool:

@@ -5,7 +5,10 @@ The referee answers through the real web server and its referee API."""
 
 from __future__ import annotations
 
+import dataclasses
+
 import pytest
+from outputs_views import public_steps, referee_view
 
 from controller.outputs.http import WebServer
 from controller.outputs.scoreboard import ActionResult, RefereeAction, Scoreboard
@@ -25,7 +28,7 @@ def page(tmp_path):
     sb.mount(server)
     server.start()
     ref = TruthReferee(tmp_path / "j", tmp_path / "t", "sbr-mil", url=server.url)
-    yield ref, actions
+    yield sb, ref, actions
     server.close()
 
 
@@ -35,17 +38,24 @@ def _call(n: int, answers: int = 0) -> dict:
     return {"id": f"{n}.{answers}", "headline": "East's draw", "candidates": [first]}
 
 
+def _show(sb, ref, call) -> None:
+    """The page shows `call` (None: no call), and the referee has looked at it."""
+    view = public_steps()[6]
+    sb.publish(view, referee=dataclasses.replace(referee_view(view), call=call))
+    ref.follow(call)
+
+
 def test_taps_and_first_candidates_are_counted_as_the_page_offers_them(page):
-    ref, actions = page
-    ref.follow(_call(41))
+    sb, ref, actions = page
+    _show(sb, ref, _call(41))
     assert ref._post({"kind": "move", "seat": "E", "move": "draw", "tile": "7s", "note": "x"})
     assert actions[-1].call == "41.0"  # the candidate's button names its call
-    ref.follow(_call(41, 1))  # answered, standing until the table agrees
-    ref.follow(_call(57))  # the next call: the first is counted
+    _show(sb, ref, _call(41, 1))  # answered, standing until the table agrees
+    _show(sb, ref, _call(57))  # the next call: the first is counted
     assert ref._post({"kind": "cancel", "count": 2, "note": "not what the table showed"})
     assert actions[-1].call == ""  # "Something else…": the manual form names no call
-    ref.follow(_call(60))
-    ref.follow(None)  # gone with no answer: the table caught up
+    _show(sb, ref, _call(60))
+    _show(sb, ref, None)  # gone with no answer: the table caught up
     tally = ref.finish().summary()
     assert tally["calls"] == 3 and tally["by_first_candidate"] == 1 and tally["by_table"] == 1
     assert tally["first_candidate_percent"] == 50.0
