@@ -9,7 +9,7 @@ wrong, and a person looks at it)."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -18,6 +18,7 @@ from controller.words import seat_name
 from rules import moves as mv
 from rules.deal import Deal
 from rules.deal_state import Phase
+from rules.move_json import move_to_json
 from rules.seats import SEATS, Seat
 
 
@@ -47,14 +48,49 @@ def candidates(
     dealer: Seat,
     differences: Differences | None = None,
     last_seq: int | None = None,
+    fits: Sequence[mv.Move] = (),
 ) -> tuple[Candidate, ...]:
     """The explanations the judge can offer for a table it cannot follow; with what the
     reader shows beside it (`differences`) and the journal record of the last accepted move
-    (`last_seq`), those the table itself suggests come first."""
+    (`last_seq`), those the table itself suggests come first; before them, the moves a
+    reading fits when it fits several (`fits`, an ambiguous reading): one is right."""
     if deal is None or deal.over:
         return ()
     diffs = differences or {}
-    return _from_the_table(deal, dealer, diffs, last_seq) + _next_step(deal, dealer, diffs)
+    return (
+        _fitting(deal, dealer, fits)
+        + _from_the_table(deal, dealer, diffs, last_seq)
+        + _next_step(deal, dealer, diffs)
+    )
+
+
+_PAST = {"discard": "discarded", "draw": "drew", "void": "laid for the void"}
+
+
+def _fitting(deal: Deal, dealer: Seat, fits: Sequence[mv.Move]) -> tuple[Candidate, ...]:
+    """Each move an ambiguous reading fits that the judge would take, as a button."""
+    possible = []
+    for move in fits:
+        data = move_to_json(move)
+        seat = data.get("seat")
+        if seat is None or data["move"] not in _PAST or deal.check(move) is not None:
+            continue
+        side = table_seat(Seat.parse(seat), dealer)
+        action = {"seat": side.name, "move": data["move"]}
+        if data.get("tile"):
+            action["tile"] = str(data["tile"])
+        possible.append((side, action))
+    if len(possible) < 2:
+        return ()
+    said = " or ".join(f"{a['move']} {a.get('tile', '')}".strip() for _, a in possible)
+    return tuple(
+        Candidate(
+            f"{_who(side)} {_PAST[a['move']]} {a.get('tile', '')}".rstrip() + ": enter it",
+            a,
+            headline=f"{_who(side)}'s move reads two ways ({said}): which was it?",
+        )
+        for side, a in possible
+    )
 
 
 def _who(seat: Seat) -> str:

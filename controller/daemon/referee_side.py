@@ -48,6 +48,7 @@ class RefereeSide:
         message: str,
         offered: tuple[Candidate, ...] | None = None,
         seat: Seat | None = None,
+        fits: tuple[mv.Move, ...] = (),
         **extra: object,
     ) -> None:
         """The table waits for the referee: the call (its candidates the judge's and the
@@ -57,7 +58,7 @@ class RefereeSide:
         if offered is None:
             live = deal is not None and not deal.over
             diffs = self.recogniser.differences(deal) if live else None
-            offered = candidates(deal, self._dealt_by, diffs, self.last_accepted_seq)
+            offered = candidates(deal, self._dealt_by, diffs, self.last_accepted_seq, fits)
         before = self.call
         # a call raised again before any answer is the same call to the referee: its name
         # stays, so an answer tapped meanwhile still counts

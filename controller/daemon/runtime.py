@@ -441,7 +441,13 @@ class Runtime(DeviceIO, Recovery, ClaimClock, DealCycle, RefereeSide, Publicatio
                 self._alerted.add(key)
                 seat = None if r.seat is None else table_seat(r.seat, self._dealt_by)
                 if r.kind in REFEREE_CALLS and self.deal is not None and not self.deal.over:
-                    self.call_referee(r.kind, r.text, seat=seat, evidence=list(r.evidence))
+                    self.call_referee(
+                        r.kind,
+                        r.text,
+                        seat=seat,
+                        fits=tuple(getattr(r, "fits", ())),
+                        evidence=list(r.evidence),
+                    )
                     continue
                 self._alert(r.kind, r.text, seat, evidence=list(r.evidence))
             elif isinstance(r, WallScanned):

@@ -14,6 +14,7 @@ from controller.outputs.scoreboard import ActionKind, RefereeAction
 from controller.recognition.recogniser import RefereeAlert
 from controller.words import seat_name
 from rules import moves as mv
+from rules.seats import Seat
 
 
 def call(rig: Rig) -> list[dict]:
@@ -208,3 +209,40 @@ def test_regression_the_call_and_its_candidate_disagreed(rig):
     assert shown["details"] == [
         f"{seat_name(side.name)}'s river: one {discard.tile} more than the judge knows"
     ]
+
+
+def test_a_reading_that_fits_two_discards_offers_both_as_buttons(rig):
+    """10/10/2-like noise at 25/25/4: "fits Discard W 4p and Discard W 1s" came with
+    "Enter West's discard by hand" only; the moves the reading fits are the buttons."""
+    moves = list(begin_deal(rig, 3).moves)
+    k = [i for i, m in enumerate(moves) if isinstance(m, mv.Discard)][6]  # voids laid
+    play(rig, moves[:k])
+    discard = moves[k]
+    hand = rig.rt.deal.hand(discard.seat)
+    other = next(
+        t
+        for t in hand
+        if t != discard.tile and rig.rt.deal.check(mv.Discard(discard.seat, t)) is None
+    )
+    fits = (discard, mv.Discard(discard.seat, other))
+    text = f"fits Discard {discard.seat} {discard.tile} and Discard {discard.seat} {other}"
+    alert = RefereeAlert(AlertKind.AMBIGUOUS, discard.seat, text, (), fits)
+    rig.rt.recognised([alert], rig.clock.now)
+    side = table_seat(discard.seat, rig.rt.dealt_by)
+    first, second, *_ = rig.rt.call.to_json()["candidates"]
+    assert first["move"] == {"seat": side.name, "move": "discard", "tile": str(discard.tile)}
+    assert second["move"] == {"seat": side.name, "move": "discard", "tile": str(other)}
+    assert first["text"] == f"{seat_name(side.name)} discarded {discard.tile}: enter it"
+    assert rig.rt.referee_called == (
+        f"{seat_name(side.name)}'s move reads two ways (discard {discard.tile} or discard "
+        f"{other}): which was it?"
+    )
+    chosen = first["move"]
+    result = rig.rt.referee(
+        RefereeAction(ActionKind.MOVE, "from the call", Seat.parse(chosen["seat"]),
+                      client="ref-1", move="discard", tile=chosen["tile"])
+    )  # fmt: skip
+    assert result.accepted, result.detail
+    assert any(
+        isinstance(m, mv.Discard) and m.tile == discard.tile for m in rig.rt.deal.history[k:]
+    )
