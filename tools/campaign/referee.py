@@ -275,8 +275,10 @@ def _offered(call: dict[str, Any]) -> dict[str, Any] | None:
 
 
 def _same(action: dict[str, Any], offered: dict[str, Any]) -> bool:
-    keys = (set(action) | set(offered)) - {"note", "confirmed"}
-    return all(str(action.get(k, "")) == str(offered.get(k, "")) for k in keys)
+    """The button sends what the referee means: the same action, and what the referee says
+    of it (a draw's tile is the wall's next: the button names it, the referee need not)."""
+    keys = set(action) - {"note", "confirmed"}
+    return all(str(action[k]) == str(offered.get(k, "")) for k in keys)
 
 
 def _bare(m: mv.Move) -> mv.Move:
