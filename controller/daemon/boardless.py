@@ -34,6 +34,7 @@ from controller.daemon.candidates import Candidate
 from controller.devices.events import DiceRolled, ShuffleDone, TagsRead, WallsUp
 from controller.profiles import EventKind, TableProfile, TileCopy, Zone, ZoneKind
 from controller.recognition.presence import TileLifted, TilePlaced
+from controller.words import seat_name
 from rules.ruleset import RuleSet
 from rules.seats import SEATS, Seat
 from rules.wall import DEALT_TILES, Dice, Wall
@@ -282,25 +283,25 @@ class Boardless:
         a candidate the referee page applies with one tap (`answer_dice`)."""
         texts = _readings_words(found.readings)
         several = not found.decided
-        self.referee_called = (
-            "dice: the dealt hands fit several breaks of the wall"
+        problem = (
+            "The dealt hands fit several breaks of the wall: which dice were rolled?"
             if several
-            else "dice: the dealt hands fit no break of the wall"
+            else "The dealt hands fit no break of the wall: which dice were rolled?"
         )
-        self.referee_candidates = tuple(
+        offered = tuple(
             Candidate(
-                f"dice {r.dice} with the dealer at {r.dealer}",
+                f"Dice {r.dice}, the dealer at {seat_name(r.dealer.name)}",
                 action={"kind": "dice", "dice": f"{r.dice.a}+{r.dice.b}", "seat": r.dealer.name},
+                headline=problem,
             )
             for r in found.readings
         )
-        self._alert(
+        self.call_referee(
             AlertKind.DICE_AMBIGUOUS if several else AlertKind.DICE_UNREAD,
             f"the dealt hands fit {texts} but for {found.misfits} tile(s)",
+            offered,
             severity="error",
-            referee_called=True,
             readings=[r.to_json() for r in found.readings],
-            candidates=[c.to_json() for c in self.referee_candidates],
         )
 
     def answer_dice(self, dice: Dice, dealer: Seat, who: str, why: str) -> str | None:

@@ -9,25 +9,32 @@ wrong, and a person looks at it)."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from controller.journal.payloads import table_seat
+from controller.words import seat_name
 from rules import moves as mv
 from rules.deal import Deal
 from rules.deal_state import Phase
+from rules.move_json import move_to_json
 from rules.seats import SEATS, Seat
 
 
 @dataclass(frozen=True, slots=True)
 class Candidate:
+    """One explanation of a call: `text` is its button, `headline` the problem it answers
+    in plain words (the call's headline when it is the best candidate; "" to keep the
+    alert's own words)."""
+
     text: str
     move: dict[str, Any] | None = None  # a referee `move` action (fixed seats), when known
     action: dict[str, Any] | None = None  # another referee action (cancel, fix-tile)
+    headline: str = ""
 
     def to_json(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"text": self.text, "move": self.move}
+        out: dict[str, Any] = {"text": self.text, "move": self.move, "headline": self.headline}
         if self.action is not None:
             out["action"] = self.action
         return out
@@ -41,13 +48,60 @@ def candidates(
     dealer: Seat,
     differences: Differences | None = None,
     last_seq: int | None = None,
+    fits: Sequence[mv.Move] = (),
 ) -> tuple[Candidate, ...]:
     """The explanations the judge can offer for a table it cannot follow; with what the
     reader shows beside it (`differences`) and the journal record of the last accepted move
-    (`last_seq`), those the table itself suggests come first."""
+    (`last_seq`), those the table itself suggests come first; before them, the moves a
+    reading fits when it fits several (`fits`, an ambiguous reading): one is right."""
     if deal is None or deal.over:
         return ()
-    return _from_the_table(deal, dealer, differences or {}, last_seq) + _next_step(deal, dealer)
+    diffs = differences or {}
+    return (
+        _fitting(deal, dealer, fits)
+        + _from_the_table(deal, dealer, diffs, last_seq)
+        + _next_step(deal, dealer, diffs)
+    )
+
+
+_PAST = {"discard": "discarded", "draw": "drew", "void": "laid for the void"}
+
+
+def _fitting(deal: Deal, dealer: Seat, fits: Sequence[mv.Move]) -> tuple[Candidate, ...]:
+    """Each move an ambiguous reading fits that the judge would take, as a button."""
+    possible = []
+    for move in fits:
+        data = move_to_json(move)
+        seat = data.get("seat")
+        if seat is None or data["move"] not in _PAST or deal.check(move) is not None:
+            continue
+        side = table_seat(Seat.parse(seat), dealer)
+        action = {"seat": side.name, "move": data["move"]}
+        if data.get("tile"):
+            action["tile"] = str(data["tile"])
+        possible.append((side, action))
+    if len(possible) < 2:
+        return ()
+    said = " or ".join(f"{a['move']} {a.get('tile', '')}".strip() for _, a in possible)
+    return tuple(
+        Candidate(
+            f"{_who(side)} {_PAST[a['move']]} {a.get('tile', '')}".rstrip() + ": enter it",
+            a,
+            headline=f"{_who(side)}'s move reads two ways ({said}): which was it?",
+        )
+        for side, a in possible
+    )
+
+
+def _who(seat: Seat) -> str:
+    return seat_name(seat.name)
+
+
+def _seen(differences: Differences, seat: Seat, zone: str, tile: Any, side: Seat) -> str:
+    """ ": the reader sees 1m in South's hand" when it does, else ""."""
+    if differences.get((seat, zone, tile), 0) > 0:
+        return f": the reader sees {tile} in {_who(side)}'s {zone}"
+    return ""
 
 
 def _from_the_table(
@@ -60,6 +114,7 @@ def _from_the_table(
     out: list[Candidate] = []
     for seat, diff in mine.items():
         side = table_seat(seat, dealer)
+        who = _who(side)
         if (
             isinstance(last, mv.Discard)
             and last.seat is seat
@@ -67,8 +122,9 @@ def _from_the_table(
         ):
             out.append(
                 Candidate(
-                    f"{side} discarded {last.tile} and took it back: cancel the discard",
+                    f"{who} took {last.tile} back: cancel the discard",
                     action={"kind": "cancel", "count": 1},
+                    headline=f"{who} discarded {last.tile} and took it back into the hand",
                 )
             )
             continue
@@ -81,40 +137,73 @@ def _from_the_table(
         if drawn is not None and drawn.seat is seat and drawn.tile == real and last_seq:
             out.append(
                 Candidate(
-                    f"{side} drew {read}, not {real}: the wall scan misread it; fix the draw",
+                    f"{who} drew {read}: fix the draw",
                     action={"kind": "fix-tile", "target_seq": last_seq, "tile": str(read)},
+                    headline=f"{who} drew {read}, not {real}: the wall scan misread it",
                 )
             )
         else:
             out.append(
                 Candidate(
-                    f"the tile read as {read} in {side}'s hand is {real}: its tag reads "
-                    "wrong; look at the tile (and the tag map)"
+                    f"Look at the tile read as {read} in {who}'s hand (and the tag map)",
+                    headline=f"A tile in {who}'s hand reads {read}, the judge says {real}: "
+                    "its tag reads wrong",
                 )
             )
     return tuple(out)
 
 
-def _next_step(deal: Deal, dealer: Seat) -> tuple[Candidate, ...]:
+def _next_step(deal: Deal, dealer: Seat, differences: Differences) -> tuple[Candidate, ...]:
     turn = table_seat(deal.turn, dealer)
+    who = _who(turn)
     if deal.phase in (Phase.DRAW, Phase.REPLACEMENT):
         w = deal.wall
         index = w.next_index() if deal.phase is Phase.DRAW else w.next_replacement_index()
         tile = None if index is None else w.order[index]
         name = "draw" if deal.phase is Phase.DRAW else "replacement"
-        what = "drew" if name == "draw" else "took the kong replacement"
+        what = "draw" if name == "draw" else "kong replacement"
+        problem = f"{who}'s {what} was not read"
         if tile is None:
-            return (Candidate(f"{turn} {what} — the tile was not read; enter it by hand"),)
+            return (Candidate(f"Enter {who}'s {what} by hand", headline=problem),)
         move = {"seat": turn.name, "move": name, "tile": str(tile)}
-        return (Candidate(f"{turn} {what} {tile} — not read", move),)
+        seen = _seen(differences, deal.turn, "hand", tile, turn)
+        return (Candidate(f"{who} drew {tile}: enter it", move, headline=problem + seen),)
     if deal.phase is Phase.DISCARD:
-        return (Candidate(f"{turn}'s discard was not read: enter it by hand"),)
+        problem = f"{who}'s discard was not read"
+        river = [
+            t
+            for (s, zone, t), n in differences.items()
+            if s is deal.turn and zone == "river" and n > 0 and deal.hand(deal.turn).count(t)
+        ]
+        if len(river) == 1:
+            (tile,) = river
+            move = {"seat": turn.name, "move": "discard", "tile": str(tile)}
+            seen = _seen(differences, deal.turn, "river", tile, turn)
+            return (Candidate(f"{who} discarded {tile}: enter it", move, headline=problem + seen),)
+        return (Candidate(f"Enter {who}'s discard by hand", headline=problem),)
     if deal.phase is Phase.CHOOSING_VOID:
-        waiting = [table_seat(s, dealer).name for s in SEATS if deal.void(s) is None]
-        return (Candidate(f"void not read for {', '.join(waiting)}: enter the laid tile"),)
+        waiting = [_who(table_seat(s, dealer)) for s in SEATS if deal.void(s) is None]
+        laid = [
+            (s, t)
+            for (s, zone, t), n in differences.items()
+            if zone == "void" and n > 0 and deal.void(s) is None
+        ]
+        problem = f"The void tile of {', '.join(waiting)} was not read"
+        if len(laid) == 1:
+            (seat, tile) = laid[0]
+            side = table_seat(seat, dealer)
+            move = {"seat": side.name, "move": "void", "tile": str(tile)}
+            return (
+                Candidate(
+                    f"{_who(side)} laid {tile} for the void: enter it",
+                    move,
+                    headline=f"{_who(side)}'s void tile was not read: the reader sees {tile}",
+                ),
+            )
+        return (Candidate("Enter the laid void tiles by hand", headline=problem),)
     window = deal.window
     if window is not None:
-        who = table_seat(window.discarder, dealer)
-        what = f"the claim window on {window.tile} from {who} is open: a claim not read?"
-        return (Candidate(what),)
+        by = _who(table_seat(window.discarder, dealer))
+        problem = f"Claims on {by}'s {window.tile} are open: a claim was not read?"
+        return (Candidate("Enter the claim (or the passes) by hand", headline=problem),)
     return ()

@@ -195,6 +195,8 @@ class TableMachine:
         self._deadlines: dict[Timer, float] = {}
         self._frozen: dict[Timer, float] = {}
         self._resume: str | None = None
+        self._held = False  # a referee call stands: the timers do not run
+        self._ticked = clock.monotonic()
         self.state: str = initial
         build = _graph_machine if graph else _Machine
         self._machine = build(model=self, states=STATES, initial=initial, auto_transitions=False)
@@ -246,9 +248,19 @@ class TableMachine:
         return max(0.0, deadline - self.clock.monotonic())
 
     # --- time ----------------------------------------------------------------------
+    def hold(self, on: bool) -> None:
+        """While `on` (a referee call stands) the timers stand still: the claim window does
+        not close on time and no seat runs over time while the table waits for the
+        referee; they run on with the time they had left (issue 27 item 4)."""
+        self._held = on
+
     def tick(self) -> list[TimerFired]:
         """Fire every timer that is due; returns what fired (also passed to on_timer)."""
         now = self.clock.monotonic()
+        if self._held:  # the time since the last tick does not count
+            waited = now - self._ticked
+            self._deadlines = {t: d + waited for t, d in self._deadlines.items()}
+        self._ticked = now
         fired = []
         for timer, deadline in sorted(self._deadlines.items(), key=lambda kv: kv[1]):
             if now >= deadline:

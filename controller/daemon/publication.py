@@ -14,7 +14,6 @@ from controller.devices.events import LinkState
 from controller.devices.table import ShowScore
 from controller.journal.records import JournalError
 from controller.outputs.view import PublicView
-from controller.words import in_words
 from rules.seats import SEATS, Seat
 
 log = logging.getLogger(__name__)
@@ -89,10 +88,10 @@ class Publication:
             self.deal,
             tuple(self.alerts),
             tuple(self.tail),
-            self.referee_called,
+            None if self.call is None else self.call.to_json(),
             self.desk.listing(),
-            tuple({**c.to_json(), "text": in_words(c.text)} for c in self.referee_candidates),
             tuple(self.heads),
+            self.desk.settled_listing(),
         )
         broadcast = broadcast_view(public, facts, self.deal, self.clock.monotonic())
         try:

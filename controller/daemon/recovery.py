@@ -21,7 +21,7 @@ from controller.devices.events import (
 from controller.recognition.recogniser import (
     RefereeAlert,
 )
-from controller.words import alert_words, phase_words, plural
+from controller.words import phase_words, plural
 from rules import moves as mv
 from rules.deal import Deal
 
@@ -121,15 +121,7 @@ class Recovery:
         restart): the referee enters its missing moves or ends it; the next deal's start
         abandons it if neither was done."""
         text = f"the table shuffled before deal {self.deal_no} ended: enter its missing moves or end it"
-        self.referee_called = alert_words(AlertKind.DEAL_OVERTAKEN, text)
-        self.referee_candidates = ()
-        self._alert(
-            AlertKind.DEAL_OVERTAKEN,
-            text,
-            severity="error",
-            referee_called=True,
-            candidates=[],
-        )
+        self.call_referee(AlertKind.DEAL_OVERTAKEN, text, (), severity="error")
 
     def _reconcile(self) -> None:
         results: list[Any] = []

@@ -101,6 +101,8 @@ class LiveDeal(Protocol):
     def dealt_by(self) -> Seat: ...
     @property
     def last_accepted_seq(self) -> int: ...
+    @property
+    def last_settled(self) -> int: ...  # the session's last settled deal (0: none yet)
     def answer_dice(self, dice: Dice, dealer: Seat, who: str, why: str) -> str | None: ...
     def would_refuse(self, move: mv.Move) -> mv.Rejected | None: ...
     def offer(
@@ -110,6 +112,7 @@ class LiveDeal(Protocol):
     def referee_answered(self, agreed: bool = False) -> None: ...
     def reread_table(self) -> None: ...
     def adopt(self, deal: Deal, taken_back: bool = False) -> None: ...
+    def settled_corrected(self) -> None: ...  # a settled deal's result follows its corrections
 
 
 class RefereeDesk:
@@ -121,27 +124,48 @@ class RefereeDesk:
         self.clock = clock
         self.live = live
         self._listed: tuple[int, int, tuple[CorrectionView, ...]] = (0, -1, ())
+        self._settled: tuple[int, int, tuple[CorrectionView, ...]] = (0, -1, ())
         self._corrections_written = 0
 
     def listing(self) -> tuple[CorrectionView, ...]:
         """The deal in progress's corrections, newest first (read again only when the
         journal has grown by a correction: publishing happens after every record)."""
         live = self.live
-        if live.deal is None or not live.deal_no:
+        if live.deal is None or not live.deal_no or self._settled_no() == live.deal_no:
             return ()
-        deal_no, seen, views = self._listed
-        if deal_no == live.deal_no and seen == self._corrections_written:
-            return views
+        self._listed = self._views(live.deal_no, self._listed)
+        return self._listed[2]
+
+    def settled_listing(self) -> tuple[int, tuple[CorrectionView, ...]]:
+        """The last settled deal of the session and its corrections, newest first: they
+        stay undoable after the deal ended (issue 27 item 3); (0, ()) when there is none."""
+        number = self._settled_no()
+        if not number:
+            return 0, ()
+        self._settled = self._views(number, self._settled)
+        return number, self._settled[2]
+
+    def _settled_no(self) -> int:
+        live = self.live
+        number = live.last_settled
+        if number and number == live.deal_no and live.deal is not None and not live.deal.over:
+            return 0  # (a deal the referee re-opened is the deal in progress)
+        return number
+
+    def _views(
+        self, number: int, cached: tuple[int, int, tuple[CorrectionView, ...]]
+    ) -> tuple[int, int, tuple[CorrectionView, ...]]:
+        if cached[0] == number and cached[1] == self._corrections_written:
+            return cached
         from controller.referee.journal_deal import deal_from_records
 
-        jd = deal_from_records(self.journal, self._deal_records())
+        jd = deal_from_records(self.journal, self._deal_records(number))
         views = tuple(
             CorrectionView(c.record.seq, _describe(c.correction), c.active)
             for c in reversed(jd.corrections)
             if c.correction.action is not CorrectionAction.WITHDRAW
         )
-        self._listed = (live.deal_no, self._corrections_written, views)
-        return views
+        return (number, self._corrections_written, views)
 
     def act(self, action: RefereeAction) -> ActionResult:
         try:
@@ -167,6 +191,11 @@ class RefereeDesk:
             if refused is not None:
                 raise Refused(refused)
             return ActionResult(True, live.seq, None, f"dice {dice}, the dealer at {a.seat}")
+        if a.kind is ActionKind.UNDO and a.target_seq is not None:
+            settled = self._settled_no()
+            undone = self.journal.get(a.target_seq)
+            if settled and undone is not None and undone.deal == settled:
+                return self._undo_settled(settled, a.target_seq, who, why)
         deal = live.deal
         if deal is None or deal.over or not live.deal_no:
             raise Refused("no deal in progress")
@@ -221,6 +250,21 @@ class RefereeDesk:
         live.reread_table()
         return ActionResult(True, record.seq, None, f"{say(move, live.dealt_by)} accepted")
 
+    def _undo_settled(self, number: int, target: int, who: str, why: str) -> ActionResult:
+        """A correction of the last settled deal withdrawn: the deal is re-judged from the
+        journal and its result published again (the session totals, the board, the seat
+        displays at once; the hall and the hub with the next look for corrections)."""
+        self._undoable(target, number)
+        correction = Correction(target, who, CorrectionAction.WITHDRAW, why)
+        from controller.referee.trial import trial
+
+        trial(self.journal, number, [correction], self._stamp())
+        record = self.journal.append_correction(correction, at=self._stamp())
+        self.live.journalled(record)
+        self._corrections_written += 1
+        self.live.settled_corrected()
+        return ActionResult(True, record.seq, None, f"deal {number} judged again")
+
     def _penalty(self, a: RefereeAction, who: str, why: str) -> Correction:
         live = self.live
         assert a.seat is not None
@@ -251,10 +295,10 @@ class RefereeDesk:
 
     # --- targets ----------------------------------------------------------------------------
 
-    def _deal_records(self) -> list[Record]:
+    def _deal_records(self, number: int | None = None) -> list[Record]:
         from controller.referee.journal_deal import READ_KINDS
 
-        return list(self.journal.deal_records(self.live.deal_no, READ_KINDS))
+        return list(self.journal.deal_records(number or self.live.deal_no, READ_KINDS))
 
     def _current(self) -> Rebuilt:
         from controller.referee.journal_deal import deal_from_records
@@ -278,13 +322,14 @@ class RefereeDesk:
                     f"record {seq} is not an accepted move of deal {self.live.deal_no}"
                 )
 
-    def _undoable(self, seq: int) -> None:
+    def _undoable(self, seq: int, number: int | None = None) -> None:
         from controller.referee.journal_deal import deal_from_records
 
-        jd = deal_from_records(self.journal, self._deal_records())
+        number = number or self.live.deal_no
+        jd = deal_from_records(self.journal, self._deal_records(number))
         found = next((c for c in jd.corrections if c.record.seq == seq), None)
         if found is None:
-            raise NoSuchRecord(f"record {seq} is not a correction of deal {self.live.deal_no}")
+            raise NoSuchRecord(f"record {seq} is not a correction of deal {number}")
         if not found.active:
             raise Refused(f"correction {seq} is already withdrawn or is itself a withdrawal")
 

@@ -4,13 +4,16 @@ the referee about, and its going off). A part of `Runtime`: core thread only."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from controller.alerts import AlertKind
-from controller.daemon.candidates import candidates
+from controller.daemon.candidates import Candidate, candidates
 from controller.daemon.contracts import tail_line
+from controller.daemon.referee_call import CALL_GONE, RefereeCall, details
 from controller.journal.records import Record, RecordKind
-from controller.outputs.scoreboard import ActionResult, RefereeAction
+from controller.outputs.scoreboard import ActionResult, RefereeAction, RejectReason
+from controller.words import alert_words
 from rules import moves as mv
 from rules.seats import Seat
 
@@ -23,18 +26,60 @@ class RefereeSide:
     of `Runtime`: core thread only)."""
 
     def referee(self, action: RefereeAction) -> ActionResult:
-        """A referee action from the web view (controller/daemon/referee_desk.py)."""
+        """A referee action from the web view (controller/daemon/referee_desk.py). One that
+        answers a call no longer standing (another referee answered it first, the table
+        did, or the page is from before a restart) changes nothing."""
+        if action.call and (self.call is None or self.call.name != action.call):
+            return ActionResult(False, None, RejectReason.NOT_NOW, CALL_GONE)
         return self.desk.act(action)
 
     @property
     def referee_called(self) -> str | None:
-        """What the table waits for the referee about (None: no call stands)."""
-        return self._referee_called
+        """The standing call's headline (None: no call stands)."""
+        return None if self.call is None else self.call.headline
 
-    @referee_called.setter
-    def referee_called(self, words: str | None) -> None:
-        self._referee_called = words
-        self._call_answered = False  # a new call (or none) waits for an answer
+    @property
+    def referee_candidates(self) -> tuple[Candidate, ...]:
+        return () if self.call is None else self.call.candidates
+
+    def call_referee(
+        self,
+        kind: AlertKind,
+        message: str,
+        offered: tuple[Candidate, ...] | None = None,
+        seat: Seat | None = None,
+        fits: tuple[mv.Move, ...] = (),
+        **extra: object,
+    ) -> None:
+        """The table waits for the referee: the call (its candidates the judge's and the
+        reader's explanations unless `offered`) and its `alert` record, which names it."""
+        deal = self.deal
+        diffs = None
+        if offered is None:
+            live = deal is not None and not deal.over
+            diffs = self.recogniser.differences(deal) if live else None
+            offered = candidates(deal, self._dealt_by, diffs, self.last_accepted_seq, fits)
+        before = self.call
+        # a call raised again before any answer is the same call to the referee: its name
+        # stays, so an answer tapped meanwhile still counts
+        standing = 0 if before is None or before.answered else before.alert_seq
+        call = RefereeCall(
+            kind.value,
+            alert_words(kind, message),
+            offered,
+            details(diffs, self._dealt_by),
+        )
+        record = self._alert(
+            kind,
+            message,
+            seat,
+            severity=str(extra.pop("severity", "warning")),
+            referee_called=True,
+            headline=call.headline,
+            candidates=[c.to_json() for c in offered],
+            **extra,
+        )
+        self.call = replace(call, alert_seq=standing or record.seq)
 
     @property
     def dealt_by(self) -> Seat:
@@ -45,8 +90,21 @@ class RefereeSide:
         """A record another part of the daemon appended (the referee desk)."""
         self.seq, self._dirty = record.seq, True
         self.tail.append(tail_line(record))
-        if record.kind is RecordKind.CORRECTION and record.deal:
-            self._corrections_seen[record.deal] = record.seq  # not taken again (deal_cycle)
+        live = self.deal is not None and not self.deal.over
+        if record.kind is RecordKind.CORRECTION and live and record.deal == self.deal_no:
+            # not taken again (deal_cycle); a settled deal's is: `settled_corrected`
+            self._corrections_seen[record.deal] = record.seq
+
+    @property
+    def last_settled(self) -> int:
+        """The session's last settled deal (0: none yet)."""
+        return max(self.settled_deltas, default=0)
+
+    def settled_corrected(self) -> None:
+        """A correction of a settled deal was journalled: its result is judged again now
+        (the totals, the views, the seat displays), not at the next periodic look."""
+        self._rechecked_at = float("-inf")
+        self.recheck_settled(self.clock.monotonic())
 
     def would_refuse(self, move: mv.Move) -> mv.Rejected | None:
         """The judge's answer to `move` now, closing an open window first where the move
@@ -66,20 +124,22 @@ class RefereeSide:
         moves a fast table showed turned the lights off at each one, the players went on
         and the deal was shuffled away before the judge caught up: 10/10/2 seed 310 deals
         29 and 38)."""
-        if self.referee_called is None:
+        if self.call is None:
             return
         deal = self.deal
         if agreed and deal is not None and not deal.over:
             differences = self.recogniser.differences(deal)
             if differences:
-                self.referee_candidates = candidates(
-                    deal, self._dealt_by, differences, self.last_accepted_seq
+                # the headline is made again from the new candidates (one value: the
+                # page's call and its buttons cannot disagree)
+                self.call = self.call.updated(
+                    candidates(deal, self._dealt_by, differences, self.last_accepted_seq),
+                    details(differences, self._dealt_by),
+                    answered=True,  # it goes off once they agree (`call_off_if_agreed`)
                 )
-                self._call_answered = True  # it goes off once they agree (`call_off_if_agreed`)
                 self._dirty = True
                 return
-        self.referee_called = None
-        self.referee_candidates = ()
+        self.call = None
         self._dirty = True
 
     def call_off_if_agreed(self) -> None:
@@ -89,7 +149,8 @@ class RefereeSide:
         unread for 0.2 s when the referee entered the last move; the players waited for the
         call, the judge for a move, and the deal was abandoned 30 s later)."""
         deal = self.deal
-        if not self._call_answered or self.referee_called is None or deal is None or deal.over:
+        call = self.call
+        if call is None or not call.answered or deal is None or deal.over:
             return
         if self._live() and not self._overtaken() and not self.recogniser.differences(deal):
             self.referee_answered()

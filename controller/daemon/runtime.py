@@ -43,7 +43,6 @@ from controller.alerts import AlertKind
 from controller.clock import Clock
 from controller.daemon import machine as m
 from controller.daemon.boardless import Boardless, inferred
-from controller.daemon.candidates import Candidate, candidates
 from controller.daemon.claim_clock import ClaimClock
 from controller.daemon.contracts import (
     DEVICES,
@@ -70,6 +69,7 @@ from controller.daemon.machine import TableMachine
 from controller.daemon.publication import Publication
 from controller.daemon.reader_bus import BusStep, ReaderBus
 from controller.daemon.recovery import Recovery
+from controller.daemon.referee_call import RefereeCall
 from controller.daemon.referee_desk import RefereeDesk
 from controller.daemon.referee_side import RefereeSide
 from controller.daemon.replay import Recovered
@@ -200,8 +200,7 @@ class Runtime(DeviceIO, Recovery, ClaimClock, DealCycle, RefereeSide, Publicatio
         # the daemon was degraded or recovering: judged in order once it is ready (`_release`)
         self._held: deque[Any] = deque()
         self._held_shuffles = 0
-        self.referee_called: str | None = None  # what the table waits for the referee about
-        self.referee_candidates: tuple[Candidate, ...] = ()  # explanations offered with it
+        self.call: RefereeCall | None = None  # what the table waits for the referee about
         self.last_accepted_seq = 0
         self._started_seq = 0  # the open deal's deal.started record
         self._reconcile_tries = 0
@@ -329,6 +328,7 @@ class Runtime(DeviceIO, Recovery, ClaimClock, DealCycle, RefereeSide, Publicatio
         now = self.clock.monotonic()
         if self.links["reader"] is LinkState.UP and self.stopped is None and not self.polled:
             self._on_bus(self.bus.tick(now), now)
+        self.machine.hold(self.call is not None)
         self.machine.tick()
         if self._pending_dice is not None and now - self._dice_judged_at > WALL_SCAN_WAIT:
             if self._wall_antennas:
@@ -458,20 +458,12 @@ class Runtime(DeviceIO, Recovery, ClaimClock, DealCycle, RefereeSide, Publicatio
                 self._alerted.add(key)
                 seat = None if r.seat is None else table_seat(r.seat, self._dealt_by)
                 if r.kind in REFEREE_CALLS and self.deal is not None and not self.deal.over:
-                    self.referee_called = alert_words(r.kind, r.text)
-                    self.referee_candidates = candidates(
-                        self.deal,
-                        self._dealt_by,
-                        self.recogniser.differences(self.deal),
-                        self.last_accepted_seq,
-                    )
-                    self._alert(
+                    self.call_referee(
                         r.kind,
                         r.text,
-                        seat,
+                        seat=seat,
+                        fits=tuple(getattr(r, "fits", ())),
                         evidence=list(r.evidence),
-                        referee_called=True,
-                        candidates=[c.to_json() for c in self.referee_candidates],
                     )
                     continue
                 self._alert(r.kind, r.text, seat, evidence=list(r.evidence))

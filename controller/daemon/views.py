@@ -255,10 +255,10 @@ def referee_view(
     deal: Deal | None,
     alerts: Sequence[AlertView],
     tail: Sequence[str],
-    called: str | None = None,
+    call: dict[str, Any] | None = None,
     corrections: Sequence[CorrectionView] = (),
-    candidates: Sequence[dict[str, Any]] = (),
     heads: Sequence[dict[str, Any]] = (),
+    settled: tuple[int, Sequence[CorrectionView]] = (0, ()),
 ) -> RefereeView:
     wall: tuple[str, ...] = ()
     if deal is not None:
@@ -269,10 +269,11 @@ def referee_view(
         wall,
         tuple(alerts),
         tuple(tail),
-        called,
+        call,
         tuple(corrections),
-        tuple(candidates),
         tuple(heads),
+        settled[0],
+        tuple(settled[1]),
     )
 
 

@@ -106,6 +106,7 @@ class RefereeAction:
     count: int = 0  # CANCEL: how many of the last moves
     dice: str = ""  # DICE: "a+b"
     confirmed: bool = False  # PENALTY, ABANDON: the referee said yes to the question
+    call: str = ""  # the referee call it answers, as the page names it ("": none named)
 
 
 class RejectReason(Enum):
@@ -145,6 +146,7 @@ def _seat_or_none(value: Any, name: str) -> Seat | None:
 ACTION_FIELDS = frozenset(
     {
         "kind",
+        "call",
         "note",
         "seat",
         "points",
@@ -192,7 +194,8 @@ def parse_action(data: Any, client: str = "") -> RefereeAction:
         raise ValueError("confirmed: true or false")
     if kind in CONFIRMED and not confirmed:
         raise ValueError(f"confirmed: a {kind.value} is applied only once confirmed")
-    action = RefereeAction(kind, note, seat, client=client, confirmed=confirmed)
+    call = _text(data, "call", 32)
+    action = RefereeAction(kind, note, seat, client=client, confirmed=confirmed, call=call)
     if kind is ActionKind.PENALTY:
         points = _whole(data, "points", 1, MAX_PENALTY)
         if seat is None:

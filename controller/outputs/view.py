@@ -172,13 +172,18 @@ class RefereeView:
     wall_remaining: tuple[str, ...]  # in draw order, when the wall was scanned
     alerts: tuple[AlertView, ...]
     journal_tail: tuple[str, ...]  # readable lines of the last records
-    called: str | None = None  # why the referee is called (None: not called)
+    # the standing referee call (None: not called), one value the page's headline, buttons
+    # and status come from: {"id", "kind", "headline", "status", "answered", "candidates":
+    # [{"text", "headline", "move" | None, "action"?}], "details": [...], "cause"}
+    # (controller/daemon/referee_call.py)
+    call: dict[str, Any] | None = None
     corrections: tuple[CorrectionView, ...] = ()  # of the deal in progress, undoable
-    # explanations offered with a referee call: {"text": ..., "move": {seat, move, tile} | None}
-    candidates: tuple[dict[str, Any], ...] = ()
     # the chain head when each deal settled, {"deal", "seq", "hash"}, the last ones: an anchor
     # for `mjtable journal verify --anchor SEQ:HASH` (issue 15 item 5)
     heads: tuple[dict[str, Any], ...] = ()
+    # the session's last settled deal and its corrections, still undoable (issue 27 item 3)
+    settled_deal: int = 0
+    settled_corrections: tuple[CorrectionView, ...] = ()
     kind: str = field(default="referee", init=False)
     version: int = field(default=VIEW_VERSION, init=False)
 

@@ -435,8 +435,9 @@ class Recogniser(Declarations, CardDeclarations, CatchUp, WallChecks):
             elif group:
                 text = "fits " + " and ".join(self._say(r) for r in group)
                 spots = frozenset().union(*(r.spots for r in group))
+                fits = tuple(r.moves[0] for r in group if len(r.moves) == 1)
                 out += self._alert(
-                    AlertKind.AMBIGUOUS, group[0].seat, text, self._evidence(spots), key
+                    AlertKind.AMBIGUOUS, group[0].seat, text, self._evidence(spots), key, fits
                 )
         return out
 
@@ -540,14 +541,20 @@ class Recogniser(Declarations, CardDeclarations, CatchUp, WallChecks):
 
     # -- helpers ---------------------------------------------------------------------------
     def _alert(
-        self, kind: AlertKind, seat: Seat | None, text: str, evidence: tuple[str, ...], key
+        self,
+        kind: AlertKind,
+        seat: Seat | None,
+        text: str,
+        evidence: tuple[str, ...],
+        key,
+        fits: tuple[Move, ...] = (),
     ) -> list[Recognised]:
         tag = (kind, seat, text, key)
         if tag in self._alerted:
             return []
         self._alerted.add(tag)
         self._watch.told()  # the referee knows the table differs: no STALLED for it
-        return [RefereeAlert(kind, seat, text, evidence)]
+        return [RefereeAlert(kind, seat, text, evidence, fits)]
 
     def _evidence(self, spots: frozenset[Spot], consume: bool = False) -> tuple[str, ...]:
         used = [text for spot, text in self._notes if spot in spots]

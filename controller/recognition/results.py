@@ -32,6 +32,7 @@ class RefereeAlert:
     seat: Seat | None  # deal seat
     text: str
     evidence: tuple[str, ...] = ()
+    fits: tuple[Move, ...] = ()  # AMBIGUOUS: the single moves the reading fits, each possible
 
 
 @dataclass(frozen=True, slots=True)

@@ -10,6 +10,21 @@ function localTime(iso) {
 
 const SEAT_WORDS = { E: "East", S: "South", W: "West", N: "North" };
 
+// every phrase this page writes itself (the call's own words come from the daemon:
+// controller/daemon/referee_call.py)
+const WORDS = {
+  fromCall: "chosen from the referee call",
+  recorded: "Recorded",
+  undoBelow: " Undo it under “Corrections” if it was wrong.",
+  refused: "Refused: ",
+  notSent: "Not sent: ",
+  undo: "Undo",
+  settled: (deal) => "Deal " + deal + " (settled)",
+  loggedOut: "Not recorded: your login has ended (wrong token, or the table restarted). Log in again: ",
+  tooMany: "Not recorded: too many wrong tokens from this device; wait a minute and log in again.",
+  failed: (status) => "Not recorded: the table answered " + status + ".",
+};
+
 function seatWords(seat) {
   return SEAT_WORDS[seat] || seat || "nobody";
 }
@@ -40,6 +55,47 @@ function journalLine(line) {
   return li;
 }
 
+// the call fills the top: its headline, the candidates as large buttons (best first), the
+// details folded; all from the one `call` value the daemon sends
+function drawCall(call) {
+  const box = document.getElementById("call");
+  box.hidden = !call;
+  document.getElementById("no-call").hidden = !!call;
+  const manual = document.getElementById("manual");
+  if (!call) {
+    box.dataset.id = "";
+    return;
+  }
+  if (box.dataset.id !== String(call.id)) manual.open = !call.candidates.some(answerOf);
+  box.dataset.id = String(call.id);
+  box.classList.toggle("answered", !!call.answered);
+  document.getElementById("call-status").textContent = call.status;
+  document.getElementById("call-headline").textContent = call.headline;
+  document.getElementById("candidates").replaceChildren(
+    ...call.candidates.map((c, i) => {
+      const li = MJ.el("li", "candidate");
+      const action = answerOf(c);
+      if (action) {
+        const apply = MJ.el("button", i === 0 ? "apply best" : "apply", c.text);
+        apply.type = "button";
+        apply.addEventListener("click", () => post({ note: WORDS.fromCall, call: call.id, ...action }, null));
+        li.appendChild(apply);
+      } else {
+        li.appendChild(MJ.el("p", "hint", c.text));
+      }
+      return li;
+    }),
+  );
+  document.getElementById("call-diffs").replaceChildren(...call.details.map((d) => MJ.el("li", "", d)));
+  document.getElementById("call-cause").textContent = call.cause;
+}
+
+// the referee action a candidate's button sends (null: it only says what to look at)
+function answerOf(c) {
+  if (c.move) return { kind: "move", ...c.move };
+  return c.action || null;
+}
+
 function drawSide(view) {
   const players = {};
   for (const s of view.public.seats) players[s.seat] = s.player;
@@ -59,54 +115,41 @@ function drawSide(view) {
   journal.replaceChildren(...view.journal_tail.slice().reverse().map(journalLine));
   const heads = (view.heads || []).map((h) => "deal " + h.deal + " — " + h.seq + ":" + h.hash);
   document.getElementById("heads").replaceChildren(...heads.map((line) => MJ.el("li", "", line)));
-  const called = document.getElementById("called");
-  called.hidden = !view.called;
-  called.textContent = view.called ? "Referee called — " + view.called : "";
-  const offered = document.getElementById("candidates");
-  offered.replaceChildren(
-    ...(view.called ? view.candidates || [] : []).map((c) => {
-      const li = MJ.el("li", "candidate", c.text + " ");
-      if (c.move) {
-        const apply = MJ.el("button", "apply", "Enter it");
-        apply.type = "button";
-        apply.addEventListener("click", () =>
-          post({ kind: "move", note: "chosen from the referee call", ...c.move }, null),
-        );
-        li.appendChild(apply);
-      } else if (c.action) {
-        const apply = MJ.el("button", "apply", c.action.kind === "cancel" ? "Cancel it" : "Fix it");
-        apply.type = "button";
-        apply.addEventListener("click", () =>
-          post({ note: "chosen from the referee call", ...c.action }, null),
-        );
-        li.appendChild(apply);
-      }
-      return li;
-    }),
-  );
-  const list = document.getElementById("corrections");
-  list.replaceChildren(
-    ...(view.corrections || []).map((c) => {
-      const li = MJ.el("li", c.active ? "correction" : "correction undone", c.text + " ");
-      if (c.active) {
-        const undo = MJ.el("button", "undo", "Undo");
-        undo.type = "button";
-        undo.addEventListener("click", () => post({ kind: "undo", target_seq: c.seq }, null));
-        li.appendChild(undo);
-      }
-      return li;
-    }),
-  );
+  drawCall(view.call);
+  document.getElementById("corrections").replaceChildren(...(view.corrections || []).map(correctionItem));
+  // the last settled deal's corrections stay undoable until dismissed (this tab remembers)
+  const settled = view.settled_deal || 0;
+  const shown = settled && (view.settled_corrections || []).length && sessionStorage.getItem("dismissed") !== String(settled);
+  document.getElementById("settled-box").hidden = !shown;
+  document.getElementById("settled-title").textContent = shown ? WORDS.settled(settled) : "";
+  document.getElementById("settled").replaceChildren(...(shown ? view.settled_corrections : []).map(correctionItem));
+  document.getElementById("dismiss").dataset.deal = String(settled);
 }
+
+function correctionItem(c) {
+  const li = MJ.el("li", c.active ? "correction" : "correction undone", c.text + " ");
+  if (c.active) {
+    const undo = MJ.el("button", "undo", WORDS.undo);
+    undo.type = "button";
+    undo.addEventListener("click", () => post({ kind: "undo", target_seq: c.seq }, null));
+    li.appendChild(undo);
+  }
+  return li;
+}
+
+document.getElementById("dismiss").addEventListener("click", (ev) => {
+  sessionStorage.setItem("dismissed", ev.target.dataset.deal || "");
+  document.getElementById("settled-box").hidden = true;
+});
 
 const QUESTIONS = {
   penalty: (d) =>
     `${seatWords(d.seat)} pays ${d.points} point${d.points === 1 ? "" : "s"} to ` +
     `${d.paid_to ? seatWords(d.paid_to) : "nobody"} (${d.note}). Apply? ` +
-    "It is journalled and can be undone under “Corrections of this deal”.",
+    "It is journalled and can be undone under “Corrections”.",
   abandon: (d) =>
     `End the deal here? Payments made so far stand (${d.note}). ` +
-    "It can be undone under “Corrections of this deal”.",
+    "It can be undone under “Corrections”.",
 };
 
 async function post(data, form) {
@@ -118,17 +161,30 @@ async function post(data, form) {
       headers: { "Content-Type": "application/json" },
       body: JSON.stringify(data),
     });
-    const result = await reply.json();
+    if (reply.status === 401 || reply.status === 429) {
+      out.className = "action-result bad";
+      out.textContent = reply.status === 401 ? WORDS.loggedOut : WORDS.tooMany;
+      const again = MJ.el("a", "", "/referee/login");
+      again.href = "/referee/login";
+      if (reply.status === 401) out.appendChild(again);
+      return;
+    }
+    const result = await reply.json().catch(() => null);
+    if (!result) {
+      out.className = "action-result bad";
+      out.textContent = WORDS.failed(reply.status);
+      return;
+    }
     out.className = "action-result " + (result.accepted ? "ok" : "bad");
     out.textContent = result.accepted
-      ? "Recorded" + (result.seq !== null ? " as #" + result.seq : "") + "." +
+      ? WORDS.recorded + (result.seq !== null ? " as #" + result.seq : "") + "." +
         (result.detail ? " " + result.detail + "." : "") +
-        (data.kind === "penalty" || data.kind === "abandon" ? " Undo it below if it was wrong." : "")
-      : "Refused: " + (result.detail || result.reason);
+        (data.kind === "penalty" || data.kind === "abandon" ? WORDS.undoBelow : "")
+      : WORDS.refused + (result.detail || result.reason);
     if (result.accepted && form) form.reset();
   } catch (err) {
     out.className = "action-result bad";
-    out.textContent = "Not sent: " + err;
+    out.textContent = WORDS.notSent + err;
   }
 }
 

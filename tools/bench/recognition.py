@@ -114,6 +114,16 @@ def run(args: argparse.Namespace) -> int:
         if s["daemon_failed"]:
             print(f"  the daemon stopped on its own, the run was cut short: {s['daemon_failed']}")
         print(f"  the referee was called in {s['deals_with_calls']} of {s['played']} deals")
+        page = s["referee_page"]
+        if page:
+            print(
+                f"  on the referee page: {page['calls']} call(s), {page['by_table']} gone by "
+                f"themselves, {page['by_first_candidate']} put right by the first candidate "
+                f"({page['first_candidate_percent']} % of those answered), taps per call mean "
+                f"{page['mean_taps']} max {page['max_taps']}, seconds from call to answer mean "
+                f"{page['mean_seconds']} max {page['max_seconds']}, deals ended by the referee "
+                f"{page['abandoned']}"
+            )
         for d in report.deals:
             for call in d.calls[:1]:  # the first call of a deal names its cause
                 more = f" (+{len(d.calls) - 1} more)" if len(d.calls) > 1 else ""

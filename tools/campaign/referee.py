@@ -27,6 +27,10 @@ from rules.move_json import move_to_json
 from tools.campaign.truth import DealTruth, Simultaneous, comparable, read_truth
 
 TOKEN = "campaign-referee"
+# taps a manual answer takes on the referee page: "Something else…", the form's fields
+# (counted as one), its button; ending the deal adds the confirmation
+MANUAL_TAPS = {"abandon": 4}
+MANUAL_TAP = 3
 ENTER_AT_ONCE = 8  # moves entered in one answer at most
 GIVE_UP_S = 30.0  # a call standing this long with no answer that helps: the deal is abandoned
 
@@ -34,6 +38,51 @@ GIVE_UP_S = 30.0  # a call standing this long with no answer that helps: the dea
 def config_text(token: str = TOKEN) -> str:
     """The daemon's config: a known referee token."""
     return f'[http]\nreferee-token = "{token}"\n'
+
+
+@dataclass
+class CallTally:
+    """The referee's work on the page's calls (issue 27 item 5): how many, how many were
+    put right by their first candidate alone, the taps each took, the seconds from the call
+    being shown to its first answer taken, the deals ended for want of another way."""
+
+    calls: int = 0
+    by_first: int = 0
+    by_table: int = 0  # gone with no answer: the reader caught up by itself
+    taps: list[int] = field(default_factory=list)
+    seconds: list[float] = field(default_factory=list)
+    abandoned: int = 0
+
+    def summary(self) -> dict[str, Any]:
+        answered = self.calls - self.by_table
+        return {
+            "calls": self.calls,
+            "by_first_candidate": self.by_first,
+            "by_table": self.by_table,
+            "first_candidate_percent": round(100 * self.by_first / answered, 1)
+            if answered
+            else None,
+            "max_taps": max(self.taps, default=0),
+            "mean_taps": round(sum(self.taps) / len(self.taps), 2) if self.taps else None,
+            "mean_seconds": round(sum(self.seconds) / len(self.seconds), 2)
+            if self.seconds
+            else None,
+            "max_seconds": round(max(self.seconds), 2) if self.seconds else None,
+            "abandoned": self.abandoned,
+        }
+
+
+@dataclass
+class _Shown:
+    """The call the page shows now, and what the referee did about it."""
+
+    key: str
+    offered: dict[str, Any] | None  # what its first candidate's button sends
+    name: str
+    since: float
+    taps: int = 0
+    first_only: bool = True
+    answered_at: float | None = None
 
 
 @dataclass
@@ -47,6 +96,8 @@ class TruthReferee:
     _truth: dict[tuple[str, ...], DealTruth] = field(default_factory=dict)
     _truth_size: int = -1
     _called_since: tuple[Any, float] | None = None  # (deal, since): a call standing
+    tally: CallTally = field(default_factory=CallTally)
+    _shown: _Shown | None = None
 
     def poll(self) -> None:
         """Answer the table while its referee page says "Referee called" (once per state
@@ -54,7 +105,9 @@ class TruthReferee:
         if not self.url:
             return
         view = self._get("/referee/api/view")
-        if not view or not view.get("called"):
+        if view is not None:
+            self.follow((view or {}).get("call"))
+        if not view or not view.get("call"):
             self._called_since = None
             return
         public = view.get("public") or {}
@@ -79,6 +132,33 @@ class TruthReferee:
             # an answer the daemon took: progress, the call may stand while the judge
             # catches up with the table (it goes off once they agree)
             self._called_since = (public.get("deal"), time.monotonic())
+
+    def follow(self, call: dict[str, Any] | None) -> None:
+        """Count the page's calls: a new one starts its tally, one gone ends it."""
+        key = None if call is None else str(call.get("id", "")).split(".")[0]
+        shown = self._shown
+        if shown is not None and key == shown.key:
+            assert call is not None
+            shown.name, shown.offered = str(call["id"]), _offered(call)
+            return
+        if shown is not None:
+            t = self.tally
+            t.calls += 1
+            if not shown.taps:
+                t.by_table += 1
+            else:
+                t.taps.append(shown.taps)
+                t.by_first += shown.first_only
+                if shown.answered_at is not None:
+                    t.seconds.append(shown.answered_at - shown.since)
+        self._shown = None
+        if call is not None and key:
+            self._shown = _Shown(key, _offered(call), str(call["id"]), time.monotonic())
+
+    def finish(self) -> CallTally:
+        """The tally with the call standing now counted."""
+        self.follow(None)
+        return self.tally
 
     def _get(self, path: str) -> dict[str, Any] | None:
         request = urllib.request.Request(
@@ -147,6 +227,29 @@ class TruthReferee:
         return True
 
     def _post(self, action: dict[str, Any]) -> bool:
+        shown = self._shown
+        if shown is not None:
+            # the first candidate's button when it sends what the referee means to do,
+            # else "Something else…" and the form
+            if shown.offered is not None and _same(action, shown.offered):
+                shown.taps += 1
+                action = {**shown.offered, "note": action.get("note", ""), "call": shown.name}
+            else:
+                shown.taps += MANUAL_TAPS.get(action["kind"], MANUAL_TAP)
+                shown.first_only = False
+        if action["kind"] == "abandon":
+            self.tally.abandoned += 1
+        accepted = self._send(action)
+        if accepted and shown is not None:
+            if shown.answered_at is None:
+                shown.answered_at = time.monotonic()
+            # the page after the answer: its call's next first candidate (or no call)
+            view = self._get("/referee/api/view")
+            if view is not None:
+                self.follow(view.get("call"))
+        return accepted
+
+    def _send(self, action: dict[str, Any]) -> bool:
         request = urllib.request.Request(
             self.url + "/referee/api/action",
             data=json.dumps(action).encode(),
@@ -158,6 +261,24 @@ class TruthReferee:
                 return bool(json.loads(reply.read()).get("accepted"))
         except (urllib.error.URLError, OSError, ValueError):
             return False  # refused (409) or the daemon restarting: the call comes again
+
+
+def _offered(call: dict[str, Any]) -> dict[str, Any] | None:
+    """What the call's first candidate's button sends (None: it only says what to look at),
+    as the page makes it (controller/web/referee.js `answerOf`)."""
+    first = (call.get("candidates") or [None])[0]
+    if not first:
+        return None
+    if first.get("move"):
+        return {"kind": "move", **first["move"]}
+    return first.get("action") or None
+
+
+def _same(action: dict[str, Any], offered: dict[str, Any]) -> bool:
+    """The button sends what the referee means: the same action, and what the referee says
+    of it (a draw's tile is the wall's next: the button names it, the referee need not)."""
+    keys = set(action) - {"note", "confirmed"}
+    return all(str(action[k]) == str(offered.get(k, "")) for k in keys)
 
 
 def _bare(m: mv.Move) -> mv.Move:

@@ -116,6 +116,7 @@ class CampaignReport:
     kills: list[str] = field(default_factory=list)  # the moments the daemon was killed at
     kills_missed: int = 0  # moments that did not come in time
     answers: list[str] = field(default_factory=list)  # what the referee did
+    page: dict[str, object] = field(default_factory=dict)  # its calls and taps (CallTally)
     seconds: float = 0.0
     folder: str = ""
     daemon_failed: str = ""  # the daemon stopped on its own (its last words), the run cut short
@@ -147,6 +148,7 @@ class CampaignReport:
             "kills": len(self.kills),
             "kills_missed": self.kills_missed,
             "referee_answers": len(self.answers),
+            "referee_page": dict(self.page),
             "alerts": dict(sorted(self.alerts.items())),
             "seconds": round(self.seconds, 1),
             "daemon_failed": self.daemon_failed,
@@ -249,6 +251,7 @@ class Campaign:
         if code not in (None, 0, -signal.SIGTERM):
             self.report.daemon_failed = _last_words(folder / "table.journal.stderr")
         self.report.answers = list(self.referee.answered)
+        self.report.page = self.referee.finish().summary()
         truth = [d for d in read_truth(paths["truth"], c.rules) if d.complete][: c.deals]
         self.report.deals = compare(truth, read_journal(journal), c.rules)
         self.report.seconds = time.monotonic() - t0

@@ -12,7 +12,9 @@ from controller.journal.payloads import table_seat
 from controller.journal.records import RecordKind
 from controller.outputs.scoreboard import ActionKind, RefereeAction
 from controller.recognition.recogniser import RefereeAlert
+from controller.words import seat_name
 from rules import moves as mv
+from rules.seats import Seat
 
 
 def call(rig: Rig) -> list[dict]:
@@ -39,7 +41,9 @@ def test_a_discard_taken_back_is_offered_for_cancelling(rig):
     side = table_seat(discard.seat, rig.rt.dealt_by)
     first, *_ = call(rig)
     assert first == {
-        "text": f"{side} discarded {discard.tile} and took it back: cancel the discard",
+        "text": f"{seat_name(side.name)} took {discard.tile} back: cancel the discard",
+        "headline": f"{seat_name(side.name)} discarded {discard.tile} and took it back into "
+        "the hand",
         "move": None,
         "action": {"kind": "cancel", "count": 1},
     }
@@ -57,8 +61,9 @@ def test_the_drawn_tile_read_as_another_kind_offers_to_fix_the_draw(rig):
     rig.rec.residue = {(drawn.seat, "hand", read): 1, (drawn.seat, "hand", drawn.tile): -1}
     side = table_seat(drawn.seat, rig.rt.dealt_by)
     first, *_ = call(rig)
-    assert first["text"] == (
-        f"{side} drew {read}, not {drawn.tile}: the wall scan misread it; fix the draw"
+    assert first["text"] == f"{seat_name(side.name)} drew {read}: fix the draw"
+    assert first["headline"] == (
+        f"{seat_name(side.name)} drew {read}, not {drawn.tile}: the wall scan misread it"
     )
     assert first["action"] == {
         "kind": "fix-tile",
@@ -80,9 +85,11 @@ def test_a_hand_tile_read_as_another_kind_names_both_and_offers_no_action(rig):
     rig.rec.residue = {(seat, "hand", read): 1, (seat, "hand", held): -1}
     side = table_seat(seat, rig.rt.dealt_by)
     first, *rest = call(rig)
+    who = seat_name(side.name)
     assert first == {
-        "text": f"the tile read as {read} in {side}'s hand is {held}: its tag reads wrong; "
-        "look at the tile (and the tag map)",
+        "text": f"Look at the tile read as {read} in {who}'s hand (and the tag map)",
+        "headline": f"A tile in {who}'s hand reads {read}, the judge says {held}: its tag "
+        "reads wrong",
         "move": None,
     }
     assert rest  # the judge's own next step is still offered after it
@@ -118,7 +125,7 @@ def test_regression_the_call_stands_until_the_table_agrees_with_the_judge(rig):
         RefereeAction(AK.MOVE, "seen", side, client="ref-1", move="draw", tile=str(draw.tile))
     )
     assert entered.accepted and rig.rt.referee_called is not None  # still differs: stands
-    assert "discard was not read" in rig.rt.referee_candidates[-1].text  # brought up to date
+    assert "discard was not read" in rig.rt.referee_candidates[-1].headline  # up to date
     rig.rec.residue = {}
     rig.seen(discard)  # read at last: the table and the judge agree
     assert rig.rt.referee_called is None
@@ -165,3 +172,77 @@ def test_a_call_nobody_answered_stands_when_the_table_comes_to_agree(rig):
     rig.rec.residue = {}
     rig.step(0.2)
     assert rig.rt.referee_called is not None
+
+
+def test_regression_the_call_and_its_candidate_disagreed(rig):
+    """Issue 27: after the referee entered South's draw, the call still said the alert's
+    first words ("Ambiguous: fits Discard West 1m…") while its candidate said "South's
+    discard was not read". The headline is made from the candidates, so both say the same,
+    and the status says the call was answered."""
+    from controller.outputs.scoreboard import ActionKind as AK
+
+    moves = list(begin_deal(rig, 3).moves)
+    k = next(i for i, m in enumerate(moves) if isinstance(m, mv.Draw))
+    play(rig, moves[:k])
+    draw, discard = moves[k], moves[k + 1]
+    rig.rec.residue = {(discard.seat, "river", discard.tile): 1}
+    alert = RefereeAlert(AlertKind.AMBIGUOUS, None, f"fits Discard W {discard.tile} or Draw", ())
+    rig.rt.recognised([alert], rig.clock.now)
+    assert "draw was not read" in rig.rt.referee_called  # the best candidate, not the alert
+    side = table_seat(draw.seat, rig.rt.dealt_by)
+    entered = rig.rt.referee(
+        RefereeAction(AK.MOVE, "seen", side, client="ref-1", move="draw", tile=str(draw.tile))
+    )
+    assert entered.accepted
+    headline = rig.rt.referee_called
+    assert headline is not None and "fits" not in headline
+    assert headline.startswith(f"{seat_name(side.name)}'s discard was not read")
+    shown = rig.rt.call.to_json()
+    assert shown["headline"] == headline == shown["candidates"][0]["headline"]
+    assert shown["candidates"][0]["move"] == {
+        "seat": side.name,
+        "move": "discard",
+        "tile": str(discard.tile),
+    }
+    assert shown["answered"] and "goes off" in shown["status"]
+    assert len(headline) <= 120
+    assert shown["details"] == [
+        f"{seat_name(side.name)}'s river: one {discard.tile} more than the judge knows"
+    ]
+
+
+def test_a_reading_that_fits_two_discards_offers_both_as_buttons(rig):
+    """10/10/2-like noise at 25/25/4: "fits Discard W 4p and Discard W 1s" came with
+    "Enter West's discard by hand" only; the moves the reading fits are the buttons."""
+    moves = list(begin_deal(rig, 3).moves)
+    k = [i for i, m in enumerate(moves) if isinstance(m, mv.Discard)][6]  # voids laid
+    play(rig, moves[:k])
+    discard = moves[k]
+    hand = rig.rt.deal.hand(discard.seat)
+    other = next(
+        t
+        for t in hand
+        if t != discard.tile and rig.rt.deal.check(mv.Discard(discard.seat, t)) is None
+    )
+    fits = (discard, mv.Discard(discard.seat, other))
+    text = f"fits Discard {discard.seat} {discard.tile} and Discard {discard.seat} {other}"
+    alert = RefereeAlert(AlertKind.AMBIGUOUS, discard.seat, text, (), fits)
+    rig.rt.recognised([alert], rig.clock.now)
+    side = table_seat(discard.seat, rig.rt.dealt_by)
+    first, second, *_ = rig.rt.call.to_json()["candidates"]
+    assert first["move"] == {"seat": side.name, "move": "discard", "tile": str(discard.tile)}
+    assert second["move"] == {"seat": side.name, "move": "discard", "tile": str(other)}
+    assert first["text"] == f"{seat_name(side.name)} discarded {discard.tile}: enter it"
+    assert rig.rt.referee_called == (
+        f"{seat_name(side.name)}'s move reads two ways (discard {discard.tile} or discard "
+        f"{other}): which was it?"
+    )
+    chosen = first["move"]
+    result = rig.rt.referee(
+        RefereeAction(ActionKind.MOVE, "from the call", Seat.parse(chosen["seat"]),
+                      client="ref-1", move="discard", tile=chosen["tile"])
+    )  # fmt: skip
+    assert result.accepted, result.detail
+    assert any(
+        isinstance(m, mv.Discard) and m.tile == discard.tile for m in rig.rt.deal.history[k:]
+    )

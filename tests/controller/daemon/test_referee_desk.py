@@ -17,6 +17,7 @@ from controller.journal.records import RecordKind
 from controller.outputs.scoreboard import ActionKind, RefereeAction
 from controller.referee.journal_deal import read_deal
 from controller.referee.rebuild import rebuild
+from controller.words import seat_name
 from rules import moves as mv
 from rules.seats import Seat
 
@@ -144,7 +145,9 @@ def test_a_referee_call_is_shown_until_answered(rig):
     play(rig, moves[:k])
     alert = RefereeAlert(AlertKind.STALLED, moves[k].seat, "the judge waits for E's draw", ())
     rig.rt.recognised([alert], rig.clock.now)
-    assert rig.rt.referee_called and "waits for East's draw" in rig.rt.referee_called  # in words
+    side = seat_name(table_seat(moves[k].seat, rig.rt.dealt_by).name)
+    assert rig.rt.referee_called == f"{side}'s draw was not read"  # the best candidate's words
+    assert "waits for East's draw" in rig.rt.call.cause  # the alert, in words, in the details
     assert rig.rt.public().referee_called
     assert rig.records(RecordKind.ALERT)[-1].data()["referee_called"] is True
     assert entered_draw(rig, moves[k]).accepted
@@ -184,7 +187,11 @@ def test_a_referee_call_offers_the_missed_draw_and_entering_it_answers_the_call(
     expected = {"seat": side.name, "move": "draw", "tile": str(moves[k].tile)}
     (alert,) = [a.data() for a in rig.records(RecordKind.ALERT) if a.data()["code"] == "stalled"]
     assert alert["candidates"] == [
-        {"text": f"{side} drew {moves[k].tile} — not read", "move": expected}
+        {
+            "text": f"{seat_name(side.name)} drew {moves[k].tile}: enter it",
+            "headline": f"{seat_name(side.name)}'s draw was not read",
+            "move": expected,
+        }
     ]
     move = alert["candidates"][0]["move"]
     result = act(rig, ActionKind.MOVE, seat=Seat.parse(move["seat"]), move=move["move"],
@@ -269,3 +276,109 @@ def test_regression_a_cancelled_discard_took_the_table_back_by_a_draw_it_never_s
         "playing.awaiting_discard",
         "corrected",
     )
+
+
+def _called(rig):
+    from controller.alerts import AlertKind
+    from controller.recognition.recogniser import RefereeAlert
+
+    plan = begin_deal(rig, 3)
+    moves = list(plan.moves)
+    k = first_draw(moves)
+    play(rig, moves[:k])
+    rig.rt.recognised([RefereeAlert(AlertKind.STALLED, None, "no move read", ())], rig.clock.now)
+    return moves[k], rig.rt.call.to_json()
+
+
+def _answer(rig, call: dict, name: str) -> object:
+    move = call["candidates"][0]["move"]
+    action = RefereeAction(
+        ActionKind.MOVE, "from the call", Seat.parse(move["seat"]), client="ref-1",
+        move=move["move"], tile=move["tile"], call=name,
+    )  # fmt: skip
+    return rig.rt.referee(action)
+
+
+def test_two_referees_answering_the_same_call_change_the_deal_once(rig):
+    """Issue 27, bad input: the second tap on the same call (another referee's page, or a
+    page from before the first answer) is refused in one sentence and changes nothing."""
+    _, call = _called(rig)
+    first = _answer(rig, call, call["id"])
+    assert first.accepted, first.detail
+    before = (len(rig.rt.deal.history), rig.rt.seq)
+    second = _answer(rig, call, call["id"])
+    assert not second.accepted and second.detail.startswith("That call was already answered")
+    assert (len(rig.rt.deal.history), rig.rt.seq) == before  # nothing journalled, nothing changed
+
+
+def test_an_answer_naming_a_call_that_never_stood_here_is_refused(rig):
+    """A stale page after a daemon restart names a call of the journal's past."""
+    _, call = _called(rig)
+    seq = rig.rt.seq
+    refused = _answer(rig, call, "1.0")
+    assert not refused.accepted and "already answered" in refused.detail
+    assert rig.rt.seq == seq and rig.rt.call is not None  # the call still stands
+    assert _answer(rig, call, call["id"]).accepted
+
+
+def test_a_call_raised_again_before_an_answer_keeps_its_name(rig):
+    from controller.alerts import AlertKind
+    from controller.recognition.recogniser import RefereeAlert
+
+    _, call = _called(rig)
+    again = RefereeAlert(AlertKind.UNRECOGNISED, None, "fits no legal move", ())
+    rig.rt.recognised([again], rig.clock.now)
+    assert rig.rt.call.to_json()["id"] == call["id"]  # a tap made meanwhile still counts
+    assert _answer(rig, call, call["id"]).accepted
+
+
+def test_a_settled_deals_corrections_stay_undoable_and_the_undo_resettles_it(rig):
+    """Issue 27 item 3: after "End the deal here…" the page promised an undo, but the
+    corrections list was empty (the deal had settled). The last settled deal's corrections
+    stay listed; undoing one re-judges the settled deal and the totals follow at once."""
+    plan = begin_deal(rig, 5)
+    play(rig, list(plan.moves)[:12])
+    penalty = act(rig, ActionKind.PENALTY, seat=Seat.S, points=8, paid_to=Seat.N, confirmed=True)
+    assert penalty.accepted, penalty.detail
+    assert act(rig, ActionKind.ABANDON, confirmed=True).accepted
+    assert rig.rt.deal.over and len(rig.records(RecordKind.DEAL_SETTLED)) == 1
+    with_penalty = list(rig.rt.totals)
+    number, listed = rig.rt.desk.settled_listing()
+    assert number == rig.rt.deal_no and rig.rt.desk.listing() == ()
+    assert [c.seq for c in listed if "penalty" in c.text] == [penalty.seq]
+    undone = act(rig, ActionKind.UNDO, target_seq=penalty.seq)
+    assert undone.accepted, undone.detail
+    assert with_penalty[Seat.S] - rig.rt.totals[Seat.S] == -8  # South no longer pays
+    assert with_penalty[Seat.N] - rig.rt.totals[Seat.N] == 8
+    _, listed = rig.rt.desk.settled_listing()
+    assert not next(c for c in listed if c.seq == penalty.seq).active
+    # undone twice: one sentence, nothing written
+    seq = rig.rt.seq
+    again = act(rig, ActionKind.UNDO, target_seq=penalty.seq)
+    assert not again.accepted and "already withdrawn" in again.detail and rig.rt.seq == seq
+
+
+def test_the_claim_clock_stops_while_a_call_stands(rig):
+    """Issue 27 item 4: a fast table had run far ahead of the judge by the time of the
+    call. While a call stands the claim window does not close on time; once the call goes
+    off the window runs out with the time it had left."""
+    from controller.alerts import AlertKind
+    from controller.daemon import machine as m
+    from controller.recognition.recogniser import RefereeAlert
+
+    plan = begin_deal(rig, 2)
+    moves = list(plan.moves)
+    first_discard = next(i for i, x in enumerate(moves) if isinstance(x, mv.Discard))
+    play(rig, moves[: first_discard + 1])
+    rig.step(1.0)
+    left = rig.rt.public().claim_remaining_s
+    rig.rt.recognised([RefereeAlert(AlertKind.STALLED, None, "no move read", ())], rig.clock.now)
+    for _ in range(10):
+        rig.step(1.0)  # ten seconds: the claim clock would have closed the window thrice
+    assert rig.rt.machine.phase == m.CLAIM_WINDOW and rig.rt.public().referee_called
+    assert rig.rt.public().claim_remaining_s == pytest.approx(left, abs=0.05)
+    rig.rt.referee_answered()  # the referee's decision: the call goes off
+    rig.step(left - 0.1)
+    assert rig.rt.machine.phase == m.CLAIM_WINDOW
+    rig.step(0.2)
+    assert rig.rt.machine.phase == m.AWAITING_DRAW

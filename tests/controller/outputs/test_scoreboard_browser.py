@@ -225,6 +225,7 @@ def test_referee_view_behind_the_login_form(browser, table):
     )
     assert seats[1:] == ["", ""] and seats[0][0] == "—" and seats[0][1].startswith("E · ")
 
+    browser.find_element(By.CSS_SELECTOR, "#manual > summary").click()  # "Something else…"
     form = browser.find_element(By.ID, "penalty-form")
     Select(form.find_element(By.NAME, "seat")).select_by_value("S")
     points = form.find_element(By.NAME, "points")
@@ -526,23 +527,35 @@ def test_the_referee_applies_a_candidate_from_the_call(browser, table):
     (a missed draw is entered, a discard taken back is cancelled, a misread draw is fixed)."""
     sb, server, clock, actions = table
     view = public_steps()[6]
-    offered = (
-        {"text": "E drew 7s — not read", "move": {"seat": "E", "move": "draw", "tile": "7s"}},
-        {"text": "S discarded 5p and took it back: cancel the discard", "move": None,
+    offered = [
+        {"text": "East drew 7s: enter it", "headline": "East's draw was not read",
+         "move": {"seat": "E", "move": "draw", "tile": "7s"}},
+        {"text": "South took 5p back: cancel the discard", "headline": "", "move": None,
          "action": {"kind": "cancel", "count": 1}},
-        {"text": "the tile read as 3m in W's hand is 3p: its tag reads wrong", "move": None},
-    )  # fmt: skip
+        {"text": "Look at the tile read as 3m in West's hand", "headline": "", "move": None},
+    ]  # fmt: skip
+    call = {
+        "id": "41.0", "kind": "stalled", "headline": "East's draw was not read",
+        "status": "The table waits for you.", "answered": False, "candidates": offered,
+        "details": ["East's hand: one 7s more than the judge knows"], "cause": "Stalled: …",
+    }  # fmt: skip
     clock.t += 1.0
-    referee = dataclasses.replace(referee_view(view), called="stalled", candidates=offered)
+    referee = dataclasses.replace(referee_view(view), call=call)
     sb.publish(view, referee=referee, broadcast=broadcast_view(view, clock.t))
     browser.get(server.url + "/referee")
     if browser.find_elements(By.NAME, "token"):
         browser.find_element(By.NAME, "token").send_keys(TOKEN)
         browser.find_element(By.CSS_SELECTOR, "form.login button").click()
     _wait(browser, lambda d: len(_texts(d, "#candidates li")) == 3, "the candidates")
-    assert _texts(browser, "#candidates li button") == ["Enter it", "Cancel it"]
+    assert _texts(browser, "#call-headline") == ["East's draw was not read"]
+    assert _texts(browser, "#candidates li button") == [offered[0]["text"], offered[1]["text"]]
     browser.execute_script("document.querySelectorAll('#candidates li button')[1].click()")
     _wait(browser, lambda d: "Recorded" in "".join(_texts(d, "#action-result")), "recorded")
-    assert [(a.kind.value, a.count, a.note) for a in actions] == [
-        ("cancel", 1, "chosen from the referee call")
+    assert [(a.kind.value, a.count, a.note, a.call) for a in actions] == [
+        ("cancel", 1, "chosen from the referee call", "41.0")
     ]
+    # a login that ended (the daemon restarted, the session is gone): one sentence, no action
+    browser.delete_all_cookies()
+    browser.execute_script("document.querySelectorAll('#candidates li button')[0].click()")
+    _wait(browser, lambda d: "Log in again" in "".join(_texts(d, "#action-result")), "logged out")
+    assert len(actions) == 1
