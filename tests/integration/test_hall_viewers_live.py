@@ -19,6 +19,7 @@ import pytest
 from journal_truth import Timeline, scan_broadcast, scan_public, tokens
 from live_run import ENV, LiveRun
 from real_things import HubProcess, absent, screenshot, start_chromium
+from selenium.common.exceptions import NoSuchElementException, StaleElementReferenceException
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
 
@@ -93,6 +94,18 @@ def scan_event(event: dict, timeline: Timeline) -> list[str]:
     return problems
 
 
+def app(driver):
+    """The page's board, found afresh: the page may replace it between two looks."""
+    return driver.find_element(By.ID, "app")
+
+
+def until(driver, look, timeout: float = 30):
+    """What `look` returns once it is truthy; a board replaced meanwhile is looked at again."""
+    return WebDriverWait(
+        driver, timeout, ignored_exceptions=(NoSuchElementException, StaleElementReferenceException)
+    ).until(look)
+
+
 @pytest.fixture
 def hall(tmp_path: Path):
     try:
@@ -127,11 +140,9 @@ def test_the_public_topics_carry_nothing_concealed_and_the_viewer_page_shows_the
         run = LiveRun("--config", str(config), "--fast", "--deals", "2", "--seed", str(SEED),
                       "--journal", str(journal), "--http", "127.0.0.1:0")  # fmt: skip
         browser.get(hub.url + "/viewer?table=t7")
-        app = browser.find_element(By.ID, "app")
-        WebDriverWait(browser, 30).until(lambda d: app.get_attribute("data-seq"))
-        first = int(app.get_attribute("data-seq"))
-        WebDriverWait(browser, 30).until(lambda d: int(app.get_attribute("data-seq")) > first)
-        text = app.text
+        seq = int(until(browser, lambda d: app(d).get_attribute("data-seq")))
+        until(browser, lambda d: int(app(d).get_attribute("data-seq") or 0) > seq)
+        text = until(browser, lambda d: app(d).text)
         assert all(name in text for name in PLAYERS), text
         assert browser.find_element(By.ID, "live").text == "live"
         screenshot(browser, "hall-viewer-phone")
@@ -139,15 +150,11 @@ def test_the_public_topics_carry_nothing_concealed_and_the_viewer_page_shows_the
         time.sleep(DELAY_S + 1)  # the last broadcast views are released after the delay
         # the page's table list, then the delayed feed with the hands
         browser.get(hub.url + "/viewer")
-        WebDriverWait(browser, 20).until(
-            lambda d: d.find_element(By.ID, "app").get_attribute("data-state") == "tables"
-        )
-        assert "Table t7" in browser.find_element(By.ID, "app").text
+        until(browser, lambda d: app(d).get_attribute("data-state") == "tables")
+        assert "Table t7" in until(browser, lambda d: app(d).text)
         browser.get(hub.url + "/viewer?table=t7&feed=broadcast")
-        WebDriverWait(browser, 20).until(
-            lambda d: d.find_element(By.ID, "app").get_attribute("data-seq")
-        )
-        assert "delayed" in browser.find_element(By.ID, "app").text
+        until(browser, lambda d: app(d).get_attribute("data-seq"))
+        assert "delayed" in until(browser, lambda d: app(d).text)
         logs = [e for e in browser.get_log("browser") if e["level"] == "SEVERE"]
         assert logs == [], logs
     finally:
