@@ -353,6 +353,16 @@ def _card(
             + "".join(f"<th{NUM if i else ''}>{h}</th>" for i, h in enumerate(heads))
             + f"</tr>{_session_rows(s, tr)}</table>"
         )
+        paid = [
+            f"{escape(name)} {points}"
+            for name, points in zip(s.players, s.penalties, strict=True)
+            if points
+        ]
+        if paid:
+            said = tr.gettext("session {n}: penalties paid — {paid}").format(
+                n=s.session, paid=", ".join(paid)
+            )
+            parts.append(f'<p class="penalties" data-penalties="{sum(s.penalties)}">{said}</p>')
         if s.imbalance:
             said = tr.gettext(
                 "session {n}: the scores sum to {imbalance} beyond the points paid to nobody — "

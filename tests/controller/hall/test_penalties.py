@@ -56,6 +56,8 @@ def test_the_export_carries_penalties_and_flags_a_session_that_does_not_sum():
     standings = Standings()
     standings.apply_deal("h", "T1", deal(1, 1, (10, -2, -4, -52), (0, 0, 0, 48), 48))
     export = build(standings.snapshot(), plan, roster)
+    assert 'data-penalties="48"' in render_fragment(standings.snapshot())
+    assert "penalties paid — T1/N 48" in render_fragment(standings.snapshot())
     assert export.unbalanced == ()
     assert [r.penalties for r in export.results] == [0, 0, 0, 48]
     assert results_csv(export).splitlines()[4].endswith(",48")
