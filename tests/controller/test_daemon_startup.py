@@ -24,9 +24,10 @@ ROOT = Path(__file__).resolve().parents[2]
 # package, the desk's LiveDeal side in referee_side.py): small modules, chosen; 107 with
 # the judge's one module per concern (issue 26: deal_draws, deal_claims, deal_kongs, deal_hu,
 # deal_void, deal_moves), the table's players (daemon/lineup.py) and its language
-# (controller/locale); a FEIG reader's poller is imported only where one is polled
+# (controller/locale); 108 with the referee's call as one value (daemon/referee_call.py,
+# issue 27); a FEIG reader's poller is imported only where one is polled
 MAX_MODULES = 280
-MAX_OWN_MODULES = 107
+MAX_OWN_MODULES = 108
 # needed only once someone acts: a correction (the referee tools' rebuild, trial and
 # session; `controller.referee.journal_deal` is read at every start, its READ_KINDS tell
 # the replay which records a rebuild needs), a web request (headers, cookies); ctypes only

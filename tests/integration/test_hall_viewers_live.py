@@ -144,7 +144,7 @@ def test_the_public_topics_carry_nothing_concealed_and_the_viewer_page_shows_the
         until(browser, lambda d: int(app(d).get_attribute("data-seq") or 0) > seq)
         text = until(browser, lambda d: app(d).text)
         assert all(name in text for name in PLAYERS), text
-        assert browser.find_element(By.ID, "live").text == "live"
+        until(browser, lambda d: d.find_element(By.ID, "live").text == "live")
         screenshot(browser, "hall-viewer-phone")
         assert run.wait(RUN_TIMEOUT_S) == 0, run.diagnosis("the table")
         time.sleep(DELAY_S + 1)  # the last broadcast views are released after the delay

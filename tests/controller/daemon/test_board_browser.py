@@ -12,6 +12,7 @@ from dataclasses import replace
 import pytest
 from real_things import chromium_missing, start_chromium
 from rig import Rig, begin_deal, play
+from selenium.webdriver.support.ui import WebDriverWait
 
 from controller.daemon.views import TableFacts, broadcast_view, hand_views, public_view
 from controller.devices.events import ShuffleDone
@@ -132,6 +133,29 @@ def prefix_until(deal: Deal, what) -> Deal:
 # --- item 1 ---------------------------------------------------------------------------------
 
 
+RULE, SUMMARY = ".result .ledger .rule", ".result .ledger summary"
+
+
+def shown(driver, css: str) -> bool:
+    """Whether the first element `css` finds is drawn, looked at in one step (the board may
+    draw itself again between two WebDriver calls)."""
+    return bool(
+        driver.execute_script(
+            "const e = document.querySelector(arguments[0]);"
+            "return !!e && e.getClientRects().length > 0",
+            css,
+        )
+    )
+
+
+def rule_tapped(driver) -> bool:
+    """A tap on a ledger line shows its rule; a board drawn again meanwhile is tapped again."""
+    if shown(driver, RULE):
+        return True
+    driver.execute_script("document.querySelector(arguments[0]).click()", SUMMARY)
+    return shown(driver, RULE)
+
+
 def test_regression_the_result_screen_named_the_next_deal(browser, board, tmp_path):
     """Terminal "Deal 6 settled", board "Deal 7 result": the daemon's view of a settled
     deal, held through the next shuffle, is shown as that deal at every size."""
@@ -242,10 +266,10 @@ def test_regression_the_board_spoke_in_codes(browser, board):
         assert lines == [w.text for w in done.ledger_words], size
         assert any(" wins on " in line and " point" in line for line in lines), lines
         assert not [line for line in lines if "A=" in line or "…" in line], lines
-        rule = browser.find_element("css selector", ".result .ledger .rule")
-        assert not rule.is_displayed()
-        browser.find_element("css selector", ".result .ledger summary").click()
-        assert rule.is_displayed() and rule.text.startswith(done.ledger_words[0].rule[:20])
+        assert not shown(browser, RULE)
+        assert WebDriverWait(browser, 10).until(rule_tapped)
+        (text, *_) = texts(browser, RULE)
+        assert text.startswith(done.ledger_words[0].rule[:20])
     window = prefix_until(deal, lambda d: d.window is not None)
     claims = public_view(facts_of(rs, "playing.claim_window"), window)
     push(board, claims)
