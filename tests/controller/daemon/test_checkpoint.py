@@ -35,9 +35,12 @@ def test_regression_the_wal_is_emptied_while_appends_keep_coming(tmp_path):
     unbounded, _, _ = _play(tmp_path / "b.journal", 2**40, 2.0)  # PASSIVE only, as before
     assert restarts >= 1
     assert unbounded > 8 * limit  # the old way: the WAL only grows
-    # the limit, plus what was appended in one checkpoint interval and the TRUNCATE's wait
-    # (more on a loaded machine: the appends here run flat out, far above a table's rate)
-    assert bounded < 8 * limit and bounded * 8 < unbounded, (bounded, unbounded)
+    # the limit, plus what is appended in one checkpoint interval and the TRUNCATE's wait:
+    # the appends here run flat out, far above a table's rate, and as fast as this machine
+    # writes, so that is measured by the unbounded run (the WAL's growth per second) rather
+    # than fixed; a faster disk made a fixed 8 x limit too tight
+    per_interval = unbounded / 2.0 * 0.05
+    assert bounded < limit + 3 * per_interval and bounded * 8 < unbounded, (bounded, unbounded)
     with Journal.open_readonly(tmp_path / "a.journal") as journal:
         check = journal.verify()
     assert check.ok and check.records == count
