@@ -5,13 +5,13 @@ real judged deals (issue 28 items 1–4 and 11)."""
 from __future__ import annotations
 
 import os
-import time
 from collections.abc import Iterator
 from dataclasses import replace
 
 import pytest
 from real_things import chromium_missing, start_chromium
 from rig import Rig, begin_deal, play
+from selenium.common.exceptions import TimeoutException
 from selenium.webdriver.support.ui import WebDriverWait
 
 from controller.daemon.views import TableFacts, broadcast_view, hand_views, public_view
@@ -79,14 +79,11 @@ def show(browser, url: str, size: tuple[int, int], seq: int) -> None:
         {"width": size[0], "height": size[1], "deviceScaleFactor": 1, "mobile": size[0] < 800},
     )
     browser.get(url)
-    end = time.monotonic() + WAIT_S
-    while time.monotonic() < end:
-        if browser.execute_script(
-            "const a = document.getElementById('app'); return a && a.dataset.seq;"
-        ) == str(seq):
-            return
-        time.sleep(0.05)
-    raise AssertionError(f"{url} did not show view {seq}")
+    seq_shown = "const a = document.getElementById('app'); return a && a.dataset.seq;"
+    try:
+        WebDriverWait(browser, WAIT_S).until(lambda d: d.execute_script(seq_shown) == str(seq))
+    except TimeoutException:
+        raise AssertionError(f"{url} did not show view {seq}") from None
 
 
 def texts(browser, css: str) -> list[str]:
