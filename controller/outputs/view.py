@@ -163,6 +163,7 @@ class CorrectionView:
     seq: int
     text: str  # "cancel-move of #812 by ref-1: it did not happen"
     active: bool  # False once undone (withdrawn)
+    undo_means: str = ""  # a settled deal's: what its Undo does now (the tiles are gone)
 
 
 @dataclass(frozen=True, slots=True)
