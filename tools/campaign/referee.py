@@ -36,6 +36,7 @@ TOKEN = "campaign-referee"
 # (counted as one), its button; ending the deal adds the confirmation
 MANUAL_TAPS = {"abandon": 4}
 MANUAL_TAP = 3
+TAPS_TARGET = 3  # a call should need no more (issue 27 item 5): those that did are counted
 SETTLE_S = 2.0  # after an answer taken, the referee looks at the table this long before the next
 GIVE_UP_S = 30.0  # a call standing this long with no answer that helps: the deal is abandoned
 WALL_MATCH = 100  # of the wall's 108 places, as scanned, the truth's deal holds at least these
@@ -69,6 +70,7 @@ class CallTally:
             if answered
             else None,
             "max_taps": max(self.taps, default=0),
+            "over_3_taps": sum(n > TAPS_TARGET for n in self.taps),
             "mean_taps": round(sum(self.taps) / len(self.taps), 2) if self.taps else None,
             "mean_seconds": round(sum(self.seconds) / len(self.seconds), 2)
             if self.seconds

@@ -74,6 +74,7 @@ def test_taps_and_first_candidates_are_counted_as_the_page_offers_them(page):
     assert tally["calls"] == 3 and tally["by_first_candidate"] == 1 and tally["by_table"] == 1
     assert tally["first_candidate_percent"] == 50.0
     assert tally["max_taps"] == MANUAL_TAP and tally["mean_taps"] == (1 + MANUAL_TAP) / 2
+    assert tally["over_3_taps"] == 0
     assert tally["abandoned"] == 0 and tally["mean_seconds"] is not None
 
 
