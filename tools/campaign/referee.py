@@ -4,8 +4,10 @@ looking at what really happened on the table (the simulator's truth). It gives o
 a time, as a person tapping a tablet does, then looks at the table and the page again
 (`SETTLE_S`: the reader catches up with the table meanwhile): the first move the journal is
 missing is entered, a draw the wall scan misread is fixed, a move the journal holds that the
-table never saw is cancelled. Each answer is a journalled correction, as a person's would
-be. A call it cannot answer is ended as a referee would end it after a while: the deal is
+table never saw is cancelled; when the judge refuses what the table shows (a Hu read after
+its claim window closed), the move before it is taken back, to be entered again with what
+followed it. Each answer is a journalled correction, as a person's would be. A call it
+cannot answer is ended as a referee would end it after a while: the deal is
 abandoned (and counts as lost), since the simulated players, like real ones, wait for the
 referee as long as the call stands.
 """
@@ -104,6 +106,8 @@ class TruthReferee:
     _truth: list[DealTruth] = field(default_factory=list)
     _truth_size: int = -1
     _tapped_at: float = float("-inf")  # when the last answer was taken
+    _refused: tuple[Any, Any] | None = None  # the journal's state when an answer was refused
+    was_refused: bool = False  # the last answer sent was refused (not lost on the way)
     _called_since: tuple[Any, float] | None = None  # (deal, since): a call standing
     tally: CallTally = field(default_factory=CallTally)
     _shown: _Shown | None = None
@@ -138,14 +142,29 @@ class TruthReferee:
             return  # looking at the table after the last answer
         state = (deal, public.get("seq"))
         if state == self._last:
+            if self._refused != state:
+                return
+            # the judge refused what the table shows (a Hu read after its claim window
+            # closed: 10/10/2 seed 313 deal 44 was ended for it): the move before it is
+            # taken back, to be entered again with what followed it
+            self._refused = None
+            action: dict[str, Any] | None = {
+                "kind": "cancel",
+                "count": 1,
+                "note": "the judge refused what the table showed: entered again",
+            }
+        else:
+            self._last = state
+            action = self._intent(int(deal))
+        if action is None:
             return
-        self._last = state
-        action = self._intent(int(deal))
-        if action is not None and self._post(action):
+        if self._post(action):
             self.answered.append(f"deal {deal}: {_said(action)}")
             # progress: the call may stand while the judge catches up with the table (it
             # goes off once they agree)
             self._called_since = (deal, time.monotonic())
+        elif self.was_refused and action["kind"] != "cancel":
+            self._refused = state
 
     @property
     def _rules(self) -> RuleSet:
@@ -281,11 +300,15 @@ class TruthReferee:
             headers={"Content-Type": "application/json", "Authorization": f"Bearer {TOKEN}"},
             method="POST",
         )
+        self.was_refused = False
         try:
             with urllib.request.urlopen(request, timeout=10) as reply:
                 return bool(json.loads(reply.read()).get("accepted"))
+        except urllib.error.HTTPError as err:
+            self.was_refused = err.code == 409  # the judge's (or the desk's) no
+            return False
         except (urllib.error.URLError, OSError, ValueError):
-            return False  # refused (409) or the daemon restarting: the call comes again
+            return False  # the daemon restarting: the call comes again
 
 
 def _offered(call: dict[str, Any]) -> dict[str, Any] | None:

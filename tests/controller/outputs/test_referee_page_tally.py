@@ -17,7 +17,13 @@ from controller.journal.payloads import move_payload
 from controller.journal.records import RecordKind, Source
 from controller.journal.store import Journal
 from controller.outputs.http import WebServer
-from controller.outputs.scoreboard import ActionResult, RefereeAction, Scoreboard
+from controller.outputs.scoreboard import (
+    ActionKind,
+    ActionResult,
+    RefereeAction,
+    RejectReason,
+    Scoreboard,
+)
 from controller.referee.scripted import write_deal
 from rules import moves as mv
 from rules.bots import play_deal
@@ -206,3 +212,38 @@ def test_a_wall_scanned_with_two_tiles_swapped_is_still_the_truths_deal(page, be
     _page(sb, 100, _stalled(full, 6, 40))
     ref.poll()
     assert [(a.move, a.seat) for a in actions] == [("draw", Seat.S)]
+
+
+def test_regression_a_refused_answer_ended_the_deal_instead_of_taking_the_move_before_back(
+    tmp_path, behind
+):
+    """10/10/2 seed 313 deal 44: the table showed a Hu on a discard whose claim window the
+    judge had closed; the referee entered the Hu, the judge refused it, and 30 s later the
+    deal was ended "for want of another way". A referee takes the move before it back and
+    enters both again (here: the draw refused, the discard before it taken back)."""
+    actions: list[RefereeAction] = []
+
+    def on_action(action: RefereeAction) -> ActionResult:
+        actions.append(action)
+        if action.kind is ActionKind.MOVE:
+            return ActionResult(False, None, RejectReason.NOT_NOW, "the judge refuses it")
+        return ActionResult(True, 900 + len(actions))
+
+    sb = Scoreboard(referee_token=TOKEN, on_action=on_action)
+    server = WebServer()
+    sb.mount(server)
+    server.start()
+    try:
+        journal, truth, full = behind
+        ref = TruthReferee(journal, truth, RULES, url=server.url)
+        _page(sb, 100, _stalled(full, 6, 40))
+        ref.poll()
+        assert [a.kind for a in actions] == [ActionKind.MOVE]  # refused: nothing changed
+        ref._tapped_at = float("-inf")
+        ref.poll()  # the same journal, the same call: the move before is taken back
+        assert [(a.kind, a.count) for a in actions[1:]] == [(ActionKind.CANCEL, 1)]
+        ref._tapped_at = float("-inf")
+        ref.poll()
+        assert len(actions) == 2  # once: a refused cancel is not followed by another
+    finally:
+        server.close()
