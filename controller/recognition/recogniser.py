@@ -91,8 +91,7 @@ from controller.recognition.tile_declarations import (
     is_tile_claim,
     silent_voids,
 )
-from controller.recognition.wall_checks import WallChecks
-from controller.recognition.wall_scan import WallScan
+from controller.recognition.wall_checks import WallChecks, dealer_shown
 from controller.recognition.watchdog import StallWatch
 from rules.deal import Deal
 from rules.deal_state import Phase
@@ -130,7 +129,7 @@ __all__ = [
 ]
 
 
-class Recogniser(Declarations, CardDeclarations, CatchUp, WallChecks):
+class Recogniser(Declarations, CardDeclarations, CatchUp):
     def __init__(
         self,
         rs: RuleSet,
@@ -147,7 +146,7 @@ class Recogniser(Declarations, CardDeclarations, CatchUp, WallChecks):
         self.grace = grace  # a declaration's tiles, a long/short hand: then an alert
         self.settle = settle  # a residue this old is searched for several moves
         self.max_steps = max_steps
-        self.scan = WallScan(reader, tags)
+        self.wall = WallChecks(reader, tags)
         self.layout = Layout(reader, Seat.E)
         self._where: dict[TileCopy, Zone] = {}
         self._seen: Tally = Counter()  # `_where` tallied over the watched zones
@@ -162,10 +161,6 @@ class Recogniser(Declarations, CardDeclarations, CatchUp, WallChecks):
         self._reset_deal()
 
     def _reset_deal(self) -> None:
-        self._scanned = False
-        self._uncertain: tuple[int, ...] = ()  # the scan's pairs (i, i + 1) of unknown order
-        self._swap_notes: dict[Move, str] = {}  # draws that fit the wall with a pair swapped
-        self._swapped_dealt = False  # the dealt hands showed a pair swapped (once a deal)
         self._dealt = False
         self._dealing: tuple[int, float] | None = None  # the dealing's progress (tiles, since)
         self._kong_button: dict[Seat, float] = {}
@@ -188,47 +183,23 @@ class Recogniser(Declarations, CardDeclarations, CatchUp, WallChecks):
     def new_deal(self, dealer_side: Seat) -> None:
         self.layout = Layout(self.reader, dealer_side)
         self._seen = observed(self._where, self.layout)
-        self.scan.reset()
+        self.wall.new_deal()
         self._last_zone.clear()  # the shuffle: every tile comes from the machine again
         self._fresh.clear()
         self._cards_new_deal()
         self._reset_deal()
 
     def on_wall_read(self, read: TagsRead) -> list[Recognised]:
-        out: list[Recognised] = []
-        for p in self.scan.feed(read):
-            if p.copy is None:
-                text = f"wall antenna {read.antenna}: unknown tag {p.uid.hex()}"
-                out.append(RefereeAlert(AlertKind.UNKNOWN_TAG, None, text))
-            else:
-                text = f"wall antenna {read.antenna}: {p.copy} seen under a second tag"
-                out.append(RefereeAlert(AlertKind.DUPLICATE_TILE, None, f"{text} {p.uid.hex()}"))
-        if not self._scanned and self.scan.complete and self.scan.field_clear(read):
-            out.append(self._wall_scanned())
-        return out
-
-    def _wall_scanned(self) -> WallScanned:
-        self._scanned = True
-        self.scan.done = True
-        self._uncertain = self.scan.uncertain()
-        return WallScanned(self.scan.order(), self._uncertain)
+        return self.wall.on_wall_read(read)
 
     def start_deal(self, deal: Deal) -> list[Recognised]:
-        out: list[Recognised] = []
         self._dealing = None  # (tiles in the hands, since when): set at the next tick
-        if not self._scanned and self.scan.complete:
-            out.append(self._wall_scanned())
         log.debug(
             "deal started: %d tiles on the table, residue %d",
             len(self._where),
             sum(abs(n) for n in self._residue(deal).values()),
         )
-        if self._scanned:
-            scanned = tuple(tc.tile for tc in self.scan.order())
-            if scanned != tuple(deal.wall_order):
-                text = "the judge's wall is not the scanned wall: draws are not checked by it"
-                out.append(RefereeAlert(AlertKind.WALL_MISMATCH, None, text))
-        return out + self._evaluate(deal, None)
+        return self.wall.at_start(deal) + self._evaluate(deal, None)
 
     def holds_window(self) -> bool:
         """(added) A CHOW button that fits several chows waits for its tiles: the runtime
@@ -238,7 +209,7 @@ class Recogniser(Declarations, CardDeclarations, CatchUp, WallChecks):
     def on_wall_doubt(self, uncertain: tuple[int, ...]) -> None:
         """(added) The scan's pairs of unknown order, after a restart: the runtime journalled
         them in `deal.started` (`wall_uncertain`), the scan itself is not replayed."""
-        self._uncertain = tuple(uncertain)
+        self.wall.on_wall_doubt(uncertain)
 
     def on_tag_alert(self, alert: UnknownTag | DuplicateTile) -> list[Recognised]:
         """The debouncer's alerts as referee alerts (an addition to the contract)."""
@@ -359,10 +330,13 @@ class Recogniser(Declarations, CardDeclarations, CatchUp, WallChecks):
             return []
         self._watch.start(self._clock)
         if not self._dealt and deal.phase is Phase.CHOOSING_VOID:
-            moved = self._dealer_moved(deal)
-            if moved is not None:
-                return [*moved, *self._evaluate(deal, None)]
-            swap = self._dealt_swap(deal)
+            shown = dealer_shown(
+                deal, self._where, self._seen, self.reader, self.layout.dealer_side
+            )
+            if shown is not None:
+                self.layout, self._seen, self._res_for = shown.layout, shown.seen, None
+                return [*shown.said, *self._evaluate(deal, None)]
+            swap = self.wall.dealt_swap(deal, self._where, self.layout)
             if swap is not None:
                 return [swap]  # the runtime re-judges on that wall; read again then
         if self._held:
@@ -463,8 +437,9 @@ class Recogniser(Declarations, CardDeclarations, CatchUp, WallChecks):
 
     def _offer(self, deal: Deal, r: Reading) -> list[Recognised]:
         evidence = self._evidence(r.spots, consume=True)
-        if r.moves[0] in self._swap_notes:
-            evidence = (*evidence, self._swap_notes.pop(r.moves[0]))
+        swap_note = self.wall.swap_note(r.moves[0])
+        if swap_note is not None:
+            evidence = (*evidence, swap_note)
         out: list[Recognised] = [MoveSeen(m, evidence) for m in r.moves]
         move = r.moves[-1]
         if is_tile_claim(move) or isinstance(move, SelfDrawnHu):
@@ -521,9 +496,11 @@ class Recogniser(Declarations, CardDeclarations, CatchUp, WallChecks):
             return None
         problem = self._check(deal, r)
         if problem is not None and problem.reason is Reason.WALL_MISMATCH:
-            if self._fits_swapped(deal, r):
+            if self.wall.fits_swapped(deal, r):
                 return None  # the runtime re-judges on the swapped wall (wall_doubt.py)
-            return Rejected(problem.reason, problem.detail + self._scan_doubt(deal), problem.move)
+            return Rejected(
+                problem.reason, problem.detail + self.wall.scan_doubt(deal), problem.move
+            )
         return problem
 
     def _check(self, deal: Deal, r: Reading) -> Rejected | None:
