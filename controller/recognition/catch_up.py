@@ -8,7 +8,6 @@ import logging
 from collections.abc import Mapping
 
 from controller.alerts import AlertKind
-from controller.devices.events import Button
 from controller.profiles import DeclarationSource, TileCopy, Zone, ZoneKind
 from controller.recognition.expected import (
     Tally,
@@ -20,10 +19,6 @@ from controller.recognition.reconcile import explain, fork
 from controller.recognition.results import DEALT, MoveSeen, Recognised, RefereeAlert
 from rules.deal import Deal
 from rules.deal_state import Phase
-from rules.moves import (
-    Discard,
-    Kong,
-)
 from rules.seats import SEATS
 
 log = logging.getLogger(__name__)
@@ -49,35 +44,7 @@ class CatchUp:
         if old and self._residue_key and self._logged != self._residue_key:
             self._logged = self._residue_key
             log.debug("residue since %.1f: %s", since, fmt_tally(dict(self._res)))
-        for held in [h for h in self._held if now - h[0] >= self.settle]:
-            # no discard read within `settle`: not an early claim but a late (or stray) one;
-            # offered as pressed, the judge (and the runtime's window clock) say why not
-            self._held.remove(held)
-            if held[2] is Button.CHOW:
-                out += self._chow(
-                    held[1], deal, held[0], held[3].replace(" (before the discard)", "")
-                )
-                continue
-            move = self._declaration(held[2], held[1], deal, held[0])
-            if move is not None:
-                note = held[3].replace(" (before the discard)", "")
-                out.append(MoveSeen(move, (note,), held[0]))
-                out += self._if_false_hu(deal, move, note)
-        for seat, t0 in list(self._kong_button.items()):
-            if now - t0 >= self.grace:
-                del self._kong_button[seat]
-                text = f"{seat} declared a kong; no tiles followed within {self.grace:g} s"
-                out.append(RefereeAlert(AlertKind.DECLARATION_WITHOUT_TILES, seat, text))
-        for seat, pending in list(self._chow_button.items()):
-            if now - pending.t >= self.grace:
-                del self._chow_button[seat]
-                text = (
-                    f"{seat} pressed CHOW on {pending.tile}; no chow was laid in the melds "
-                    f"within {self.grace:g} s"
-                )
-                out.append(
-                    RefereeAlert(AlertKind.DECLARATION_WITHOUT_TILES, seat, text, (pending.note,))
-                )
+        out += self.declarations.expire(now, deal, self.layout)
         # a residue first noticed now dates from the last event (the judge's change)
         out += self._evaluate(deal, None, now)
         self._clock = now
@@ -134,7 +101,7 @@ class CatchUp:
                 " → ".join(move_text(m) for m in e.moves) for e in found.explanations
             )
             return self._alert(AlertKind.AMBIGUOUS, None, text, (), self._residue_key)
-        declared = {*self._declared(), *self._chow_button}
+        declared = self.declarations.declared(self.layout)
         claims = DeclarationSource.TILES in self.layout.sources
         if found.outcomes == 1 and shown(found.explanations[0].moves, declared, claims):
             best = min(found.explanations, key=lambda e: len(e.moves))
@@ -142,8 +109,7 @@ class CatchUp:
             evidence = ("several moves read at once (a read missed in between)", *evidence)
             self._mark_offered(deal)
             out: list[Recognised] = [MoveSeen(m, evidence) for m in best.moves]
-            if self._held and isinstance(best.moves[-1], Discard | Kong):
-                out += self._release_held(deal, best.moves)
+            out += self.declarations.release(deal, best.moves, self._clock, self.layout)
             return out
         return []
 
@@ -197,7 +163,7 @@ class CatchUp:
             return []
         judge = deal
         cards: list[Recognised] = []
-        if self._found_cards:  # the cards laid meanwhile declare first (card_declarations.py)
+        if self.cards.any_found:  # the cards laid meanwhile declare first (card_declarations.py)
             carded = fork(deal)
             cards = self._cards_found(carded, self._clock or 0.0)
             if any(isinstance(r, MoveSeen) for r in cards):

@@ -40,9 +40,10 @@ from __future__ import annotations
 
 import logging
 from collections import Counter
+from collections.abc import Mapping
 
 from controller.alerts import AlertKind
-from controller.devices.events import Button, TagsRead
+from controller.devices.events import Button, SeatButton, TagsRead
 from controller.profiles import (
     Card,
     DeclarationSource,
@@ -52,9 +53,9 @@ from controller.profiles import (
     Zone,
     ZoneKind,
 )
-from controller.recognition.card_declarations import CardDeclarations
+from controller.recognition.card_declarations import Cards, declared as card_declared
 from controller.recognition.catch_up import CatchUp
-from controller.recognition.declarations import Declarations
+from controller.recognition.declarations import Declarations, false_hu_alert
 from controller.recognition.expected import (
     Layout,
     Spot,
@@ -77,7 +78,6 @@ from controller.recognition.results import (
     DealerMoved,
     HandsDealt,
     MoveSeen,
-    PendingChow,
     Recognised,
     RefereeAlert,
     WallScanned,
@@ -101,7 +101,6 @@ from rules.moves import (
     Correction,
     Discard,
     Draw,
-    Kong,
     Move,
     Reason,
     Rejected,
@@ -129,7 +128,7 @@ __all__ = [
 ]
 
 
-class Recogniser(Declarations, CardDeclarations, CatchUp):
+class Recogniser(CatchUp):
     def __init__(
         self,
         rs: RuleSet,
@@ -153,9 +152,8 @@ class Recogniser(Declarations, CardDeclarations, CatchUp):
         self._clock: float | None = None  # the latest event time seen
         self._last_zone: dict[TileCopy, Zone] = {}  # kept when a tile is lifted
         self._fresh: set[TileCopy] = set()  # in a hand, straight from the wall
-        self._card_side: dict[Card, Seat | None] = {}  # where each card last settled
-        self._card_gone: dict[Card, float] = {}  # when a card was lifted from that side
-        self._found_cards: dict[Card, Zone] = {}  # on the table at a reconciliation
+        self.cards = Cards(settle)
+        self.declarations = Declarations(settle, grace)
         d = reader.debounce
         self._claim_hold = ClaimHold((d.window + 1) * reader.round_interval)
         self._reset_deal()
@@ -163,9 +161,7 @@ class Recogniser(Declarations, CardDeclarations, CatchUp):
     def _reset_deal(self) -> None:
         self._dealt = False
         self._dealing: tuple[int, float] | None = None  # the dealing's progress (tiles, since)
-        self._kong_button: dict[Seat, float] = {}
-        self._chow_button: dict[Seat, PendingChow] = {}
-        self._held: list[tuple[float, Seat, Button, str]] = []  # claims before their discard
+        self.declarations.new_deal()
         # (judge state, residue) when moves were offered: not read again until either changes
         self._offered: tuple[tuple[int, int], frozenset] | None = None
         self._alerted: set[tuple] = set()
@@ -186,7 +182,7 @@ class Recogniser(Declarations, CardDeclarations, CatchUp):
         self.wall.new_deal()
         self._last_zone.clear()  # the shuffle: every tile comes from the machine again
         self._fresh.clear()
-        self._cards_new_deal()
+        self.cards.new_deal()
         self._reset_deal()
 
     def on_wall_read(self, read: TagsRead) -> list[Recognised]:
@@ -204,7 +200,7 @@ class Recogniser(Declarations, CardDeclarations, CatchUp):
     def holds_window(self) -> bool:
         """(added) A CHOW button that fits several chows waits for its tiles: the runtime
         keeps the claim window open meanwhile (`tick` gives up after `grace`)."""
-        return bool(self._chow_button)
+        return self.declarations.holds_window()
 
     def on_wall_doubt(self, uncertain: tuple[int, ...]) -> None:
         """(added) The scan's pairs of unknown order, after a restart: the runtime journalled
@@ -226,7 +222,8 @@ class Recogniser(Declarations, CardDeclarations, CatchUp):
     ) -> list[Recognised]:
         if isinstance(change, CardPlaced | CardLifted):
             # (issue 18) read against the real deal, as buttons are (the runtime passes it)
-            return self.on_card(change, deal)
+            pressed = self.cards.on_card(change, self.layout, self._dealt)
+            return [] if pressed is None else self._declared_by(pressed.press, pressed.what, deal)
         tc = TileCopy(change.tile, change.copy)
         if isinstance(change, TilePlaced):
             self._put(tc, change.zone)
@@ -246,6 +243,34 @@ class Recogniser(Declarations, CardDeclarations, CatchUp):
             self._notes.append((Spot(change.zone, change.tile), text))
             del self._notes[:-64]
         return self._evaluate(deal, change.t)
+
+    def on_button(self, press: SeatButton, deal: Deal | None) -> list[Recognised]:
+        return self._declared_by(press, f"button {press.button.name}", deal)
+
+    def _declared_by(self, press: SeatButton, what: str, deal: Deal | None) -> list[Recognised]:
+        """A declaration from any source (a button, a card), read as the button it stands
+        for (controller.recognition.declarations); the tiles are read again after it."""
+        said = self.declarations.declare(press, what, deal, self.layout)
+        if not said.read_tiles:
+            return list(said.said)
+        return [*said.said, *self._evaluate(deal, press.t)]
+
+    def cards_on_table(self, cards: Mapping[Card, Zone]) -> None:
+        """(added) The cards the reader sees now, given before a reconciliation (the runtime
+        after a restart or a reconnection): those laid meanwhile declare at it."""
+        self.cards.cards_on_table(cards)
+
+    def _cards_found(self, deal: Deal, t: float) -> list[Recognised]:
+        """The declarations of the cards given by `cards_on_table` that the judge does not
+        hold yet, applied to `deal` (a copy of the judge the reconciliation goes on from)."""
+        out: list[Recognised] = []
+        for f in self.cards.take_found(self.layout):
+            if card_declared(deal, f.card, f.seat):
+                continue  # declared before: the same card still lying there
+            side = f.zone.seat
+            note = f"{side} (deal {f.seat}) {f.card} found at {f.zone} after the reader was back"
+            out += self.declarations.found(f.button, f.seat, note, deal, t, self.layout)
+        return out
 
     def _put(self, tc: TileCopy, zone: Zone | None) -> None:
         """Move a tile in `_where`, keeping the tally and the residue up to date."""
@@ -273,12 +298,7 @@ class Recogniser(Declarations, CardDeclarations, CatchUp):
             # the undone moves still lie on the table until the tiles are put back: they
             # must not be read again (000 3.6.A, a discard retrieved)
             self._undone = frozenset(self._residue(deal).items())
-        if isinstance(move, Kong):
-            self._kong_button.pop(move.seat, None)
-        if deal.window is None:
-            self._chow_button.clear()  # the window a pending CHOW was for is over
-        elif isinstance(move, Chow):
-            self._chow_button.pop(move.seat, None)
+        self.declarations.accepted(move, deal)
         if isinstance(move, Draw | ReplacementDraw):
             hz = self.layout.zone(ZoneKind.HAND, move.seat)
             self._fresh = {tc for tc in self._fresh if self._where.get(tc) != hz}
@@ -339,8 +359,8 @@ class Recogniser(Declarations, CardDeclarations, CatchUp):
             swap = self.wall.dealt_swap(deal, self._where, self.layout)
             if swap is not None:
                 return [swap]  # the runtime re-judges on that wall; read again then
-        if self._held:
-            taken = self._held_hu_taken(deal, res)
+        if self.declarations.holding:
+            taken = self.declarations.held_hu_taken(deal, res, self.layout)
             if taken:
                 self._mark_offered(deal)
                 return taken
@@ -350,8 +370,9 @@ class Recogniser(Declarations, CardDeclarations, CatchUp):
             return list(silent)
         viable: list[Reading] = []
         refused: list[tuple[Reading, Rejected]] = []
-        readings = Reader(self.layout, self._where, self._fresh, self._kong_button).read(deal, res)
-        readings += self._chow_readings(deal, res)
+        kongs = self.declarations.kong_buttons
+        readings = Reader(self.layout, self._where, self._fresh, kongs).read(deal, res)
+        readings += self.declarations.chow_readings(deal, res, self.layout)
         if DeclarationSource.TILES in self.layout.sources:
             readings += claim_readings(self.layout, deal, res)
             readings += hu_readings(self.layout, deal, res)
@@ -360,7 +381,10 @@ class Recogniser(Declarations, CardDeclarations, CatchUp):
         # for it too (the CI run under load: S's promoted kong, its replacement and its
         # discard; the discard was read alone and accepted, the kong was lost)
         undeclared = {
-            r.seat for r in readings if r.button is Button.KONG and r.seat not in self._declared()
+            r.seat
+            for r in readings
+            if r.button is Button.KONG
+            and r.seat not in self.declarations.kong_declared(self.layout)
         }
         for r in readings:
             if self._in_transit(res, r, explained):
@@ -444,21 +468,14 @@ class Recogniser(Declarations, CardDeclarations, CatchUp):
         move = r.moves[-1]
         if is_tile_claim(move) or isinstance(move, SelfDrawnHu):
             note = "; ".join(evidence)
-            out += self._if_false_hu(deal, move, note) or false_hu_shown(deal, r.moves, note)
+            out += false_hu_alert(deal, move, note) or false_hu_shown(deal, r.moves, note)
         if isinstance(move, Discard) and self._void_breach(deal, move):
             void = deal.void(move.seat)
             text = f"{move.seat} discarded {move.tile} while holding void-suit {void} tiles"
             out.append(
                 RefereeAlert(AlertKind.VOID_DISCARD_ORDER, move.seat, f"{text} (lenient)", evidence)
             )
-        if isinstance(move, Kong):
-            self._kong_button.pop(move.seat, None)
-        if isinstance(move, Chow):
-            self._chow_button.pop(move.seat, None)
-        if self._held and isinstance(move, Discard | Kong):
-            out += self._release_held(deal, r.moves)
-        elif self._held and isinstance(move, Draw | ReplacementDraw):
-            out += self._drawers_hu(deal, r.moves)
+        out += self.declarations.offered(deal, r.moves, self._clock, self.layout)
         self._mark_offered(deal)
         return out
 
@@ -478,13 +495,6 @@ class Recogniser(Declarations, CardDeclarations, CatchUp):
         ):
             return False
         return any(o.seat is r.seat and r.spots < o.spots for o in readings)
-
-    def _declared(self) -> set[Seat] | frozenset[Seat]:
-        """The seats whose own-turn kong is declared: a KONG button pending, or every seat
-        where the tiles are a declaration source (tile_declarations.py)."""
-        if DeclarationSource.TILES in self.layout.sources:
-            return frozenset(SEATS)
-        return set(self._kong_button)
 
     def _judge(self, deal: Deal, r: Reading) -> Rejected | None:
         if is_tile_claim(r.moves[0]) and deal.window is None:
