@@ -54,13 +54,13 @@ from controller.profiles import (
     ZoneKind,
 )
 from controller.recognition.card_declarations import Cards, declared as card_declared
-from controller.recognition.catch_up import CatchUp
 from controller.recognition.declarations import Declarations, false_hu_alert
 from controller.recognition.expected import (
     Layout,
     Spot,
     Tally,
     expected,
+    fmt_tally,
     observed,
     residue,
 )
@@ -72,9 +72,11 @@ from controller.recognition.presence import (
     TilePlaced,
     UnknownTag,
 )
-from controller.recognition.readings import Reader, Reading, move_text, orphan
+from controller.recognition.readings import Reader, Reading, move_text, orphan, shown
+from controller.recognition.reconcile import explain, fork
 from controller.recognition.results import (
     ALERT_FOR,
+    DEALT,
     DealerMoved,
     HandsDealt,
     MoveSeen,
@@ -116,6 +118,9 @@ log = logging.getLogger(__name__)
 # the zones a player takes tiles from on its own turn (`Recogniser._in_transit`)
 _MOVED_ON_TURN = frozenset({ZoneKind.HAND, ZoneKind.VOID})
 
+JudgeKey = tuple[int, int]  # the judge's state: the deal's id and the moves in its history
+ResidueKey = frozenset[tuple[Spot, int]]  # a residue, as a set
+
 __all__ = [
     "DealerMoved",
     "HandsDealt",
@@ -128,7 +133,7 @@ __all__ = [
 ]
 
 
-class Recogniser(CatchUp):
+class Recogniser:
     def __init__(
         self,
         rs: RuleSet,
@@ -160,18 +165,17 @@ class Recogniser(CatchUp):
 
     def _reset_deal(self) -> None:
         self._dealt = False
-        self._dealing: tuple[int, float] | None = None  # the dealing's progress (tiles, since)
         self.declarations.new_deal()
         # (judge state, residue) when moves were offered: not read again until either changes
-        self._offered: tuple[tuple[int, int], frozenset] | None = None
-        self._alerted: set[tuple] = set()
-        self._residue_key: frozenset | None = None
+        self._offered: tuple[JudgeKey, ResidueKey] | None = None
+        self._alerted: set[tuple[AlertKind, Seat | None, str, ResidueKey | None]] = set()
+        self._residue_key: ResidueKey | None = None
         self._residue_since: float | None = None
-        self._searched: tuple | None = None
-        self._logged: frozenset | None = None
-        self._undone: frozenset | None = None  # the residue a referee correction left
+        self._searched: tuple[JudgeKey, ResidueKey | None] | None = None
+        self._logged: ResidueKey | None = None
+        self._undone: ResidueKey | None = None  # the residue a referee correction left
         self._notes: list[tuple[Spot, str]] = []
-        self._res_for: tuple[int, int] | None = None  # the judge state `_res` is against
+        self._res_for: JudgeKey | None = None  # the judge state `_res` is against
         self._res: Tally = Counter()
         self._watch = StallWatch(self.grace)
 
@@ -189,7 +193,7 @@ class Recogniser(CatchUp):
         return self.wall.on_wall_read(read)
 
     def start_deal(self, deal: Deal) -> list[Recognised]:
-        self._dealing = None  # (tiles in the hands, since when): set at the next tick
+        self._watch.dealing_starts()
         log.debug(
             "deal started: %d tiles on the table, residue %d",
             len(self._where),
@@ -312,8 +316,172 @@ class Recogniser(CatchUp):
                 out[(self.layout.seat(spot.zone.seat), spot.zone.kind.value, spot.tile)] = n
         return out
 
+    # -- the clock: deadlines, the search, alerts after `grace`, the safety net ---------
+    def tick(self, now: float, deal: Deal | None) -> list[Recognised]:
+        if deal is None or deal.over:
+            return []
+        out = self._tick(now, deal)
+        if not any(isinstance(r, MoveSeen) for r in out):
+            out += self._stalled(now, deal)  # the safety net, when nothing else was said
+        return out
+
+    def _tick(self, now: float, deal: Deal) -> list[Recognised]:
+        out: list[Recognised] = []
+        since = self._residue_since
+        old = since is not None and now - since >= self.grace
+        if old and self._residue_key and self._logged != self._residue_key:
+            self._logged = self._residue_key
+            log.debug("residue since %.1f: %s", since, fmt_tally(dict(self._res)))
+        out += self.declarations.expire(now, deal, self.layout)
+        # a residue first noticed now dates from the last event (the judge's change)
+        out += self._evaluate(deal, None, now)
+        self._clock = now
+        if self._offered == (self._key(deal), self._residue_key) or not self._residue_key:
+            return out
+        if self._residue_since is None:
+            self._residue_since = now
+        age = now - self._residue_since
+        probe = (self._key(deal), self._residue_key)
+        if age >= self.settle and self._searched != probe and self._undone is None:
+            found = self._search(deal)
+            if any(isinstance(r, MoveSeen) for r in found):
+                return out + found
+            out += found
+        if age >= self.grace:
+            out += self._classify(deal, self._residue(deal))
+        return out
+
+    def _stalled(self, now: float, deal: Deal) -> list[Recognised]:
+        """The safety net (controller.recognition.watchdog): the residue has stayed
+        unexplained for `grace` seconds, however often it changed, and nothing was accepted."""
+        if deal.over:
+            return []
+        res = self._residue(deal)
+        hands = sum(n for s, n in self._seen.items() if s.zone.kind is ZoneKind.HAND)
+        # a dealing that stopped short arms it too: no tile has landed in a hand for a while
+        # and the hands still differ from the judge (20 % missed reads: a deal whose hands
+        # never matched the judge went by with no alert at all)
+        slow = self._watch.dealing_stopped(now, hands)
+        armed = self._dealt or bool(deal.history) or hands >= DEALT or slow
+        age = self._watch.check(now, bool(res) and self._undone is None, armed)
+        if age is None:
+            return []
+        if deal.phase is Phase.CHOOSING_VOID:
+            waits = "void choices of " + " ".join(str(s) for s in SEATS if deal.void(s) is None)
+        else:
+            waits = f"{deal.phase.value} ({deal.turn} to move)"
+        text = (
+            f"no move read for {age:.1f} s while the table differs from the judge, which "
+            f"waits for {waits}: {fmt_tally(res)}"
+        )
+        return [RefereeAlert(AlertKind.STALLED, None, text, self._evidence(frozenset(res)))]
+
+    def _search(self, deal: Deal) -> list[Recognised]:
+        """Several moves read at once (a read missed in between): the bounded search, once
+        per judge state and residue; only moves the table showed are offered."""
+        self._searched = (self._key(deal), self._residue_key)
+        found = explain(deal, self._where, self.layout, max_steps=4)
+        if found.outcomes > 1:
+            text = f"{found.outcomes} different move sequences fit the table: " + " | ".join(
+                " → ".join(move_text(m) for m in e.moves) for e in found.explanations
+            )
+            return self._alert(AlertKind.AMBIGUOUS, None, text, (), self._residue_key)
+        declared = self.declarations.declared(self.layout)
+        claims = DeclarationSource.TILES in self.layout.sources
+        if found.outcomes == 1 and shown(found.explanations[0].moves, declared, claims):
+            best = min(found.explanations, key=lambda e: len(e.moves))
+            evidence = self._evidence(frozenset(self._residue(deal)), consume=True)
+            evidence = ("several moves read at once (a read missed in between)", *evidence)
+            self._mark_offered(deal)
+            out: list[Recognised] = [MoveSeen(m, evidence) for m in best.moves]
+            out += self.declarations.release(deal, best.moves, self._clock, self.layout)
+            return out
+        return []
+
+    def _classify(self, deal: Deal, res: Tally) -> list[Recognised]:
+        out: list[Recognised] = []
+        key = frozenset(res.items())
+        left = dict(res)
+        in_rivers = {s.tile for s, n in res.items() if s.zone.kind is ZoneKind.RIVER and n > 0}
+        for seat in SEATS:
+            side = self.layout.side(seat)
+            mine = {s: n for s, n in res.items() if s.zone.seat == side}
+            melds = {s: n for s, n in mine.items() if s.zone.kind is ZoneKind.MELDS}
+            hands = {s: n for s, n in mine.items() if s.zone.kind is ZoneKind.HAND}
+            hand = sum(hands.values())
+            claimed = {s.tile for s, n in (*melds.items(), *hands.items()) if n < 0} & in_rivers
+            ev = self._evidence(frozenset(mine))
+            if any(n < 0 for n in melds.values()) or (claimed and hand < 0):
+                text = (
+                    f"{seat} ({side}): declared, but the tiles did not follow ({fmt_tally(mine)})"
+                )
+                out += self._alert(AlertKind.DECLARATION_WITHOUT_TILES, seat, text, ev, key)
+            elif any(n > 0 for n in melds.values()):
+                text = (
+                    f"{seat} ({side}): tiles moved into the melds undeclared ({fmt_tally(melds)})"
+                )
+                out += self._alert(AlertKind.TILES_WITHOUT_DECLARATION, seat, text, ev, key)
+            elif hand:
+                kind = AlertKind.LONG_HAND if hand > 0 else AlertKind.SHORT_HAND
+                text = f"{seat} ({side}) hand holds {hand:+d} tiles: {fmt_tally(hands)}"
+                out += self._alert(kind, seat, text, ev, key)
+            else:
+                continue
+            for s in (*melds, *hands):
+                left.pop(s, None)
+            for s in list(left):
+                if s.zone.kind is ZoneKind.RIVER and s.tile in claimed:
+                    left.pop(s)  # the claimed tile still lying in the discarder's river
+        if left:
+            text = f"the table differs from the judge: {fmt_tally(left)}"
+            out += self._alert(
+                AlertKind.UNRECOGNISED, None, text, self._evidence(frozenset(left)), key
+            )
+        return out
+
+    def reconcile(self, presence: Mapping[TileCopy, Zone], deal: Deal) -> list[Recognised]:
+        self._where = dict(presence)
+        self._seen = observed(self._where, self.layout)
+        self._res_for = None
+        self._dealt = self._dealt or bool(deal.moves)
+        if deal.over:
+            return []
+        judge = deal
+        cards: list[Recognised] = []
+        if self.cards.any_found:  # the cards laid meanwhile declare first (card_declarations.py)
+            carded = fork(deal)
+            cards = self._cards_found(carded, self._clock or 0.0)
+            if any(isinstance(r, MoveSeen) for r in cards):
+                deal = carded
+        if not self._dealt and all(n < 0 for n in self._residue(deal).values()):
+            # restarted while the walls were being dealt: tiles are only still missing from
+            # the hands, none is anywhere else; the dealing goes on and is read as it lands
+            # (no RECOVERY alert for a half-dealt table, issue 13 item 3)
+            return [*cards, *self._evaluate(deal, None)]
+        found = explain(deal, self._where, self.layout, max_steps=self.max_steps)
+        note = ("reconciled from the tiles on the table",)
+        if found.outcomes == 1:
+            best = min(found.explanations, key=lambda e: len(e.moves))
+            if best.moves or cards:
+                self._mark_offered(judge)
+            return [*cards, *(MoveSeen(m, note) for m in best.moves)]
+        sure = found.common_prefix()
+        out: list[Recognised] = [*cards, *(MoveSeen(m, note) for m in sure)]
+        if sure or cards:
+            self._mark_offered(judge)
+        if not found.explanations:
+            res = self._residue(deal)
+            text = f"no legal sequence of up to {self.max_steps} moves explains the table: {fmt_tally(res)}"
+        else:
+            alts = [
+                " → ".join(move_text(m) for m in e.moves[len(sure) :]) for e in found.explanations
+            ]
+            text = f"{found.outcomes} different outcomes fit the table: " + " | ".join(alts)
+        out.append(RefereeAlert(AlertKind.RECOVERY, None, text, note))
+        return out
+
     # -- reading the residue -------------------------------------------------------------
-    def _key(self, deal: Deal) -> tuple[int, int]:
+    def _key(self, deal: Deal) -> JudgeKey:
         return (id(deal), len(deal.history))
 
     def _residue(self, deal: Deal) -> Tally:
@@ -370,8 +538,8 @@ class Recogniser(CatchUp):
             return list(silent)
         viable: list[Reading] = []
         refused: list[tuple[Reading, Rejected]] = []
-        kongs = self.declarations.kong_buttons
-        readings = Reader(self.layout, self._where, self._fresh, kongs).read(deal, res)
+        pending = self.declarations.kong_buttons
+        readings = Reader(self.layout, self._where, self._fresh, pending).read(deal, res)
         readings += self.declarations.chow_readings(deal, res, self.layout)
         if DeclarationSource.TILES in self.layout.sources:
             readings += claim_readings(self.layout, deal, res)
@@ -533,7 +701,7 @@ class Recogniser(CatchUp):
         seat: Seat | None,
         text: str,
         evidence: tuple[str, ...],
-        key,
+        key: ResidueKey | None,
         fits: tuple[Move, ...] = (),
     ) -> list[Recognised]:
         tag = (kind, seat, text, key)
