@@ -39,7 +39,6 @@ table's physical sides: deal seat = (side - dealer_side) mod 4.
 from __future__ import annotations
 
 import logging
-from collections import Counter
 from collections.abc import Mapping
 
 from controller.alerts import AlertKind
@@ -59,10 +58,7 @@ from controller.recognition.expected import (
     Layout,
     Spot,
     Tally,
-    expected,
     fmt_tally,
-    observed,
-    residue,
 )
 from controller.recognition.presence import (
     CardLifted,
@@ -85,6 +81,7 @@ from controller.recognition.results import (
     WallScanned,
     WallSwapped,
 )
+from controller.recognition.table_seen import JudgeKey, TableSeen, judge_key
 from controller.recognition.tile_declarations import (
     ClaimHold,
     claim_readings,
@@ -118,7 +115,6 @@ log = logging.getLogger(__name__)
 # the zones a player takes tiles from on its own turn (`Recogniser._in_transit`)
 _MOVED_ON_TURN = frozenset({ZoneKind.HAND, ZoneKind.VOID})
 
-JudgeKey = tuple[int, int]  # the judge's state: the deal's id and the moves in its history
 ResidueKey = frozenset[tuple[Spot, int]]  # a residue, as a set
 
 __all__ = [
@@ -134,6 +130,10 @@ __all__ = [
 
 
 class Recogniser:
+    """One deal's table read against the judge: moves offered, referee alerts raised. It owns
+    its parts: the table as seen (`TableSeen`), the wall scan (`WallChecks`), the waiting
+    declarations (`Declarations`), the cards (`Cards`) and the safety net (`StallWatch`)."""
+
     def __init__(
         self,
         rs: RuleSet,
@@ -151,12 +151,8 @@ class Recogniser:
         self.settle = settle  # a residue this old is searched for several moves
         self.max_steps = max_steps
         self.wall = WallChecks(reader, tags)
-        self.layout = Layout(reader, Seat.E)
-        self._where: dict[TileCopy, Zone] = {}
-        self._seen: Tally = Counter()  # `_where` tallied over the watched zones
+        self.table = TableSeen(reader)
         self._clock: float | None = None  # the latest event time seen
-        self._last_zone: dict[TileCopy, Zone] = {}  # kept when a tile is lifted
-        self._fresh: set[TileCopy] = set()  # in a hand, straight from the wall
         self.cards = Cards(settle)
         self.declarations = Declarations(settle, grace)
         d = reader.debounce
@@ -174,18 +170,17 @@ class Recogniser:
         self._searched: tuple[JudgeKey, ResidueKey | None] | None = None
         self._logged: ResidueKey | None = None
         self._undone: ResidueKey | None = None  # the residue a referee correction left
-        self._notes: list[tuple[Spot, str]] = []
-        self._res_for: JudgeKey | None = None  # the judge state `_res` is against
-        self._res: Tally = Counter()
         self._watch = StallWatch(self.grace)
+
+    @property
+    def layout(self) -> Layout:
+        """Deal seats ↔ the table's sides, and the zones the reader watches."""
+        return self.table.layout
 
     # -- the deal's life ----------------------------------------------------------------
     def new_deal(self, dealer_side: Seat) -> None:
-        self.layout = Layout(self.reader, dealer_side)
-        self._seen = observed(self._where, self.layout)
+        self.table.new_deal(dealer_side)
         self.wall.new_deal()
-        self._last_zone.clear()  # the shuffle: every tile comes from the machine again
-        self._fresh.clear()
         self.cards.new_deal()
         self._reset_deal()
 
@@ -196,8 +191,8 @@ class Recogniser:
         self._watch.dealing_starts()
         log.debug(
             "deal started: %d tiles on the table, residue %d",
-            len(self._where),
-            sum(abs(n) for n in self._residue(deal).values()),
+            len(self.table.where),
+            sum(abs(n) for n in self.table.residue(deal).values()),
         )
         return self.wall.at_start(deal) + self._evaluate(deal, None)
 
@@ -228,24 +223,7 @@ class Recogniser:
             # (issue 18) read against the real deal, as buttons are (the runtime passes it)
             pressed = self.cards.on_card(change, self.layout, self._dealt)
             return [] if pressed is None else self._declared_by(pressed.press, pressed.what, deal)
-        tc = TileCopy(change.tile, change.copy)
-        if isinstance(change, TilePlaced):
-            self._put(tc, change.zone)
-            prev = self._last_zone.get(tc)
-            if change.zone.kind is ZoneKind.HAND and (prev is None or prev.kind is ZoneKind.WALL):
-                self._fresh.add(tc)
-            else:
-                self._fresh.discard(tc)
-            self._last_zone[tc] = change.zone
-            verb = "placed"
-        else:
-            if self._where.get(tc) == change.zone:
-                self._put(tc, None)
-            verb = "lifted"
-        if change.zone in self.layout.watched:
-            text = f"{self.layout.describe(change.zone)}: {tc} {verb} at {change.t:.3f}"
-            self._notes.append((Spot(change.zone, change.tile), text))
-            del self._notes[:-64]
+        self.table.place(change)
         return self._evaluate(deal, change.t)
 
     def on_button(self, press: SeatButton, deal: Deal | None) -> list[Recognised]:
@@ -276,22 +254,6 @@ class Recogniser:
             out += self.declarations.found(f.button, f.seat, note, deal, t, self.layout)
         return out
 
-    def _put(self, tc: TileCopy, zone: Zone | None) -> None:
-        """Move a tile in `_where`, keeping the tally and the residue up to date."""
-        for z, step in ((self._where.get(tc), -1), (zone, 1)):
-            if z is None or z not in self.layout.watched:
-                continue
-            spot = Spot(z, tc.tile)
-            self._seen[spot] += step
-            if self._res_for is not None:
-                self._res[spot] += step
-                if not self._res[spot]:
-                    del self._res[spot]
-        if zone is None:
-            self._where.pop(tc, None)
-        else:
-            self._where[tc] = zone
-
     def on_accepted(self, move: Move, deal: Deal) -> None:
         self._offered = None
         self._claim_hold.clear()
@@ -301,20 +263,15 @@ class Recogniser:
         if isinstance(move, Correction):
             # the undone moves still lie on the table until the tiles are put back: they
             # must not be read again (000 3.6.A, a discard retrieved)
-            self._undone = frozenset(self._residue(deal).items())
+            self._undone = frozenset(self.table.residue(deal).items())
         self.declarations.accepted(move, deal)
         if isinstance(move, Draw | ReplacementDraw):
-            hz = self.layout.zone(ZoneKind.HAND, move.seat)
-            self._fresh = {tc for tc in self._fresh if self._where.get(tc) != hz}
+            self.table.drawn(move.seat)
 
     def differences(self, deal: Deal) -> dict[tuple[Seat, str, Tile], int]:
         """What the reader shows minus what the judge expects, per deal seat, zone kind and
         tile (the residue), for the referee's candidates (controller/daemon/candidates.py)."""
-        out: dict[tuple[Seat, str, Tile], int] = {}
-        for spot, n in self._residue(deal).items():
-            if spot.zone.seat is not None:
-                out[(self.layout.seat(spot.zone.seat), spot.zone.kind.value, spot.tile)] = n
-        return out
+        return self.table.differences(deal)
 
     # -- the clock: deadlines, the search, alerts after `grace`, the safety net ---------
     def tick(self, now: float, deal: Deal | None) -> list[Recognised]:
@@ -331,24 +288,24 @@ class Recogniser:
         old = since is not None and now - since >= self.grace
         if old and self._residue_key and self._logged != self._residue_key:
             self._logged = self._residue_key
-            log.debug("residue since %.1f: %s", since, fmt_tally(dict(self._res)))
+            log.debug("residue since %.1f: %s", since, fmt_tally(self.table.residue(deal)))
         out += self.declarations.expire(now, deal, self.layout)
         # a residue first noticed now dates from the last event (the judge's change)
         out += self._evaluate(deal, None, now)
         self._clock = now
-        if self._offered == (self._key(deal), self._residue_key) or not self._residue_key:
+        if self._offered == (judge_key(deal), self._residue_key) or not self._residue_key:
             return out
         if self._residue_since is None:
             self._residue_since = now
         age = now - self._residue_since
-        probe = (self._key(deal), self._residue_key)
+        probe = (judge_key(deal), self._residue_key)
         if age >= self.settle and self._searched != probe and self._undone is None:
             found = self._search(deal)
             if any(isinstance(r, MoveSeen) for r in found):
                 return out + found
             out += found
         if age >= self.grace:
-            out += self._classify(deal, self._residue(deal))
+            out += self._classify(deal, self.table.residue(deal))
         return out
 
     def _stalled(self, now: float, deal: Deal) -> list[Recognised]:
@@ -356,8 +313,8 @@ class Recogniser:
         unexplained for `grace` seconds, however often it changed, and nothing was accepted."""
         if deal.over:
             return []
-        res = self._residue(deal)
-        hands = sum(n for s, n in self._seen.items() if s.zone.kind is ZoneKind.HAND)
+        res = self.table.residue(deal)
+        hands = self.table.hands()
         # a dealing that stopped short arms it too: no tile has landed in a hand for a while
         # and the hands still differ from the judge (20 % missed reads: a deal whose hands
         # never matched the judge went by with no alert at all)
@@ -374,13 +331,13 @@ class Recogniser:
             f"no move read for {age:.1f} s while the table differs from the judge, which "
             f"waits for {waits}: {fmt_tally(res)}"
         )
-        return [RefereeAlert(AlertKind.STALLED, None, text, self._evidence(frozenset(res)))]
+        return [RefereeAlert(AlertKind.STALLED, None, text, self.table.evidence(frozenset(res)))]
 
     def _search(self, deal: Deal) -> list[Recognised]:
         """Several moves read at once (a read missed in between): the bounded search, once
         per judge state and residue; only moves the table showed are offered."""
-        self._searched = (self._key(deal), self._residue_key)
-        found = explain(deal, self._where, self.layout, max_steps=4)
+        self._searched = (judge_key(deal), self._residue_key)
+        found = explain(deal, self.table.where, self.layout, max_steps=4)
         if found.outcomes > 1:
             text = f"{found.outcomes} different move sequences fit the table: " + " | ".join(
                 " → ".join(move_text(m) for m in e.moves) for e in found.explanations
@@ -390,7 +347,7 @@ class Recogniser:
         claims = DeclarationSource.TILES in self.layout.sources
         if found.outcomes == 1 and shown(found.explanations[0].moves, declared, claims):
             best = min(found.explanations, key=lambda e: len(e.moves))
-            evidence = self._evidence(frozenset(self._residue(deal)), consume=True)
+            evidence = self.table.evidence(frozenset(self.table.residue(deal)), consume=True)
             evidence = ("several moves read at once (a read missed in between)", *evidence)
             self._mark_offered(deal)
             out: list[Recognised] = [MoveSeen(m, evidence) for m in best.moves]
@@ -410,7 +367,7 @@ class Recogniser:
             hands = {s: n for s, n in mine.items() if s.zone.kind is ZoneKind.HAND}
             hand = sum(hands.values())
             claimed = {s.tile for s, n in (*melds.items(), *hands.items()) if n < 0} & in_rivers
-            ev = self._evidence(frozenset(mine))
+            ev = self.table.evidence(frozenset(mine))
             if any(n < 0 for n in melds.values()) or (claimed and hand < 0):
                 text = (
                     f"{seat} ({side}): declared, but the tiles did not follow ({fmt_tally(mine)})"
@@ -435,14 +392,12 @@ class Recogniser:
         if left:
             text = f"the table differs from the judge: {fmt_tally(left)}"
             out += self._alert(
-                AlertKind.UNRECOGNISED, None, text, self._evidence(frozenset(left)), key
+                AlertKind.UNRECOGNISED, None, text, self.table.evidence(frozenset(left)), key
             )
         return out
 
     def reconcile(self, presence: Mapping[TileCopy, Zone], deal: Deal) -> list[Recognised]:
-        self._where = dict(presence)
-        self._seen = observed(self._where, self.layout)
-        self._res_for = None
+        self.table.reset(presence)
         self._dealt = self._dealt or bool(deal.moves)
         if deal.over:
             return []
@@ -453,12 +408,12 @@ class Recogniser:
             cards = self._cards_found(carded, self._clock or 0.0)
             if any(isinstance(r, MoveSeen) for r in cards):
                 deal = carded
-        if not self._dealt and all(n < 0 for n in self._residue(deal).values()):
+        if not self._dealt and all(n < 0 for n in self.table.residue(deal).values()):
             # restarted while the walls were being dealt: tiles are only still missing from
             # the hands, none is anywhere else; the dealing goes on and is read as it lands
             # (no RECOVERY alert for a half-dealt table, issue 13 item 3)
             return [*cards, *self._evaluate(deal, None)]
-        found = explain(deal, self._where, self.layout, max_steps=self.max_steps)
+        found = explain(deal, self.table.where, self.layout, max_steps=self.max_steps)
         note = ("reconciled from the tiles on the table",)
         if found.outcomes == 1:
             best = min(found.explanations, key=lambda e: len(e.moves))
@@ -470,7 +425,7 @@ class Recogniser:
         if sure or cards:
             self._mark_offered(judge)
         if not found.explanations:
-            res = self._residue(deal)
+            res = self.table.residue(deal)
             text = f"no legal sequence of up to {self.max_steps} moves explains the table: {fmt_tally(res)}"
         else:
             alts = [
@@ -481,16 +436,6 @@ class Recogniser:
         return out
 
     # -- reading the residue -------------------------------------------------------------
-    def _key(self, deal: Deal) -> JudgeKey:
-        return (id(deal), len(deal.history))
-
-    def _residue(self, deal: Deal) -> Tally:
-        key = self._key(deal)
-        if self._res_for != key:
-            self._res = residue(self._seen, expected(deal, self.layout))
-            self._res_for = key
-        return self._res
-
     def _evaluate(
         self, deal: Deal | None, t: float | None, now: float | None = None
     ) -> list[Recognised]:
@@ -498,9 +443,9 @@ class Recogniser:
             self._clock = t
         if deal is None or deal.over:
             return []
-        res = self._residue(deal)
+        res = self.table.residue(deal)
         key = frozenset(res.items())
-        if self._offered == (self._key(deal), key):
+        if self._offered == (judge_key(deal), key):
             return []  # the runtime has not applied what was offered yet
         if key != self._residue_key:
             self._residue_key, self._residue_since = key, self._clock
@@ -512,19 +457,18 @@ class Recogniser:
             self._alerted.clear()
             if not self._dealt:
                 self._dealt = True
-                self._fresh.clear()
-                self._notes.clear()
+                self.table.dealt()
                 return [HandsDealt()]
             return []
         self._watch.start(self._clock)
         if not self._dealt and deal.phase is Phase.CHOOSING_VOID:
             shown = dealer_shown(
-                deal, self._where, self._seen, self.reader, self.layout.dealer_side
+                deal, self.table.where, self.table.seen, self.reader, self.layout.dealer_side
             )
             if shown is not None:
-                self.layout, self._seen, self._res_for = shown.layout, shown.seen, None
+                self.table.follow(shown.layout, shown.seen)
                 return [*shown.said, *self._evaluate(deal, None)]
-            swap = self.wall.dealt_swap(deal, self._where, self.layout)
+            swap = self.wall.dealt_swap(deal, self.table.where, self.layout)
             if swap is not None:
                 return [swap]  # the runtime re-judges on that wall; read again then
         if self.declarations.holding:
@@ -539,7 +483,7 @@ class Recogniser:
         viable: list[Reading] = []
         refused: list[tuple[Reading, Rejected]] = []
         pending = self.declarations.kong_buttons
-        readings = Reader(self.layout, self._where, self._fresh, pending).read(deal, res)
+        readings = Reader(self.layout, self.table.where, self.table.fresh, pending).read(deal, res)
         readings += self.declarations.chow_readings(deal, res, self.layout)
         if DeclarationSource.TILES in self.layout.sources:
             readings += claim_readings(self.layout, deal, res)
@@ -575,7 +519,7 @@ class Recogniser:
         # e2e run in CI, seed 101 deal 3: "fits Kong S concealed-kong 4s and Discard S 8s")
         kongs = {r.seat for r in viable if r.button is Button.KONG}
         viable = [r for r in viable if r.seat not in kongs or r.button is Button.KONG]
-        searchable = self._undone is None and self._searched != (self._key(deal), key)
+        searchable = self._undone is None and self._searched != (judge_key(deal), key)
         if not viable and searchable and orphan(res):
             found = self._search(deal)
             if any(isinstance(r, MoveSeen) for r in found):
@@ -588,7 +532,7 @@ class Recogniser:
         for r, problem in refused:
             kind = ALERT_FOR.get(problem.reason, AlertKind.UNRECOGNISED)
             text = f"{self._say(r)}: refused, {problem}"
-            out += self._alert(kind, r.seat, text, self._evidence(r.spots), key)
+            out += self._alert(kind, r.seat, text, self.table.evidence(r.spots), key)
         claims = [r for r in viable if is_tile_claim(r.moves[0])]
         if deal.phase is Phase.CHOOSING_VOID or claims:
             # each seat's declaration is its own (several may claim one discard)
@@ -603,12 +547,12 @@ class Recogniser:
                 spots = frozenset().union(*(r.spots for r in group))
                 fits = tuple(r.moves[0] for r in group if len(r.moves) == 1)
                 out += self._alert(
-                    AlertKind.AMBIGUOUS, group[0].seat, text, self._evidence(spots), key, fits
+                    AlertKind.AMBIGUOUS, group[0].seat, text, self.table.evidence(spots), key, fits
                 )
         return out
 
     def _mark_offered(self, deal: Deal) -> None:
-        self._offered = (self._key(deal), frozenset(self._residue(deal).items()))
+        self._offered = (judge_key(deal), frozenset(self.table.residue(deal).items()))
 
     def _in_transit(self, res: Tally, r: Reading, explained: frozenset[Spot]) -> bool:
         """Another tile of that player's hand or void spot is in the air that no reading
@@ -628,7 +572,7 @@ class Recogniser:
         )
 
     def _offer(self, deal: Deal, r: Reading) -> list[Recognised]:
-        evidence = self._evidence(r.spots, consume=True)
+        evidence = self.table.evidence(r.spots, consume=True)
         swap_note = self.wall.swap_note(r.moves[0])
         if swap_note is not None:
             evidence = (*evidence, swap_note)
@@ -710,12 +654,6 @@ class Recogniser:
         self._alerted.add(tag)
         self._watch.told()  # the referee knows the table differs: no STALLED for it
         return [RefereeAlert(kind, seat, text, evidence, fits)]
-
-    def _evidence(self, spots: frozenset[Spot], consume: bool = False) -> tuple[str, ...]:
-        used = [text for spot, text in self._notes if spot in spots]
-        if consume:
-            self._notes = [(s, x) for s, x in self._notes if s not in spots]
-        return tuple(used)
 
     def _say(self, r: Reading) -> str:
         return " then ".join(move_text(m) for m in r.moves)
