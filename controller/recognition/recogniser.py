@@ -462,12 +462,12 @@ class Recogniser:
             return []
         self._watch.start(self._clock)
         if not self._dealt and deal.phase is Phase.CHOOSING_VOID:
-            shown = dealer_shown(
+            dealer = dealer_shown(
                 deal, self.table.where, self.table.seen, self.reader, self.layout.dealer_side
             )
-            if shown is not None:
-                self.table.follow(shown.layout, shown.seen)
-                return [*shown.said, *self._evaluate(deal, None)]
+            if dealer is not None:
+                self.table.follow(dealer.layout, dealer.seen)
+                return [*dealer.said, *self._evaluate(deal, None)]
             swap = self.wall.dealt_swap(deal, self.table.where, self.layout)
             if swap is not None:
                 return [swap]  # the runtime re-judges on that wall; read again then
