@@ -275,7 +275,7 @@ def _hu_now(
 
 def false_hu_shown(deal: Deal, moves: tuple[Move, ...], note: str) -> list[RefereeAlert]:
     """The referee's alert for a Hu the tiles show that the judge takes as a false Hu, as a
-    button's or a card's (`declarations._if_false_hu`). The tiles are read on the runtime's
+    button's or a card's (`declarations.false_hu_alert`). The tiles are read on the runtime's
     view (`claim_clock._as_seen`: the window closed now), where the judge's own check refuses
     a Hu: it is judged on the open tile (`open_tile`), a self-drawn Hu after its draw."""
     move = moves[-1]
