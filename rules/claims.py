@@ -24,6 +24,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import Enum
+from typing import TypeGuard
 
 from rules.melds import Meld
 from rules.moves import Chow, Claim, Hu, Kong, Pass, Pung, RobKong
@@ -135,5 +136,5 @@ def next_player(discarder: Seat, declarers: tuple[Seat, ...], out: list[bool]) -
     return None
 
 
-def is_claim(move: object) -> bool:
+def is_claim(move: object) -> TypeGuard[Claim]:
     return isinstance(move, Hu | Pung | Kong | Chow | RobKong | Pass)
