@@ -76,3 +76,12 @@ def test_bench_daemon_path_json(tmp_path: Path) -> None:
         # real time: an answer takes at least sim-uhf's 10 ms of one antenna's inventory
         assert 10 <= f["inventory_p50_ms"] <= f["inventory_p99_ms"] < 2000
     assert not list(tmp_path.iterdir())  # scratch journals, devices and logs removed
+
+
+def test_a_negative_path_time_is_refused_in_one_line() -> None:
+    out = subprocess.run(
+        [sys.executable, "-m", "controller", "bench", "daemon", "--path", "-1"],
+        capture_output=True, text=True, timeout=60, cwd=ROOT,
+    )  # fmt: skip
+    assert out.returncode == 2
+    assert out.stderr.strip().endswith("argument --path: must be 0 or more, not -1")

@@ -61,6 +61,8 @@ import time
 from pathlib import Path
 from typing import Any
 
+from controller.cli.args import natural_float
+
 TARGETS = {
     "commit_p99_ms": 10.0,
     "ratio": 20.0,
@@ -100,7 +102,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--seed", type=int, default=7, help="the simulator's seed (default 7)")
     parser.add_argument(
         "--path",
-        type=float,
+        type=natural_float,
         default=120.0,
         metavar="SECONDS",
         help="time reader answers through `mjtable run` on the simulator's pseudo-terminals, "
@@ -427,7 +429,11 @@ def run(args: argparse.Namespace) -> int:
             from tools.bench.frame_path import measure_path
 
             for kind, noise in (("clean", (0.0, 0.0, 0.0)), ("noisy", (5.0, 5.0, 1.0))):
-                path = measure_path(Path(tmp), args.path, noise, args.seed)
+                try:
+                    path = measure_path(Path(tmp), args.path, noise, args.seed)
+                except RuntimeError as err:
+                    print(f"mjtable bench daemon: --path, {kind}: {err}", file=sys.stderr)
+                    return 1
                 figures |= {f"path_{kind}_{k}": v for k, v in path.items()}
         if args.live:
             figures |= measure_live(Path(tmp), args.live, args.noisy)

@@ -104,8 +104,9 @@ def _daemon(paths: dict[str, str], folder: Path, commits: Path) -> subprocess.Po
         "--journal", str(folder / "path.journal"), "--http", "127.0.0.1:0",
         "--config", os.devnull,
     ]  # fmt: skip
-    with open(folder / "daemon.stderr", "wb") as stderr:
-        return subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=stderr, text=True, bufsize=1)
+    # into files, not pipes: a pipe nobody reads would stop the daemon once it is full
+    with open(folder / "daemon.out", "wb") as out, open(folder / "daemon.stderr", "wb") as err:
+        return subprocess.Popen(cmd, stdout=out, stderr=err)
 
 
 def _why(proc: subprocess.Popen, folder: Path) -> str:
@@ -116,13 +117,15 @@ def _why(proc: subprocess.Popen, folder: Path) -> str:
 
 
 def _scoreboard_url(proc: subprocess.Popen, folder: Path) -> str:
-    assert proc.stdout is not None
-    for line in proc.stdout:
-        name, _, value = line.partition(":")
-        if name == "scoreboard":
-            return value.strip()
-    proc.wait()
-    raise RuntimeError(f"mjtable run ended before opening its board{_why(proc, folder)}")
+    """The board's address, from the line `mjtable run` prints once it serves it."""
+    deadline = time.monotonic() + START_TIMEOUT
+    while proc.poll() is None and time.monotonic() < deadline:
+        for line in (folder / "daemon.out").read_text(errors="replace").splitlines():
+            name, _, value = line.partition(":")
+            if name == "scoreboard":
+                return value.strip()
+        time.sleep(0.1)  # a real process writing its own file: polled, bounded
+    raise RuntimeError(f"mjtable run did not open its board{_why(proc, folder)}")
 
 
 def _terminate(proc: subprocess.Popen) -> None:
@@ -137,7 +140,7 @@ def _terminate(proc: subprocess.Popen) -> None:
 def _quantiles(values: list[float]) -> tuple[float, float]:
     """Median and p99 (inclusive method; one value is its own p99)."""
     if len(values) < 2:
-        return (values[0], values[0]) if values else (float("nan"), float("nan"))
+        return values[0], values[0]
     cuts = statistics.quantiles(values, n=100, method="inclusive")
     return statistics.median(values), cuts[98]
 
@@ -253,10 +256,15 @@ def measure_path(
         shutil.rmtree(folder / "devices", ignore_errors=True)
     commits = _stamped(commits_file, folder / "path.journal")
     moves = samples(chunks, commits, [] if board is None else board.pushes)
+    if not any(m.pushed is not None for m in moves):
+        raise RuntimeError(
+            f"no move read off the tiles was pushed to the board ({len(moves)} read)"
+        )
     for leftover in folder.glob("path.journal*"):
         leftover.unlink()
     commits_file.unlink(missing_ok=True)
-    (folder / "daemon.stderr").unlink(missing_ok=True)
+    for log in ("daemon.out", "daemon.stderr"):
+        (folder / log).unlink(missing_ok=True)
     # the walls' scan polls the wall antenna alone: the reader's time in play is measured in play
     return figures(moves, inventory_times([c for c in chunks if c.t >= timed]))
 
