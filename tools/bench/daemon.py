@@ -74,6 +74,7 @@ TARGETS = {
     "path_p99_ms": 5.0,
 }
 NOISE = ("--missed", "5", "--crosstalk", "5", "--corrupt", "1")
+PATH_NOISE = (5.0, 5.0, 1.0)  # the same, for tools/bench/frame_path.py
 PATH_KEYS = (
     "moves", "pushed", "read_p50_ms", "fsync_p50_ms", "fsync_p99_ms", "push_p50_ms",
     "push_p99_ms", "inventory_p50_ms", "inventory_p99_ms",
@@ -428,7 +429,7 @@ def run(args: argparse.Namespace) -> int:
         if args.path > 0:
             from tools.bench.frame_path import measure_path
 
-            for kind, noise in (("clean", (0.0, 0.0, 0.0)), ("noisy", (5.0, 5.0, 1.0))):
+            for kind, noise in (("clean", (0.0, 0.0, 0.0)), ("noisy", PATH_NOISE)):
                 try:
                     path = measure_path(Path(tmp), args.path, noise, args.seed)
                 except RuntimeError as err:
