@@ -77,7 +77,7 @@ NOISE = ("--missed", "5", "--crosstalk", "5", "--corrupt", "1")
 PATH_NOISE = (5.0, 5.0, 1.0)  # the same, for tools/bench/frame_path.py
 PATH_KEYS = (
     "moves", "pushed", "read_p50_ms", "fsync_p50_ms", "fsync_p99_ms", "push_p50_ms",
-    "push_p99_ms", "inventory_p50_ms", "inventory_p99_ms",
+    "push_p99_ms", "fsync_to_push_p50_ms", "inventory_p50_ms", "inventory_p99_ms",
 )  # fmt: skip
 
 
@@ -533,4 +533,5 @@ def _path_rows(figures: dict[str, float]) -> list[tuple[str, str, str]]:
                 (f"answer → {name} p50 / p99", f"{p50:.2f} / {p99:.2f} ms", target),
                 ("  p99 ÷ reader inventory p50", f"{p99 / inventory:.3f}", ""),
             ]
+        rows.append(("fsync → board push p50", f"{f['fsync_to_push_p50_ms']:.2f} ms", ""))
     return rows
