@@ -21,6 +21,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, TextIO
 
+from controller.cli.columns import cut, ljust, rjust, width
+from controller.journal.summary import DealSummary
 from controller.locale import ENGLISH, Translator
 from controller.outputs.seat_display import running_score
 from controller.outputs.view import AlertView, PublicView
@@ -196,9 +198,9 @@ def status_lines(public: PublicView, tr: Translator = ENGLISH) -> list[str]:
 def fitted(lines: Sequence[str], columns: int) -> str:
     """The first line that fits the terminal, else the last one cut to fit."""
     for line in lines:
-        if len(line) < columns:
+        if width(line) < columns:
             return line
-    return lines[-1][: max(columns - 1, 0)]
+    return cut(lines[-1], max(columns - 1, 0))
 
 
 def deal_words(public: PublicView, tr: Translator = ENGLISH) -> str:
@@ -229,32 +231,45 @@ def results(journal: Path, sessions: Sequence[int], tr: Translator = ENGLISH) ->
     out: list[str] = []
     for session in sessions:
         deals = [s for s in summaries if s.session == session and s.deltas is not None]
-        if not deals:
-            continue
-        names = deals[-1].players
-        heads = [f"{seat} {name}"[:12] for seat, name in zip("ESWN", names, strict=True)]
-        widths = [max(6, len(h)) for h in heads]
-        settled = tr.ngettext("{n} deal settled", "{n} deals settled", len(deals))
-        out.append(
-            tr.gettext("Session {n}").format(n=session) + ": " + settled.format(n=len(deals))
-        )
-        deal, total = tr.gettext("deal"), tr.gettext("total")
-        out.append(
-            deal.ljust(4) + "  " + "  ".join(h.rjust(w) for h, w in zip(heads, widths, strict=True))
-        )
-        totals = [0, 0, 0, 0]
-        for n, d in enumerate(deals, start=1):
-            assert d.deltas is not None
-            for i, v in enumerate(d.deltas):
-                totals[i] += v
-            mark = " *" if d.corrected else ""
-            cells = "  ".join(f"{v:+d}".rjust(w) for v, w in zip(d.deltas, widths, strict=True))
-            out.append(f"{n:>4}  {cells}{mark}")
-        cells = "  ".join(f"{v:+d}".rjust(w) for v, w in zip(totals, widths, strict=True))
-        out.append(f"{total:>4} {cells}")
-        if any(d.corrected for d in deals):
-            out.append(tr.gettext("* corrected by the referee"))
+        if deals:
+            out += session_table(session, deals, tr)
     return "".join(line + "\n" for line in out)
+
+
+HEAD_COLUMNS = 12  # a player's column head, "E Ann", cut to this many terminal columns
+
+
+def session_table(
+    session: int, deals: Sequence[DealSummary], tr: Translator = ENGLISH
+) -> list[str]:
+    """One session's lines: its title, a head row of seats and players, a row per deal (its
+    deltas, * when corrected), the totals. `deals`: settled deal summaries
+    with deltas, in order. Columns are padded by terminal columns
+    (controller/cli/columns.py): a Chinese name or word takes two a character."""
+    names = deals[-1].players
+    heads = [cut(f"{seat} {name}", HEAD_COLUMNS) for seat, name in zip("ESWN", names, strict=True)]
+    widths = [max(6, width(h)) for h in heads]
+    settled = tr.ngettext("{n} deal settled", "{n} deals settled", len(deals))
+    deal, total = tr.gettext("deal"), tr.gettext("total")
+    first = max(4, width(deal), width(total), len(str(len(deals))))
+
+    def row(label: str, cells: Sequence[str], mark: str = "") -> str:
+        said = "  ".join(rjust(c, w) for c, w in zip(cells, widths, strict=True))
+        return f"{label}  {said}{mark}"
+
+    out = [tr.gettext("Session {n}").format(n=session) + ": " + settled.format(n=len(deals))]
+    out.append(row(ljust(deal, first), heads))
+    totals = [0, 0, 0, 0]
+    for n, d in enumerate(deals, start=1):
+        deltas = d.deltas or (0, 0, 0, 0)
+        for i, v in enumerate(deltas):
+            totals[i] += v
+        cells = [f"{v:+d}" for v in deltas]
+        out.append(row(rjust(str(n), first), cells, " *" if d.corrected else ""))
+    out.append(row(rjust(total, first), [f"{v:+d}" for v in totals]))
+    if any(d.corrected for d in deals):
+        out.append(tr.gettext("* corrected by the referee"))
+    return out
 
 
 class StatusLog(logging.Handler):
