@@ -19,14 +19,15 @@ import shutil
 import threading
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
-from controller.cli.columns import cut, ljust, rjust, width
-from controller.journal.summary import DealSummary
 from controller.locale import ENGLISH, Translator
 from controller.outputs.seat_display import running_score
 from controller.outputs.view import AlertView, PublicView
 from controller.words import local_time, phase_words, table_name, waiting_words
+
+if TYPE_CHECKING:
+    from controller.journal.summary import DealSummary
 
 REDRAW_S = 0.2  # the status line is redrawn at most this often (alerts are printed at once)
 
@@ -123,9 +124,9 @@ class RunStatus:
     def _print(self, text: str) -> None:
         with self._lock:
             if self.tty:
-                self.out.write("\r\x1b[2K" + text[: self._columns() - 1] + "\n")
+                self.out.write("\r\x1b[2K" + cut(text, self._columns() - 1) + "\n")
                 if self._line:
-                    self.out.write(self._line[: self._columns() - 1])
+                    self.out.write(cut(self._line, self._columns() - 1))
             else:
                 self.out.write(text + "\n")
             self.out.flush()
@@ -245,7 +246,7 @@ def session_table(
     """One session's lines: its title, a head row of seats and players, a row per deal (its
     deltas, * when corrected), the totals. `deals`: settled deal summaries
     with deltas, in order. Columns are padded by terminal columns
-    (controller/cli/columns.py): a Chinese name or word takes two a character."""
+    (`width` below): a Chinese name or word takes two a character."""
     names = deals[-1].players
     heads = [cut(f"{seat} {name}", HEAD_COLUMNS) for seat, name in zip("ESWN", names, strict=True)]
     widths = [max(6, width(h)) for h in heads]
@@ -270,6 +271,42 @@ def session_table(
     if any(d.corrected for d in deals):
         out.append(tr.gettext("* corrected by the referee"))
     return out
+
+
+# --- text in a terminal's columns: a wide character (Chinese, fullwidth forms; Unicode's East
+# Asian Width W and F) takes two columns, a combining mark none, so padding and cutting go by
+# columns, not characters (a table padded by str.rjust leans wherever a Chinese name is)
+
+
+def char_width(ch: str) -> int:
+    import unicodedata  # only once text is measured: not among the daemon's start-up imports
+
+    if unicodedata.combining(ch) or unicodedata.category(ch) in ("Mn", "Me", "Cf"):
+        return 0
+    return 2 if unicodedata.east_asian_width(ch) in ("W", "F") else 1
+
+
+def width(text: str) -> int:
+    """The columns `text` takes on a terminal."""
+    return sum(char_width(ch) for ch in text)
+
+
+def cut(text: str, columns: int) -> str:
+    """The longest start of `text` that fits in `columns` (a wide character is not split)."""
+    used = 0
+    for i, ch in enumerate(text):
+        used += char_width(ch)
+        if used > columns:
+            return text[:i]
+    return text
+
+
+def rjust(text: str, columns: int) -> str:
+    return " " * max(columns - width(text), 0) + text
+
+
+def ljust(text: str, columns: int) -> str:
+    return text + " " * max(columns - width(text), 0)
 
 
 class StatusLog(logging.Handler):
