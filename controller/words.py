@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from datetime import datetime
 from typing import Any
 
-from controller.locale import ENGLISH, N_, Language, Translator
+from controller.locale import ENGLISH, N_, Language, Said, Translator
 
 SEAT_NAMES = {"E": N_("East"), "S": N_("South"), "W": N_("West"), "N": N_("North")}
 
@@ -61,6 +61,12 @@ def waiting_words(devices: tuple[str, ...] | list[str], tr: Translator = ENGLISH
 def seat_name(seat: Any, tr: Translator = ENGLISH) -> str:
     name = SEAT_NAMES.get(str(seat or ""))
     return tr.gettext(name) if name else str(seat or "?")
+
+
+def seat_said(seat: Any) -> Said:
+    """A seat as a sentence said in the reader's language ("South", 南, Юг)."""
+    name = SEAT_NAMES.get(str(seat or ""))
+    return Said(name) if name else Said(str(seat or "?"), english=str(seat or "?"))
 
 
 def phase_words(phase: str | None, turn: str | None = None, tr: Translator = ENGLISH) -> str:
@@ -137,6 +143,20 @@ def tile_words(tile: str) -> str:
         return HONOUR_WORDS[tile]
     m = _TILE.fullmatch(tile)
     return f"{m.group(1)} {SUIT_WORDS[m.group(2)]}" if m and m.group(2) in SUIT_WORDS else tile
+
+
+def tile_said(tile: Any) -> Said:
+    """A tile as a sentence said in the reader's language: its code for an English reader
+    (3m, as the referee page has always shown it), the players' name in another (三万)."""
+    return Said(tile_words(str(tile)), english=str(tile))
+
+
+# the recogniser's zones of a seat (controller/profiles.py ZoneKind), as the referee reads them
+ZONE_WORDS = {"hand": N_("hand"), "river": N_("river"), "melds": N_("melds"), "void": N_("void")}
+
+
+def zone_said(zone: str) -> Said:
+    return Said(ZONE_WORDS[zone]) if zone in ZONE_WORDS else Said(zone, english=zone)
 
 
 def in_words(text: str) -> str:

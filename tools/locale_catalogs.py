@@ -8,7 +8,7 @@ language's .po; and the .po compiled to .mo (the package build does it, setup.py
 
 A message is marked where it is written: `tr.gettext("…")` / `tr.ngettext("…", "…", n)` /
 `N_("…")` in Python, `t("…")` / `tn("…", "…", n)` / `N_("…")` in the pages' JS, and
-`data-msgid="…"` in their HTML."""
+`data-msgid="…"` (an element's text) or `data-msgid-ATTR="…"` (its attribute) in their HTML."""
 
 from __future__ import annotations
 
@@ -30,9 +30,9 @@ CONTROLLER = HERE.parent
 GLOSSARY = HERE / "glossary.tsv"
 TEMPLATE = HERE / f"{DOMAIN}.pot"
 TRANSLATED = tuple(lang for lang in Language if lang is not Language.EN)
-_PY_KEYWORDS = {"gettext": None, "ngettext": (1, 2), "N_": None}
+_PY_KEYWORDS = {"gettext": None, "ngettext": (1, 2), "N_": None, "says": None, "Said": None}
 _JS_KEYWORDS = {"t": None, "tn": (1, 2), "N_": None}
-_HTML_MSGID = re.compile(r'data-msgid="([^"]+)"')
+_HTML_MSGID = re.compile(r'data-msgid(?:-[\w-]+)?="([^"]+)"')  # text, or an attribute
 
 
 @dataclass(frozen=True, slots=True)

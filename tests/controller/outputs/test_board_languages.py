@@ -247,3 +247,123 @@ def test_a_catalog_that_fails_to_load_is_said_on_the_referee_page(browser, tmp_p
         assert browser.execute_script("return document.querySelector('.player').textContent")
     finally:
         web.close()
+
+
+# every text the referee page shows: its own words, the board's, the call's, the
+# placeholders and the page's title
+PAGE_TEXTS_JS = """
+const out = [document.title];
+const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+  const e = n.parentElement;
+  if (!e.closest('script, style, code, svg') && n.textContent.trim()) out.push(n.textContent.trim());
+}
+for (const e of document.querySelectorAll('[placeholder], [title]')) {
+  if (e.placeholder) out.push(e.placeholder);
+  if (e.title) out.push(e.title);
+}
+return out;
+"""
+
+# the referee's own part spilling: a button or label wider than its box, the page wider
+# than the screen
+REFEREE_SPILL_JS = """
+const out = [];
+if (document.documentElement.scrollWidth > document.documentElement.clientWidth + 1) {
+  out.push('page wider than the screen');
+}
+for (const e of document.querySelectorAll('.referee-top *, .referee-side *')) {
+  if (!e.childElementCount && e.textContent.trim() && e.scrollWidth > e.clientWidth + 1
+      && e.clientWidth > 0 && getComputedStyle(e).overflowX === 'visible'
+      && !e.closest('code, .journal')) {
+    out.push((e.getAttribute('class') || e.tagName) + ': ' + e.textContent.trim());
+  }
+}
+return out;
+"""
+
+
+def called_referee_view(view):
+    """The referee's view of `view` with a standing call: the judge's candidates for a real
+    deal, the reader's differences, a settled deal's chain head."""
+    import random
+
+    from controller.daemon.candidates import candidates
+    from controller.daemon.referee_call import RefereeCall, details
+    from rules.deal import Deal
+    from rules.ruleset import load as load_rules
+    from rules.seats import Seat
+    from rules.tiles import Tile
+
+    deal = Deal.start_shuffled(load_rules("sbr-mil"), random.Random(7))
+    diffs = {(Seat.S, "hand", Tile.parse("3m")): 1, (Seat.S, "hand", Tile.parse("5p")): -1}
+    call = RefereeCall(
+        "stalled", "Stalled: no move read", candidates(deal, Seat.E), details(diffs, Seat.E), 5
+    )
+    heads = ({"deal": 1, "seq": 40, "hash": "9f8167c2"},)
+    return dataclasses.replace(referee_view(view), call=call.to_json(), heads=heads)
+
+
+def _referee_page(driver, url: str, lang: Language, seq: int) -> None:
+    driver.get(url + "/referee")
+    driver.execute_script("localStorage.setItem('mjtable.lang.referee', arguments[0])", lang.tag)
+    if driver.find_elements(By.NAME, "token"):
+        driver.find_element(By.NAME, "token").send_keys(TOKEN)
+        driver.find_element(By.CSS_SELECTOR, "form.login button").click()
+    else:
+        driver.get(url + "/referee")
+    WebDriverWait(driver, WAIT_S).until(
+        lambda d: d.execute_script(
+            "return document.documentElement.lang === arguments[0] && "
+            "document.getElementById('app').dataset.seq === arguments[1] && "
+            "document.getElementById('call-headline').textContent !== ''",
+            lang.tag,
+            str(seq),
+        ),
+        message=f"the referee page in {lang.tag}",
+    )
+
+
+@pytest.fixture
+def referee_server():
+    sb = Scoreboard(referee_token=TOKEN)
+    web = WebServer()
+    sb.mount(web)
+    web.start()
+    yield sb, web
+    web.close()
+
+
+@pytest.mark.parametrize("lang", list(Language), ids=lambda lang: lang.tag)
+def test_the_referee_page_speaks_each_language_at_each_size(browser, referee_server, lang):
+    """Its own words, the board's and the call's (headline, buttons, details, status) in
+    the language its referee picked, at each size: nothing English the catalog translates,
+    no {placeholder}, nothing spilling, no missing glyph."""
+    sb, web = referee_server
+    view = views()["claim"]
+    sb.publish(view, referee=called_referee_view(view), broadcast=broadcast_view(view, 0.0))
+    _viewport(browser, *SIZES["tv"])
+    _referee_page(browser, web.url, lang, view.seq)
+    browser.execute_script("document.getElementById('manual').open = true")
+    for size, (w, h) in SIZES.items():
+        _viewport(browser, w, h)
+        texts = browser.execute_script(PAGE_TEXTS_JS)
+        assert len(texts) > 40, size
+        assert untranslated(texts, lang) == [], (size, lang.tag)
+        assert browser.execute_script(REFEREE_SPILL_JS) == [], (size, lang.tag)
+        missing, checked = browser.execute_script(GLYPHS_JS, [])
+        assert missing == [], (size, lang.tag)
+        if lang is Language.ZH_CN:
+            assert checked > 30
+        SHOTS.mkdir(parents=True, exist_ok=True)
+        browser.save_screenshot(str(SHOTS / f"referee-{lang.tag}-{size}.png"))
+    said = browser.execute_script(
+        "return [...document.querySelectorAll('#candidates li > *, #call-status, #call-diffs li')]"
+        ".map((e) => e.textContent)"
+    )
+    if lang is Language.ZH_CN:
+        assert "牌桌在等您。" in said and any("三万" in s for s in said), said
+    if lang is Language.RU:
+        assert "Стол ждёт вас." in said and any("3 символа" in s for s in said), said
+    if lang is Language.EN:
+        assert "The table waits for you." in said and any("3m" in s for s in said), said
