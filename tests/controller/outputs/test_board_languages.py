@@ -367,3 +367,91 @@ def test_the_referee_page_speaks_each_language_at_each_size(browser, referee_ser
         assert "Стол ждёт вас." in said and any("3 символа" in s for s in said), said
     if lang is Language.EN:
         assert "The table waits for you." in said and any("3m" in s for s in said), said
+
+
+@pytest.fixture(scope="module")
+def viewers_broker(tmp_path_factory):
+    """A real Mosquitto with a WebSockets listener, as the hall's viewers' broker is to the
+    viewer page (docs/MQTT.md "Viewers"), a table's view and status retained on it."""
+    import paho.mqtt.client as paho
+    from real_things import absent, hub_helpers
+
+    from controller.hub.wire import Channel, Presence, TableStatus, encode, topic
+
+    helpers = hub_helpers()
+    exe = helpers._mosquitto()
+    if exe is None:
+        absent("mosquitto is not installed (apt-get install mosquitto)")
+    ws_port = helpers.free_port()
+    broker = helpers.Mosquitto(
+        exe,
+        tmp_path_factory.mktemp("viewers"),
+        f"allow_anonymous true\nlistener {ws_port} 127.0.0.1\nprotocol websockets",
+    )
+    broker.start()
+    view = views()["claim"]
+    client = paho.Client(paho.CallbackAPIVersion.VERSION2)
+    client.connect("127.0.0.1", broker.port)
+    client.loop_start()
+    status = TableStatus("Chengdu", "t7", Presence.ONLINE, 1, 3, "playing.awaiting_draw", turn="S")
+    for channel, payload in ((Channel.VIEW, view), (Channel.STATUS, status)):
+        client.publish(topic("Chengdu", "t7", channel), encode(payload), 1, True).wait_for_publish(
+            10
+        )
+    client.loop_stop()
+    client.disconnect()
+    yield ws_port, view
+    broker.stop()
+
+
+@pytest.mark.parametrize("lang", list(Language), ids=lambda lang: lang.tag)
+@pytest.mark.parametrize("page", ["table", "tables"])
+def test_the_viewer_page_speaks_each_language_at_each_size(browser, viewers_broker, lang, page):
+    """The hub's viewer page, its board read from a real broker over WebSockets, and the
+    hall's list of tables, in each language at each size."""
+    from controller.hub import viewer_page
+
+    ws_port, view = viewers_broker
+    web = WebServer()
+    viewer_page.mount(web, "Chengdu", ws_port)
+    web.start()
+    try:
+        address = web.url + "/viewer" + ("?table=t7" if page == "table" else "")
+        _viewport(browser, *SIZES["tv"])
+        browser.get(address)
+        browser.execute_script(
+            "localStorage.setItem('mjtable.lang.viewer', arguments[0])", lang.tag
+        )
+        browser.get(address)
+        drawn = (
+            "document.getElementById('app').dataset.seq === arguments[1]"
+            if page == "table"
+            else "document.getElementById('app').dataset.state === 'tables'"
+        )
+        WebDriverWait(browser, WAIT_S).until(
+            lambda d: d.execute_script(
+                f"return document.documentElement.lang === arguments[0] && {drawn}",
+                lang.tag,
+                str(view.seq),
+            ),
+            message=f"the viewer page ({page}) in {lang.tag}",
+        )
+        for size, (w, h) in SIZES.items():
+            _viewport(browser, w, h)
+            texts = browser.execute_script(PAGE_TEXTS_JS)
+            assert texts, size
+            assert untranslated(texts, lang) == [], (size, lang.tag)
+            if page == "table":
+                assert browser.execute_script(OVERFLOW_JS, h < w) == [], (size, lang.tag)
+            assert browser.execute_script(SPILL_JS) == [], (size, lang.tag)
+            missing, checked = browser.execute_script(GLYPHS_JS, [])
+            assert missing == [], (size, lang.tag)
+            if lang is Language.ZH_CN:
+                assert checked > 3
+            SHOTS.mkdir(parents=True, exist_ok=True)
+            browser.save_screenshot(str(SHOTS / f"viewer-{page}-{lang.tag}-{size}.png"))
+        if lang is not Language.EN and page == "tables":
+            heading = browser.execute_script("return document.querySelector('#app h1').textContent")
+            assert heading == translator(lang).gettext("Hall {name}").format(name="Chengdu")
+    finally:
+        web.close()
