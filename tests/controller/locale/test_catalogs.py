@@ -3,6 +3,8 @@ as the glossary (controller/locale/glossary.tsv) does."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from controller.locale import Language, catalog_dir, read_po
@@ -88,5 +90,6 @@ def test_the_ledger_s_rules_are_in_the_reader_s_language_with_the_reference_kept
     for rule in cited:
         said = held.get(rule, ("",))[0]
         assert said and said != rule, f"{rule!r} untranslated in {lang.tag}"
-        reference = rule.split(":")[0]
-        assert said.split(":")[0].split("：")[0] == reference, (rule, said)
+        if re.match(r"^\d{3}\b", rule):  # a rulebook reference ("004 Table 7") stays
+            reference = rule.split(":")[0]
+            assert said.split(":")[0].split("：")[0] == reference, (rule, said)
