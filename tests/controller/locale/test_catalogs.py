@@ -4,6 +4,7 @@ as the glossary (controller/locale/glossary.tsv) does."""
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 import pytest
 
@@ -93,3 +94,30 @@ def test_the_ledger_s_rules_are_in_the_reader_s_language_with_the_reference_kept
         if re.match(r"^\d{3}\b", rule):  # a rulebook reference ("004 Table 7") stays
             reference = rule.split(":")[0]
             assert said.split(":")[0].split("：")[0] == reference, (rule, said)
+
+
+# the rule sources beside the project (../shared/seeds from the checkout, or a worktree's)
+SEEDS = next(
+    (p / "shared" / "seeds" for p in Path(__file__).resolve().parents if (p / "shared").is_dir()),
+    Path("/nonexistent"),
+)
+
+
+def test_every_glossary_term_names_its_source():
+    for t in glossary():
+        cited = r"\b00[0-4]\b|wikipedia|RULES\.md|seat-[ESWN]"  # a book, a page, another term
+        assert re.search(cited, t.source), (t.term, t.source)
+        assert "not yet checked" not in t.source, t.term
+
+
+@pytest.mark.skipif(not SEEDS.is_dir(), reason="the rule sources (../shared/seeds) are not here")
+def test_the_glossary_s_quoted_rulebook_terms_are_in_the_rulebooks_it_names():
+    """A source like "004 Table 4 no 7 'Win after Kong'" quotes the book: the words are there."""
+    books = {p.name[:3]: p.read_text(encoding="utf-8").lower() for p in SEEDS.glob("00?_*.txt")}
+    checked = 0
+    for t in glossary():
+        for book, said in re.findall(r"\b(00[0-4])\b[^']*'([^']+)'", t.source):
+            first = said.split(" (")[0].split(":")[0].lower()
+            assert first in books[book], (t.term, book, said)
+            checked += 1
+    assert checked > 15
