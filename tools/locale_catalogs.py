@@ -31,7 +31,7 @@ CONTROLLER = HERE.parent
 GLOSSARY = HERE / "glossary.tsv"
 TEMPLATE = HERE / f"{DOMAIN}.pot"
 TRANSLATED = tuple(lang for lang in Language if lang is not Language.EN)
-_PY_KEYWORDS = {
+PY_KEYWORDS = {
     "gettext": None,
     "_": None,
     "ngettext": (1, 2),
@@ -39,7 +39,7 @@ _PY_KEYWORDS = {
     "says": None,
     "Said": None,
 }
-_JS_KEYWORDS = {"t": None, "tn": (1, 2), "N_": None}
+JS_KEYWORDS = {"t": None, "tn": (1, 2), "N_": None}
 _HTML_MSGID = re.compile(r'data-msgid(?:-[\w-]+)?="([^"]+)"')  # text, or an attribute
 
 
@@ -75,8 +75,8 @@ def glossary(path: Path = GLOSSARY) -> tuple[Term, ...]:
 def extracted(root: Path = CONTROLLER) -> Iterator[Found]:
     """Every marked message of the code and the pages under `root` (the controller)."""
     for method, pattern, keywords in (
-        ("python", "**.py", _PY_KEYWORDS),
-        ("javascript", "web/**.js", _JS_KEYWORDS),
+        ("python", "**.py", PY_KEYWORDS),
+        ("javascript", "web/**.js", JS_KEYWORDS),
     ):
         for name, line, message, _, _ in extract_from_dir(
             root, [(pattern, method)], keywords=keywords

@@ -74,7 +74,7 @@ def candidates(
     )
 
 
-_PAST = {"discard": "discarded", "draw": "drew", "void": "laid for the void"}
+# the moves an ambiguous reading may fit, each said as a button ("South discarded 4p")
 _ENTER = {
     "discard": N_("{who} discarded {tile}: enter it"),
     "draw": N_("{who} drew {tile}: enter it"),
@@ -94,7 +94,7 @@ def _fitting(deal: Deal, dealer: Seat, fits: Sequence[mv.Move]) -> tuple[Candida
     for move in fits:
         data = move_to_json(move)
         seat = data.get("seat")
-        if seat is None or data["move"] not in _PAST or deal.check(move) is not None:
+        if seat is None or data["move"] not in _ENTER or deal.check(move) is not None:
             continue
         side = table_seat(Seat.parse(seat), dealer)
         action = {"seat": side.name, "move": data["move"]}
