@@ -167,10 +167,53 @@ def in_words(text: str) -> str:
     return _SEAT.sub(lambda m: SEAT_NAMES[m.group(1)], text)
 
 
+# an alert's title by its code (controller/alerts.py AlertKind): the words before its message,
+# which a page in another language says from its catalog (the message stays as written)
+ALERT_TITLES = {
+    "unrecognised": N_("Unrecognised"),
+    "ambiguous": N_("Ambiguous"),
+    "wall-mismatch": N_("Wall mismatch"),
+    "declaration-without-tiles": N_("Declaration without tiles"),
+    "tiles-without-declaration": N_("Tiles without declaration"),
+    "long-hand": N_("Long hand"),
+    "short-hand": N_("Short hand"),
+    "unknown-tag": N_("Unknown tag"),
+    "duplicate-tile": N_("Duplicate tile"),
+    "void-discard-order": N_("Void discard order"),
+    "false-hu": N_("False Hu"),
+    "recovery": N_("Recovery"),
+    "dealer-side": N_("Dealer side"),
+    "stalled": N_("Stalled"),
+    "over-time": N_("Over time"),
+    "device-lost": N_("Device lost"),
+    "table-fault": N_("Table fault"),
+    "lid": N_("Lid"),
+    "dice": N_("Dice"),
+    "dice-misfit": N_("Dice misfit"),
+    "dice-readings": N_("Dice readings"),
+    "dice-ambiguous": N_("Dice ambiguous"),
+    "dice-unread": N_("Dice unread"),
+    "no-wall-scan": N_("No wall scan"),
+    "bad-wall-scan": N_("Bad wall scan"),
+    "no-dealt-hands": N_("No dealt hands"),
+    "bad-hands": N_("Bad hands"),
+    "no-deal": N_("No deal"),
+    "void-suit-set": N_("Void suit set"),
+    "deal-abandoned": N_("Deal abandoned"),
+    "deal-overtaken": N_("Deal overtaken"),
+    "restarted": N_("Restarted"),
+    "machine": N_("Machine"),
+    "internal-error": N_("Internal error"),
+    "seating": N_("Seating"),
+}
+
+
 def alert_words(code: str, message: str) -> str:
     """An alert's code as a title, then its message in words ("Stalled: West holds 15 tiles")."""
-    words = code.replace("-", " ").capitalize().split(" ")
-    title = " ".join("Hu" if w.lower() == "hu" else w for w in words)  # "False Hu", not "hu"
+    title = ALERT_TITLES.get(code)
+    if title is None:
+        words = code.replace("-", " ").capitalize().split(" ")
+        title = " ".join("Hu" if w.lower() == "hu" else w for w in words)  # "False Hu"
     return f"{title}: {in_words(message)}"
 
 

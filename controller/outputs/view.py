@@ -161,8 +161,10 @@ class CorrectionView:
     """A referee correction of the deal in progress, as the referee page lists it."""
 
     seq: int
-    text: str  # "cancel-move of #812 by ref-1: it did not happen"
+    text: str  # "#812 move cancelled by ref-1: it did not happen"
     active: bool  # False once undone (withdrawn)
+    # the same as a sentence the page says in its language (controller/locale Said JSON)
+    words: dict[str, Any] | None = None
 
 
 @dataclass(frozen=True, slots=True)

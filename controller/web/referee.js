@@ -32,6 +32,15 @@ function seatWords(seat) {
   return seat ? MJ.seatWords(seat) : t("nobody");
 }
 
+// An alert as the daemon words it, "Stalled: West holds 15 tiles": its title (a catalog
+// message, controller/words.py ALERT_TITLES) said in the page's language, the message as
+// written
+function alertWords(text) {
+  const i = text.indexOf(": ");
+  if (i < 0) return t(text);
+  return t("{title}: {message}", { title: t(text.slice(0, i)), message: text.slice(i + 2) });
+}
+
 // a headline said in a language other than the daemon's, cut at a word as the daemon cuts
 function shorten(text) {
   text = text.split(/\s+/).join(" ").trim();
@@ -123,7 +132,7 @@ function drawSide(view) {
     ...view.alerts.map((a) => {
       const li = MJ.el("li", "alert " + a.level);
       li.appendChild(MJ.el("span", "muted", "#" + a.seq + " " + localTime(a.t_wall) + " "));
-      li.appendChild(MJ.el("span", "", a.text));
+      li.appendChild(MJ.el("span", "", alertWords(a.text)));
       return li;
     }),
   );
@@ -146,7 +155,7 @@ function drawSide(view) {
 }
 
 function correctionItem(c) {
-  const li = MJ.el("li", c.active ? "correction" : "correction undone", c.text + " ");
+  const li = MJ.el("li", c.active ? "correction" : "correction undone", (c.words ? say(c.words) : c.text) + " ");
   if (c.active) {
     const undo = MJ.el("button", "undo", WORDS.undo());
     undo.type = "button";
@@ -238,7 +247,7 @@ document.addEventListener("mj:words", () => {
 Promise.allSettled([MJ.loadSprite(), MJ.loadWords()]).finally(() => {
   MJ.follow("/referee/events", "/referee/api/view", (view) => {
     lastView = view;
-    MJ.render(view.public, { hands: view.hands, note: "referee" });
+    MJ.render(view.public, { hands: view.hands, note: t("referee") });
     drawSide(view);
   });
 });

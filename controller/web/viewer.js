@@ -78,7 +78,7 @@
         return tableList(hall, statuses);
       }
       if (delayed) {
-        MJ.render(data.public, { hands: data.hands, note: "delayed" });
+        MJ.render(data.public, { hands: data.hands, note: t("delayed") });
       } else {
         MJ.render(data);
       }

@@ -23,10 +23,12 @@ from outputs_views import broadcast_view, public_steps, referee_view, result_vie
 from page_checks import OVERFLOW_JS
 from real_things import chromium_missing, start_chromium
 
-from controller.locale import Language, load, translator
+from controller.locale import Language, Said, load, says, translator
 from controller.outputs import scoreboard
 from controller.outputs.http import WebServer
 from controller.outputs.scoreboard import Scoreboard
+from controller.outputs.view import AlertView, CorrectionView
+from controller.words import alert_words
 
 SHOTS = Path(__file__).resolve().parents[3] / "artifacts" / "screenshots"
 SIZES = {"tv": (1920, 1080), "small": (1024, 768), "phone": (390, 844)}
@@ -301,7 +303,21 @@ def called_referee_view(view):
         "stalled", "Stalled: no move read", candidates(deal, Seat.E), details(diffs, Seat.E), 5
     )
     heads = ({"deal": 1, "seq": 40, "hash": "9f8167c2"},)
-    return dataclasses.replace(referee_view(view), call=call.to_json(), heads=heads)
+    base = referee_view(view)
+    alert = AlertView(view.seq, "16:02:13", "warning", alert_words("stalled", "S holds 15 tiles"))
+    undone = says(
+        "#{seq} move cancelled by {referee}: {why}",
+        seq="812",
+        referee="ref-1",
+        why=Said("it did not happen"),
+    )
+    return dataclasses.replace(
+        base,
+        call=call.to_json(),
+        heads=heads,
+        alerts=(*base.alerts, alert),
+        corrections=(CorrectionView(812, str(undone), True, undone.to_json()),),
+    )
 
 
 def _referee_page(driver, url: str, lang: Language, seq: int) -> None:
@@ -361,8 +377,15 @@ def test_the_referee_page_speaks_each_language_at_each_size(browser, referee_ser
         "return [...document.querySelectorAll('#candidates li > *, #call-status, #call-diffs li')]"
         ".map((e) => e.textContent)"
     )
+    side = browser.execute_script(
+        "return [...document.querySelectorAll('#alerts li, #corrections li')]"
+        ".map((e) => e.textContent)"
+    )
     if lang is Language.ZH_CN:
         assert "牌桌在等您。" in said and any("三万" in s for s in said), said
+        assert any("停滞：" in s for s in side) and any(
+            "动作由ref-1撤销：没有发生" in s for s in side
+        )
     if lang is Language.RU:
         assert "Стол ждёт вас." in said and any("3 символа" in s for s in said), said
     if lang is Language.EN:
