@@ -63,7 +63,8 @@ function nameSeats(players) {
   }
 }
 
-// a journal panel line: "seq<TAB>wall time<TAB>the record in words" (controller/daemon/contracts.py)
+// a journal panel line: "seq<TAB>wall time<TAB>the record in words<TAB>the same as a
+// sentence (JSON)" (controller/daemon/contracts.py tail_line), said in the page's language
 function journalLine(line) {
   const parts = line.split("\t");
   const li = MJ.el("li", "");
@@ -71,8 +72,16 @@ function journalLine(line) {
     li.textContent = line;
     return li;
   }
+  let words = parts.slice(2).join(" ");
+  if (parts.length > 3 && parts[parts.length - 1].startsWith("{")) {
+    try {
+      words = say(JSON.parse(parts[parts.length - 1]));
+    } catch (e) {
+      words = parts.slice(2, -1).join(" ");
+    }
+  }
   li.appendChild(MJ.el("span", "muted", "#" + parts[0] + " " + localTime(parts[1]) + " "));
-  li.appendChild(MJ.el("span", "", parts.slice(2).join(" ")));
+  li.appendChild(MJ.el("span", "", words));
   return li;
 }
 

@@ -63,3 +63,23 @@ def _args(j: dict) -> dict:
         (k, Said(**_args(v)) if isinstance(v, dict) else v) for k, v in j.get("args", {}).items()
     )
     return {"msgid": j["msgid"], "args": args, "english": j.get("en")}
+
+
+def test_journal_lines_are_said_in_the_reader_s_language():
+    from controller.words import record_said
+
+    discard = record_said("move.accepted", {"seat": "S", "move": "discard", "tile": "5p"})
+    assert str(discard) == "South discards 5 Dots"
+    assert discard.say(ZH) == "南 出牌 五筒"
+    assert discard.say(RU) == "Юг сбрасывает 5 точек"
+    window = record_said(
+        "claim.window",
+        {"state": "closed", "tile": "8s", "discarder": "E", "claims": {"S": "pung"},
+         "closed_by": "all-answered"},
+    )  # fmt: skip
+    assert str(window) == "claims closed on 8 Bamboo from East: South pung (all answered)"
+    assert "八条" in window.say(ZH) and "东" in window.say(ZH)
+    settled = record_said(
+        "deal.settled", {"deal": 3, "deltas": [9, -3, -3, -3], "end": "three-won"}
+    )
+    assert settled.say(RU) == "раздача 3 рассчитана (трое выиграли): E +9 S -3 W -3 N -3"

@@ -313,11 +313,35 @@ def called_referee_view(view):
     )
     return dataclasses.replace(
         base,
+        journal_tail=journal_lines(),
         call=call.to_json(),
         heads=heads,
         alerts=(*base.alerts, alert),
         corrections=(CorrectionView(812, str(undone), True, undone.to_json()),),
     )
+
+
+def journal_lines() -> tuple[str, ...]:
+    """The referee page's journal panel as the daemon writes it: real records' tail lines."""
+    import tempfile
+
+    from controller.daemon.contracts import tail_line
+    from controller.journal.records import RecordKind, Source
+    from controller.journal.store import Journal
+
+    started = {"deal": 1, "rules": "sbr-mil", "dealer": "E", "dice": [3, 4],
+               "players": ["Li Wei", "Anna", "Kenji", "Marie"]}  # fmt: skip
+    records = (
+        (RecordKind.DEAL_STARTED, started),
+        (RecordKind.ALERT, {"code": "stalled", "message": "W holds 15 tiles"}),
+        (RecordKind.MOVE_ACCEPTED, {"seat": "S", "move": "discard", "tile": "5p"}),
+        (RecordKind.CLAIM_WINDOW, {"state": "closed", "tile": "8s", "discarder": "E",
+                                   "claims": {"S": "pung"}, "closed_by": "all-answered"}),
+    )  # fmt: skip
+    with tempfile.TemporaryDirectory() as folder, Journal.open(Path(folder) / "j") as j:
+        return tuple(
+            tail_line(j.append(Source.DAEMON, kind, data, deal=1)) for kind, data in records
+        )
 
 
 def _referee_page(driver, url: str, lang: Language, seq: int) -> None:
@@ -386,6 +410,10 @@ def test_the_referee_page_speaks_each_language_at_each_size(browser, referee_ser
         assert any("停滞：" in s for s in side) and any(
             "动作由ref-1撤销：没有发生" in s for s in side
         )
+        journal = browser.execute_script(
+            "return [...document.querySelectorAll('#journal li')].map((e) => e.textContent)"
+        )
+        assert any("南 出牌 五筒" in line for line in journal), journal
     if lang is Language.RU:
         assert "Стол ждёт вас." in said and any("3 символа" in s for s in said), said
     if lang is Language.EN:
