@@ -223,6 +223,15 @@ def alert_said(code: str, message: str) -> Said:
     return says("{title}: {message}", title=Said(title), message=in_words(message))
 
 
+def alert_text(text: str, tr: Translator = ENGLISH) -> str:
+    """An alert as `alert_words` wrote it ("Stalled: West holds 15 tiles"), its title said in
+    `tr`'s language, its message as written (the terminal and the referee page say it so)."""
+    title, sep, message = text.partition(": ")
+    if not sep:
+        return tr.gettext(text)
+    return tr.gettext("{title}: {message}").format(title=tr.gettext(title), message=message)
+
+
 VERBS = {
     "draw": N_("draws"),
     "replacement-draw": N_("draws a replacement"),

@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any, TextIO
 from controller.locale import ENGLISH, Translator
 from controller.outputs.seat_display import running_score
 from controller.outputs.view import AlertView, PublicView
-from controller.words import local_time, phase_words, table_name, waiting_words
+from controller.words import alert_text, local_time, phase_words, table_name, waiting_words
 
 if TYPE_CHECKING:
     from controller.journal.summary import DealSummary
@@ -65,7 +65,7 @@ class RunStatus:
         if self.tty:  # the lines printed above it show the status as it is now
             self._line = fitted(status_lines(public, self.tr), self._columns())
         for a in new:
-            self._print(alert_line(a))
+            self._print(alert_line(a, self.tr))
         settled = self._deals(public)
         if self.tty:
             now = self.clock()
@@ -212,10 +212,11 @@ def deal_words(public: PublicView, tr: Translator = ENGLISH) -> str:
     return tr.gettext("deal {n}").format(n=n)
 
 
-def alert_line(a: AlertView) -> str:
-    """An alert as one short line in local time: ! 14:02:07 Stalled: West holds 15 tiles."""
+def alert_line(a: AlertView, tr: Translator = ENGLISH) -> str:
+    """An alert as one short line in local time: ! 14:02:07 Stalled: West holds 15 tiles (its
+    title in the table's language, its message as the daemon wrote it)."""
     mark = {"error": "!!", "warning": "!"}.get(a.level, "-")
-    return f"{mark} {local_time(a.t_wall)} {a.text}"
+    return f"{mark} {local_time(a.t_wall)} {alert_text(a.text, tr)}"
 
 
 def results(journal: Path, sessions: Sequence[int], tr: Translator = ENGLISH) -> str:

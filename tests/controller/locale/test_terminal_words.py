@@ -115,3 +115,17 @@ def test_the_closing_table_lines_up_chinese_names_and_words_by_terminal_columns(
         assert len(set(label)) == 1, rows  # the deal numbers and "total" right-aligned
     zh = session_table(1, deals, translator(Language.ZH_CN))
     assert "N 李小龙长名" in zh[1] and "N 李小龙长名字" not in zh[1]  # 12 columns
+
+
+def test_an_alert_line_says_its_title_in_the_table_s_language():
+    from controller.cli.run_status import alert_line
+    from controller.outputs.view import AlertView
+    from controller.words import alert_words
+
+    a = AlertView(
+        7, "2026-03-01T10:00:05+00:00", "warning", alert_words("stalled", "W holds 15 tiles")
+    )
+    assert alert_line(a).endswith(" Stalled: West holds 15 tiles")
+    assert alert_line(a, translator(Language.ZH_CN)).endswith(" 停滞：West holds 15 tiles")
+    assert alert_line(a, translator(Language.RU)).startswith("! ")
+    assert alert_line(a, translator(Language.RU)).endswith(" Остановка: West holds 15 tiles")
