@@ -226,10 +226,15 @@ def alert_said(code: str, message: str) -> Said:
 def alert_text(text: str, tr: Translator = ENGLISH) -> str:
     """An alert as `alert_words` wrote it ("Stalled: West holds 15 tiles"), its title said in
     `tr`'s language, its message as written (the terminal and the referee page say it so)."""
+    return alert_text_said(text).say(tr)
+
+
+def alert_text_said(text: str) -> Said:
+    """`alert_text` as a sentence (a referee call's cause, made from the alert's words)."""
     title, sep, message = text.partition(": ")
     if not sep:
-        return tr.gettext(text)
-    return tr.gettext("{title}: {message}").format(title=tr.gettext(title), message=message)
+        return Said(text)
+    return says("{title}: {message}", title=Said(title), message=message)
 
 
 VERBS = {

@@ -17,7 +17,7 @@ from typing import Any
 from controller.daemon.candidates import Candidate, Differences
 from controller.journal.payloads import table_seat
 from controller.locale import N_, Said, said, says
-from controller.words import seat_said, tile_said, zone_said
+from controller.words import alert_text_said, seat_said, tile_said, zone_said
 from rules.seats import Seat
 
 HEADLINE_MAX = 120  # characters: read at a glance
@@ -64,7 +64,7 @@ class RefereeCall:
         for c in self.candidates:
             if str(c.headline):
                 return said(c.headline)
-        return Said(self.cause)
+        return alert_text_said(self.cause)
 
     @property
     def status(self) -> Said:
@@ -99,7 +99,7 @@ class RefereeCall:
                 "status": self.status.to_json(),
                 "candidates": [c.words_json() for c in self.candidates],
                 "details": [d.to_json() for d in self.details],
-                "cause": Said(self.cause).to_json(),
+                "cause": alert_text_said(self.cause).to_json(),
             },
         }
 

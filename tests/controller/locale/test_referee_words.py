@@ -83,3 +83,11 @@ def test_journal_lines_are_said_in_the_reader_s_language():
         "deal.settled", {"deal": 3, "deltas": [9, -3, -3, -3], "end": "three-won"}
     )
     assert settled.say(RU) == "раздача 3 рассчитана (трое выиграли): E +9 S -3 W -3 N -3"
+
+
+def test_a_call_with_no_candidate_says_its_alert_s_title_in_the_reader_s_language():
+    call = RefereeCall("stalled", "Stalled: West holds 15 tiles", alert_seq=4)
+    assert call.headline == "Stalled: West holds 15 tiles"
+    words = call.to_json()["words"]
+    assert Said(**_args(words["headline"])).say(ZH) == "停滞：West holds 15 tiles"
+    assert Said(**_args(words["cause"])).say(RU) == "Остановка: West holds 15 tiles"
