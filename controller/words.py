@@ -425,3 +425,72 @@ def phase_said(phase: str) -> Said:
     if phase in PHASE_WORDS:
         return Said(PHASE_WORDS[phase])
     return _said_as_is(phase_words(phase))
+
+
+# --- a ledger line's `why` (made in rules/: settlement.py, deal_hu.py, deal_claims.py) ------
+
+MELD_WORDS = {
+    "pung": N_("pung"),
+    "kong": N_("kong"),
+    "concealed-kong": N_("concealed-kong"),
+    "promoted-kong": N_("promoted-kong"),
+    "postponed-kong": N_("postponed-kong"),
+}
+WHY_WORDS = (N_("false Hu"), N_("flower pig"), N_("not ready at wall end"), N_("Hu"))
+_HU_WHY = re.compile(r"^(self-drawn Hu|Hu) on (\S+) \((.*); A=(-?\d+)\)$")
+_MELD_WHY = re.compile(r"^(" + "|".join(MELD_WORDS) + r") ([1-9][mpsz])$")
+_TILE_WHY = {
+    re.compile(r"^void suit meld ([1-9][mpsz])$"): N_("void suit meld {tile}"),
+    re.compile(r"^void-suit tile ([1-9][mpsz]) held at the end$"): N_(
+        "void-suit tile {tile} held at the end"
+    ),
+    re.compile(r"^sequential pung of ([1-9][mpsz]) \(passed since the last draw\)$"): N_(
+        "sequential pung of {tile} (passed since the last draw)"
+    ),
+}
+_READY_WHY = re.compile(r"^not ready at wall end \(([ESWN]) ready, maximum (\d+)\)$")
+
+
+def why_said(why: str) -> Said:
+    """A ledger line's `why`, as rules/ writes it ("Hu on 8m (all-pungs 1, root 1; A=4)",
+    "concealed-kong 4s", "flower pig"), as a sentence said in the reader's language; its
+    English is the `why` itself. A `why` of another form (a referee's reason) is said as it
+    is."""
+    if why.startswith("refund: "):
+        return says("refund: {why}", why=why_said(why.removeprefix("refund: ")))
+    if m := _HU_WHY.match(why):
+        what, tile, names, value = m.groups()
+        msgid = (
+            N_("self-drawn Hu on {tile} ({patterns}; A={value})")
+            if what == "self-drawn Hu"
+            else N_("Hu on {tile} ({patterns}; A={value})")
+        )
+        return says(msgid, tile=tile_said(tile), patterns=_patterns_said(names), value=value)
+    if m := _MELD_WHY.match(why):
+        kind, tile = m.groups()
+        return says("{meld} {tile}", meld=Said(MELD_WORDS[kind]), tile=tile_said(tile))
+    for form, msgid in _TILE_WHY.items():
+        if m := form.match(why):
+            return says(msgid, tile=tile_said(m.group(1)))
+    if m := _READY_WHY.match(why):
+        seat, most = m.groups()
+        return says(
+            "not ready at wall end ({seat} ready, maximum {points})",
+            seat=Said(SEAT_NAMES[seat], english=seat),
+            points=most,
+        )
+    return Said(why)
+
+
+def _patterns_said(names: str) -> Said:
+    """ "all-pungs 1, root 2" (a pattern and its fan, each), or "no fan"."""
+    if names == "no fan":
+        return Said(N_("no fan"))
+    said = []
+    for item in names.split(", "):
+        name, _, fan = item.rpartition(" ")
+        said.append(says("{pattern} {fan}", pattern=Said(name), fan=fan))
+    listed = said[0]
+    for more in said[1:]:
+        listed = says("{first}, {second}", first=listed, second=more)
+    return listed

@@ -43,6 +43,8 @@ class LedgerLineView:
     # "kong 5s", "false Hu", the referee's reason; a Hu's patterns once the deal is over
     why: str
     rule: str  # the rule in words and its source: "004 Table 7: melded kong, 2 from ..."
+    # `why` as a sentence a page says in its language (controller/words.py why_said)
+    why_words: dict[str, Any] | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -7,9 +7,9 @@ player's void suit, first discard, dealt and final hand, every step with its tim
 evidence and what the judge said, claim windows and who claimed, the ledger (corrections
 applied) with the rule behind each line, alerts and corrections with who made them and when.
 
-Said in the reader's language (`mjtable report --lang`): the headings, labels and the ledger's
-rules (the rulebook reference kept); the journal's own words (a step's text and evidence, a
-ledger line's `why`, a correction's reason) stay as they were journalled.
+Said in the reader's language (`mjtable report --lang`): the headings, labels, the ledger's
+rules (the rulebook reference kept) and each line's `why` (controller/words.py why_said); the
+journal's own words (a step's text and evidence, a correction's reason) stay as journalled.
 """
 
 from __future__ import annotations
@@ -26,6 +26,7 @@ from controller.referee.rebuild import END_NAMES, Rebuilt
 from controller.referee.session import SessionDeal
 from controller.referee.svg import legend_svg, progression_svg, wall_svg
 from controller.referee.text import clock_time, seat_status, won_text
+from controller.words import why_said
 from rules.ruleset import ScoringMethod
 from rules.seats import SEATS
 from rules.tiles import Tile
@@ -351,7 +352,8 @@ def _ledger(rb: Rebuilt, tr: Translator = ENGLISH) -> str:
         payee = _("nobody") if line.payee is None else str(line.payee)
         rows.append(
             f'<tr><td>{line.payer}</td><td>{payee}</td><td class="n">{line.points}</td>'
-            f'<td>{escape(line.why)}</td><td class="small">{escape(_(line.rule))}</td></tr>'
+            f"<td>{escape(why_said(line.why).say(tr))}</td>"
+            f'<td class="small">{escape(_(line.rule))}</td></tr>'
         )
     if not rb.ledger:
         rows.append(f'<tr><td colspan="5">{_("no payments")}</td></tr>')

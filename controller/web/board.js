@@ -591,7 +591,7 @@ const MJ = (() => {
       li.appendChild(el("span", "who", who));
       const points = g.payers.length > 1 ? t("{points} each", { points: g.points }) : String(g.points);
       li.appendChild(el("span", "points", points));
-      li.appendChild(el("span", "why", t(g.why)));
+      li.appendChild(el("span", "why", g.why_words ? say(g.why_words) : t(g.why)));
       const rule = el("span", "rule muted", t(g.rule));
       rule.title = t(g.rule);
       li.appendChild(rule);

@@ -91,3 +91,34 @@ def test_a_call_with_no_candidate_says_its_alert_s_title_in_the_reader_s_languag
     words = call.to_json()["words"]
     assert Said(**_args(words["headline"])).say(ZH) == "停滞：West holds 15 tiles"
     assert Said(**_args(words["cause"])).say(RU) == "Остановка: West holds 15 tiles"
+
+
+def test_every_ledger_why_of_random_deals_is_said_as_written_in_english():
+    """A ledger line's `why` (rules/) said as a sentence: its English is the `why` itself for
+    every line of 60 bot deals under each Sichuan rule set, and the forms it knows are said
+    in the reader's language."""
+    from controller.words import why_said
+    from rules.random_deals import play_one
+
+    known = 0
+    seen = 0
+    for rules in ("sbr-mil", "wmt", "sbr-russia"):
+        rs = load(rules)
+        for seed in range(20):
+            for line in play_one(rs, seed, rejudge=False).deal.ledger().lines:
+                said = why_said(line.why)
+                assert str(said) == line.why
+                seen += 1
+                if said.args:
+                    known += 1
+                    assert said.say(ZH) != line.why and said.say(RU) != line.why, line.why
+    assert seen > 100 and known > seen // 2, (known, seen)
+
+
+def test_a_hu_why_names_its_patterns_in_the_reader_s_language():
+    from controller.words import why_said
+
+    said = why_said("Hu on 8m (all-pungs 1, root 1; A=4)")
+    assert said.say(ZH) == "胡八万（碰碰胡 1、根 1；A=4）"
+    assert why_said("refund: concealed-kong 4s").say(RU).startswith("возврат: ")
+    assert str(why_said("slow play")) == "slow play"  # a referee's reason: as written
