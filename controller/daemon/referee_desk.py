@@ -383,7 +383,11 @@ def _describe(c: Correction) -> Said:
     and reason as written (a reason the page offered, "it did not happen", is said in the
     page's language too: it is a catalog message)."""
     details = c.details or {}
-    who = {"seq": str(c.corrects), "referee": c.referee, "why": Said(c.reason)}
+    who: dict[str, str | Said] = {
+        "seq": str(c.corrects),
+        "referee": c.referee,
+        "why": Said(c.reason),
+    }
     if c.action is CorrectionAction.PENALTY:
         to = details.get("paid_to")
         return says(
