@@ -253,22 +253,25 @@ def session_table(
     widths = [max(6, width(h)) for h in heads]
     settled = tr.ngettext("{n} deal settled", "{n} deals settled", len(deals))
     deal, total = tr.gettext("deal"), tr.gettext("total")
-    first = max(4, width(deal), width(total), len(str(len(deals))))
+    # the label column: "deal" and the deal numbers in it, "total" one column into the gap
+    # after it (as the English table has always been), all widened for a longer word
+    first = max(4, width(deal), width(total) - 1, len(str(len(deals))))
 
     def row(label: str, cells: Sequence[str], mark: str = "") -> str:
+        """`label` with the gap after it (first + 2 columns), then the cells."""
         said = "  ".join(rjust(c, w) for c, w in zip(cells, widths, strict=True))
-        return f"{label}  {said}{mark}"
+        return f"{label}{said}{mark}"
 
     out = [tr.gettext("Session {n}").format(n=session) + ": " + settled.format(n=len(deals))]
-    out.append(row(ljust(deal, first), heads))
+    out.append(row(ljust(deal, first) + "  ", heads))
     totals = [0, 0, 0, 0]
     for n, d in enumerate(deals, start=1):
         deltas = d.deltas or (0, 0, 0, 0)
         for i, v in enumerate(deltas):
             totals[i] += v
         cells = [f"{v:+d}" for v in deltas]
-        out.append(row(rjust(str(n), first), cells, " *" if d.corrected else ""))
-    out.append(row(rjust(total, first), [f"{v:+d}" for v in totals]))
+        out.append(row(rjust(str(n), first) + "  ", cells, " *" if d.corrected else ""))
+    out.append(row(rjust(total, first + 1) + " ", [f"{v:+d}" for v in totals]))
     if any(d.corrected for d in deals):
         out.append(tr.gettext("* corrected by the referee"))
     return out

@@ -176,7 +176,7 @@ def test_on_a_terminal_a_live_status_line_and_the_results(tmp_path):
     assert any("claims on " in r and "'s discard" in r for r in playing)  # the board's words
     assert "Deal 1 of 1 settled: E " in text
     tail = text[text.index("stopped: deals") :].splitlines()
-    assert tail[1:3] == ["Session 1: 1 deal settled", "deal   E East  S South  W West  N North"]
+    assert tail[1:3] == ["Session 1: 1 deal settled", "deal  E East  S South  W West  N North"]
     assert tail[4].startswith("total ")
 
 
