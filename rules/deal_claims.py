@@ -187,16 +187,16 @@ def _lock_passers(st: State, w: Window, passed: tuple[Seat, ...]) -> None:
 
 
 def _resolve(st: State, w: Window) -> list[Fact]:
-    res = resolve(w)
+    res = resolve(w)  # None: everybody let the tile go
     facts: list[Fact] = []
-    _lock_passers(st, w, res.passed)
+    _lock_passers(st, w, w.eligible if res is None else res.passed)
     st.window = None
     if w.kind is WindowKind.ROBBING:
-        deal_kongs.resolve_robbing(st, w, res.hu, facts)
+        deal_kongs.resolve_robbing(st, w, () if res is None else res.hu, facts)
         return facts
     kongs = st.window_kongs
     st.window_kongs = []
-    if res.hu:
+    if res is not None and res.hu:
         st.river[w.discarder].pop()
         if deal_hu.pay_group(st, w, res.hu, facts):
             # 004 Table 7: no kong payment when Hu is declared on the declarer's next discard
@@ -206,13 +206,14 @@ def _resolve(st: State, w: Window) -> list[Fact]:
                     st.lines += pay.refund(rec.lines, pay.R_REFUND_NEXT_DISCARD)
         deal_hu.after_hu(st, w.discarder, res.hu, facts)
         return facts
-    if res.taker is not None:
+    if res is not None and res.taker is not None:
         st.river[w.discarder].pop()
         if isinstance(res.meld, Chow):
             _meld_chow(st, w, res.taker, res.meld.tile, facts)
         else:
             _meld_set(st, w, res.taker, isinstance(res.meld, Kong), facts)
         return facts
+    # nobody takes the tile: the next player draws, or the wall is over
     if w.last:
         deal_end.finish(st, DealEnd.WALL, facts)
         return facts
