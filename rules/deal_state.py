@@ -6,7 +6,8 @@ declared kong with the payments it brought (for the refunds of 004 Table 7).
 judge's modules, one per concern (rules.deal_draws, rules.deal_claims, rules.deal_kongs,
 rules.deal_hu, rules.deal_void, rules.deal_end; rules.deal_moves names which function
 judges which move). A check only reads it; an effect, called after its check passed,
-changes it in place. The queries below read it and nothing else."""
+changes it in place and reports the move's facts to the `Facts` it is given. The queries
+below read it and nothing else."""
 
 from __future__ import annotations
 
@@ -17,7 +18,7 @@ from itertools import chain
 from rules.claims import ClaimWindow, Window, seats_after
 from rules.live_hand import SUIT_INDEX, UNIT
 from rules.melds import Meld, MeldKind
-from rules.moves import DealEnd, Move, Reason, Won
+from rules.moves import DealEnd, Fact, Move, Reason, Won
 from rules.ruleset import RuleSet
 from rules.seats import SEATS, Seat
 from rules.settlement import LedgerLine
@@ -151,6 +152,9 @@ class State:
 
 
 Problem = tuple[Reason, str] | None  # what a check found: None when the move is legal
+# where an effect reports the facts of a move: the list its driver reads (`Deal.apply`), or
+# None when the driver reads none (`Deal.play`): then no fact is made
+Facts = list[Fact] | None
 
 
 def common(st: State, seat: Seat) -> Problem:

@@ -265,7 +265,8 @@ class Wall:
     `Wall(rs, dice, order)` checks the order and breaks the wall (`Wall.shuffled(rs, rng)`
     shuffles the full set itself: nothing to check); `deal()` returns the 53 takes of the
     deal in the order they happen (`deal_out()` deals without building them); then
-    `draw()` and `replacement()` take one tile each (a `Take`; `draw_tile()` without it),
+    `draw()` and `replacement()` take one tile each (a `Take`; `take(index)` the tile alone,
+    at `next_index()` or `next_replacement_index()`),
     and `tiles_left` counts what remains. `order[i] is None` where the tile is not known:
     `deal()` needs the dealt positions known, and `draw(seat, tile)` /
     `replacement(seat, tile)` on an unknown position must name a `possible` tile.
@@ -334,9 +335,9 @@ class Wall:
         self.last_index = -1  # the physical index of the last tile taken after the deal
 
     def _take(self, seat: Seat, index: int, tile: Tile | None = None) -> Take:
-        return Take(seat, self._take_tile(index, tile), self._positions[index], index)
+        return Take(seat, self.take(index, tile), self._positions[index], index)
 
-    def _take_tile(self, index: int, tile: Tile | None) -> Tile:
+    def take(self, index: int, tile: Tile | None = None) -> Tile:
         """Take the tile at `index` (named `tile` by the reader, required where the wall
         is not known): the tile taken."""
         known = self.order[index]
