@@ -46,7 +46,8 @@ class BotTable:
     """Four bots, the claim clock and a simulated time line for one deal.
 
     `next_move(deal)` says what happens next (a bot's move, or `CloseClaims` when the claim
-    window's clock ran out); the caller applies it, then asks again. Times grow
+    window's clock ran out; None once the deal is over); the caller applies it, then asks
+    again. Times grow
     monotonically: own moves take `Style.thinking` seconds, declarations arrive inside the
     window in seat order, `CloseClaims` comes `claim_seconds` after the discard (004
     Lesson 4: 3 seconds) unless every eligible player has declared before.
@@ -77,6 +78,11 @@ class BotTable:
         self.now = round(self.now + lo + (hi - lo) * self.rng.random(), 1)
         return self.now
 
+    def _think(self) -> float:
+        """The clock a thinking time (`Style.thinking`) on: the time of an own move."""
+        lo, hi = self.style.thinking
+        return self._tick(lo, hi)
+
     def _penalised(self, seat: Seat) -> Penalty:
         """The penalty a seat on turn takes instead of its move (`Style.referee_penalty`)."""
         t = self._tick(1.0, 5.0)
@@ -86,29 +92,29 @@ class BotTable:
         # a referee's yellow card (000 3.6), paid to nobody
         return Penalty(seat, 4, "yellow card: declared without the physical action", t=t)
 
-    def next_move(self, deal: Deal) -> Move:
-        """The next move to offer the judge; the deal must not be over."""
+    def next_move(self, deal: Deal) -> Move | None:
+        """The next move to offer the judge; None once the deal is over."""
         st = deal.state
         phase, seat = st.phase, st.turn
         if phase is Phase.DISCARD:
             if self.rng.random() < self.style.referee_penalty:
                 return self._penalised(seat)
-            return self.bots[seat].turn(deal, seat, self._tick(*self.style.thinking))
+            return self.bots[seat].turn(deal, seat, self._think())
         if phase is Phase.CLAIMS or phase is Phase.ROBBING:
             return self._window_move(deal)
         # a draw is the table's: the tile the wall holds there (rules.wall)
         if phase is Phase.DRAW:
-            return Draw(seat, st.wall.peek(), t=self._tick(*self.style.thinking))
+            return Draw(seat, st.wall.peek(), t=self._think())
         if phase is Phase.REPLACEMENT:
-            return ReplacementDraw(
-                seat, st.wall.peek_replacement(), t=self._tick(*self.style.thinking)
-            )
+            return ReplacementDraw(seat, st.wall.peek_replacement(), t=self._think())
         if phase is Phase.CHOOSING_VOID:
             t = self._tick(0.2, 1.5)
             for s in SEATS:
                 move = self.bots[s].choose(deal, s, t)
                 if move is not None:
                     return move
+        if phase is Phase.OVER:
+            return None
         raise BotError(f"no bot has a move in {phase.value}")  # pragma: no cover
 
     def _window_move(self, deal: Deal) -> Move:
@@ -152,8 +158,7 @@ def play_deal(
     rng = random.Random(seed)
     deal = new_deal(rs, rng)
     table = BotTable(rs, rng, style)
-    while not deal.over:
-        move = table.next_move(deal)
+    while (move := table.next_move(deal)) is not None:
         refused = deal.play(move)
         if refused is not None:  # pragma: no cover - a bug in the bots or the judge
             raise BotError(f"seed {seed}: the judge refused {move}: {refused}")
