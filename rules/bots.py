@@ -95,13 +95,13 @@ class BotTable:
     def next_move(self, deal: Deal) -> Move | None:
         """The next move to offer the judge; None once the deal is over."""
         st = deal.state
+        if st.window is not None:  # a claim or robbing window is open: its seats speak
+            return self._window_move(deal, st.window)
         phase, seat = st.phase, st.turn
         if phase is Phase.DISCARD:
             if self.rng.random() < self.style.referee_penalty:
                 return self._penalised(seat)
             return self.bots[seat].turn(deal, seat, self._think())
-        if phase is Phase.CLAIMS or phase is Phase.ROBBING:
-            return self._window_move(deal)
         # a draw is the table's: the tile the wall holds there (rules.wall)
         if phase is Phase.DRAW:
             return Draw(seat, st.wall.peek(), t=self._think())
@@ -117,20 +117,18 @@ class BotTable:
             return None
         raise BotError(f"no bot has a move in {phase.value}")  # pragma: no cover
 
-    def _window_move(self, deal: Deal) -> Move:
-        window = deal.state.window
-        assert window is not None
+    def _window_move(self, deal: Deal, window: Window) -> Move:
+        robbing = window.kind is WindowKind.ROBBING
         if window is not self._window:
             # a new window (the discard or kong that opened it was the last move)
             self._window = window
             self._asked = 0
             self._closes_at = self.now + self.rs.play.claim_seconds
             retrieve = self.style.retrieve_discard
-            if window.kind is WindowKind.DISCARD and self.rng.random() < retrieve:
+            if not robbing and self.rng.random() < retrieve:
                 # 000 3.6.A: a discard retrieved at once; the referee takes it back
                 return Correction(1, "discard retrieved", t=self._tick(0.1, 0.5))
         # the seats not asked yet, in order (a window is asked again after a declaration)
-        robbing = window.kind is WindowKind.ROBBING
         for seat in window.eligible[self._asked :]:
             self._asked += 1
             if seat in window.declared:

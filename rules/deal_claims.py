@@ -141,11 +141,11 @@ def check_pass(st: State, m: Pass) -> Problem:
 
 
 def check_close(st: State, m: CloseClaims) -> Problem:
+    if st.window is not None:
+        return None  # an open window is never one of a deal that is over
     if st.phase is Phase.OVER:
         return Reason.DEAL_OVER, "the deal is over"
-    if st.window is None:
-        return Reason.WRONG_PHASE, "no claim window is open"
-    return None
+    return Reason.WRONG_PHASE, "no claim window is open"
 
 
 # -- effects ---------------------------------------------------------------------------------

@@ -88,7 +88,7 @@ def discard(st: State, m: Discard, facts: Facts) -> None:
     if st.laid[seat] == tile:
         st.laid[seat] = None  # the face-down void tile is discarded
     # the deal's first discard made by East, before any meld (WMT earthly hand)
-    dealer_first = seat is Seat.E and not st.melded_any and not any(st.discards)
+    dealer_first = not any(st.discards) and seat is Seat.E and not st.melded_any
     st.river[seat].append(tile)
     st.discards[seat].append(tile)
     st.drawn = None
