@@ -75,7 +75,7 @@ class BotTable:
 
     def _tick(self, lo: float, hi: float) -> float:
         """The clock `lo` to `hi` seconds on (at random), in tenths of a second."""
-        self.now = round(self.now + lo + (hi - lo) * self.rng.random(), 1)
+        self.now = _tenths(self.now + lo + (hi - lo) * self.rng.random())
         return self.now
 
     def _think(self) -> float:
@@ -135,11 +135,16 @@ class BotTable:
                 continue  # a seat speaks once in a window
             move = self.bots[seat].claim_tile(deal, seat, window.tile, robbing, None)
             if move is not None:
-                t = min(round(self.now + self.rng.uniform(0.1, 0.8), 1), self._closes_at - 0.1)
+                t = min(_tenths(self.now + self.rng.uniform(0.1, 0.8)), self._closes_at - 0.1)
                 self.now = max(self.now, t)
                 return stamp(move, self.now)
-        self.now = round(max(self.now, self._closes_at), 1)
+        self.now = _tenths(max(self.now, self._closes_at))
         return CloseClaims(t=self.now)
+
+
+def _tenths(seconds: float) -> float:
+    """`seconds` to the nearest tenth of a second (the bots' clock ticks in tenths)."""
+    return round(10 * seconds) / 10
 
 
 def new_deal(rs: RuleSet, rng: random.Random) -> Deal:
