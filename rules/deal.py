@@ -271,19 +271,22 @@ class Deal:
         that reads none, as the bots and replays, gives none and none are made); else the
         `Rejected` value, and nothing changed."""
         judges = JUDGES.get(type(move))
-        problem = not_a_move(move) if judges is None else judges[0](self.state, move)
+        if judges is None:
+            reason, detail = not_a_move(move)
+            return Rejected(reason, detail, move)
+        check, effect = judges
+        st = self.state
+        problem = check(st, move)
         if problem is not None:
             return Rejected(problem[0], problem[1], move)
         self.history.append(move)
-        effect = judges[1]  # type: ignore[index]  # not None: no problem found above
         if effect is None:  # a Correction: the deal replayed without the moves taken back
-            st = self.state
             kept = kept_moves(st, move)  # type: ignore[arg-type]  # the effect None is a Correction's
             again = Deal.replay(st.rs, st.wall.dice, st.wall.order, kept, prevalent=st.prevalent)
             self.state = again.state
             return None
-        self.state.moves.append(move)
-        effect(self.state, move, facts)
+        st.moves.append(move)
+        effect(st, move, facts)
         return None
 
     def check(self, move: Move) -> Rejected | None:

@@ -124,5 +124,5 @@ JUDGES: dict[type, tuple[Check, Effect | None]] = {
 }
 
 
-def not_a_move(move: object) -> Problem:
+def not_a_move(move: object) -> tuple[Reason, str]:
     return Reason.WRONG_PHASE, f"not a move: {move!r}"
