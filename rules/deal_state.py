@@ -117,6 +117,8 @@ class State:
     def others_in(self, seat: Seat) -> tuple[Seat, ...]:
         """The other players still in, in turn order after `seat`."""
         out = self.out
+        if True not in out:
+            return seats_after(seat)  # nobody is out yet
         return tuple([s for s in seats_after(seat) if not out[s]])
 
     def standing(self, seat: Seat, extra: Tile | None = None) -> list[Tile]:

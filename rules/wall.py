@@ -353,7 +353,17 @@ class Wall:
         self._taken[index] = 1
         self.tiles_left -= 1
         self.last_index = index
+        if self.tiles_left and index == self._live[self._head]:
+            self._skip_taken()
         return known
+
+    def _skip_taken(self) -> None:
+        """Move the live head past taken positions: the next live draw is at the head (a
+        replacement off the tail may have taken a position ahead of it)."""
+        live, taken, head = self._live, self._taken, self._head
+        while head < len(live) and taken[live[head]]:
+            head += 1
+        self._head = head
 
     def take_at(self, seat: Seat, tile: Tile, index: int) -> Take:
         """The `Take` of `tile`, taken by `seat` from physical `index`."""
@@ -391,6 +401,7 @@ class Wall:
                 taken[i] = 1
         self.tiles_left -= len(plan)
         self._head = DEALT_TILES
+        self._skip_taken()
         return plan
 
     def dealt_takes(self) -> tuple[Take, ...]:
@@ -431,13 +442,7 @@ class Wall:
         return "all four copies are known already"
 
     def _next_live(self) -> int | None:
-        if not self.tiles_left:
-            return None
-        head = self._head
-        while self._taken[self._live[head]]:
-            head += 1
-        self._head = head  # skipping taken positions changes nothing observable
-        return self._live[head]
+        return self._live[self._head] if self.tiles_left else None
 
     def _next_replacement(self) -> int | None:
         if self.replacement_end is ReplacementEnd.HEAD:
