@@ -13,7 +13,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import Enum
-from itertools import chain
 
 from rules.claims import ClaimWindow, Window, seats_after
 from rules.live_hand import SUIT_INDEX, UNIT
@@ -123,7 +122,7 @@ class State:
 
     def standing(self, seat: Seat, extra: Tile | None = None) -> list[Tile]:
         """The seat's standing tiles in tile order, and `extra` last if given."""
-        tiles = list(chain.from_iterable((TILES[i],) * n for i, n in enumerate(self.hands[seat])))
+        tiles = [t for t, n in zip(TILES, self.hands[seat], strict=True) if n for _ in range(n)]
         if extra is not None:
             tiles.append(extra)
         return tiles
