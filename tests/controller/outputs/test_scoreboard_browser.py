@@ -571,7 +571,7 @@ def test_a_settled_deals_end_says_what_its_undo_does_now(browser, table):
     sb, server, clock, actions = table
     view = public_steps()[6]
     means = SETTLED_UNDO["end"].format(deal=4)
-    ended = CorrectionView(88, "#87 deal ended by ref-1: stuck", True, means)
+    ended = CorrectionView(88, "#87 deal ended by ref-1: stuck", True, undo_means=means)
     referee = dataclasses.replace(referee_view(view), settled_deal=4, settled_corrections=(ended,))
     sb.publish(view, referee=referee, broadcast=broadcast_view(view, clock.t))
     browser.get(server.url + "/referee")
@@ -580,7 +580,7 @@ def test_a_settled_deals_end_says_what_its_undo_does_now(browser, table):
         browser.find_element(By.CSS_SELECTOR, "form.login button").click()
     browser.execute_script("sessionStorage.removeItem('dismissed')")
     _wait(browser, lambda d: _texts(d, "#settled .undo-means") == [means], "the undo's words")
-    browser.find_element(By.CSS_SELECTOR, "#settled .undo").click()
+    browser.execute_script("document.querySelector('#settled .undo').click()")
     _wait(browser, lambda d: "Recorded" in "".join(_texts(d, "#action-result")), "recorded")
     assert [(a.kind.value, a.target_seq) for a in actions] == [("undo", 88)]
     undone = SETTLED_UNDO["end-undone"].format(deal=4)
