@@ -17,6 +17,7 @@ from controller.journal.payloads import table_seat
 from controller.locale import N_, Said, said, says
 from controller.words import seat_said, tile_said, zone_said
 from rules import moves as mv
+from rules.claims import next_player
 from rules.deal import Deal
 from rules.deal_state import Phase
 from rules.move_json import move_to_json
@@ -315,5 +316,32 @@ def _next_step(deal: Deal, dealer: Seat, differences: Differences) -> tuple[Cand
             seat=by,
             tile=tile_said(window.tile),
         )
-        return (Candidate(Said("Enter the claim (or the passes) by hand"), headline=problem),)
+        claim = Candidate(Said("Enter the claim (or the passes) by hand"), headline=problem)
+        return (*_drawn_after(deal, dealer, differences, window.discarder), claim)
     return ()
+
+
+def _drawn_after(
+    deal: Deal, dealer: Seat, differences: Differences, discarder: Seat
+) -> tuple[Candidate, ...]:
+    """The next player's draw while claims on a discard are open, when the reader sees the
+    wall's next tile in that hand: nobody claimed and the table went on (the draw closes
+    the window; 25/25/4 seed 312: "Enter the claim (or the passes)" alone, the draw not
+    offered, 4 calls of 25)."""
+    index = deal.wall.next_index()
+    tile = None if index is None else deal.wall.order[index]
+    seat = next_player(discarder, (), [deal.is_out(s) for s in SEATS])
+    if tile is None or seat is None or differences.get((seat, "hand", tile), 0) <= 0:
+        return ()
+    side = table_seat(seat, dealer)
+    who = _who(side)
+    move = {"seat": side.name, "move": "draw", "tile": str(tile)}
+    problem = says("{who}'s draw was not read", who=who)
+    seen = _seen(differences, seat, "hand", tile, side)
+    return (
+        Candidate(
+            says("{who} drew {tile}: enter it", who=who, tile=tile_said(tile)),
+            move,
+            headline=_problem(problem, seen),
+        ),
+    )

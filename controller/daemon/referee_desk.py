@@ -17,6 +17,7 @@ issue 17 item 6).
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any, Protocol
 
 from controller.clock import Clock
@@ -144,7 +145,7 @@ class RefereeDesk:
         number = self._settled_no()
         if not number:
             return 0, ()
-        self._settled = self._views(number, self._settled)
+        self._settled = self._views(number, self._settled, settled=True)
         return number, self._settled[2]
 
     def _settled_no(self) -> int:
@@ -155,15 +156,20 @@ class RefereeDesk:
         return number
 
     def _views(
-        self, number: int, cached: tuple[int, int, tuple[CorrectionView, ...]]
+        self,
+        number: int,
+        cached: tuple[int, int, tuple[CorrectionView, ...]],
+        settled: bool = False,
     ) -> tuple[int, int, tuple[CorrectionView, ...]]:
+        """`number`'s corrections as the page lists them; a `settled` deal's say what their
+        Undo does now that its tiles are off the table (`SETTLED_UNDO`)."""
         if cached[0] == number and cached[1] == self._corrections_written:
             return cached
         from controller.referee.journal_deal import deal_from_records
 
         jd = deal_from_records(self.journal, self._deal_records(number))
         views = tuple(
-            _correction_view(c)
+            _correction_view(c, number if settled else 0)
             for c in reversed(jd.corrections)
             if c.correction.action is not CorrectionAction.WITHDRAW
         )
@@ -258,14 +264,21 @@ class RefereeDesk:
         displays at once; the hall and the hub with the next look for corrections)."""
         self._undoable(target, number)
         correction = Correction(target, who, CorrectionAction.WITHDRAW, why)
+        from controller.referee.journal_deal import deal_from_records
+        from controller.referee.rebuild import rebuild
         from controller.referee.trial import trial
 
-        trial(self.journal, number, [correction], self._stamp())
+        before = rebuild(deal_from_records(self.journal, self._deal_records(number))).deltas
+        after = trial(self.journal, number, [correction], self._stamp())
         record = self.journal.append_correction(correction, at=self._stamp())
         self.live.journalled(record)
         self._corrections_written += 1
         self.live.settled_corrected()
-        return ActionResult(True, record.seq, None, f"deal {number} judged again")
+        undone = self.journal.get(target)
+        ended = undone is not None and _is_end(undone)
+        said = SETTLED_UNDO["judged-unfinished" if ended and not after.deal.over else "judged"]
+        scores = SETTLED_UNDO["scores-stand" if after.deltas == before else "scores-follow"]
+        return ActionResult(True, record.seq, None, said.format(deal=number) + scores)
 
     def _penalty(self, a: RefereeAction, who: str, why: str) -> Correction:
         live = self.live
@@ -362,9 +375,40 @@ class RefereeDesk:
         return ActionResult(True, seq)
 
 
-def _correction_view(c: AppliedCorrection) -> CorrectionView:
+def _correction_view(c: AppliedCorrection, settled: int = 0) -> CorrectionView:
+    """A correction as the page lists it; one of the `settled` deal's says what its Undo
+    does now."""
     said = _describe(c.correction)
-    return CorrectionView(c.record.seq, str(said), c.active, said.to_json())
+    view = CorrectionView(c.record.seq, str(said), c.active, said.to_json())
+    if not settled:
+        return view
+    means = _undo_means(c.correction, c.active, settled)
+    return replace(view, undo_means=str(means), undo_words=means.to_json())
+
+
+# what Undo does to a settled deal's correction: the deal is judged again; its tiles are off
+# the table, so a deal whose end is undone cannot be played on (issue 27 item 3)
+SETTLED_UNDO = {
+    "end": "Undo judges deal {deal} again without this end: it cannot be played on (its tiles "
+    "are off the table), so it stays unfinished, with the payments made before the end.",
+    "end-undone": "Undone: deal {deal} stays unfinished, with the payments made before the end.",
+    "other": "Undo judges deal {deal} again without it; the scores follow.",
+    "other-undone": "Undone: deal {deal} was judged again without it.",
+    "judged": "deal {deal} judged again",
+    "judged-unfinished": "deal {deal} judged again without its end: it cannot be played on, "
+    "so it stays unfinished, with the payments made before the end",
+    "scores-stand": "; the scores do not change",
+    "scores-follow": "; the scores follow",
+}
+
+
+def _undo_means(c: Correction, active: bool, deal: int) -> Said:
+    key = "end" if c.action is CorrectionAction.FORCE_END else "other"
+    return says(SETTLED_UNDO[key if active else key + "-undone"], deal=str(deal))
+
+
+def _is_end(record: Record) -> bool:
+    return Correction.from_payload(record.data()).action is CorrectionAction.FORCE_END
 
 
 _CORRECTED = {

@@ -167,6 +167,9 @@ class CorrectionView:
     active: bool  # False once undone (withdrawn)
     # the same as a sentence the page says in its language (controller/locale Said JSON)
     words: dict[str, Any] | None = None
+    # a settled deal's: what its Undo does now (the tiles are gone), and as a sentence
+    undo_means: str = ""
+    undo_words: dict[str, Any] | None = None
 
 
 @dataclass(frozen=True, slots=True)

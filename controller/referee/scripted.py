@@ -45,14 +45,20 @@ def write_deal(
     players: tuple[str, str, str, str] = ("East", "South", "West", "North"),
     settle: bool = True,
     prevalent: Seat = Seat.E,
+    wall_copies: Sequence[str] = (),
 ) -> Deal:
     """Judge `moves` (deal seats) on `wall` (physical order) and journal them; a refused
-    move raises ValueError. The deal is settled in the journal when it ends."""
+    move raises ValueError. The deal is settled in the journal when it ends. `wall_copies`:
+    the wall as the scan read its tile copies ("5p#4", physical order), journalled as the
+    daemon does."""
     drawing = to_drawing(rs, dice, wall)
     started = DealStarted(
         number, rs.name, dealer, (dice.a, dice.b), players, session, drawing, prevalent
     )
-    journal.append(Source.DAEMON, RecordKind.DEAL_STARTED, started.to_payload(), deal=number)
+    payload = started.to_payload()
+    if wall_copies:
+        payload["wall_copies"] = list(wall_copies)
+    journal.append(Source.DAEMON, RecordKind.DEAL_STARTED, payload, deal=number)
     deal = Deal.start(rs, dice, wall, prevalent=prevalent)
     for move in moves:
         window = deal.window

@@ -171,6 +171,8 @@ function correctionItem(c) {
     undo.addEventListener("click", () => post({ kind: "undo", target_seq: c.seq }, null));
     li.appendChild(undo);
   }
+  // a settled deal's correction: what its Undo does now (the daemon's words)
+  if (c.undo_means) li.appendChild(MJ.el("small", "undo-means", c.undo_words ? say(c.undo_words) : c.undo_means));
   return li;
 }
 

@@ -120,7 +120,8 @@ def run(args: argparse.Namespace) -> int:
                 f"  on the referee page: {page['calls']} call(s), {page['by_table']} gone by "
                 f"themselves, {page['by_first_candidate']} put right by the first candidate "
                 f"({page['first_candidate_percent']} % of those answered), taps per call mean "
-                f"{page['mean_taps']} max {page['max_taps']}, seconds from call to answer mean "
+                f"{page['mean_taps']} max {page['max_taps']} ({page['over_3_taps']} over 3), "
+                f"seconds from call to answer mean "
                 f"{page['mean_seconds']} max {page['max_seconds']}, deals ended by the referee "
                 f"{page['abandoned']}"
             )

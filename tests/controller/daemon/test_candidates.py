@@ -246,3 +246,28 @@ def test_a_reading_that_fits_two_discards_offers_both_as_buttons(rig):
     assert any(
         isinstance(m, mv.Discard) and m.tile == discard.tile for m in rig.rt.deal.history[k:]
     )
+
+
+def test_regression_claims_open_and_the_next_draw_seen_offered_only_a_claim_by_hand(rig):
+    """25/25/4 seed 312 (4 calls of 25): the judge held claims on a discard open while the
+    table had gone on, the next player's draw in hand; the call offered "Enter the claim
+    (or the passes) by hand" alone. The draw the reader sees comes first (it closes the
+    window: nobody claimed), one tap."""
+    moves = list(begin_deal(rig, 3).moves)
+    k = [i for i, m in enumerate(moves) if isinstance(m, mv.Discard)][6]  # voids laid
+    play(rig, moves[: k + 1])
+    deal = rig.rt.deal
+    assert deal.window is not None
+    drawer = moves[k].seat.next
+    tile = deal.wall.order[deal.wall.next_index()]
+    rig.rec.residue = {(drawer, "hand", tile): 1}
+    first, second = call(rig)
+    side = table_seat(drawer, rig.rt.dealt_by)
+    assert first["move"] == {"seat": side.name, "move": "draw", "tile": str(tile)}
+    assert first["text"] == f"{seat_name(side.name)} drew {tile}: enter it"
+    assert rig.rt.referee_called.startswith(f"{seat_name(side.name)}'s draw was not read")
+    assert second["text"] == "Enter the claim (or the passes) by hand"
+    entered = {**first["move"], "seat": Seat.parse(first["move"]["seat"])}
+    result = apply(rig, {"kind": "move", **entered})
+    assert result.accepted, result.detail
+    assert rig.rt.deal.window is None and isinstance(rig.rt.deal.history[-1], mv.Draw)

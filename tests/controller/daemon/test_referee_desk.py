@@ -358,6 +358,38 @@ def test_a_settled_deals_corrections_stay_undoable_and_the_undo_resettles_it(rig
     assert not again.accepted and "already withdrawn" in again.detail and rig.rt.seq == seq
 
 
+def test_undoing_a_deals_end_after_the_next_deal_began_says_it_stays_unfinished(rig):
+    """Issue 27 item 3: undoing "End the deal here…" once the next deal had begun re-judged
+    the deal without its end and said only "deal 1 judged again": it cannot be played on
+    (its tiles are off the table). The page says so before and after the undo, the end
+    stays listed (undone), and the scores made before the end stand."""
+    plan = begin_deal(rig, 7)
+    moves = list(plan.moves)
+    hu = next(i for i, m in enumerate(moves) if isinstance(m, mv.SelfDrawnHu))
+    play(rig, moves[: hu + 3])
+    assert any(rig.rt.deal.deltas())  # the Hu is paid before the end
+    end = act(rig, ActionKind.ABANDON, confirmed=True)
+    assert end.accepted, end.detail
+    first = rig.rt.deal_no
+    paid = list(rig.rt.totals)
+    assert sorted(paid) == sorted(rig.rt.deal.deltas())
+    play(rig, list(begin_deal(rig, 8).moves)[:6])  # the next deal begins
+    assert rig.rt.deal_no == first + 1
+    number, listed = rig.rt.desk.settled_listing()
+    (shown,) = [c for c in listed if c.seq == end.seq]
+    assert number == first and shown.active
+    assert "cannot be played on" in shown.undo_means and "unfinished" in shown.undo_means
+    undone = act(rig, ActionKind.UNDO, target_seq=end.seq)
+    assert undone.accepted, undone.detail
+    assert f"deal {first} judged again without its end" in undone.detail
+    assert "stays unfinished" in undone.detail and "the scores do not change" in undone.detail
+    assert list(rig.rt.totals) == paid
+    _, listed = rig.rt.desk.settled_listing()
+    (shown,) = [c for c in listed if c.seq == end.seq]
+    assert not shown.active and shown.undo_means.startswith("Undone: ")
+    assert rig.rt.deal_no == first + 1 and not rig.rt.deal.over  # the next deal goes on
+
+
 def test_the_claim_clock_stops_while_a_call_stands(rig):
     """Issue 27 item 4: a fast table had run far ahead of the judge by the time of the
     call. While a call stands the claim window does not close on time; once the call goes

@@ -6,13 +6,32 @@ The referee answers through the real web server and its referee API."""
 from __future__ import annotations
 
 import dataclasses
+import json
 
 import pytest
 from outputs_views import public_steps, referee_view
 
+from controller.daemon.candidates import candidates
+from controller.daemon.referee_call import RefereeCall
+from controller.journal.payloads import move_payload
+from controller.journal.records import RecordKind, Source
+from controller.journal.store import Journal
 from controller.outputs.http import WebServer
-from controller.outputs.scoreboard import ActionResult, RefereeAction, Scoreboard
-from tools.campaign.referee import MANUAL_TAP, TOKEN, TruthReferee
+from controller.outputs.scoreboard import (
+    ActionKind,
+    ActionResult,
+    RefereeAction,
+    RejectReason,
+    Scoreboard,
+)
+from controller.referee.scripted import write_deal
+from rules import moves as mv
+from rules.bots import play_deal
+from rules.deal import Deal
+from rules.move_json import move_to_json
+from rules.ruleset import load
+from rules.seats import Seat
+from tools.campaign.referee import MANUAL_TAP, SETTLE_S, TOKEN, TruthReferee
 
 
 @pytest.fixture
@@ -61,4 +80,170 @@ def test_taps_and_first_candidates_are_counted_as_the_page_offers_them(page):
     assert tally["calls"] == 3 and tally["by_first_candidate"] == 1 and tally["by_table"] == 1
     assert tally["first_candidate_percent"] == 50.0
     assert tally["max_taps"] == MANUAL_TAP and tally["mean_taps"] == (1 + MANUAL_TAP) / 2
+    assert tally["over_3_taps"] == 0
     assert tally["abandoned"] == 0 and tally["mean_seconds"] is not None
+
+
+# --- the referee at a table a missed draw left ahead of the judge ---------------------------
+
+RULES = "sbr-mil"
+
+
+def _copies(wall) -> list[str]:
+    """The wall's tile copies, physical order ("5p#1", "5p#2", ...)."""
+    seen: dict = {}
+    out = []
+    for tile in wall:
+        seen[tile] = seen.get(tile, 0) + 1
+        out.append(f"{tile}#{seen[tile]}")
+    return out
+
+
+def _truth_line(move: mv.Move) -> dict:
+    data = move_to_json(move)
+    out = {"class": "move", "deal": 1, "move": data["move"]}
+    if "seat" in data:
+        out["seat"] = data["seat"]
+    if isinstance(move, mv.ChooseVoid):
+        out["suit"] = move.suit.value
+    tile = getattr(move, "tile", None)
+    if tile is not None:
+        out["tiles"] = [f"{tile}#1"]
+    return out
+
+
+@pytest.fixture
+def behind(tmp_path):
+    """A deal the judge follows up to East's first discard while the table shows South's
+    draw and discard too (the simulator's truth): the journal, the truth, the bot deal."""
+    rs = load(RULES)
+    full, _record = play_deal(rs, 7)
+    moves = full.history
+    assert [type(m) for m in moves[4:9]] == [
+        mv.Discard,
+        mv.CloseClaims,
+        mv.Draw,
+        mv.Discard,
+        mv.CloseClaims,
+    ]
+    wall, dice = full.wall.order, full.wall.dice
+    copies = _copies(wall)
+    deal = {"class": "deal", "deal": 1, "dealer": "E", "dice": [dice.a, dice.b]}
+    lines = [{**deal, "wall": copies, "prevalent": "E"}, *map(_truth_line, moves[:9])]
+    truth = tmp_path / "truth.jsonl"
+    truth.write_text("".join(json.dumps(line) + "\n" for line in lines))
+    journal = tmp_path / "table.journal"
+    with Journal.open(journal) as j:
+        write_deal(j, rs, dice, wall, moves[:6], settle=False, wall_copies=copies)
+    return journal, truth, full
+
+
+def _stalled(full: Deal, upto: int, seq: int, answers: int = 0, differences=None) -> dict:
+    """The daemon's call while its judge holds `full`'s first `upto` moves."""
+    judge = Deal.start(load(RULES), full.wall.dice, full.wall.order)
+    for move in full.history[:upto]:
+        assert judge.apply(move)
+    offered = candidates(judge, Seat.E, differences)
+    call = RefereeCall("stalled", "no move read for 5.0 s", offered, alert_seq=seq)
+    return {**call.to_json(), "id": f"{seq}.{answers}"}
+
+
+def _page(sb, seq: int, call) -> None:
+    view = dataclasses.replace(public_steps()[6], deal=1, seq=seq)
+    sb.publish(view, referee=dataclasses.replace(referee_view(view), call=call))
+
+
+def _payload(move: mv.Move) -> dict:
+    return move_payload(move, Seat.E, ["S.hand: entered by the referee"], None)
+
+
+def test_referee_gives_one_answer_per_look_not_eight_moves_at_once(page, behind):
+    """The referee entered every move the table showed beyond the judge in one look, up to
+    eight, without looking at the page between them: the call's first candidate (South's
+    draw) was tapped, and South's discard after it went through the form (3 taps), so no
+    call counted as put right by its first candidate (10/10/2 seed 311: 0 of 9, 55 taps a
+    call). A referee taps one answer, then looks at the table and the page again."""
+    sb, ref, actions = page
+    ref.journal, ref.truth, full = behind
+    call = _stalled(full, 6, 40)
+    assert call["candidates"][0]["move"]["move"] == "draw"
+    _page(sb, 100, call)
+    ref.poll()
+    assert len(actions) == 1  # the draw, by its button; nothing more before looking again
+    assert (actions[0].move, actions[0].seat, actions[0].call) == ("draw", Seat.S, "40.0")
+    # the daemon took the draw (journalled) and the call stands until the table agrees:
+    # its first candidate is now South's discard, which the reader sees in the river
+    with Journal.open(ref.journal) as j:
+        j.append(Source.JUDGE, RecordKind.MOVE_ACCEPTED, _payload(full.history[6]), deal=1)
+    discard = full.history[7]
+    seen = {(Seat.S, "river", discard.tile): 1}
+    _page(sb, 101, _stalled(full, 7, 40, answers=1, differences=seen))
+    ref.poll()
+    assert len(actions) == 1  # looking at the table: the reader may catch up by itself
+    ref._tapped_at -= SETTLE_S
+    ref.poll()
+    assert len(actions) == 2 and (actions[1].move, actions[1].tile) == (
+        "discard",
+        str(discard.tile),
+    )
+    assert actions[1].call == "40.1"  # its button, not the form
+    _page(sb, 102, None)
+    ref.poll()
+    tally = ref.finish().summary()
+    assert tally["calls"] == 1 and tally["by_first_candidate"] == 1
+    assert tally["max_taps"] == 2 and tally["first_candidate_percent"] == 100.0
+
+
+def test_a_wall_scanned_with_two_tiles_swapped_is_still_the_truths_deal(page, behind):
+    """The referee looked the deal up in the truth by the scanned wall's tile copies, all
+    108 of them: a scan that read one stack's two tiles in the wrong order found no deal,
+    the call got no answer and the deal was ended 30 s later (25/25/4 seed 312 deal 2)."""
+    sb, ref, actions = page
+    journal, ref.truth, full = behind
+    rs = load(RULES)
+    wall = list(full.wall.order)
+    copies = _copies(wall)
+    far = len(wall) - 2  # a stack at the end of the wall, long before anyone draws it
+    wall[far], wall[far + 1] = wall[far + 1], wall[far]
+    copies[far], copies[far + 1] = copies[far + 1], copies[far]
+    ref.journal = journal.with_name("swapped.journal")
+    with Journal.open(ref.journal) as j:
+        write_deal(j, rs, full.wall.dice, wall, full.history[:6], settle=False, wall_copies=copies)
+    _page(sb, 100, _stalled(full, 6, 40))
+    ref.poll()
+    assert [(a.move, a.seat) for a in actions] == [("draw", Seat.S)]
+
+
+def test_regression_a_refused_answer_ended_the_deal_instead_of_taking_the_move_before_back(
+    tmp_path, behind
+):
+    """10/10/2 seed 313 deal 44: the table showed a Hu on a discard whose claim window the
+    judge had closed; the referee entered the Hu, the judge refused it, and 30 s later the
+    deal was ended "for want of another way". A referee takes the move before it back and
+    enters both again (here: the draw refused, the discard before it taken back)."""
+    actions: list[RefereeAction] = []
+
+    def on_action(action: RefereeAction) -> ActionResult:
+        actions.append(action)
+        if action.kind is ActionKind.MOVE:
+            return ActionResult(False, None, RejectReason.NOT_NOW, "the judge refuses it")
+        return ActionResult(True, 900 + len(actions))
+
+    sb = Scoreboard(referee_token=TOKEN, on_action=on_action)
+    server = WebServer()
+    sb.mount(server)
+    server.start()
+    try:
+        journal, truth, full = behind
+        ref = TruthReferee(journal, truth, RULES, url=server.url)
+        _page(sb, 100, _stalled(full, 6, 40))
+        ref.poll()
+        assert [a.kind for a in actions] == [ActionKind.MOVE]  # refused: nothing changed
+        ref._tapped_at = float("-inf")
+        ref.poll()  # the same journal, the same call: the move before is taken back
+        assert [(a.kind, a.count) for a in actions[1:]] == [(ActionKind.CANCEL, 1)]
+        ref._tapped_at = float("-inf")
+        ref.poll()
+        assert len(actions) == 2  # once: a refused cancel is not followed by another
+    finally:
+        server.close()

@@ -559,3 +559,43 @@ def test_the_referee_applies_a_candidate_from_the_call(browser, table):
     browser.execute_script("document.querySelectorAll('#candidates li button')[0].click()")
     _wait(browser, lambda d: "Log in again" in "".join(_texts(d, "#action-result")), "logged out")
     assert len(actions) == 1
+
+
+def test_a_settled_deals_end_says_what_its_undo_does_now(browser, table):
+    """Issue 27 item 3: the last settled deal's "deal ended" correction said nothing of what
+    undoing it meant once the next deal had begun (it cannot be played on). The daemon's
+    words stand under it, before the undo and after (not struck through with it)."""
+    from controller.daemon.referee_desk import SETTLED_UNDO
+    from controller.outputs.view import CorrectionView
+
+    sb, server, clock, actions = table
+    view = public_steps()[6]
+    means = SETTLED_UNDO["end"].format(deal=4)
+    ended = CorrectionView(88, "#87 deal ended by ref-1: stuck", True, undo_means=means)
+    referee = dataclasses.replace(referee_view(view), settled_deal=4, settled_corrections=(ended,))
+    sb.publish(view, referee=referee, broadcast=broadcast_view(view, clock.t))
+    browser.get(server.url + "/referee")
+    if browser.find_elements(By.NAME, "token"):
+        browser.find_element(By.NAME, "token").send_keys(TOKEN)
+        browser.find_element(By.CSS_SELECTOR, "form.login button").click()
+    browser.execute_script("sessionStorage.removeItem('dismissed')")
+    _wait(browser, lambda d: _texts(d, "#settled .undo-means") == [means], "the undo's words")
+    browser.execute_script("document.querySelector('#settled .undo').click()")
+    _wait(browser, lambda d: "Recorded" in "".join(_texts(d, "#action-result")), "recorded")
+    assert [(a.kind.value, a.target_seq) for a in actions] == [("undo", 88)]
+    undone = SETTLED_UNDO["end-undone"].format(deal=4)
+    referee = dataclasses.replace(
+        referee, settled_corrections=(dataclasses.replace(ended, active=False, undo_means=undone),)
+    )
+    clock.t += 1.0
+    sb.publish(view, referee=referee, broadcast=broadcast_view(view, clock.t))
+    _wait(browser, lambda d: _texts(d, "#settled .undo-means") == [undone], "undone")
+    # the undone line is struck through; its words are an inline block, which the line
+    # through does not cross (CSS text decoration does not reach atomic inlines)
+    struck, display = browser.execute_script(
+        "const m = document.querySelector('#settled .undo-means');"
+        "return [getComputedStyle(m.parentElement).textDecorationLine,"
+        " getComputedStyle(m).display];"
+    )
+    assert "line-through" in struck and display == "inline-block"
+    assert not browser.find_elements(By.CSS_SELECTOR, "#settled .undo")
