@@ -389,16 +389,22 @@ def _correction_view(c: AppliedCorrection, settled: int = 0) -> CorrectionView:
 # what Undo does to a settled deal's correction: the deal is judged again; its tiles are off
 # the table, so a deal whose end is undone cannot be played on (issue 27 item 3)
 SETTLED_UNDO = {
-    "end": "Undo judges deal {deal} again without this end: it cannot be played on (its tiles "
-    "are off the table), so it stays unfinished, with the payments made before the end.",
-    "end-undone": "Undone: deal {deal} stays unfinished, with the payments made before the end.",
-    "other": "Undo judges deal {deal} again without it; the scores follow.",
-    "other-undone": "Undone: deal {deal} was judged again without it.",
-    "judged": "deal {deal} judged again",
-    "judged-unfinished": "deal {deal} judged again without its end: it cannot be played on, "
-    "so it stays unfinished, with the payments made before the end",
-    "scores-stand": "; the scores do not change",
-    "scores-follow": "; the scores follow",
+    "end": N_(
+        "Undo judges deal {deal} again without this end: it cannot be played on (its tiles "
+        "are off the table), so it stays unfinished, with the payments made before the end."
+    ),
+    "end-undone": N_(
+        "Undone: deal {deal} stays unfinished, with the payments made before the end."
+    ),
+    "other": N_("Undo judges deal {deal} again without it; the scores follow."),
+    "other-undone": N_("Undone: deal {deal} was judged again without it."),
+    "judged": N_("deal {deal} judged again"),
+    "judged-unfinished": N_(
+        "deal {deal} judged again without its end: it cannot be played on, "
+        "so it stays unfinished, with the payments made before the end"
+    ),
+    "scores-stand": N_("; the scores do not change"),
+    "scores-follow": N_("; the scores follow"),
 }
 
 
