@@ -6,7 +6,6 @@ from __future__ import annotations
 import copy
 import logging
 from collections.abc import Mapping
-from dataclasses import replace
 from typing import Any
 
 from controller.alerts import AlertKind
@@ -24,7 +23,6 @@ from controller.journal.payloads import (
     to_drawing,
 )
 from controller.journal.records import Correction, CorrectionAction, RecordKind, Source, Stamp
-from controller.outputs.view import PublicView
 from controller.profiles import ZoneKind
 from controller.recognition.wall_doubt import next_index, pair_of, swap_for, swapped
 from rules import moves as mv
@@ -168,7 +166,7 @@ class DealCycle:
         self._started_seq = self.seq
         self.deal, self.deal_no, self.next_deal = deal, number, number + 1
         self._dealt_by = self.dealer
-        self._over_time_warned = False
+        self.claims.new_move()
         self._trigger("dealing_started")
         self.recognised(self.recogniser.start_deal(deal), t)
 
@@ -213,7 +211,7 @@ class DealCycle:
             self._uncertain = tuple(sorted((*self._uncertain, i)))
         order = swapped(deal.wall_order, i)
         self.deal = Deal.replay(self.rs, deal.dice, order, deal.history, prevalent=deal.prevalent)
-        self._seen_key = None
+        self.claims.forget()
         self._wall_check = {"positions": [i, i + 1], "order": "swapped"}
         log.info("wall positions %d and %d were the other way round: %s", i, i + 1, move)
         return True
@@ -232,7 +230,7 @@ class DealCycle:
             )
         except ValueError:
             return  # an accepted void choice does not fit it: the referee is called as before
-        self._seen_key = None
+        self.claims.forget()
         self._wall_check = {"positions": [i, i + 1], "order": "swapped"}
         log.info("%s", why)
 
@@ -258,11 +256,6 @@ class DealCycle:
             # through the shuffle: counted once settled (deals_done), not twice
             return n if self.deal.over and self.deal_no in self.settled_deltas else n + 1
         return n + 1 if self.machine.phase in BEFORE_PLAY else n
-
-    def in_session(self, public: PublicView) -> PublicView:
-        """The public view with the deal counted in its session ("Deal 3 of 10")."""
-        limit = self.config.deals or self.rs.session.deals
-        return replace(public, session_deal=self.session_deal(), session_deals=limit)
 
     def recheck_settled(self, now: float) -> None:
         """Every RECHECK_S: a settled deal of the open session corrected since (`mjtable

@@ -92,8 +92,7 @@ class Recovery:
                 self.recogniser.start_deal(deal)
                 self.recogniser.on_accepted(mv.Correction(1), deal)
             self.deal = deal
-            if deal.window is not None:
-                self._window_open = mv.CloseClaims()  # journalled open before the restart
+            self.claims.resumed(deal.window is not None)  # journalled open before the restart
             if not deal.over and not self._table_moved_on():
                 self._resync("restarted")  # the phase records a kill cut off
         if rec.phase in NEXT_DEAL:

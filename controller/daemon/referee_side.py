@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 
 from controller.alerts import AlertKind
 from controller.daemon.candidates import Candidate, candidates
+from controller.daemon.claim_clock import closes_early
 from controller.daemon.contracts import tail_line
 from controller.daemon.referee_call import CALL_GONE, RefereeCall, details
 from controller.journal.records import Record, RecordKind
@@ -113,7 +114,7 @@ class RefereeSide:
         if deal is None or deal.over:
             return mv.Rejected(mv.Reason.DEAL_OVER, "no deal in progress")
         rejected = deal.check(move)
-        if rejected is not None and self._closes_window(deal, move):
+        if rejected is not None and closes_early(deal, move):
             return None
         return rejected
 
@@ -173,11 +174,11 @@ class RefereeSide:
         phase, a deal that ended is settled. `taken_back`: the cancelled moves still lie on
         the table until the players put the tiles back (they are not read again)."""
         self.deal = deal
-        self._seen_key = None
+        self.claims.forget()
         self.referee_answered()
         if deal.window is None:
-            self._window_open = None
-        elif self._window_open is None:
+            self.claims.resumed(False)
+        elif not self.claims.journalled_open:
             self._journal_window_opened()
         if taken_back:
             self.recogniser.on_accepted(mv.Correction(1), deal)

@@ -43,7 +43,7 @@ from controller.alerts import AlertKind
 from controller.clock import Clock
 from controller.daemon import machine as m
 from controller.daemon.boardless import Boardless, inferred
-from controller.daemon.claim_clock import ClaimClock
+from controller.daemon.claim_clock import ClaimClock, OverTime, closes_early
 from controller.daemon.contracts import (
     DEVICES,
     ENDS,
@@ -65,8 +65,14 @@ from controller.daemon.deal_cycle import DealCycle, dealt_hands, next_dealer
 from controller.daemon.device_io import DeviceIO
 from controller.daemon.input_log import InputLog
 from controller.daemon.lineup import Lineup
-from controller.daemon.machine import TableMachine
-from controller.daemon.publication import Publication
+from controller.daemon.machine import TableMachine, Timer, TimerFired
+from controller.daemon.publication import (
+    DeskFacts,
+    SessionCount,
+    live_view,
+    restored_result,
+    views,
+)
 from controller.daemon.reader_bus import BusStep, ReaderBus
 from controller.daemon.recovery import Recovery
 from controller.daemon.referee_call import RefereeCall
@@ -74,7 +80,7 @@ from controller.daemon.referee_desk import RefereeDesk
 from controller.daemon.referee_side import RefereeSide
 from controller.daemon.replay import Recovered
 from controller.daemon.view_words import void_set_words
-from controller.daemon.views import ResultScreen
+from controller.daemon.views import ResultScreen, TableFacts
 from controller.devices.events import (
     CommandAcked,
     DataReceived,
@@ -88,12 +94,12 @@ from controller.devices.events import (
     TableFault,
     WallsUp,
 )
-from controller.devices.table import TableDriver
+from controller.devices.table import ShowScore, TableDriver
 from controller.journal.payloads import move_payload, rejected_payload, table_seat
 from controller.journal.records import JournalError, Record, RecordKind, Source, Stamp
 from controller.journal.store import Journal
 from controller.outputs.scoreboard import ActionResult, RefereeAction
-from controller.outputs.view import AlertView
+from controller.outputs.view import AlertView, PublicView
 from controller.profiles import ReaderProfile, ZoneKind
 from controller.recognition.presence import Debouncer
 from controller.recognition.recogniser import (
@@ -106,10 +112,10 @@ from controller.recognition.recogniser import (
 )
 from controller.words import alert_words
 from rules import moves as mv
-from rules.claims import is_claim
+from rules.claims import ClaimWindow, is_claim
 from rules.deal import Deal
 from rules.ruleset import RuleSet
-from rules.seats import Seat
+from rules.seats import SEATS, Seat
 from rules.wall import Dice
 
 log = logging.getLogger(__name__)
@@ -134,7 +140,7 @@ __all__ = [
 ]
 
 
-class Runtime(DeviceIO, Recovery, ClaimClock, DealCycle, RefereeSide, Publication, Boardless):
+class Runtime(DeviceIO, Recovery, DealCycle, RefereeSide, Boardless):
     def __init__(
         self,
         rs: RuleSet,
@@ -181,21 +187,17 @@ class Runtime(DeviceIO, Recovery, ClaimClock, DealCycle, RefereeSide, Publicatio
         self.inputs = InputLog(journal, clock.wall)
         self._round_reads_t: float | None = None  # the open round's last read
         self._wall_read: dict[int, tuple[bytes, ...]] = {}  # each wall antenna's last read
-        self._window_open: mv.Move | None = None  # marker that a claim window is journalled open
-        self._window_closed_at: float | None = None
-        self._close_held = False  # the claim clock ran out while a CHOW waited for its tiles
-        self._over_time_warned = False
+        self.claims = ClaimClock(
+            rs.play.claim_seconds, rs.play.move_seconds, recogniser.holds_window
+        )
         self._dirty = True
-        self._countdown_second: int | None = None
         self._wall_scan: tuple[Any, ...] | None = None
         self._uncertain: tuple[int, ...] = ()  # the scan's pairs (i, i + 1) not yet drawn
         self._wall_check: dict[str, Any] | None = None  # for the next accepted draw
         self._hands_late = False
         self._pending_dice: tuple[float, Dice] | None = None
         self._dice_judged_at = 0.0  # when the pending dice were judged (held ones: later)
-        self._seen_key: tuple[int, int] | None = None
         self._alerted: set[tuple[int, AlertKind, str]] = set()
-        self._seen: Deal | None = None
         # table events (and, after a held shuffle, the wall antenna's reads) that came while
         # the daemon was degraded or recovering: judged in order once it is ready (`_release`)
         self._held: deque[Any] = deque()
@@ -244,7 +246,13 @@ class Runtime(DeviceIO, Recovery, ClaimClock, DealCycle, RefereeSide, Publicatio
                 "config": dict(config.config_echo or {}),
             },
         )
-        self.restore_result(rec)  # a deal replayed below, over or in play, replaces it
+        if rec.shown:  # a deal replayed below, over or in play, replaces it
+            limit = config.deals or rs.session.deals
+            shown = restored_result(
+                journal, rec.shown, self.facts(), SessionCount(rec.settled_in_session, limit)
+            )
+            if shown is not None:
+                self.screen.hold(shown)
         if self._recovering:
             self._resume_recovered(rec)
 
@@ -343,9 +351,11 @@ class Runtime(DeviceIO, Recovery, ClaimClock, DealCycle, RefereeSide, Publicatio
                 self._alert(AlertKind.NO_DEALT_HANDS, "the dealt hands are not read yet")
         if self._live():
             self.recognised(self.recogniser.tick(now, self._as_seen()), now)
-            self._close_if_released(now)
+            if self.claims.due(self.deal) is not None:  # a CHOW's tiles held it: read now
+                self._close_window("timer", now)
             self.call_off_if_agreed()
-        self._countdown()
+        if self.claims.countdown(self.machine.remaining(Timer.CLAIM)):
+            self._dirty = True
         self.recheck_settled(now)
         self.outputs.tick()
         self._publish_if_dirty()
@@ -360,6 +370,60 @@ class Runtime(DeviceIO, Recovery, ClaimClock, DealCycle, RefereeSide, Publicatio
             )
         self._log(Source.DAEMON, RecordKind.DAEMON_STOPPED, {"reason": reason})
         self.stopped = reason
+
+    # --- publication (publication.py) ----------------------------------------------------
+
+    def facts(self) -> TableFacts:
+        return TableFacts(
+            table=self.config.table,
+            session=self.session or 0,
+            deal_no=self.deal_no,
+            rules=self.rs.name,
+            # after a settlement self.dealer already names the next deal's dealer
+            dealer=self._dealt_by if self.deal is not None else self.dealer,
+            players=self.lineup.now.names,
+            totals=(self.totals[0], self.totals[1], self.totals[2], self.totals[3]),
+            phase=self.machine.phase,
+            claim_remaining_s=self.machine.remaining(Timer.CLAIM),
+            seq=self.seq,
+            referee_called=self.referee_called is not None,
+            devices_down=tuple(d for d, s in self.links.items() if s is not LinkState.UP),
+        )
+
+    def _count(self) -> SessionCount:
+        return SessionCount(self.session_deal(), self.config.deals or self.rs.session.deals)
+
+    def public(self) -> PublicView:
+        """The hall's view now (a settled deal may stay on it a while)."""
+        return self.screen.shown(live_view(self.facts(), self.deal, self._count()), self.deal)
+
+    def _publish_if_dirty(self) -> None:
+        if self._dirty:
+            self.publish()
+
+    def publish(self) -> None:
+        """Every audience's view, built afresh and pushed to the outputs."""
+        self._dirty = False
+        desk = DeskFacts(
+            tuple(self.alerts),
+            tuple(self.tail),
+            None if self.call is None else self.call.to_json(),
+            self.desk.listing(),
+            tuple(self.heads),
+            self.desk.settled_listing(),
+        )
+        made = views(
+            self.facts(), self.deal, self._count(), self.screen, desk, self.clock.monotonic()
+        )
+        try:
+            self.outputs.publish(made.public, made.referee, made.broadcast)
+        except Exception:
+            log.exception("publishing the views failed")
+
+    def show_scores(self) -> None:
+        """The session totals on the seat displays."""
+        for s in SEATS:
+            self.command(ShowScore(s, self.totals[s]))
 
     # --- journal ------------------------------------------------------------------------
 
@@ -496,14 +560,14 @@ class Runtime(DeviceIO, Recovery, ClaimClock, DealCycle, RefereeSide, Publicatio
         if rejected is not None and self._reorder_wall(deal, move):
             deal = self.deal
             rejected = deal.check(move)
-        if rejected is not None and self._closes_window(deal, move):
+        if rejected is not None and closes_early(deal, move):
             self._close_window("draw" if isinstance(move, mv.Draw) else "play", t)
             rejected = deal.check(move)
         if rejected is not None:
             detail = rejected.detail
-            if is_claim(move) and deal.window is None and self._window_closed_at is not None:
-                read = read_at if read_at is not None else (t or self.clock.monotonic())
-                late = read - self._window_closed_at
+            read = read_at if read_at is not None else (t or self.clock.monotonic())
+            late = self.claims.late(read)
+            if is_claim(move) and deal.window is None and late is not None:
                 if late >= 0:
                     detail = f"read {late:.1f} s after the claim window closed ({rejected.detail})"
                 else:  # read in time, but for a discard the judge had not been shown
@@ -551,7 +615,7 @@ class Runtime(DeviceIO, Recovery, ClaimClock, DealCycle, RefereeSide, Publicatio
                 self._alert(AlertKind.VOID_SUIT_SET, void_set_words(fact, side), side)
         if accepted is not None:
             self.outputs.move_accepted(*accepted)
-        if before is not None and deal.window is None and self._window_open is not None:
+        if before is not None and deal.window is None and self.claims.journalled_open:
             # the judge closed it (every eligible player answered), or the recogniser read
             # its resolution from the tiles (reconciliation): replay needs the close either way
             closed_by = "recognised" if isinstance(move, mv.CloseClaims) else "all-answered"
@@ -581,11 +645,48 @@ class Runtime(DeviceIO, Recovery, ClaimClock, DealCycle, RefereeSide, Publicatio
                 return
             for trigger in steps:
                 self._trigger(trigger)
-        self._over_time_warned = False
+        self.claims.new_move()
         if target == m.CLAIM_WINDOW or target == m.ROBBING_WINDOW:
             self._journal_window_opened()
         if deal.over:
             self._settle_deal()
+
+    # --- the claim clock (claim_clock.py) -------------------------------------------------
+
+    def _as_seen(self) -> Deal | None:
+        """The deal tile movements are read against (`ClaimClock.as_seen`): none while the
+        table is cleared for a shuffle no board reports (boardless.py), or shuffled for the
+        next deal while the referee ends this one (recovery.py `_overtaken`)."""
+        return self.claims.as_seen(None if self._clearing or self._overtaken() else self.deal)
+
+    def _on_timer(self, fired: TimerFired) -> None:
+        match self.claims.on_timer(fired, self.deal):
+            case mv.CloseClaims():
+                self._close_window("timer", fired.t)
+            case OverTime(seat=turn):
+                seat = table_seat(turn, self.dealer)
+                self._alert(
+                    AlertKind.OVER_TIME,
+                    f"{seat} has taken more than {self.claims.move_seconds:g} s for this move",
+                    seat,
+                )
+
+    def _close_window(self, closed_by: str, t: float | None) -> None:
+        deal = self.deal
+        assert deal is not None and deal.window is not None
+        self._journal_window_closed(closed_by, t, deal.window)
+        self._apply(mv.CloseClaims(), (), t)
+
+    def _journal_window_closed(self, closed_by: str, t: float | None, window: ClaimWindow) -> None:
+        at = self.clock.monotonic() if t is None else t
+        payload = self.claims.closed(window, self.dealer, closed_by, at)
+        self._log(Source.DAEMON, RecordKind.CLAIM_WINDOW, payload, deal=self.deal_no, t=t)
+
+    def _journal_window_opened(self) -> None:
+        deal = self.deal
+        assert deal is not None and deal.window is not None
+        payload = self.claims.opened(deal.window, self.dealer)
+        self._log(Source.DAEMON, RecordKind.CLAIM_WINDOW, payload, deal=self.deal_no)
 
     def _trigger(self, trigger: str) -> None:
         before = self.machine.phase
