@@ -40,7 +40,7 @@ class DealCycle:
     def _shuffle(self, t: float) -> None:
         if self.machine.phase in m.INTERRUPTIONS:
             return
-        self._shuffle_heard = True  # (boardless.py: a board's shuffle missed while down)
+        self.board.shuffle_heard = True  # (boardless.py: a board's shuffle missed while down)
         if self.deal is not None and self.deal.window is not None:
             self._close_window("shuffle", t)  # the table moved on: the window's time is up
             if self.stopped is not None:
@@ -77,7 +77,7 @@ class DealCycle:
         if overtaken:
             self._call_overtaken()
 
-    def _dice(self, t: float, dice: Dice) -> None:
+    def _dice(self, t: float, dice: Dice, note: Mapping[str, object] | None = None) -> None:
         if not self.machine.can("dice_rolled"):
             self._alert(AlertKind.DICE, f"dice {dice} in phase {self.machine.phase}: ignored")
             return
@@ -85,12 +85,12 @@ class DealCycle:
         self.bus.focus(None)  # the deal is dealt next: every antenna
         if self._wall_scan is None:
             # the wall antenna's last (empty) read may still be on its way: wait for it
-            self._pending_dice = (t, dice)
+            self._pending_dice = (t, dice, note or {})
             self._dice_judged_at = self.clock.monotonic()
             return
-        self._start_deal(t, dice)
+        self._start_deal(t, dice, note or {})
 
-    def _start_deal(self, t: float, dice: Dice) -> None:
+    def _start_deal(self, t: float, dice: Dice, note: Mapping[str, object]) -> None:
         """The scanned wall is known: the judge deals it."""
         self._pending_dice = None
         assert self._wall_scan is not None
@@ -112,7 +112,7 @@ class DealCycle:
                 "wall": [str(x) for x in to_drawing(self.rs, dice, physical)],
                 "wall_copies": [str(tc) for tc in self._wall_scan],
                 **({"wall_uncertain": list(self._uncertain)} if self._uncertain else {}),
-                **self._dice_note,  # dice read off the dealt hands (boardless.py)
+                **note,  # dice read off the dealt hands (boardless.py)
             },
         )
 
@@ -122,7 +122,7 @@ class DealCycle:
         13 or 14 tiles and no other zone holds any. `deal.started` is journalled then, after
         the dealing, with `wall: null` and the `hands` (fixed seats), which replay needs."""
         assert self._pending_dice is not None
-        t, dice = self._pending_dice
+        t, dice, _ = self._pending_dice
         hands = dealt_hands(self.debouncer.presence(), self.dealer)
         if hands is None:
             return

@@ -121,7 +121,10 @@ class DeviceIO:
             self.inputs.flush()
         for ev in reads:
             if ev.antenna in self._wall_antennas:
-                self._boardless_wall_read(ev)  # tiles crossing it: the walls are being built
+                # tiles crossing it between deals: the walls are being built (boardless.py)
+                shuffled = self.board.wall_read(ev, self._reader_settled())
+                if shuffled is not None:
+                    self._on_table_event(shuffled)
                 if self._held_shuffle():
                     if len(self._held) < HELD_LIMIT:  # the new walls' scan, after the shuffle
                         self._held.append(ev)
@@ -146,7 +149,7 @@ class DeviceIO:
         changes = self.debouncer.end_round(t)
         # with no board to say "shuffle", the tiles leaving for the machine are not read as
         # moves (boardless.py): `_as_seen` is None meanwhile
-        self._table_clearing(changes)
+        self.board.round_changes(changes)
         for change in changes:
             if isinstance(change, UnknownTagSeen | DuplicateTile):
                 self.recognised(self.recogniser.on_tag_alert(change), change.t)
@@ -157,7 +160,9 @@ class DeviceIO:
                 real = None if self._overtaken() else self.deal  # (shuffled on: recovery.py)
                 deal = real if card else self._as_seen()
                 self.recognised(self.recogniser.on_presence(change, deal), change.t)
-        self._boardless_round(t)  # the shuffle, walls and dice no board reports (boardless.py)
+        if self._reader_settled():  # the shuffle, walls and dice no board reports (boardless.py)
+            news = self.board.round_ended(t, self._wall_scan, self._playing(), self.dealer)
+            self._board_news(news)
         if self._pending_dice is not None and not self._wall_antennas:
             self._start_from_hands()
         if self._reconcile_at is not None and self.rounds >= self._reconcile_at:

@@ -35,14 +35,21 @@ import logging
 import os
 import queue
 from collections import deque
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
 from controller import __version__
 from controller.alerts import AlertKind
 from controller.clock import Clock
 from controller.daemon import machine as m
-from controller.daemon.boardless import Boardless, inferred
+from controller.daemon.boardless import (
+    BoardAlert,
+    BoardNews,
+    BoardStandIn,
+    DiceAsked,
+    DiceInferred,
+    inferred,
+)
 from controller.daemon.claim_clock import ClaimClock, OverTime, closes_early
 from controller.daemon.contracts import (
     DEVICES,
@@ -140,7 +147,7 @@ __all__ = [
 ]
 
 
-class Runtime(DeviceIO, Recovery, DealCycle, RefereeSide, Boardless):
+class Runtime(DeviceIO, Recovery, DealCycle, RefereeSide):
     def __init__(
         self,
         rs: RuleSet,
@@ -172,7 +179,6 @@ class Runtime(DeviceIO, Recovery, DealCycle, RefereeSide, Boardless):
         self.outputs: Outputs = outputs or NoOutputs()
         self.inbox: queue.Queue[Item] = queue.Queue()
         self.links = {d: LinkState.DOWN for d in DEVICES if driver is not None or d != "table"}
-        self.inferred = inferred(None if driver is None else driver.profile)  # boardless.py
         self.alerts: deque[AlertView] = deque(maxlen=50)
         self.tail: deque[str] = deque(maxlen=30)
         self.heads: deque[dict[str, Any]] = deque(maxlen=12)  # settled deals' chain heads
@@ -195,7 +201,7 @@ class Runtime(DeviceIO, Recovery, DealCycle, RefereeSide, Boardless):
         self._uncertain: tuple[int, ...] = ()  # the scan's pairs (i, i + 1) not yet drawn
         self._wall_check: dict[str, Any] | None = None  # for the next accepted draw
         self._hands_late = False
-        self._pending_dice: tuple[float, Dice] | None = None
+        self._pending_dice: tuple[float, Dice, Mapping[str, object]] | None = None
         self._dice_judged_at = 0.0  # when the pending dice were judged (held ones: later)
         self._alerted: set[tuple[int, AlertKind, str]] = set()
         # table events (and, after a held shuffle, the wall antenna's reads) that came while
@@ -234,6 +240,10 @@ class Runtime(DeviceIO, Recovery, DealCycle, RefereeSide, Boardless):
         initial = rec.phase if rec.phase not in ("offline", "idle") else "offline"
         self.machine = TableMachine(
             clock, rs.play.claim_seconds, rs.play.move_seconds, self._on_timer, initial
+        )
+        # the shuffle, walls and dice the table's board does not report, read off the reader
+        self.board = BoardStandIn(
+            rs, inferred(None if driver is None else driver.profile), debouncer, self.machine
         )
         self._recovering = initial != "offline"
         self._log(
@@ -470,7 +480,8 @@ class Runtime(DeviceIO, Recovery, DealCycle, RefereeSide, Boardless):
     # --- table events -------------------------------------------------------------------
 
     def _on_table_event(self, ev: Any) -> None:
-        if self._holding() and isinstance(ev, ShuffleDone | WallsUp | DiceRolled | SeatButton):
+        held = ShuffleDone | WallsUp | DiceRolled | DiceInferred | SeatButton
+        if self._holding() and isinstance(ev, held):
             # a restart or a lost cable: what the table says now is judged once the daemon
             # has caught up with the tiles (never dropped: issue 13 items 1 and 4)
             self._held.append(ev)
@@ -484,6 +495,9 @@ class Runtime(DeviceIO, Recovery, DealCycle, RefereeSide, Boardless):
                     self._trigger("walls_raised")
             case DiceRolled(t, a, b):
                 self._dice(t, Dice(a, b))
+            case DiceInferred(t, dice, dealer, note):
+                self.dealer = dealer
+                self._dice(t, dice, note)
             case SeatButton():
                 if self._live():  # (not for a deal the next shuffle overtook)
                     deal = None if self._overtaken() else self.deal
@@ -657,7 +671,46 @@ class Runtime(DeviceIO, Recovery, DealCycle, RefereeSide, Boardless):
         """The deal tile movements are read against (`ClaimClock.as_seen`): none while the
         table is cleared for a shuffle no board reports (boardless.py), or shuffled for the
         next deal while the referee ends this one (recovery.py `_overtaken`)."""
-        return self.claims.as_seen(None if self._clearing or self._overtaken() else self.deal)
+        clearing = self.board.clearing or self._overtaken()
+        return self.claims.as_seen(None if clearing else self.deal)
+
+    # --- the board's stand-in (boardless.py) ---------------------------------------------
+
+    def _reader_settled(self) -> bool:
+        """The reader stands in for the board: the core judges and the reader has settled."""
+        return not self._holding() and self.stopped is None and self.rounds > self._settle
+
+    def _board_news(self, news: Iterable[BoardNews]) -> None:
+        """What the reader read for the board, taken as the board's events are."""
+        for item in news:
+            match item:
+                case BoardAlert(kind, text, severity, readings):
+                    extra = {"readings": [r.to_json() for r in readings]} if readings else {}
+                    self._alert(kind, text, severity=severity, **extra)
+                case DiceAsked(kind, text, offered, readings):
+                    self.call_referee(
+                        kind,
+                        text,
+                        offered,
+                        severity="error",
+                        readings=[r.to_json() for r in readings],
+                    )
+                case _:
+                    self._on_table_event(item)
+
+    def _playing(self) -> bool:
+        """A deal is still being played at the table (no dice are read for the next)."""
+        return self.deal is not None and not self.deal.over and not self._overtaken()
+
+    def answer_dice(self, dice: Dice, dealer: Seat, who: str, why: str) -> str | None:
+        """The referee's dice (`BoardStandIn.answer_dice`): None when taken, else why not."""
+        now = self.clock.monotonic()
+        answer = self.board.answer_dice(now, dice, dealer, who, why, self._playing())
+        if isinstance(answer, str):
+            return answer
+        self.referee_answered()
+        self._on_table_event(answer)
+        return None
 
     def _on_timer(self, fired: TimerFired) -> None:
         match self.claims.on_timer(fired, self.deal):
