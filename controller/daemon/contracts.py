@@ -54,7 +54,6 @@ REFEREE_CALLS = frozenset(
     }
 )
 RECONCILE_TRIES = 3  # reconciliations tried again, `settle` rounds apart, before an alert
-HELD_LIMIT = 20_000  # events held while not ready (a wall scan is ~108 tiles x a few reads)
 
 ENDS = {
     mv.DealEnd.HU: DealEnd.THREE_WON,
