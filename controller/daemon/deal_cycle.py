@@ -288,7 +288,7 @@ class DealCycle:
         """A correction of the deal in progress appended beside the daemon (`mjtable correct`
         on the Pi, which checked it with the same trial as the referee page): the live judge
         is rebuilt with it, as after the page's actions (the daemon's own corrections are
-        marked seen when written, `RefereeSide.journalled`)."""
+        marked seen when written, `Runtime.journalled`)."""
         deal, number = self.deal, self.deal_no
         if deal is None or deal.over or not number:
             return
