@@ -11,6 +11,10 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol
 
 from controller.alerts import AlertKind
+from controller.daemon.settlement import (
+    ENDS as ENDS,  # named from here by view_words.py
+    Settlement,
+)
 from controller.devices.events import (
     DataReceived,
     LinkChanged,
@@ -18,7 +22,7 @@ from controller.devices.events import (
     SeatButton,
     TagsRead,
 )
-from controller.journal.records import DealEnd, Record
+from controller.journal.records import Record
 from controller.outputs.scoreboard import ActionResult, RefereeAction
 from controller.outputs.view import PublicView
 from controller.recognition.presence import (
@@ -55,12 +59,6 @@ REFEREE_CALLS = frozenset(
 )
 RECONCILE_TRIES = 3  # reconciliations tried again, `settle` rounds apart, before an alert
 
-ENDS = {
-    mv.DealEnd.HU: DealEnd.THREE_WON,
-    mv.DealEnd.WALL: DealEnd.WALL_EXHAUSTED,
-    mv.DealEnd.TIME: DealEnd.TIME_UP,
-}
-
 
 class RecogniserLike(Protocol):
     """The recogniser contract (controller/recognition/recogniser.py)."""
@@ -83,7 +81,7 @@ class Outputs(Protocol):
 
     def publish(self, public: PublicView, referee: Any, broadcast: Any) -> None: ...
     def move_accepted(self, payload: Mapping[str, Any], record: Record) -> None: ...
-    def deal_settled(self, payload: Mapping[str, Any], record: Record) -> None: ...
+    def deal_settled(self, settled: Settlement, record: Record) -> None: ...
     def tick(self) -> None: ...
     def table_back(self) -> None: ...  # the table's link is up again: displays sent again
 
@@ -95,7 +93,7 @@ class NoOutputs:
     def move_accepted(self, payload: Mapping[str, Any], record: Record) -> None:
         pass
 
-    def deal_settled(self, payload: Mapping[str, Any], record: Record) -> None:
+    def deal_settled(self, settled: Settlement, record: Record) -> None:
         pass
 
     def tick(self) -> None:

@@ -69,7 +69,6 @@ from controller.daemon.contracts import (
     Stop,
     tail_line,
 )
-from controller.daemon.deal_cycle import DealCycle, dealt_hands, next_dealer
 from controller.daemon.input_log import InputLog
 from controller.daemon.lineup import Lineup
 from controller.daemon.machine import TableMachine, Timer, TimerFired
@@ -91,6 +90,9 @@ from controller.daemon.recovery import (
 from controller.daemon.referee_call import CALL_GONE, RefereeCall, details
 from controller.daemon.referee_desk import RefereeDesk
 from controller.daemon.replay import Recovered
+from controller.daemon.scan_doubt import ScanDoubt
+from controller.daemon.session_scores import SessionScores
+from controller.daemon.settlement import settle
 from controller.daemon.view_words import void_set_words
 from controller.daemon.views import ResultScreen, TableFacts
 from controller.devices.events import (
@@ -110,8 +112,22 @@ from controller.devices.events import (
 )
 from controller.devices.table import Command, ShowScore, TableDriver
 from controller.journal.inputs import ReaderStep, TableChunk, round_time
-from controller.journal.payloads import move_payload, rejected_payload, table_seat
-from controller.journal.records import JournalError, Record, RecordKind, Source, Stamp
+from controller.journal.payloads import (
+    deal_seat,
+    move_payload,
+    rejected_payload,
+    table_seat,
+    to_drawing,
+)
+from controller.journal.records import (
+    Correction,
+    CorrectionAction,
+    JournalError,
+    Record,
+    RecordKind,
+    Source,
+    Stamp,
+)
 from controller.journal.store import Journal
 from controller.outputs.scoreboard import ActionResult, RefereeAction, RejectReason
 from controller.outputs.view import AlertView, PublicView
@@ -156,11 +172,10 @@ __all__ = [
     "RuntimeConfig",
     "Stop",
     "dealt_hands",
-    "next_dealer",
 ]
 
 
-class Runtime(DealCycle):
+class Runtime:
     def __init__(
         self,
         rs: RuleSet,
@@ -209,8 +224,7 @@ class Runtime(DealCycle):
         )
         self._dirty = True
         self._wall_scan: tuple[Any, ...] | None = None
-        self._uncertain: tuple[int, ...] = ()  # the scan's pairs (i, i + 1) not yet drawn
-        self._wall_check: dict[str, Any] | None = None  # for the next accepted draw
+        self.doubt = ScanDoubt()  # the scan's pairs (i, i + 1) in doubt, not yet drawn
         self._hands_late = False
         self._pending_dice: tuple[float, Dice, Mapping[str, object]] | None = None
         self._dice_judged_at = 0.0  # when the pending dice were judged (held ones: later)
@@ -225,17 +239,13 @@ class Runtime(DealCycle):
         self.desk = RefereeDesk(self.journal, self.clock, self)
         self.screen = ResultScreen()  # a settled deal stays on the public feed a while
         rec = recovered or Recovered()
-        self.deals_done = rec.settled_in_session  # settled in the open session
         self._dealt_by = rec.started.dealer if rec.started is not None else rec.dealer
         self.session = rec.session
+        self.session_wall = rec.session_wall  # when the open session started (wall time)
         self.next_deal = rec.next_deal
         self.dealer = rec.dealer
-        self.totals = list(rec.totals)
-        # the open session's settled deals (fixed-seat deltas, corrections applied) and the
-        # newest correction record already taken into account for each (DealCycle)
-        self.settled_deltas: dict[int, tuple[int, int, int, int]] = dict(rec.settled)
-        self._corrections_seen = dict.fromkeys(rec.settled, rec.last_seq)
-        self._rechecked_at = -1e9
+        # the open session's settled deals (fixed-seat deltas, corrections applied)
+        self.scores = SessionScores(rec.settled, rec.totals, rec.settled_in_session, rec.last_seq)
         self.deal_no = rec.deal_no
         self.deal: Deal | None = None
         self.seq = rec.last_seq
@@ -380,6 +390,16 @@ class Runtime(DealCycle):
         self.outputs.tick()
         self._publish_if_dirty()
 
+    @property
+    def totals(self) -> list[int]:
+        """The open session's totals (fixed seats)."""
+        return self.scores.totals
+
+    @property
+    def deals_done(self) -> int:
+        """The deals settled in the open session."""
+        return self.scores.deals_done
+
     def stop(self, reason: str) -> None:
         """Journal the clean stop (once); the caller closes links and the journal."""
         if self.stopped is not None:
@@ -425,7 +445,7 @@ class Runtime(DealCycle):
         diffs = None
         if offered is None:
             live = deal is not None and not deal.over
-            diffs = self.recogniser.differences(deal) if live else None
+            diffs = self.recogniser.differences(deal) if deal is not None and live else None
             offered = candidates(deal, self._dealt_by, diffs, self.last_accepted_seq, fits)
         before = self.call
         # a call raised again before any answer is the same call to the referee: its name
@@ -461,18 +481,17 @@ class Runtime(DealCycle):
         live = self.deal is not None and not self.deal.over
         if record.kind is RecordKind.CORRECTION and live and record.deal == self.deal_no:
             # not taken again (deal_cycle); a settled deal's is: `settled_corrected`
-            self._corrections_seen[record.deal] = record.seq
+            self.scores.saw(record.deal, record.seq)
 
     @property
     def last_settled(self) -> int:
         """The session's last settled deal (0: none yet)."""
-        return max(self.settled_deltas, default=0)
+        return self.scores.last_settled
 
     def settled_corrected(self) -> None:
         """A correction of a settled deal was journalled: its result is judged again now
         (the totals, the views, the seat displays), not at the next periodic look."""
-        self._rechecked_at = float("-inf")
-        self.recheck_settled(self.clock.monotonic())
+        self.recheck_settled(self.clock.monotonic(), at_once=True)
 
     def would_refuse(self, move: mv.Move) -> mv.Rejected | None:
         """The judge's answer to `move` now, closing an open window first where the move
@@ -852,7 +871,7 @@ class Runtime(DealCycle):
                 self._alert(r.kind, r.text, seat, evidence=list(r.evidence))
             elif isinstance(r, WallScanned):
                 self._wall_scan = tuple(r.order)
-                self._uncertain = tuple(getattr(r, "uncertain", ()))
+                self.doubt.scanned(getattr(r, "uncertain", ()))
                 self.bus.focus(None)
                 if self._pending_dice is not None:
                     self._start_deal(*self._pending_dice)
@@ -860,8 +879,11 @@ class Runtime(DealCycle):
                 self._trigger("deal_complete")
             elif isinstance(r, DealerMoved):
                 self._dealer_moved(r.side)
-            elif isinstance(r, WallSwapped):
-                self._swap_dealt(r.index, r.why)
+            elif isinstance(r, WallSwapped) and self.deal is not None and not self.deal.over:
+                rejudged = self.doubt.swap_dealt(self.deal, r.index, r.why)
+                if rejudged is not None:
+                    self.deal = rejudged
+                    self.claims.forget()
 
     def offer(
         self,
@@ -876,8 +898,10 @@ class Runtime(DealCycle):
             self._alert(AlertKind.NO_DEAL, f"{type(move).__name__} seen with no deal in progress")
             return False
         rejected = deal.check(move)
-        if rejected is not None and self._reorder_wall(deal, move):
-            deal = self.deal
+        rejudged = None if rejected is None else self.doubt.reorder(deal, move)
+        if rejudged is not None:
+            self.deal = deal = rejudged
+            self.claims.forget()
             rejected = deal.check(move)
         if rejected is not None and closes_early(deal, move):
             self._close_window("draw" if isinstance(move, mv.Draw) else "play", t)
@@ -917,7 +941,9 @@ class Runtime(DealCycle):
         accepted = None
         if not isinstance(move, mv.CloseClaims):
             payload = move_payload(move, self.dealer, evidence, from_seat)
-            self._confirm_wall(deal, move, payload)
+            check = self.doubt.confirm(deal, move)
+            if check is not None:
+                payload["wall_check"] = check
             record = self._log(
                 Source.JUDGE, RecordKind.MOVE_ACCEPTED, payload, deal=self.deal_no, t=t
             )
@@ -970,6 +996,226 @@ class Runtime(DealCycle):
         if deal.over:
             self._settle_deal()
 
+    # --- a deal's life: shuffle, scan, dice, start, settlement --------------------------
+
+    def _shuffle(self, t: float) -> None:
+        if self.machine.phase in m.INTERRUPTIONS:
+            return
+        self.board.shuffle_heard = True  # (boardless.py: a board's shuffle missed while down)
+        if self.deal is not None and self.deal.window is not None:
+            self._close_window("shuffle", t)  # the table moved on: the window's time is up
+            if self.stopped is not None:
+                return  # that closed the session's last deal: the daemon has stopped
+        # a deal not ended stays for the referee: its missing moves or its end settle it
+        # while the table plays the next (recovery.py `_overtaken`); the next deal's start
+        # abandons it if nobody did (tiles campaign seed 501 deal 6: abandoned here, the
+        # restart resumed it and the referee's end of it raised a MachineError)
+        overtaken = self.deal is not None and not self.deal.over and not self._overtaken()
+        if not self.machine.can("shuffle_started"):
+            self._trigger("deal_ended")
+        self._wall_scan = None
+        self.doubt.scanned(())
+        self._pending_dice = None
+        self._hands_late = False
+        if self.session is None:
+            number, players = self.lineup.start(self._last_session)
+            self.session = self._last_session = number
+            self.scores.new_session()
+            started = self._log(
+                Source.DAEMON,
+                RecordKind.SESSION_STARTED,
+                {
+                    "session": self.session,
+                    "rules": self.rs.name,
+                    "players": list(players.names),
+                    "table": self.config.table,
+                    **players.payload(),
+                },
+            )
+            self.session_wall = started.wall
+        self.recogniser.new_deal(self.dealer)
+        self._trigger("shuffle_started")
+        self.bus.focus(self._wall_antennas)  # the walls are built: read the wall antenna
+        if overtaken:
+            self._call_overtaken()
+
+    def _dice(self, t: float, dice: Dice, note: Mapping[str, object] | None = None) -> None:
+        if not self.machine.can("dice_rolled"):
+            self._alert(AlertKind.DICE, f"dice {dice} in phase {self.machine.phase}: ignored")
+            return
+        self._trigger("dice_rolled")
+        self.bus.focus(None)  # the deal is dealt next: every antenna
+        if self._wall_scan is None:
+            # the wall antenna's last (empty) read may still be on its way: wait for it
+            self._pending_dice = (t, dice, note or {})
+            self._dice_judged_at = self.clock.monotonic()
+            return
+        self._start_deal(t, dice, note or {})
+
+    def _start_deal(self, t: float, dice: Dice, note: Mapping[str, object]) -> None:
+        """The scanned wall is known: the judge deals it."""
+        self._pending_dice = None
+        assert self._wall_scan is not None
+        physical = tuple(tc.tile for tc in self._wall_scan)
+        try:
+            deal = Deal.start(self.rs, dice, physical, prevalent=self.config.prevalent)
+        except ValueError as err:
+            self._alert(
+                AlertKind.BAD_WALL_SCAN,
+                f"the scanned wall cannot be dealt: {err}",
+                severity="error",
+            )
+            return
+        self._begin_deal(
+            t,
+            dice,
+            deal,
+            {
+                "wall": [str(x) for x in to_drawing(self.rs, dice, physical)],
+                "wall_copies": [str(tc) for tc in self._wall_scan],
+                **({"wall_uncertain": list(self.doubt.uncertain)} if self.doubt.uncertain else {}),
+                **note,  # dice read off the dealt hands (boardless.py)
+            },
+        )
+
+    def _start_from_hands(self) -> None:
+        """No wall antenna: the judge starts from the dealt hands as the reader sees them
+        (`Deal.start_dealt`, every other wall position unknown), once every hand holds its
+        13 or 14 tiles and no other zone holds any. `deal.started` is journalled then, after
+        the dealing, with `wall: null` and the `hands` (fixed seats), which replay needs."""
+        assert self._pending_dice is not None
+        t, dice, _ = self._pending_dice
+        hands = dealt_hands(self.debouncer.presence(), self.dealer)
+        if hands is None:
+            return
+        try:
+            deal = Deal.start_dealt(self.rs, dice, hands, prevalent=self.config.prevalent)
+        except ValueError as err:
+            self._alert(
+                AlertKind.BAD_HANDS, f"the dealt hands cannot be dealt: {err}", severity="error"
+            )
+            self._pending_dice = None
+            return
+        self._pending_dice = None
+        fixed = {table_seat(s, self.dealer).name: [str(x) for x in hands[s]] for s in SEATS}
+        self._begin_deal(t, dice, deal, {"wall": None, "hands": fixed})
+
+    def _begin_deal(self, t: float, dice: Dice, deal: Deal, wall: Mapping[str, Any]) -> None:
+        if self._overtaken():  # the referee did not end it while the table shuffled
+            self._alert(
+                AlertKind.DEAL_ABANDONED,
+                f"deal {self.deal_no + 1} starts: deal {self.deal_no} stays unsettled",
+                severity="error",
+            )
+            self.referee_answered()
+        number = self.next_deal
+        self._log(
+            Source.DAEMON,
+            RecordKind.DEAL_STARTED,
+            {
+                "deal": number,
+                "rules": self.rs.name,
+                "dealer": self.dealer.name,
+                "dice": [dice.a, dice.b],
+                "prevalent": deal.prevalent.name,
+                "players": list(self.lineup.now.names),
+                "session": self.session,
+                **wall,
+            },
+            deal=number,
+            t=t,
+        )
+        self._started_seq = self.seq
+        self.deal, self.deal_no, self.next_deal = deal, number, number + 1
+        self._dealt_by = self.dealer
+        self.claims.new_move()
+        self._trigger("dealing_started")
+        self.recognised(self.recogniser.start_deal(deal), t)
+
+    def _dealer_moved(self, side: Seat) -> None:
+        """The dealt hands show the dealer at `side`: after a deal the daemon lost (a kill,
+        an abandoned deal) its idea of the next dealer can be wrong, and the table is right.
+        Journalled as a `dealer` correction of `deal.started` (every reader of the journal
+        takes it), and seats are mapped from that side from here on (issue 13 item 7)."""
+        if self.deal is None or self.deal.history or side is self._dealt_by:
+            return
+        was = self._dealt_by
+        correction = Correction(
+            self._started_seq,
+            "daemon",
+            CorrectionAction.DEALER,
+            f"the dealt hands show the dealer at side {side}, not {was}",
+            {"dealer": side.name},
+        )
+        stamp = Stamp(self.clock.monotonic(), self.clock.wall())
+        record = self.journal.append_correction(correction, source=Source.DAEMON, at=stamp)
+        self.journalled(record)
+        self.dealer = self._dealt_by = side
+
+    def session_deal(self) -> int:
+        """The deal's number in its session (1, 2, ...; 0 before the first): the journal
+        numbers deals across sessions, people count them in theirs."""
+        n = self.scores.deals_done
+        if self.deal is not None:
+            # a finished deal stays the view's deal (its result) until the next one is dealt,
+            # through the shuffle: counted once settled (deals_done), not twice
+            return n if self.deal.over and self.deal_no in self.scores.settled else n + 1
+        return n + 1 if self.machine.phase in BEFORE_PLAY else n
+
+    def recheck_settled(self, now: float, at_once: bool = False) -> None:
+        """Every RECHECK_S (`at_once`: now): a settled deal of the open session corrected
+        since (`mjtable correct` beside the running daemon, the referee page) is re-judged,
+        and the session totals, the views and the seat displays follow the corrected result;
+        so is the deal in progress (`_recheck_live`)."""
+        if not self.scores.due(now, at_once):
+            return
+        self._recheck_live()
+        if self.scores.recheck(self.journal):
+            self._dirty = True
+            self.show_scores()
+
+    def _recheck_live(self) -> None:
+        """A correction of the deal in progress appended beside the daemon (`mjtable correct`
+        on the Pi, which checked it with the same trial as the referee page): the live judge
+        is rebuilt with it, as after the page's actions (the daemon's own corrections are
+        marked seen when written, `Runtime.journalled`)."""
+        deal, number = self.deal, self.deal_no
+        if deal is None or deal.over or not number:
+            return
+        found = self.journal.corrections(number)
+        seen = self.scores.seen(number)
+        fresh = [r for r, _ in found if r.seq > seen]
+        if not fresh:
+            return
+        self.scores.saw(number, fresh[-1].seq)
+        for record in fresh:
+            self.tail.append(tail_line(record))
+        rebuilt = self.desk.rebuilt()
+        if rebuilt is not None:
+            log.info("deal %d corrected beside the daemon (record %d)", number, fresh[-1].seq)
+            self.adopt(rebuilt)
+
+    def _settle_deal(self) -> None:
+        """The judge ended the deal: its settlement is built once (settlement.py), journalled,
+        added to the session's scores and handed to the outputs."""
+        deal = self.deal
+        assert deal is not None and deal.end is not None
+        players = self.lineup.now.names
+        settled = settle(deal, self.deal_no, self.dealer, self.session or 0, players)
+        record = self._log(
+            Source.JUDGE, RecordKind.DEAL_SETTLED, settled.payload(), deal=self.deal_no
+        )
+        self.scores.settle(self.deal_no, settled.deltas, record.seq)
+        self.dealer = settled.next_dealer
+        if self.machine.can("settlement_done"):
+            self._trigger("settlement_done")
+        else:  # the table shuffled before the deal was ended (`_table_moved_on`)
+            log.info("deal %d settled in phase %s", self.deal_no, self.machine.phase)
+        self.publish()
+        self.outputs.deal_settled(settled, record)
+        if self.config.deals and self.scores.deals_done >= self.config.deals:
+            self.stop("deals")
+
     # --- restart, reconnection, held events (recovery.py) ---------------------------------
 
     def _holding(self) -> bool:
@@ -1008,7 +1254,7 @@ class Runtime(DealCycle):
             deal = Deal.start(  # swaps included
                 self.rs, started.dice, started.wall_order, prevalent=started.prevalent
             )
-            self._uncertain = started.uncertain
+            self.doubt.scanned(started.uncertain)
             self.recogniser.new_deal(started.dealer)
             self.recogniser.start_deal(deal)
             doubt = getattr(self.recogniser, "on_wall_doubt", None)
@@ -1101,8 +1347,11 @@ class Runtime(DealCycle):
         for item in news:
             match item:
                 case BoardAlert(kind, text, severity, readings):
-                    extra = {"readings": [r.to_json() for r in readings]} if readings else {}
-                    self._alert(kind, text, severity=severity, **extra)
+                    if readings:
+                        shown = [r.to_json() for r in readings]
+                        self._alert(kind, text, severity=severity, readings=shown)
+                    else:
+                        self._alert(kind, text, severity=severity)
                 case DiceAsked(kind, text, offered, readings):
                     self.call_referee(
                         kind,
@@ -1192,3 +1441,20 @@ class Runtime(DealCycle):
 
 def _restarts_clock(move: mv.Move) -> bool:
     return not is_claim(move) and not isinstance(move, mv.ChooseVoid)
+
+
+# the phases of the next deal before its play: it is counted already
+BEFORE_PLAY = ("shuffling", "walls_up", "dice_rolled", "dealing", "choosing_void")
+
+
+def dealt_hands(presence: Mapping[Any, Any], dealer: Seat) -> dict[Seat, tuple[Any, ...]] | None:
+    """The dealt hands (deal seats) when the tiles on the table are exactly a deal: every
+    tile in a hand zone, East (the dealer's side) 14, the others 13; else None."""
+    hands: dict[Seat, list[Any]] = {s: [] for s in SEATS}
+    for tc, zone in presence.items():
+        if zone.kind is not ZoneKind.HAND or zone.seat is None:
+            return None  # a tile in a river, a meld, the void spot: not a fresh deal
+        hands[deal_seat(zone.seat, dealer)].append(tc.tile)
+    if any(len(hands[s]) != (14 if s is Seat.E else 13) for s in SEATS):
+        return None
+    return {s: tuple(sorted(hands[s])) for s in SEATS}
