@@ -1,32 +1,41 @@
-"""The daemon's core: one thread consumes one queue of device events and turns them into
-journalled decisions (DESIGN.md "Data flow", docs/DAEMON.md).
+"""The daemon's core: one thread takes one queue of device events and referee actions and
+turns them into journalled decisions, in the order they came (DESIGN.md "Data flow",
+docs/DAEMON.md).
 
-    bytes ─▶ drivers ─▶ journal (hw.*) ─▶ debouncer / recogniser ─▶ judge ─▶ journal ─▶ machine
-                                                                                 └─▶ outputs
+    SerialLink/PolledReaderLink → queue → Runtime.handle → ReaderBus → journal (hw.batch)
+      → Debouncer → Recogniser → Runtime.offer → journal (move.accepted) → Deal.apply
+      → TableMachine → publication.views → Outputs
 
-Every raw hardware event and every decision is appended to the journal (monotonic and wall
-time) **before** anything acts on it: a frame is committed before the debouncer sees it, a
-move is committed (after `Deal.check`) before `Deal.apply`, the recogniser's `on_accepted`
-and the state machine's transition. Link threads only `put` into the queue; `handle(item)` and
-`tick()` run on the core thread (tests call them directly on a fake clock, no thread).
+Every raw hardware input and every decision is appended to the journal (monotonic and wall
+time) **before** anything acts on it: a reader's answer is committed (in the next `hw.batch`)
+before a record that follows from it, a move is committed (after `Deal.check`) before
+`Deal.apply`, the recogniser's `on_accepted` and the state machine's transition. Link threads
+only `put` into the queue; `handle(item)` and `tick()` run on the core thread (tests call them
+directly on a fake clock, no thread). Three places see each item's way through: `handle`
+takes it off the queue, `_log` returns once its record is committed (fsync'd), `publish`
+pushes the views to the outputs.
 
-The runtime owns the claim clock (the table machine's timers): the window opens when the
-discard is accepted; it closes on time (`CloseClaims` offered to the judge), early when the
-next player's draw (or any move of the player whose turn the window leads to) is seen, or by
-the judge itself when every eligible player answered. A claim after it is refused with the
-judge's reason and how late it came. While a device is lost the table is `degraded`: nothing
-from the recogniser is applied, timers are frozen; when every link is back and the reader
-has settled again, `recogniser.reconcile` recovers what happened meanwhile.
+`Runtime` keeps the deal in progress, the table machine and the sequence that joins them;
+what has state of its own is a part it owns and asks, each in its own module:
+`ClaimClock` (claim_clock.py: when a claim window is due to close, its records),
+`BoardStandIn` (boardless.py: the shuffle, walls and dice read off the reader when the
+table's board does not report them, yielded as the board's events), `HoldBack`
+(recovery.py: what came while the core could not judge it), `ScanDoubt` (scan_doubt.py: the
+wall scan's doubtful pairs), `SessionScores` (session_scores.py: the session's settled deals
+and totals, corrections applied), `RefereeDesk` (referee_desk.py: the referee's
+corrections), `InputLog` (input_log.py: device inputs batched into the journal), `Lineup`
+(lineup.py: who plays) and the reader's rounds (reader_bus.py: one `BusStep` whatever the
+reader). A settled deal is a `Settlement` (settlement.py), built once and handed to the
+journal and every output; the views are functions of the table's facts (publication.py).
+No part holds the runtime.
 
-One core, one concern a module: `Runtime` (the queue, the journal, the recogniser's
-results, the judge's decisions, the views) is composed of `DeviceIO` (device_io.py: links,
-table frames, reader answers), `DealCycle` (deal_cycle.py: shuffle, wall scan, dice, dealer,
-settlement), `ClaimClock` (claim_clock.py: claim and robbing windows), `Recovery`
-(recovery.py: restart, held events, reconciliation), `RefereeSide` (referee_side.py: what
-the referee desk asks of the live deal), `Publication` (publication.py: the facts and the
-views published) and `Boardless` (boardless.py: the shuffle, walls and dice read off the
-reader when the table's board does not report them). They share the core thread's state; none imports
-another, and contracts.py holds what they all name.
+The claim window opens when the discard is accepted; it closes on time (`CloseClaims` offered
+to the judge), early when the next player's draw (or any move of the player whose turn the
+window leads to) is seen, or by the judge itself when every eligible player answered. A claim
+after it is refused with the judge's reason and how late it came. While a device is lost the
+table is `degraded`: nothing from the recogniser is applied, timers are frozen, what the
+table says is held back; when every link is back and the reader has settled again,
+`recogniser.reconcile` recovers what happened meanwhile.
 """
 
 from __future__ import annotations
@@ -286,7 +295,7 @@ class Runtime:
         if self._recovering:
             self._resume_recovered(rec)
 
-    # --- the loop -----------------------------------------------------------------------
+    # --- the loop: one queue, one thread --------------------------------------------------
 
     def put(self, item: Item) -> None:
         """Thread-safe: the links' sink."""
@@ -390,16 +399,6 @@ class Runtime:
         self.outputs.tick()
         self._publish_if_dirty()
 
-    @property
-    def totals(self) -> list[int]:
-        """The open session's totals (fixed seats)."""
-        return self.scores.totals
-
-    @property
-    def deals_done(self) -> int:
-        """The deals settled in the open session."""
-        return self.scores.deals_done
-
     def stop(self, reason: str) -> None:
         """Journal the clean stop (once); the caller closes links and the journal."""
         if self.stopped is not None:
@@ -411,266 +410,17 @@ class Runtime:
         self._log(Source.DAEMON, RecordKind.DAEMON_STOPPED, {"reason": reason})
         self.stopped = reason
 
-    # --- the referee: the desk's side of the live deal, and the call --------------------
-
-    def referee(self, action: RefereeAction) -> ActionResult:
-        """A referee action from the web view (controller/daemon/referee_desk.py). One that
-        answers a call no longer standing (another referee answered it first, the table
-        did, or the page is from before a restart) changes nothing."""
-        if action.call and (self.call is None or self.call.name != action.call):
-            return ActionResult(False, None, RejectReason.NOT_NOW, CALL_GONE)
-        return self.desk.act(action)
+    @property
+    def totals(self) -> list[int]:
+        """The open session's totals (fixed seats)."""
+        return self.scores.totals
 
     @property
-    def referee_called(self) -> str | None:
-        """The standing call's headline (None: no call stands)."""
-        return None if self.call is None else self.call.headline
+    def deals_done(self) -> int:
+        """The deals settled in the open session."""
+        return self.scores.deals_done
 
-    @property
-    def referee_candidates(self) -> tuple[Candidate, ...]:
-        return () if self.call is None else self.call.candidates
-
-    def call_referee(
-        self,
-        kind: AlertKind,
-        message: str,
-        offered: tuple[Candidate, ...] | None = None,
-        seat: Seat | None = None,
-        fits: tuple[mv.Move, ...] = (),
-        **extra: object,
-    ) -> None:
-        """The table waits for the referee: the call (its candidates the judge's and the
-        reader's explanations unless `offered`) and its `alert` record, which names it."""
-        deal = self.deal
-        diffs = None
-        if offered is None:
-            live = deal is not None and not deal.over
-            diffs = self.recogniser.differences(deal) if deal is not None and live else None
-            offered = candidates(deal, self._dealt_by, diffs, self.last_accepted_seq, fits)
-        before = self.call
-        # a call raised again before any answer is the same call to the referee: its name
-        # stays, so an answer tapped meanwhile still counts
-        standing = 0 if before is None or before.answered else before.alert_seq
-        call = RefereeCall(
-            kind.value,
-            alert_words(kind, message),
-            offered,
-            details(diffs, self._dealt_by),
-        )
-        record = self._alert(
-            kind,
-            message,
-            seat,
-            severity=str(extra.pop("severity", "warning")),
-            referee_called=True,
-            headline=call.headline,
-            candidates=[c.to_json() for c in offered],
-            **extra,
-        )
-        self.call = replace(call, alert_seq=standing or record.seq)
-
-    @property
-    def dealt_by(self) -> Seat:
-        """The dealer of the deal in progress (its deal seat East)."""
-        return self._dealt_by
-
-    def journalled(self, record: Record) -> None:
-        """A record another part of the daemon appended (the referee desk)."""
-        self.seq, self._dirty = record.seq, True
-        self.tail.append(tail_line(record))
-        live = self.deal is not None and not self.deal.over
-        if record.kind is RecordKind.CORRECTION and live and record.deal == self.deal_no:
-            # not taken again (deal_cycle); a settled deal's is: `settled_corrected`
-            self.scores.saw(record.deal, record.seq)
-
-    @property
-    def last_settled(self) -> int:
-        """The session's last settled deal (0: none yet)."""
-        return self.scores.last_settled
-
-    def settled_corrected(self) -> None:
-        """A correction of a settled deal was journalled: its result is judged again now
-        (the totals, the views, the seat displays), not at the next periodic look."""
-        self.recheck_settled(self.clock.monotonic(), at_once=True)
-
-    def would_refuse(self, move: mv.Move) -> mv.Rejected | None:
-        """The judge's answer to `move` now, closing an open window first where the move
-        would (as `offer` does), without changing anything."""
-        deal = self.deal
-        if deal is None or deal.over:
-            return mv.Rejected(mv.Reason.DEAL_OVER, "no deal in progress")
-        rejected = deal.check(move)
-        if rejected is not None and closes_early(deal, move):
-            return None
-        return rejected
-
-    def referee_answered(self, agreed: bool = False) -> None:
-        """The call goes off: at once for a referee's decision (a correction, the dice);
-        `agreed`: after an accepted move, only once the table agrees with the judge again,
-        otherwise it stands with its candidates brought up to date (a referee entering the
-        moves a fast table showed turned the lights off at each one, the players went on
-        and the deal was shuffled away before the judge caught up: 10/10/2 seed 310 deals
-        29 and 38)."""
-        if self.call is None:
-            return
-        deal = self.deal
-        if agreed and deal is not None and not deal.over:
-            differences = self.recogniser.differences(deal)
-            if differences:
-                # the headline is made again from the new candidates (one value: the
-                # page's call and its buttons cannot disagree)
-                self.call = self.call.updated(
-                    candidates(deal, self._dealt_by, differences, self.last_accepted_seq),
-                    details(differences, self._dealt_by),
-                    answered=True,  # it goes off once they agree (`call_off_if_agreed`)
-                )
-                self._dirty = True
-                return
-        self.call = None
-        self._dirty = True
-
-    def call_off_if_agreed(self) -> None:
-        """A call answered by a move, standing only while the table differed from the judge,
-        goes off once they agree, with no move: a tile missed by the reader when the last
-        answer was taken and read again afterwards (10/10/2 seed 311 deal 58: a meld tile
-        unread for 0.2 s when the referee entered the last move; the players waited for the
-        call, the judge for a move, and the deal was abandoned 30 s later)."""
-        deal = self.deal
-        call = self.call
-        if call is None or not call.answered or deal is None or deal.over:
-            return
-        if self._live() and not self._overtaken() and not self.recogniser.differences(deal):
-            self.referee_answered()
-
-    def reread_table(self) -> None:
-        """Read the table again against the judge (after a referee's answer): moves the
-        tiles show beyond the judge are offered, as after a reconnection."""
-        if self.deal is None or self.deal.over or not self._live() or self._overtaken():
-            return
-        presence = self.debouncer.presence()
-        found = self.recogniser.reconcile(presence, self.deal)
-        # a re-reading that explains nothing more is not a new call: the referee is at the
-        # table entering what it shows, and the stall watch calls again if it stays unexplained
-        # (a 10/10/2 campaign counted one RECOVERY call per answer, 30 in one deal)
-        found = [r for r in found if getattr(r, "kind", None) is not AlertKind.RECOVERY]
-        self.recognised(found, self.clock.monotonic())
-
-    def adopt(self, deal: Deal, taken_back: bool = False) -> None:
-        """The judge as the referee's corrections rebuilt it: the table machine follows its
-        phase, a deal that ended is settled. `taken_back`: the cancelled moves still lie on
-        the table until the players put the tiles back (they are not read again)."""
-        self.deal = deal
-        self.claims.forget()
-        self.referee_answered()
-        if deal.window is None:
-            self.claims.resumed(False)
-        elif not self.claims.journalled_open:
-            self._journal_window_opened()
-        if taken_back:
-            self.recogniser.on_accepted(mv.Correction(1), deal)
-        if not self._table_moved_on():  # else the machine follows the table's next deal
-            self._resync("corrected")
-        if deal.over:
-            self._settle_deal()
-        elif not taken_back:
-            self.reread_table()
-        self._dirty = True
-
-    # --- publication (publication.py) ----------------------------------------------------
-
-    def facts(self) -> TableFacts:
-        return TableFacts(
-            table=self.config.table,
-            session=self.session or 0,
-            deal_no=self.deal_no,
-            rules=self.rs.name,
-            # after a settlement self.dealer already names the next deal's dealer
-            dealer=self._dealt_by if self.deal is not None else self.dealer,
-            players=self.lineup.now.names,
-            totals=(self.totals[0], self.totals[1], self.totals[2], self.totals[3]),
-            phase=self.machine.phase,
-            claim_remaining_s=self.machine.remaining(Timer.CLAIM),
-            seq=self.seq,
-            referee_called=self.referee_called is not None,
-            devices_down=tuple(d for d, s in self.links.items() if s is not LinkState.UP),
-        )
-
-    def _count(self) -> SessionCount:
-        return SessionCount(self.session_deal(), self.config.deals or self.rs.session.deals)
-
-    def public(self) -> PublicView:
-        """The hall's view now (a settled deal may stay on it a while)."""
-        return self.screen.shown(live_view(self.facts(), self.deal, self._count()), self.deal)
-
-    def _publish_if_dirty(self) -> None:
-        if self._dirty:
-            self.publish()
-
-    def publish(self) -> None:
-        """Every audience's view, built afresh and pushed to the outputs."""
-        self._dirty = False
-        desk = DeskFacts(
-            tuple(self.alerts),
-            tuple(self.tail),
-            None if self.call is None else self.call.to_json(),
-            self.desk.listing(),
-            tuple(self.heads),
-            self.desk.settled_listing(),
-        )
-        made = views(
-            self.facts(), self.deal, self._count(), self.screen, desk, self.clock.monotonic()
-        )
-        try:
-            self.outputs.publish(made.public, made.referee, made.broadcast)
-        except Exception:
-            log.exception("publishing the views failed")
-
-    def show_scores(self) -> None:
-        """The session totals on the seat displays."""
-        for s in SEATS:
-            self.command(ShowScore(s, self.totals[s]))
-
-    # --- journal ------------------------------------------------------------------------
-
-    def _log(
-        self,
-        source: Source,
-        kind: RecordKind,
-        payload: Mapping[str, Any],
-        *,
-        deal: int | None = None,
-        t: float | None = None,
-    ) -> Record:
-        stamp = Stamp(self.clock.monotonic() if t is None else t, self.clock.wall())
-        record = self.journal.append(source, kind, payload, deal=deal, at=stamp)
-        self.seq = record.seq
-        if kind is RecordKind.DEAL_SETTLED:
-            self.heads.append({"deal": deal, "seq": record.seq, "hash": record.hash})
-        if kind not in (RecordKind.HW_FRAME, RecordKind.HW_ERROR):
-            self._dirty = True  # raw frames change nothing a view shows
-            self.tail.append(tail_line(record))
-        return record
-
-    def _alert(
-        self,
-        kind: AlertKind,
-        message: str,
-        seat: Seat | None = None,
-        severity: str = "warning",
-        **extra,
-    ) -> Record:
-        payload = {"code": kind.value, "message": message, "severity": severity, **extra}
-        if seat is not None:
-            payload["seat"] = seat.name
-        record = self._log(Source.DAEMON, RecordKind.ALERT, payload, deal=self._open_deal())
-        self.alerts.append(AlertView(record.seq, record.wall, severity, alert_words(kind, message)))
-        log.warning("alert %s: %s", kind.value, message)
-        return record
-
-    def _open_deal(self) -> int | None:
-        return self.deal_no if self.deal is not None and self.deal_no else None
-
-    # --- devices: links, the table's frames, the reader's rounds ------------------------
+    # --- devices: links, the table's frames, the reader's rounds --------------------------
 
     def _on_link(self, ev: LinkChanged) -> None:
         self._log(
@@ -803,7 +553,7 @@ class Runtime:
             self._reconcile_at = None
             self._reconcile()
 
-    # --- table events -------------------------------------------------------------------
+    # --- the table's events: its board's, or the reader standing in (boardless.py) --------
 
     def _on_table_event(self, ev: Any) -> None:
         if self._holding() and isinstance(ev, TableHeld):
@@ -839,7 +589,46 @@ class Runtime:
             case CommandAcked():
                 pass
 
-    # --- recogniser results -----------------------------------------------------------
+    def _reader_settled(self) -> bool:
+        """The reader stands in for the board: the core judges and the reader has settled."""
+        return not self._holding() and self.stopped is None and self.rounds > self._settle
+
+    def _playing(self) -> bool:
+        """A deal is still being played at the table (no dice are read for the next)."""
+        return self.deal is not None and not self.deal.over and not self._overtaken()
+
+    def _board_news(self, news: Iterable[BoardNews]) -> None:
+        """What the reader read for the board, taken as the board's events are."""
+        for item in news:
+            match item:
+                case BoardAlert(kind, text, severity, readings):
+                    if readings:
+                        shown = [r.to_json() for r in readings]
+                        self._alert(kind, text, severity=severity, readings=shown)
+                    else:
+                        self._alert(kind, text, severity=severity)
+                case DiceAsked(kind, text, offered, readings):
+                    self.call_referee(
+                        kind,
+                        text,
+                        offered,
+                        severity="error",
+                        readings=[r.to_json() for r in readings],
+                    )
+                case _:
+                    self._on_table_event(item)
+
+    def answer_dice(self, dice: Dice, dealer: Seat, who: str, why: str) -> str | None:
+        """The referee's dice (`BoardStandIn.answer_dice`): None when taken, else why not."""
+        now = self.clock.monotonic()
+        answer = self.board.answer_dice(now, dice, dealer, who, why, self._playing())
+        if isinstance(answer, str):
+            return answer
+        self.referee_answered()
+        self._on_table_event(answer)
+        return None
+
+    # --- the recogniser's results and the judge's decisions -------------------------------
 
     def _live(self) -> bool:
         """Recognition is applied: not degraded, paused, recovering or stopped."""
@@ -996,7 +785,77 @@ class Runtime:
         if deal.over:
             self._settle_deal()
 
-    # --- a deal's life: shuffle, scan, dice, start, settlement --------------------------
+    def _trigger(self, trigger: str) -> None:
+        before = self.machine.phase
+        getattr(self.machine, trigger)()
+        self._log(
+            Source.DAEMON,
+            RecordKind.TABLE_PHASE,
+            {"from": before, "to": self.machine.phase, "trigger": trigger},
+            deal=self._open_deal(),
+        )
+
+    def _resync(self, why: str) -> None:
+        """The table machine put at the judge's phase with no table event to follow (`why`:
+        "restarted", the replayed moves; "corrected", the referee's corrections): the
+        deal's end is its transition, any other phase is set (`TableMachine.resync`)."""
+        deal = self.deal
+        assert deal is not None
+        target = m.JUDGE_PHASES[deal.phase]
+        if self.machine.phase == target or self.machine.phase in m.INTERRUPTIONS:
+            return
+        if deal.over:
+            if self.machine.can("deal_ended"):
+                self._trigger("deal_ended")
+            return
+        before = self.machine.phase
+        self.machine.resync(target)
+        self._log(
+            Source.DAEMON,
+            RecordKind.TABLE_PHASE,
+            {"from": before, "to": target, "trigger": why},
+            deal=self._open_deal(),
+        )
+
+    # --- the claim clock (claim_clock.py) -------------------------------------------------
+
+    def _as_seen(self) -> Deal | None:
+        """The deal tile movements are read against (`ClaimClock.as_seen`): none while the
+        table is cleared for a shuffle no board reports (boardless.py), or shuffled for the
+        next deal while the referee ends this one (recovery.py `_overtaken`)."""
+        clearing = self.board.clearing or self._overtaken()
+        return self.claims.as_seen(None if clearing else self.deal)
+
+    def _on_timer(self, fired: TimerFired) -> None:
+        match self.claims.on_timer(fired, self.deal):
+            case mv.CloseClaims():
+                self._close_window("timer", fired.t)
+            case OverTime(seat=turn):
+                seat = table_seat(turn, self.dealer)
+                self._alert(
+                    AlertKind.OVER_TIME,
+                    f"{seat} has taken more than {self.claims.move_seconds:g} s for this move",
+                    seat,
+                )
+
+    def _close_window(self, closed_by: str, t: float | None) -> None:
+        deal = self.deal
+        assert deal is not None and deal.window is not None
+        self._journal_window_closed(closed_by, t, deal.window)
+        self._apply(mv.CloseClaims(), (), t)
+
+    def _journal_window_closed(self, closed_by: str, t: float | None, window: ClaimWindow) -> None:
+        at = self.clock.monotonic() if t is None else t
+        payload = self.claims.closed(window, self.dealer, closed_by, at)
+        self._log(Source.DAEMON, RecordKind.CLAIM_WINDOW, payload, deal=self.deal_no, t=t)
+
+    def _journal_window_opened(self) -> None:
+        deal = self.deal
+        assert deal is not None and deal.window is not None
+        payload = self.claims.opened(deal.window, self.dealer)
+        self._log(Source.DAEMON, RecordKind.CLAIM_WINDOW, payload, deal=self.deal_no)
+
+    # --- a deal's life: shuffle, scan, dice, start, settlement ----------------------------
 
     def _shuffle(self, t: float) -> None:
         if self.machine.phase in m.INTERRUPTIONS:
@@ -1152,6 +1011,27 @@ class Runtime:
         self.journalled(record)
         self.dealer = self._dealt_by = side
 
+    def _settle_deal(self) -> None:
+        """The judge ended the deal: its settlement is built once (settlement.py), journalled,
+        added to the session's scores and handed to the outputs."""
+        deal = self.deal
+        assert deal is not None and deal.end is not None
+        players = self.lineup.now.names
+        settled = settle(deal, self.deal_no, self.dealer, self.session or 0, players)
+        record = self._log(
+            Source.JUDGE, RecordKind.DEAL_SETTLED, settled.payload(), deal=self.deal_no
+        )
+        self.scores.settle(self.deal_no, settled.deltas, record.seq)
+        self.dealer = settled.next_dealer
+        if self.machine.can("settlement_done"):
+            self._trigger("settlement_done")
+        else:  # the table shuffled before the deal was ended (`_table_moved_on`)
+            log.info("deal %d settled in phase %s", self.deal_no, self.machine.phase)
+        self.publish()
+        self.outputs.deal_settled(settled, record)
+        if self.config.deals and self.scores.deals_done >= self.config.deals:
+            self.stop("deals")
+
     def session_deal(self) -> int:
         """The deal's number in its session (1, 2, ...; 0 before the first): the journal
         numbers deals across sessions, people count them in theirs."""
@@ -1195,28 +1075,7 @@ class Runtime:
             log.info("deal %d corrected beside the daemon (record %d)", number, fresh[-1].seq)
             self.adopt(rebuilt)
 
-    def _settle_deal(self) -> None:
-        """The judge ended the deal: its settlement is built once (settlement.py), journalled,
-        added to the session's scores and handed to the outputs."""
-        deal = self.deal
-        assert deal is not None and deal.end is not None
-        players = self.lineup.now.names
-        settled = settle(deal, self.deal_no, self.dealer, self.session or 0, players)
-        record = self._log(
-            Source.JUDGE, RecordKind.DEAL_SETTLED, settled.payload(), deal=self.deal_no
-        )
-        self.scores.settle(self.deal_no, settled.deltas, record.seq)
-        self.dealer = settled.next_dealer
-        if self.machine.can("settlement_done"):
-            self._trigger("settlement_done")
-        else:  # the table shuffled before the deal was ended (`_table_moved_on`)
-            log.info("deal %d settled in phase %s", self.deal_no, self.machine.phase)
-        self.publish()
-        self.outputs.deal_settled(settled, record)
-        if self.config.deals and self.scores.deals_done >= self.config.deals:
-            self.stop("deals")
-
-    # --- restart, reconnection, held events (recovery.py) ---------------------------------
+    # --- restart, reconnection, what was held back (recovery.py) --------------------------
 
     def _holding(self) -> bool:
         """Not ready to judge: a device is lost, or the restart has not reconciled yet."""
@@ -1327,116 +1186,264 @@ class Runtime:
             self.recognised(results, self.clock.monotonic())
         self._release()
 
-    # --- the claim clock (claim_clock.py) -------------------------------------------------
+    # --- the referee: the desk's side of the live deal (LiveDeal), and the call -----------
 
-    def _as_seen(self) -> Deal | None:
-        """The deal tile movements are read against (`ClaimClock.as_seen`): none while the
-        table is cleared for a shuffle no board reports (boardless.py), or shuffled for the
-        next deal while the referee ends this one (recovery.py `_overtaken`)."""
-        clearing = self.board.clearing or self._overtaken()
-        return self.claims.as_seen(None if clearing else self.deal)
+    def referee(self, action: RefereeAction) -> ActionResult:
+        """A referee action from the web view (controller/daemon/referee_desk.py). One that
+        answers a call no longer standing (another referee answered it first, the table
+        did, or the page is from before a restart) changes nothing."""
+        if action.call and (self.call is None or self.call.name != action.call):
+            return ActionResult(False, None, RejectReason.NOT_NOW, CALL_GONE)
+        return self.desk.act(action)
 
-    # --- the board's stand-in (boardless.py) ---------------------------------------------
+    @property
+    def referee_called(self) -> str | None:
+        """The standing call's headline (None: no call stands)."""
+        return None if self.call is None else self.call.headline
 
-    def _reader_settled(self) -> bool:
-        """The reader stands in for the board: the core judges and the reader has settled."""
-        return not self._holding() and self.stopped is None and self.rounds > self._settle
+    @property
+    def referee_candidates(self) -> tuple[Candidate, ...]:
+        return () if self.call is None else self.call.candidates
 
-    def _board_news(self, news: Iterable[BoardNews]) -> None:
-        """What the reader read for the board, taken as the board's events are."""
-        for item in news:
-            match item:
-                case BoardAlert(kind, text, severity, readings):
-                    if readings:
-                        shown = [r.to_json() for r in readings]
-                        self._alert(kind, text, severity=severity, readings=shown)
-                    else:
-                        self._alert(kind, text, severity=severity)
-                case DiceAsked(kind, text, offered, readings):
-                    self.call_referee(
-                        kind,
-                        text,
-                        offered,
-                        severity="error",
-                        readings=[r.to_json() for r in readings],
-                    )
-                case _:
-                    self._on_table_event(item)
+    @property
+    def dealt_by(self) -> Seat:
+        """The dealer of the deal in progress (its deal seat East)."""
+        return self._dealt_by
 
-    def _playing(self) -> bool:
-        """A deal is still being played at the table (no dice are read for the next)."""
-        return self.deal is not None and not self.deal.over and not self._overtaken()
+    @property
+    def last_settled(self) -> int:
+        """The session's last settled deal (0: none yet)."""
+        return self.scores.last_settled
 
-    def answer_dice(self, dice: Dice, dealer: Seat, who: str, why: str) -> str | None:
-        """The referee's dice (`BoardStandIn.answer_dice`): None when taken, else why not."""
-        now = self.clock.monotonic()
-        answer = self.board.answer_dice(now, dice, dealer, who, why, self._playing())
-        if isinstance(answer, str):
-            return answer
-        self.referee_answered()
-        self._on_table_event(answer)
-        return None
+    def call_referee(
+        self,
+        kind: AlertKind,
+        message: str,
+        offered: tuple[Candidate, ...] | None = None,
+        seat: Seat | None = None,
+        fits: tuple[mv.Move, ...] = (),
+        **extra: object,
+    ) -> None:
+        """The table waits for the referee: the call (its candidates the judge's and the
+        reader's explanations unless `offered`) and its `alert` record, which names it."""
+        deal = self.deal
+        diffs = None
+        if offered is None:
+            live = deal is not None and not deal.over
+            diffs = self.recogniser.differences(deal) if deal is not None and live else None
+            offered = candidates(deal, self._dealt_by, diffs, self.last_accepted_seq, fits)
+        before = self.call
+        # a call raised again before any answer is the same call to the referee: its name
+        # stays, so an answer tapped meanwhile still counts
+        standing = 0 if before is None or before.answered else before.alert_seq
+        call = RefereeCall(
+            kind.value,
+            alert_words(kind, message),
+            offered,
+            details(diffs, self._dealt_by),
+        )
+        record = self._alert(
+            kind,
+            message,
+            seat,
+            severity=str(extra.pop("severity", "warning")),
+            referee_called=True,
+            headline=call.headline,
+            candidates=[c.to_json() for c in offered],
+            **extra,
+        )
+        self.call = replace(call, alert_seq=standing or record.seq)
 
-    def _on_timer(self, fired: TimerFired) -> None:
-        match self.claims.on_timer(fired, self.deal):
-            case mv.CloseClaims():
-                self._close_window("timer", fired.t)
-            case OverTime(seat=turn):
-                seat = table_seat(turn, self.dealer)
-                self._alert(
-                    AlertKind.OVER_TIME,
-                    f"{seat} has taken more than {self.claims.move_seconds:g} s for this move",
-                    seat,
+    def referee_answered(self, agreed: bool = False) -> None:
+        """The call goes off: at once for a referee's decision (a correction, the dice);
+        `agreed`: after an accepted move, only once the table agrees with the judge again,
+        otherwise it stands with its candidates brought up to date (a referee entering the
+        moves a fast table showed turned the lights off at each one, the players went on
+        and the deal was shuffled away before the judge caught up: 10/10/2 seed 310 deals
+        29 and 38)."""
+        if self.call is None:
+            return
+        deal = self.deal
+        if agreed and deal is not None and not deal.over:
+            differences = self.recogniser.differences(deal)
+            if differences:
+                # the headline is made again from the new candidates (one value: the
+                # page's call and its buttons cannot disagree)
+                self.call = self.call.updated(
+                    candidates(deal, self._dealt_by, differences, self.last_accepted_seq),
+                    details(differences, self._dealt_by),
+                    answered=True,  # it goes off once they agree (`call_off_if_agreed`)
                 )
+                self._dirty = True
+                return
+        self.call = None
+        self._dirty = True
 
-    def _close_window(self, closed_by: str, t: float | None) -> None:
+    def call_off_if_agreed(self) -> None:
+        """A call answered by a move, standing only while the table differed from the judge,
+        goes off once they agree, with no move: a tile missed by the reader when the last
+        answer was taken and read again afterwards (10/10/2 seed 311 deal 58: a meld tile
+        unread for 0.2 s when the referee entered the last move; the players waited for the
+        call, the judge for a move, and the deal was abandoned 30 s later)."""
         deal = self.deal
-        assert deal is not None and deal.window is not None
-        self._journal_window_closed(closed_by, t, deal.window)
-        self._apply(mv.CloseClaims(), (), t)
-
-    def _journal_window_closed(self, closed_by: str, t: float | None, window: ClaimWindow) -> None:
-        at = self.clock.monotonic() if t is None else t
-        payload = self.claims.closed(window, self.dealer, closed_by, at)
-        self._log(Source.DAEMON, RecordKind.CLAIM_WINDOW, payload, deal=self.deal_no, t=t)
-
-    def _journal_window_opened(self) -> None:
-        deal = self.deal
-        assert deal is not None and deal.window is not None
-        payload = self.claims.opened(deal.window, self.dealer)
-        self._log(Source.DAEMON, RecordKind.CLAIM_WINDOW, payload, deal=self.deal_no)
-
-    def _trigger(self, trigger: str) -> None:
-        before = self.machine.phase
-        getattr(self.machine, trigger)()
-        self._log(
-            Source.DAEMON,
-            RecordKind.TABLE_PHASE,
-            {"from": before, "to": self.machine.phase, "trigger": trigger},
-            deal=self._open_deal(),
-        )
-
-    def _resync(self, why: str) -> None:
-        """The table machine put at the judge's phase with no table event to follow (`why`:
-        "restarted", the replayed moves; "corrected", the referee's corrections): the
-        deal's end is its transition, any other phase is set (`TableMachine.resync`)."""
-        deal = self.deal
-        assert deal is not None
-        target = m.JUDGE_PHASES[deal.phase]
-        if self.machine.phase == target or self.machine.phase in m.INTERRUPTIONS:
+        call = self.call
+        if call is None or not call.answered or deal is None or deal.over:
             return
+        if self._live() and not self._overtaken() and not self.recogniser.differences(deal):
+            self.referee_answered()
+
+    def journalled(self, record: Record) -> None:
+        """A record another part of the daemon appended (the referee desk)."""
+        self.seq, self._dirty = record.seq, True
+        self.tail.append(tail_line(record))
+        live = self.deal is not None and not self.deal.over
+        if record.kind is RecordKind.CORRECTION and live and record.deal == self.deal_no:
+            # not taken again (deal_cycle); a settled deal's is: `settled_corrected`
+            self.scores.saw(record.deal, record.seq)
+
+    def settled_corrected(self) -> None:
+        """A correction of a settled deal was journalled: its result is judged again now
+        (the totals, the views, the seat displays), not at the next periodic look."""
+        self.recheck_settled(self.clock.monotonic(), at_once=True)
+
+    def would_refuse(self, move: mv.Move) -> mv.Rejected | None:
+        """The judge's answer to `move` now, closing an open window first where the move
+        would (as `offer` does), without changing anything."""
+        deal = self.deal
+        if deal is None or deal.over:
+            return mv.Rejected(mv.Reason.DEAL_OVER, "no deal in progress")
+        rejected = deal.check(move)
+        if rejected is not None and closes_early(deal, move):
+            return None
+        return rejected
+
+    def reread_table(self) -> None:
+        """Read the table again against the judge (after a referee's answer): moves the
+        tiles show beyond the judge are offered, as after a reconnection."""
+        if self.deal is None or self.deal.over or not self._live() or self._overtaken():
+            return
+        presence = self.debouncer.presence()
+        found = self.recogniser.reconcile(presence, self.deal)
+        # a re-reading that explains nothing more is not a new call: the referee is at the
+        # table entering what it shows, and the stall watch calls again if it stays unexplained
+        # (a 10/10/2 campaign counted one RECOVERY call per answer, 30 in one deal)
+        found = [r for r in found if getattr(r, "kind", None) is not AlertKind.RECOVERY]
+        self.recognised(found, self.clock.monotonic())
+
+    def adopt(self, deal: Deal, taken_back: bool = False) -> None:
+        """The judge as the referee's corrections rebuilt it: the table machine follows its
+        phase, a deal that ended is settled. `taken_back`: the cancelled moves still lie on
+        the table until the players put the tiles back (they are not read again)."""
+        self.deal = deal
+        self.claims.forget()
+        self.referee_answered()
+        if deal.window is None:
+            self.claims.resumed(False)
+        elif not self.claims.journalled_open:
+            self._journal_window_opened()
+        if taken_back:
+            self.recogniser.on_accepted(mv.Correction(1), deal)
+        if not self._table_moved_on():  # else the machine follows the table's next deal
+            self._resync("corrected")
         if deal.over:
-            if self.machine.can("deal_ended"):
-                self._trigger("deal_ended")
-            return
-        before = self.machine.phase
-        self.machine.resync(target)
-        self._log(
-            Source.DAEMON,
-            RecordKind.TABLE_PHASE,
-            {"from": before, "to": target, "trigger": why},
-            deal=self._open_deal(),
+            self._settle_deal()
+        elif not taken_back:
+            self.reread_table()
+        self._dirty = True
+
+    # --- publication (publication.py) -----------------------------------------------------
+
+    def facts(self) -> TableFacts:
+        return TableFacts(
+            table=self.config.table,
+            session=self.session or 0,
+            deal_no=self.deal_no,
+            rules=self.rs.name,
+            # after a settlement self.dealer already names the next deal's dealer
+            dealer=self._dealt_by if self.deal is not None else self.dealer,
+            players=self.lineup.now.names,
+            totals=(self.totals[0], self.totals[1], self.totals[2], self.totals[3]),
+            phase=self.machine.phase,
+            claim_remaining_s=self.machine.remaining(Timer.CLAIM),
+            seq=self.seq,
+            referee_called=self.referee_called is not None,
+            devices_down=tuple(d for d, s in self.links.items() if s is not LinkState.UP),
         )
+
+    def _count(self) -> SessionCount:
+        return SessionCount(self.session_deal(), self.config.deals or self.rs.session.deals)
+
+    def public(self) -> PublicView:
+        """The hall's view now (a settled deal may stay on it a while)."""
+        return self.screen.shown(live_view(self.facts(), self.deal, self._count()), self.deal)
+
+    def _publish_if_dirty(self) -> None:
+        if self._dirty:
+            self.publish()
+
+    def publish(self) -> None:
+        """Every audience's view, built afresh and pushed to the outputs."""
+        self._dirty = False
+        desk = DeskFacts(
+            tuple(self.alerts),
+            tuple(self.tail),
+            None if self.call is None else self.call.to_json(),
+            self.desk.listing(),
+            tuple(self.heads),
+            self.desk.settled_listing(),
+        )
+        made = views(
+            self.facts(), self.deal, self._count(), self.screen, desk, self.clock.monotonic()
+        )
+        try:
+            self.outputs.publish(made.public, made.referee, made.broadcast)
+        except Exception:
+            log.exception("publishing the views failed")
+
+    def show_scores(self) -> None:
+        """The session totals on the seat displays."""
+        for s in SEATS:
+            self.command(ShowScore(s, self.totals[s]))
+
+    # --- the journal: every record and alert goes through here ----------------------------
+
+    def _log(
+        self,
+        source: Source,
+        kind: RecordKind,
+        payload: Mapping[str, Any],
+        *,
+        deal: int | None = None,
+        t: float | None = None,
+    ) -> Record:
+        stamp = Stamp(self.clock.monotonic() if t is None else t, self.clock.wall())
+        record = self.journal.append(source, kind, payload, deal=deal, at=stamp)
+        self.seq = record.seq
+        if kind is RecordKind.DEAL_SETTLED:
+            self.heads.append({"deal": deal, "seq": record.seq, "hash": record.hash})
+        if kind not in (RecordKind.HW_FRAME, RecordKind.HW_ERROR):
+            self._dirty = True  # raw frames change nothing a view shows
+            self.tail.append(tail_line(record))
+        return record
+
+    def _alert(
+        self,
+        kind: AlertKind,
+        message: str,
+        seat: Seat | None = None,
+        severity: str = "warning",
+        **extra,
+    ) -> Record:
+        payload = {"code": kind.value, "message": message, "severity": severity, **extra}
+        if seat is not None:
+            payload["seat"] = seat.name
+        record = self._log(Source.DAEMON, RecordKind.ALERT, payload, deal=self._open_deal())
+        self.alerts.append(AlertView(record.seq, record.wall, severity, alert_words(kind, message)))
+        log.warning("alert %s: %s", kind.value, message)
+        return record
+
+    def _open_deal(self) -> int | None:
+        return self.deal_no if self.deal is not None and self.deal_no else None
 
 
 def _restarts_clock(move: mv.Move) -> bool:
