@@ -822,7 +822,7 @@ class Runtime:
     def _as_seen(self) -> Deal | None:
         """The deal tile movements are read against (`ClaimClock.as_seen`): none while the
         table is cleared for a shuffle no board reports (boardless.py), or shuffled for the
-        next deal while the referee ends this one (recovery.py `_overtaken`)."""
+        next deal while the referee ends this one (`_overtaken`)."""
         clearing = self.board.clearing or self._overtaken()
         return self.claims.as_seen(None if clearing else self.deal)
 
@@ -866,7 +866,7 @@ class Runtime:
             if self.stopped is not None:
                 return  # that closed the session's last deal: the daemon has stopped
         # a deal not ended stays for the referee: its missing moves or its end settle it
-        # while the table plays the next (recovery.py `_overtaken`); the next deal's start
+        # while the table plays the next (`_overtaken`); the next deal's start
         # abandons it if nobody did (tiles campaign seed 501 deal 6: abandoned here, the
         # restart resumed it and the referee's end of it raised a MachineError)
         overtaken = self.deal is not None and not self.deal.over and not self._overtaken()
@@ -1298,7 +1298,7 @@ class Runtime:
         self.tail.append(tail_line(record))
         live = self.deal is not None and not self.deal.over
         if record.kind is RecordKind.CORRECTION and live and record.deal == self.deal_no:
-            # not taken again (deal_cycle); a settled deal's is: `settled_corrected`
+            # not taken again (`_recheck_live`); a settled deal's is: `settled_corrected`
             self.scores.saw(record.deal, record.seq)
 
     def settled_corrected(self) -> None:
