@@ -41,7 +41,6 @@ if TYPE_CHECKING:  # paho is imported only where the hall is used
 log = logging.getLogger(__name__)
 
 DEVICES = ("table", "reader")
-WALL_SCAN_WAIT = 3.0  # seconds after the dice for the wall scan to complete
 # the recogniser's alerts that stop the deal until the referee answers (the table shows
 # "referee called"); the others inform
 REFEREE_CALLS = frozenset(

@@ -20,14 +20,14 @@ what has state of its own is a part it owns and asks, each in its own module:
 `ClaimClock` (claim_clock.py: when a claim window is due to close, its records),
 `BoardStandIn` (boardless.py: the shuffle, walls and dice read off the reader when the
 table's board does not report them, yielded as the board's events), `HoldBack`
-(recovery.py: what came while the core could not judge it), `ScanDoubt` (scan_doubt.py: the
-wall scan's doubtful pairs), `SessionScores` (session_scores.py: the session's settled deals
-and totals, corrections applied), `RefereeDesk` (referee_desk.py: the referee's
-corrections), `InputLog` (input_log.py: device inputs batched into the journal), `Lineup`
-(lineup.py: who plays) and the reader's rounds (reader_bus.py: one `BusStep` whatever the
-reader). A settled deal is a `Settlement` (settlement.py), built once and handed to the
-journal and every output; the views are functions of the table's facts (publication.py).
-No part holds the runtime.
+(recovery.py: what came while the core could not judge it), `DealStart` (deal_start.py: the
+walls' scan and the dice a deal waits for), `ScanDoubt` (scan_doubt.py: the scan's doubtful
+pairs), `SessionScores` (settlement.py: the session's settled deals and totals, corrections
+applied), `RefereeDesk` (referee_desk.py: the referee's corrections), `InputLog`
+(input_log.py: device inputs batched into the journal), `Lineup` (lineup.py: who plays) and
+the reader's rounds (reader_bus.py: one `BusStep` whatever the reader). A settled deal is a
+`Settlement` (settlement.py), built once and handed to the journal and every output; the
+views are functions of the table's facts (publication.py). No part holds the runtime.
 
 The claim window opens when the discard is accepted; it closes on time (`CloseClaims` offered
 to the judge), early when the next player's draw (or any move of the player whose turn the
@@ -67,7 +67,6 @@ from controller.daemon.contracts import (
     ENDS,
     RECONCILE_TRIES,
     REFEREE_CALLS,
-    WALL_SCAN_WAIT,
     Item,
     NoOutputs,
     Outputs,
@@ -78,6 +77,7 @@ from controller.daemon.contracts import (
     Stop,
     tail_line,
 )
+from controller.daemon.deal_start import DealStart, Rolled, dealt_hands
 from controller.daemon.input_log import InputLog
 from controller.daemon.lineup import Lineup
 from controller.daemon.machine import TableMachine, Timer, TimerFired
@@ -100,8 +100,7 @@ from controller.daemon.referee_call import CALL_GONE, RefereeCall, details
 from controller.daemon.referee_desk import RefereeDesk
 from controller.daemon.replay import Recovered
 from controller.daemon.scan_doubt import ScanDoubt
-from controller.daemon.session_scores import SessionScores
-from controller.daemon.settlement import settle
+from controller.daemon.settlement import SessionScores, settle
 from controller.daemon.view_words import void_set_words
 from controller.daemon.views import ResultScreen, TableFacts
 from controller.devices.events import (
@@ -122,7 +121,6 @@ from controller.devices.events import (
 from controller.devices.table import Command, ShowScore, TableDriver
 from controller.journal.inputs import ReaderStep, TableChunk, round_time
 from controller.journal.payloads import (
-    deal_seat,
     move_payload,
     rejected_payload,
     table_seat,
@@ -171,7 +169,6 @@ __all__ = [
     "ENDS",
     "RECONCILE_TRIES",
     "REFEREE_CALLS",
-    "WALL_SCAN_WAIT",
     "Item",
     "NoOutputs",
     "Outputs",
@@ -180,7 +177,6 @@ __all__ = [
     "Runtime",
     "RuntimeConfig",
     "Stop",
-    "dealt_hands",
 ]
 
 
@@ -232,11 +228,9 @@ class Runtime:
             rs.play.claim_seconds, rs.play.move_seconds, recogniser.holds_window
         )
         self._dirty = True
-        self._wall_scan: tuple[Any, ...] | None = None
-        self.doubt = ScanDoubt()  # the scan's pairs (i, i + 1) in doubt, not yet drawn
-        self._hands_late = False
-        self._pending_dice: tuple[float, Dice, Mapping[str, object]] | None = None
-        self._dice_judged_at = 0.0  # when the pending dice were judged (held ones: later)
+        # the walls' scan and the dice a deal waits for, and the scan's doubtful pairs
+        self.deal_start = DealStart(bool(self._wall_antennas))
+        self.doubt = ScanDoubt()
         self._alerted: set[tuple[int, AlertKind, str]] = set()
         # table events (and, after a held shuffle, the wall antenna's reads) that came while
         # the daemon was degraded or recovering: judged in order once it is ready (`_release`)
@@ -377,16 +371,11 @@ class Runtime:
             self._on_bus(self.bus.tick(now), now)
         self.machine.hold(self.call is not None)
         self.machine.tick()
-        if self._pending_dice is not None and now - self._dice_judged_at > WALL_SCAN_WAIT:
-            if self._wall_antennas:
-                self._pending_dice = None
-                self._alert(
-                    AlertKind.NO_WALL_SCAN,
-                    "the wall order was not scanned: this deal cannot be judged",
-                    severity="error",
-                )
-            elif not self._hands_late:
-                self._hands_late = True  # no wall antenna: still waiting for the hands
+        match self.deal_start.overdue(now):
+            case AlertKind.NO_WALL_SCAN:
+                text = "the wall order was not scanned: this deal cannot be judged"
+                self._alert(AlertKind.NO_WALL_SCAN, text, severity="error")
+            case AlertKind.NO_DEALT_HANDS:  # no wall antenna: still waiting for the hands
                 self._alert(AlertKind.NO_DEALT_HANDS, "the dealt hands are not read yet")
         if self._live():
             self.recognised(self.recogniser.tick(now, self._as_seen()), now)
@@ -545,9 +534,10 @@ class Runtime:
                 deal = real if card else self._as_seen()
                 self.recognised(self.recogniser.on_presence(change, deal), change.t)
         if self._reader_settled():  # the shuffle, walls and dice no board reports (boardless.py)
-            news = self.board.round_ended(t, self._wall_scan, self._playing(), self.dealer)
+            scan = self.deal_start.scan
+            news = self.board.round_ended(t, scan, self._playing(), self.dealer)
             self._board_news(news)
-        if self._pending_dice is not None and not self._wall_antennas:
+        if self.deal_start.waiting is not None and not self.deal_start.wall_antenna:
             self._start_from_hands()
         if self._reconcile_at is not None and self.rounds >= self._reconcile_at:
             self._reconcile_at = None
@@ -659,11 +649,11 @@ class Runtime:
                     continue
                 self._alert(r.kind, r.text, seat, evidence=list(r.evidence))
             elif isinstance(r, WallScanned):
-                self._wall_scan = tuple(r.order)
+                waiting = self.deal_start.scanned(tuple(r.order))
                 self.doubt.scanned(getattr(r, "uncertain", ()))
                 self.bus.focus(None)
-                if self._pending_dice is not None:
-                    self._start_deal(*self._pending_dice)
+                if waiting is not None:
+                    self._start_deal(waiting)
             elif isinstance(r, HandsDealt) and self.machine.can("deal_complete"):
                 self._trigger("deal_complete")
             elif isinstance(r, DealerMoved):
@@ -872,10 +862,8 @@ class Runtime:
         overtaken = self.deal is not None and not self.deal.over and not self._overtaken()
         if not self.machine.can("shuffle_started"):
             self._trigger("deal_ended")
-        self._wall_scan = None
+        self.deal_start.shuffled()
         self.doubt.scanned(())
-        self._pending_dice = None
-        self._hands_late = False
         if self.session is None:
             number, players = self.lineup.start(self._last_session)
             self.session = self._last_session = number
@@ -904,18 +892,18 @@ class Runtime:
             return
         self._trigger("dice_rolled")
         self.bus.focus(None)  # the deal is dealt next: every antenna
-        if self._wall_scan is None:
-            # the wall antenna's last (empty) read may still be on its way: wait for it
-            self._pending_dice = (t, dice, note or {})
-            self._dice_judged_at = self.clock.monotonic()
-            return
-        self._start_deal(t, dice, note or {})
+        # with no scan yet the wall antenna's last (empty) read may still be on its way: the
+        # dice wait for it
+        ready = self.deal_start.rolled(Rolled(t, dice, note or {}), self.clock.monotonic())
+        if ready is not None:
+            self._start_deal(ready)
 
-    def _start_deal(self, t: float, dice: Dice, note: Mapping[str, object]) -> None:
+    def _start_deal(self, rolled: Rolled) -> None:
         """The scanned wall is known: the judge deals it."""
-        self._pending_dice = None
-        assert self._wall_scan is not None
-        physical = tuple(tc.tile for tc in self._wall_scan)
+        self.deal_start.taken()
+        t, dice, scan = rolled.t, rolled.dice, self.deal_start.scan
+        assert scan is not None
+        physical = tuple(tc.tile for tc in scan)
         try:
             deal = Deal.start(self.rs, dice, physical, prevalent=self.config.prevalent)
         except ValueError as err:
@@ -931,9 +919,9 @@ class Runtime:
             deal,
             {
                 "wall": [str(x) for x in to_drawing(self.rs, dice, physical)],
-                "wall_copies": [str(tc) for tc in self._wall_scan],
+                "wall_copies": [str(tc) for tc in scan],
                 **({"wall_uncertain": list(self.doubt.uncertain)} if self.doubt.uncertain else {}),
-                **note,  # dice read off the dealt hands (boardless.py)
+                **rolled.note,  # dice read off the dealt hands (boardless.py)
             },
         )
 
@@ -942,8 +930,9 @@ class Runtime:
         (`Deal.start_dealt`, every other wall position unknown), once every hand holds its
         13 or 14 tiles and no other zone holds any. `deal.started` is journalled then, after
         the dealing, with `wall: null` and the `hands` (fixed seats), which replay needs."""
-        assert self._pending_dice is not None
-        t, dice, _ = self._pending_dice
+        rolled = self.deal_start.waiting
+        assert rolled is not None
+        t, dice = rolled.t, rolled.dice
         hands = dealt_hands(self.debouncer.presence(), self.dealer)
         if hands is None:
             return
@@ -953,9 +942,9 @@ class Runtime:
             self._alert(
                 AlertKind.BAD_HANDS, f"the dealt hands cannot be dealt: {err}", severity="error"
             )
-            self._pending_dice = None
+            self.deal_start.taken()
             return
-        self._pending_dice = None
+        self.deal_start.taken()
         fixed = {table_seat(s, self.dealer).name: [str(x) for x in hands[s]] for s in SEATS}
         self._begin_deal(t, dice, deal, {"wall": None, "hands": fixed})
 
@@ -1021,7 +1010,7 @@ class Runtime:
         record = self._log(
             Source.JUDGE, RecordKind.DEAL_SETTLED, settled.payload(), deal=self.deal_no
         )
-        self.scores.settle(self.deal_no, settled.deltas, record.seq)
+        self.scores.settle(settled, record.seq)
         self.dealer = settled.next_dealer
         if self.machine.can("settlement_done"):
             self._trigger("settlement_done")
@@ -1452,16 +1441,3 @@ def _restarts_clock(move: mv.Move) -> bool:
 
 # the phases of the next deal before its play: it is counted already
 BEFORE_PLAY = ("shuffling", "walls_up", "dice_rolled", "dealing", "choosing_void")
-
-
-def dealt_hands(presence: Mapping[Any, Any], dealer: Seat) -> dict[Seat, tuple[Any, ...]] | None:
-    """The dealt hands (deal seats) when the tiles on the table are exactly a deal: every
-    tile in a hand zone, East (the dealer's side) 14, the others 13; else None."""
-    hands: dict[Seat, list[Any]] = {s: [] for s in SEATS}
-    for tc, zone in presence.items():
-        if zone.kind is not ZoneKind.HAND or zone.seat is None:
-            return None  # a tile in a river, a meld, the void spot: not a fresh deal
-        hands[deal_seat(zone.seat, dealer)].append(tc.tile)
-    if any(len(hands[s]) != (14 if s is Seat.E else 13) for s in SEATS):
-        return None
-    return {s: tuple(sorted(hands[s])) for s in SEATS}

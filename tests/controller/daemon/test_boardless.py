@@ -344,7 +344,7 @@ def test_regression_walls_scanned_across_two_restarts_are_read_whole(tmp_path: P
     for _ in range(12):
         table.round()
     assert table.rt.machine.phase == "walls_up", table.phases()
-    assert table.rt._wall_scan == order
+    assert table.rt.deal_start.scan == order
     player.deal(Dice(2, 5))
     for _ in range(8):
         table.round()
