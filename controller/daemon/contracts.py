@@ -1,6 +1,5 @@
-"""What the daemon's core is made of and talks to: the recogniser and output contracts, the
-items of its queue, its settings, and the constants its parts share
-(controller/daemon/runtime.py and the parts it is composed of)."""
+"""What the daemon's core talks to: the recogniser and output contracts, the items of its
+queue, its settings, and the constants others read (controller/daemon/runtime.py)."""
 
 from __future__ import annotations
 
