@@ -26,6 +26,7 @@ HELD_LIMIT = 20_000  # events held while not ready (a wall scan is ~108 tiles x 
 
 # the table events held while the core cannot judge them (the inferred dice too)
 TableHeld = ShuffleDone | WallsUp | DiceRolled | DiceInferred | SeatButton
+Held = TableHeld | TagsRead  # (a wall read, after a held shuffle)
 
 
 class HoldBack:
@@ -35,7 +36,7 @@ class HoldBack:
     its own `t`."""
 
     def __init__(self, limit: int = HELD_LIMIT) -> None:
-        self._items: deque[Any] = deque()
+        self._items: deque[Held] = deque()
         self._shuffles = 0
         self.limit = limit
 
@@ -47,8 +48,8 @@ class HoldBack:
         """A shuffle is held: the tiles on the table are the next deal's walls."""
         return self._shuffles > 0
 
-    def hold(self, ev: object) -> None:
-        """A table event (anything the core takes as the board's)."""
+    def hold(self, ev: TableHeld) -> None:
+        """A table event (the board's, or the reader's standing in for it)."""
         self._items.append(ev)
         self._shuffles += isinstance(ev, ShuffleDone)
 
@@ -58,7 +59,7 @@ class HoldBack:
         if len(self._items) < self.limit:
             self._items.append(ev)
 
-    def take(self) -> Any:
+    def take(self) -> Held | None:
         """The oldest held item (None: nothing is held)."""
         if not self._items:
             return None

@@ -114,6 +114,7 @@ from controller.devices.events import (
     ReaderPolled,
     SeatButton,
     ShuffleDone,
+    TableEvent,
     TableFault,
     TagsRead,
     WallsUp,
@@ -545,7 +546,7 @@ class Runtime:
 
     # --- the table's events: its board's, or the reader standing in (boardless.py) --------
 
-    def _on_table_event(self, ev: Any) -> None:
+    def _on_table_event(self, ev: TableEvent | DiceInferred) -> None:
         if self._holding() and isinstance(ev, TableHeld):
             # a restart or a lost cable: what the table says now is judged once the daemon
             # has caught up with the tiles (never dropped: issue 13 items 1 and 4)
