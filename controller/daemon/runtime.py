@@ -27,7 +27,8 @@ applied), `RefereeDesk` (referee_desk.py: the referee's corrections), `InputLog`
 (input_log.py: device inputs batched into the journal), `Lineup` (lineup.py: who plays) and
 the reader's rounds (reader_bus.py: one `BusStep` whatever the reader). A settled deal is a
 `Settlement` (settlement.py), built once and handed to the journal and every output; the
-views are functions of the table's facts (publication.py). No part holds the runtime.
+views are functions of the table's facts (publication.py). No part holds the runtime (the
+referee desk sees it only as the `LiveDeal` protocol).
 
 The claim window opens when the discard is accepted; it closes on time (`CloseClaims` offered
 to the judge), early when the next player's draw (or any move of the player whose turn the
