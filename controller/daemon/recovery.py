@@ -1,6 +1,6 @@
-"""Events that came while the daemon could not judge them (a device lost, a restart not yet
-reconciled), held back in the order they came and given back once it can; and what a restart
-found, in words.
+"""Recovering after a restart or a lost device: when the table is reconciled again (the
+reader having settled), events that came while the daemon could not judge them held back in
+the order they came and given back once it can, and what a restart found, in words.
 
 The core (runtime.py) replays a deal in progress from the journal after a restart and
 reconciles it with what the reader sees; this module holds what that needs besides."""
@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from controller.daemon.boardless import DiceInferred
+from controller.daemon.contracts import RECONCILE_TRIES
 from controller.daemon.replay import Recovered
 from controller.devices.events import DiceRolled, SeatButton, ShuffleDone, TagsRead, WallsUp
 from controller.recognition.recogniser import RefereeAlert
@@ -66,6 +67,48 @@ class HoldBack:
         ev = self._items.popleft()
         self._shuffles -= isinstance(ev, ShuffleDone)
         return ev
+
+
+class Resume:
+    """When the core judges the table again after a restart or a lost device. Once every
+    link is back the reader reads `settle` rounds (the debouncer sees the table again)
+    before the table is reconciled with the judge; a reconciliation that leaves it
+    unexplained is tried again, `settle` rounds apart, RECONCILE_TRIES times, before the
+    referee is called. The rounds are the core's count of the reader's rounds."""
+
+    def __init__(self, settle: int, recovering: bool) -> None:
+        self.settle = settle
+        self.recovering = recovering  # a restart not reconciled yet
+        self._at: int | None = None  # the round the table is reconciled at
+        self._tries = 0
+
+    def links_back(self, rounds: int) -> None:
+        """Every link is up again: reconcile once the reader has settled."""
+        self._at = rounds + self.settle
+
+    def link_lost(self) -> None:
+        self._at = None
+
+    def due(self, rounds: int) -> bool:
+        """Whether the table is to be reconciled now (said once)."""
+        if self._at is None or rounds < self._at:
+            return False
+        self._at = None
+        return True
+
+    def again(self, rounds: int) -> bool:
+        """The reconciliation explained nothing: whether it is tried again (`settle` rounds
+        on) rather than the referee called."""
+        if self._tries >= RECONCILE_TRIES:
+            return False
+        self._tries += 1
+        self._at = rounds + self.settle
+        return True
+
+    def done(self) -> None:
+        """The table is reconciled (or a restart found the deal over): the core judges."""
+        self._tries = 0
+        self.recovering = False
 
 
 def restarted_words(rec: Recovered) -> str:

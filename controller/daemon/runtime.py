@@ -16,13 +16,13 @@ takes it off the queue, `_log` returns once its record is committed (fsync'd), `
 pushes the views to the outputs.
 
 `Runtime` keeps the deal in progress, the table machine and the sequence that joins them;
-what has state of its own is a part it owns and asks, each in its own module:
+what has state of its own is a part it owns and asks, in the module of its concern:
 `ClaimClock` (claim_clock.py: when a claim window is due to close, its records),
 `BoardStandIn` (boardless.py: the shuffle, walls and dice read off the reader when the
-table's board does not report them, yielded as the board's events), `HoldBack`
-(recovery.py: what came while the core could not judge it), `DealStart` (deal_start.py: the
-walls' scan and the dice a deal waits for), `ScanDoubt` (scan_doubt.py: the scan's doubtful
-pairs), `SessionScores` (settlement.py: the session's settled deals and totals, corrections
+table's board does not report them, yielded as the board's events), `Resume` and
+`HoldBack` (recovery.py: when the core judges again after a restart or a lost device, and
+what came meanwhile), `DealStart` (deal_start.py: the walls' scan and the dice a deal waits
+for), `ScanDoubt` (scan_doubt.py: the scan's doubtful pairs), `SessionScores` (settlement.py: the session's settled deals and totals, corrections
 applied), `RefereeDesk` (referee_desk.py: the referee's corrections), `InputLog`
 (input_log.py: device inputs batched into the journal), `Lineup` (lineup.py: who plays) and
 the reader's rounds (reader_bus.py: one `BusStep` whatever the reader). A settled deal is a
@@ -93,6 +93,7 @@ from controller.daemon.reader_bus import BusStep, reader_rounds
 from controller.daemon.recovery import (
     NEXT_DEAL,
     HoldBack,
+    Resume,
     TableHeld,
     restarted_words,
     unexplained,
@@ -217,8 +218,6 @@ class Runtime:
         self.heads: deque[dict[str, Any]] = deque(maxlen=12)  # settled deals' chain heads
         self.stopped: str | None = None
         self.journal_error = ""  # why the journal refused a record ("journal-error" stop)
-        self._settle = config.settle_rounds or reader.debounce.window + 1
-        self._reconcile_at: int | None = None
         self._wall_antennas = {
             a.number for a in reader.antennas.values() if a.zone.kind is ZoneKind.WALL
         }
@@ -240,7 +239,6 @@ class Runtime:
         self.call: RefereeCall | None = None  # what the table waits for the referee about
         self.last_accepted_seq = 0
         self._started_seq = 0  # the open deal's deal.started record
-        self._reconcile_tries = 0
         self.desk = RefereeDesk(self.journal, self.clock, self)
         self.screen = ResultScreen()  # a settled deal stays on the public feed a while
         rec = recovered or Recovered()
@@ -270,14 +268,16 @@ class Runtime:
         self.board = BoardStandIn(
             rs, inferred(None if driver is None else driver.profile), debouncer, self.machine
         )
-        self._recovering = initial != "offline"
+        # a restart with a phase to resume: held until the table is reconciled
+        settle = config.settle_rounds or reader.debounce.window + 1
+        self.resume = Resume(settle, recovering=initial != "offline")
         self._log(
             Source.DAEMON,
             RecordKind.DAEMON_STARTED,
             {
                 "version": __version__,
                 "pid": os.getpid(),
-                "recovered": self._recovering,
+                "recovered": self.resume.recovering,
                 "config": dict(config.config_echo or {}),
             },
         )
@@ -288,7 +288,7 @@ class Runtime:
             )
             if shown is not None:
                 self.screen.hold(shown)
-        if self._recovering:
+        if self.resume.recovering:
             self._resume_recovered(rec)
 
     # --- the loop: one queue, one thread --------------------------------------------------
@@ -430,7 +430,7 @@ class Runtime:
             )
             if self.machine.can("device_lost"):
                 self._trigger("device_lost")
-            self._reconcile_at = None
+            self.resume.link_lost()
             return
         if ev.device == "table":
             self.outputs.table_back()  # what the displays show may have been missed
@@ -442,9 +442,9 @@ class Runtime:
             return
         if self.machine.phase == "offline":
             self._trigger("devices_ready")
-        elif self.machine.phase == "degraded" or self._recovering:
+        elif self.machine.phase == "degraded" or self.resume.recovering:
             # re-inventory: let the debouncer see the table again before reconciling
-            self._reconcile_at = self.rounds + self._settle
+            self.resume.links_back(self.rounds)
 
     def _write(self, device: str, data: bytes) -> None:
         if data:
@@ -541,8 +541,7 @@ class Runtime:
             self._board_news(news)
         if self.deal_start.waiting is not None and not self.deal_start.wall_antenna:
             self._start_from_hands()
-        if self._reconcile_at is not None and self.rounds >= self._reconcile_at:
-            self._reconcile_at = None
+        if self.resume.due(self.rounds):
             self._reconcile()
 
     # --- the table's events: its board's, or the reader standing in (boardless.py) --------
@@ -583,7 +582,8 @@ class Runtime:
 
     def _reader_settled(self) -> bool:
         """The reader stands in for the board: the core judges and the reader has settled."""
-        return not self._holding() and self.stopped is None and self.rounds > self._settle
+        settled = self.rounds > self.resume.settle
+        return not self._holding() and self.stopped is None and settled
 
     def _playing(self) -> bool:
         """A deal is still being played at the table (no dice are read for the next)."""
@@ -626,7 +626,7 @@ class Runtime:
         """Recognition is applied: not degraded, paused, recovering or stopped."""
         return (
             self.machine.phase not in m.INTERRUPTIONS
-            and not self._recovering
+            and not self.resume.recovering
             and self.stopped is None
         )
 
@@ -1070,7 +1070,7 @@ class Runtime:
 
     def _holding(self) -> bool:
         """Not ready to judge: a device is lost, or the restart has not reconciled yet."""
-        return self.stopped is None and (self._recovering or self.machine.phase == "degraded")
+        return self.stopped is None and (self.resume.recovering or self.machine.phase == "degraded")
 
     def _table_moved_on(self) -> bool:
         """The table is shuffling (or building, or dealing from) the next deal's walls while
@@ -1130,7 +1130,7 @@ class Runtime:
             self._call_overtaken()
         if self.deal is not None and self.deal.over:
             self._settle_deal()  # killed between the last move and the settlement
-            self._recovering = False
+            self.resume.done()
             return
         self._trigger("device_lost")
 
@@ -1160,19 +1160,17 @@ class Runtime:
             if found is not None:  # cards laid while not read declare too (issue 18)
                 found(self.debouncer.cards())
             results = self.recogniser.reconcile(presence, self.deal)
-            if self._reconcile_tries < RECONCILE_TRIES and unexplained(results):
+            if unexplained(results) and self.resume.again(self.rounds):
                 # a tile the reader has not re-read since the restart looks missing: read
                 # the table a little longer before calling the referee (campaign seed 31
                 # deal 18: "E.void 2s -1" was a tile not seen yet at 10 % missed reads)
-                self._reconcile_tries += 1
-                self._reconcile_at = self.rounds + self._settle
                 return
-        self._reconcile_tries = 0
+        restarted = self.resume.recovering
+        self.resume.done()
         if self.machine.phase == "degraded":
             self._trigger("device_back")
-            if self._recovering:
+            if restarted:
                 self.machine.rearm()
-        self._recovering = False
         if results:
             self.recognised(results, self.clock.monotonic())
         self._release()

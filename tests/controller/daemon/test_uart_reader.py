@@ -171,7 +171,7 @@ def test_a_pn532_uart_pulled_and_plugged_back(table) -> None:
     assert not table.chip.asleep and table.chip.received[-3:][0] in CONFIGURED  # woken again
     assert table.chip.received.count(pn532.sam_configuration()) == 2
     assert table.rt.machine.phase == "degraded"  # reconciled only after the re-inventory
-    table.poll(table.rt._settle)
+    table.poll(table.rt.resume.settle)
     assert table.rt.machine.phase == "idle"
     triggers = [r.data()["trigger"] for r in table.records(RecordKind.TABLE_PHASE)]
     assert triggers[-2:] == ["device_lost", "device_back"]
@@ -205,7 +205,7 @@ def test_regression_a_pn532_reset_behind_its_uart_is_woken_again_and_no_tile_lif
     (up,) = [i for i in table.poll(3) if isinstance(i, LinkChanged)]  # 0.1 s on (backoff)
     assert isinstance(up, LinkChanged) and up.state is LinkState.UP and not table.chip.asleep
     assert table.chip.received.count(pn532.sam_configuration()) == 2  # woken again
-    table.poll(table.rt._settle)
+    table.poll(table.rt.resume.settle)
     assert table.rt.machine.phase == "idle"
     assert table.rt.debouncer.presence() == {FIVE_P: SPOT} and table.placed() == [TilePlaced]
 

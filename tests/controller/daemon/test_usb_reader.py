@@ -79,7 +79,7 @@ def test_a_pn533_unplugged_and_plugged_back(tmp_path: Path) -> None:
     links = [r.data() for r in t.records(RecordKind.HW_LINK) if r.data()["device"] == "reader"]
     assert [x["state"] for x in links] == ["up", "down", "up"]
     assert t.rt.machine.phase == "degraded"  # reconciled only after the re-inventory
-    t.poll(t.rt._settle)
+    t.poll(t.rt.resume.settle)
     assert t.rt.machine.phase == "idle"
     triggers = [r.data()["trigger"] for r in t.records(RecordKind.TABLE_PHASE)]
     assert triggers[-2:] == ["device_lost", "device_back"]
