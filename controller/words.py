@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from datetime import datetime
 from typing import Any
 
-from controller.locale import ENGLISH, N_, Language, Translator
+from controller.locale import ENGLISH, N_, Language, Said, Translator, says
 
 SEAT_NAMES = {"E": N_("East"), "S": N_("South"), "W": N_("West"), "N": N_("North")}
 
@@ -61,6 +61,12 @@ def waiting_words(devices: tuple[str, ...] | list[str], tr: Translator = ENGLISH
 def seat_name(seat: Any, tr: Translator = ENGLISH) -> str:
     name = SEAT_NAMES.get(str(seat or ""))
     return tr.gettext(name) if name else str(seat or "?")
+
+
+def seat_said(seat: Any) -> Said:
+    """A seat as a sentence said in the reader's language ("South", 南, Юг)."""
+    name = SEAT_NAMES.get(str(seat or ""))
+    return Said(name) if name else Said(str(seat or "?"), english=str(seat or "?"))
 
 
 def phase_words(phase: str | None, turn: str | None = None, tr: Translator = ENGLISH) -> str:
@@ -139,6 +145,20 @@ def tile_words(tile: str) -> str:
     return f"{m.group(1)} {SUIT_WORDS[m.group(2)]}" if m and m.group(2) in SUIT_WORDS else tile
 
 
+def tile_said(tile: Any) -> Said:
+    """A tile as a sentence said in the reader's language: its code for an English reader
+    (3m, as the referee page has always shown it), the players' name in another (三万)."""
+    return Said(tile_words(str(tile)), english=str(tile))
+
+
+# the recogniser's zones of a seat (controller/profiles.py ZoneKind), as the referee reads them
+ZONE_WORDS = {"hand": N_("hand"), "river": N_("river"), "melds": N_("melds"), "void": N_("void")}
+
+
+def zone_said(zone: str) -> Said:
+    return Said(ZONE_WORDS[zone]) if zone in ZONE_WORDS else Said(zone, english=zone)
+
+
 def in_words(text: str) -> str:
     """A daemon message with its seats and tiles in words: "S discarded 8m" → "South
     discarded 8 Characters". A seat is a lone capital E S W N; a tile is rank + suit."""
@@ -147,100 +167,330 @@ def in_words(text: str) -> str:
     return _SEAT.sub(lambda m: SEAT_NAMES[m.group(1)], text)
 
 
+# an alert's title by its code (controller/alerts.py AlertKind): the words before its message,
+# which a page in another language says from its catalog (the message stays as written)
+ALERT_TITLES = {
+    "unrecognised": N_("Unrecognised"),
+    "ambiguous": N_("Ambiguous"),
+    "wall-mismatch": N_("Wall mismatch"),
+    "declaration-without-tiles": N_("Declaration without tiles"),
+    "tiles-without-declaration": N_("Tiles without declaration"),
+    "long-hand": N_("Long hand"),
+    "short-hand": N_("Short hand"),
+    "unknown-tag": N_("Unknown tag"),
+    "duplicate-tile": N_("Duplicate tile"),
+    "void-discard-order": N_("Void discard order"),
+    "false-hu": N_("False Hu"),
+    "recovery": N_("Recovery"),
+    "dealer-side": N_("Dealer side"),
+    "stalled": N_("Stalled"),
+    "over-time": N_("Over time"),
+    "device-lost": N_("Device lost"),
+    "table-fault": N_("Table fault"),
+    "lid": N_("Lid"),
+    "dice": N_("Dice"),
+    "dice-misfit": N_("Dice misfit"),
+    "dice-readings": N_("Dice readings"),
+    "dice-ambiguous": N_("Dice ambiguous"),
+    "dice-unread": N_("Dice unread"),
+    "no-wall-scan": N_("No wall scan"),
+    "bad-wall-scan": N_("Bad wall scan"),
+    "no-dealt-hands": N_("No dealt hands"),
+    "bad-hands": N_("Bad hands"),
+    "no-deal": N_("No deal"),
+    "void-suit-set": N_("Void suit set"),
+    "deal-abandoned": N_("Deal abandoned"),
+    "deal-overtaken": N_("Deal overtaken"),
+    "restarted": N_("Restarted"),
+    "machine": N_("Machine"),
+    "internal-error": N_("Internal error"),
+    "seating": N_("Seating"),
+}
+
+
 def alert_words(code: str, message: str) -> str:
     """An alert's code as a title, then its message in words ("Stalled: West holds 15 tiles")."""
-    words = code.replace("-", " ").capitalize().split(" ")
-    title = " ".join("Hu" if w.lower() == "hu" else w for w in words)  # "False Hu", not "hu"
-    return f"{title}: {in_words(message)}"
+    return str(alert_said(code, message))
+
+
+def alert_said(code: str, message: str) -> Said:
+    """`alert_words` as a sentence: its title said in the reader's language, its message (the
+    daemon's own words, seats and tiles named) as written."""
+    title = ALERT_TITLES.get(code)
+    if title is None:
+        words = code.replace("-", " ").capitalize().split(" ")
+        title = " ".join("Hu" if w.lower() == "hu" else w for w in words)  # "False Hu"
+    return says("{title}: {message}", title=Said(title), message=in_words(message))
+
+
+def alert_text(text: str, tr: Translator = ENGLISH) -> str:
+    """An alert as `alert_words` wrote it ("Stalled: West holds 15 tiles"), its title said in
+    `tr`'s language, its message as written (the terminal and the referee page say it so)."""
+    return alert_text_said(text).say(tr)
+
+
+def alert_text_said(text: str) -> Said:
+    """`alert_text` as a sentence (a referee call's cause, made from the alert's words)."""
+    title, sep, message = text.partition(": ")
+    if not sep:
+        return Said(text)
+    return says("{title}: {message}", title=Said(title), message=message)
 
 
 VERBS = {
-    "draw": "draws",
-    "replacement-draw": "draws a replacement",
-    "replacement": "draws a replacement",
-    "discard": "discards",
-    "void": "lays the void tile",
-    "pung": "pungs",
-    "chow": "chows",
-    "kong": "kongs",
-    "concealed-kong": "declares a concealed kong of",
-    "promoted-kong": "adds to a pung:",
-    "postponed-kong": "adds to a pung:",
-    "hu": "declares Hu on",
-    "self-drawn-hu": "declares a self-drawn Hu on",
-    "rob-kong": "robs the kong:",
-    "pass": "passes",
-    "penalty": "is penalised",
-    "end-deal": "the deal ends",
+    "draw": N_("draws"),
+    "replacement-draw": N_("draws a replacement"),
+    "replacement": N_("draws a replacement"),
+    "discard": N_("discards"),
+    "void": N_("lays the void tile"),
+    "pung": N_("pungs"),
+    "chow": N_("chows"),
+    "kong": N_("kongs"),
+    "concealed-kong": N_("declares a concealed kong of"),
+    "promoted-kong": N_("adds to a pung:"),
+    "postponed-kong": N_("adds to a pung:"),
+    "hu": N_("declares Hu on"),
+    "self-drawn-hu": N_("declares a self-drawn Hu on"),
+    "rob-kong": N_("robs the kong:"),
+    "pass": N_("passes"),
+    "penalty": N_("is penalised"),
+    "end-deal": N_("the deal ends"),
 }
+
+
+def _joined(parts: list[Said]) -> Said:
+    """Words said one after another, as a journal line lists them ("South" "discards" "5 Dots")."""
+    out = parts[0]
+    for part in parts[1:]:
+        out = says("{words} {more}", words=out, more=part)
+    return out
+
+
+def _said_as_is(text: str) -> Said:
+    """Words of the daemon's own (a reason's code, a phase it does not name): said as they are
+    unless a catalog has them."""
+    return Said(text)
 
 
 def move_words(data: Mapping[str, Any]) -> str:
     """A `move.accepted` / `move.rejected` payload (docs/JOURNAL.md) as a referee says it:
     "South discards 5 Dots", "West pungs 5 Dots from South", "East declares a self-drawn Hu
     on 3 Bamboo"."""
+    return str(move_said(data))
+
+
+def move_said(data: Mapping[str, Any]) -> Said:
+    """`move_words` as a sentence said in the reader's language."""
     move = str(data.get("move", "?"))
     if data.get("self_drawn"):
         move = "self-drawn-hu"
-    words = [seat_name(data["seat"])] if data.get("seat") else []
-    words.append(VERBS.get(move, move.replace("-", " ")))
+    words = [seat_said(data["seat"])] if data.get("seat") else []
+    words.append(Said(VERBS[move]) if move in VERBS else _said_as_is(move.replace("-", " ")))
     if move == "void" and data.get("suit"):
-        words[-1] = f"chooses {SUIT_WORDS.get(str(data['suit']), data['suit'])} as void suit:"
+        suit = str(data["suit"])
+        words[-1] = says("chooses {suit} as void suit:", suit=Said(SUIT_WORDS.get(suit, suit)))
     if data.get("tile"):
-        words.append(tile_words(str(data["tile"])))
+        words.append(Said(tile_words(str(data["tile"]))))
     elif move in ("draw", "replacement-draw", "replacement"):
-        words.append("(tile not read)")
+        words.append(Said("(tile not read)"))
     if data.get("from_seat"):
-        words.append(f"from {seat_name(str(data['from_seat']))}")
+        words.append(says("from {seat}", seat=seat_said(str(data["from_seat"]))))
     if data.get("robbing"):
-        words.append("(robbing the kong)")
-    return " ".join(words)
+        words.append(Said("(robbing the kong)"))
+    return _joined(words)
+
+
+WINDOWS = {"robbing": N_("robbing window")}
+CLAIMS = {"pung": N_("pung"), "kong": N_("kong"), "hu": N_("Hu"), "pass": N_("pass")}
+SETTLED_ENDS = {
+    "three-won": N_("three won"),
+    "wall-exhausted": N_("wall exhausted"),
+    "time-up": N_("time up"),
+    "referee": N_("referee"),
+}
 
 
 def record_words(kind: str, data: Mapping[str, Any]) -> str:
     """One journal record as a line of the referee page's journal panel."""
+    return str(record_said(kind, data))
+
+
+def record_said(kind: str, data: Mapping[str, Any]) -> Said:
+    """`record_words` as a sentence the referee page says in its language (the tail line
+    carries it, controller/daemon/contracts.py)."""
     if kind == "move.accepted":
-        return move_words(data)
+        return move_said(data)
     if kind == "move.rejected":
-        why = str(data.get("reason", "")).replace("-", " ")
-        detail = f" ({in_words(str(data['detail']))})" if data.get("detail") else ""
-        return f"refused: {move_words(data)}: {why}{detail}"
+        why = _said_as_is(str(data.get("reason", "")).replace("-", " "))
+        if data.get("detail"):
+            return says(
+                "refused: {move}: {why} ({detail})",
+                move=move_said(data),
+                why=why,
+                detail=in_words(str(data["detail"])),
+            )
+        return says("refused: {move}: {why}", move=move_said(data), why=why)
     if kind == "claim.window":
-        what = "robbing window" if data.get("kind") == "robbing" else "claims"
-        on = f"{tile_words(str(data.get('tile')))} from {seat_name(str(data.get('discarder')))}"
+        what = Said(WINDOWS.get(str(data.get("kind")), N_("claims")))
+        tile = Said(tile_words(str(data.get("tile"))))
+        seat = seat_said(str(data.get("discarder")))
         if data.get("state") == "closed":
             claims = data.get("claims") or {}
-            said = ", ".join(f"{seat_name(s)} {c}" for s, c in claims.items()) or "no claim"
+            said = [
+                says("{seat} {claim}", seat=seat_said(s), claim=Said(CLAIMS.get(c, c)))
+                for s, c in claims.items()
+            ]
+            listed = said[0] if said else Said("no claim")
+            for more in said[1:]:
+                listed = says("{first}, {second}", first=listed, second=more)
             by = str(data.get("closed_by", "")).replace("-", " ")
-            return f"{what} closed on {on}: {said}" + (f" ({by})" if by else "")
-        return f"{what} open on {on}"
-    if kind == "alert":
-        return alert_words(str(data.get("code", "alert")), str(data.get("message", "")))
-    if kind == "correction":
-        action = str(data.get("action", "")).replace("-", " ")
-        details = data.get("details") or {}
-        extra = ""
-        if data.get("action") == "penalty":
-            to = details.get("paid_to")
-            extra = (
-                f": {seat_name(details.get('seat'))} pays {details.get('points')} points to "
-                f"{seat_name(to) if to else 'nobody'}"
+            if by:
+                return says(
+                    "{what} closed on {tile} from {seat}: {claims} ({by})",
+                    what=what,
+                    tile=tile,
+                    seat=seat,
+                    claims=listed,
+                    by=_said_as_is(by),
+                )
+            return says(
+                "{what} closed on {tile} from {seat}: {claims}",
+                what=what,
+                tile=tile,
+                seat=seat,
+                claims=listed,
             )
-        elif details.get("tile"):
-            extra = f" to {tile_words(str(details['tile']))}"
-        reason = f" — {data['reason']}" if data.get("reason") else ""
-        return (
-            f"referee {data.get('referee', '')}: {action} of #{data.get('corrects')}{extra}{reason}"
-        )
+        return says("{what} open on {tile} from {seat}", what=what, tile=tile, seat=seat)
+    if kind == "alert":
+        return alert_said(str(data.get("code", "alert")), str(data.get("message", "")))
+    if kind == "correction":
+        return _correction_said(data)
     if kind == "deal.started":
         dice = data.get("dice") or ("?", "?")
-        return f"deal {data.get('deal')} dealt: dealer {seat_name(data.get('dealer'))}, dice {dice[0]}+{dice[1]}"
+        return says(
+            "deal {n} dealt: dealer {seat}, dice {a}+{b}",
+            n=str(data.get("deal")),
+            seat=seat_said(data.get("dealer")),
+            a=str(dice[0]),
+            b=str(dice[1]),
+        )
     if kind == "deal.settled":
         deltas = data.get("deltas") or ()
         scores = " ".join(f"{s} {int(d):+d}" for s, d in zip("ESWN", deltas, strict=False))
-        return f"deal {data.get('deal')} settled ({str(data.get('end', '')).replace('-', ' ')}): {scores}"
+        end = str(data.get("end", ""))
+        return says(
+            "deal {n} settled ({end}): {scores}",
+            n=str(data.get("deal")),
+            end=Said(SETTLED_ENDS[end]) if end in SETTLED_ENDS else _said_as_is(end),
+            scores=scores,
+        )
     if kind == "table.phase":
-        return f"table: {phase_words(str(data.get('to')))}"
+        return says("table: {phase}", phase=phase_said(str(data.get("to"))))
     if kind.startswith("session."):
-        return f"session {data.get('session')} {kind.split('.')[1]}"
-    return kind.replace(".", " ")
+        return says(
+            "session {n} {what}", n=str(data.get("session")), what=_said_as_is(kind.split(".")[1])
+        )
+    return _said_as_is(kind.replace(".", " "))
+
+
+def _correction_said(data: Mapping[str, Any]) -> Said:
+    action = str(data.get("action", "")).replace("-", " ")
+    details = data.get("details") or {}
+    said = says(
+        "referee {referee}: {action} of #{seq}",
+        referee=str(data.get("referee", "")),
+        action=_said_as_is(action),
+        seq=str(data.get("corrects")),
+    )
+    if data.get("action") == "penalty":
+        to = details.get("paid_to")
+        said = says(
+            "{words}: {seat} pays {points} points to {payee}",
+            words=said,
+            seat=seat_said(details.get("seat")),
+            points=str(details.get("points")),
+            payee=seat_said(to) if to else Said("nobody"),
+        )
+    elif details.get("tile"):
+        said = says("{words} to {tile}", words=said, tile=Said(tile_words(str(details["tile"]))))
+    if data.get("reason"):
+        said = says("{words} — {why}", words=said, why=Said(str(data["reason"])))
+    return said
+
+
+def phase_said(phase: str) -> Said:
+    """A phase with no seat named, as `phase_words(phase)` says it."""
+    if phase in WHOSE_TURN_UNKNOWN:
+        return Said(WHOSE_TURN_UNKNOWN[phase])
+    if phase in PHASE_WORDS:
+        return Said(PHASE_WORDS[phase])
+    return _said_as_is(phase_words(phase))
+
+
+# --- a ledger line's `why` (made in rules/: settlement.py, deal_hu.py, deal_claims.py) ------
+
+MELD_WORDS = {
+    "pung": N_("pung"),
+    "kong": N_("kong"),
+    "concealed-kong": N_("concealed-kong"),
+    "promoted-kong": N_("promoted-kong"),
+    "postponed-kong": N_("postponed-kong"),
+}
+WHY_WORDS = (N_("false Hu"), N_("flower pig"), N_("not ready at wall end"), N_("Hu"))
+_HU_WHY = re.compile(r"^(self-drawn Hu|Hu) on (\S+) \((.*); A=(-?\d+)\)$")
+_MELD_WHY = re.compile(r"^(" + "|".join(MELD_WORDS) + r") ([1-9][mpsz])$")
+_TILE_WHY = {
+    re.compile(r"^void suit meld ([1-9][mpsz])$"): N_("void suit meld {tile}"),
+    re.compile(r"^void-suit tile ([1-9][mpsz]) held at the end$"): N_(
+        "void-suit tile {tile} held at the end"
+    ),
+    re.compile(r"^sequential pung of ([1-9][mpsz]) \(passed since the last draw\)$"): N_(
+        "sequential pung of {tile} (passed since the last draw)"
+    ),
+}
+_READY_WHY = re.compile(r"^not ready at wall end \(([ESWN]) ready, maximum (\d+)\)$")
+
+
+def why_said(why: str) -> Said:
+    """A ledger line's `why`, as rules/ writes it ("Hu on 8m (all-pungs 1, root 1; A=4)",
+    "concealed-kong 4s", "flower pig"), as a sentence said in the reader's language; its
+    English is the `why` itself. A `why` of another form (a referee's reason) is said as it
+    is."""
+    if why.startswith("refund: "):
+        return says("refund: {why}", why=why_said(why.removeprefix("refund: ")))
+    if m := _HU_WHY.match(why):
+        what, tile, names, value = m.groups()
+        msgid = (
+            N_("self-drawn Hu on {tile} ({patterns}; A={value})")
+            if what == "self-drawn Hu"
+            else N_("Hu on {tile} ({patterns}; A={value})")
+        )
+        return says(msgid, tile=tile_said(tile), patterns=_patterns_said(names), value=value)
+    if m := _MELD_WHY.match(why):
+        kind, tile = m.groups()
+        return says("{meld} {tile}", meld=Said(MELD_WORDS[kind]), tile=tile_said(tile))
+    for form, msgid in _TILE_WHY.items():
+        if m := form.match(why):
+            return says(msgid, tile=tile_said(m.group(1)))
+    if m := _READY_WHY.match(why):
+        seat, most = m.groups()
+        return says(
+            "not ready at wall end ({seat} ready, maximum {points})",
+            seat=Said(SEAT_NAMES[seat], english=seat),
+            points=most,
+        )
+    return Said(why)
+
+
+def _patterns_said(names: str) -> Said:
+    """ "all-pungs 1, root 2" (a pattern and its fan, each), or "no fan"."""
+    if names == "no fan":
+        return Said(N_("no fan"))
+    said = []
+    for item in names.split(", "):
+        name, _, fan = item.rpartition(" ")
+        said.append(says("{pattern} {fan}", pattern=Said(name), fan=fan))
+    listed = said[0]
+    for more in said[1:]:
+        listed = says("{first}, {second}", first=listed, second=more)
+    return listed

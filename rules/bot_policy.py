@@ -189,7 +189,7 @@ class Bot:
             return SelfDrawnHu(seat, t=t)  # accepted, and settled as a false Hu (004 Lesson 5)
         # a kong of its own to declare: four of a tile held, or the 4th of a pung
         own = 4 in counts or (
-            bool(melds) and any(m.kind is MeldKind.PUNG and counts[m.tile] for m in melds)
+            bool(melds) and any(counts[m.tile] and m.kind is MeldKind.PUNG for m in melds)
         )
         if own and st.wall.tiles_left:
             kong = self._own_kong(deal, seat, counts, melds)

@@ -46,7 +46,8 @@ class BotTable:
     """Four bots, the claim clock and a simulated time line for one deal.
 
     `next_move(deal)` says what happens next (a bot's move, or `CloseClaims` when the claim
-    window's clock ran out); the caller applies it, then asks again. Times grow
+    window's clock ran out; None once the deal is over); the caller applies it, then asks
+    again. Times grow
     monotonically: own moves take `Style.thinking` seconds, declarations arrive inside the
     window in seat order, `CloseClaims` comes `claim_seconds` after the discard (004
     Lesson 4: 3 seconds) unless every eligible player has declared before.
@@ -74,8 +75,13 @@ class BotTable:
 
     def _tick(self, lo: float, hi: float) -> float:
         """The clock `lo` to `hi` seconds on (at random), in tenths of a second."""
-        self.now = round(self.now + lo + (hi - lo) * self.rng.random(), 1)
+        self.now = _tenths(self.now + lo + (hi - lo) * self.rng.random())
         return self.now
+
+    def _think(self) -> float:
+        """The clock a thinking time (`Style.thinking`) on: the time of an own move."""
+        lo, hi = self.style.thinking
+        return self._tick(lo, hi)
 
     def _penalised(self, seat: Seat) -> Penalty:
         """The penalty a seat on turn takes instead of its move (`Style.referee_penalty`)."""
@@ -86,56 +92,59 @@ class BotTable:
         # a referee's yellow card (000 3.6), paid to nobody
         return Penalty(seat, 4, "yellow card: declared without the physical action", t=t)
 
-    def next_move(self, deal: Deal) -> Move:
-        """The next move to offer the judge; the deal must not be over."""
+    def next_move(self, deal: Deal) -> Move | None:
+        """The next move to offer the judge; None once the deal is over."""
         st = deal.state
+        if st.window is not None:  # a claim or robbing window is open: its seats speak
+            return self._window_move(deal, st.window)
         phase, seat = st.phase, st.turn
         if phase is Phase.DISCARD:
             if self.rng.random() < self.style.referee_penalty:
                 return self._penalised(seat)
-            return self.bots[seat].turn(deal, seat, self._tick(*self.style.thinking))
-        if phase is Phase.CLAIMS or phase is Phase.ROBBING:
-            return self._window_move(deal)
+            return self.bots[seat].turn(deal, seat, self._think())
         # a draw is the table's: the tile the wall holds there (rules.wall)
         if phase is Phase.DRAW:
-            return Draw(seat, st.wall.peek(), t=self._tick(*self.style.thinking))
+            return Draw(seat, st.wall.peek(), t=self._think())
         if phase is Phase.REPLACEMENT:
-            return ReplacementDraw(
-                seat, st.wall.peek_replacement(), t=self._tick(*self.style.thinking)
-            )
+            return ReplacementDraw(seat, st.wall.peek_replacement(), t=self._think())
         if phase is Phase.CHOOSING_VOID:
             t = self._tick(0.2, 1.5)
             for s in SEATS:
                 move = self.bots[s].choose(deal, s, t)
                 if move is not None:
                     return move
+        if phase is Phase.OVER:
+            return None
         raise BotError(f"no bot has a move in {phase.value}")  # pragma: no cover
 
-    def _window_move(self, deal: Deal) -> Move:
-        window = deal.state.window
-        assert window is not None
+    def _window_move(self, deal: Deal, window: Window) -> Move:
+        robbing = window.kind is WindowKind.ROBBING
         if window is not self._window:
             # a new window (the discard or kong that opened it was the last move)
             self._window = window
             self._asked = 0
             self._closes_at = self.now + self.rs.play.claim_seconds
             retrieve = self.style.retrieve_discard
-            if window.kind is WindowKind.DISCARD and self.rng.random() < retrieve:
+            if not robbing and self.rng.random() < retrieve:
                 # 000 3.6.A: a discard retrieved at once; the referee takes it back
                 return Correction(1, "discard retrieved", t=self._tick(0.1, 0.5))
         # the seats not asked yet, in order (a window is asked again after a declaration)
-        robbing = window.kind is WindowKind.ROBBING
         for seat in window.eligible[self._asked :]:
             self._asked += 1
             if seat in window.declared:
                 continue  # a seat speaks once in a window
             move = self.bots[seat].claim_tile(deal, seat, window.tile, robbing, None)
             if move is not None:
-                t = min(round(self.now + self.rng.uniform(0.1, 0.8), 1), self._closes_at - 0.1)
+                t = min(_tenths(self.now + self.rng.uniform(0.1, 0.8)), self._closes_at - 0.1)
                 self.now = max(self.now, t)
                 return stamp(move, self.now)
-        self.now = round(max(self.now, self._closes_at), 1)
+        self.now = _tenths(max(self.now, self._closes_at))
         return CloseClaims(t=self.now)
+
+
+def _tenths(seconds: float) -> float:
+    """`seconds` to the nearest tenth of a second (the bots' clock ticks in tenths)."""
+    return round(10 * seconds) / 10
 
 
 def new_deal(rs: RuleSet, rng: random.Random) -> Deal:
@@ -152,8 +161,7 @@ def play_deal(
     rng = random.Random(seed)
     deal = new_deal(rs, rng)
     table = BotTable(rs, rng, style)
-    while not deal.over:
-        move = table.next_move(deal)
+    while (move := table.next_move(deal)) is not None:
         refused = deal.play(move)
         if refused is not None:  # pragma: no cover - a bug in the bots or the judge
             raise BotError(f"seed {seed}: the judge refused {move}: {refused}")

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import Enum
+from typing import TypeGuard
 
 from rules.melds import Meld
 from rules.moves import Chow, Claim, Hu, Kong, Pass, Pung, RobKong
@@ -93,12 +94,13 @@ def seats_after(seat: Seat) -> tuple[Seat, Seat, Seat]:
     return _AFTER[seat]
 
 
-def resolve(window: Window) -> Resolution:
+def resolve(window: Window) -> Resolution | None:
     """004 Lesson 4: Hu supersedes Pung/Kong; all Hu declarations are satisfied. 001 IV 2.1:
-    a Pung/Kong supersedes a Chow."""
+    a Pung/Kong supersedes a Chow. None when nobody declared anything: every eligible player
+    let the tile go (the usual window)."""
     declared = window.declared
     if not declared:
-        return Resolution((), None, None, window.eligible)  # everybody let the tile go
+        return None
     hu: tuple[Seat, ...] = ()
     passed: tuple[Seat, ...] = ()
     taker = chow = None
@@ -135,5 +137,5 @@ def next_player(discarder: Seat, declarers: tuple[Seat, ...], out: list[bool]) -
     return None
 
 
-def is_claim(move: object) -> bool:
+def is_claim(move: object) -> TypeGuard[Claim]:
     return isinstance(move, Hu | Pung | Kong | Chow | RobKong | Pass)

@@ -261,16 +261,33 @@ class Deal:
     def apply(self, move: Move) -> Result:
         """Judge one move: `Accepted(move, facts)` or `Rejected(reason, detail, move)`. A
         rejected move changes nothing."""
-        facts = self._judge(move)
-        if isinstance(facts, Rejected):
-            return facts
-        return Accepted(move, tuple(facts))
+        facts: list[Fact] = []
+        refused = self.play(move, facts)
+        return Accepted(move, tuple(facts)) if refused is None else refused
 
-    def play(self, move: Move) -> Rejected | None:
-        """`apply` for a driver that reads no facts (the bots, replays): None when the move
-        is accepted, else the `Rejected` value."""
-        facts = self._judge(move)
-        return facts if isinstance(facts, Rejected) else None
+    def play(self, move: Move, facts: list[Fact] | None = None) -> Rejected | None:
+        """Judge one move: the move's check, then, when it passes, its effect. None when
+        the move is accepted, its facts appended to `facts` if given (`apply`; a driver
+        that reads none, as the bots and replays, gives none and none are made); else the
+        `Rejected` value, and nothing changed."""
+        judges = JUDGES.get(type(move))
+        if judges is None:
+            reason, detail = not_a_move(move)
+            return Rejected(reason, detail, move)
+        check, effect = judges
+        st = self.state
+        problem = check(st, move)
+        if problem is not None:
+            return Rejected(problem[0], problem[1], move)
+        self.history.append(move)
+        if effect is None:  # a Correction: the deal replayed without the moves taken back
+            kept = kept_moves(st, move)  # type: ignore[arg-type]  # the effect None is a Correction's
+            again = Deal.replay(st.rs, st.wall.dice, st.wall.order, kept, prevalent=st.prevalent)
+            self.state = again.state
+            return None
+        st.moves.append(move)
+        effect(st, move, facts)
+        return None
 
     def check(self, move: Move) -> Rejected | None:
         """What `apply(move)` would answer, without applying it: None if it would be
@@ -278,24 +295,6 @@ class Deal:
         judges = JUDGES.get(type(move))
         problem = not_a_move(move) if judges is None else judges[0](self.state, move)
         return None if problem is None else Rejected(problem[0], problem[1], move)
-
-    def _judge(self, move: Move) -> Rejected | list[Fact]:
-        """The move's check, then, when it passes, its effect: the facts, or the
-        `Rejected` value (and nothing changed)."""
-        judges = JUDGES.get(type(move))
-        problem = not_a_move(move) if judges is None else judges[0](self.state, move)
-        if problem is not None:
-            return Rejected(problem[0], problem[1], move)
-        self.history.append(move)
-        effect = judges[1]  # type: ignore[index]  # not None: no problem found above
-        if effect is None:  # a Correction: the deal replayed without the moves taken back
-            st = self.state
-            kept = kept_moves(st, move)  # type: ignore[arg-type]  # the effect None is a Correction's
-            again = Deal.replay(st.rs, st.wall.dice, st.wall.order, kept, prevalent=st.prevalent)
-            self.state = again.state
-            return []
-        self.state.moves.append(move)
-        return effect(self.state, move)
 
     def legal_moves(self, seat: Seat, *, include_false_hu: bool = False) -> tuple[Move, ...]:
         """Every move `seat` may make now that `apply` would accept. A Hu that would be false

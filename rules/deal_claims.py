@@ -9,14 +9,13 @@ from __future__ import annotations
 
 from rules import deal_end, deal_hu, deal_kongs, deal_void, settlement as pay
 from rules.claims import Window, WindowKind, next_player, resolve
-from rules.deal_state import Entry, Phase, Problem, State, common
+from rules.deal_state import Entry, Facts, Phase, Problem, State, common
 from rules.melds import Meld, MeldKind, set_of
 from rules.moves import (
     TURN_PASSED,
     Chow,
     CloseClaims,
     DealEnd,
-    Fact,
     Hu,
     Kong,
     Melded,
@@ -142,29 +141,30 @@ def check_pass(st: State, m: Pass) -> Problem:
 
 
 def check_close(st: State, m: CloseClaims) -> Problem:
+    if st.window is not None:
+        return None  # an open window is never one of a deal that is over
     if st.phase is Phase.OVER:
         return Reason.DEAL_OVER, "the deal is over"
-    if st.window is None:
-        return Reason.WRONG_PHASE, "no claim window is open"
-    return None
+    return Reason.WRONG_PHASE, "no claim window is open"
 
 
 # -- effects ---------------------------------------------------------------------------------
 
 
-def declare(st: State, m: Hu | Pung | Kong | Chow | RobKong | Pass) -> list[Fact]:
+def declare(st: State, m: Hu | Pung | Kong | Chow | RobKong | Pass, facts: Facts) -> None:
     """A declaration joins the window, which resolves once every eligible player spoke."""
     w = st.window
     assert w is not None
     w.declared[m.seat] = m
-    return _resolve(st, w) if w.complete else []
+    if w.complete:
+        _resolve(st, w, facts)
 
 
-def close(st: State, m: CloseClaims) -> list[Fact]:
+def close(st: State, m: CloseClaims, facts: Facts) -> None:
     """The controller's clock ran out: whoever said nothing passed."""
     w = st.window
     assert w is not None
-    return _resolve(st, w)
+    _resolve(st, w, facts)
 
 
 def _lock_passers(st: State, w: Window, passed: tuple[Seat, ...]) -> None:
@@ -186,17 +186,16 @@ def _lock_passers(st: State, w: Window, passed: tuple[Seat, ...]) -> None:
                 st.pung_lock[s].add(w.tile)
 
 
-def _resolve(st: State, w: Window) -> list[Fact]:
-    res = resolve(w)
-    facts: list[Fact] = []
-    _lock_passers(st, w, res.passed)
+def _resolve(st: State, w: Window, facts: Facts) -> None:
+    res = resolve(w)  # None: everybody let the tile go
+    _lock_passers(st, w, w.eligible if res is None else res.passed)
     st.window = None
     if w.kind is WindowKind.ROBBING:
-        deal_kongs.resolve_robbing(st, w, res.hu, facts)
-        return facts
+        deal_kongs.resolve_robbing(st, w, () if res is None else res.hu, facts)
+        return
     kongs = st.window_kongs
     st.window_kongs = []
-    if res.hu:
+    if res is not None and res.hu:
         st.river[w.discarder].pop()
         if deal_hu.pay_group(st, w, res.hu, facts):
             # 004 Table 7: no kong payment when Hu is declared on the declarer's next discard
@@ -205,32 +204,34 @@ def _resolve(st: State, w: Window) -> list[Fact]:
                     rec.refunded = True
                     st.lines += pay.refund(rec.lines, pay.R_REFUND_NEXT_DISCARD)
         deal_hu.after_hu(st, w.discarder, res.hu, facts)
-        return facts
-    if res.taker is not None:
+        return
+    if res is not None and res.taker is not None:
         st.river[w.discarder].pop()
         if isinstance(res.meld, Chow):
             _meld_chow(st, w, res.taker, res.meld.tile, facts)
         else:
             _meld_set(st, w, res.taker, isinstance(res.meld, Kong), facts)
-        return facts
+        return
+    # nobody takes the tile: the next player draws, or the wall is over
     if w.last:
         deal_end.finish(st, DealEnd.WALL, facts)
-        return facts
+        return
     nxt = next_player(w.discarder, (), st.out)
     assert nxt is not None
     st.turn = nxt
     st.phase = Phase.DRAW
-    facts.append(TURN_PASSED[nxt])
-    return facts
+    if facts is not None:
+        facts.append(TURN_PASSED[nxt])
 
 
-def _meld_set(st: State, w: Window, seat: Seat, kong: bool, facts: list[Fact]) -> None:
+def _meld_set(st: State, w: Window, seat: Seat, kong: bool, facts: Facts) -> None:
     """A pung or melded kong of the discard joins the claimer's melds."""
     meld = set_of(MeldKind.KONG if kong else MeldKind.PUNG, w.tile)
     st.add_tiles(seat, w.tile, -3 if kong else -2)
     st.melds[seat].append(meld)
     st.melded_any = True
-    facts.append(Melded(seat, meld, w.discarder))
+    if facts is not None:
+        facts.append(Melded(seat, meld, w.discarder))
     if not kong and w.tile in st.pung_lock[seat]:
         # 000 2.2.4 (`play.sequential-claim = "false-win"`; else refused by the check): the
         # pung stands and the player plays on, paying each other player still in the
@@ -240,7 +241,9 @@ def _meld_set(st: State, w: Window, seat: Seat, kong: bool, facts: list[Fact]) -
         st.lines += pay.false_hu(st.rs, seat, payees, why, pay.R_SEQUENTIAL)
     if w.tile.suit is st.void[seat]:
         deal_void.lay_down(st, seat, w.tile)
-        facts.append(deal_void.set_declared(st, seat, meld))
+        declared = deal_void.set_declared(st, seat, meld)
+        if facts is not None:
+            facts.append(declared)
     st.turn = seat
     st.drawn = None
     if kong:
@@ -250,7 +253,7 @@ def _meld_set(st: State, w: Window, seat: Seat, kong: bool, facts: list[Fact]) -
         st.phase = Phase.DISCARD
 
 
-def _meld_chow(st: State, w: Window, seat: Seat, low: Tile, facts: list[Fact]) -> None:
+def _meld_chow(st: State, w: Window, seat: Seat, low: Tile, facts: Facts) -> None:
     """001 IV 2.1-2.3: the chow joins the claimer's melds, then the claimer discards."""
     meld = Meld(MeldKind.CHOW, low)
     for t in meld.tiles:
@@ -258,7 +261,8 @@ def _meld_chow(st: State, w: Window, seat: Seat, low: Tile, facts: list[Fact]) -
             st.add_tiles(seat, t, -1)
     st.melds[seat].append(meld)
     st.melded_any = True
-    facts.append(Melded(seat, meld, w.discarder))
+    if facts is not None:
+        facts.append(Melded(seat, meld, w.discarder))
     st.turn = seat
     st.drawn = None
     st.entry = Entry.CHOW

@@ -7,9 +7,9 @@ skipped-Hu and skipped-pung locks (004 Lesson 4; 000 2.2.4)."""
 from __future__ import annotations
 
 from rules.claims import Window, WindowKind
-from rules.deal_state import Entry, Phase, Problem, State, own_turn
+from rules.deal_state import Entry, Facts, Phase, Problem, State, own_turn
 from rules.deal_void import discard_problem
-from rules.moves import Discard, Draw, Drawn, Fact, Reason, ReplacementDraw
+from rules.moves import Discard, Draw, Drawn, Reason, ReplacementDraw
 from rules.seats import Seat
 from rules.tiles import Tile
 
@@ -47,26 +47,29 @@ def check_replacement(st: State, m: ReplacementDraw) -> Problem:
     return _wall_tile_problem(st, index, m.tile, "the replacement tile")
 
 
-def draw(st: State, m: Draw) -> list[Fact]:
+def draw(st: State, m: Draw, facts: Facts) -> None:
     st.kong_chain = []  # a live draw starts a turn: no kong of it yet
-    return _take(st, m.seat, False, m.tile)
+    _take(st, m.seat, False, m.tile, facts)
 
 
-def replacement(st: State, m: ReplacementDraw) -> list[Fact]:
-    return _take(st, m.seat, True, m.tile)
+def replacement(st: State, m: ReplacementDraw, facts: Facts) -> None:
+    _take(st, m.seat, True, m.tile, facts)
 
 
-def _take(st: State, seat: Seat, replacement: bool, tile: Tile | None) -> list[Fact]:
+def _take(st: State, seat: Seat, replacement: bool, tile: Tile | None, facts: Facts) -> None:
     wall = st.wall
-    take = wall.replacement(seat, tile) if replacement else wall.draw(seat, tile)
-    st.add_tiles(seat, take.tile, 1)
-    st.drawn = take.tile
+    index = wall.next_replacement_index() if replacement else wall.next_index()
+    assert index is not None  # the check found the wall not exhausted
+    taken = wall.take(index, tile)
+    st.add_tiles(seat, taken, 1)
+    st.drawn = taken
     st.hu_lock[seat] = 0
     st.pung_lock[seat].clear()
     st.draws[seat] += 1
     st.entry = Entry.REPLACEMENT if replacement else Entry.DRAW
     st.phase = Phase.DISCARD
-    return [Drawn(take, replacement, wall.exhausted)]
+    if facts is not None:
+        facts.append(Drawn(wall.take_at(seat, taken, index), replacement, wall.exhausted))
 
 
 def check_discard(st: State, m: Discard) -> Problem:
@@ -78,14 +81,14 @@ def check_discard(st: State, m: Discard) -> Problem:
     return discard_problem(st, m.seat, m.tile)
 
 
-def discard(st: State, m: Discard) -> list[Fact]:
+def discard(st: State, m: Discard, facts: Facts) -> None:
     """The tile leaves the hand for the river and opens a claim window to the others."""
     seat, tile = m.seat, m.tile
     st.add_tiles(seat, tile, -1)
     if st.laid[seat] == tile:
         st.laid[seat] = None  # the face-down void tile is discarded
     # the deal's first discard made by East, before any meld (WMT earthly hand)
-    dealer_first = seat is Seat.E and not st.melded_any and not any(st.discards)
+    dealer_first = not any(st.discards) and seat is Seat.E and not st.melded_any
     st.river[seat].append(tile)
     st.discards[seat].append(tile)
     st.drawn = None
@@ -97,4 +100,3 @@ def discard(st: State, m: Discard) -> list[Fact]:
     st.window_kongs = st.kong_chain
     st.kong_chain = []
     st.phase = Phase.CLAIMS
-    return []

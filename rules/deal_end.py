@@ -19,20 +19,21 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from rules import deal_void, deal_wellness, settlement as pay
-from rules.deal_state import Phase, State
+from rules.deal_state import Facts, Phase, State
 from rules.melds import Meld
-from rules.moves import DealEnd, DealOver, Fact
+from rules.moves import DealEnd, DealOver
 from rules.ruleset import KongRefund, ScoringMethod
 from rules.scoring import theoretical_maximum
 from rules.settlement import EndHand
 
 
-def finish(st: State, end: DealEnd, facts: list[Fact]) -> None:
+def finish(st: State, end: DealEnd, facts: Facts) -> None:
     """End the deal by `end` and settle what that ending settles (the module docstring)."""
     st.end = end
     st.phase = Phase.OVER
     st.window = None
-    facts.append(DealOver(end))
+    if facts is not None:
+        facts.append(DealOver(end))
     if end is DealEnd.WALL:
         if st.rs.scoring.method is ScoringMethod.HIGHEST_PATTERN:
             st.lines += deal_wellness.wall_end(st)

@@ -21,12 +21,11 @@ from __future__ import annotations
 
 from rules import deal_end, deal_void, deal_wellness, settlement as pay
 from rules.claims import Window, WindowKind, next_player
-from rules.deal_state import SUIT_KEY, Entry, Phase, Problem, State, own_turn
+from rules.deal_state import SUIT_KEY, Entry, Facts, Phase, Problem, State, own_turn
 from rules.live_hand import NEAR_DIGITS, keys_complete, keys_complete_with
 from rules.moves import (
     TURN_PASSED,
     DealEnd,
-    Fact,
     Hu,
     Move,
     Pung,
@@ -244,7 +243,7 @@ def pay_false_hu(st: State, seat: Seat, payees: list[Seat], why: str = "") -> No
         deal_void.penalize(st, seat, False, held)
 
 
-def pay_group(st: State, w: Window, hu: tuple[Seat, ...], facts: list[Fact]) -> bool:
+def pay_group(st: State, w: Window, hu: tuple[Seat, ...], facts: Facts) -> bool:
     """Score and pay the Hu declarations on the window's tile; True if any was valid."""
     results = []
     sequential_why: dict[Seat, str] = {}
@@ -275,12 +274,13 @@ def pay_group(st: State, w: Window, hu: tuple[Seat, ...], facts: list[Fact]) -> 
         else:
             pay_false_hu(st, s, remaining, sequential_why.get(s, ""))
         st.wins.append(won)
-        facts.append(won)
+        if facts is not None:
+            facts.append(won)
     st.hu_events += 1
     return any_valid
 
 
-def after_hu(st: State, start: Seat, declarers: tuple[Seat, ...], facts: list[Fact]) -> None:
+def after_hu(st: State, start: Seat, declarers: tuple[Seat, ...], facts: Facts) -> None:
     """Blood battle: end the deal or pass the turn on after Hu declarations."""
     st.declared_hu += len(declarers)
     if st.declared_hu >= st.rs.play.winners_to_end or not st.still_in:
@@ -292,7 +292,8 @@ def after_hu(st: State, start: Seat, declarers: tuple[Seat, ...], facts: list[Fa
         assert nxt is not None
         st.turn = nxt
         st.phase = Phase.DRAW
-        facts.append(TURN_PASSED[nxt])
+        if facts is not None:
+            facts.append(TURN_PASSED[nxt])
 
 
 # -- a self-drawn Hu -------------------------------------------------------------------------
@@ -307,7 +308,7 @@ def check_self_drawn(st: State, m: SelfDrawnHu) -> Problem:
     return None
 
 
-def self_drawn(st: State, m: SelfDrawnHu) -> list[Fact]:
+def self_drawn(st: State, m: SelfDrawnHu, facts: Facts) -> None:
     seat = m.seat
     events: set[str] = set()
     if st.entry is Entry.REPLACEMENT:
@@ -326,7 +327,8 @@ def self_drawn(st: State, m: SelfDrawnHu) -> list[Fact]:
         events.add("earthly")
     valid, won = declare(st, seat, st.drawn, None, frozenset(events))
     others = list(st.others_in(seat))
-    facts: list[Fact] = [won]
+    if facts is not None:
+        facts.append(won)
     if valid:
         score = won.score
         assert score is not None
@@ -352,4 +354,3 @@ def self_drawn(st: State, m: SelfDrawnHu) -> list[Fact]:
     st.hu_events += 1
     st.kong_chain = []
     after_hu(st, seat, (seat,), facts)
-    return facts

@@ -7,9 +7,18 @@ from __future__ import annotations
 
 from rules import deal_hu, deal_void, settlement as pay
 from rules.claims import Window, WindowKind
-from rules.deal_state import OWN_TURN_KONGS, Entry, KongRecord, Phase, Problem, State, own_turn
+from rules.deal_state import (
+    OWN_TURN_KONGS,
+    Entry,
+    Facts,
+    KongRecord,
+    Phase,
+    Problem,
+    State,
+    own_turn,
+)
 from rules.melds import Meld, MeldKind, set_of
-from rules.moves import Fact, Kong, Melded, Reason, Robbed
+from rules.moves import Kong, Melded, Reason, Robbed
 from rules.seats import Seat
 
 
@@ -55,7 +64,7 @@ def check_own(st: State, m: Kong) -> Problem:
     return None
 
 
-def own(st: State, m: Kong) -> list[Fact]:
+def own(st: State, m: Kong, facts: Facts) -> None:
     """A concealed kong is paid at once and a replacement tile follows; a promoted or
     postponed kong first opens a robbing window on its added tile (004 Table 3)."""
     seat, tile = m.seat, m.tile
@@ -67,11 +76,14 @@ def own(st: State, m: Kong) -> list[Fact]:
         st.add_tiles(seat, tile, -4)
         deal_void.lay_down(st, seat, tile)
         st.melds[seat].append(meld)
-        facts: list[Fact] = [Melded(seat, meld, None)]
+        if facts is not None:
+            facts.append(Melded(seat, meld, None))
         if st.void[seat] is tile.suit:
-            facts.append(deal_void.set_declared(st, seat, meld))
+            declared = deal_void.set_declared(st, seat, meld)
+            if facts is not None:
+                facts.append(declared)
         record(st, seat, meld, list(st.others_in(seat)), None)
-        return facts
+        return
     st.add_tiles(seat, tile, -1)
     deal_void.lay_down(st, seat, tile)
     index = st.melds[seat].index(set_of(MeldKind.PUNG, tile))
@@ -80,10 +92,9 @@ def own(st: State, m: Kong) -> list[Fact]:
         WindowKind.ROBBING, tile, seat, st.others_in(seat), kong_meld=meld, kong_index=index
     )
     st.phase = Phase.ROBBING
-    return []
 
 
-def resolve_robbing(st: State, w: Window, hu: tuple[Seat, ...], facts: list[Fact]) -> None:
+def resolve_robbing(st: State, w: Window, hu: tuple[Seat, ...], facts: Facts) -> None:
     """The robbing window closed: robbed (004 Table 3: as a win on a discard; the kong stays
     a pung), or the kong stands, is paid, and its declarer takes a replacement tile."""
     declarer = w.discarder
@@ -91,9 +102,11 @@ def resolve_robbing(st: State, w: Window, hu: tuple[Seat, ...], facts: list[Fact
     assert meld is not None
     if hu:
         st.melds[declarer][w.kong_index] = set_of(MeldKind.PUNG, w.tile)
-        facts.append(Robbed(declarer, w.tile))
+        if facts is not None:
+            facts.append(Robbed(declarer, w.tile))
         deal_hu.pay_group(st, w, hu, facts)
         deal_hu.after_hu(st, declarer, hu, facts)
         return
     record(st, declarer, meld, list(st.others_in(declarer)), None)
-    facts.append(Melded(declarer, meld, None))
+    if facts is not None:
+        facts.append(Melded(declarer, meld, None))

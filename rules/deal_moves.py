@@ -1,6 +1,6 @@
 """Which function judges which move (`JUDGES`): for each kind of move its check (None when
 legal, else `(Reason, detail)`, never changing the state) and its effect (called only after
-the check passed; changes the state and returns the facts). `rules.deal.Deal` judges every
+the check passed; changes the state and reports the facts to the `Facts` it is given). `rules.deal.Deal` judges every
 move through this table, and `rules.deal_legal` asks the same checks. A new kind of move is
 a check and an effect in its concern's module, named here.
 
@@ -23,7 +23,7 @@ from rules import (
     deal_void,
     settlement as pay,
 )
-from rules.deal_state import Phase, Problem, State
+from rules.deal_state import Facts, Phase, Problem, State
 from rules.melds import MeldKind
 from rules.moves import (
     ChooseVoid,
@@ -34,7 +34,6 @@ from rules.moves import (
     Discard,
     Draw,
     EndDeal,
-    Fact,
     Hu,
     Kong,
     Move,
@@ -54,10 +53,11 @@ def check_kong(st: State, m: Kong) -> Problem:
     return deal_kongs.check_own(st, m)
 
 
-def kong(st: State, m: Kong) -> list[Fact]:
+def kong(st: State, m: Kong, facts: Facts) -> None:
     if m.kind is MeldKind.KONG:
-        return deal_claims.declare(st, m)
-    return deal_kongs.own(st, m)
+        deal_claims.declare(st, m, facts)
+    else:
+        deal_kongs.own(st, m, facts)
 
 
 def check_penalty(st: State, m: Penalty) -> Problem:
@@ -66,9 +66,8 @@ def check_penalty(st: State, m: Penalty) -> Problem:
     return None
 
 
-def penalty(st: State, m: Penalty) -> list[Fact]:
+def penalty(st: State, m: Penalty, facts: Facts) -> None:
     st.lines += pay.referee_penalty(m.seat, m.points, m.reason, m.to)
-    return []
 
 
 def check_correction(st: State, m: Correction) -> Problem:
@@ -98,14 +97,12 @@ def check_end(st: State, m: EndDeal) -> Problem:
     return None
 
 
-def end(st: State, m: EndDeal) -> list[Fact]:
-    facts: list[Fact] = []
+def end(st: State, m: EndDeal, facts: Facts) -> None:
     deal_end.finish(st, DealEnd.TIME, facts)
-    return facts
 
 
 Check = Callable[[State, Any], Problem]
-Effect = Callable[[State, Any], list[Fact]]
+Effect = Callable[[State, Any, Facts], None]
 
 # each kind of move: its check and its effect (a Correction's effect is a replay: rules.deal)
 JUDGES: dict[type, tuple[Check, Effect | None]] = {
@@ -127,5 +124,5 @@ JUDGES: dict[type, tuple[Check, Effect | None]] = {
 }
 
 
-def not_a_move(move: object) -> Problem:
+def not_a_move(move: object) -> tuple[Reason, str]:
     return Reason.WRONG_PHASE, f"not a move: {move!r}"

@@ -6,18 +6,18 @@ declared kong with the payments it brought (for the refunds of 004 Table 7).
 judge's modules, one per concern (rules.deal_draws, rules.deal_claims, rules.deal_kongs,
 rules.deal_hu, rules.deal_void, rules.deal_end; rules.deal_moves names which function
 judges which move). A check only reads it; an effect, called after its check passed,
-changes it in place. The queries below read it and nothing else."""
+changes it in place and reports the move's facts to the `Facts` it is given. The queries
+below read it and nothing else."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import Enum
-from itertools import chain
 
 from rules.claims import ClaimWindow, Window, seats_after
 from rules.live_hand import SUIT_INDEX, UNIT
 from rules.melds import Meld, MeldKind
-from rules.moves import DealEnd, Move, Reason, Won
+from rules.moves import DealEnd, Fact, Move, Reason, Won
 from rules.ruleset import RuleSet
 from rules.seats import SEATS, Seat
 from rules.settlement import LedgerLine
@@ -116,11 +116,13 @@ class State:
     def others_in(self, seat: Seat) -> tuple[Seat, ...]:
         """The other players still in, in turn order after `seat`."""
         out = self.out
+        if True not in out:
+            return seats_after(seat)  # nobody is out yet
         return tuple([s for s in seats_after(seat) if not out[s]])
 
     def standing(self, seat: Seat, extra: Tile | None = None) -> list[Tile]:
         """The seat's standing tiles in tile order, and `extra` last if given."""
-        tiles = list(chain.from_iterable((TILES[i],) * n for i, n in enumerate(self.hands[seat])))
+        tiles = [t for t, n in zip(TILES, self.hands[seat], strict=True) if n for _ in range(n)]
         if extra is not None:
             tiles.append(extra)
         return tiles
@@ -151,6 +153,9 @@ class State:
 
 
 Problem = tuple[Reason, str] | None  # what a check found: None when the move is legal
+# where an effect reports the facts of a move: the list its driver reads (`Deal.apply`), or
+# None when the driver reads none (`Deal.play`): then no fact is made
+Facts = list[Fact] | None
 
 
 def common(st: State, seat: Seat) -> Problem:

@@ -16,9 +16,9 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from rules import settlement as pay
-from rules.deal_state import Phase, Problem, State, common
+from rules.deal_state import Facts, Phase, Problem, State, common
 from rules.melds import Meld
-from rules.moves import ChooseVoid, Fact, Reason, VoidSetDeclared
+from rules.moves import ChooseVoid, Reason, VoidSetDeclared
 from rules.ruleset import VoidDiscard, VoidSet
 from rules.seats import Seat
 from rules.tiles import Suit, Tile
@@ -47,14 +47,13 @@ def check_choose(st: State, m: ChooseVoid) -> Problem:
     return None
 
 
-def choose(st: State, m: ChooseVoid) -> list[Fact]:
+def choose(st: State, m: ChooseVoid, facts: Facts) -> None:
     st.void[m.seat] = m.suit
     st.void_chosen[m.seat] = True
     st.laid[m.seat] = m.tile
     if all(st.void_chosen):
         st.phase = Phase.DISCARD
         st.turn = Seat.E
-    return []
 
 
 def discard_problem(st: State, seat: Seat, tile: Tile) -> Problem:

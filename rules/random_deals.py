@@ -30,7 +30,7 @@ from types import MappingProxyType
 from rules import deal_wellness, settlement as pay, wellness
 from rules.bots import DEFAULT_STYLE, BotTable, Style, new_deal
 from rules.claims import WindowKind
-from rules.deal import Deal, Phase
+from rules.deal import Deal
 from rules.deal_hu import sequential
 from rules.melds import MeldKind
 from rules.move_json import RecordError
@@ -196,8 +196,7 @@ def play_one(
     kong_by: Seat | None = None  # who declared a kong since the last live draw
     on_replacement = False  # the player on turn took a replacement tile
     wall = deal.wall
-    while deal.phase is not Phase.OVER:
-        move = table.next_move(deal)
+    while (move := table.next_move(deal)) is not None:
         kind = type(move)
         under_sea = wall.tiles_left == 0
         if isinstance(move, Pass) and _could_hu(deal, move.seat):

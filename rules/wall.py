@@ -265,7 +265,8 @@ class Wall:
     `Wall(rs, dice, order)` checks the order and breaks the wall (`Wall.shuffled(rs, rng)`
     shuffles the full set itself: nothing to check); `deal()` returns the 53 takes of the
     deal in the order they happen (`deal_out()` deals without building them); then
-    `draw()` and `replacement()` take one tile each (a `Take`; `draw_tile()` without it),
+    `draw()` and `replacement()` take one tile each (a `Take`; `take(index)` the tile alone,
+    at `next_index()` or `next_replacement_index()`),
     and `tiles_left` counts what remains. `order[i] is None` where the tile is not known:
     `deal()` needs the dealt positions known, and `draw(seat, tile)` /
     `replacement(seat, tile)` on an unknown position must name a `possible` tile.
@@ -334,9 +335,9 @@ class Wall:
         self.last_index = -1  # the physical index of the last tile taken after the deal
 
     def _take(self, seat: Seat, index: int, tile: Tile | None = None) -> Take:
-        return Take(seat, self._take_tile(index, tile), self._positions[index], index)
+        return Take(seat, self.take(index, tile), self._positions[index], index)
 
-    def _take_tile(self, index: int, tile: Tile | None) -> Tile:
+    def take(self, index: int, tile: Tile | None = None) -> Tile:
         """Take the tile at `index` (named `tile` by the reader, required where the wall
         is not known): the tile taken."""
         known = self.order[index]
@@ -352,7 +353,17 @@ class Wall:
         self._taken[index] = 1
         self.tiles_left -= 1
         self.last_index = index
+        if self.tiles_left and index == self._live[self._head]:
+            self._skip_taken()
         return known
+
+    def _skip_taken(self) -> None:
+        """Move the live head past taken positions: the next live draw is at the head (a
+        replacement off the tail may have taken a position ahead of it)."""
+        live, taken, head = self._live, self._taken, self._head
+        while head < len(live) and taken[live[head]]:
+            head += 1
+        self._head = head
 
     def take_at(self, seat: Seat, tile: Tile, index: int) -> Take:
         """The `Take` of `tile`, taken by `seat` from physical `index`."""
@@ -390,6 +401,7 @@ class Wall:
                 taken[i] = 1
         self.tiles_left -= len(plan)
         self._head = DEALT_TILES
+        self._skip_taken()
         return plan
 
     def dealt_takes(self) -> tuple[Take, ...]:
@@ -430,13 +442,7 @@ class Wall:
         return "all four copies are known already"
 
     def _next_live(self) -> int | None:
-        if not self.tiles_left:
-            return None
-        head = self._head
-        while self._taken[self._live[head]]:
-            head += 1
-        self._head = head  # skipping taken positions changes nothing observable
-        return self._live[head]
+        return self._live[self._head] if self.tiles_left else None
 
     def _next_replacement(self) -> int | None:
         if self.replacement_end is ReplacementEnd.HEAD:

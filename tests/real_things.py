@@ -86,6 +86,24 @@ def screenshot(driver, name: str) -> Path:
     return path
 
 
+def read_page(driver, script: str, check, what: str, timeout_s: float = 20.0) -> dict:
+    """What `script` returns once `check` holds on it (selenium's wait polls the page); an
+    AssertionError naming `what` and the last reading if it never does."""
+    from selenium.common.exceptions import TimeoutException
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    seen: list[dict] = [{}]
+
+    def ready(driver) -> dict | None:
+        seen[0] = driver.execute_script(script)
+        return seen[0] if check(seen[0]) else None
+
+    try:
+        return WebDriverWait(driver, timeout_s, poll_frequency=0.2).until(ready)
+    except TimeoutException:
+        raise AssertionError(f"{what}: {seen[0]}") from None
+
+
 # --- Mosquitto: the hub tests' broker helper (tests/controller/hub/conftest.py), reused ---
 
 

@@ -6,9 +6,10 @@ language's .po; and the .po compiled to .mo (the package build does it, setup.py
     python -m tools.locale_catalogs sync      # after changing a shown string or the glossary
     python -m tools.locale_catalogs compile   # .mo beside each .po (a build does this)
 
-A message is marked where it is written: `tr.gettext("…")` / `tr.ngettext("…", "…", n)` /
+A message is marked where it is written: `tr.gettext("…")` (or `_ = tr.gettext`; `_("…")`) /
+`tr.ngettext("…", "…", n)` /
 `N_("…")` in Python, `t("…")` / `tn("…", "…", n)` / `N_("…")` in the pages' JS, and
-`data-msgid="…"` in their HTML."""
+`data-msgid="…"` (an element's text) or `data-msgid-ATTR="…"` (its attribute) in their HTML."""
 
 from __future__ import annotations
 
@@ -30,9 +31,16 @@ CONTROLLER = HERE.parent
 GLOSSARY = HERE / "glossary.tsv"
 TEMPLATE = HERE / f"{DOMAIN}.pot"
 TRANSLATED = tuple(lang for lang in Language if lang is not Language.EN)
-_PY_KEYWORDS = {"gettext": None, "ngettext": (1, 2), "N_": None}
-_JS_KEYWORDS = {"t": None, "tn": (1, 2), "N_": None}
-_HTML_MSGID = re.compile(r'data-msgid="([^"]+)"')
+PY_KEYWORDS = {
+    "gettext": None,
+    "_": None,
+    "ngettext": (1, 2),
+    "N_": None,
+    "says": None,
+    "Said": None,
+}
+JS_KEYWORDS = {"t": None, "tn": (1, 2), "N_": None}
+_HTML_MSGID = re.compile(r'data-msgid(?:-[\w-]+)?="([^"]+)"')  # text, or an attribute
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,8 +75,8 @@ def glossary(path: Path = GLOSSARY) -> tuple[Term, ...]:
 def extracted(root: Path = CONTROLLER) -> Iterator[Found]:
     """Every marked message of the code and the pages under `root` (the controller)."""
     for method, pattern, keywords in (
-        ("python", "**.py", _PY_KEYWORDS),
-        ("javascript", "web/**.js", _JS_KEYWORDS),
+        ("python", "**.py", PY_KEYWORDS),
+        ("javascript", "web/**.js", JS_KEYWORDS),
     ):
         for name, line, message, _, _ in extract_from_dir(
             root, [(pattern, method)], keywords=keywords
@@ -87,7 +95,8 @@ _CITATION = re.compile(r"^\d{3}\b[^:]*: ")  # "004 Table 6: ...": a rulebook ref
 
 def ledger_rules() -> tuple[str, ...]:
     """Every rule a ledger line cites (rules/: the `R_*` constants, and tables of them such as
-    the kong payments), said in the reader's language with the rulebook reference kept."""
+    the kong payments), said in the reader's language with the rulebook reference kept (a
+    rule the rulebook does not print, the referee's penalty, has none)."""
     import importlib
     import pkgutil
 
@@ -96,8 +105,8 @@ def ledger_rules() -> tuple[str, ...]:
     found: set[str] = set()
     for info in pkgutil.iter_modules(rules.__path__):
         for name, value in vars(importlib.import_module(f"rules.{info.name}")).items():
-            if name.startswith("R_") and isinstance(value, str) and _CITATION.match(value):
-                found.add(value)
+            if name.startswith("R_") and isinstance(value, str):
+                found.add(value)  # with its reference, or none (the referee's penalty)
             elif isinstance(value, Mapping) and value and name.isupper():
                 said = [v for v in value.values() if isinstance(v, str) and _CITATION.match(v)]
                 if len(said) == len(value):

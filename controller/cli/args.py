@@ -35,6 +35,7 @@ def _checked(kind: type[int] | type[float], ok: Callable[[float], bool], rule: s
 positive_int = _checked(int, lambda v: v >= 1, "must be at least 1")
 natural_int = _checked(int, lambda v: v >= 0, "must be 0 or more")
 positive_float = _checked(float, lambda v: v > 0, "must be more than 0")
+natural_float = _checked(float, lambda v: v >= 0, "must be 0 or more")
 
 
 def rules_help(default: str | None = "sbr-mil", what: str = "rule set") -> str:

@@ -2,6 +2,8 @@
 `--deal`, the whole journal: each session's score progression, a table of deals, then every
 deal sheet). One HTML file with inline SVG and a print style sheet, no external assets
 (controller/referee/report.py). Corrections are applied, and listed with who made them and when.
+`--lang zh-CN` / `--lang ru`: the sheet's headings, labels and the ledger's rules in that
+language (an unknown code is English, said in one log line).
 
 The journal is opened read-only and never modified; the report is written beside the target
 and renamed into place. Exit status: 0 fine; 1 the hash chain is broken (the report is still
@@ -17,6 +19,7 @@ import tempfile
 from pathlib import Path
 
 from controller.journal.records import JournalError
+from controller.locale import language, translator
 from controller.referee.journal_deal import open_checked
 from controller.referee.report import deal_report, session_report
 from controller.referee.session import rebuild_all
@@ -32,6 +35,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--as-recorded", action="store_true", help="ignore the referee's corrections"
     )
+    parser.add_argument(
+        "--lang",
+        metavar="CODE",
+        help="the report's language: en, zh-CN or ru (default en)",
+    )
 
 
 def run(args: argparse.Namespace) -> int:
@@ -42,14 +50,15 @@ def run(args: argparse.Namespace) -> int:
             last = journal.last()
             deals = rebuild_all(journal, corrections=not args.as_recorded)
         last_hash = "" if last is None else last.hash
+        tr = translator(language(args.lang))
         if args.deal is None:
-            html = session_report(deals, str(args.journal), finding, last_hash)
+            html = session_report(deals, str(args.journal), finding, last_hash, tr)
         else:
             chosen = next((d for d in deals if d.number == args.deal), None)
             if chosen is None:
                 known = ", ".join(str(d.number) for d in deals) or "none"
                 raise JournalError(f"{args.journal}: no deal {args.deal} (deals: {known})")
-            html = deal_report(chosen, str(args.journal), finding, last_hash)
+            html = deal_report(chosen, str(args.journal), finding, last_hash, tr)
         _write(args.output, html)
         what = (
             f"deal {args.deal}"

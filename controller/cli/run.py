@@ -291,7 +291,7 @@ def run(args: argparse.Namespace) -> int:
         finally:
             daemon.close()
         status.finish(reason, where.journal)
-        if reason == "journal-error":
+        if reason == "journal-error" and daemon.runtime is not None:
             print(f"mjtable run: {daemon.runtime.journal_error}", file=sys.stderr)
         return 0 if reason in ("deals", "sigint", "sigterm") else 1
     except RuntimeError as err:

@@ -19,12 +19,15 @@ import shutil
 import threading
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
 from controller.locale import ENGLISH, Translator
 from controller.outputs.seat_display import running_score
 from controller.outputs.view import AlertView, PublicView
-from controller.words import local_time, phase_words, table_name, waiting_words
+from controller.words import alert_text, local_time, phase_words, table_name, waiting_words
+
+if TYPE_CHECKING:
+    from controller.journal.summary import DealSummary
 
 REDRAW_S = 0.2  # the status line is redrawn at most this often (alerts are printed at once)
 
@@ -62,7 +65,7 @@ class RunStatus:
         if self.tty:  # the lines printed above it show the status as it is now
             self._line = fitted(status_lines(public, self.tr), self._columns())
         for a in new:
-            self._print(alert_line(a))
+            self._print(alert_line(a, self.tr))
         settled = self._deals(public)
         if self.tty:
             now = self.clock()
@@ -121,9 +124,9 @@ class RunStatus:
     def _print(self, text: str) -> None:
         with self._lock:
             if self.tty:
-                self.out.write("\r\x1b[2K" + text[: self._columns() - 1] + "\n")
+                self.out.write("\r\x1b[2K" + cut(text, self._columns() - 1) + "\n")
                 if self._line:
-                    self.out.write(self._line[: self._columns() - 1])
+                    self.out.write(cut(self._line, self._columns() - 1))
             else:
                 self.out.write(text + "\n")
             self.out.flush()
@@ -196,9 +199,9 @@ def status_lines(public: PublicView, tr: Translator = ENGLISH) -> list[str]:
 def fitted(lines: Sequence[str], columns: int) -> str:
     """The first line that fits the terminal, else the last one cut to fit."""
     for line in lines:
-        if len(line) < columns:
+        if width(line) < columns:
             return line
-    return lines[-1][: max(columns - 1, 0)]
+    return cut(lines[-1], max(columns - 1, 0))
 
 
 def deal_words(public: PublicView, tr: Translator = ENGLISH) -> str:
@@ -209,10 +212,11 @@ def deal_words(public: PublicView, tr: Translator = ENGLISH) -> str:
     return tr.gettext("deal {n}").format(n=n)
 
 
-def alert_line(a: AlertView) -> str:
-    """An alert as one short line in local time: ! 14:02:07 Stalled: West holds 15 tiles."""
+def alert_line(a: AlertView, tr: Translator = ENGLISH) -> str:
+    """An alert as one short line in local time: ! 14:02:07 Stalled: West holds 15 tiles (its
+    title in the table's language, its message as the daemon wrote it)."""
     mark = {"error": "!!", "warning": "!"}.get(a.level, "-")
-    return f"{mark} {local_time(a.t_wall)} {a.text}"
+    return f"{mark} {local_time(a.t_wall)} {alert_text(a.text, tr)}"
 
 
 def results(journal: Path, sessions: Sequence[int], tr: Translator = ENGLISH) -> str:
@@ -229,32 +233,84 @@ def results(journal: Path, sessions: Sequence[int], tr: Translator = ENGLISH) ->
     out: list[str] = []
     for session in sessions:
         deals = [s for s in summaries if s.session == session and s.deltas is not None]
-        if not deals:
-            continue
-        names = deals[-1].players
-        heads = [f"{seat} {name}"[:12] for seat, name in zip("ESWN", names, strict=True)]
-        widths = [max(6, len(h)) for h in heads]
-        settled = tr.ngettext("{n} deal settled", "{n} deals settled", len(deals))
-        out.append(
-            tr.gettext("Session {n}").format(n=session) + ": " + settled.format(n=len(deals))
-        )
-        deal, total = tr.gettext("deal"), tr.gettext("total")
-        out.append(
-            deal.ljust(4) + "  " + "  ".join(h.rjust(w) for h, w in zip(heads, widths, strict=True))
-        )
-        totals = [0, 0, 0, 0]
-        for n, d in enumerate(deals, start=1):
-            assert d.deltas is not None
-            for i, v in enumerate(d.deltas):
-                totals[i] += v
-            mark = " *" if d.corrected else ""
-            cells = "  ".join(f"{v:+d}".rjust(w) for v, w in zip(d.deltas, widths, strict=True))
-            out.append(f"{n:>4}  {cells}{mark}")
-        cells = "  ".join(f"{v:+d}".rjust(w) for v, w in zip(totals, widths, strict=True))
-        out.append(f"{total:>4} {cells}")
-        if any(d.corrected for d in deals):
-            out.append(tr.gettext("* corrected by the referee"))
+        if deals:
+            out += session_table(session, deals, tr)
     return "".join(line + "\n" for line in out)
+
+
+HEAD_COLUMNS = 12  # a player's column head, "E Ann", cut to this many terminal columns
+
+
+def session_table(
+    session: int, deals: Sequence[DealSummary], tr: Translator = ENGLISH
+) -> list[str]:
+    """One session's lines: its title, a head row of seats and players, a row per deal (its
+    deltas, * when corrected), the totals. `deals`: settled deal summaries
+    with deltas, in order. Columns are padded by terminal columns
+    (`width` below): a Chinese name or word takes two a character."""
+    names = deals[-1].players
+    heads = [cut(f"{seat} {name}", HEAD_COLUMNS) for seat, name in zip("ESWN", names, strict=True)]
+    widths = [max(6, width(h)) for h in heads]
+    settled = tr.ngettext("{n} deal settled", "{n} deals settled", len(deals))
+    deal, total = tr.gettext("deal"), tr.gettext("total")
+    # the label column: "deal" and the deal numbers in it, "total" one column into the gap
+    # after it (as the English table has always been), all widened for a longer word
+    first = max(4, width(deal), width(total) - 1, len(str(len(deals))))
+
+    def row(label: str, cells: Sequence[str], mark: str = "") -> str:
+        """`label` with the gap after it (first + 2 columns), then the cells."""
+        said = "  ".join(rjust(c, w) for c, w in zip(cells, widths, strict=True))
+        return f"{label}{said}{mark}"
+
+    out = [tr.gettext("Session {n}").format(n=session) + ": " + settled.format(n=len(deals))]
+    out.append(row(ljust(deal, first) + "  ", heads))
+    totals = [0, 0, 0, 0]
+    for n, d in enumerate(deals, start=1):
+        deltas = d.deltas or (0, 0, 0, 0)
+        for i, v in enumerate(deltas):
+            totals[i] += v
+        cells = [f"{v:+d}" for v in deltas]
+        out.append(row(rjust(str(n), first) + "  ", cells, " *" if d.corrected else ""))
+    out.append(row(rjust(total, first + 1) + " ", [f"{v:+d}" for v in totals]))
+    if any(d.corrected for d in deals):
+        out.append(tr.gettext("* corrected by the referee"))
+    return out
+
+
+# --- text in a terminal's columns: a wide character (Chinese, fullwidth forms; Unicode's East
+# Asian Width W and F) takes two columns, a combining mark none, so padding and cutting go by
+# columns, not characters (a table padded by str.rjust leans wherever a Chinese name is)
+
+
+def char_width(ch: str) -> int:
+    import unicodedata  # only once text is measured: not among the daemon's start-up imports
+
+    if unicodedata.combining(ch) or unicodedata.category(ch) in ("Mn", "Me", "Cf"):
+        return 0
+    return 2 if unicodedata.east_asian_width(ch) in ("W", "F") else 1
+
+
+def width(text: str) -> int:
+    """The columns `text` takes on a terminal."""
+    return sum(char_width(ch) for ch in text)
+
+
+def cut(text: str, columns: int) -> str:
+    """The longest start of `text` that fits in `columns` (a wide character is not split)."""
+    used = 0
+    for i, ch in enumerate(text):
+        used += char_width(ch)
+        if used > columns:
+            return text[:i]
+    return text
+
+
+def rjust(text: str, columns: int) -> str:
+    return " " * max(columns - width(text), 0) + text
+
+
+def ljust(text: str, columns: int) -> str:
+    return text + " " * max(columns - width(text), 0)
 
 
 class StatusLog(logging.Handler):

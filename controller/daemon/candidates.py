@@ -14,7 +14,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from controller.journal.payloads import table_seat
-from controller.words import seat_name
+from controller.locale import N_, Said, said, says
+from controller.words import seat_said, tile_said, zone_said
 from rules import moves as mv
 from rules.deal import Deal
 from rules.deal_state import Phase
@@ -26,18 +27,27 @@ from rules.seats import SEATS, Seat
 class Candidate:
     """One explanation of a call: `text` is its button, `headline` the problem it answers
     in plain words (the call's headline when it is the best candidate; "" to keep the
-    alert's own words)."""
+    alert's own words). Each is a sentence said in the reader's language where it is shown
+    (a plain string is said as it is): `to_json` in English, `words_json` as sentences."""
 
-    text: str
+    text: str | Said
     move: dict[str, Any] | None = None  # a referee `move` action (fixed seats), when known
     action: dict[str, Any] | None = None  # another referee action (cancel, fix-tile)
-    headline: str = ""
+    headline: str | Said = ""
 
     def to_json(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"text": self.text, "move": self.move, "headline": self.headline}
+        out: dict[str, Any] = {
+            "text": str(self.text),
+            "move": self.move,
+            "headline": str(self.headline),
+        }
         if self.action is not None:
             out["action"] = self.action
         return out
+
+    def words_json(self) -> dict[str, Any]:
+        """Its text and headline as the page says them in its language (`MJ.say`)."""
+        return {"text": said(self.text).to_json(), "headline": said(self.headline).to_json()}
 
 
 Differences = Mapping[tuple[Seat, str, Any], int]  # (deal seat, zone kind, tile) → count
@@ -64,7 +74,18 @@ def candidates(
     )
 
 
-_PAST = {"discard": "discarded", "draw": "drew", "void": "laid for the void"}
+# the moves an ambiguous reading may fit, each said as a button ("South discarded 4p")
+_ENTER = {
+    "discard": N_("{who} discarded {tile}: enter it"),
+    "draw": N_("{who} drew {tile}: enter it"),
+    "void": N_("{who} laid for the void {tile}: enter it"),
+}
+_ENTER_UNREAD = {
+    "discard": N_("{who} discarded: enter it"),
+    "draw": N_("{who} drew: enter it"),
+    "void": N_("{who} laid for the void: enter it"),
+}
+_MOVE_WORDS = {"discard": N_("discard"), "draw": N_("draw"), "void": N_("void")}
 
 
 def _fitting(deal: Deal, dealer: Seat, fits: Sequence[mv.Move]) -> tuple[Candidate, ...]:
@@ -73,7 +94,7 @@ def _fitting(deal: Deal, dealer: Seat, fits: Sequence[mv.Move]) -> tuple[Candida
     for move in fits:
         data = move_to_json(move)
         seat = data.get("seat")
-        if seat is None or data["move"] not in _PAST or deal.check(move) is not None:
+        if seat is None or data["move"] not in _ENTER or deal.check(move) is not None:
             continue
         side = table_seat(Seat.parse(seat), dealer)
         action = {"seat": side.name, "move": data["move"]}
@@ -82,26 +103,56 @@ def _fitting(deal: Deal, dealer: Seat, fits: Sequence[mv.Move]) -> tuple[Candida
         possible.append((side, action))
     if len(possible) < 2:
         return ()
-    said = " or ".join(f"{a['move']} {a.get('tile', '')}".strip() for _, a in possible)
+    ways = [_move_said(a) for _, a in possible]
+    either = ways[0]
+    for way in ways[1:]:
+        either = says("{first} or {second}", first=either, second=way)
     return tuple(
         Candidate(
-            f"{_who(side)} {_PAST[a['move']]} {a.get('tile', '')}".rstrip() + ": enter it",
+            _enter_said(side, a),
             a,
-            headline=f"{_who(side)}'s move reads two ways ({said}): which was it?",
+            headline=says(
+                "{who}'s move reads two ways ({moves}): which was it?", who=_who(side), moves=either
+            ),
         )
         for side, a in possible
     )
 
 
-def _who(seat: Seat) -> str:
-    return seat_name(seat.name)
+def _move_said(action: dict[str, Any]) -> Said:
+    """ "discard 4p": a move and its tile."""
+    move = Said(_MOVE_WORDS[action["move"]])
+    if not action.get("tile"):
+        return move
+    return says("{move} {tile}", move=move, tile=tile_said(action["tile"]))
 
 
-def _seen(differences: Differences, seat: Seat, zone: str, tile: Any, side: Seat) -> str:
-    """ ": the reader sees 1m in South's hand" when it does, else ""."""
+def _enter_said(side: Seat, action: dict[str, Any]) -> Said:
+    """ "South discarded 4p: enter it"."""
+    if not action.get("tile"):
+        return says(_ENTER_UNREAD[action["move"]], who=_who(side))
+    return says(_ENTER[action["move"]], who=_who(side), tile=tile_said(action["tile"]))
+
+
+def _who(seat: Seat) -> Said:
+    return seat_said(seat.name)
+
+
+def _seen(differences: Differences, seat: Seat, zone: str, tile: Any, side: Seat) -> Said | None:
+    """ "the reader sees 1m in South's hand" when it does, else None."""
     if differences.get((seat, zone, tile), 0) > 0:
-        return f": the reader sees {tile} in {_who(side)}'s {zone}"
-    return ""
+        return says(
+            "the reader sees {tile} in {who}'s {zone}",
+            tile=tile_said(tile),
+            who=_who(side),
+            zone=zone_said(zone),
+        )
+    return None
+
+
+def _problem(problem: Said, seen: Said | None) -> Said:
+    """The problem, and what the reader sees when it sees the answer."""
+    return problem if seen is None else says("{problem}: {seen}", problem=problem, seen=seen)
 
 
 def _from_the_table(
@@ -122,9 +173,17 @@ def _from_the_table(
         ):
             out.append(
                 Candidate(
-                    f"{who} took {last.tile} back: cancel the discard",
+                    says(
+                        "{who} took {tile} back: cancel the discard",
+                        who=who,
+                        tile=tile_said(last.tile),
+                    ),
                     action={"kind": "cancel", "count": 1},
-                    headline=f"{who} discarded {last.tile} and took it back into the hand",
+                    headline=says(
+                        "{who} discarded {tile} and took it back into the hand",
+                        who=who,
+                        tile=tile_said(last.tile),
+                    ),
                 )
             )
             continue
@@ -137,17 +196,31 @@ def _from_the_table(
         if drawn is not None and drawn.seat is seat and drawn.tile == real and last_seq:
             out.append(
                 Candidate(
-                    f"{who} drew {read}: fix the draw",
+                    says("{who} drew {tile}: fix the draw", who=who, tile=tile_said(read)),
                     action={"kind": "fix-tile", "target_seq": last_seq, "tile": str(read)},
-                    headline=f"{who} drew {read}, not {real}: the wall scan misread it",
+                    headline=says(
+                        "{who} drew {tile}, not {judged}: the wall scan misread it",
+                        who=who,
+                        tile=tile_said(read),
+                        judged=tile_said(real),
+                    ),
                 )
             )
         else:
             out.append(
                 Candidate(
-                    f"Look at the tile read as {read} in {who}'s hand (and the tag map)",
-                    headline=f"A tile in {who}'s hand reads {read}, the judge says {real}: "
-                    "its tag reads wrong",
+                    says(
+                        "Look at the tile read as {tile} in {who}'s hand (and the tag map)",
+                        tile=tile_said(read),
+                        who=who,
+                    ),
+                    headline=says(
+                        "A tile in {who}'s hand reads {tile}, the judge says {judged}: "
+                        "its tag reads wrong",
+                        who=who,
+                        tile=tile_said(read),
+                        judged=tile_said(real),
+                    ),
                 )
             )
     return tuple(out)
@@ -161,15 +234,31 @@ def _next_step(deal: Deal, dealer: Seat, differences: Differences) -> tuple[Cand
         index = w.next_index() if deal.phase is Phase.DRAW else w.next_replacement_index()
         tile = None if index is None else w.order[index]
         name = "draw" if deal.phase is Phase.DRAW else "replacement"
-        what = "draw" if name == "draw" else "kong replacement"
-        problem = f"{who}'s {what} was not read"
+        drawn = name == "draw"
+        problem = says(
+            N_("{who}'s draw was not read")
+            if drawn
+            else N_("{who}'s kong replacement was not read"),
+            who=who,
+        )
         if tile is None:
-            return (Candidate(f"Enter {who}'s {what} by hand", headline=problem),)
+            enter = (
+                N_("Enter {who}'s draw by hand")
+                if drawn
+                else N_("Enter {who}'s kong replacement by hand")
+            )
+            return (Candidate(says(enter, who=who), headline=problem),)
         move = {"seat": turn.name, "move": name, "tile": str(tile)}
         seen = _seen(differences, deal.turn, "hand", tile, turn)
-        return (Candidate(f"{who} drew {tile}: enter it", move, headline=problem + seen),)
+        return (
+            Candidate(
+                says("{who} drew {tile}: enter it", who=who, tile=tile_said(tile)),
+                move,
+                headline=_problem(problem, seen),
+            ),
+        )
     if deal.phase is Phase.DISCARD:
-        problem = f"{who}'s discard was not read"
+        problem = says("{who}'s discard was not read", who=who)
         river = [
             t
             for (s, zone, t), n in differences.items()
@@ -179,8 +268,14 @@ def _next_step(deal: Deal, dealer: Seat, differences: Differences) -> tuple[Cand
             (tile,) = river
             move = {"seat": turn.name, "move": "discard", "tile": str(tile)}
             seen = _seen(differences, deal.turn, "river", tile, turn)
-            return (Candidate(f"{who} discarded {tile}: enter it", move, headline=problem + seen),)
-        return (Candidate(f"Enter {who}'s discard by hand", headline=problem),)
+            return (
+                Candidate(
+                    says("{who} discarded {tile}: enter it", who=who, tile=tile_said(tile)),
+                    move,
+                    headline=_problem(problem, seen),
+                ),
+            )
+        return (Candidate(says("Enter {who}'s discard by hand", who=who), headline=problem),)
     if deal.phase is Phase.CHOOSING_VOID:
         waiting = [_who(table_seat(s, dealer)) for s in SEATS if deal.void(s) is None]
         laid = [
@@ -188,22 +283,37 @@ def _next_step(deal: Deal, dealer: Seat, differences: Differences) -> tuple[Cand
             for (s, zone, t), n in differences.items()
             if zone == "void" and n > 0 and deal.void(s) is None
         ]
-        problem = f"The void tile of {', '.join(waiting)} was not read"
+        listed = waiting[0] if waiting else Said("nobody")
+        for more in waiting[1:]:
+            listed = says("{first}, {second}", first=listed, second=more)
+        problem = says("The void tile of {seats} was not read", seats=listed)
         if len(laid) == 1:
             (seat, tile) = laid[0]
             side = table_seat(seat, dealer)
             move = {"seat": side.name, "move": "void", "tile": str(tile)}
             return (
                 Candidate(
-                    f"{_who(side)} laid {tile} for the void: enter it",
+                    says(
+                        "{who} laid {tile} for the void: enter it",
+                        who=_who(side),
+                        tile=tile_said(tile),
+                    ),
                     move,
-                    headline=f"{_who(side)}'s void tile was not read: the reader sees {tile}",
+                    headline=says(
+                        "{who}'s void tile was not read: the reader sees {tile}",
+                        who=_who(side),
+                        tile=tile_said(tile),
+                    ),
                 ),
             )
-        return (Candidate("Enter the laid void tiles by hand", headline=problem),)
+        return (Candidate(Said("Enter the laid void tiles by hand"), headline=problem),)
     window = deal.window
     if window is not None:
         by = _who(table_seat(window.discarder, dealer))
-        problem = f"Claims on {by}'s {window.tile} are open: a claim was not read?"
-        return (Candidate("Enter the claim (or the passes) by hand", headline=problem),)
+        problem = says(
+            "Claims on {seat}'s {tile} are open: a claim was not read?",
+            seat=by,
+            tile=tile_said(window.tile),
+        )
+        return (Candidate(Said("Enter the claim (or the passes) by hand"), headline=problem),)
     return ()

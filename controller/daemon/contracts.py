@@ -3,6 +3,7 @@ queue, its settings, and the constants others read (controller/daemon/runtime.py
 
 from __future__ import annotations
 
+import json
 import logging
 import threading
 from collections.abc import Mapping
@@ -29,7 +30,7 @@ from controller.recognition.presence import (
     PresenceChange,
     UnknownTag as UnknownTagSeen,
 )
-from controller.words import record_words
+from controller.words import record_said
 from rules import moves as mv
 from rules.deal import Deal
 from rules.seats import Seat
@@ -142,9 +143,11 @@ Item = DataReceived | LinkChanged | ReaderPolled | Stop | RefereeAsked | Seating
 
 def tail_line(record: Record) -> str:
     """A line of the referee page's journal panel: the seq, the wall time (the page shows it
-    in the referee's local time) and the record in words, separated by tabs."""
+    in the referee's local time), the record in words and the same as a sentence the page
+    says in its own language (controller/locale `Said`, as JSON), separated by tabs."""
     try:
-        words = record_words(record.kind.value, record.data())
+        said = record_said(record.kind.value, record.data())
     except (ValueError, TypeError, KeyError, AttributeError):
-        words = f"{record.kind.value} {record.payload[:120]}"
-    return f"{record.seq}\t{record.wall}\t{words}"
+        return f"{record.seq}\t{record.wall}\t{record.kind.value} {record.payload[:120]}"
+    words = json.dumps(said.to_json(), ensure_ascii=False, separators=(",", ":"))
+    return f"{record.seq}\t{record.wall}\t{said}\t{words}"

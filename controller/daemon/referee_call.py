@@ -16,20 +16,22 @@ from typing import Any
 
 from controller.daemon.candidates import Candidate, Differences
 from controller.journal.payloads import table_seat
-from controller.words import seat_name
+from controller.locale import N_, Said, said, says
+from controller.words import alert_text_said, seat_said, tile_said, zone_said
 from rules.seats import Seat
 
 HEADLINE_MAX = 120  # characters: read at a glance
-CALL_GONE = "That call was already answered; nothing was changed. The page shows the table now."
+# an answer's `detail` the page says in its reader's language (it is a catalog message)
+CALL_GONE = N_("That call was already answered; nothing was changed. The page shows the table now.")
 
 CALL_WORDS = {
-    "waiting": "The table waits for you.",
-    "answered": "Answered: the call goes off once the table shows what the judge knows.",
-    "more": "more",
-    "fewer": "fewer",
-    "than": "than the judge knows",
+    "waiting": N_("The table waits for you."),
+    "answered": N_("Answered: the call goes off once the table shows what the judge knows."),
+    "more": N_("{count} {tile} more"),
+    "fewer": N_("{count} {tile} fewer"),
+    "than": N_("{seat}'s {zone}: {differences} than the judge knows"),
 }
-COUNT_WORDS = ("no", "one", "two", "three", "four")
+COUNT_WORDS = (N_("no"), N_("one"), N_("two"), N_("three"), N_("four"))
 
 
 @dataclass(frozen=True, slots=True)
@@ -43,7 +45,7 @@ class RefereeCall:
     kind: str
     cause: str
     candidates: tuple[Candidate, ...] = ()
-    details: tuple[str, ...] = ()
+    details: tuple[Said, ...] = ()
     alert_seq: int = 0
     answered: bool = False
     answers: int = 0
@@ -54,17 +56,22 @@ class RefereeCall:
 
     @property
     def headline(self) -> str:
-        for c in self.candidates:
-            if c.headline:
-                return shorten(c.headline)
-        return shorten(self.cause)
+        return shorten(str(self.headline_said))
 
     @property
-    def status(self) -> str:
-        return CALL_WORDS["answered" if self.answered else "waiting"]
+    def headline_said(self) -> Said:
+        """The headline as a sentence said in the page's language (the page shortens it)."""
+        for c in self.candidates:
+            if str(c.headline):
+                return said(c.headline)
+        return alert_text_said(self.cause)
+
+    @property
+    def status(self) -> Said:
+        return Said(CALL_WORDS["answered" if self.answered else "waiting"])
 
     def updated(
-        self, offered: tuple[Candidate, ...], details: tuple[str, ...], answered: bool
+        self, offered: tuple[Candidate, ...], details: tuple[Said, ...], answered: bool
     ) -> RefereeCall:
         """The same call with its candidates and details brought up to date (its headline
         follows them)."""
@@ -81,11 +88,19 @@ class RefereeCall:
             "id": self.name,
             "kind": self.kind,
             "headline": self.headline,
-            "status": self.status,
+            "status": str(self.status),
             "answered": self.answered,
             "candidates": [c.to_json() for c in self.candidates],
-            "details": list(self.details),
+            "details": [str(d) for d in self.details],
             "cause": self.cause,
+            # the same in the words of the page's language (controller/web/board.js MJ.say)
+            "words": {
+                "headline": self.headline_said.to_json(),
+                "status": self.status.to_json(),
+                "candidates": [c.words_json() for c in self.candidates],
+                "details": [d.to_json() for d in self.details],
+                "cause": alert_text_said(self.cause).to_json(),
+            },
         }
 
 
@@ -98,7 +113,7 @@ def shorten(text: str, limit: int = HEADLINE_MAX) -> str:
     return cut + "…"
 
 
-def details(differences: Differences | None, dealer: Seat) -> tuple[str, ...]:
+def details(differences: Differences | None, dealer: Seat) -> tuple[Said, ...]:
     """The reader's differences from the judge in words, one line per seat and zone, in
     table seat order: "South's hand: one 3m more, one 5p fewer than the judge knows"."""
     groups: dict[tuple[Seat, str], list[tuple[str, int]]] = {}
@@ -108,12 +123,24 @@ def details(differences: Differences | None, dealer: Seat) -> tuple[str, ...]:
     out = []
     for seat, zone in sorted(groups):
         parts = [
-            f"{_count(abs(n))} {tile} {CALL_WORDS['more' if n > 0 else 'fewer']}"
+            says(
+                CALL_WORDS["more" if n > 0 else "fewer"], count=_count(abs(n)), tile=tile_said(tile)
+            )
             for tile, n in sorted(groups[(seat, zone)], key=lambda p: (-p[1], p[0]))
         ]
-        out.append(f"{seat_name(seat.name)}'s {zone}: {', '.join(parts)} {CALL_WORDS['than']}")
+        listed = parts[0]
+        for part in parts[1:]:
+            listed = says("{first}, {second}", first=listed, second=part)
+        out.append(
+            says(
+                CALL_WORDS["than"],
+                seat=seat_said(seat.name),
+                zone=zone_said(zone),
+                differences=listed,
+            )
+        )
     return tuple(out)
 
 
-def _count(n: int) -> str:
-    return COUNT_WORDS[n] if n < len(COUNT_WORDS) else str(n)
+def _count(n: int) -> Said | str:
+    return Said(COUNT_WORDS[n]) if n < len(COUNT_WORDS) else str(n)

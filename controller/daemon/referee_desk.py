@@ -24,9 +24,10 @@ from controller.errors import Malformed, NoSuchRecord, Refused
 from controller.journal.payloads import deal_seat, judge_json
 from controller.journal.records import Correction, CorrectionAction, Record, RecordKind, Stamp
 from controller.journal.store import Journal
+from controller.locale import N_, Said, says
 from controller.outputs.scoreboard import ActionKind, ActionResult, RefereeAction, RejectReason
 from controller.outputs.view import CorrectionView
-from controller.words import seat_name, tile_words
+from controller.words import seat_said, tile_words
 from rules import moves as mv
 from rules.melds import MeldKind
 from rules.move_json import RecordError, move_from_json
@@ -35,6 +36,7 @@ from rules.tiles import NotationError, Tile
 from rules.wall import Dice
 
 if TYPE_CHECKING:
+    from controller.referee.journal_deal import AppliedCorrection
     from controller.referee.rebuild import Rebuilt
     from rules.deal import Deal
 
@@ -161,7 +163,7 @@ class RefereeDesk:
 
         jd = deal_from_records(self.journal, self._deal_records(number))
         views = tuple(
-            CorrectionView(c.record.seq, _describe(c.correction), c.active)
+            _correction_view(c)
             for c in reversed(jd.corrections)
             if c.correction.action is not CorrectionAction.WITHDRAW
         )
@@ -360,25 +362,47 @@ class RefereeDesk:
         return ActionResult(True, seq)
 
 
-def _describe(c: Correction) -> str:
-    what = {
-        CorrectionAction.ENTER_MOVE: "move entered",
-        CorrectionAction.CANCEL_MOVE: "move cancelled",
-        CorrectionAction.FIX_TILE: "tile fixed",
-        CorrectionAction.PENALTY: "penalty",
-        CorrectionAction.FORCE_END: "deal ended",
-    }.get(c.action, str(c.action))
+def _correction_view(c: AppliedCorrection) -> CorrectionView:
+    said = _describe(c.correction)
+    return CorrectionView(c.record.seq, str(said), c.active, said.to_json())
+
+
+_CORRECTED = {
+    CorrectionAction.ENTER_MOVE: N_("#{seq} move entered by {referee}: {why}"),
+    CorrectionAction.CANCEL_MOVE: N_("#{seq} move cancelled by {referee}: {why}"),
+    CorrectionAction.FIX_TILE: N_("#{seq} tile fixed to {tile} by {referee}: {why}"),
+    CorrectionAction.PENALTY: N_(
+        "#{seq} penalty: {seat} pays {points} points to {payee} by {referee}: {why}"
+    ),
+    CorrectionAction.FORCE_END: N_("#{seq} deal ended by {referee}: {why}"),
+}
+
+
+def _describe(c: Correction) -> Said:
+    """A correction as the referee page lists it, said in the page's language; its referee
+    and reason as written (a reason the page offered, "it did not happen", is said in the
+    page's language too: it is a catalog message)."""
     details = c.details or {}
-    extra = ""
+    who: dict[str, str | Said] = {
+        "seq": str(c.corrects),
+        "referee": c.referee,
+        "why": Said(c.reason),
+    }
     if c.action is CorrectionAction.PENALTY:
         to = details.get("paid_to")
-        extra = (
-            f": {seat_name(details.get('seat'))} pays {details.get('points')} points to "
-            f"{seat_name(to) if to else 'nobody'}"
+        return says(
+            _CORRECTED[c.action],
+            seat=seat_said(details.get("seat")),
+            points=str(details.get("points")),
+            payee=seat_said(to) if to else Said("nobody"),
+            **who,
         )
-    elif c.action is CorrectionAction.FIX_TILE:
-        extra = f" to {tile_words(str(details.get('tile')))}"
-    return f"#{c.corrects} {what}{extra} by {c.referee}: {c.reason}"
+    if c.action is CorrectionAction.FIX_TILE:
+        tile = str(details.get("tile"))
+        return says(_CORRECTED[c.action], tile=Said(tile_words(tile)), **who)
+    if c.action in _CORRECTED:
+        return says(_CORRECTED[c.action], **who)
+    return says("#{seq} {action} by {referee}: {why}", action=str(c.action), **who)
 
 
 _DEFAULT_WHY = {

@@ -10,7 +10,7 @@ from controller.daemon.contracts import ENDS
 from controller.journal.payloads import table_seat
 from controller.journal.records import DealEnd as EndKind
 from controller.outputs.view import ActionView, LedgerLineView, LedgerWords, PatternView
-from controller.words import plural, seat_name
+from controller.words import plural, seat_name, why_said
 from rules import moves as mv, settlement as pay, wellness
 from rules.deal import Deal
 from rules.melds import MeldKind
@@ -50,6 +50,7 @@ def ledger_view(deal: Deal, dealer: Seat) -> tuple[LedgerLineView, ...]:
                 points=line.points,
                 why=why,
                 rule=line.rule,
+                why_words=why_said(why).to_json(),
             )
         )
     return tuple(out)

@@ -1,7 +1,8 @@
 """The viewer page the hub serves to the hall's phones (docs/MQTT.md "Viewers"): the table's
 board (controller/web/board.js) read from the viewers' broker over MQTT over WebSockets, so
-a phone never loads a table's Pi. The hub serves the static files only; the views come from
-the broker (`/viewer/config.json` says its port and the hall).
+a phone never loads a table's Pi. The hub serves the static files and the words (the
+catalog of the page's language, as a table does) only; the views come from the broker
+(`/viewer/config.json` says its port and the hall).
 
     /viewer                  the hall's tables        /viewer?table=T   a table live
     /viewer?table=T&feed=broadcast                    the delayed feed (hands, after the delay)
@@ -14,6 +15,7 @@ from pathlib import Path
 
 from controller.outputs import tiles_svg
 from controller.outputs.http import SECURITY_HEADERS, Request, Response, WebServer
+from controller.outputs.scoreboard import words_catalog
 
 WEB_ROOT = Path(__file__).resolve().parent.parent / "web"
 CACHE = (("Cache-Control", "max-age=86400"),)
@@ -29,6 +31,7 @@ def mount(server: WebServer, hall: str | None, websockets_port: int) -> None:
     headers = (("Content-Security-Policy", f"{csp}; connect-src 'self' {broker}"),)
     server.route("GET", "/viewer", lambda r: Response.html(page, headers=headers))
     server.route("GET", "/viewer/config.json", lambda r: Response.json(config))
+    server.route("GET", "/words.json", words_catalog)  # the page's words, in its language
     sprite = Response(HTTPStatus.OK, tiles_svg.sprite().encode(), "image/svg+xml", CACHE)
     server.route("GET", "/tiles/sprite.svg", lambda r: sprite)
     server.route("GET", "/tiles/", _tile, prefix=True)

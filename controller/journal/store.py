@@ -4,15 +4,22 @@
 (`mode=ro` URI plus `PRAGMA query_only`, so they never modify the file). Every record is
 committed and fsync'd before `append` returns it: "a record is committed before anything acts
 on it" (issue 5). Record kinds and payloads: docs/JOURNAL.md and `controller.journal.records`.
+
+`add_commit_observer(f)` has `f(t, records)` called after each commit of any writer in this
+process, `t` the monotonic clock (`time.monotonic`, CLOCK_MONOTONIC: comparable across the
+machine's processes) once the commit's fsync has returned: the point `mjtable bench daemon`
+times the journal at (tools/bench/commit_log.py). An observer only looks; what it raises is
+logged, and the commit stands.
 """
 
 from __future__ import annotations
 
+import logging
 import os
 import sqlite3
 import threading
 import time
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
@@ -48,7 +55,19 @@ from controller.journal.verify import (
     check_row,
 )
 
-__all__ = ["Checkpoint", "Journal", "journal_append_bench"]
+__all__ = ["Checkpoint", "CommitObserver", "Journal", "add_commit_observer", "journal_append_bench"]
+
+log = logging.getLogger(__name__)
+
+CommitObserver = Callable[[float, Sequence[Record]], None]
+_commit_observers: list[CommitObserver] = []
+
+
+def add_commit_observer(observer: CommitObserver) -> Callable[[], None]:
+    """Call `observer(t, records)` after every commit of this process's journals (the
+    module's docstring); returns the function that stops it."""
+    _commit_observers.append(observer)
+    return lambda: _commit_observers.remove(observer)
 
 
 CACHE_KIB = 512  # the writer's page cache (SQLite's default 2 MB: appends read few pages)
@@ -309,6 +328,8 @@ class Journal:
                     last_seq, last_hash = seq, digest
                 conn.execute("COMMIT")
                 self._marks_at = last_seq
+                if _commit_observers:
+                    _committed(time.monotonic(), out)
             except BaseException:
                 self._marks.clear()
                 self._marks_at = -1
@@ -476,6 +497,14 @@ class Journal:
             )
             return Verification(count, len(deals), prev, finding)
         return Verification(count, len(deals), prev, None)
+
+
+def _committed(t: float, records: Sequence[Record]) -> None:
+    for observer in tuple(_commit_observers):
+        try:
+            observer(t, records)
+        except Exception:
+            log.exception("a journal commit observer failed (the commit stands)")
 
 
 def _record(row: tuple[Any, ...], path: Path) -> Record:

@@ -144,6 +144,50 @@ class Translator:
 ENGLISH = Translator(Language.EN)
 
 
+@dataclass(frozen=True, slots=True)
+class Said:
+    """A sentence made in one place and said where it is shown, in its reader's language (a
+    page picks its own: the daemon sends the sentence, not its words). `msgid`: the English
+    with `{placeholders}`; `args`: what fills them, as it is (a number, a player's name) or
+    a sentence of its own (a seat, a tile); `english`: what an English reader reads instead
+    of the msgid (a tile's code, "3m", where other languages say 三万)."""
+
+    msgid: str
+    args: tuple[tuple[str, str | Said], ...] = ()
+    english: str | None = None
+
+    def say(self, tr: Translator = ENGLISH) -> str:
+        if self.english is not None and tr.language is Language.EN:
+            return self.english
+        text = tr.gettext(self.msgid)
+        if not self.args:
+            return text
+        return text.format_map({k: v.say(tr) if isinstance(v, Said) else v for k, v in self.args})
+
+    def __str__(self) -> str:
+        return self.say()
+
+    def to_json(self) -> dict[str, Any]:
+        """What a page's JS says with `MJ.say` (controller/web/board.js)."""
+        out: dict[str, Any] = {"msgid": self.msgid}
+        if self.args:
+            out["args"] = {k: v.to_json() if isinstance(v, Said) else v for k, v in self.args}
+        if self.english is not None:
+            out["en"] = self.english
+        return out
+
+
+def says(msgid: str, **args: str | int | Said) -> Said:
+    """`Said(msgid, args)`, the args by name: `says("{who} drew {tile}", who=..., tile=...)`."""
+    return Said(msgid, tuple((k, v if isinstance(v, Said) else str(v)) for k, v in args.items()))
+
+
+def said(text: str | Said) -> Said:
+    """A sentence as a `Said`: a plain string is its own msgid (said in another language when
+    a catalog has it, else as it is)."""
+    return text if isinstance(text, Said) else Said(text)
+
+
 def N_(message: str) -> str:
     """Marks a message for extraction where it is defined (a table of words), to be said
     through a `Translator` where it is shown."""

@@ -451,7 +451,7 @@ def _refuse(sock: socket.socket, status: HTTPStatus, message: str) -> None:
 
 
 def _stream_events(sock: socket.socket, stream: EventStream) -> None:
-    sub = stream.channel._subscribe()
+    sub = stream.channel.subscribe()
     if sub is None:
         _send(sock, Response.text("shutting down", HTTPStatus.SERVICE_UNAVAILABLE), keep=False)
         return
@@ -474,4 +474,4 @@ def _stream_events(sock: socket.socket, stream: EventStream) -> None:
     except OSError:
         pass  # the browser went away: normal for a stream
     finally:
-        stream.channel._unsubscribe(sub)
+        stream.channel.unsubscribe(sub)

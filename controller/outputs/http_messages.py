@@ -117,7 +117,7 @@ class Event:
         return ("\n".join(lines) + "\n\n").encode()
 
 
-class _Subscriber:
+class Subscriber:
     """One connected client's queue of pending events."""
 
     __slots__ = ("closed", "cond", "overflowed", "pending")
@@ -164,7 +164,7 @@ class EventChannel:
 
     def __init__(self, *, retain: bool = True) -> None:
         self._lock = threading.Lock()
-        self._subscribers: set[_Subscriber] = set()
+        self._subscribers: set[Subscriber] = set()
         self._retained: dict[str, Event] = {}
         self._retain = retain
         self._closed = False
@@ -192,8 +192,10 @@ class EventChannel:
         with self._lock:
             return len(self._subscribers)
 
-    def _subscribe(self) -> _Subscriber | None:
-        sub = _Subscriber()
+    def subscribe(self) -> Subscriber | None:
+        """A new client's queue, holding the retained events already; None once closed.
+        The client calls `unsubscribe` with it when its stream ends."""
+        sub = Subscriber()
         with self._lock:
             if self._closed:
                 return None
@@ -202,7 +204,7 @@ class EventChannel:
                 sub.push(event)
         return sub
 
-    def _unsubscribe(self, sub: _Subscriber) -> None:
+    def unsubscribe(self, sub: Subscriber) -> None:
         with self._lock:
             self._subscribers.discard(sub)
 

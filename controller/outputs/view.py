@@ -43,6 +43,8 @@ class LedgerLineView:
     # "kong 5s", "false Hu", the referee's reason; a Hu's patterns once the deal is over
     why: str
     rule: str  # the rule in words and its source: "004 Table 7: melded kong, 2 from ..."
+    # `why` as a sentence a page says in its language (controller/words.py why_said)
+    why_words: dict[str, Any] | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -161,8 +163,10 @@ class CorrectionView:
     """A referee correction of the deal in progress, as the referee page lists it."""
 
     seq: int
-    text: str  # "cancel-move of #812 by ref-1: it did not happen"
+    text: str  # "#812 move cancelled by ref-1: it did not happen"
     active: bool  # False once undone (withdrawn)
+    # the same as a sentence the page says in its language (controller/locale Said JSON)
+    words: dict[str, Any] | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -23,12 +23,12 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Mapping
+from dataclasses import dataclass
 
-from controller.alerts import AlertKind
 from controller.devices.events import Button, SeatButton
 from controller.profiles import Card, CardKind, DeclarationSource, Zone, ZoneKind
+from controller.recognition.expected import Layout
 from controller.recognition.presence import CardLifted, CardPlaced
-from controller.recognition.results import MoveSeen, Recognised, RefereeAlert
 from rules.deal import Deal
 from rules.seats import Seat
 
@@ -42,87 +42,103 @@ BUTTON_FOR = {
 }
 
 
-class CardDeclarations:
-    """A part of `Recogniser` (the module's docstring says what it owns)."""
+@dataclass(frozen=True, slots=True)
+class CardPress:
+    """A card that declares, as the button it stands for; `what` names the card in the
+    evidence."""
 
-    def _cards_new_deal(self) -> None:
+    press: SeatButton
+    what: str
+
+
+@dataclass(frozen=True, slots=True)
+class FoundCard:
+    """A card found on the table after the reader was back (`Cards.take_found`)."""
+
+    card: Card
+    zone: Zone
+    seat: Seat  # the deal seat of the side it lies at
+    button: Button
+
+
+class Cards:
+    """Where each declaring card last settled, and when it was lifted from there."""
+
+    def __init__(self, settle: float) -> None:
+        self.settle = settle
+        self._side: dict[Card, Seat | None] = {}  # where each card last settled
+        self._gone: dict[Card, float] = {}  # when a card was lifted from that side
+        self._found: dict[Card, Zone] = {}  # on the table at a reconciliation
+
+    def new_deal(self) -> None:
         """A shuffle: a card taken away now, or before, is laid afresh in the new deal,
         however soon (a fast table's void card, lifted at the shuffle and laid again within
         `settle`, was taken for the same declaration, and the void was never chosen); one
         that stays on the table through the shuffle is still the old declaration."""
-        for card in self._card_gone:
-            self._card_side.pop(card, None)
-        self._card_gone.clear()
+        for card in self._gone:
+            self._side.pop(card, None)
+        self._gone.clear()
 
-    def on_card(self, change: CardPlaced | CardLifted, deal: Deal | None) -> list[Recognised]:
+    def on_card(
+        self, change: CardPlaced | CardLifted, layout: Layout, dealt: bool
+    ) -> CardPress | None:
+        """The declaration a card's arrival makes, if any; `dealt`: the dealt hands were
+        read in this deal."""
         side = change.zone.seat
         card = change.card
         if isinstance(change, CardLifted):
-            if not self._dealt:
+            if not dealt:
                 # taken back with the tiles (a reader polling only the wall antenna while
                 # the walls are built sees it go once the hands are being dealt)
-                self._card_side.pop(card, None)
-            elif self._card_side.get(card) == side:
-                self._card_gone[card] = change.t
-            return []
-        was = self._card_side.get(card)
-        gone = self._card_gone.pop(card, None)
-        self._card_side[card] = side
+                self._side.pop(card, None)
+            elif self._side.get(card) == side:
+                self._gone[card] = change.t
+            return None
+        was = self._side.get(card)
+        gone = self._gone.pop(card, None)
+        self._side[card] = side
         if side is None:
-            return []  # the wall spot: no seat's card
+            return None  # the wall spot: no seat's card
         if was == side and (gone is None or change.t - gone < self.settle):
-            return []  # the same card still (or again, after missed reads) at that side
-        if DeclarationSource.CARDS not in self.layout.sources:
+            return None  # the same card still (or again, after missed reads) at that side
+        if DeclarationSource.CARDS not in layout.sources:
             log.info("%s laid at %s: this table's declarations are not cards", card, change.zone)
-            return []
+            return None
         if card.kind is not CardKind.HU and change.zone.kind is not ZoneKind.VOID:
-            return []  # a void card declares at the void spot only
+            return None  # a void card declares at the void spot only
         what = f"{card} laid at {change.zone}"
         if card.kind is CardKind.HU and card.mark != side.name:
             what += f" (the Win card of side {card.mark})"
-        press = SeatButton(change.t, side, BUTTON_FOR[card.kind])
-        return self._declared_by(press, what, deal)
+        return CardPress(SeatButton(change.t, side, BUTTON_FOR[card.kind]), what)
 
     def cards_on_table(self, cards: Mapping[Card, Zone]) -> None:
-        """(added) The cards the reader sees now, given before a reconciliation (the runtime
-        after a restart or a reconnection): `_cards_found` declares those laid meanwhile."""
-        self._found_cards = dict(cards)
+        """The cards the reader sees now, given before a reconciliation (the runtime after a
+        restart or a reconnection): `take_found` gives those that may declare."""
+        self._found = dict(cards)
 
-    def _cards_found(self, deal: Deal, t: float) -> list[Recognised]:
-        """The declarations of the cards given by `cards_on_table` that the judge does not
-        hold yet, in order (void cards, then Win cards; E, S, W, N), applied to `deal` (a
-        copy of the judge the reconciliation goes on from). A card the judge refuses (a Win
-        card on no Hu) is said to the referee, never dropped silently."""
-        found, self._found_cards = self._found_cards, {}
-        if DeclarationSource.CARDS not in self.layout.sources:
+    @property
+    def any_found(self) -> bool:
+        return bool(self._found)
+
+    def take_found(self, layout: Layout) -> list[FoundCard]:
+        """The cards given by `cards_on_table` that can declare, in order (void cards, then
+        Win cards; E, S, W, N), each now lying at its side; once."""
+        found, self._found = self._found, {}
+        if DeclarationSource.CARDS not in layout.sources:
             return []
-        out: list[Recognised] = []
+        out: list[FoundCard] = []
         order = sorted(found.items(), key=lambda cz: (cz[0].kind is CardKind.HU, _side(cz[1])))
         for card, zone in order:
             side = zone.seat
             if side is None or (card.kind is not CardKind.HU and zone.kind is not ZoneKind.VOID):
                 continue
-            self._card_side[card] = side
-            self._card_gone.pop(card, None)
-            seat = self.layout.seat(side)
-            if _declared(deal, card, seat):
-                continue  # declared before: the same card still lying there
-            note = f"{side} (deal {seat}) {card} found at {zone} after the reader was back"
-            move = self._declaration(BUTTON_FOR[card.kind], seat, deal, t)
-            if move is None:
-                continue  # a void card whose laid tile shows which tile: the tiles say it
-            problem = deal.check(move)
-            if problem is not None:
-                text = f"{note}: refused, {problem}"
-                out.append(RefereeAlert(AlertKind.UNRECOGNISED, seat, text, (note,)))
-                continue
-            out.append(MoveSeen(move, (note,)))
-            out += self._if_false_hu(deal, move, note)
-            deal.apply(move)
+            self._side[card] = side
+            self._gone.pop(card, None)
+            out.append(FoundCard(card, zone, layout.seat(side), BUTTON_FOR[card.kind]))
         return out
 
 
-def _declared(deal: Deal, card: Card, seat: Seat) -> bool:
+def declared(deal: Deal, card: Card, seat: Seat) -> bool:
     """The judge holds the card's declaration already: that seat's void, or its Hu."""
     if card.kind is CardKind.HU:
         return any(w.seat is seat for w in deal.winners)

@@ -4,14 +4,13 @@ when pressed for a discard not read yet and released after it (docs/RECOGNITION.
 from __future__ import annotations
 
 import logging
+from collections.abc import Mapping
+from dataclasses import dataclass
 
 from controller.alerts import AlertKind
 from controller.devices.events import Button, SeatButton
-from controller.profiles import ZoneKind
-from controller.recognition.expected import (
-    Spot,
-    Tally,
-)
+from controller.profiles import DeclarationSource, ZoneKind
+from controller.recognition.expected import Layout, Spot, Tally
 from controller.recognition.readings import Reading
 from controller.recognition.reconcile import fork
 from controller.recognition.results import (
@@ -32,55 +31,133 @@ from rules.moves import (
     Chow,
     CloseClaims,
     Discard,
+    Draw,
     Hu,
     Kong,
     Move,
     Pass,
     Pung,
+    ReplacementDraw,
     RobKong,
     SelfDrawnHu,
 )
-from rules.seats import Seat
+from rules.seats import SEATS, Seat
 from rules.tiles import Tile
 
 log = logging.getLogger(__name__)
 
+EARLY = " (before the discard)"  # a held claim's note, until it is offered after its discard
+
+
+@dataclass(frozen=True, slots=True)
+class HeldClaim:
+    """A claim pressed before the discard it is for was read (`Declarations._early`)."""
+
+    t: float
+    seat: Seat  # deal seat
+    button: Button
+    note: str  # ends with `EARLY`
+
+    @property
+    def plain_note(self) -> str:
+        return self.note.replace(EARLY, "")
+
+
+@dataclass(frozen=True, slots=True)
+class Declared:
+    """What a declaration says at once, and whether the tiles are to be read now (its tiles
+    may follow it, or it waits for its discard)."""
+
+    said: tuple[Recognised, ...]
+    read_tiles: bool
+
 
 class Declarations:
-    """A part of `Recogniser` (the module's docstring says what it owns)."""
+    """The declarations of one deal still waiting: KONG buttons and CHOW buttons for their
+    tiles, claims held for their discard."""
 
-    def on_button(self, press: SeatButton, deal: Deal | None) -> list[Recognised]:
-        return self._declared_by(press, f"button {press.button.name}", deal)
+    def __init__(self, settle: float, grace: float) -> None:
+        self.settle = settle  # a held claim with no discard read this long is offered as is
+        self.grace = grace  # a KONG or CHOW button with no tiles this long: an alert
+        self.new_deal()
 
-    def _declared_by(self, press: SeatButton, what: str, deal: Deal | None) -> list[Recognised]:
+    def new_deal(self) -> None:
+        self._kong_button: dict[Seat, float] = {}
+        self._chow_button: dict[Seat, PendingChow] = {}
+        self._held: list[HeldClaim] = []  # claims before their discard
+
+    @property
+    def kong_buttons(self) -> Mapping[Seat, float]:
+        """The seats whose KONG button waits for its tiles, and when it was pressed."""
+        return self._kong_button
+
+    @property
+    def holding(self) -> bool:
+        """Claims are held for a discard not read yet."""
+        return bool(self._held)
+
+    def holds_window(self) -> bool:
+        """A CHOW button that fits several chows waits for its tiles."""
+        return bool(self._chow_button)
+
+    def kong_declared(self, layout: Layout) -> set[Seat] | frozenset[Seat]:
+        """The seats whose own-turn kong is declared: a KONG button pending, or every seat
+        where the tiles are a declaration source (tile_declarations.py)."""
+        if DeclarationSource.TILES in layout.sources:
+            return frozenset(SEATS)
+        return set(self._kong_button)
+
+    def declared(self, layout: Layout) -> set[Seat]:
+        """The seats whose kong or chow is declared and waits for its tiles."""
+        return {*self.kong_declared(layout), *self._chow_button}
+
+    # -- a declaration -----------------------------------------------------------------
+    def declare(self, press: SeatButton, what: str, deal: Deal | None, layout: Layout) -> Declared:
         """A declaration from any source (a button, a card: `card_declarations.py`), read
         as the button it stands for; `what` names the source in the evidence."""
-        seat = self.layout.seat(press.seat)
+        seat = layout.seat(press.seat)
         note = f"{press.seat} (deal {seat}) {what} at {press.t:.3f}"
         if deal is None or deal.over:
-            return [RefereeAlert(AlertKind.UNRECOGNISED, seat, f"{note}: no deal", (note,))]
-        if self._early(press.button, seat, deal):
+            alert = RefereeAlert(AlertKind.UNRECOGNISED, seat, f"{note}: no deal", (note,))
+            return Declared((alert,), read_tiles=False)
+        if self._early(press.button, seat, deal, layout):
             # a claim pressed before the discard settled on the reader (RFID is slower
             # than a finger): held until the discard is read, then offered after it
-            self._held.append((press.t, seat, press.button, f"{note} (before the discard)"))
-            return self._evaluate(deal, press.t)
+            self._held.append(HeldClaim(press.t, seat, press.button, note + EARLY))
+            return Declared((), read_tiles=True)
         if press.button is Button.CHOW:
-            return self._chow(seat, deal, press.t, note) + self._evaluate(deal, press.t)
-        move = self._declaration(press.button, seat, deal, press.t)
-        out: list[Recognised] = []
-        if move is not None:
-            out.append(MoveSeen(move, (note,)))
-            out += self._if_false_hu(deal, move, note)
-            return out
-        return self._evaluate(deal, press.t)
+            return Declared(tuple(self._chow(seat, deal, press.t, note)), read_tiles=True)
+        move = self._declaration(press.button, seat, deal, press.t, layout)
+        if move is None:
+            return Declared((), read_tiles=True)
+        return Declared((MoveSeen(move, (note,)), *false_hu_alert(deal, move, note)), False)
 
-    def _declaration(self, button: Button, seat: Seat, deal: Deal, t: float) -> Move | None:
+    def found(
+        self, button: Button, seat: Seat, note: str, deal: Deal, t: float, layout: Layout
+    ) -> list[Recognised]:
+        """A declaration found lying on the table after the reader was back (a card), applied
+        to `deal` (a copy of the judge the reconciliation goes on from). One the judge
+        refuses (a Win card on no Hu) is said to the referee, never dropped silently."""
+        move = self._declaration(button, seat, deal, t, layout)
+        if move is None:
+            return []  # a void card whose laid tile shows which tile: the tiles say it
+        problem = deal.check(move)
+        if problem is not None:
+            text = f"{note}: refused, {problem}"
+            return [RefereeAlert(AlertKind.UNRECOGNISED, seat, text, (note,))]
+        out: list[Recognised] = [MoveSeen(move, (note,)), *false_hu_alert(deal, move, note)]
+        deal.apply(move)
+        return out
+
+    def _declaration(
+        self, button: Button, seat: Seat, deal: Deal, t: float, layout: Layout
+    ) -> Move | None:
         """The move a button declares, or None when its tiles are still to come."""
         w = deal.window
         if button in VOID_SUIT:
             suit = VOID_SUIT[button]
             held = sorted(t for t in deal.hand(seat) if t.suit is suit)
-            if held and self.layout.zone(ZoneKind.VOID, seat) is not None:
+            if held and layout.zone(ZoneKind.VOID, seat) is not None:
                 return None  # the laid tile will show which one
             # no void spot: the button is all there is; the lowest tile is taken as laid
             return ChooseVoid(seat, suit, held[0] if held else None)
@@ -92,7 +169,7 @@ class Declarations:
             return Pung(seat)
         if button is Button.PASS:
             return Pass(seat)
-        if w is not None and w.kind is WindowKind.DISCARD and not self._draws_next(seat, deal):
+        if w is not None and w.kind is WindowKind.DISCARD and not _draws_next(seat, deal):
             return Kong(seat, MeldKind.KONG, w.tile)
         if w is not None and w.kind is WindowKind.DISCARD:
             # the next to draw, who cannot claim this discard: its own kong after the draw,
@@ -107,22 +184,10 @@ class Declarations:
             return None
         return Kong(seat, MeldKind.KONG)  # no window and not its turn: the judge says why
 
-    @staticmethod
-    def _draws_next(seat: Seat, deal: Deal) -> bool:
-        """`seat` cannot take the open discard as a kong and is the one to draw after it."""
-        w = deal.window
-        if w is None or deal.check(Kong(seat, MeldKind.KONG, w.tile)) is None:
-            return False
-        trial = fork(deal)
-        return bool(trial.apply(CloseClaims())) and trial.turn is seat and trial.phase is Phase.DRAW
-
-    def _chow_options(self, seat: Seat, deal: Deal) -> tuple[Chow, ...]:
-        return tuple(m for m in deal.admissible_claims().get(seat, ()) if isinstance(m, Chow))
-
     def _chow(self, seat: Seat, deal: Deal, t: float, note: str) -> list[Recognised]:
         """A CHOW button: the one chow it can be, offered; several, the laid tiles will
-        say (`_chow_readings`); none, the referee is told why (the judge's reason)."""
-        options = self._chow_options(seat, deal)
+        say (`chow_readings`); none, the referee is told why (the judge's reason)."""
+        options = _chow_options(seat, deal)
         if len(options) == 1:
             return [MoveSeen(options[0], (note,))]
         w = deal.window
@@ -140,13 +205,13 @@ class Declarations:
         text = f"{seat} pressed CHOW, no chow is possible ({why}); nothing offered"
         return [RefereeAlert(AlertKind.UNRECOGNISED, seat, text, (note,))]
 
-    def _chow_readings(self, deal: Deal, res: Tally) -> list[Reading]:
+    def chow_readings(self, deal: Deal, res: Tally, layout: Layout) -> list[Reading]:
         """A pending CHOW and the two tiles the player laid in the melds (or, without a
         melds antenna, took from the hand) that make one of its chows with the discard."""
         out: list[Reading] = []
         for seat, pending in self._chow_button.items():
-            hz = self.layout.zone(ZoneKind.HAND, seat)
-            mz = self.layout.zone(ZoneKind.MELDS, seat)
+            hz = layout.zone(ZoneKind.HAND, seat)
+            mz = layout.zone(ZoneKind.MELDS, seat)
             if hz is None and mz is None:
                 continue
             for chow in pending.options:
@@ -162,7 +227,7 @@ class Declarations:
                     out.append(Reading(seat, (chow,), frozenset(spots), Button.CHOW))
         return out
 
-    def _early(self, button: Button, seat: Seat, deal: Deal) -> bool:
+    def _early(self, button: Button, seat: Seat, deal: Deal, layout: Layout) -> bool:
         """A claim pressed before the discard it is for was read: held for `settle`."""
         if button not in (Button.HU, Button.PUNG, Button.KONG, Button.PASS, Button.CHOW):
             return False
@@ -183,30 +248,16 @@ class Declarations:
         # pung's window: "S holds fewer than two 1p"); if none comes within `settle`, it
         # is offered as pressed and refused with the judge's reason
         if button is Button.CHOW:
-            return not self._chow_options(seat, deal)
-        if button is Button.KONG and self._draws_next(seat, deal):
+            return not _chow_options(seat, deal)
+        if button is Button.KONG and _draws_next(seat, deal):
             return False  # its own kong to come (`_declaration`)
-        move = self._declaration(button, seat, deal, 0.0)
+        move = self._declaration(button, seat, deal, 0.0, layout)
         if move is None:
             return False
-        return deal.check(move) is not None or self._for_a_later_discard(deal, move)
+        return deal.check(move) is not None or _for_a_later_discard(deal, move)
 
-    def _for_a_later_discard(self, deal: Deal, move: Move) -> bool:
-        """A HU this window would take only as a false Hu, from a hand that waits on some
-        tile: most likely for a discard not read yet. After another player's pung or kong on
-        it (a 10/10/2 campaign, seed 311 deal 1: W's HU for E's discard after E's pung was
-        taken as a false Hu on the pung's window), or with the next draw and discard both
-        unread (seed 310 deal 19: taken twice as a false Hu, the deal lost). A hand that waits
-        on nothing declares a false Hu wherever it lands: taken at once."""
-        w = deal.window
-        if w is None or not isinstance(move, Hu | RobKong) or not self._false_hu(deal, move):
-            return False
-        seat = move.seat
-        if any(isinstance(c, Pung | Kong) and s is not seat for s, c in w.declared):
-            return True
-        return bool(waits(deal.counts(seat), deal.melds(seat), deal.void(seat), deal.rs.tiles.set))
-
-    def _held_hu_taken(self, deal: Deal, res: Tally) -> list[Recognised]:
+    # -- held claims ----------------------------------------------------------------------
+    def held_hu_taken(self, deal: Deal, res: Tally, layout: Layout) -> list[Recognised]:
         """A HU held as perhaps for a later discard (`_for_a_later_discard`) whose presser
         the tiles show taking the last discard into the hand: it was for that discard (a
         false Hu), offered now; the runtime judges it on its open window. Held for `settle`,
@@ -217,30 +268,43 @@ class Declarations:
         last = _last_discard(deal)
         if last is None:
             return []
-        river = self.layout.zone(ZoneKind.RIVER, last.seat)
+        river = layout.zone(ZoneKind.RIVER, last.seat)
         if river is None or res.get(Spot(river, last.tile), 0) >= 0:
             return []  # the discard still lies in the river
-        for held in [h for h in self._held if h[2] is Button.HU and h[1] is not last.seat]:
-            t, seat, _, note = held
-            hand = self.layout.zone(ZoneKind.HAND, seat)
+        for held in [h for h in self._held if h.button is Button.HU and h.seat is not last.seat]:
+            hand = layout.zone(ZoneKind.HAND, held.seat)
             if hand is None or res.get(Spot(hand, last.tile), 0) <= 0:
                 continue
             self._held.remove(held)
-            note = note.replace(" (before the discard)", "")
-            hu = Hu(seat)
+            note = held.plain_note
+            hu = Hu(held.seat)
             # one at a time: the runtime applies it, and the tiles are read again on it
-            return [MoveSeen(hu, (note,), t), *self._if_false_hu(_window_open(deal), hu, note)]
+            return [MoveSeen(hu, (note,), held.t), *false_hu_alert(_window_open(deal), hu, note)]
         return []
 
-    def _drawers_hu(self, deal: Deal, moves: tuple[Move, ...]) -> list[Recognised]:
+    def offered(
+        self, deal: Deal, moves: tuple[Move, ...], now: float | None, layout: Layout
+    ) -> list[Recognised]:
+        """The moves of one reading were offered: the declarations they fulfil are done, and
+        the claims held for them (a discard, a kong) or pressed by the drawer before its
+        draw was read follow them."""
+        move = moves[-1]
+        if isinstance(move, Kong):
+            self._kong_button.pop(move.seat, None)
+        if isinstance(move, Chow):
+            self._chow_button.pop(move.seat, None)
+        if self._held and isinstance(move, Draw | ReplacementDraw):
+            return self._drawers_hu(deal, moves, move.seat)
+        return self.release(deal, moves, now, layout)
+
+    def _drawers_hu(self, deal: Deal, moves: tuple[Move, ...], drawer: Seat) -> list[Recognised]:
         """A HU (or a KONG) the drawer pressed before its draw was read: its self-drawn Hu,
         offered right after the draw (its own kong, read from the tiles). Waiting out
         `settle` let a fast table play on meanwhile (a noisy e2e run, seed 202 deal 2: the
         Hu accepted 1 s late, the next draw, discard and pung all done, the judge never
         caught up)."""
-        take = moves[-1]
-        kongs = [h for h in self._held if h[1] is take.seat and h[2] is Button.KONG]
-        mine = [h for h in self._held if h[1] is take.seat and h[2] is Button.HU]
+        kongs = [h for h in self._held if h.seat is drawer and h.button is Button.KONG]
+        mine = [h for h in self._held if h.seat is drawer and h.button is Button.HU]
         if not mine and not kongs:
             return []
         trial = fork(deal)
@@ -248,25 +312,30 @@ class Declarations:
             if trial.window is not None and trial.check(m) is not None:
                 trial.apply(CloseClaims())  # the draw closes the window it follows
             trial.apply(m)
-        if kongs and any(isinstance(m, Kong) for m in trial.legal_moves(take.seat)):
+        if kongs and any(isinstance(m, Kong) for m in trial.legal_moves(drawer)):
             # a KONG the drawer pressed before its draw was read, and the draw makes a kong:
             # its own kong, read from the tiles at once (held for `settle`, it was read 1 s
             # late, the table played on; 10/10/2 seed 313 deal 7, a later HU taken as a
             # robbing one)
             for h in kongs:
                 self._held.remove(h)
-            self._kong_button[take.seat] = kongs[0][0]
+            self._kong_button[drawer] = kongs[0].t
         if not mine:
             return []
         for h in mine:
             self._held.remove(h)
-        t, seat, _, note = mine[0]
-        note = note.replace(" (before the discard)", "")
-        hu = SelfDrawnHu(seat)
-        return [MoveSeen(hu, (note,), t), *self._if_false_hu(trial, hu, note)]
+        first = mine[0]
+        note = first.plain_note
+        hu = SelfDrawnHu(first.seat)
+        return [MoveSeen(hu, (note,), first.t), *false_hu_alert(trial, hu, note)]
 
-    def _release_held(self, deal: Deal, moves: tuple[Move, ...]) -> list[Recognised]:
-        """The held claims, after the move that opened their window (on a copy of the judge)."""
+    def release(
+        self, deal: Deal, moves: tuple[Move, ...], now: float | None, layout: Layout
+    ) -> list[Recognised]:
+        """The held claims, after the move that opened their window (a discard or a kong;
+        judged on a copy of the judge); `now`: the latest event time seen."""
+        if not self._held or not isinstance(moves[-1], Discard | Kong):
+            return []
         held, self._held = self._held, []
         trial = fork(deal)
         for m in moves:
@@ -274,40 +343,113 @@ class Declarations:
                 trial.apply(CloseClaims())  # a turn move closes the window it follows
             trial.apply(m)
         out: list[Recognised] = []
-        for t, seat, button, note in held:
-            if button is Button.CHOW:
-                said = self._chow(seat, trial, t, note)
+        for h in held:
+            if h.button is Button.CHOW:
+                said = self._chow(h.seat, trial, h.t, h.note)
                 out += said
                 for r in said:
                     if isinstance(r, MoveSeen):
                         trial.apply(r.move)
                 continue
-            move = self._declaration(button, seat, trial, t)
+            move = self._declaration(h.button, h.seat, trial, h.t, layout)
             if move is None:
                 continue
-            late = self._clock is None or self._clock - t >= self.settle
+            late = now is None or now - h.t >= self.settle
             refused = trial.check(move) is not None
-            if not late and (refused or self._for_a_later_discard(trial, move)):
+            if not late and (refused or _for_a_later_discard(trial, move)):
                 # this window refuses it too: two discards were read late, and the claim is
                 # for the later one (campaign seed 31 deal 4: E's HU for N's 4p was offered
                 # on W's 3m window, refused as a void-suit claim, and the deal was lost)
-                self._held.append((t, seat, button, note))
+                self._held.append(h)
                 continue
-            out.append(MoveSeen(move, (note,), t))
-            out += self._if_false_hu(trial, move, note)
+            out.append(MoveSeen(move, (h.note,), h.t))
+            out += false_hu_alert(trial, move, h.note)
             trial.apply(move)
         return out
 
-    def _if_false_hu(self, deal: Deal, move: Move, note: str) -> list[Recognised]:
-        """The referee's alert when a Hu declared is a false one (it is accepted as such)."""
-        if not isinstance(move, Hu | RobKong | SelfDrawnHu) or not self._false_hu(deal, move):
-            return []
-        text = f"{move.seat} declared Hu without a winning hand (accepted as a false Hu)"
-        return [RefereeAlert(AlertKind.FALSE_HU, move.seat, text, (note,))]
+    def accepted(self, move: Move, deal: Deal) -> None:
+        """The judge accepted `move`: a kong or chow declared is done, and a pending CHOW's
+        window is over once no window is open."""
+        if isinstance(move, Kong):
+            self._kong_button.pop(move.seat, None)
+        if deal.window is None:
+            self._chow_button.clear()  # the window a pending CHOW was for is over
+        elif isinstance(move, Chow):
+            self._chow_button.pop(move.seat, None)
 
-    @staticmethod
-    def _false_hu(deal: Deal, move: Move) -> bool:
-        return deal.check(move) is None and move not in deal.legal_moves(move.seat)
+    def expire(self, now: float, deal: Deal, layout: Layout) -> list[Recognised]:
+        """The deadlines: a claim held `settle` with no discard read is offered as pressed
+        (the judge, and the runtime's window clock, say why not); a KONG or CHOW button
+        whose tiles did not follow within `grace` is an alert."""
+        out: list[Recognised] = []
+        for held in [h for h in self._held if now - h.t >= self.settle]:
+            # no discard read within `settle`: not an early claim but a late (or stray) one
+            self._held.remove(held)
+            if held.button is Button.CHOW:
+                out += self._chow(held.seat, deal, held.t, held.plain_note)
+                continue
+            move = self._declaration(held.button, held.seat, deal, held.t, layout)
+            if move is not None:
+                note = held.plain_note
+                out.append(MoveSeen(move, (note,), held.t))
+                out += false_hu_alert(deal, move, note)
+        for seat, t0 in list(self._kong_button.items()):
+            if now - t0 >= self.grace:
+                del self._kong_button[seat]
+                text = f"{seat} declared a kong; no tiles followed within {self.grace:g} s"
+                out.append(RefereeAlert(AlertKind.DECLARATION_WITHOUT_TILES, seat, text))
+        for seat, pending in list(self._chow_button.items()):
+            if now - pending.t >= self.grace:
+                del self._chow_button[seat]
+                text = (
+                    f"{seat} pressed CHOW on {pending.tile}; no chow was laid in the melds "
+                    f"within {self.grace:g} s"
+                )
+                out.append(
+                    RefereeAlert(AlertKind.DECLARATION_WITHOUT_TILES, seat, text, (pending.note,))
+                )
+        return out
+
+
+def false_hu_alert(deal: Deal, move: Move, note: str) -> list[Recognised]:
+    """The referee's alert when a Hu declared is a false one (it is accepted as such)."""
+    if not isinstance(move, Hu | RobKong | SelfDrawnHu) or not _false_hu(deal, move):
+        return []
+    text = f"{move.seat} declared Hu without a winning hand (accepted as a false Hu)"
+    return [RefereeAlert(AlertKind.FALSE_HU, move.seat, text, (note,))]
+
+
+def _false_hu(deal: Deal, move: Hu | RobKong | SelfDrawnHu) -> bool:
+    return deal.check(move) is None and move not in deal.legal_moves(move.seat)
+
+
+def _draws_next(seat: Seat, deal: Deal) -> bool:
+    """`seat` cannot take the open discard as a kong and is the one to draw after it."""
+    w = deal.window
+    if w is None or deal.check(Kong(seat, MeldKind.KONG, w.tile)) is None:
+        return False
+    trial = fork(deal)
+    return bool(trial.apply(CloseClaims())) and trial.turn is seat and trial.phase is Phase.DRAW
+
+
+def _chow_options(seat: Seat, deal: Deal) -> tuple[Chow, ...]:
+    return tuple(m for m in deal.admissible_claims().get(seat, ()) if isinstance(m, Chow))
+
+
+def _for_a_later_discard(deal: Deal, move: Move) -> bool:
+    """A HU this window would take only as a false Hu, from a hand that waits on some
+    tile: most likely for a discard not read yet. After another player's pung or kong on
+    it (a 10/10/2 campaign, seed 311 deal 1: W's HU for E's discard after E's pung was
+    taken as a false Hu on the pung's window), or with the next draw and discard both
+    unread (seed 310 deal 19: taken twice as a false Hu, the deal lost). A hand that waits
+    on nothing declares a false Hu wherever it lands: taken at once."""
+    w = deal.window
+    if w is None or not isinstance(move, Hu | RobKong) or not _false_hu(deal, move):
+        return False
+    seat = move.seat
+    if any(isinstance(c, Pung | Kong) and s is not seat for s, c in w.declared):
+        return True
+    return bool(waits(deal.counts(seat), deal.melds(seat), deal.void(seat), deal.rs.tiles.set))
 
 
 def _last_discard(deal: Deal) -> Discard | None:

@@ -39,10 +39,10 @@ table's physical sides: deal seat = (side - dealer_side) mod 4.
 from __future__ import annotations
 
 import logging
-from collections import Counter
+from collections.abc import Mapping
 
 from controller.alerts import AlertKind
-from controller.devices.events import Button, TagsRead
+from controller.devices.events import Button, SeatButton, TagsRead
 from controller.profiles import (
     Card,
     DeclarationSource,
@@ -52,16 +52,13 @@ from controller.profiles import (
     Zone,
     ZoneKind,
 )
-from controller.recognition.card_declarations import CardDeclarations
-from controller.recognition.catch_up import CatchUp
-from controller.recognition.declarations import Declarations
+from controller.recognition.card_declarations import Cards, declared as card_declared
+from controller.recognition.declarations import Declarations, false_hu_alert
 from controller.recognition.expected import (
     Layout,
     Spot,
     Tally,
-    expected,
-    observed,
-    residue,
+    fmt_tally,
 )
 from controller.recognition.presence import (
     CardLifted,
@@ -71,18 +68,20 @@ from controller.recognition.presence import (
     TilePlaced,
     UnknownTag,
 )
-from controller.recognition.readings import Reader, Reading, move_text, orphan
+from controller.recognition.readings import Reader, Reading, move_text, orphan, shown
+from controller.recognition.reconcile import explain, fork
 from controller.recognition.results import (
     ALERT_FOR,
+    DEALT,
     DealerMoved,
     HandsDealt,
     MoveSeen,
-    PendingChow,
     Recognised,
     RefereeAlert,
     WallScanned,
     WallSwapped,
 )
+from controller.recognition.table_seen import JudgeKey, TableSeen, judge_key
 from controller.recognition.tile_declarations import (
     ClaimHold,
     claim_readings,
@@ -91,8 +90,7 @@ from controller.recognition.tile_declarations import (
     is_tile_claim,
     silent_voids,
 )
-from controller.recognition.wall_checks import WallChecks
-from controller.recognition.wall_scan import WallScan
+from controller.recognition.wall_checks import WallChecks, dealer_shown
 from controller.recognition.watchdog import StallWatch
 from rules.deal import Deal
 from rules.deal_state import Phase
@@ -102,7 +100,6 @@ from rules.moves import (
     Correction,
     Discard,
     Draw,
-    Kong,
     Move,
     Reason,
     Rejected,
@@ -118,6 +115,8 @@ log = logging.getLogger(__name__)
 # the zones a player takes tiles from on its own turn (`Recogniser._in_transit`)
 _MOVED_ON_TURN = frozenset({ZoneKind.HAND, ZoneKind.VOID})
 
+ResidueKey = frozenset[tuple[Spot, int]]  # a residue, as a set
+
 __all__ = [
     "DealerMoved",
     "HandsDealt",
@@ -130,7 +129,11 @@ __all__ = [
 ]
 
 
-class Recogniser(Declarations, CardDeclarations, CatchUp, WallChecks):
+class Recogniser:
+    """One deal's table read against the judge: moves offered, referee alerts raised. It owns
+    its parts: the table as seen (`TableSeen`), the wall scan (`WallChecks`), the waiting
+    declarations (`Declarations`), the cards (`Cards`) and the safety net (`StallWatch`)."""
+
     def __init__(
         self,
         rs: RuleSet,
@@ -147,98 +150,61 @@ class Recogniser(Declarations, CardDeclarations, CatchUp, WallChecks):
         self.grace = grace  # a declaration's tiles, a long/short hand: then an alert
         self.settle = settle  # a residue this old is searched for several moves
         self.max_steps = max_steps
-        self.scan = WallScan(reader, tags)
-        self.layout = Layout(reader, Seat.E)
-        self._where: dict[TileCopy, Zone] = {}
-        self._seen: Tally = Counter()  # `_where` tallied over the watched zones
+        self.wall = WallChecks(reader, tags)
+        self.table = TableSeen(reader)
         self._clock: float | None = None  # the latest event time seen
-        self._last_zone: dict[TileCopy, Zone] = {}  # kept when a tile is lifted
-        self._fresh: set[TileCopy] = set()  # in a hand, straight from the wall
-        self._card_side: dict[Card, Seat | None] = {}  # where each card last settled
-        self._card_gone: dict[Card, float] = {}  # when a card was lifted from that side
-        self._found_cards: dict[Card, Zone] = {}  # on the table at a reconciliation
+        self.cards = Cards(settle)
+        self.declarations = Declarations(settle, grace)
         d = reader.debounce
         self._claim_hold = ClaimHold((d.window + 1) * reader.round_interval)
         self._reset_deal()
 
     def _reset_deal(self) -> None:
-        self._scanned = False
-        self._uncertain: tuple[int, ...] = ()  # the scan's pairs (i, i + 1) of unknown order
-        self._swap_notes: dict[Move, str] = {}  # draws that fit the wall with a pair swapped
-        self._swapped_dealt = False  # the dealt hands showed a pair swapped (once a deal)
         self._dealt = False
-        self._dealing: tuple[int, float] | None = None  # the dealing's progress (tiles, since)
-        self._kong_button: dict[Seat, float] = {}
-        self._chow_button: dict[Seat, PendingChow] = {}
-        self._held: list[tuple[float, Seat, Button, str]] = []  # claims before their discard
+        self.declarations.new_deal()
         # (judge state, residue) when moves were offered: not read again until either changes
-        self._offered: tuple[tuple[int, int], frozenset] | None = None
-        self._alerted: set[tuple] = set()
-        self._residue_key: frozenset | None = None
+        self._offered: tuple[JudgeKey, ResidueKey] | None = None
+        self._alerted: set[tuple[AlertKind, Seat | None, str, ResidueKey | None]] = set()
+        self._residue_key: ResidueKey | None = None
         self._residue_since: float | None = None
-        self._searched: tuple | None = None
-        self._logged: frozenset | None = None
-        self._undone: frozenset | None = None  # the residue a referee correction left
-        self._notes: list[tuple[Spot, str]] = []
-        self._res_for: tuple[int, int] | None = None  # the judge state `_res` is against
-        self._res: Tally = Counter()
+        self._searched: tuple[JudgeKey, ResidueKey | None] | None = None
+        self._logged: ResidueKey | None = None
+        self._undone: ResidueKey | None = None  # the residue a referee correction left
         self._watch = StallWatch(self.grace)
+
+    @property
+    def layout(self) -> Layout:
+        """Deal seats ↔ the table's sides, and the zones the reader watches."""
+        return self.table.layout
 
     # -- the deal's life ----------------------------------------------------------------
     def new_deal(self, dealer_side: Seat) -> None:
-        self.layout = Layout(self.reader, dealer_side)
-        self._seen = observed(self._where, self.layout)
-        self.scan.reset()
-        self._last_zone.clear()  # the shuffle: every tile comes from the machine again
-        self._fresh.clear()
-        self._cards_new_deal()
+        self.table.new_deal(dealer_side)
+        self.wall.new_deal()
+        self.cards.new_deal()
         self._reset_deal()
 
     def on_wall_read(self, read: TagsRead) -> list[Recognised]:
-        out: list[Recognised] = []
-        for p in self.scan.feed(read):
-            if p.copy is None:
-                text = f"wall antenna {read.antenna}: unknown tag {p.uid.hex()}"
-                out.append(RefereeAlert(AlertKind.UNKNOWN_TAG, None, text))
-            else:
-                text = f"wall antenna {read.antenna}: {p.copy} seen under a second tag"
-                out.append(RefereeAlert(AlertKind.DUPLICATE_TILE, None, f"{text} {p.uid.hex()}"))
-        if not self._scanned and self.scan.complete and self.scan.field_clear(read):
-            out.append(self._wall_scanned())
-        return out
-
-    def _wall_scanned(self) -> WallScanned:
-        self._scanned = True
-        self.scan.done = True
-        self._uncertain = self.scan.uncertain()
-        return WallScanned(self.scan.order(), self._uncertain)
+        return self.wall.on_wall_read(read)
 
     def start_deal(self, deal: Deal) -> list[Recognised]:
-        out: list[Recognised] = []
-        self._dealing = None  # (tiles in the hands, since when): set at the next tick
-        if not self._scanned and self.scan.complete:
-            out.append(self._wall_scanned())
+        self._watch.dealing_starts()
         log.debug(
             "deal started: %d tiles on the table, residue %d",
-            len(self._where),
-            sum(abs(n) for n in self._residue(deal).values()),
+            len(self.table.where),
+            sum(abs(n) for n in self.table.residue(deal).values()),
         )
-        if self._scanned:
-            scanned = tuple(tc.tile for tc in self.scan.order())
-            if scanned != tuple(deal.wall_order):
-                text = "the judge's wall is not the scanned wall: draws are not checked by it"
-                out.append(RefereeAlert(AlertKind.WALL_MISMATCH, None, text))
-        return out + self._evaluate(deal, None)
+        return self.wall.at_start(deal) + self._evaluate(deal, None)
 
     def holds_window(self) -> bool:
         """(added) A CHOW button that fits several chows waits for its tiles: the runtime
         keeps the claim window open meanwhile (`tick` gives up after `grace`)."""
-        return bool(self._chow_button)
+        return self.declarations.holds_window()
 
     def on_wall_doubt(self, uncertain: tuple[int, ...]) -> None:
         """(added) The scan's pairs of unknown order, after a restart: the runtime journalled
         them in `deal.started` (`wall_uncertain`), the scan itself is not replayed."""
-        self._uncertain = tuple(uncertain)
+        self.wall.on_wall_doubt(uncertain)
 
     def on_tag_alert(self, alert: UnknownTag | DuplicateTile) -> list[Recognised]:
         """The debouncer's alerts as referee alerts (an addition to the contract)."""
@@ -255,42 +221,38 @@ class Recogniser(Declarations, CardDeclarations, CatchUp, WallChecks):
     ) -> list[Recognised]:
         if isinstance(change, CardPlaced | CardLifted):
             # (issue 18) read against the real deal, as buttons are (the runtime passes it)
-            return self.on_card(change, deal)
-        tc = TileCopy(change.tile, change.copy)
-        if isinstance(change, TilePlaced):
-            self._put(tc, change.zone)
-            prev = self._last_zone.get(tc)
-            if change.zone.kind is ZoneKind.HAND and (prev is None or prev.kind is ZoneKind.WALL):
-                self._fresh.add(tc)
-            else:
-                self._fresh.discard(tc)
-            self._last_zone[tc] = change.zone
-            verb = "placed"
-        else:
-            if self._where.get(tc) == change.zone:
-                self._put(tc, None)
-            verb = "lifted"
-        if change.zone in self.layout.watched:
-            text = f"{self.layout.describe(change.zone)}: {tc} {verb} at {change.t:.3f}"
-            self._notes.append((Spot(change.zone, change.tile), text))
-            del self._notes[:-64]
+            pressed = self.cards.on_card(change, self.layout, self._dealt)
+            return [] if pressed is None else self._declared_by(pressed.press, pressed.what, deal)
+        self.table.place(change)
         return self._evaluate(deal, change.t)
 
-    def _put(self, tc: TileCopy, zone: Zone | None) -> None:
-        """Move a tile in `_where`, keeping the tally and the residue up to date."""
-        for z, step in ((self._where.get(tc), -1), (zone, 1)):
-            if z is None or z not in self.layout.watched:
-                continue
-            spot = Spot(z, tc.tile)
-            self._seen[spot] += step
-            if self._res_for is not None:
-                self._res[spot] += step
-                if not self._res[spot]:
-                    del self._res[spot]
-        if zone is None:
-            self._where.pop(tc, None)
-        else:
-            self._where[tc] = zone
+    def on_button(self, press: SeatButton, deal: Deal | None) -> list[Recognised]:
+        return self._declared_by(press, f"button {press.button.name}", deal)
+
+    def _declared_by(self, press: SeatButton, what: str, deal: Deal | None) -> list[Recognised]:
+        """A declaration from any source (a button, a card), read as the button it stands
+        for (controller.recognition.declarations); the tiles are read again after it."""
+        said = self.declarations.declare(press, what, deal, self.layout)
+        if not said.read_tiles:
+            return list(said.said)
+        return [*said.said, *self._evaluate(deal, press.t)]
+
+    def cards_on_table(self, cards: Mapping[Card, Zone]) -> None:
+        """(added) The cards the reader sees now, given before a reconciliation (the runtime
+        after a restart or a reconnection): those laid meanwhile declare at it."""
+        self.cards.cards_on_table(cards)
+
+    def _cards_found(self, deal: Deal, t: float) -> list[Recognised]:
+        """The declarations of the cards given by `cards_on_table` that the judge does not
+        hold yet, applied to `deal` (a copy of the judge the reconciliation goes on from)."""
+        out: list[Recognised] = []
+        for f in self.cards.take_found(self.layout):
+            if card_declared(deal, f.card, f.seat):
+                continue  # declared before: the same card still lying there
+            side = f.zone.seat
+            note = f"{side} (deal {f.seat}) {f.card} found at {f.zone} after the reader was back"
+            out += self.declarations.found(f.button, f.seat, note, deal, t, self.layout)
+        return out
 
     def on_accepted(self, move: Move, deal: Deal) -> None:
         self._offered = None
@@ -301,37 +263,179 @@ class Recogniser(Declarations, CardDeclarations, CatchUp, WallChecks):
         if isinstance(move, Correction):
             # the undone moves still lie on the table until the tiles are put back: they
             # must not be read again (000 3.6.A, a discard retrieved)
-            self._undone = frozenset(self._residue(deal).items())
-        if isinstance(move, Kong):
-            self._kong_button.pop(move.seat, None)
-        if deal.window is None:
-            self._chow_button.clear()  # the window a pending CHOW was for is over
-        elif isinstance(move, Chow):
-            self._chow_button.pop(move.seat, None)
+            self._undone = frozenset(self.table.residue(deal).items())
+        self.declarations.accepted(move, deal)
         if isinstance(move, Draw | ReplacementDraw):
-            hz = self.layout.zone(ZoneKind.HAND, move.seat)
-            self._fresh = {tc for tc in self._fresh if self._where.get(tc) != hz}
+            self.table.drawn(move.seat)
 
     def differences(self, deal: Deal) -> dict[tuple[Seat, str, Tile], int]:
         """What the reader shows minus what the judge expects, per deal seat, zone kind and
         tile (the residue), for the referee's candidates (controller/daemon/candidates.py)."""
-        out: dict[tuple[Seat, str, Tile], int] = {}
-        for spot, n in self._residue(deal).items():
-            if spot.zone.seat is not None:
-                out[(self.layout.seat(spot.zone.seat), spot.zone.kind.value, spot.tile)] = n
+        return self.table.differences(deal)
+
+    # -- the clock: deadlines, the search, alerts after `grace`, the safety net ---------
+    def tick(self, now: float, deal: Deal | None) -> list[Recognised]:
+        if deal is None or deal.over:
+            return []
+        out = self._tick(now, deal)
+        if not any(isinstance(r, MoveSeen) for r in out):
+            out += self._stalled(now, deal)  # the safety net, when nothing else was said
+        return out
+
+    def _tick(self, now: float, deal: Deal) -> list[Recognised]:
+        out: list[Recognised] = []
+        since = self._residue_since
+        old = since is not None and now - since >= self.grace
+        if old and self._residue_key and self._logged != self._residue_key:
+            self._logged = self._residue_key
+            log.debug("residue since %.1f: %s", since, fmt_tally(self.table.residue(deal)))
+        out += self.declarations.expire(now, deal, self.layout)
+        # a residue first noticed now dates from the last event (the judge's change)
+        out += self._evaluate(deal, None, now)
+        self._clock = now
+        if self._offered == (judge_key(deal), self._residue_key) or not self._residue_key:
+            return out
+        if self._residue_since is None:
+            self._residue_since = now
+        age = now - self._residue_since
+        probe = (judge_key(deal), self._residue_key)
+        if age >= self.settle and self._searched != probe and self._undone is None:
+            found = self._search(deal)
+            if any(isinstance(r, MoveSeen) for r in found):
+                return out + found
+            out += found
+        if age >= self.grace:
+            out += self._classify(deal, self.table.residue(deal))
+        return out
+
+    def _stalled(self, now: float, deal: Deal) -> list[Recognised]:
+        """The safety net (controller.recognition.watchdog): the residue has stayed
+        unexplained for `grace` seconds, however often it changed, and nothing was accepted."""
+        if deal.over:
+            return []
+        res = self.table.residue(deal)
+        hands = self.table.hands()
+        # a dealing that stopped short arms it too: no tile has landed in a hand for a while
+        # and the hands still differ from the judge (20 % missed reads: a deal whose hands
+        # never matched the judge went by with no alert at all)
+        slow = self._watch.dealing_stopped(now, hands)
+        armed = self._dealt or bool(deal.history) or hands >= DEALT or slow
+        age = self._watch.check(now, bool(res) and self._undone is None, armed)
+        if age is None:
+            return []
+        if deal.phase is Phase.CHOOSING_VOID:
+            waits = "void choices of " + " ".join(str(s) for s in SEATS if deal.void(s) is None)
+        else:
+            waits = f"{deal.phase.value} ({deal.turn} to move)"
+        text = (
+            f"no move read for {age:.1f} s while the table differs from the judge, which "
+            f"waits for {waits}: {fmt_tally(res)}"
+        )
+        return [RefereeAlert(AlertKind.STALLED, None, text, self.table.evidence(frozenset(res)))]
+
+    def _search(self, deal: Deal) -> list[Recognised]:
+        """Several moves read at once (a read missed in between): the bounded search, once
+        per judge state and residue; only moves the table showed are offered."""
+        self._searched = (judge_key(deal), self._residue_key)
+        found = explain(deal, self.table.where, self.layout, max_steps=4)
+        if found.outcomes > 1:
+            text = f"{found.outcomes} different move sequences fit the table: " + " | ".join(
+                " → ".join(move_text(m) for m in e.moves) for e in found.explanations
+            )
+            return self._alert(AlertKind.AMBIGUOUS, None, text, (), self._residue_key)
+        declared = self.declarations.declared(self.layout)
+        claims = DeclarationSource.TILES in self.layout.sources
+        if found.outcomes == 1 and shown(found.explanations[0].moves, declared, claims):
+            best = min(found.explanations, key=lambda e: len(e.moves))
+            evidence = self.table.evidence(frozenset(self.table.residue(deal)), consume=True)
+            evidence = ("several moves read at once (a read missed in between)", *evidence)
+            self._mark_offered(deal)
+            out: list[Recognised] = [MoveSeen(m, evidence) for m in best.moves]
+            out += self.declarations.release(deal, best.moves, self._clock, self.layout)
+            return out
+        return []
+
+    def _classify(self, deal: Deal, res: Tally) -> list[Recognised]:
+        out: list[Recognised] = []
+        key = frozenset(res.items())
+        left = dict(res)
+        in_rivers = {s.tile for s, n in res.items() if s.zone.kind is ZoneKind.RIVER and n > 0}
+        for seat in SEATS:
+            side = self.layout.side(seat)
+            mine = {s: n for s, n in res.items() if s.zone.seat == side}
+            melds = {s: n for s, n in mine.items() if s.zone.kind is ZoneKind.MELDS}
+            hands = {s: n for s, n in mine.items() if s.zone.kind is ZoneKind.HAND}
+            hand = sum(hands.values())
+            claimed = {s.tile for s, n in (*melds.items(), *hands.items()) if n < 0} & in_rivers
+            ev = self.table.evidence(frozenset(mine))
+            if any(n < 0 for n in melds.values()) or (claimed and hand < 0):
+                text = (
+                    f"{seat} ({side}): declared, but the tiles did not follow ({fmt_tally(mine)})"
+                )
+                out += self._alert(AlertKind.DECLARATION_WITHOUT_TILES, seat, text, ev, key)
+            elif any(n > 0 for n in melds.values()):
+                text = (
+                    f"{seat} ({side}): tiles moved into the melds undeclared ({fmt_tally(melds)})"
+                )
+                out += self._alert(AlertKind.TILES_WITHOUT_DECLARATION, seat, text, ev, key)
+            elif hand:
+                kind = AlertKind.LONG_HAND if hand > 0 else AlertKind.SHORT_HAND
+                text = f"{seat} ({side}) hand holds {hand:+d} tiles: {fmt_tally(hands)}"
+                out += self._alert(kind, seat, text, ev, key)
+            else:
+                continue
+            for s in (*melds, *hands):
+                left.pop(s, None)
+            for s in list(left):
+                if s.zone.kind is ZoneKind.RIVER and s.tile in claimed:
+                    left.pop(s)  # the claimed tile still lying in the discarder's river
+        if left:
+            text = f"the table differs from the judge: {fmt_tally(left)}"
+            out += self._alert(
+                AlertKind.UNRECOGNISED, None, text, self.table.evidence(frozenset(left)), key
+            )
+        return out
+
+    def reconcile(self, presence: Mapping[TileCopy, Zone], deal: Deal) -> list[Recognised]:
+        self.table.reset(presence)
+        self._dealt = self._dealt or bool(deal.moves)
+        if deal.over:
+            return []
+        judge = deal
+        cards: list[Recognised] = []
+        if self.cards.any_found:  # the cards laid meanwhile declare first (card_declarations.py)
+            carded = fork(deal)
+            cards = self._cards_found(carded, self._clock or 0.0)
+            if any(isinstance(r, MoveSeen) for r in cards):
+                deal = carded
+        if not self._dealt and all(n < 0 for n in self.table.residue(deal).values()):
+            # restarted while the walls were being dealt: tiles are only still missing from
+            # the hands, none is anywhere else; the dealing goes on and is read as it lands
+            # (no RECOVERY alert for a half-dealt table, issue 13 item 3)
+            return [*cards, *self._evaluate(deal, None)]
+        found = explain(deal, self.table.where, self.layout, max_steps=self.max_steps)
+        note = ("reconciled from the tiles on the table",)
+        if found.outcomes == 1:
+            best = min(found.explanations, key=lambda e: len(e.moves))
+            if best.moves or cards:
+                self._mark_offered(judge)
+            return [*cards, *(MoveSeen(m, note) for m in best.moves)]
+        sure = found.common_prefix()
+        out: list[Recognised] = [*cards, *(MoveSeen(m, note) for m in sure)]
+        if sure or cards:
+            self._mark_offered(judge)
+        if not found.explanations:
+            res = self.table.residue(deal)
+            text = f"no legal sequence of up to {self.max_steps} moves explains the table: {fmt_tally(res)}"
+        else:
+            alts = [
+                " → ".join(move_text(m) for m in e.moves[len(sure) :]) for e in found.explanations
+            ]
+            text = f"{found.outcomes} different outcomes fit the table: " + " | ".join(alts)
+        out.append(RefereeAlert(AlertKind.RECOVERY, None, text, note))
         return out
 
     # -- reading the residue -------------------------------------------------------------
-    def _key(self, deal: Deal) -> tuple[int, int]:
-        return (id(deal), len(deal.history))
-
-    def _residue(self, deal: Deal) -> Tally:
-        key = self._key(deal)
-        if self._res_for != key:
-            self._res = residue(self._seen, expected(deal, self.layout))
-            self._res_for = key
-        return self._res
-
     def _evaluate(
         self, deal: Deal | None, t: float | None, now: float | None = None
     ) -> list[Recognised]:
@@ -339,9 +443,9 @@ class Recogniser(Declarations, CardDeclarations, CatchUp, WallChecks):
             self._clock = t
         if deal is None or deal.over:
             return []
-        res = self._residue(deal)
+        res = self.table.residue(deal)
         key = frozenset(res.items())
-        if self._offered == (self._key(deal), key):
+        if self._offered == (judge_key(deal), key):
             return []  # the runtime has not applied what was offered yet
         if key != self._residue_key:
             self._residue_key, self._residue_since = key, self._clock
@@ -353,20 +457,22 @@ class Recogniser(Declarations, CardDeclarations, CatchUp, WallChecks):
             self._alerted.clear()
             if not self._dealt:
                 self._dealt = True
-                self._fresh.clear()
-                self._notes.clear()
+                self.table.dealt()
                 return [HandsDealt()]
             return []
         self._watch.start(self._clock)
         if not self._dealt and deal.phase is Phase.CHOOSING_VOID:
-            moved = self._dealer_moved(deal)
-            if moved is not None:
-                return [*moved, *self._evaluate(deal, None)]
-            swap = self._dealt_swap(deal)
+            dealer = dealer_shown(
+                deal, self.table.where, self.table.seen, self.reader, self.layout.dealer_side
+            )
+            if dealer is not None:
+                self.table.follow(dealer.layout, dealer.seen)
+                return [*dealer.said, *self._evaluate(deal, None)]
+            swap = self.wall.dealt_swap(deal, self.table.where, self.layout)
             if swap is not None:
                 return [swap]  # the runtime re-judges on that wall; read again then
-        if self._held:
-            taken = self._held_hu_taken(deal, res)
+        if self.declarations.holding:
+            taken = self.declarations.held_hu_taken(deal, res, self.layout)
             if taken:
                 self._mark_offered(deal)
                 return taken
@@ -376,8 +482,9 @@ class Recogniser(Declarations, CardDeclarations, CatchUp, WallChecks):
             return list(silent)
         viable: list[Reading] = []
         refused: list[tuple[Reading, Rejected]] = []
-        readings = Reader(self.layout, self._where, self._fresh, self._kong_button).read(deal, res)
-        readings += self._chow_readings(deal, res)
+        pending = self.declarations.kong_buttons
+        readings = Reader(self.layout, self.table.where, self.table.fresh, pending).read(deal, res)
+        readings += self.declarations.chow_readings(deal, res, self.layout)
         if DeclarationSource.TILES in self.layout.sources:
             readings += claim_readings(self.layout, deal, res)
             readings += hu_readings(self.layout, deal, res)
@@ -386,7 +493,10 @@ class Recogniser(Declarations, CardDeclarations, CatchUp, WallChecks):
         # for it too (the CI run under load: S's promoted kong, its replacement and its
         # discard; the discard was read alone and accepted, the kong was lost)
         undeclared = {
-            r.seat for r in readings if r.button is Button.KONG and r.seat not in self._declared()
+            r.seat
+            for r in readings
+            if r.button is Button.KONG
+            and r.seat not in self.declarations.kong_declared(self.layout)
         }
         for r in readings:
             if self._in_transit(res, r, explained):
@@ -409,7 +519,7 @@ class Recogniser(Declarations, CardDeclarations, CatchUp, WallChecks):
         # e2e run in CI, seed 101 deal 3: "fits Kong S concealed-kong 4s and Discard S 8s")
         kongs = {r.seat for r in viable if r.button is Button.KONG}
         viable = [r for r in viable if r.seat not in kongs or r.button is Button.KONG]
-        searchable = self._undone is None and self._searched != (self._key(deal), key)
+        searchable = self._undone is None and self._searched != (judge_key(deal), key)
         if not viable and searchable and orphan(res):
             found = self._search(deal)
             if any(isinstance(r, MoveSeen) for r in found):
@@ -422,7 +532,7 @@ class Recogniser(Declarations, CardDeclarations, CatchUp, WallChecks):
         for r, problem in refused:
             kind = ALERT_FOR.get(problem.reason, AlertKind.UNRECOGNISED)
             text = f"{self._say(r)}: refused, {problem}"
-            out += self._alert(kind, r.seat, text, self._evidence(r.spots), key)
+            out += self._alert(kind, r.seat, text, self.table.evidence(r.spots), key)
         claims = [r for r in viable if is_tile_claim(r.moves[0])]
         if deal.phase is Phase.CHOOSING_VOID or claims:
             # each seat's declaration is its own (several may claim one discard)
@@ -437,12 +547,12 @@ class Recogniser(Declarations, CardDeclarations, CatchUp, WallChecks):
                 spots = frozenset().union(*(r.spots for r in group))
                 fits = tuple(r.moves[0] for r in group if len(r.moves) == 1)
                 out += self._alert(
-                    AlertKind.AMBIGUOUS, group[0].seat, text, self._evidence(spots), key, fits
+                    AlertKind.AMBIGUOUS, group[0].seat, text, self.table.evidence(spots), key, fits
                 )
         return out
 
     def _mark_offered(self, deal: Deal) -> None:
-        self._offered = (self._key(deal), frozenset(self._residue(deal).items()))
+        self._offered = (judge_key(deal), frozenset(self.table.residue(deal).items()))
 
     def _in_transit(self, res: Tally, r: Reading, explained: frozenset[Spot]) -> bool:
         """Another tile of that player's hand or void spot is in the air that no reading
@@ -462,28 +572,22 @@ class Recogniser(Declarations, CardDeclarations, CatchUp, WallChecks):
         )
 
     def _offer(self, deal: Deal, r: Reading) -> list[Recognised]:
-        evidence = self._evidence(r.spots, consume=True)
-        if r.moves[0] in self._swap_notes:
-            evidence = (*evidence, self._swap_notes.pop(r.moves[0]))
+        evidence = self.table.evidence(r.spots, consume=True)
+        swap_note = self.wall.swap_note(r.moves[0])
+        if swap_note is not None:
+            evidence = (*evidence, swap_note)
         out: list[Recognised] = [MoveSeen(m, evidence) for m in r.moves]
         move = r.moves[-1]
         if is_tile_claim(move) or isinstance(move, SelfDrawnHu):
             note = "; ".join(evidence)
-            out += self._if_false_hu(deal, move, note) or false_hu_shown(deal, r.moves, note)
+            out += false_hu_alert(deal, move, note) or false_hu_shown(deal, r.moves, note)
         if isinstance(move, Discard) and self._void_breach(deal, move):
             void = deal.void(move.seat)
             text = f"{move.seat} discarded {move.tile} while holding void-suit {void} tiles"
             out.append(
                 RefereeAlert(AlertKind.VOID_DISCARD_ORDER, move.seat, f"{text} (lenient)", evidence)
             )
-        if isinstance(move, Kong):
-            self._kong_button.pop(move.seat, None)
-        if isinstance(move, Chow):
-            self._chow_button.pop(move.seat, None)
-        if self._held and isinstance(move, Discard | Kong):
-            out += self._release_held(deal, r.moves)
-        elif self._held and isinstance(move, Draw | ReplacementDraw):
-            out += self._drawers_hu(deal, r.moves)
+        out += self.declarations.offered(deal, r.moves, self._clock, self.layout)
         self._mark_offered(deal)
         return out
 
@@ -504,13 +608,6 @@ class Recogniser(Declarations, CardDeclarations, CatchUp, WallChecks):
             return False
         return any(o.seat is r.seat and r.spots < o.spots for o in readings)
 
-    def _declared(self) -> set[Seat] | frozenset[Seat]:
-        """The seats whose own-turn kong is declared: a KONG button pending, or every seat
-        where the tiles are a declaration source (tile_declarations.py)."""
-        if DeclarationSource.TILES in self.layout.sources:
-            return frozenset(SEATS)
-        return set(self._kong_button)
-
     def _judge(self, deal: Deal, r: Reading) -> Rejected | None:
         if is_tile_claim(r.moves[0]) and deal.window is None:
             return None  # read as if the window had closed: the runtime judges the claim
@@ -521,9 +618,11 @@ class Recogniser(Declarations, CardDeclarations, CatchUp, WallChecks):
             return None
         problem = self._check(deal, r)
         if problem is not None and problem.reason is Reason.WALL_MISMATCH:
-            if self._fits_swapped(deal, r):
+            if self.wall.fits_swapped(deal, r):
                 return None  # the runtime re-judges on the swapped wall (wall_doubt.py)
-            return Rejected(problem.reason, problem.detail + self._scan_doubt(deal), problem.move)
+            return Rejected(
+                problem.reason, problem.detail + self.wall.scan_doubt(deal), problem.move
+            )
         return problem
 
     def _check(self, deal: Deal, r: Reading) -> Rejected | None:
@@ -546,7 +645,7 @@ class Recogniser(Declarations, CardDeclarations, CatchUp, WallChecks):
         seat: Seat | None,
         text: str,
         evidence: tuple[str, ...],
-        key,
+        key: ResidueKey | None,
         fits: tuple[Move, ...] = (),
     ) -> list[Recognised]:
         tag = (kind, seat, text, key)
@@ -555,12 +654,6 @@ class Recogniser(Declarations, CardDeclarations, CatchUp, WallChecks):
         self._alerted.add(tag)
         self._watch.told()  # the referee knows the table differs: no STALLED for it
         return [RefereeAlert(kind, seat, text, evidence, fits)]
-
-    def _evidence(self, spots: frozenset[Spot], consume: bool = False) -> tuple[str, ...]:
-        used = [text for spot, text in self._notes if spot in spots]
-        if consume:
-            self._notes = [(s, x) for s, x in self._notes if s not in spots]
-        return tuple(used)
 
     def _say(self, r: Reading) -> str:
         return " then ".join(move_text(m) for m in r.moves)

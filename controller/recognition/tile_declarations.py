@@ -80,7 +80,7 @@ def open_tile(deal: Deal) -> OpenTile | None:
     for m in reversed(moves[:-1]):
         if isinstance(m, Discard):
             return OpenTile(WindowKind.DISCARD, m.seat, m.tile, frozenset(declared))
-        if isinstance(m, Kong) and m.kind in ADDED:
+        if isinstance(m, Kong) and m.kind in ADDED and m.tile is not None:
             return OpenTile(WindowKind.ROBBING, m.seat, m.tile, frozenset(declared))
         if not is_claim(m):
             return None
@@ -205,9 +205,10 @@ def hu_readings(layout: Layout, deal: Deal, res: Tally) -> list[Reading]:
             ]
             took = o is not None and _left_river(layout, res, o)
             moves = _hu_now(deal, seat, o, extra, took)
-            if moves and took and isinstance(moves[-1], Hu) and o is not None:
+            river = None if o is None else layout.zone(ZoneKind.RIVER, o.giver)
+            if moves and took and isinstance(moves[-1], Hu) and o is not None and river:
                 # the discard it took: a pung shown in the open hand is a part of this Hu
-                spots.add(Spot(layout.zone(ZoneKind.RIVER, o.giver), o.tile))
+                spots.add(Spot(river, o.tile))
             if not moves:
                 moves = _hu_on_unread(layout, deal, res, seat, extra, spots)
             if moves:
@@ -241,7 +242,9 @@ def _hu_on_unread(
 def _left_river(layout: Layout, res: Tally, o: OpenTile) -> bool:
     """The open discard has left the discarder's river (a claimer took it)."""
     river = layout.zone(ZoneKind.RIVER, o.giver)
-    return o.kind is WindowKind.DISCARD and res.get(Spot(river, o.tile), 0) < 0
+    if river is None or o.kind is not WindowKind.DISCARD:
+        return False
+    return res.get(Spot(river, o.tile), 0) < 0
 
 
 def _hu_now(
@@ -261,7 +264,7 @@ def _hu_now(
         return ()
     on_discard = took and o is not None and extra == [o.tile] and o.giver is not seat
     if own_turn and deal.phase in (Phase.DRAW, Phase.REPLACEMENT) and len(extra) == 1:
-        if on_discard and seat not in o.declared:
+        if on_discard and o is not None and seat not in o.declared:
             return (Hu(seat),)
         take = Draw if deal.phase is Phase.DRAW else ReplacementDraw
         return (take(seat, extra[0]), SelfDrawnHu(seat))  # the wall decides (the judge)
@@ -272,7 +275,7 @@ def _hu_now(
 
 def false_hu_shown(deal: Deal, moves: tuple[Move, ...], note: str) -> list[RefereeAlert]:
     """The referee's alert for a Hu the tiles show that the judge takes as a false Hu, as a
-    button's or a card's (`declarations._if_false_hu`). The tiles are read on the runtime's
+    button's or a card's (`declarations.false_hu_alert`). The tiles are read on the runtime's
     view (`claim_clock._as_seen`: the window closed now), where the judge's own check refuses
     a Hu: it is judged on the open tile (`open_tile`), a self-drawn Hu after its draw."""
     move = moves[-1]

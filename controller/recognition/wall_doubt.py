@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 
+from controller.profiles import TileCopy
 from rules.deal import Deal
 from rules.moves import Draw, ReplacementDraw
 from rules.seats import Seat
@@ -77,8 +78,8 @@ def swap_for(
 
 def dealt_swap(
     deal: Deal,
-    order: Sequence,
-    seat_of: Callable[[object], Seat | None],
+    order: Sequence[TileCopy],
+    seat_of: Callable[[TileCopy], Seat | None],
     on_table: int,
 ) -> int | None:
     """The pair (i, i + 1) of the scan that the dealt hands show the other way round, if

@@ -11,12 +11,15 @@ empty residue, never by the table changing.
 
 It is armed once the deal is dealt (the hands held their tiles, or a move was accepted, or
 the hand zones hold every dealt tile): while the table deals, the residue is the tiles still
-in the wall and shrinks for seconds with nothing to accept.
+in the wall and shrinks for seconds with nothing to accept. A dealing that stops short (no
+tile landing in a hand for `DEALING_GRACE` graces) arms it too.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+
+DEALING_GRACE = 4  # graces with no tile landing in a hand before a short dealing stalls
 
 
 @dataclass(slots=True)
@@ -24,6 +27,18 @@ class StallWatch:
     grace: float
     since: float | None = None  # the residue has been non-empty with no move accepted
     raised: bool = False  # one alert per stall
+    dealing: tuple[int, float] | None = None  # tiles in the hands, and since when
+
+    def dealing_starts(self) -> None:
+        """A deal starts: its dealing's progress is counted from the next check."""
+        self.dealing = None
+
+    def dealing_stopped(self, now: float, hands: int) -> bool:
+        """No tile has landed in a hand (`hands`: the tiles the hand zones hold) for
+        `DEALING_GRACE` graces."""
+        if self.dealing is None or self.dealing[0] != hands:
+            self.dealing = (hands, now)
+        return now - self.dealing[1] >= DEALING_GRACE * self.grace
 
     def reset(self) -> None:
         """A move was accepted or the residue is empty: the table and the judge agree."""

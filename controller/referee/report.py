@@ -6,6 +6,10 @@ A deal sheet: the journal and its chain check, the wall with the dice and the br
 player's void suit, first discard, dealt and final hand, every step with its time and
 evidence and what the judge said, claim windows and who claimed, the ledger (corrections
 applied) with the rule behind each line, alerts and corrections with who made them and when.
+
+Said in the reader's language (`mjtable report --lang`): the headings, labels, the ledger's
+rules (the rulebook reference kept) and each line's `why` (controller/words.py why_said); the
+journal's own words (a step's text and evidence, a correction's reason) stay as journalled.
 """
 
 from __future__ import annotations
@@ -15,12 +19,14 @@ from html import escape
 
 from controller.journal.records import RecordKind
 from controller.journal.verify import Finding
+from controller.locale import ENGLISH, N_, Translator
 from controller.outputs.tiles_svg import sprite, symbol_id
 from controller.referee.journal_deal import JournalDeal, Verdict
 from controller.referee.rebuild import END_NAMES, Rebuilt
 from controller.referee.session import SessionDeal
 from controller.referee.svg import legend_svg, progression_svg, wall_svg
 from controller.referee.text import clock_time, seat_status, won_text
+from controller.words import why_said
 from rules.ruleset import ScoringMethod
 from rules.seats import SEATS
 from rules.tiles import Tile
@@ -52,6 +58,55 @@ tr.superseded td { background: #eee; font-weight: normal; color: #444; }
 """
 
 
+# the labels said inside the sheet's f-strings (`_("…")` there is not extracted): marked
+# here for the catalog, said through the reader's Translator where they are printed
+LABELS = (
+    N_("session"),
+    N_("started"),
+    N_("players"),
+    N_("dealer"),
+    N_("dice"),
+    N_("end"),
+    N_("seat"),
+    N_("void suit"),
+    N_("wind"),
+    N_("first discard"),
+    N_("result"),
+    N_("deal"),
+    N_("Hands"),
+    N_("dealt"),
+    N_("at the end"),
+    N_("Moves"),
+    N_("record"),
+    N_("time"),
+    N_("what"),
+    N_("evidence"),
+    N_("judge"),
+    N_("Ledger"),
+    N_("payer"),
+    N_("payee"),
+    N_("points"),
+    N_("why"),
+    N_("rule"),
+    N_("no payments"),
+    N_("Deltas"),
+    N_("Alerts"),
+    N_("alert"),
+    N_("none"),
+    N_("Corrections"),
+    N_("when"),
+    N_("referee"),
+    N_("action"),
+    N_("corrects"),
+    N_("status"),
+    N_("Session report"),
+    N_("rules"),
+    N_("winners"),
+    N_("totals after"),
+    N_("corrections"),
+)
+
+
 def _tiles(tiles: Sequence[Tile | None]) -> str:
     inner = "".join(
         f'<svg class="t" viewBox="0 0 60 84"><use href="#{symbol_id(t)}"/></svg>' for t in tiles
@@ -67,53 +122,71 @@ def _tile_of(text: str) -> str:
         return escape(text)
 
 
-def page(title: str, body: str, tileset_sprite: str) -> str:
+def page(title: str, body: str, tileset_sprite: str, tr: Translator = ENGLISH) -> str:
     return (
-        '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
+        f'<!DOCTYPE html>\n<html lang="{tr.language.tag}"><head><meta charset="utf-8">'
         f"<title>{escape(title)}</title><style>{CSS}</style></head><body>"
         f"{tileset_sprite}{body}</body></html>\n"
     )
 
 
-def chain_line(path: str, finding: Finding | None, last_hash: str) -> str:
+def chain_line(path: str, finding: Finding | None, last_hash: str, tr: Translator = ENGLISH) -> str:
     if finding is None:
-        return (
-            f'<span class="ok">chain intact</span> — journal <code>{escape(path)}</code>, '
-            f"last hash <code>{last_hash[:16]}…</code>"
-        )
-    return f'<span class="bad">CHAIN BROKEN at {escape(str(finding))}</span> — <code>{escape(path)}</code>'
+        return f'<span class="ok">{tr.gettext("chain intact")}</span> — ' + tr.gettext(
+            "journal {path}, last hash {hash}"
+        ).format(path=f"<code>{escape(path)}</code>", hash=f"<code>{last_hash[:16]}…</code>")
+    broken = tr.gettext("CHAIN BROKEN at {record}").format(record=escape(str(finding)))
+    return f'<span class="bad">{broken}</span> — <code>{escape(path)}</code>'
 
 
-def deal_sheet(sd: SessionDeal) -> str:
+# how a deal ended (controller/referee/rebuild.py END_NAMES), in the reader's words
+END_WORDS = {
+    "three-won": N_("three Hu"),
+    "wall-exhausted": N_("Exhausted wall"),
+    "time-up": N_("time up"),
+}
+
+
+def _end_words(end: str, tr: Translator) -> str:
+    return tr.gettext(END_WORDS[end]) if end in END_WORDS and tr is not ENGLISH else end
+
+
+def deal_sheet(sd: SessionDeal, tr: Translator = ENGLISH) -> str:
     rb = sd.rebuilt
     jd = rb.source
     s = jd.started
     end = rb.deal.end
-    end_text = "not over" if end is None else END_NAMES[end]
+    end_text = tr.gettext("not over") if end is None else _end_words(END_NAMES[end], tr)
     names = ", ".join(f"{seat} {escape(s.players[seat])}" for seat in SEATS)
+    _ = tr.gettext
+    title = _("Deal {n} — {rules}").format(n=jd.number, rules=escape(jd.rules.name))
+    started = _("{wall} (record {seq})").format(
+        wall=escape(jd.started_record.wall), seq=jd.started_record.seq
+    )
     out = [
-        f'<section class="deal"><h1>Deal {jd.number} — {escape(jd.rules.name)}</h1>',
+        f'<section class="deal"><h1>{title}</h1>',
         '<table class="meta">',
-        f"<tr><td>session</td><td>{s.session if s.session is not None else '-'}</td>"
-        f"<td>started</td><td>{escape(jd.started_record.wall)} (record {jd.started_record.seq})</td></tr>",
-        f"<tr><td>players</td><td>{names}</td><td>dealer</td><td>{jd.dealer} "
+        f"<tr><td>{_('session')}</td><td>{s.session if s.session is not None else '-'}</td>"
+        f"<td>{_('started')}</td><td>{started}</td></tr>",
+        f"<tr><td>{_('players')}</td><td>{names}</td><td>{_('dealer')}</td><td>{jd.dealer} "
         f"{escape(s.players[jd.dealer])}</td></tr>",
-        f"<tr><td>dice</td><td>{s.dice[0]} + {s.dice[1]}</td><td>end</td><td>{end_text}</td></tr>",
-        _head_row(jd),
+        f"<tr><td>{_('dice')}</td><td>{s.dice[0]} + {s.dice[1]}</td><td>{_('end')}</td>"
+        f"<td>{end_text}</td></tr>",
+        _head_row(jd, tr),
         "</table>",
         '<div class="wallbox">',
         wall_svg(rb),
-        f"<div>{legend_svg()}{_players(sd)}</div></div>",
-        _hands(sd),
-        _steps(rb),
-        _ledger(rb),
-        _corrections(rb),
+        f"<div>{legend_svg()}{_players(sd, tr)}</div></div>",
+        _hands(sd, tr),
+        _steps(rb, tr),
+        _ledger(rb, tr),
+        _corrections(rb, tr),
         "</section>",
     ]
     return "".join(out)
 
 
-def _head_row(jd: JournalDeal) -> str:
+def _head_row(jd: JournalDeal, tr: Translator = ENGLISH) -> str:
     """The chain head when the deal settled (`SEQ:HASH`), kept on paper: `mjtable journal
     verify --anchor` shows records lost from the journal since (issue 15 item 5)."""
     settled = next(
@@ -121,20 +194,23 @@ def _head_row(jd: JournalDeal) -> str:
     )
     if settled is None:
         return ""
+    anchor = f'<code class="anchor">{settled.seq}:{settled.hash}</code>'
     return (
-        f'<tr><td>chain head</td><td colspan="3"><code class="anchor">{settled.seq}:'
-        f"{settled.hash}</code> (at the settlement)</td></tr>"
+        f'<tr><td>{tr.gettext("chain head")}</td><td colspan="3">'
+        + tr.gettext("{anchor} (at the settlement)").format(anchor=anchor)
+        + "</td></tr>"
     )
 
 
-def _players(sd: SessionDeal) -> str:
+def _players(sd: SessionDeal, tr: Translator = ENGLISH) -> str:
     rb = sd.rebuilt
     last = rb.moments[-1]
     voids = rb.source.rules.play.void_suit
+    _ = tr.gettext
     rows = [
-        f"<table><tr><th>seat</th><th>{'void' if voids else 'wind'}</th><th>first discard</th>"
-        "<th>result</th>"
-        '<th class="n">deal</th><th class="n">session</th></tr>'
+        f"<table><tr><th>{_('seat')}</th><th>{_('void suit') if voids else _('wind')}</th>"
+        f"<th>{_('first discard')}</th><th>{_('result')}</th>"
+        f'<th class="n">{_("deal")}</th><th class="n">{_("session")}</th></tr>'
     ]
     for seat in SEATS:
         firsts = last.discards[seat][:1]
@@ -143,11 +219,13 @@ def _players(sd: SessionDeal) -> str:
         if won:
             w = won[0]
             if w.false_hu:
-                result = "false Hu"
+                result = _("false Hu")
             elif rb.source.rules.scoring.method is ScoringMethod.HIGHEST_PATTERN:
                 result = f"Hu {escape(won_text(w, rb.source.rules))}, #{w.order}"
             else:
-                result = f"Hu on {w.tile} ({w.value} pts), #{w.order}"
+                result = _("Hu on {tile} ({points} pts), #{order}").format(
+                    tile=w.tile, points=w.value, order=w.order
+                )
         rows.append(
             f"<tr><td>{seat} {escape(rb.source.started.players[seat])}</td>"
             f"<td>{escape(_seat_status(rb, last, seat, voids))}</td>"
@@ -157,11 +235,15 @@ def _players(sd: SessionDeal) -> str:
     return "".join(rows) + "</table>"
 
 
-def _hands(sd: SessionDeal) -> str:
+def _hands(sd: SessionDeal, tr: Translator = ENGLISH) -> str:
     """The dealt hand and the hand and melds at the end, the page's full width."""
     rb = sd.rebuilt
     first, last = rb.moments[0], rb.moments[-1]
-    rows = ["<h3>Hands</h3><table><tr><th>seat</th><th>dealt</th><th>at the end</th></tr>"]
+    _ = tr.gettext
+    rows = [
+        f"<h3>{_('Hands')}</h3><table><tr><th>{_('seat')}</th><th>{_('dealt')}</th>"
+        f"<th>{_('at the end')}</th></tr>"
+    ]
     for seat in SEATS:
         melds = " ".join(_tiles(m.tiles) for m in last.melds[seat])
         rows.append(
@@ -179,7 +261,7 @@ def _seat_status(rb: Rebuilt, m, seat, voids: bool) -> str:
     return seat_status(rb, m, seat)
 
 
-def _steps(rb: Rebuilt) -> str:
+def _steps(rb: Rebuilt, tr: Translator = ENGLISH) -> str:
     jd = rb.source
     t0 = jd.started_record.mono
     cancelled = {
@@ -188,9 +270,11 @@ def _steps(rb: Rebuilt) -> str:
         if c.active and rb.corrected and str(c.correction.action) == "cancel-move"
     }
     refused = {r.at: r for r in rb.refused}
+    _ = tr.gettext
     rows = [
-        "<h2>Moves</h2><table><tr><th>#</th><th>record</th><th>time</th><th>+s</th>"
-        "<th>seat</th><th>what</th><th>evidence</th><th>judge</th></tr>"
+        f"<h2>{_('Moves')}</h2><table><tr><th>#</th><th>{_('record')}</th><th>{_('time')}</th>"
+        f"<th>+s</th><th>{_('seat')}</th><th>{_('what')}</th><th>{_('evidence')}</th>"
+        f"<th>{_('judge')}</th></tr>"
     ]
     for st in jd.steps:
         rec = st.record
@@ -255,42 +339,51 @@ def _corrected_end(rb: Rebuilt) -> str:
     return END_NAMES[end]
 
 
-def _ledger(rb: Rebuilt) -> str:
+def _ledger(rb: Rebuilt, tr: Translator = ENGLISH) -> str:
+    """The deal's payments; each line's rule in the reader's language, the rulebook's
+    reference ("004 Table 7") kept as it is printed (the catalog's entries keep it)."""
     jd = rb.source
+    _ = tr.gettext
     rows = [
-        '<h2>Ledger</h2><table><tr><th>payer</th><th>payee</th><th class="n">points</th>'
-        "<th>why</th><th>rule</th></tr>"
+        f"<h2>{_('Ledger')}</h2><table><tr><th>{_('payer')}</th><th>{_('payee')}</th>"
+        f'<th class="n">{_("points")}</th><th>{_("why")}</th><th>{_("rule")}</th></tr>'
     ]
     for line in rb.ledger:
-        payee = "nobody" if line.payee is None else str(line.payee)
+        payee = _("nobody") if line.payee is None else str(line.payee)
         rows.append(
             f'<tr><td>{line.payer}</td><td>{payee}</td><td class="n">{line.points}</td>'
-            f'<td>{escape(line.why)}</td><td class="small">{escape(line.rule)}</td></tr>'
+            f"<td>{escape(why_said(line.why).say(tr))}</td>"
+            f'<td class="small">{escape(_(line.rule))}</td></tr>'
         )
     if not rb.ledger:
-        rows.append('<tr><td colspan="5">no payments</td></tr>')
+        rows.append(f'<tr><td colspan="5">{_("no payments")}</td></tr>')
     rows.append("</table>")
     deltas = " ".join(f"{s} {d:+d}" for s, d in zip(SEATS, rb.deltas, strict=True))
-    rows.append(f"<p><b>Deltas</b> {deltas}")
+    rows.append(f"<p><b>{_('Deltas')}</b> {deltas}")
     if rb.next_dealer is not None:
-        rows.append(f"; next dealer {rb.next_dealer}")
+        rows.append("; " + _("next dealer {seat}").format(seat=rb.next_dealer))
     if jd.settled is not None and tuple(jd.settled.deltas) != rb.deltas:
         was = " ".join(f"{s} {d:+d}" for s, d in zip(SEATS, jd.settled.deltas, strict=True))
-        rows.append(
-            ' <span class="bad">(as journalled before corrections: '
-            f'<span class="struck">{was}</span>)</span>'
+        said = _("(as journalled before corrections: {deltas})").format(
+            deltas=f'<span class="struck">{was}</span>'
         )
+        rows.append(f' <span class="bad">{said}</span>')
     elif jd.settled is None:
-        rows.append(' <span class="bad">(the deal was not settled in the journal)</span>')
+        said = _("(the deal was not settled in the journal)")
+        rows.append(f' <span class="bad">{said}</span>')
     return "".join(rows) + "</p>"
 
 
-def _corrections(rb: Rebuilt) -> str:
+def _corrections(rb: Rebuilt, tr: Translator = ENGLISH) -> str:
     jd = rb.source
+    _ = tr.gettext
     alerts = [s for s in jd.steps if s.verdict is Verdict.ALERT]
-    out = ["<h2>Alerts</h2>"]
+    out = [f"<h2>{_('Alerts')}</h2>"]
     if alerts:
-        out.append("<table><tr><th>record</th><th>time</th><th>seat</th><th>alert</th></tr>")
+        out.append(
+            f"<table><tr><th>{_('record')}</th><th>{_('time')}</th><th>{_('seat')}</th>"
+            f"<th>{_('alert')}</th></tr>"
+        )
         for a in alerts:
             out.append(
                 f'<tr><td class="n">{a.seq}</td><td>{clock_time(a.record.wall)}</td>'
@@ -299,21 +392,22 @@ def _corrections(rb: Rebuilt) -> str:
             )
         out.append("</table>")
     else:
-        out.append("<p>none</p>")
-    out.append("<h2>Corrections</h2>")
+        out.append(f"<p>{_('none')}</p>")
+    out.append(f"<h2>{_('Corrections')}</h2>")
     if not jd.corrections:
-        out.append("<p>none</p>")
+        out.append(f"<p>{_('none')}</p>")
         return "".join(out)
     out.append(
-        "<table><tr><th>record</th><th>when</th><th>referee</th><th>action</th>"
-        "<th>corrects</th><th>why</th><th>status</th></tr>"
+        f"<table><tr><th>{_('record')}</th><th>{_('when')}</th><th>{_('referee')}</th>"
+        f"<th>{_('action')}</th><th>{_('corrects')}</th><th>{_('why')}</th>"
+        f"<th>{_('status')}</th></tr>"
     )
     for c in jd.corrections:
         corr = c.correction
         details = ", ".join(f"{k} {v}" for k, v in (corr.details or {}).items() if k != "judge")
-        status = "applied" if c.active and rb.corrected else "not applied"
+        status = _("applied") if c.active and rb.corrected else _("not applied")
         if c.withdrawn_by is not None:
-            status = f"withdrawn by record {c.withdrawn_by}"
+            status = _("withdrawn by record {seq}").format(seq=c.withdrawn_by)
         out.append(
             f'<tr><td class="n">{c.record.seq}</td><td>{escape(c.record.wall)}</td>'
             f"<td>{escape(corr.referee)}</td><td>{corr.action} {escape(details)}</td>"
@@ -325,23 +419,29 @@ def _corrections(rb: Rebuilt) -> str:
 
 
 def session_report(
-    deals: Sequence[SessionDeal], path: str, finding: Finding | None, last_hash: str
+    deals: Sequence[SessionDeal],
+    path: str,
+    finding: Finding | None,
+    last_hash: str,
+    tr: Translator = ENGLISH,
 ) -> str:
     """Every deal of the journal: the progression of each session, a table, then the sheets."""
-    body = [f"<h1>Session report</h1><p>{chain_line(path, finding, last_hash)}</p>"]
+    _ = tr.gettext
+    body = [f"<h1>{_('Session report')}</h1><p>{chain_line(path, finding, last_hash, tr)}</p>"]
     sessions: dict[int | None, list[SessionDeal]] = {}
     for d in deals:
         sessions.setdefault(d.session, []).append(d)
     for number, group in sessions.items():
         names = group[0].rebuilt.source.started.players
-        labels = ["start", *(str(d.number) for d in group)]
+        labels = [_("start"), *(str(d.number) for d in group)]
         totals = [group[0].before, *(d.after for d in group)]
-        body.append(f"<h2>Session {'-' if number is None else number}</h2>")
+        body.append(f"<h2>{_('Session {n}').format(n='-' if number is None else number)}</h2>")
         body.append(progression_svg(labels, totals, names))
         body.append(
-            "<table><tr><th>deal</th><th>rules</th><th>dealer</th><th>dice</th><th>winners</th>"
+            f"<table><tr><th>{_('deal')}</th><th>{_('rules')}</th><th>{_('dealer')}</th>"
+            f"<th>{_('dice')}</th><th>{_('winners')}</th>"
             + "".join(f'<th class="n">{s}</th>' for s in SEATS)
-            + "<th>totals after</th><th>corrections</th></tr>"
+            + f"<th>{_('totals after')}</th><th>{_('corrections')}</th></tr>"
         )
         for d in group:
             rb = d.rebuilt
@@ -355,13 +455,19 @@ def session_report(
                 f'<td class="n">{len(rb.source.corrections)}</td></tr>'
             )
         body.append("</table>")
-    body += [deal_sheet(d) for d in deals]
-    return page("Session report", "".join(body), _sprite(deals))
+    body += [deal_sheet(d, tr) for d in deals]
+    return page(_("Session report"), "".join(body), _sprite(deals), tr)
 
 
-def deal_report(sd: SessionDeal, path: str, finding: Finding | None, last_hash: str) -> str:
-    body = f"<p>{chain_line(path, finding, last_hash)}</p>{deal_sheet(sd)}"
-    return page(f"Deal {sd.number}", body, _sprite([sd]))
+def deal_report(
+    sd: SessionDeal,
+    path: str,
+    finding: Finding | None,
+    last_hash: str,
+    tr: Translator = ENGLISH,
+) -> str:
+    body = f"<p>{chain_line(path, finding, last_hash, tr)}</p>{deal_sheet(sd, tr)}"
+    return page(tr.gettext("Deal {n}").format(n=sd.number), body, _sprite([sd]), tr)
 
 
 def _sprite(deals: Sequence[SessionDeal]) -> str:

@@ -75,10 +75,33 @@ const MJ = (() => {
     document.body.dataset.language = WORDS.language || "en";
     faultNote(WORDS.fault);
     languageSwitch(chosen || "");
-    for (const node of document.querySelectorAll("[data-msgid]")) {
-      node.textContent = t(node.dataset.msgid);
-    }
+    sayStatic();
     if (lastRender) render(lastRender[0], lastRender[1]);
+    document.dispatchEvent(new Event("mj:words")); // a page's own parts say themselves again
+  }
+
+  // The page's own words: data-msgid="…" is an element's text, data-msgid-ATTR="…" its
+  // attribute ATTR (data-msgid-placeholder, data-msgid-title, data-msgid-data-none)
+  function sayStatic() {
+    for (const node of document.querySelectorAll("*")) {
+      for (const attr of Array.from(node.attributes)) {
+        if (attr.name === "data-msgid") node.textContent = t(attr.value);
+        else if (attr.name.startsWith("data-msgid-")) {
+          node.setAttribute(attr.name.slice("data-msgid-".length), t(attr.value));
+        }
+      }
+    }
+  }
+
+  // A sentence the daemon made (controller/locale `Said`: its msgid, what fills it, and
+  // what an English reader reads instead, a tile's code), said in the page's language
+  function say(said) {
+    if (said === null || said === undefined) return "";
+    if (typeof said !== "object") return String(said);
+    if (said.en !== undefined && WORDS.language === "en") return said.en;
+    const args = {};
+    for (const [k, v] of Object.entries(said.args || {})) args[k] = say(v);
+    return t(said.msgid, args);
   }
 
   // A catalog that did not load: the page goes on in English and says why (in English: the
@@ -568,7 +591,7 @@ const MJ = (() => {
       li.appendChild(el("span", "who", who));
       const points = g.payers.length > 1 ? t("{points} each", { points: g.points }) : String(g.points);
       li.appendChild(el("span", "points", points));
-      li.appendChild(el("span", "why", t(g.why)));
+      li.appendChild(el("span", "why", g.why_words ? say(g.why_words) : t(g.why)));
       const rule = el("span", "rule muted", t(g.rule));
       rule.title = t(g.rule);
       li.appendChild(rule);
@@ -665,5 +688,5 @@ const MJ = (() => {
     }
   }
 
-  return { el, tile, tiles, meld, render, follow, loadSprite, loadWords, signed, t, tn };
+  return { el, tile, tiles, meld, render, follow, loadSprite, loadWords, signed, t, tn, say, seatWords };
 })();

@@ -8,25 +8,46 @@ function localTime(iso) {
   return isNaN(t) ? iso : t.toLocaleTimeString();
 }
 
-const SEAT_WORDS = { E: "East", S: "South", W: "West", N: "North" };
+const { t, tn, say } = MJ;
 
-// every phrase this page writes itself (the call's own words come from the daemon:
-// controller/daemon/referee_call.py)
+// Every phrase this page writes itself, said in the page's own language (picked apart from
+// the board's: `data-words` on the body); the call's sentences come from the daemon
+// (controller/daemon/referee_call.py) and are said here with `say`.
 const WORDS = {
-  fromCall: "chosen from the referee call",
-  recorded: "Recorded",
-  undoBelow: " Undo it under “Corrections” if it was wrong.",
-  refused: "Refused: ",
-  notSent: "Not sent: ",
-  undo: "Undo",
-  settled: (deal) => "Deal " + deal + " (settled)",
-  loggedOut: "Not recorded: your login has ended (wrong token, or the table restarted). Log in again: ",
-  tooMany: "Not recorded: too many wrong tokens from this device; wait a minute and log in again.",
-  failed: (status) => "Not recorded: the table answered " + status + ".",
+  recorded: (seq) => (seq !== null ? t("Recorded as #{seq}.", { seq: seq }) : t("Recorded.")),
+  undoBelow: () => t("Undo it under “Corrections” if it was wrong."),
+  refused: (why) => t("Refused: {why}", { why: why }),
+  notSent: (err) => t("Not sent: {error}", { error: String(err) }),
+  undo: () => t("Undo"),
+  settled: (deal) => t("Deal {n} (settled)", { n: deal }),
+  loggedOut: () => t("Not recorded: your login has ended (wrong token, or the table restarted). Log in again: "),
+  tooMany: () => t("Not recorded: too many wrong tokens from this device; wait a minute and log in again."),
+  failed: (status) => t("Not recorded: the table answered {status}.", { status: status }),
 };
+// the note journalled with an answer taken from the call: the record's words, not the page's
+const FROM_CALL = "chosen from the referee call";
+const HEADLINE_MAX = 120; // characters, as the daemon cuts its own (referee_call.py)
 
 function seatWords(seat) {
-  return SEAT_WORDS[seat] || seat || "nobody";
+  return seat ? MJ.seatWords(seat) : t("nobody");
+}
+
+// An alert as the daemon words it, "Stalled: West holds 15 tiles": its title (a catalog
+// message, controller/words.py ALERT_TITLES) said in the page's language, the message as
+// written
+function alertWords(text) {
+  const i = text.indexOf(": ");
+  if (i < 0) return t(text);
+  return t("{title}: {message}", { title: t(text.slice(0, i)), message: text.slice(i + 2) });
+}
+
+// a headline said in a language other than the daemon's, cut at a word as the daemon cuts
+function shorten(text) {
+  text = text.split(/\s+/).join(" ").trim();
+  if (text.length <= HEADLINE_MAX) return text;
+  const cut = text.slice(0, HEADLINE_MAX - 1);
+  const space = cut.lastIndexOf(" ");
+  return (space > HEADLINE_MAX / 2 ? cut.slice(0, space) : cut).replace(/[,;:—\- ]+$/, "") + "…";
 }
 
 // "E · Ann" in the seat pickers (the value stays the seat letter)
@@ -42,7 +63,8 @@ function nameSeats(players) {
   }
 }
 
-// a journal panel line: "seq<TAB>wall time<TAB>the record in words" (controller/daemon/contracts.py)
+// a journal panel line: "seq<TAB>wall time<TAB>the record in words<TAB>the same as a
+// sentence (JSON)" (controller/daemon/contracts.py tail_line), said in the page's language
 function journalLine(line) {
   const parts = line.split("\t");
   const li = MJ.el("li", "");
@@ -50,8 +72,16 @@ function journalLine(line) {
     li.textContent = line;
     return li;
   }
+  let words = parts.slice(2).join(" ");
+  if (parts.length > 3 && parts[parts.length - 1].startsWith("{")) {
+    try {
+      words = say(JSON.parse(parts[parts.length - 1]));
+    } catch (e) {
+      words = parts.slice(2, -1).join(" ");
+    }
+  }
   li.appendChild(MJ.el("span", "muted", "#" + parts[0] + " " + localTime(parts[1]) + " "));
-  li.appendChild(MJ.el("span", "", parts.slice(2).join(" ")));
+  li.appendChild(MJ.el("span", "", words));
   return li;
 }
 
@@ -69,25 +99,31 @@ function drawCall(call) {
   if (box.dataset.id !== String(call.id)) manual.open = !call.candidates.some(answerOf);
   box.dataset.id = String(call.id);
   box.classList.toggle("answered", !!call.answered);
-  document.getElementById("call-status").textContent = call.status;
-  document.getElementById("call-headline").textContent = call.headline;
+  // the call's sentences in the page's language (`words`), else as the daemon wrote them
+  const words = call.words || {};
+  const said = (key, english) => (words[key] ? say(words[key]) : english);
+  document.getElementById("call-status").textContent = said("status", call.status);
+  document.getElementById("call-headline").textContent = words.headline ? shorten(say(words.headline)) : call.headline;
   document.getElementById("candidates").replaceChildren(
     ...call.candidates.map((c, i) => {
       const li = MJ.el("li", "candidate");
       const action = answerOf(c);
+      const w = (words.candidates || [])[i];
+      const text = w ? say(w.text) : c.text;
       if (action) {
-        const apply = MJ.el("button", i === 0 ? "apply best" : "apply", c.text);
+        const apply = MJ.el("button", i === 0 ? "apply best" : "apply", text);
         apply.type = "button";
-        apply.addEventListener("click", () => post({ note: WORDS.fromCall, call: call.id, ...action }, null));
+        apply.addEventListener("click", () => post({ note: FROM_CALL, call: call.id, ...action }, null));
         li.appendChild(apply);
       } else {
-        li.appendChild(MJ.el("p", "hint", c.text));
+        li.appendChild(MJ.el("p", "hint", text));
       }
       return li;
     }),
   );
-  document.getElementById("call-diffs").replaceChildren(...call.details.map((d) => MJ.el("li", "", d)));
-  document.getElementById("call-cause").textContent = call.cause;
+  const details = words.details ? words.details.map(say) : call.details;
+  document.getElementById("call-diffs").replaceChildren(...details.map((d) => MJ.el("li", "", d)));
+  document.getElementById("call-cause").textContent = said("cause", call.cause);
 }
 
 // the referee action a candidate's button sends (null: it only says what to look at)
@@ -105,15 +141,16 @@ function drawSide(view) {
     ...view.alerts.map((a) => {
       const li = MJ.el("li", "alert " + a.level);
       li.appendChild(MJ.el("span", "muted", "#" + a.seq + " " + localTime(a.t_wall) + " "));
-      li.appendChild(MJ.el("span", "", a.text));
+      li.appendChild(MJ.el("span", "", alertWords(a.text)));
       return li;
     }),
   );
-  document.getElementById("wall-count").textContent = view.wall_remaining.length + " tiles";
+  const left = view.wall_remaining.length;
+  document.getElementById("wall-count").textContent = tn("{n} tile", "{n} tiles", left);
   document.getElementById("wall").replaceChildren(...view.wall_remaining.map((t) => MJ.tile(t, "small")));
   const journal = document.getElementById("journal");
   journal.replaceChildren(...view.journal_tail.slice().reverse().map(journalLine));
-  const heads = (view.heads || []).map((h) => "deal " + h.deal + " — " + h.seq + ":" + h.hash);
+  const heads = (view.heads || []).map((h) => t("deal {n} — {anchor}", { n: h.deal, anchor: h.seq + ":" + h.hash }));
   document.getElementById("heads").replaceChildren(...heads.map((line) => MJ.el("li", "", line)));
   drawCall(view.call);
   document.getElementById("corrections").replaceChildren(...(view.corrections || []).map(correctionItem));
@@ -127,9 +164,9 @@ function drawSide(view) {
 }
 
 function correctionItem(c) {
-  const li = MJ.el("li", c.active ? "correction" : "correction undone", c.text + " ");
+  const li = MJ.el("li", c.active ? "correction" : "correction undone", (c.words ? say(c.words) : c.text) + " ");
   if (c.active) {
-    const undo = MJ.el("button", "undo", WORDS.undo);
+    const undo = MJ.el("button", "undo", WORDS.undo());
     undo.type = "button";
     undo.addEventListener("click", () => post({ kind: "undo", target_seq: c.seq }, null));
     li.appendChild(undo);
@@ -144,12 +181,16 @@ document.getElementById("dismiss").addEventListener("click", (ev) => {
 
 const QUESTIONS = {
   penalty: (d) =>
-    `${seatWords(d.seat)} pays ${d.points} point${d.points === 1 ? "" : "s"} to ` +
-    `${d.paid_to ? seatWords(d.paid_to) : "nobody"} (${d.note}). Apply? ` +
-    "It is journalled and can be undone under “Corrections”.",
+    tn(
+      "{seat} pays {n} point to {payee} ({note}). Apply? It is journalled and can be undone under “Corrections”.",
+      "{seat} pays {n} points to {payee} ({note}). Apply? It is journalled and can be undone under “Corrections”.",
+      d.points,
+      { seat: seatWords(d.seat), payee: seatWords(d.paid_to), note: d.note },
+    ),
   abandon: (d) =>
-    `End the deal here? Payments made so far stand (${d.note}). ` +
-    "It can be undone under “Corrections”.",
+    t("End the deal here? Payments made so far stand ({note}). It can be undone under “Corrections”.", {
+      note: d.note,
+    }),
 };
 
 async function post(data, form) {
@@ -163,7 +204,7 @@ async function post(data, form) {
     });
     if (reply.status === 401 || reply.status === 429) {
       out.className = "action-result bad";
-      out.textContent = reply.status === 401 ? WORDS.loggedOut : WORDS.tooMany;
+      out.textContent = reply.status === 401 ? WORDS.loggedOut() : WORDS.tooMany();
       const again = MJ.el("a", "", "/referee/login");
       again.href = "/referee/login";
       if (reply.status === 401) out.appendChild(again);
@@ -176,15 +217,16 @@ async function post(data, form) {
       return;
     }
     out.className = "action-result " + (result.accepted ? "ok" : "bad");
+    // the daemon's detail is said in the page's language when the catalog has it
     out.textContent = result.accepted
-      ? WORDS.recorded + (result.seq !== null ? " as #" + result.seq : "") + "." +
-        (result.detail ? " " + result.detail + "." : "") +
-        (data.kind === "penalty" || data.kind === "abandon" ? WORDS.undoBelow : "")
-      : WORDS.refused + (result.detail || result.reason);
+      ? WORDS.recorded(result.seq) +
+        (result.detail ? " " + t(result.detail) + "." : "") +
+        (data.kind === "penalty" || data.kind === "abandon" ? " " + WORDS.undoBelow() : "")
+      : WORDS.refused(t(result.detail || result.reason));
     if (result.accepted && form) form.reset();
   } catch (err) {
     out.className = "action-result bad";
-    out.textContent = WORDS.notSent + err;
+    out.textContent = WORDS.notSent(err);
   }
 }
 
@@ -205,9 +247,16 @@ for (const form of document.querySelectorAll("form[data-kind]")) {
   });
 }
 
+let lastView = null;
+// the language picked again on the page: the page's own parts said in it at once
+document.addEventListener("mj:words", () => {
+  if (lastView) drawSide(lastView);
+});
+
 Promise.allSettled([MJ.loadSprite(), MJ.loadWords()]).finally(() => {
   MJ.follow("/referee/events", "/referee/api/view", (view) => {
-    MJ.render(view.public, { hands: view.hands, note: "referee" });
+    lastView = view;
+    MJ.render(view.public, { hands: view.hands, note: t("referee") });
     drawSide(view);
   });
 });

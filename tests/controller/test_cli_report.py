@@ -6,6 +6,7 @@ from __future__ import annotations
 import base64
 import re
 from collections.abc import Iterator
+from html import unescape as html_unescape
 from pathlib import Path
 
 import pytest
@@ -152,3 +153,37 @@ def test_nothing_runs_past_the_right_edge_of_a4(journal: Path, tmp_path: Path, b
         browser.execute_cdp_cmd("Emulation.setEmulatedMedia", {"media": ""})
     assert tiles > 100
     assert over == []
+
+
+@pytest.mark.parametrize(
+    ("code", "heading", "rule"),
+    [
+        ("zh-CN", "账目", "004 Table 7："),
+        ("ru", "Расчёт", "004 Table 7: "),
+    ],
+)
+def test_the_report_in_the_reader_s_language_keeps_the_rulebook_reference(
+    journal: Path, tmp_path: Path, code: str, heading: str, rule: str
+) -> None:
+    """Issue 33: `--lang` says the sheet's headings and labels and the ledger's rules in the
+    reader's language; a rule's rulebook reference stays as the book prints it."""
+    from controller.locale import Language, translator
+    from tools.locale_catalogs import ledger_rules
+
+    out = tmp_path / f"deal-{code}.html"
+    assert main(["report", str(journal), "--deal", "2", "-o", str(out), "--lang", code]) == 0
+    html = out.read_text()
+    assert f'<html lang="{code}">' in html and f"<h2>{heading}</h2>" in html
+    cited = re.findall(r'<td class="small">([^<]+)</td></tr>', html)
+    assert cited, "the ledger's rules"
+    english = set(ledger_rules())
+    lang = Language.ZH_CN if code == "zh-CN" else Language.RU
+    said = {translator(lang).gettext(r) for r in english}
+    assert [c for c in cited if html_unescape(c) not in said] == []
+    assert not english & set(cited), "a rule left in English"
+    penalty = translator(lang).gettext("referee penalty")  # the one rule the book does not print
+    assert penalty in cited  # the journal's penalty of N
+    # the rulebook's reference first, as the book prints it
+    assert all(re.match(r"^\d{3}\b", c) for c in cited if c != penalty)
+    if any("Table 7" in c for c in cited):
+        assert any(c.startswith(rule) for c in cited)

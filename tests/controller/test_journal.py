@@ -8,6 +8,7 @@ import hashlib
 import itertools
 import json
 import sqlite3
+import time
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -30,7 +31,7 @@ from controller.journal.records import (
     Stamp,
     canonical_json,
 )
-from controller.journal.store import Journal, journal_append_bench
+from controller.journal.store import Journal, add_commit_observer, journal_append_bench
 from controller.journal.verify import Problem
 from rules.seats import Seat
 from rules.tiles import Tile
@@ -146,6 +147,40 @@ def test_append_is_committed_before_it_returns(path: Path, clock: FakeClock) -> 
         raw = sqlite3.connect(path)
         assert raw.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
         raw.close()
+
+
+def test_commit_observers_see_each_commit_once_it_is_durable(
+    path: Path, clock: FakeClock, caplog: pytest.LogCaptureFixture
+) -> None:
+    seen: list[tuple[float, list[int], Record | None]] = []
+
+    def observer(t: float, records) -> None:
+        with Journal.open_readonly(path) as reader:  # committed: another connection sees it
+            seen.append((t, [r.seq for r in records], reader.last()))
+
+    def broken(t: float, records) -> None:
+        raise RuntimeError("an observer's bug")
+
+    stop = add_commit_observer(observer)
+    stop_broken = add_commit_observer(broken)
+    try:
+        with Journal.open(path, clock=clock) as writer:
+            before = time.monotonic()
+            one = writer.append(
+                Source.TABLE, RecordKind.HW_LINK, {"device": "table", "state": "up"}
+            )
+            after = time.monotonic()
+            stamp = Stamp(clock.monotonic(), clock.wall())
+            link = {"device": "reader", "state": "up"}
+            two = writer.append_many([(Source.READER, RecordKind.HW_LINK, link, None, stamp)] * 2)
+            stop()
+            writer.append(Source.TABLE, RecordKind.HW_LINK, {"device": "table", "state": "down"})
+    finally:
+        stop_broken()
+    # the observer's time is the machine's monotonic clock, not the journal's (a fake here)
+    assert before <= seen[0][0] <= after
+    assert [(seqs, last) for _, seqs, last in seen] == [([1], one), ([2, 3], two[-1])]
+    assert "commit observer failed" in caplog.text  # logged; the appends went through
 
 
 def test_payload_keys_and_json_are_checked(path: Path) -> None:

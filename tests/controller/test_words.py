@@ -97,9 +97,14 @@ def test_the_journal_panel_line_is_seq_time_words(tmp_path) -> None:
         rec = j.append(
             Source.DAEMON, RecordKind.ALERT, {"code": "stalled", "message": "W holds 15 tiles"}
         )
-    seq, wall, words = tail_line(rec).split("\t")
+    seq, wall, words, said = tail_line(rec).split("\t")
     assert (int(seq), wall, words) == (rec.seq, rec.wall, "Stalled: West holds 15 tiles")
     assert "{" not in words and json.loads(rec.payload)["code"] == "stalled"
+    # the same words as a sentence for a page in another language (controller/locale Said)
+    assert json.loads(said) == {
+        "msgid": "{title}: {message}",
+        "args": {"title": {"msgid": "Stalled"}, "message": "West holds 15 tiles"},
+    }
 
 
 def test_phases_and_plurals() -> None:

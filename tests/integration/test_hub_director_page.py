@@ -16,9 +16,7 @@ from pathlib import Path
 
 import pytest
 from live_run import ENV
-from real_things import HubProcess, absent, hub_helpers, screenshot
-from selenium.common.exceptions import TimeoutException
-from selenium.webdriver.support.ui import WebDriverWait
+from real_things import HubProcess, absent, hub_helpers, read_page, screenshot
 
 from controller.hub.wire import BrokerOptions, SettledDeal
 from controller.outputs.mqtt import MqttPublisher
@@ -50,17 +48,8 @@ return {
 
 
 def wait_page(browser, check, what: str) -> dict:
-    """The page as READ sees it once `check` holds (selenium's wait polls the browser)."""
-    seen: list[dict] = [{}]
-
-    def ready(driver) -> dict | None:
-        seen[0] = driver.execute_script(READ)
-        return seen[0] if check(seen[0]) else None
-
-    try:
-        return WebDriverWait(browser, T, poll_frequency=0.2).until(ready)
-    except TimeoutException:
-        raise AssertionError(f"{what}: {seen[0]}") from None
+    """The page as READ sees it once `check` holds."""
+    return read_page(browser, READ, check, what, T)
 
 
 def deal(n: int, deltas: tuple[int, int, int, int]) -> SettledDeal:

@@ -55,8 +55,7 @@ def test_bots_only_make_legal_moves_on_a_monotonic_clock(seed, rules):
     table = BotTable(rs, rng)
     last_t = 0.0
     opened = None  # time the current claim window opened
-    while not deal.over:
-        move = table.next_move(deal)
+    while (move := table.next_move(deal)) is not None:
         assert move.t is not None and move.t >= last_t, (move, last_t)
         last_t = move.t
         if isinstance(move, CloseClaims):

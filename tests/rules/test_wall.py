@@ -214,6 +214,6 @@ def test_dealing_marks_the_planned_positions_taken_and_groups_them_by_seat(dice)
     early = Wall(RS, dice, shuffled(dice.total))
     tail = early.next_replacement_index()
     assert tail is not None and tail not in {i for _, i in plan}
-    early._take_tile(tail, None)
+    early.take(tail)
     early.deal_out()
     assert early._taken[tail] == 1 and sum(early._taken) == len(plan) + 1

@@ -12,7 +12,7 @@ ROOT = Path(__file__).resolve().parents[2]
 def test_bench_daemon_json(tmp_path):
     out = subprocess.run(
         [sys.executable, "-m", "controller", "bench", "daemon", "--json", "--frames", "120",
-         "--rounds", "40", "--deals", "1",
+         "--rounds", "40", "--deals", "1", "--path", "0",
          "--dir", str(tmp_path)],
         capture_output=True, text=True, timeout=300, cwd=ROOT,
     )  # fmt: skip

@@ -20,6 +20,13 @@
   /proc/PID/stat) over SECONDS of wall time once the first deal is under way, and its
   resident memory (VmRSS, VmHWM). A process's CPU seconds barely change with the machine's
   load, so the figure holds on a shared machine.
+- **a reader answer's way** (`tools/bench/frame_path.py`, `--path SECONDS`, 0 skips it):
+  `mjtable run` on the simulator's pseudo-terminals in real time (the reader answering at
+  its profile's pace), SECONDS of play clean and SECONDS at 5 % missed / 5 % crosstalk /
+  1 % corrupt: from the simulated reader writing the answer that completed a move to the
+  journal's fsync of that move and to the board's push of it (the SSE event its client
+  receives), p50/p99, beside the reader's inventory time (an inventory command received to
+  its answer written) in the same run.
 - **polling rounds** (`tools/bench/rounds.py`): CPU microseconds of the core thread per
   reader answer and per polling round of the shipped profile (sim-uhf), clean and noisy,
   beside the yardstick (the stdlib shuffle of 108 tiles) timed in the same run.
@@ -32,7 +39,8 @@
 Real parts: the journal on disk (a scratch directory beside the default journal, i.e. the
 same file system), the real drivers, debouncer, recogniser, judge-free idle table, the real
 Scoreboard. Targets (issue 5): p99 ≤ 10 ms to commit, ≥ 3× the line rate, RSS ≤ 60 MB,
-ready ≤ 1 s; issue 17: ≥ 20× the line rate, ready ≤ 0.5 s.
+ready ≤ 1 s; issue 17: ≥ 20× the line rate, ready ≤ 0.5 s; issue 25: a reader answer to
+the fsync and to the board's push through `mjtable run`, p99 ≤ 5 ms.
 """
 
 from __future__ import annotations
@@ -53,6 +61,8 @@ import time
 from pathlib import Path
 from typing import Any
 
+from controller.cli.args import natural_float
+
 TARGETS = {
     "commit_p99_ms": 10.0,
     "ratio": 20.0,
@@ -61,8 +71,14 @@ TARGETS = {
     "noisy_bytes_per_deal": 500_000,
     "run_rss_mb": 50.0,
     "wal_mb": 8.0,
+    "path_p99_ms": 5.0,
 }
 NOISE = ("--missed", "5", "--crosstalk", "5", "--corrupt", "1")
+PATH_NOISE = (5.0, 5.0, 1.0)  # the same, for tools/bench/frame_path.py
+PATH_KEYS = (
+    "moves", "pushed", "read_p50_ms", "fsync_p50_ms", "fsync_p99_ms", "push_p50_ms",
+    "push_p99_ms", "fsync_to_push_p50_ms", "inventory_p50_ms", "inventory_p99_ms",
+)  # fmt: skip
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -85,6 +101,15 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--deals", type=int, default=3, help="deals played for the journal figures (0: none)"
     )
     parser.add_argument("--seed", type=int, default=7, help="the simulator's seed (default 7)")
+    parser.add_argument(
+        "--path",
+        type=natural_float,
+        default=120.0,
+        metavar="SECONDS",
+        help="time reader answers through `mjtable run` on the simulator's pseudo-terminals, "
+        "SECONDS of real-time play clean and SECONDS at 5/5/1 noise: answer to journal fsync "
+        "and to board push, beside the reader's inventory time (default 120; 0: skip)",
+    )
 
 
 def _frames(n: int, tags: int) -> list[bytes]:
@@ -401,6 +426,16 @@ def run(args: argparse.Namespace) -> int:
         figures = measure_core(args.frames, args.tags, Path(tmp))
         figures |= measure_start(Path(tmp))
         figures |= measure_rounds(Path(tmp), args.rounds)
+        if args.path > 0:
+            from tools.bench.frame_path import measure_path
+
+            for kind, noise in (("clean", (0.0, 0.0, 0.0)), ("noisy", PATH_NOISE)):
+                try:
+                    path = measure_path(Path(tmp), args.path, noise, args.seed)
+                except RuntimeError as err:
+                    print(f"mjtable bench daemon: --path, {kind}: {err}", file=sys.stderr)
+                    return 1
+                figures |= {f"path_{kind}_{k}": v for k, v in path.items()}
         if args.live:
             figures |= measure_live(Path(tmp), args.live, args.noisy)
         if args.deals > 0:
@@ -418,6 +453,8 @@ def run(args: argparse.Namespace) -> int:
         "clean_line_answers_per_s", "noisy_line_answers_per_s",
         "clean_bytes_per_deal", "noisy_bytes_per_deal", "run_rss_mb", "wal_mb",
     )  # fmt: skip
+    if args.path > 0:
+        keys += tuple(f"path_{kind}_{k}" for kind in ("clean", "noisy") for k in PATH_KEYS)
     if args.live:
         keys += ("live_cpu_percent", "live_rss_mb", "live_peak_rss_mb")
     if args.json:
@@ -452,6 +489,8 @@ def run(args: argparse.Namespace) -> int:
         rows.append(
             (f"answers/s a core takes, {kind}", f"{cpu:.0f} ({cpu / line:.0f}× the line)", "≥ 20×")
         )
+    if args.path > 0:
+        rows += _path_rows(figures)
     if args.live:
         how = f"run{', noisy' if args.noisy else ''}, {args.live:.0f} s real time"
         rows += [
@@ -473,3 +512,26 @@ def run(args: argparse.Namespace) -> int:
     for name, value, target in rows:
         print(f"{name:40} {value:>28}  {target}")
     return 0
+
+
+def _path_rows(figures: dict[str, float]) -> list[tuple[str, str, str]]:
+    """The rows of `tools/bench/frame_path.py`'s figures, clean and noisy."""
+    rows = []
+    for kind, how in (("clean", "clean"), ("noisy", "5/5/1 noise")):
+        f = {k: figures[f"path_{kind}_{k}"] for k in PATH_KEYS}
+        inventory = f["inventory_p50_ms"]
+        rows += [
+            (f"mjtable run, {how}: moves timed", f"{f['moves']:.0f} ({f['pushed']:.0f} pushed)", ""),
+            ("reader inventory (command → answer)",
+             f"p50 {inventory:.1f} ms, p99 {f['inventory_p99_ms']:.1f} ms", ""),
+            ("answer written → daemon's read p50", f"{f['read_p50_ms']:.2f} ms", ""),
+        ]  # fmt: skip
+        for what, name in (("fsync", "journal fsync"), ("push", "board push (SSE)")):
+            p50, p99 = f[f"{what}_p50_ms"], f[f"{what}_p99_ms"]
+            target = f"p99 ≤ {TARGETS['path_p99_ms']:.0f} ms"
+            rows += [
+                (f"answer → {name} p50 / p99", f"{p50:.2f} / {p99:.2f} ms", target),
+                ("  p99 ÷ reader inventory p50", f"{p99 / inventory:.3f}", ""),
+            ]
+        rows.append(("fsync → board push p50", f"{f['fsync_to_push_p50_ms']:.2f} ms", ""))
+    return rows

@@ -421,8 +421,7 @@ def plan_deal(
         style = replace(style, retrieve_discard=0.0, referee_penalty=0.0)
     table = BotTable(rs, rng, style)
     moves: list[Move] = []
-    while not deal.over:
-        move = table.next_move(deal)
+    while (move := table.next_move(deal)) is not None:
         result = deal.apply(move)
         if not result:
             raise BotError(f"the judge refused the bots' {move}: {result}")

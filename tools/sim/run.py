@@ -66,6 +66,7 @@ from tools.sim.devices import (
     NoBoard,
     PtyEndpoint,
     ReaderBus,
+    Tap,
     VirtualTable,
     open_endpoint,
 )
@@ -84,6 +85,14 @@ KIND_OF = {
 }
 PERSON_STEP = 1.0  # seconds a player's move takes while no host paces the world (a cable out)
 REFEREE_WAIT = 600.0  # seconds the players wait for a referee the host called
+
+
+def _both(first: Tap, second: Tap) -> Tap:
+    def tap(device: str, direction: str, data: bytes) -> None:
+        first(device, direction, data)
+        second(device, direction, data)
+
+    return tap
 
 
 def default_kind(reader_profile: str) -> str:
@@ -133,10 +142,18 @@ class SimConfig:
 
 
 class Simulation:
-    def __init__(self, config: SimConfig, clock: Callable[[], float] = time.monotonic) -> None:
+    def __init__(
+        self,
+        config: SimConfig,
+        clock: Callable[[], float] = time.monotonic,
+        tap: Tap | None = None,
+    ) -> None:
         """`clock` (seconds, never going back) gives every deadline the players and the
         faults keep and every `t` of the truth; the waits themselves are real (a test
-        advances its clock instead of sleeping through a `score_wait`)."""
+        advances its clock instead of sleeping through a `score_wait`). `tap(device,
+        direction, bytes)` is called with every chunk a device received ("tx", the host's
+        view) or wrote ("rx", once written), on the thread that moved it, as a capture
+        records them (`mjtable bench daemon` times the reader's answers with it)."""
         self.config = config
         self._clock = clock
         self.rs = rulesets.load(config.rules)
@@ -162,7 +179,8 @@ class Simulation:
         self.noise = Noise(config.noise, self.reader_profile, self.rng.randrange(1 << 30))
         self.folder = Path(config.folder or tempfile.mkdtemp(prefix="mjtable-sim-"))
         self.capture = CaptureWriter(config.record, self._header()) if config.record else None
-        tap = self.capture.chunk if self.capture else None
+        if self.capture:  # the caller's tap first: it may be timing the bytes
+            tap = self.capture.chunk if tap is None else _both(tap, self.capture.chunk)
         self.loop = DeviceLoop()
         paced = not config.fast  # real time: devices answer at the hardware's pace
         self.table: VirtualTable | NoBoard = NoBoard()  # `--table none`: no serial link

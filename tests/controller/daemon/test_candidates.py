@@ -125,7 +125,7 @@ def test_regression_the_call_stands_until_the_table_agrees_with_the_judge(rig):
         RefereeAction(AK.MOVE, "seen", side, client="ref-1", move="draw", tile=str(draw.tile))
     )
     assert entered.accepted and rig.rt.referee_called is not None  # still differs: stands
-    assert "discard was not read" in rig.rt.referee_candidates[-1].headline  # up to date
+    assert "discard was not read" in str(rig.rt.referee_candidates[-1].headline)  # up to date
     rig.rec.residue = {}
     rig.seen(discard)  # read at last: the table and the judge agree
     assert rig.rt.referee_called is None

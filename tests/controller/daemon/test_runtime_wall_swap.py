@@ -113,7 +113,7 @@ def test_a_restarted_recogniser_learns_the_open_pairs(tmp_path: Path) -> None:
         rig.rs, rig.journal, rig.clock, recogniser, rig.reader, rig.rt.debouncer,
         rig.rt.driver, lambda d, b: True, recovered=rec,
     )  # fmt: skip
-    assert recogniser._uncertain == (k,)
+    assert recogniser.wall.uncertain == (k,)
 
 
 def test_a_scan_that_was_right_is_confirmed_as_scanned(tmp_path: Path) -> None:

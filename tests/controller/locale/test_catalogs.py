@@ -3,6 +3,10 @@ as the glossary (controller/locale/glossary.tsv) does."""
 
 from __future__ import annotations
 
+import re
+from collections.abc import Iterator
+from pathlib import Path
+
 import pytest
 
 from controller.locale import Language, catalog_dir, read_po
@@ -88,5 +92,194 @@ def test_the_ledger_s_rules_are_in_the_reader_s_language_with_the_reference_kept
     for rule in cited:
         said = held.get(rule, ("",))[0]
         assert said and said != rule, f"{rule!r} untranslated in {lang.tag}"
-        reference = rule.split(":")[0]
-        assert said.split(":")[0].split("：")[0] == reference, (rule, said)
+        if re.match(r"^\d{3}\b", rule):  # a rulebook reference ("004 Table 7") stays
+            reference = rule.split(":")[0]
+            assert said.split(":")[0].split("：")[0] == reference, (rule, said)
+
+
+# the rule sources beside the project (../shared/seeds from the checkout, or a worktree's)
+SEEDS = next(
+    (p / "shared" / "seeds" for p in Path(__file__).resolve().parents if (p / "shared").is_dir()),
+    Path("/nonexistent"),
+)
+
+
+def test_every_glossary_term_names_its_source():
+    for t in glossary():
+        cited = r"\b00[0-4]\b|wikipedia|RULES\.md|seat-[ESWN]"  # a book, a page, another term
+        assert re.search(cited, t.source), (t.term, t.source)
+        assert "not yet checked" not in t.source, t.term
+
+
+@pytest.mark.skipif(not SEEDS.is_dir(), reason="the rule sources (../shared/seeds) are not here")
+def test_the_glossary_s_quoted_rulebook_terms_are_in_the_rulebooks_it_names():
+    """A source like "004 Table 4 no 7 'Win after Kong'" quotes the book: the words are there."""
+    books = {p.name[:3]: p.read_text(encoding="utf-8").lower() for p in SEEDS.glob("00?_*.txt")}
+    checked = 0
+    for t in glossary():
+        for book, said in re.findall(r"\b(00[0-4])\b[^']*'([^']+)'", t.source):
+            first = said.split(" (")[0].split(":")[0].lower()
+            assert first in books[book], (t.term, book, said)
+            checked += 1
+    assert checked > 15
+
+
+# --- no shown string left out of the catalogs, where the words are the pages' and the
+# daemon's call's own (the referee page, the viewer page, the referee's call, the report)
+
+WEB = Path(__file__).resolve().parents[3] / "controller" / "web"
+CONTROLLER = WEB.parent
+PROSE = re.compile(r"[A-Za-z]{2,}[,.:;?!…]? [A-Za-z]{2,}")  # two words: said to a person
+# strings of these files that look like words but are not shown: a note journalled with an
+# answer, CSS class lists
+NOT_SHOWN = {"chosen from the referee call", "apply best", "correction undone"}
+
+
+class _PageText(__import__("html.parser").parser.HTMLParser):
+    """An HTML page's shown text and attributes, each with whether it is marked."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.stack: list[dict[str, str | None]] = []
+        self.unmarked: list[str] = []
+
+    def handle_starttag(self, tag, attrs) -> None:
+        a = dict(attrs)
+        for shown in ("placeholder", "title", "data-none", "aria-label"):
+            if a.get(shown) and a.get(f"data-msgid-{shown}") != a[shown]:
+                self.unmarked.append(f"<{tag} {shown}={a[shown]!r}>")
+        if tag not in ("meta", "link", "input", "br", "img"):
+            self.stack.append({"tag": tag, **a})
+
+    def handle_endtag(self, tag) -> None:
+        while self.stack and self.stack.pop()["tag"] != tag:
+            pass
+
+    def handle_data(self, data) -> None:
+        text = " ".join(data.split())
+        if not text or not re.search(r"[A-Za-z]{2,}", text) or not self.stack:
+            return
+        top = self.stack[-1]
+        if top["tag"] in ("script", "style", "code") or top.get("data-msgid") == text:
+            return
+        self.unmarked.append(f"<{top['tag']}> {text!r}")
+
+
+@pytest.mark.parametrize("page", ["referee.html", "viewer.html"])
+def test_every_word_of_the_page_is_marked_for_the_catalogs(page):
+    """Each text and shown attribute of the page has its data-msgid (data-msgid-ATTR), so
+    `sync` carries it into the catalogs and the page says it in its reader's language."""
+    parser = _PageText()
+    parser.feed((WEB / page).read_text(encoding="utf-8"))
+    assert parser.unmarked == []
+
+
+def js_strings(source: str) -> Iterator[tuple[int, str]]:
+    """The string literals of a script, with their line: comments skipped, escapes kept."""
+    i, line, n = 0, 1, len(source)
+    while i < n:
+        c = source[i]
+        if source.startswith("//", i):
+            i = source.find("\n", i)
+            i = n if i < 0 else i
+        elif source.startswith("/*", i):
+            end = source.find("*/", i + 2)
+            line += source.count("\n", i, end)
+            i = end + 2
+        elif c in "\"'`":
+            j = i + 1
+            while j < n and source[j] != c:
+                j += 2 if source[j] == "\\" else 1
+            yield line, source[i + 1 : j]
+            line += source.count("\n", i, j)
+            i = j + 1
+        else:
+            line += c == "\n"
+            i += 1
+
+
+def _unmarked_js(path: Path) -> list[str]:
+    from babel.messages.extract import extract_javascript
+
+    from tools.locale_catalogs import JS_KEYWORDS as keywords
+
+    marked: set[str] = set()
+    with path.open("rb") as f:
+        for _, _, message, _ in extract_javascript(f, keywords, [], {}):
+            marked.update(message if isinstance(message, tuple) else (message,))
+    out = []
+    for lineno, text in js_strings(path.read_text(encoding="utf-8")):
+        if (
+            PROSE.search(text)
+            and text not in marked
+            and text not in NOT_SHOWN
+            and not re.match(r"^[#./\[]|.*[=\[]|^[a-z-]+( [a-z-]+)?$|^mjtable/", text)
+        ):
+            out.append(f"{path.name}:{lineno}: {text!r}")
+    return out
+
+
+@pytest.mark.parametrize("script", ["referee.js", "viewer.js"])
+def test_every_phrase_the_page_writes_is_marked_for_the_catalogs(script):
+    """A phrase the page's script writes goes through t()/tn()/N_() (controller/web)."""
+    assert _unmarked_js(WEB / script) == []
+
+
+def test_the_script_check_finds_an_unmarked_phrase(tmp_path):
+    page = tmp_path / "page.js"
+    page.write_text('el.textContent = "Waiting for the table";\nt("Deal over");\n')
+    assert _unmarked_js(page) == ["page.js:1: 'Waiting for the table'"]
+
+
+def _unmarked_py(path: Path) -> list[str]:
+    """Prose written in a module outside a marking call (N_, says, Said, gettext, _),
+    docstrings and log lines left out."""
+    import ast
+
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    inside: set[int] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call):
+            name = getattr(node.func, "id", None) or getattr(node.func, "attr", None)
+            if name in ("N_", "says", "Said", "gettext", "ngettext", "_", "warning", "error"):
+                for arg in node.args:
+                    inside |= {id(n) for n in ast.walk(arg)}
+        if isinstance(node, (ast.Module, ast.FunctionDef, ast.ClassDef)) and node.body:
+            first = node.body[0]
+            if isinstance(first, ast.Expr) and isinstance(first.value, ast.Constant):
+                inside.add(id(first.value))
+    out = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.JoinedStr):  # its pieces are read with it
+            inside |= {id(v) for v in node.values}
+    for node in ast.walk(tree):
+        if id(node) in inside:
+            continue
+        if isinstance(node, ast.Constant) and isinstance(node.value, str):
+            text = node.value
+        elif isinstance(node, ast.JoinedStr):
+            text = "".join(v.value if isinstance(v, ast.Constant) else "{}" for v in node.values)
+        else:
+            continue
+        if PROSE.search(text) and " " in text.strip():
+            out.append(f"{path.name}:{node.lineno}: {text!r}")
+    return sorted(set(out))
+
+
+@pytest.mark.parametrize("module", ["daemon/candidates.py", "daemon/referee_call.py"])
+def test_every_sentence_of_the_referee_s_call_is_marked_for_the_catalogs(module):
+    assert _unmarked_py(CONTROLLER / module) == []
+
+
+def test_the_module_check_finds_an_unmarked_sentence(tmp_path):
+    module = tmp_path / "m.py"
+    module.write_text('"""Doc."""\nA = N_("Enter it")\nB = f"{who} drew {tile}: enter it"\n')
+    assert _unmarked_py(module) == ["m.py:3: '{} drew {}: enter it'"]
+
+
+def test_the_report_prints_no_heading_or_label_unsaid():
+    """The deal report's headings, table heads and labels go through the reader's
+    Translator: none is written as a literal in the HTML (controller/referee/report.py)."""
+    source = (CONTROLLER / "referee" / "report.py").read_text(encoding="utf-8")
+    literal = re.findall(r"<(?:th|h[123]|p|b|td)(?: [^>]*)?>[A-Za-z][^<{]*", source)
+    assert literal == []

@@ -4,8 +4,10 @@ scripts, stays as it is."""
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
+import unicodedata
 from pathlib import Path
 
 from controller.cli.run_status import status_lines
@@ -83,3 +85,48 @@ def test_an_unknown_language_runs_in_english_with_one_log_line(tmp_path):
     assert "Deal 1 of 1 settled" in done.stdout
     said = [line for line in done.stderr.splitlines() if "unknown language" in line]
     assert len(said) == 1 and "'tlh'" in said[0], done.stderr
+
+
+def _summary(deal: int, deltas: tuple[int, int, int, int], corrected: bool = False):
+    from controller.journal.summary import DealSummary
+    from rules.seats import Seat
+
+    players = ("张伟", "Анна", "Bo", "李小龙长名字很长")
+    return DealSummary(deal, "sbr-mil", Seat.E, (3, 4), players, 1, deal, "", deltas=deltas,
+                       recorded_deltas=(0, 0, 0, 0) if corrected else None)  # fmt: skip
+
+
+def test_the_closing_table_lines_up_chinese_names_and_words_by_terminal_columns():
+    from controller.cli.run_status import session_table
+
+    def width(text: str) -> int:  # the terminal's columns, told apart from the code's
+        return sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in text)
+
+    deals = [_summary(1, (12, -4, -4, -4)), _summary(2, (-120, 40, 40, 40), corrected=True)]
+    for tr in (ENGLISH, translator(Language.ZH_CN), translator(Language.RU)):
+        head, *rows = session_table(1, deals, tr)[1:5]
+        # each player's cell ends at the same terminal column in every row (a wide
+        # character takes two): the head's names, each deal's and the totals' numbers
+        names = [m.end() for m in re.finditer(r"[ESWN] \S+", head)]
+        ends = [[width(head[:e]) for e in names]]
+        ends += [[width(row[: m.end()]) for m in re.finditer(r"[+-]\d+", row)] for row in rows]
+        assert all(e == ends[0] for e in ends), (tr.language, head, rows)
+        label = [width(r[: len(r) - len(r.lstrip())] + r.split()[0]) for r in rows]
+        assert len(set(label[:-1])) == 1, rows  # the deal numbers right-aligned
+        assert label[-1] == label[0] + 1, rows  # and "total" one column into the gap, as ever
+    zh = session_table(1, deals, translator(Language.ZH_CN))
+    assert "N 李小龙长名" in zh[1] and "N 李小龙长名字" not in zh[1]  # 12 columns
+
+
+def test_an_alert_line_says_its_title_in_the_table_s_language():
+    from controller.cli.run_status import alert_line
+    from controller.outputs.view import AlertView
+    from controller.words import alert_words
+
+    a = AlertView(
+        7, "2026-03-01T10:00:05+00:00", "warning", alert_words("stalled", "W holds 15 tiles")
+    )
+    assert alert_line(a).endswith(" Stalled: West holds 15 tiles")
+    assert alert_line(a, translator(Language.ZH_CN)).endswith(" 停滞：West holds 15 tiles")
+    assert alert_line(a, translator(Language.RU)).startswith("! ")
+    assert alert_line(a, translator(Language.RU)).endswith(" Остановка: West holds 15 tiles")

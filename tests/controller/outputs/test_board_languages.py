@@ -23,10 +23,12 @@ from outputs_views import broadcast_view, public_steps, referee_view, result_vie
 from page_checks import OVERFLOW_JS
 from real_things import chromium_missing, start_chromium
 
-from controller.locale import Language, load, translator
+from controller.locale import Language, Said, load, says, translator
 from controller.outputs import scoreboard
 from controller.outputs.http import WebServer
 from controller.outputs.scoreboard import Scoreboard
+from controller.outputs.view import AlertView, CorrectionView
+from controller.words import alert_words
 
 SHOTS = Path(__file__).resolve().parents[3] / "artifacts" / "screenshots"
 SIZES = {"tv": (1920, 1080), "small": (1024, 768), "phone": (390, 844)}
@@ -245,5 +247,262 @@ def test_a_catalog_that_fails_to_load_is_said_on_the_referee_page(browser, tmp_p
         )
         assert browser.execute_script("return document.documentElement.lang") == "en"
         assert browser.execute_script("return document.querySelector('.player').textContent")
+    finally:
+        web.close()
+
+
+# every text the referee page shows: its own words, the board's, the call's, the
+# placeholders and the page's title
+PAGE_TEXTS_JS = """
+const out = [document.title];
+const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+  const e = n.parentElement;
+  if (!e.closest('script, style, code, svg') && n.textContent.trim()) out.push(n.textContent.trim());
+}
+for (const e of document.querySelectorAll('[placeholder], [title]')) {
+  if (e.placeholder) out.push(e.placeholder);
+  if (e.title) out.push(e.title);
+}
+return out;
+"""
+
+# the referee's own part spilling: a button or label wider than its box, the page wider
+# than the screen
+REFEREE_SPILL_JS = """
+const out = [];
+if (document.documentElement.scrollWidth > document.documentElement.clientWidth + 1) {
+  out.push('page wider than the screen');
+}
+for (const e of document.querySelectorAll('.referee-top *, .referee-side *')) {
+  if (!e.childElementCount && e.textContent.trim() && e.scrollWidth > e.clientWidth + 1
+      && e.clientWidth > 0 && getComputedStyle(e).overflowX === 'visible'
+      && !e.closest('code, .journal')) {
+    out.push((e.getAttribute('class') || e.tagName) + ': ' + e.textContent.trim());
+  }
+}
+return out;
+"""
+
+
+def called_referee_view(view):
+    """The referee's view of `view` with a standing call: the judge's candidates for a real
+    deal, the reader's differences, a settled deal's chain head."""
+    import random
+
+    from controller.daemon.candidates import candidates
+    from controller.daemon.referee_call import RefereeCall, details
+    from rules.deal import Deal
+    from rules.ruleset import load as load_rules
+    from rules.seats import Seat
+    from rules.tiles import Tile
+
+    deal = Deal.start_shuffled(load_rules("sbr-mil"), random.Random(7))
+    diffs = {(Seat.S, "hand", Tile.parse("3m")): 1, (Seat.S, "hand", Tile.parse("5p")): -1}
+    call = RefereeCall(
+        "stalled", "Stalled: no move read", candidates(deal, Seat.E), details(diffs, Seat.E), 5
+    )
+    heads = ({"deal": 1, "seq": 40, "hash": "9f8167c2"},)
+    base = referee_view(view)
+    alert = AlertView(view.seq, "16:02:13", "warning", alert_words("stalled", "S holds 15 tiles"))
+    undone = says(
+        "#{seq} move cancelled by {referee}: {why}",
+        seq="812",
+        referee="ref-1",
+        why=Said("it did not happen"),
+    )
+    return dataclasses.replace(
+        base,
+        journal_tail=journal_lines(),
+        call=call.to_json(),
+        heads=heads,
+        alerts=(*base.alerts, alert),
+        corrections=(CorrectionView(812, str(undone), True, undone.to_json()),),
+    )
+
+
+def journal_lines() -> tuple[str, ...]:
+    """The referee page's journal panel as the daemon writes it: real records' tail lines."""
+    import tempfile
+
+    from controller.daemon.contracts import tail_line
+    from controller.journal.records import RecordKind, Source
+    from controller.journal.store import Journal
+
+    started = {"deal": 1, "rules": "sbr-mil", "dealer": "E", "dice": [3, 4],
+               "players": ["Li Wei", "Anna", "Kenji", "Marie"]}  # fmt: skip
+    records = (
+        (RecordKind.DEAL_STARTED, started),
+        (RecordKind.ALERT, {"code": "stalled", "message": "W holds 15 tiles"}),
+        (RecordKind.MOVE_ACCEPTED, {"seat": "S", "move": "discard", "tile": "5p"}),
+        (RecordKind.CLAIM_WINDOW, {"state": "closed", "tile": "8s", "discarder": "E",
+                                   "claims": {"S": "pung"}, "closed_by": "all-answered"}),
+    )  # fmt: skip
+    with tempfile.TemporaryDirectory() as folder, Journal.open(Path(folder) / "j") as j:
+        return tuple(
+            tail_line(j.append(Source.DAEMON, kind, data, deal=1)) for kind, data in records
+        )
+
+
+def _referee_page(driver, url: str, lang: Language, seq: int) -> None:
+    driver.get(url + "/referee")
+    driver.execute_script("localStorage.setItem('mjtable.lang.referee', arguments[0])", lang.tag)
+    if driver.find_elements(By.NAME, "token"):
+        driver.find_element(By.NAME, "token").send_keys(TOKEN)
+        driver.find_element(By.CSS_SELECTOR, "form.login button").click()
+    else:
+        driver.get(url + "/referee")
+    WebDriverWait(driver, WAIT_S).until(
+        lambda d: d.execute_script(
+            "return document.documentElement.lang === arguments[0] && "
+            "document.getElementById('app').dataset.seq === arguments[1] && "
+            "document.getElementById('call-headline').textContent !== ''",
+            lang.tag,
+            str(seq),
+        ),
+        message=f"the referee page in {lang.tag}",
+    )
+
+
+@pytest.fixture
+def referee_server():
+    sb = Scoreboard(referee_token=TOKEN)
+    web = WebServer()
+    sb.mount(web)
+    web.start()
+    yield sb, web
+    web.close()
+
+
+@pytest.mark.parametrize("lang", list(Language), ids=lambda lang: lang.tag)
+def test_the_referee_page_speaks_each_language_at_each_size(browser, referee_server, lang):
+    """Its own words, the board's and the call's (headline, buttons, details, status) in
+    the language its referee picked, at each size: nothing English the catalog translates,
+    no {placeholder}, nothing spilling, no missing glyph."""
+    sb, web = referee_server
+    view = views()["claim"]
+    sb.publish(view, referee=called_referee_view(view), broadcast=broadcast_view(view, 0.0))
+    _viewport(browser, *SIZES["tv"])
+    _referee_page(browser, web.url, lang, view.seq)
+    browser.execute_script("document.getElementById('manual').open = true")
+    for size, (w, h) in SIZES.items():
+        _viewport(browser, w, h)
+        texts = browser.execute_script(PAGE_TEXTS_JS)
+        assert len(texts) > 40, size
+        assert untranslated(texts, lang) == [], (size, lang.tag)
+        assert browser.execute_script(REFEREE_SPILL_JS) == [], (size, lang.tag)
+        missing, checked = browser.execute_script(GLYPHS_JS, [])
+        assert missing == [], (size, lang.tag)
+        if lang is Language.ZH_CN:
+            assert checked > 30
+        SHOTS.mkdir(parents=True, exist_ok=True)
+        browser.save_screenshot(str(SHOTS / f"referee-{lang.tag}-{size}.png"))
+    said = browser.execute_script(
+        "return [...document.querySelectorAll('#candidates li > *, #call-status, #call-diffs li')]"
+        ".map((e) => e.textContent)"
+    )
+    side = browser.execute_script(
+        "return [...document.querySelectorAll('#alerts li, #corrections li')]"
+        ".map((e) => e.textContent)"
+    )
+    if lang is Language.ZH_CN:
+        assert "牌桌在等您。" in said and any("三万" in s for s in said), said
+        assert any("停滞：" in s for s in side) and any(
+            "动作由ref-1撤销：没有发生" in s for s in side
+        )
+        journal = browser.execute_script(
+            "return [...document.querySelectorAll('#journal li')].map((e) => e.textContent)"
+        )
+        assert any("南 出牌 五筒" in line for line in journal), journal
+    if lang is Language.RU:
+        assert "Стол ждёт вас." in said and any("3 символа" in s for s in said), said
+    if lang is Language.EN:
+        assert "The table waits for you." in said and any("3m" in s for s in said), said
+
+
+@pytest.fixture(scope="module")
+def viewers_broker(tmp_path_factory):
+    """A real Mosquitto with a WebSockets listener, as the hall's viewers' broker is to the
+    viewer page (docs/MQTT.md "Viewers"), a table's view and status retained on it."""
+    import paho.mqtt.client as paho
+    from real_things import absent, hub_helpers
+
+    from controller.hub.wire import Channel, Presence, TableStatus, encode, topic
+
+    helpers = hub_helpers()
+    exe = helpers._mosquitto()
+    if exe is None:
+        absent("mosquitto is not installed (apt-get install mosquitto)")
+    ws_port = helpers.free_port()
+    broker = helpers.Mosquitto(
+        exe,
+        tmp_path_factory.mktemp("viewers"),
+        f"allow_anonymous true\nlistener {ws_port} 127.0.0.1\nprotocol websockets",
+    )
+    broker.start()
+    view = views()["claim"]
+    client = paho.Client(paho.CallbackAPIVersion.VERSION2)
+    client.connect("127.0.0.1", broker.port)
+    client.loop_start()
+    status = TableStatus("Chengdu", "t7", Presence.ONLINE, 1, 3, "playing.awaiting_draw", turn="S")
+    for channel, payload in ((Channel.VIEW, view), (Channel.STATUS, status)):
+        client.publish(topic("Chengdu", "t7", channel), encode(payload), 1, True).wait_for_publish(
+            10
+        )
+    client.loop_stop()
+    client.disconnect()
+    yield ws_port, view
+    broker.stop()
+
+
+@pytest.mark.parametrize("lang", list(Language), ids=lambda lang: lang.tag)
+@pytest.mark.parametrize("page", ["table", "tables"])
+def test_the_viewer_page_speaks_each_language_at_each_size(browser, viewers_broker, lang, page):
+    """The hub's viewer page, its board read from a real broker over WebSockets, and the
+    hall's list of tables, in each language at each size."""
+    from controller.hub import viewer_page
+
+    ws_port, view = viewers_broker
+    web = WebServer()
+    viewer_page.mount(web, "Chengdu", ws_port)
+    web.start()
+    try:
+        address = web.url + "/viewer" + ("?table=t7" if page == "table" else "")
+        _viewport(browser, *SIZES["tv"])
+        browser.get(address)
+        browser.execute_script(
+            "localStorage.setItem('mjtable.lang.viewer', arguments[0])", lang.tag
+        )
+        browser.get(address)
+        drawn = (
+            "document.getElementById('app').dataset.seq === arguments[1]"
+            if page == "table"
+            else "document.getElementById('app').dataset.state === 'tables'"
+        )
+        WebDriverWait(browser, WAIT_S).until(
+            lambda d: d.execute_script(
+                f"return document.documentElement.lang === arguments[0] && {drawn}",
+                lang.tag,
+                str(view.seq),
+            ),
+            message=f"the viewer page ({page}) in {lang.tag}",
+        )
+        for size, (w, h) in SIZES.items():
+            _viewport(browser, w, h)
+            texts = browser.execute_script(PAGE_TEXTS_JS)
+            assert texts, size
+            assert untranslated(texts, lang) == [], (size, lang.tag)
+            if page == "table":
+                assert browser.execute_script(OVERFLOW_JS, h < w) == [], (size, lang.tag)
+            assert browser.execute_script(SPILL_JS) == [], (size, lang.tag)
+            missing, checked = browser.execute_script(GLYPHS_JS, [])
+            assert missing == [], (size, lang.tag)
+            if lang is Language.ZH_CN:
+                assert checked > 3
+            SHOTS.mkdir(parents=True, exist_ok=True)
+            browser.save_screenshot(str(SHOTS / f"viewer-{page}-{lang.tag}-{size}.png"))
+        if lang is not Language.EN and page == "tables":
+            heading = browser.execute_script("return document.querySelector('#app h1').textContent")
+            assert heading == translator(lang).gettext("Hall {name}").format(name="Chengdu")
     finally:
         web.close()

@@ -1,0 +1,136 @@
+"""The table as the reader shows it in one deal: where each tile copy lies, tallied over the
+watched zones, its difference from the judge (the residue, kept up to date as tiles move),
+which hand tiles came straight from the wall, and the recent changes kept as evidence."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Mapping
+
+from controller.profiles import ReaderProfile, TileCopy, Zone, ZoneKind
+from controller.recognition.expected import Layout, Spot, Tally, expected, observed, residue
+from controller.recognition.presence import TileLifted, TilePlaced
+from rules.deal import Deal
+from rules.seats import Seat
+from rules.tiles import Tile
+
+NOTES_KEPT = 64  # recent changes kept as evidence
+
+JudgeKey = tuple[int, int]  # the judge's state: the deal's id and the moves in its history
+
+
+def judge_key(deal: Deal) -> JudgeKey:
+    return (id(deal), len(deal.history))
+
+
+class TableSeen:
+    """Where the reader last saw each tile copy, and what that says beside the judge."""
+
+    def __init__(self, reader: ReaderProfile) -> None:
+        self.reader = reader
+        self.layout = Layout(reader, Seat.E)
+        self.where: dict[TileCopy, Zone] = {}
+        self.seen: Tally = Counter()  # `where` tallied over the watched zones
+        self.fresh: set[TileCopy] = set()  # in a hand, straight from the wall
+        self._last_zone: dict[TileCopy, Zone] = {}  # kept when a tile is lifted
+        self._forget_deal()
+
+    def _forget_deal(self) -> None:
+        self._notes: list[tuple[Spot, str]] = []
+        self._res_for: JudgeKey | None = None  # the judge state `_res` is against
+        self._res: Tally = Counter()
+
+    def new_deal(self, dealer_side: Seat) -> None:
+        """A shuffle: seats from the new dealer's side; every tile comes from the machine
+        again."""
+        self.layout = Layout(self.reader, dealer_side)
+        self.seen = observed(self.where, self.layout)
+        self._last_zone.clear()
+        self.fresh.clear()
+        self._forget_deal()
+
+    def follow(self, layout: Layout, seen: Tally) -> None:
+        """The dealt hands show the dealer at another side: seats from there
+        (`wall_checks.dealer_shown`)."""
+        self.layout, self.seen, self._res_for = layout, seen, None
+
+    def reset(self, presence: Mapping[TileCopy, Zone]) -> None:
+        """What the reader sees now, after a restart or a reconnection."""
+        self.where = dict(presence)
+        self.seen = observed(self.where, self.layout)
+        self._res_for = None
+
+    def dealt(self) -> None:
+        """The hands hold their dealt tiles: none is fresh, and the dealing is no evidence."""
+        self.fresh.clear()
+        self._notes.clear()
+
+    def drawn(self, seat: Seat) -> None:
+        """The judge accepted `seat`'s draw: the tiles in its hand are no longer fresh."""
+        hz = self.layout.zone(ZoneKind.HAND, seat)
+        self.fresh = {tc for tc in self.fresh if self.where.get(tc) != hz}
+
+    def place(self, change: TilePlaced | TileLifted) -> None:
+        """A tile settled in a zone or left it; the change is kept as evidence."""
+        tc = TileCopy(change.tile, change.copy)
+        if isinstance(change, TilePlaced):
+            self._put(tc, change.zone)
+            prev = self._last_zone.get(tc)
+            if change.zone.kind is ZoneKind.HAND and (prev is None or prev.kind is ZoneKind.WALL):
+                self.fresh.add(tc)
+            else:
+                self.fresh.discard(tc)
+            self._last_zone[tc] = change.zone
+            verb = "placed"
+        else:
+            if self.where.get(tc) == change.zone:
+                self._put(tc, None)
+            verb = "lifted"
+        if change.zone in self.layout.watched:
+            text = f"{self.layout.describe(change.zone)}: {tc} {verb} at {change.t:.3f}"
+            self._notes.append((Spot(change.zone, change.tile), text))
+            del self._notes[:-NOTES_KEPT]
+
+    def _put(self, tc: TileCopy, zone: Zone | None) -> None:
+        """Move a tile in `where`, keeping the tally and the residue up to date."""
+        for z, step in ((self.where.get(tc), -1), (zone, 1)):
+            if z is None or z not in self.layout.watched:
+                continue
+            spot = Spot(z, tc.tile)
+            self.seen[spot] += step
+            if self._res_for is not None:
+                self._res[spot] += step
+                if not self._res[spot]:
+                    del self._res[spot]
+        if zone is None:
+            self.where.pop(tc, None)
+        else:
+            self.where[tc] = zone
+
+    def residue(self, deal: Deal) -> Tally:
+        """What the reader shows minus what the judge expects (worked out again only when
+        the judge changed)."""
+        key = judge_key(deal)
+        if self._res_for != key:
+            self._res = residue(self.seen, expected(deal, self.layout))
+            self._res_for = key
+        return self._res
+
+    def hands(self) -> int:
+        """The tiles the watched hand zones hold."""
+        return sum(n for s, n in self.seen.items() if s.zone.kind is ZoneKind.HAND)
+
+    def differences(self, deal: Deal) -> dict[tuple[Seat, str, Tile], int]:
+        """The residue per deal seat, zone kind and tile."""
+        out: dict[tuple[Seat, str, Tile], int] = {}
+        for spot, n in self.residue(deal).items():
+            if spot.zone.seat is not None:
+                out[(self.layout.seat(spot.zone.seat), spot.zone.kind.value, spot.tile)] = n
+        return out
+
+    def evidence(self, spots: frozenset[Spot], consume: bool = False) -> tuple[str, ...]:
+        """The recent changes at `spots`; `consume`: they explained a move, and are dropped."""
+        used = [text for spot, text in self._notes if spot in spots]
+        if consume:
+            self._notes = [(s, x) for s, x in self._notes if s not in spots]
+        return tuple(used)

@@ -1,0 +1,307 @@
+"""A reader answer's way through the running daemon, timed from outside: from the moment the
+simulated reader writes it on its pseudo-terminal to the journal's fsync of the move it
+completed and to the board's push of that move (the server-sent event the board page
+receives), beside the reader's own inventory time measured in the same run.
+
+The parts are the ones a user meets: `mjtable run` as it builds the daemon (started through
+tools/bench/commit_log.py, which writes each journal commit's time), the simulated table and
+reader of `mjtable sim` in this process (real time: answers at the profile's pace, the
+players' pauses divided by `SPEED`), the serial path on pseudo-terminals, the journal on
+disk with its fsync, and an SSE client of the board's public feed. Every time is the
+machine's monotonic clock (CLOCK_MONOTONIC), shared by the processes.
+
+Which answer a move came from: the daemon stamps a move read off the tiles with the arrival
+of the answer that closed the reader round it was decided in (controller/journal/inputs.py
+`round_time`), so the answer is the last input written before that stamp; a move whose last
+input was the table's (a button) is not counted. The fsync is the commit holding the move's
+`move.accepted` record; the push the first public view whose `seq` reaches that record.
+"""
+
+from __future__ import annotations
+
+import bisect
+import contextlib
+import http.client
+import os
+import shutil
+import socket
+import statistics
+import subprocess
+import sys
+import threading
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from urllib.parse import urlsplit
+
+from tools.bench import commit_log
+
+SPEED = 10.0  # the players' pauses divided by this: more moves a minute, the reader at its pace
+START_TIMEOUT = 30.0  # seconds for the daemon to open its board and the simulator's ports
+FIRST_MOVE_TIMEOUT = 180.0  # seconds to the first move: the shuffle and the walls' scan first
+
+
+@dataclass(frozen=True, slots=True)
+class Chunk:
+    """Bytes a simulated device moved: `rx` written to the host, `tx` received from it."""
+
+    t: float
+    device: str
+    direction: str
+    data: bytes
+
+
+@dataclass(frozen=True, slots=True)
+class Push:
+    """A server-sent event as the board's client finished receiving it."""
+
+    t: float
+    name: str
+    id: int | None
+
+
+class BoardClient:
+    """Reads the board's public event stream on a thread, timing each event's arrival."""
+
+    def __init__(self, url: str, path: str = "/events/public") -> None:
+        parts = urlsplit(url)
+        self.conn = http.client.HTTPConnection(parts.hostname or "127.0.0.1", parts.port)
+        self.conn.request("GET", path, headers={"Accept": "text/event-stream"})
+        self.response = self.conn.getresponse()
+        if self.response.status != 200:
+            raise RuntimeError(f"the board's {path} answered {self.response.status}")
+        self.pushes: list[Push] = []
+        self._thread = threading.Thread(target=self._read, name="bench-board", daemon=True)
+        self._thread.start()
+
+    def _read(self) -> None:
+        name, ident = "message", None
+        with contextlib.suppress(OSError, ValueError, http.client.HTTPException):
+            while line := self.response.readline():
+                text = line.decode().rstrip("\r\n")
+                if not text:  # the blank line that ends an event: the page has it now
+                    self.pushes.append(Push(time.monotonic(), name, ident))
+                    name, ident = "message", None
+                elif text.startswith("event:"):
+                    name = text[6:].strip()
+                elif text.startswith("id:"):
+                    ident = int(text[3:].strip())
+
+    def close(self) -> None:
+        sock = self.conn.sock
+        if sock is not None:
+            with contextlib.suppress(OSError):
+                sock.shutdown(socket.SHUT_RDWR)  # ends the blocking read
+        self.conn.close()
+        self._thread.join(5)
+
+
+def _daemon(paths: dict[str, str], folder: Path, commits: Path) -> subprocess.Popen:
+    cmd = [
+        sys.executable, "-m", "tools.bench.commit_log", str(commits),
+        "run", "--table", paths["table"], "--reader", paths["reader"],
+        "--profile", "sim-table", "--reader-profile", "sim-uhf", "--tags", "sim-108",
+        "--journal", str(folder / "path.journal"), "--http", "127.0.0.1:0",
+        "--config", os.devnull,
+    ]  # fmt: skip
+    # into files, not pipes: a pipe nobody reads would stop the daemon once it is full
+    with open(folder / "daemon.out", "wb") as out, open(folder / "daemon.stderr", "wb") as err:
+        return subprocess.Popen(cmd, stdout=out, stderr=err)
+
+
+def _why(proc: subprocess.Popen, folder: Path) -> str:
+    """The daemon's exit and the end of its stderr, for an error message."""
+    code = proc.poll()
+    tail = (folder / "daemon.stderr").read_text(errors="replace")[-800:].strip()
+    return ("" if code is None else f" (mjtable run exited {code})") + (f": {tail}" if tail else "")
+
+
+def _scoreboard_url(proc: subprocess.Popen, folder: Path) -> str:
+    """The board's address, from the line `mjtable run` prints once it serves it."""
+    deadline = time.monotonic() + START_TIMEOUT
+    while proc.poll() is None and time.monotonic() < deadline:
+        for line in (folder / "daemon.out").read_text(errors="replace").splitlines():
+            name, _, value = line.partition(":")
+            if name == "scoreboard":
+                return value.strip()
+        time.sleep(0.1)  # a real process writing its own file: polled, bounded
+    raise RuntimeError(f"mjtable run did not open its board{_why(proc, folder)}")
+
+
+def _terminate(proc: subprocess.Popen) -> None:
+    proc.terminate()
+    try:
+        proc.wait(10)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait()
+
+
+def _quantiles(values: list[float]) -> tuple[float, float]:
+    """Median and p99 (inclusive method; one value is its own p99)."""
+    if len(values) < 2:
+        return values[0], values[0]
+    cuts = statistics.quantiles(values, n=100, method="inclusive")
+    return statistics.median(values), cuts[98]
+
+
+def inventory_times(chunks: list[Chunk]) -> list[float]:
+    """Seconds from each inventory command the reader received to its answer written: the
+    wire time and the profile's inventory time of each antenna it read (sim-uhf: 8 for each
+    of the first two addresses of its bus, 1 for the third)."""
+    from controller.devices.uhf_reader import CommandDecoder, UHFCmd
+
+    decoder = CommandDecoder("bench")
+    out, asked = [], None
+    for c in chunks:
+        if c.device != "reader":
+            continue
+        if c.direction == "tx":
+            commands = decoder.feed(c.data)
+            asked = c.t if any(cmd.cmd == UHFCmd.INVENTORY for cmd in commands) else None
+        elif asked is not None:
+            out.append(c.t - asked)
+            asked = None
+    return out
+
+
+@dataclass(frozen=True, slots=True)
+class Sample:
+    """One move read off the tiles: when its reader answer was written, when the daemon read
+    it (the move's stamp), when its record's commit had been fsync'd and when the board's
+    client received the view showing it (None: no such view came)."""
+
+    written: float
+    read: float
+    fsynced: float
+    pushed: float | None
+
+
+def samples(
+    chunks: list[Chunk],
+    commits: list[tuple[float, list[tuple[int, str, float]]]],
+    pushes: list[Push],
+) -> list[Sample]:
+    """The moves read off the tiles, each with its answer, fsync and push (the module's
+    docstring); moves a table input decided are left out."""
+    inputs = sorted((c for c in chunks if c.direction == "rx"), key=lambda c: c.t)
+    times = [c.t for c in inputs]
+    views = [p for p in pushes if p.name == "view" and p.id is not None]
+    out = []
+    for t_commit, records in commits:
+        for seq, kind, stamp in records:
+            if kind != "move.accepted":
+                continue
+            i = bisect.bisect_right(times, stamp) - 1
+            if i < 0 or inputs[i].device != "reader":
+                continue  # a button, or before the first answer
+            shown = next((p.t for p in views if p.id is not None and p.id >= seq), None)
+            out.append(Sample(inputs[i].t, stamp, t_commit, shown))
+    return out
+
+
+def measure_path(
+    folder: Path,
+    seconds: float,
+    noise: tuple[float, float, float] = (0.0, 0.0, 0.0),
+    seed: int = 7,
+) -> dict[str, float]:
+    """`seconds` of play after the first move read; `noise`: percent of tag reads missed,
+    of reads by a neighbour, of reader answers damaged."""
+    from tools.sim.noise import NoiseConfig
+    from tools.sim.run import SimConfig, Simulation
+
+    chunks: list[Chunk] = []
+
+    def tap(device: str, direction: str, data: bytes) -> None:
+        chunks.append(Chunk(time.monotonic(), device, direction, data))
+
+    missed, crosstalk, corrupt = noise
+    config = SimConfig(
+        deals=1000,  # played until the time is up
+        fast=False,
+        seed=seed,
+        noise=NoiseConfig(missed, 0.0, crosstalk, corrupt),
+        folder=folder / "devices",
+        speed=SPEED,
+    )
+    sim = Simulation(config, tap=tap)
+    commits_file = folder / "commits.txt"
+    proc = _daemon(sim.paths(), folder, commits_file)
+    board, timed = None, 0.0
+    player = threading.Thread(target=sim.run, name="bench-players", daemon=True)
+    try:
+        board = BoardClient(_scoreboard_url(proc, folder))
+        if not sim.wait_for_client(START_TIMEOUT):
+            raise RuntimeError("mjtable run did not open the simulator's ports")
+        player.start()
+        deadline = time.monotonic() + FIRST_MOVE_TIMEOUT
+        while not _moved(commits_file):
+            if proc.poll() is not None or time.monotonic() > deadline:
+                raise RuntimeError(
+                    f"no move read within {FIRST_MOVE_TIMEOUT:.0f} s{_why(proc, folder)}"
+                )
+            time.sleep(0.2)  # a real process writing its own file: polled, bounded
+        timed = time.monotonic()
+        time.sleep(seconds)
+        if proc.poll() is not None:
+            raise RuntimeError(f"mjtable run ended while timed{_why(proc, folder)}")
+    finally:
+        sim.stop()
+        _terminate(proc)
+        if board is not None:
+            board.close()
+        player.join(10)
+        sim.close()
+        shutil.rmtree(folder / "devices", ignore_errors=True)
+    commits = _stamped(commits_file, folder / "path.journal")
+    moves = samples(chunks, commits, [] if board is None else board.pushes)
+    if not any(m.pushed is not None for m in moves):
+        raise RuntimeError(
+            f"no move read off the tiles was pushed to the board ({len(moves)} read)"
+        )
+    for leftover in folder.glob("path.journal*"):
+        leftover.unlink()
+    commits_file.unlink(missing_ok=True)
+    for log in ("daemon.out", "daemon.stderr"):
+        (folder / log).unlink(missing_ok=True)
+    # the walls' scan polls the wall antenna alone: the reader's time in play is measured in play
+    return figures(moves, inventory_times([c for c in chunks if c.t >= timed]))
+
+
+def figures(moves: list[Sample], inventory: list[float]) -> dict[str, float]:
+    """Medians and p99s in milliseconds; `read`: the answer written → the daemon's read;
+    `fsync_to_push`: the move's fsync → its push (the views built and sent)."""
+    fsync_p50, fsync_p99 = _quantiles([m.fsynced - m.written for m in moves])
+    push_p50, push_p99 = _quantiles([m.pushed - m.written for m in moves if m.pushed is not None])
+    read_p50, _ = _quantiles([m.read - m.written for m in moves])
+    after_p50, _ = _quantiles([m.pushed - m.fsynced for m in moves if m.pushed is not None])
+    inv_p50, inv_p99 = _quantiles(inventory)
+    return {
+        "moves": float(len(moves)),
+        "pushed": float(sum(m.pushed is not None for m in moves)),
+        "read_p50_ms": read_p50 * 1e3,
+        "fsync_p50_ms": fsync_p50 * 1e3,
+        "fsync_p99_ms": fsync_p99 * 1e3,
+        "push_p50_ms": push_p50 * 1e3,
+        "push_p99_ms": push_p99 * 1e3,
+        "fsync_to_push_p50_ms": after_p50 * 1e3,
+        "inventory_p50_ms": inv_p50 * 1e3,
+        "inventory_p99_ms": inv_p99 * 1e3,
+    }
+
+
+def _moved(commits: Path) -> bool:
+    with contextlib.suppress(OSError):
+        return "move.accepted" in commits.read_text()
+    return False
+
+
+def _stamped(commits: Path, journal: Path) -> list[tuple[float, list[tuple[int, str, float]]]]:
+    """The commit log's commits, each record with its journal stamp (`mono`)."""
+    from controller.journal.store import Journal
+
+    logged = commit_log.parse(commits.read_text()) if commits.exists() else []
+    with Journal.open_readonly(journal) as j:
+        stamps = {r.seq: r.mono for r in j.records()}
+    return [(t, [(s, k, stamps[s]) for s, k in records if s in stamps]) for t, records in logged]
