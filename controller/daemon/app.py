@@ -19,7 +19,7 @@ import secrets
 import signal
 import threading
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -31,6 +31,7 @@ from controller.daemon.contracts import SeatingReceived
 from controller.daemon.notify import Notifier
 from controller.daemon.replay import Recovered, recover
 from controller.daemon.runtime import Runtime, RuntimeConfig, Stop
+from controller.daemon.settlement import Settlement
 from controller.devices.serial_link import LinkConfig, SerialLink
 from controller.devices.table import Buzzer, Light, ShowCountdown, ShowScore, TableDriver
 from controller.journal.records import Record, RecordKind, Source
@@ -101,8 +102,6 @@ class AppOutputs:
         # `mjtable run`'s terminal (controller/cli/run_status.py): `view(public, alerts)` on
         # every view, `tick()` with the core's tick
         self.watch: Any = None
-        self._started: tuple[int, str] = (0, "")  # (session, its start's wall time)
-        self.session_scan_from = 1  # the journal is read from here for a session's start
 
     def publish(self, public: PublicView, referee: Any, broadcast: Any) -> None:
         self.board.publish(public, referee=referee, broadcast=broadcast)
@@ -142,22 +141,11 @@ class AppOutputs:
             self.mqtt.publish_view(public)
 
     def _session_started(self, session: int) -> str | None:
-        """The wall time of the session's `session.started` (read once per session)."""
-        if not session or self.runtime is None:
+        """The wall time of the session's `session.started` (as the core journalled it)."""
+        rt = self.runtime
+        if not session or rt is None or rt.session != session:
             return None
-        if self._started[0] != session:
-            found = next(
-                (
-                    r.wall
-                    for r in self.runtime.journal.records(self.session_scan_from)
-                    if r.kind is RecordKind.SESSION_STARTED and r.data().get("session") == session
-                ),
-                None,
-            )
-            if found is None:
-                return None
-            self._started = (session, found)
-        return self._started[1]
+        return rt.session_wall
 
     def move_accepted(self, payload: Mapping[str, Any], record: Record) -> None:
         if self.mqtt is None or self.runtime is None:
@@ -180,33 +168,23 @@ class AppOutputs:
         if count:
             log.info("%d settled deal(s) from the journal published to the hall", count)
 
-    def deal_settled(self, payload: Mapping[str, Any], record: Record) -> None:
-        if self.mqtt is None or self.runtime is None:
+    def deal_settled(self, settled: Settlement, record: Record) -> None:
+        if self.mqtt is None:
             return
         from controller.hub.wire import SettledDeal
 
-        rt = self.runtime
-        started = next(
-            (
-                r
-                for r in rt.journal.deal_records(int(payload["deal"]))
-                if r.kind.value == "deal.started"
-            ),
-            None,
-        )
-        data = started.data() if started is not None else {}
         publish = self.hall.settled if self.hall is not None else self.mqtt.publish_deal
         publish(
             SettledDeal(
                 seq=record.seq,
-                session=rt.session or 1,
-                deal=int(payload["deal"]),
-                rules=rt.rs.name,
-                dealer=Seat.parse(data.get("dealer", "E")),
-                dice=tuple(data.get("dice", (1, 1))),
-                winners=tuple(Seat.parse(w) for w in payload["winners"]),
-                deltas=tuple(payload["deltas"]),
-                players=rt.lineup.now.names,
+                session=settled.session or 1,
+                deal=settled.deal,
+                rules=settled.rules,
+                dealer=settled.dealer,
+                dice=settled.dice,
+                winners=settled.winners,
+                deltas=settled.deltas,
+                players=settled.players,
                 head=record.hash,  # the chain head when the deal settled (issue 15 item 5)
             )
         )
@@ -301,9 +279,6 @@ class Daemon:
             board.on_release(self.mqtt.publish_broadcast)
         outputs = AppOutputs(board, None, self.mqtt, self.notifier, s.table.name)
         outputs.watch = self.watch
-        outputs.session_scan_from = (self.journal.last().seq if self.journal.last() else 0) + 1
-        if recovered.session is not None:  # an open session: its start is further back
-            outputs.session_scan_from = 1
         runtime = Runtime(
             rs,
             self.journal,
@@ -337,10 +312,10 @@ class Daemon:
         baud = s.devices.baudrate or reader_profile.reader.baud
         # a pulled USB adapter is retried every 0.5 s at most: a cable plugged back is found
         # within half a second, and opening a missing path costs nothing
-        fast = dict(read_timeout=0.02, backoff_initial=0.1, backoff_max=0.5)
+        fast = LinkConfig("", read_timeout=0.02, backoff_initial=0.1, backoff_max=0.5)
         self.links = [self._reader_link(reader_profile, usb_devices, runtime, baud, fast)]
         if table_profile is not None:
-            config = LinkConfig(self.table_url, baudrate=table_profile.table.baud, **fast)
+            config = replace(fast, url=self.table_url, baudrate=table_profile.table.baud)
             self.links.insert(0, SerialLink("table", config, runtime.put))
         for link in self.links:
             link.start()
@@ -381,14 +356,14 @@ class Daemon:
         usb_devices: tuple[Any, ...] | None,
         runtime: Runtime,
         baud: int,
-        fast: dict,
+        fast: LinkConfig,
     ) -> Any:
         """A serial link at the profile's baud rate and parity (the reader bus: UHF or FEIG
         readers), or a PN53x polled by its driver on a thread of its own (controller/devices/
         polled_link.py): a PN533 through pyusb, a PN532 on the serial port."""
         if usb_devices is None and profile.reader.model is not ReaderModel.PN532_UART:
             parity = profile.reader.parity.pyserial
-            config = LinkConfig(self.reader_url, baudrate=baud, parity=parity, **fast)
+            config = replace(fast, url=self.reader_url, baudrate=baud, parity=parity)
             return SerialLink("reader", config, runtime.put)
         from controller.devices.pn53x_reader import Backoff
         from controller.devices.polled_link import PolledReaderLink
@@ -573,8 +548,8 @@ def end_simulated_session(journal: Journal, recovered: Recovered) -> str:
             "severity": "error",
         }
         journal.append(Source.DAEMON, RecordKind.ALERT, payload, deal=recovered.deal_no)
-    payload = {"session": session, "reason": "simulator-restarted"}
-    journal.append(Source.DAEMON, RecordKind.SESSION_ENDED, payload)
+    ending = {"session": session, "reason": "simulator-restarted"}
+    journal.append(Source.DAEMON, RecordKind.SESSION_ENDED, ending)
     settled = plural(recovered.settled_in_session, "deal")
     ended = f"session {session} ends here with {settled} settled"
     if recovered.started is None:

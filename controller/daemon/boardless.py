@@ -1,8 +1,8 @@
 """A table whose board does not say what the table does (issue 18 item 2): `--table none`
 (no serial link at all), or a table profile without the `shuffle-done`, `walls-up` or
-`dice` events (a board with seat buttons only). The reader stands in for the board and the
-runtime is given the same events a board sends, so the table machine, the deal cycle and
-the recogniser stay one path:
+`dice` events (a board with seat buttons only). The reader stands in for the board
+(`BoardStandIn`) and gives the core the same events a board sends, so the table machine, the
+deal cycle and the recogniser stay one path:
 
 - **the shuffle** (`ShuffleDone`): every tile has left the zones (the table is read empty
   for a whole debounce window), or a tile crosses the wall antenna while no deal is being
@@ -25,15 +25,16 @@ believed); what the table is then is read again once it is ready.
 from __future__ import annotations
 
 import logging
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import combinations_with_replacement
 
 from controller.alerts import AlertKind
 from controller.daemon.candidates import Candidate
-from controller.devices.events import DiceRolled, ShuffleDone, TagsRead, WallsUp
+from controller.daemon.machine import TableMachine
+from controller.devices.events import ShuffleDone, TagsRead, WallsUp
 from controller.profiles import EventKind, TableProfile, TileCopy, Zone, ZoneKind
-from controller.recognition.presence import TileLifted, TilePlaced
+from controller.recognition.presence import Debouncer, TileLifted, TilePlaced
 from controller.words import seat_name
 from rules.ruleset import RuleSet
 from rules.seats import SEATS, Seat
@@ -168,78 +169,125 @@ def empty_table(presence: Mapping[TileCopy, Zone]) -> bool:
     return all(z.kind is ZoneKind.WALL for z in presence.values())
 
 
-class Boardless:
-    """A part of `Runtime` (the module's docstring says what it owns): called at the end of
-    each reader round and before each wall-antenna read."""
+@dataclass(frozen=True, slots=True)
+class DiceInferred:
+    """The dice no board reported: read off the dealt hands, or answered by the referee. The
+    deal starts from them as from the board's `DiceRolled`, the dealer at `dealer` (the
+    physical side); `note` is what `deal.started` records of where they came from."""
 
-    inferred: frozenset[EventKind] = frozenset()
-    _dealt_from: DealtFrom | None = None
-    _dice_found: DiceFound | None = None
-    _dice_note: Mapping[str, object] = {}  # what `deal.started` says of inferred dice
-    _hands_key: frozenset | None = None
-    _clearing = False  # the tiles are leaving for the machine (`_table_clearing`)
-    _shuffle_heard = False  # a shuffle was handled since the daemon started
+    t: float
+    dice: Dice
+    dealer: Seat
+    note: Mapping[str, object]
 
-    def _reader_stands_in(self) -> bool:
-        return bool(self.inferred) and not self._holding() and self.stopped is None
 
-    def _table_clearing(self, changes: Sequence[object]) -> bool:
+@dataclass(frozen=True, slots=True)
+class BoardAlert:
+    """What the reading of the dice tells the referee (an `alert` record)."""
+
+    kind: AlertKind
+    text: str
+    severity: str = "warning"
+    readings: tuple[DiceReading, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class DiceAsked:
+    """The hands fit several breaks, or none well: the referee is called, each reading a
+    candidate the referee page applies with one tap (`BoardStandIn.answer_dice`)."""
+
+    kind: AlertKind
+    text: str
+    candidates: tuple[Candidate, ...]
+    readings: tuple[DiceReading, ...]
+
+
+# what the stand-in gives the core, in the order the core is to take it
+BoardNews = ShuffleDone | WallsUp | DiceInferred | BoardAlert | DiceAsked
+
+
+class BoardStandIn:
+    """The reader standing in for the board's `inferred` events. Its methods yield what it
+    reads (`BoardNews`) as the table driver yields its events: the core takes each before
+    the next is read, so the phase the stand-in looks at is the table machine's at that
+    moment. The core calls it only while it is ready (not degraded, recovering or stopped)
+    and once the reader has settled."""
+
+    def __init__(
+        self,
+        rs: RuleSet,
+        inferred: frozenset[EventKind],
+        debouncer: Debouncer,
+        machine: TableMachine,
+    ) -> None:
+        self.rs = rs
+        self.inferred = inferred
+        self._debouncer = debouncer
+        self._machine = machine
+        self._dealt_from: DealtFrom | None = None
+        self._dice_found: DiceFound | None = None
+        self._hands_key: frozenset[tuple[TileCopy, Seat]] | None = None
+        self.clearing = False  # the tiles are leaving for the machine (`round_changes`)
+        self.shuffle_heard = False  # a shuffle was handled since the daemon started
+
+    def round_changes(self, changes: Sequence[object]) -> None:
         """Whether the table is being cleared for a shuffle the reader stands in for: a round
         lifted CLEARING tiles or more and placed none; until a tile is placed again or the
-        shuffle is read, tiles are read against no deal (`ClaimClock._as_seen`). A deal's
+        shuffle is read, tiles are read against no deal (`Runtime._as_seen`). A deal's
         residue growing tile by tile as the tiles left for the machine sent the recogniser
         searching it for moves: seconds of the core's time a round, the reader unpolled."""
         if EventKind.SHUFFLE_DONE not in self.inferred:
-            return False
+            return
         if any(isinstance(c, TilePlaced) for c in changes):
-            self._clearing = False
+            self.clearing = False
         elif sum(isinstance(c, TileLifted) for c in changes) >= CLEARING:
-            self._clearing = True
-        return self._clearing
+            self.clearing = True
 
-    def _boardless_wall_read(self, ev: TagsRead) -> None:
+    def wall_read(self, ev: TagsRead, ready: bool) -> ShuffleDone | None:
         """A known tile crossing the wall antenna between deals: the walls are being built,
         so the shuffle happened (judged before the read goes to the wall scan). A board's
         shuffle too, before any was heard since the daemon started: it came while the
         daemon was down (campaign seed 200 deal 87: killed at a settlement, restarted
-        after the board's shuffle; its walls and dice were ignored and the deal lost)."""
-        if EventKind.SHUFFLE_DONE in self.inferred:
-            if not self._reader_stands_in():
-                return
-        elif self._shuffle_heard or self._holding() or self.stopped is not None:
-            return
-        if self.machine.phase not in BETWEEN_DEALS or self.rounds <= self._settle:
-            return
-        if any(self.debouncer.tags.lookup(uid) is not None for uid in ev.uids):
-            self._on_table_event(ShuffleDone(ev.t))
+        after the board's shuffle; its walls and dice were ignored and the deal lost).
+        `ready`: the core judges now and the reader has settled."""
+        if not ready or self._machine.phase not in BETWEEN_DEALS:
+            return None
+        if EventKind.SHUFFLE_DONE not in self.inferred and self.shuffle_heard:
+            return None
+        if any(self._debouncer.tags.lookup(uid) is not None for uid in ev.uids):
+            return ShuffleDone(ev.t)
+        return None
 
-    def _boardless_round(self, t: float) -> None:
-        if not self._reader_stands_in() or self.rounds <= self._settle:
+    def round_ended(
+        self, t: float, scan: tuple[TileCopy, ...] | None, playing: bool, dealer: Seat
+    ) -> Iterator[BoardNews]:
+        """At the end of a reader round: the shuffle, the walls, the dice. `scan` is the
+        wall scan (None: not complete), `playing` whether a deal is still being played
+        (no dice are read then), `dealer` the side the core takes for the next dealer."""
+        if not self.inferred:
             return
-        phase = self.machine.phase.split(".")[0]
+        phase = self._machine.phase.split(".")[0]
         shuffles = EventKind.SHUFFLE_DONE in self.inferred and phase in SHUFFLE_FROM
-        if shuffles and empty_table(self.debouncer.presence()):
-            self._clearing = False
-            self._on_table_event(ShuffleDone(t))
+        if shuffles and empty_table(self._debouncer.presence()):
+            self.clearing = False
+            yield ShuffleDone(t)
             return
-        walls = EventKind.WALLS_UP in self.inferred and self._wall_scan is not None
-        if walls and self.machine.can("walls_raised"):
-            self._on_table_event(WallsUp(t))
-        if EventKind.DICE in self.inferred and self.machine.phase == "walls_up":
-            self._read_dice(t)
+        walls = EventKind.WALLS_UP in self.inferred and scan is not None
+        if walls and self._machine.can("walls_raised"):
+            yield WallsUp(t)
+        dice = EventKind.DICE in self.inferred and scan is not None and not playing
+        if dice and scan is not None and self._machine.phase == "walls_up":
+            yield from self._read_dice(t, scan, dealer)
 
-    def _read_dice(self, t: float) -> None:
-        unfinished = self.deal is not None and not self.deal.over and not self._overtaken()
-        if self._wall_scan is None or unfinished:
-            return
-        if self._dealt_from is None or self._dealt_from.order != self._wall_scan:
+    def _read_dice(self, t: float, scan: tuple[TileCopy, ...], dealer: Seat) -> Iterator[BoardNews]:
+        if self._dealt_from is None or self._dealt_from.order != scan:
             try:
-                self._dealt_from = DealtFrom(self.rs, self._wall_scan)
+                self._dealt_from = DealtFrom(self.rs, scan)
             except ValueError as err:  # not a full set: the deal cycle says so at the dice
                 log.debug("no dice from a wall that cannot be dealt: %s", err)
                 return
             self._hands_key = self._dice_found = None
-        hands = hand_tiles(self.debouncer.presence())
+        hands = hand_tiles(self._debouncer.presence())
         key = frozenset(hands.items())
         if key == self._hands_key:
             return  # nothing new in the hands
@@ -249,77 +297,66 @@ class Boardless:
             return
         self._dice_found = found
         if not settled(found):
-            self._ask_dice(found)
+            yield dice_asked(found)
             return
         reading = found.readings[0]
-        self._dice_note = {"dice_from": "hands"}
+        note: dict[str, object] = {"dice_from": "hands"}
         if len(found.readings) > 1:
-            self._dice_note = {
-                "dice_from": "hands",
-                "dice_readings": [[r.dice.a, r.dice.b] for r in found.readings],
-            }
+            note["dice_readings"] = [[r.dice.a, r.dice.b] for r in found.readings]
         if found.misfits:
-            self._alert(
+            yield BoardAlert(
                 AlertKind.DICE_MISFIT,
                 f"the dealt hands fit dice {reading.dice} but for {found.misfits} tile(s)",
             )
-        if reading.dealer is not self.dealer:
+        if reading.dealer is not dealer:
             log.info("the dealt hands put the dealer at side %s", reading.dealer)
-            self.dealer = reading.dealer
-        self._on_table_event(DiceRolled(t, reading.dice.a, reading.dice.b))
-        self._dice_note = {}
+        yield DiceInferred(t, reading.dice, reading.dealer, note)
         if len(found.readings) > 1:
             rolls = " or ".join(str(r.dice) for r in found.readings)
-            self._alert(
+            yield BoardAlert(
                 AlertKind.DICE_READINGS,
                 f"the dealt hands fit the dice {rolls}: the same deal; which was rolled?",
-                severity="info",
-                readings=[r.to_json() for r in found.readings],
+                "info",
+                found.readings,
             )
 
-    def _ask_dice(self, found: DiceFound) -> None:
-        """The whole deal read, and it fits several breaks, or one with more than
-        MAX_MISFITS tiles out of place: no deal starts, the referee is called, each reading
-        a candidate the referee page applies with one tap (`answer_dice`)."""
-        texts = _readings_words(found.readings)
-        several = not found.decided
-        problem = (
-            "The dealt hands fit several breaks of the wall: which dice were rolled?"
-            if several
-            else "The dealt hands fit no break of the wall: which dice were rolled?"
-        )
-        offered = tuple(
-            Candidate(
-                f"Dice {r.dice}, the dealer at {seat_name(r.dealer.name)}",
-                action={"kind": "dice", "dice": f"{r.dice.a}+{r.dice.b}", "seat": r.dealer.name},
-                headline=problem,
-            )
-            for r in found.readings
-        )
-        self.call_referee(
-            AlertKind.DICE_AMBIGUOUS if several else AlertKind.DICE_UNREAD,
-            f"the dealt hands fit {texts} but for {found.misfits} tile(s)",
-            offered,
-            severity="error",
-            readings=[r.to_json() for r in found.readings],
-        )
-
-    def answer_dice(self, dice: Dice, dealer: Seat, who: str, why: str) -> str | None:
+    def answer_dice(
+        self, t: float, dice: Dice, dealer: Seat, who: str, why: str, playing: bool
+    ) -> DiceInferred | str:
         """The referee says which dice were rolled and where the dealer sits (the answer
         to `dice-ambiguous` / `dice-unread`, or to a table whose hands were never read
         whole): the deal starts as if the board had said it; `deal.started` journals
-        `dice_from: "referee"` with who and why. None when taken, else why not."""
+        `dice_from: "referee"` with who and why. A string: why the answer is not taken."""
         if EventKind.DICE not in self.inferred:
             return "this table's board reports its dice"
-        unfinished = self.deal is not None and not self.deal.over and not self._overtaken()
-        if self.machine.phase != "walls_up" or unfinished:
+        if self._machine.phase != "walls_up" or playing:
             return "no dice are awaited now (the walls are not up, or a deal is in progress)"
-        self._dice_note = {"dice_from": "referee", "referee": who, "why": why}
-        self.dealer = dealer
-        self.referee_answered()
-        self._on_table_event(DiceRolled(self.clock.monotonic(), dice.a, dice.b))
-        self._dice_note = {}
-        return None
+        return DiceInferred(t, dice, dealer, {"dice_from": "referee", "referee": who, "why": why})
+
+
+def dice_asked(found: DiceFound) -> DiceAsked:
+    """The referee's call for dice the hands do not tell: each reading a candidate."""
+    texts = _readings_words(found.readings)
+    several = not found.decided
+    problem = (
+        "The dealt hands fit several breaks of the wall: which dice were rolled?"
+        if several
+        else "The dealt hands fit no break of the wall: which dice were rolled?"
+    )
+    offered = tuple(
+        Candidate(
+            f"Dice {r.dice}, the dealer at {seat_name(r.dealer.name)}",
+            action={"kind": "dice", "dice": f"{r.dice.a}+{r.dice.b}", "seat": r.dealer.name},
+            headline=problem,
+        )
+        for r in found.readings
+    )
+    return DiceAsked(
+        AlertKind.DICE_AMBIGUOUS if several else AlertKind.DICE_UNREAD,
+        f"the dealt hands fit {texts} but for {found.misfits} tile(s)",
+        offered,
+        found.readings,
+    )
 
 
 def _readings_words(readings: Iterable[DiceReading]) -> str:

@@ -1,139 +1,157 @@
-"""The claim clock: claim and robbing windows journalled open and closed, closed on time,
-early by the next turn's move, or held while a CHOW waits for its tiles; moves read
-against the deal as if the open window had closed."""
+"""The claim clock: when a claim or robbing window is due to close (its time up, held while a
+CHOW waits for its tiles), what its `claim.window` records say, and the deal moves are read
+against while it is open (as if it had closed).
+
+It decides; the core journals and applies. `due` and `on_timer` answer `CloseClaims` (or an
+`OverTime` warning) for the core to offer the judge; `opened`/`closed` give the payloads of
+the `claim.window` records the core appends."""
 
 from __future__ import annotations
 
 import copy
-import logging
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
 
-from controller.alerts import AlertKind
 from controller.daemon.machine import Timer, TimerFired
 from controller.journal.payloads import table_seat
-from controller.journal.records import RecordKind, Source
 from rules import moves as mv
-from rules.claims import is_claim
+from rules.claims import ClaimWindow, is_claim
 from rules.deal import Deal
+from rules.seats import Seat
 
-log = logging.getLogger(__name__)
+
+@dataclass(frozen=True, slots=True)
+class OverTime:
+    """The player whose turn it is (deal seat) has taken longer than the move clock."""
+
+    seat: Seat
+
+
+def trial_closed(deal: Deal) -> Deal | None:
+    """The deal as if its open window closed now (None: the close is refused). The rule set
+    is frozen: the copy shares it."""
+    trial = copy.deepcopy(deal, {id(deal.rs): deal.rs})
+    return trial if trial.apply(mv.CloseClaims()) else None
+
+
+def closes_early(deal: Deal, move: mv.Move) -> bool:
+    """A turn move seen while a window is open closes it early when, after closing, the
+    judge would accept it (the next player's draw, the claimer's discard)."""
+    if deal.window is None or is_claim(move) or isinstance(move, mv.CloseClaims):
+        return False
+    trial = trial_closed(deal)
+    return trial is not None and trial.check(move) is None
 
 
 class ClaimClock:
-    """A part of `Runtime` (the module's docstring says what it owns)."""
+    """The windows' timing and records, and the move clock's warning (core thread only).
 
-    def _as_seen(self) -> Deal | None:
+    `holds()` says whether the recogniser holds the window for a CHOW's tiles."""
+
+    def __init__(self, claim_seconds: float, move_seconds: float, holds: Callable[[], bool]):
+        self.claim_seconds = claim_seconds
+        self.move_seconds = move_seconds
+        self._holds = holds
+        self.journalled_open = False  # a `claim.window` "opened" awaits its "closed"
+        self.closed_at: float | None = None  # when the last window closed
+        self._close_held = False  # the time ran out while a CHOW waited for its tiles
+        self._over_time_warned = False
+        self._countdown_second: int | None = None
+        self._seen_key: tuple[int, int] | None = None
+        self._seen: Deal | None = None
+
+    def as_seen(self, deal: Deal | None) -> Deal | None:
         """The deal tile movements are read against. While a claim window is open, tiles
         that move are the window's resolution or the next turn (a table does not wait for
         the claim clock): they are read against the deal *as if the window had closed now*,
-        and a move read that way closes the window early (`offer`). Buttons are always read
+        and a move read that way closes the window early (`closes_early`). Buttons are read
         against the real deal (claims go into the open window), and so is everything while
         the window's close would end the deal (the last discard: only its claims can follow,
-        and claims shown by the tiles are read on the open window, issue 18). None while the
-        table is cleared for a shuffle no board reports (boardless.py), or shuffled for the
-        next deal while the referee ends this one (recovery.py `_overtaken`)."""
-        deal = None if self._clearing or self._overtaken() else self.deal
+        and claims shown by the tiles are read on the open window, issue 18)."""
         if deal is None or deal.window is None:
             return deal
         key = (id(deal), len(deal.history))
         if self._seen_key != key:
-            trial = copy.deepcopy(deal, {id(deal.rs): deal.rs})  # the rule set is frozen
-            closed = trial.apply(mv.CloseClaims()) and not trial.over
+            trial = trial_closed(deal)
+            closed = trial is not None and not trial.over
             self._seen_key, self._seen = key, trial if closed else deal
         return self._seen
 
-    def _closes_window(self, deal: Deal, move: mv.Move) -> bool:
-        """A turn move seen while a window is open closes it early when, after closing,
-        the judge would accept it (the next player's draw, the claimer's discard)."""
-        if deal.window is None or is_claim(move) or isinstance(move, mv.CloseClaims):
-            return False
-        trial = copy.deepcopy(deal, {id(deal.rs): deal.rs})  # the rule set is frozen
-        return bool(trial.apply(mv.CloseClaims())) and trial.check(move) is None
+    def forget(self) -> None:
+        """The judge was replaced (a wall reordered, the referee's corrections)."""
+        self._seen_key = None
 
-    def _close_window(self, closed_by: str, t: float | None) -> None:
-        deal = self.deal
-        assert deal is not None and deal.window is not None
-        self._journal_window_closed(closed_by, t)
-        self._apply(mv.CloseClaims(), (), t)
+    def opened(self, window: ClaimWindow, dealer: Seat) -> dict[str, Any]:
+        """The payload of the `claim.window` record that opens `window`."""
+        self.journalled_open = True
+        return {
+            "state": "opened",
+            "kind": window.kind.value,
+            "discarder": table_seat(window.discarder, dealer).name,
+            "tile": str(window.tile),
+            "deadline": self.claim_seconds,
+            "eligible": [table_seat(s, dealer).name for s in window.eligible],
+        }
 
-    def _journal_window_closed(self, closed_by: str, t: float | None, window=None) -> None:
-        deal = self.deal
-        assert deal is not None
-        w = window or deal.window
-        self._log(
-            Source.DAEMON,
-            RecordKind.CLAIM_WINDOW,
-            {
-                "state": "closed",
-                "kind": w.kind.value,
-                "discarder": table_seat(w.discarder, self.dealer).name,
-                "tile": str(w.tile),
-                "closed_by": closed_by,
-                "claims": {
-                    table_seat(s, self.dealer).name: type(c).__name__.lower() for s, c in w.declared
-                },
+    def closed(self, window: ClaimWindow, dealer: Seat, closed_by: str, t: float) -> dict[str, Any]:
+        """The payload of the `claim.window` record that closes `window` at `t`."""
+        self.journalled_open = False
+        self.closed_at = t
+        return {
+            "state": "closed",
+            "kind": window.kind.value,
+            "discarder": table_seat(window.discarder, dealer).name,
+            "tile": str(window.tile),
+            "closed_by": closed_by,
+            "claims": {
+                table_seat(s, dealer).name: type(c).__name__.lower() for s, c in window.declared
             },
-            deal=self.deal_no,
-            t=t,
-        )
-        self._window_open = None
-        self._window_closed_at = self.clock.monotonic() if t is None else t
+        }
 
-    def _journal_window_opened(self) -> None:
-        deal = self.deal
-        assert deal is not None and deal.window is not None
-        w = deal.window
-        self._window_open = mv.CloseClaims()
-        self._log(
-            Source.DAEMON,
-            RecordKind.CLAIM_WINDOW,
-            {
-                "state": "opened",
-                "kind": w.kind.value,
-                "discarder": table_seat(w.discarder, self.dealer).name,
-                "tile": str(w.tile),
-                "deadline": self.rs.play.claim_seconds,
-                "eligible": [table_seat(s, self.dealer).name for s in w.eligible],
-            },
-            deal=self.deal_no,
-        )
+    def resumed(self, open_window: bool) -> None:
+        """After a restart or a correction: whether a window stands journalled open."""
+        self.journalled_open = open_window
 
-    def _on_timer(self, fired: TimerFired) -> None:
-        deal = self.deal
+    def late(self, read_at: float) -> float | None:
+        """How long after the last window closed a claim was read (negative: read before
+        it closed, for a discard not read yet); None: no window has closed."""
+        return None if self.closed_at is None else read_at - self.closed_at
+
+    def on_timer(self, fired: TimerFired, deal: Deal | None) -> mv.CloseClaims | OverTime | None:
+        """What a table-machine timer means for the deal: its window closes (unless a CHOW
+        holds it: then `due` says when), or its player is warned once per move."""
         if deal is None or deal.over:
-            return
+            return None
         if fired.timer in (Timer.CLAIM, Timer.ROBBING) and deal.window is not None:
-            if self._window_held():
-                self._close_held = True  # closed once the CHOW's tiles are read (tick)
-            else:
-                self._close_window("timer", fired.t)
-        elif fired.timer is Timer.MOVE and not self._over_time_warned:
+            if self._holds():
+                self._close_held = True
+                return None
+            return mv.CloseClaims()
+        if fired.timer is Timer.MOVE and not self._over_time_warned:
             self._over_time_warned = True
-            seat = table_seat(deal.turn, self.dealer)
-            self._alert(
-                AlertKind.OVER_TIME,
-                f"{seat} has taken more than {self.rs.play.move_seconds:g} s for this move",
-                seat,
-            )
+            return OverTime(deal.turn)
+        return None
 
-    def _window_held(self) -> bool:
-        """A CHOW button waits for the tiles that say which chow (several fit): the claim
-        is being made, so the clock's end waits for it (at most the recogniser's grace)."""
-        held = getattr(self.recogniser, "holds_window", None)
-        return bool(held and held())
-
-    def _close_if_released(self, now: float) -> None:
+    def due(self, deal: Deal | None) -> mv.CloseClaims | None:
+        """A close held for a CHOW's tiles, due once they are read (or the window is gone)."""
         if not self._close_held:
-            return
-        deal = self.deal
+            return None
         if deal is None or deal.over or deal.window is None:
             self._close_held = False
-        elif not self._window_held():
-            self._close_held = False
-            self._close_window("timer", now)
+            return None
+        if self._holds():
+            return None
+        self._close_held = False
+        return mv.CloseClaims()
 
-    def _countdown(self) -> None:
-        left = self.machine.remaining(Timer.CLAIM)
-        second = None if left is None else int(-(-left // 1))
-        if second != self._countdown_second:
-            self._countdown_second = second
-            self._dirty = True
+    def new_move(self) -> None:
+        """The table moved to a new phase or turn: the move clock's warning may come again."""
+        self._over_time_warned = False
+
+    def countdown(self, remaining: float | None) -> bool:
+        """Whether the whole seconds left of the claim window changed (the views show them)."""
+        second = None if remaining is None else int(-(-remaining // 1))
+        changed = second != self._countdown_second
+        self._countdown_second = second
+        return changed

@@ -1,6 +1,5 @@
-"""What the daemon's core is made of and talks to: the recogniser and output contracts, the
-items of its queue, its settings, and the constants its parts share
-(controller/daemon/runtime.py and the parts it is composed of)."""
+"""What the daemon's core talks to: the recogniser and output contracts, the items of its
+queue, its settings, and the constants others read (controller/daemon/runtime.py)."""
 
 from __future__ import annotations
 
@@ -12,6 +11,10 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol
 
 from controller.alerts import AlertKind
+from controller.daemon.settlement import (
+    ENDS as ENDS,  # named from here by view_words.py
+    Settlement,
+)
 from controller.devices.events import (
     DataReceived,
     LinkChanged,
@@ -19,7 +22,7 @@ from controller.devices.events import (
     SeatButton,
     TagsRead,
 )
-from controller.journal.records import DealEnd, Record
+from controller.journal.records import Record
 from controller.outputs.scoreboard import ActionResult, RefereeAction
 from controller.outputs.view import PublicView
 from controller.recognition.presence import (
@@ -38,7 +41,6 @@ if TYPE_CHECKING:  # paho is imported only where the hall is used
 log = logging.getLogger(__name__)
 
 DEVICES = ("table", "reader")
-WALL_SCAN_WAIT = 3.0  # seconds after the dice for the wall scan to complete
 # the recogniser's alerts that stop the deal until the referee answers (the table shows
 # "referee called"); the others inform
 REFEREE_CALLS = frozenset(
@@ -55,13 +57,6 @@ REFEREE_CALLS = frozenset(
     }
 )
 RECONCILE_TRIES = 3  # reconciliations tried again, `settle` rounds apart, before an alert
-HELD_LIMIT = 20_000  # events held while not ready (a wall scan is ~108 tiles x a few reads)
-
-ENDS = {
-    mv.DealEnd.HU: DealEnd.THREE_WON,
-    mv.DealEnd.WALL: DealEnd.WALL_EXHAUSTED,
-    mv.DealEnd.TIME: DealEnd.TIME_UP,
-}
 
 
 class RecogniserLike(Protocol):
@@ -85,7 +80,7 @@ class Outputs(Protocol):
 
     def publish(self, public: PublicView, referee: Any, broadcast: Any) -> None: ...
     def move_accepted(self, payload: Mapping[str, Any], record: Record) -> None: ...
-    def deal_settled(self, payload: Mapping[str, Any], record: Record) -> None: ...
+    def deal_settled(self, settled: Settlement, record: Record) -> None: ...
     def tick(self) -> None: ...
     def table_back(self) -> None: ...  # the table's link is up again: displays sent again
 
@@ -97,7 +92,7 @@ class NoOutputs:
     def move_accepted(self, payload: Mapping[str, Any], record: Record) -> None:
         pass
 
-    def deal_settled(self, payload: Mapping[str, Any], record: Record) -> None:
+    def deal_settled(self, settled: Settlement, record: Record) -> None:
         pass
 
     def tick(self) -> None:

@@ -4,7 +4,7 @@
 them and commits them as one `hw.batch` record (controller/journal/inputs.py) ahead of the
 next record anything else appends — in the same transaction — or on its own once the batch
 spans `max_age` seconds or `max_items` inputs (the runtime also flushes it when a wall
-antenna's read changed, device_io.py). So every record a decision writes follows
+antenna's read changed, `Runtime._on_bus`). So every record a decision writes follows
 every input handled before it, and a batch is a few hundred bytes instead of a record per
 answer (issue 15 item 2). A batch holds the inputs of one deal (the record's `deal`); the
 coder starts afresh (a key batch) whenever the deal changes, so a deal's inputs are read

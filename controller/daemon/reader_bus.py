@@ -34,7 +34,7 @@ from collections.abc import Collection
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from controller.devices.events import FrameError, TagsRead
+from controller.devices.events import FrameError, ReaderPolled, TagsRead
 from controller.devices.uhf_poller import PollerConfig, PollStep, UHFPoller
 from controller.devices.uhf_reader import MAX_ANTENNAS
 from controller.profiles import ReaderModel, ReaderProfile
@@ -128,6 +128,10 @@ class ReaderBus:
         self._round_started = t
         return BusStep(send=self.pollers[0].start(t).send)
 
+    def polled(self, ev: ReaderPolled) -> BusStep:
+        """A poll its driver made (not expected of a bus reader): one round."""
+        return BusStep(ev.events, round_done=True, answer=ev.answer)
+
     def feed(self, t: float, data: bytes) -> BusStep:
         self._raw += data
         step = self.pollers[self.turn].feed(t, data)
@@ -172,3 +176,37 @@ class ReaderBus:
 
 
 _NOTHING = BusStep()
+
+
+class PolledRounds:
+    """A reader its own driver polls (a PN53x over USB or a UART,
+    controller/devices/polled_link.py): no bytes to decode and no commands to send, each
+    poll is one `BusStep`, so the core takes it as it takes a bus reader's. A poll that got
+    no answer says nothing of the spot: it ends no round, so a few failed polls do not lift
+    the tiles lying there (the driver reports the chip lost when it stays silent,
+    controller/devices/pn53x_reader.py)."""
+
+    interval = 0.0
+
+    def focus(self, antennas: Collection[int] | None) -> None:
+        pass  # its driver polls its one antenna
+
+    def start(self, t: float) -> BusStep:
+        return _NOTHING
+
+    def tick(self, t: float) -> BusStep:
+        return _NOTHING
+
+    def feed(self, t: float, data: bytes) -> BusStep:
+        return _NOTHING
+
+    def polled(self, ev: ReaderPolled) -> BusStep:
+        read = any(isinstance(e, TagsRead) for e in ev.events)
+        return BusStep(ev.events, round_done=read, answer=ev.answer)
+
+
+def reader_rounds(profile: ReaderProfile, interval: float) -> ReaderBus | PolledRounds:
+    """The core's reader: a bus it polls, or rounds a reader's own driver polls."""
+    if profile.reader.model.on_bus:
+        return ReaderBus(profile, interval=interval)
+    return PolledRounds()

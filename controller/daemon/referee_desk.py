@@ -91,7 +91,7 @@ def _kong(seat: Seat, tile: Tile | None, deal: Deal | None) -> mv.Move:
 
 
 class LiveDeal(Protocol):
-    """What the desk asks of the deal in progress (the runtime's `RefereeSide` answers; core
+    """What the desk asks of the deal in progress (the core, `Runtime`, answers; core
     thread only)."""
 
     @property

@@ -72,6 +72,7 @@ class Recovered:
     shown: int = 0
     # the open session's `session.started` payload: its players and where they came from
     session_started: dict[str, Any] | None = None
+    session_wall: str | None = None  # the wall time of that record
 
 
 def recover(
@@ -106,13 +107,14 @@ def recover(
             continue
         if kind is RecordKind.SESSION_STARTED:
             out.session_started = dict(rec.data())
+            out.session_wall = rec.wall
             out.session = int(out.session_started["session"])
             out.last_session = max(out.last_session, out.session)
             out.settled = {}
             out.settled_in_session = 0
             out.shown = 0
         elif kind is RecordKind.SESSION_ENDED:
-            out.session, out.session_started = None, None
+            out.session, out.session_started, out.session_wall = None, None, None
             out.settled_in_session = 0
             out.shown = 0
             out.settled = {}  # no session is open: the next one starts from zero

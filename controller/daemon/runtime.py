@@ -1,32 +1,42 @@
-"""The daemon's core: one thread consumes one queue of device events and turns them into
-journalled decisions (DESIGN.md "Data flow", docs/DAEMON.md).
+"""The daemon's core: one thread takes one queue of device events and referee actions and
+turns them into journalled decisions, in the order they came (DESIGN.md "Data flow",
+docs/DAEMON.md).
 
-    bytes ─▶ drivers ─▶ journal (hw.*) ─▶ debouncer / recogniser ─▶ judge ─▶ journal ─▶ machine
-                                                                                 └─▶ outputs
+    SerialLink/PolledReaderLink → queue → Runtime.handle → ReaderBus → journal (hw.batch)
+      → Debouncer → Recogniser → Runtime.offer → journal (move.accepted) → Deal.apply
+      → TableMachine → publication.views → Outputs
 
-Every raw hardware event and every decision is appended to the journal (monotonic and wall
-time) **before** anything acts on it: a frame is committed before the debouncer sees it, a
-move is committed (after `Deal.check`) before `Deal.apply`, the recogniser's `on_accepted`
-and the state machine's transition. Link threads only `put` into the queue; `handle(item)` and
-`tick()` run on the core thread (tests call them directly on a fake clock, no thread).
+Every raw hardware input and every decision is appended to the journal (monotonic and wall
+time) **before** anything acts on it: a reader's answer is committed (in the next `hw.batch`)
+before a record that follows from it, a move is committed (after `Deal.check`) before
+`Deal.apply`, the recogniser's `on_accepted` and the state machine's transition. Link threads
+only `put` into the queue; `handle(item)` and `tick()` run on the core thread (tests call them
+directly on a fake clock, no thread). Three places see each item's way through: `handle`
+takes it off the queue, `_log` returns once its record is committed (fsync'd), `publish`
+pushes the views to the outputs.
 
-The runtime owns the claim clock (the table machine's timers): the window opens when the
-discard is accepted; it closes on time (`CloseClaims` offered to the judge), early when the
-next player's draw (or any move of the player whose turn the window leads to) is seen, or by
-the judge itself when every eligible player answered. A claim after it is refused with the
-judge's reason and how late it came. While a device is lost the table is `degraded`: nothing
-from the recogniser is applied, timers are frozen; when every link is back and the reader
-has settled again, `recogniser.reconcile` recovers what happened meanwhile.
+`Runtime` keeps the deal in progress, the table machine and the sequence that joins them;
+what has state of its own is a part it owns and asks, in the module of its concern:
+`ClaimClock` (claim_clock.py: when a claim window is due to close, its records),
+`BoardStandIn` (boardless.py: the shuffle, walls and dice read off the reader when the
+table's board does not report them, yielded as the board's events), `Resume` and
+`HoldBack` (recovery.py: when the core judges again after a restart or a lost device, and
+what came meanwhile), `DealStart` (deal_start.py: the walls' scan and the dice a deal waits
+for), `ScanDoubt` (scan_doubt.py: the scan's doubtful pairs), `SessionScores` (settlement.py: the session's settled deals and totals, corrections
+applied), `RefereeDesk` (referee_desk.py: the referee's corrections), `InputLog`
+(input_log.py: device inputs batched into the journal), `Lineup` (lineup.py: who plays) and
+the reader's rounds (reader_bus.py: one `BusStep` whatever the reader). A settled deal is a
+`Settlement` (settlement.py), built once and handed to the journal and every output; the
+views are functions of the table's facts (publication.py). No part holds the runtime (the
+referee desk sees it only as the `LiveDeal` protocol).
 
-One core, one concern a module: `Runtime` (the queue, the journal, the recogniser's
-results, the judge's decisions, the views) is composed of `DeviceIO` (device_io.py: links,
-table frames, reader answers), `DealCycle` (deal_cycle.py: shuffle, wall scan, dice, dealer,
-settlement), `ClaimClock` (claim_clock.py: claim and robbing windows), `Recovery`
-(recovery.py: restart, held events, reconciliation), `RefereeSide` (referee_side.py: what
-the referee desk asks of the live deal), `Publication` (publication.py: the facts and the
-views published) and `Boardless` (boardless.py: the shuffle, walls and dice read off the
-reader when the table's board does not report them). They share the core thread's state; none imports
-another, and contracts.py holds what they all name.
+The claim window opens when the discard is accepted; it closes on time (`CloseClaims` offered
+to the judge), early when the next player's draw (or any move of the player whose turn the
+window leads to) is seen, or by the judge itself when every eligible player answered. A claim
+after it is refused with the judge's reason and how late it came. While a device is lost the
+table is `degraded`: nothing from the recogniser is applied, timers are frozen, what the
+table says is held back; when every link is back and the reader has settled again,
+`recogniser.reconcile` recovers what happened meanwhile.
 """
 
 from __future__ import annotations
@@ -35,22 +45,29 @@ import logging
 import os
 import queue
 from collections import deque
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import replace
 from typing import Any
 
 from controller import __version__
 from controller.alerts import AlertKind
 from controller.clock import Clock
 from controller.daemon import machine as m
-from controller.daemon.boardless import Boardless, inferred
-from controller.daemon.claim_clock import ClaimClock
+from controller.daemon.boardless import (
+    BoardAlert,
+    BoardNews,
+    BoardStandIn,
+    DiceAsked,
+    DiceInferred,
+    inferred,
+)
+from controller.daemon.candidates import Candidate, candidates
+from controller.daemon.claim_clock import ClaimClock, OverTime, closes_early
 from controller.daemon.contracts import (
     DEVICES,
     ENDS,
-    HELD_LIMIT,
     RECONCILE_TRIES,
     REFEREE_CALLS,
-    WALL_SCAN_WAIT,
     Item,
     NoOutputs,
     Outputs,
@@ -61,41 +78,77 @@ from controller.daemon.contracts import (
     Stop,
     tail_line,
 )
-from controller.daemon.deal_cycle import DealCycle, dealt_hands, next_dealer
-from controller.daemon.device_io import DeviceIO
+from controller.daemon.deal_start import DealStart, Rolled, dealt_hands
 from controller.daemon.input_log import InputLog
 from controller.daemon.lineup import Lineup
-from controller.daemon.machine import TableMachine
-from controller.daemon.publication import Publication
-from controller.daemon.reader_bus import BusStep, ReaderBus
-from controller.daemon.recovery import Recovery
-from controller.daemon.referee_call import RefereeCall
+from controller.daemon.machine import TableMachine, Timer, TimerFired
+from controller.daemon.publication import (
+    DeskFacts,
+    SessionCount,
+    live_view,
+    restored_result,
+    views,
+)
+from controller.daemon.reader_bus import BusStep, reader_rounds
+from controller.daemon.recovery import (
+    NEXT_DEAL,
+    HoldBack,
+    Resume,
+    TableHeld,
+    restarted_words,
+    unexplained,
+)
+from controller.daemon.referee_call import CALL_GONE, RefereeCall, details
 from controller.daemon.referee_desk import RefereeDesk
-from controller.daemon.referee_side import RefereeSide
 from controller.daemon.replay import Recovered
+from controller.daemon.scan_doubt import ScanDoubt
+from controller.daemon.settlement import SessionScores, settle
 from controller.daemon.view_words import void_set_words
-from controller.daemon.views import ResultScreen
+from controller.daemon.views import ResultScreen, TableFacts
 from controller.devices.events import (
     CommandAcked,
     DataReceived,
     DiceRolled,
+    FrameError,
     LidChanged,
     LinkChanged,
     LinkState,
     ReaderPolled,
     SeatButton,
     ShuffleDone,
+    TableEvent,
     TableFault,
+    TagsRead,
     WallsUp,
 )
-from controller.devices.table import TableDriver
-from controller.journal.payloads import move_payload, rejected_payload, table_seat
-from controller.journal.records import JournalError, Record, RecordKind, Source, Stamp
+from controller.devices.table import Command, ShowScore, TableDriver
+from controller.journal.inputs import ReaderStep, TableChunk, round_time
+from controller.journal.payloads import (
+    move_payload,
+    rejected_payload,
+    table_seat,
+    to_drawing,
+)
+from controller.journal.records import (
+    Correction,
+    CorrectionAction,
+    JournalError,
+    Record,
+    RecordKind,
+    Source,
+    Stamp,
+)
 from controller.journal.store import Journal
-from controller.outputs.scoreboard import ActionResult, RefereeAction
-from controller.outputs.view import AlertView
+from controller.outputs.scoreboard import ActionResult, RefereeAction, RejectReason
+from controller.outputs.view import AlertView, PublicView
 from controller.profiles import ReaderProfile, ZoneKind
-from controller.recognition.presence import Debouncer
+from controller.recognition.presence import (
+    CardLifted,
+    CardPlaced,
+    Debouncer,
+    DuplicateTile,
+    UnknownTag as UnknownTagSeen,
+)
 from controller.recognition.recogniser import (
     DealerMoved,
     HandsDealt,
@@ -104,12 +157,12 @@ from controller.recognition.recogniser import (
     WallScanned,
     WallSwapped,
 )
-from controller.words import alert_words
+from controller.words import alert_words, device_name
 from rules import moves as mv
-from rules.claims import is_claim
+from rules.claims import ClaimWindow, is_claim
 from rules.deal import Deal
 from rules.ruleset import RuleSet
-from rules.seats import Seat
+from rules.seats import SEATS, Seat
 from rules.wall import Dice
 
 log = logging.getLogger(__name__)
@@ -117,10 +170,8 @@ log = logging.getLogger(__name__)
 __all__ = [
     "DEVICES",
     "ENDS",
-    "HELD_LIMIT",
     "RECONCILE_TRIES",
     "REFEREE_CALLS",
-    "WALL_SCAN_WAIT",
     "Item",
     "NoOutputs",
     "Outputs",
@@ -129,12 +180,10 @@ __all__ = [
     "Runtime",
     "RuntimeConfig",
     "Stop",
-    "dealt_hands",
-    "next_dealer",
 ]
 
 
-class Runtime(DeviceIO, Recovery, ClaimClock, DealCycle, RefereeSide, Publication, Boardless):
+class Runtime:
     def __init__(
         self,
         rs: RuleSet,
@@ -157,23 +206,18 @@ class Runtime(DeviceIO, Recovery, ClaimClock, DealCycle, RefereeSide, Publicatio
         self.debouncer = debouncer
         self.driver = driver
         self.config = config = config or RuntimeConfig()
-        self.bus = ReaderBus(reader, interval=0.0 if config.fast_polling else reader.round_interval)
-        # a PN53x (USB, UART) is polled by its own driver (controller/devices/polled_link.py): no
-        # bytes to decode and no commands to send, each poll is one round
-        self.polled = not reader.reader.model.on_bus
+        # the reader's rounds: a bus the core polls, or a reader its own driver polls (a PN53x)
+        self.bus = reader_rounds(reader, 0.0 if config.fast_polling else reader.round_interval)
         self.rounds = 0  # debouncer rounds ended
         self.send = send
         self.outputs: Outputs = outputs or NoOutputs()
         self.inbox: queue.Queue[Item] = queue.Queue()
         self.links = {d: LinkState.DOWN for d in DEVICES if driver is not None or d != "table"}
-        self.inferred = inferred(None if driver is None else driver.profile)  # boardless.py
         self.alerts: deque[AlertView] = deque(maxlen=50)
         self.tail: deque[str] = deque(maxlen=30)
         self.heads: deque[dict[str, Any]] = deque(maxlen=12)  # settled deals' chain heads
         self.stopped: str | None = None
         self.journal_error = ""  # why the journal refused a record ("journal-error" stop)
-        self._settle = config.settle_rounds or reader.debounce.window + 1
-        self._reconcile_at: int | None = None
         self._wall_antennas = {
             a.number for a in reader.antennas.values() if a.zone.kind is ZoneKind.WALL
         }
@@ -181,43 +225,30 @@ class Runtime(DeviceIO, Recovery, ClaimClock, DealCycle, RefereeSide, Publicatio
         self.inputs = InputLog(journal, clock.wall)
         self._round_reads_t: float | None = None  # the open round's last read
         self._wall_read: dict[int, tuple[bytes, ...]] = {}  # each wall antenna's last read
-        self._window_open: mv.Move | None = None  # marker that a claim window is journalled open
-        self._window_closed_at: float | None = None
-        self._close_held = False  # the claim clock ran out while a CHOW waited for its tiles
-        self._over_time_warned = False
+        self.claims = ClaimClock(
+            rs.play.claim_seconds, rs.play.move_seconds, recogniser.holds_window
+        )
         self._dirty = True
-        self._countdown_second: int | None = None
-        self._wall_scan: tuple[Any, ...] | None = None
-        self._uncertain: tuple[int, ...] = ()  # the scan's pairs (i, i + 1) not yet drawn
-        self._wall_check: dict[str, Any] | None = None  # for the next accepted draw
-        self._hands_late = False
-        self._pending_dice: tuple[float, Dice] | None = None
-        self._dice_judged_at = 0.0  # when the pending dice were judged (held ones: later)
-        self._seen_key: tuple[int, int] | None = None
+        # the walls' scan and the dice a deal waits for, and the scan's doubtful pairs
+        self.deal_start = DealStart(bool(self._wall_antennas))
+        self.doubt = ScanDoubt()
         self._alerted: set[tuple[int, AlertKind, str]] = set()
-        self._seen: Deal | None = None
         # table events (and, after a held shuffle, the wall antenna's reads) that came while
         # the daemon was degraded or recovering: judged in order once it is ready (`_release`)
-        self._held: deque[Any] = deque()
-        self._held_shuffles = 0
+        self.held = HoldBack()
         self.call: RefereeCall | None = None  # what the table waits for the referee about
         self.last_accepted_seq = 0
         self._started_seq = 0  # the open deal's deal.started record
-        self._reconcile_tries = 0
         self.desk = RefereeDesk(self.journal, self.clock, self)
         self.screen = ResultScreen()  # a settled deal stays on the public feed a while
         rec = recovered or Recovered()
-        self.deals_done = rec.settled_in_session  # settled in the open session
         self._dealt_by = rec.started.dealer if rec.started is not None else rec.dealer
         self.session = rec.session
+        self.session_wall = rec.session_wall  # when the open session started (wall time)
         self.next_deal = rec.next_deal
         self.dealer = rec.dealer
-        self.totals = list(rec.totals)
-        # the open session's settled deals (fixed-seat deltas, corrections applied) and the
-        # newest correction record already taken into account for each (DealCycle)
-        self.settled_deltas: dict[int, tuple[int, int, int, int]] = dict(rec.settled)
-        self._corrections_seen = dict.fromkeys(rec.settled, rec.last_seq)
-        self._rechecked_at = -1e9
+        # the open session's settled deals (fixed-seat deltas, corrections applied)
+        self.scores = SessionScores(rec.settled, rec.totals, rec.settled_in_session, rec.last_seq)
         self.deal_no = rec.deal_no
         self.deal: Deal | None = None
         self.seq = rec.last_seq
@@ -233,22 +264,34 @@ class Runtime(DeviceIO, Recovery, ClaimClock, DealCycle, RefereeSide, Publicatio
         self.machine = TableMachine(
             clock, rs.play.claim_seconds, rs.play.move_seconds, self._on_timer, initial
         )
-        self._recovering = initial != "offline"
+        # the shuffle, walls and dice the table's board does not report, read off the reader
+        self.board = BoardStandIn(
+            rs, inferred(None if driver is None else driver.profile), debouncer, self.machine
+        )
+        # a restart with a phase to resume: held until the table is reconciled
+        settle = config.settle_rounds or reader.debounce.window + 1
+        self.resume = Resume(settle, recovering=initial != "offline")
         self._log(
             Source.DAEMON,
             RecordKind.DAEMON_STARTED,
             {
                 "version": __version__,
                 "pid": os.getpid(),
-                "recovered": self._recovering,
+                "recovered": self.resume.recovering,
                 "config": dict(config.config_echo or {}),
             },
         )
-        self.restore_result(rec)  # a deal replayed below, over or in play, replaces it
-        if self._recovering:
+        if rec.shown:  # a deal replayed below, over or in play, replaces it
+            limit = config.deals or rs.session.deals
+            shown = restored_result(
+                journal, rec.shown, self.facts(), SessionCount(rec.settled_in_session, limit)
+            )
+            if shown is not None:
+                self.screen.hold(shown)
+        if self.resume.recovering:
             self._resume_recovered(rec)
 
-    # --- the loop -----------------------------------------------------------------------
+    # --- the loop: one queue, one thread --------------------------------------------------
 
     def put(self, item: Item) -> None:
         """Thread-safe: the links' sink."""
@@ -306,7 +349,7 @@ class Runtime(DeviceIO, Recovery, ClaimClock, DealCycle, RefereeSide, Publicatio
                     self._on_bus(self.bus.feed(item.t, item.data), item.t)
             case ReaderPolled():
                 if self.links["reader"] is LinkState.UP:
-                    self._on_bus(BusStep(item.events, round_done=True, answer=item.answer), item.t)
+                    self._on_bus(self.bus.polled(item), item.t)
             case Stop(reason):
                 self.stop(reason)
             case RefereeAsked():
@@ -326,26 +369,23 @@ class Runtime(DeviceIO, Recovery, ClaimClock, DealCycle, RefereeSide, Publicatio
 
     def tick(self) -> None:
         now = self.clock.monotonic()
-        if self.links["reader"] is LinkState.UP and self.stopped is None and not self.polled:
+        if self.links["reader"] is LinkState.UP and self.stopped is None:
             self._on_bus(self.bus.tick(now), now)
         self.machine.hold(self.call is not None)
         self.machine.tick()
-        if self._pending_dice is not None and now - self._dice_judged_at > WALL_SCAN_WAIT:
-            if self._wall_antennas:
-                self._pending_dice = None
-                self._alert(
-                    AlertKind.NO_WALL_SCAN,
-                    "the wall order was not scanned: this deal cannot be judged",
-                    severity="error",
-                )
-            elif not self._hands_late:
-                self._hands_late = True  # no wall antenna: still waiting for the hands
+        match self.deal_start.overdue(now):
+            case AlertKind.NO_WALL_SCAN:
+                text = "the wall order was not scanned: this deal cannot be judged"
+                self._alert(AlertKind.NO_WALL_SCAN, text, severity="error")
+            case AlertKind.NO_DEALT_HANDS:  # no wall antenna: still waiting for the hands
                 self._alert(AlertKind.NO_DEALT_HANDS, "the dealt hands are not read yet")
         if self._live():
             self.recognised(self.recogniser.tick(now, self._as_seen()), now)
-            self._close_if_released(now)
+            if self.claims.due(self.deal) is not None:  # a CHOW's tiles held it: read now
+                self._close_window("timer", now)
             self.call_off_if_agreed()
-        self._countdown()
+        if self.claims.countdown(self.machine.remaining(Timer.CLAIM)):
+            self._dirty = True
         self.recheck_settled(now)
         self.outputs.tick()
         self._publish_if_dirty()
@@ -361,7 +401,1000 @@ class Runtime(DeviceIO, Recovery, ClaimClock, DealCycle, RefereeSide, Publicatio
         self._log(Source.DAEMON, RecordKind.DAEMON_STOPPED, {"reason": reason})
         self.stopped = reason
 
-    # --- journal ------------------------------------------------------------------------
+    @property
+    def totals(self) -> list[int]:
+        """The open session's totals (fixed seats)."""
+        return self.scores.totals
+
+    @property
+    def deals_done(self) -> int:
+        """The deals settled in the open session."""
+        return self.scores.deals_done
+
+    # --- devices: links, the table's frames, the reader's rounds --------------------------
+
+    def _on_link(self, ev: LinkChanged) -> None:
+        self._log(
+            Source.TABLE if ev.device == "table" else Source.READER,
+            RecordKind.HW_LINK,
+            {"device": ev.device, "state": ev.state.value, "detail": ev.detail},
+            deal=self._open_deal(),
+            t=ev.t,
+        )
+        self.links[ev.device] = ev.state
+        if ev.state is LinkState.DOWN:
+            self._alert(
+                AlertKind.DEVICE_LOST,
+                f"{device_name(ev.device)} is not answering ({ev.detail}): waiting for it",
+                severity="error",
+            )
+            if self.machine.can("device_lost"):
+                self._trigger("device_lost")
+            self.resume.link_lost()
+            return
+        if ev.device == "table":
+            self.outputs.table_back()  # what the displays show may have been missed
+            self._dirty = True
+        if ev.device == "reader":
+            self._wall_read.clear()
+            self._write("reader", self.bus.start(ev.t).send)
+        if not all(s is LinkState.UP for s in self.links.values()):
+            return
+        if self.machine.phase == "offline":
+            self._trigger("devices_ready")
+        elif self.machine.phase == "degraded" or self.resume.recovering:
+            # re-inventory: let the debouncer see the table again before reconciling
+            self.resume.links_back(self.rounds)
+
+    def _write(self, device: str, data: bytes) -> None:
+        if data:
+            self.send(device, data)
+
+    def command(self, command: Command) -> bool:
+        if self.driver is None:
+            return False  # a table with no serial link: nothing to tell it
+        try:
+            return self.send("table", self.driver.encode(command))
+        except ValueError as err:
+            log.debug("table command %s not sent: %s", command, err)
+            return False
+
+    def _on_table_bytes(self, item: DataReceived) -> None:
+        # the bytes as received go into the next `hw.batch` (the driver decodes them again)
+        self.inputs.add(TableChunk(item.t, item.data), self._open_deal())
+        assert self.driver is not None  # no bytes come from a table with no serial link
+        for ev in self.driver.feed(item.t, item.data):
+            if self.stopped is not None:
+                return  # the deal limit was reached by an earlier event of this chunk
+            if isinstance(ev, FrameError):
+                self._frame_error(ev)
+                continue
+            self._on_table_event(ev)
+
+    def _frame_error(self, ev: FrameError) -> None:
+        self._log(
+            Source.TABLE if ev.device == "table" else Source.READER,
+            RecordKind.HW_ERROR,
+            {"device": ev.device, "reason": ev.reason, "hex": ev.data.hex()},
+            deal=self._open_deal(),
+            t=ev.t,
+        )
+
+    def _on_bus(self, step: BusStep, t: float) -> None:
+        # Every step is kept for the next `hw.batch` (controller/daemon/input_log.py), which
+        # is committed ahead of any record that follows from it: an answer of a bus address
+        # carries up to eight antennas' inventories, repeats included.
+        reads = [ev for ev in step.events if isinstance(ev, TagsRead)]
+        done = step.round_done
+        if step.events or done:
+            self.inputs.add(ReaderStep(t, step.events, done), self._open_deal())
+        if reads:
+            self._round_reads_t = reads[-1].t
+        if self._wall_changed(reads):
+            # a tile passes the wall spot once: a wall read that changed is committed before
+            # it is used, so a restart mid-scan finds it (batched, a kill lost up to a second
+            # of the scan and the deal with it: test_campaign)
+            self.inputs.flush()
+        for ev in reads:
+            if ev.antenna in self._wall_antennas:
+                # tiles crossing it between deals: the walls are being built (boardless.py)
+                shuffled = self.board.wall_read(ev, self._reader_settled())
+                if shuffled is not None:
+                    self._on_table_event(shuffled)
+                if self.held.shuffled:  # the new walls' scan, after the shuffle
+                    self.held.hold_wall_read(ev)
+                else:
+                    self.recognised(self.recogniser.on_wall_read(ev), ev.t)
+            self.debouncer.observe(ev)
+        self._write("reader", step.send)
+        if done:
+            self._end_round(round_time(t, self._round_reads_t))
+            self._round_reads_t = None
+
+    def _wall_changed(self, reads: list[TagsRead]) -> bool:
+        changed = False
+        for ev in reads:
+            if ev.antenna in self._wall_antennas and self._wall_read.get(ev.antenna) != ev.uids:
+                self._wall_read[ev.antenna] = ev.uids
+                changed = True
+        return changed
+
+    def _end_round(self, t: float) -> None:
+        self.rounds += 1
+        changes = self.debouncer.end_round(t)
+        # with no board to say "shuffle", the tiles leaving for the machine are not read as
+        # moves (boardless.py): `_as_seen` is None meanwhile
+        self.board.round_changes(changes)
+        for change in changes:
+            if isinstance(change, UnknownTagSeen | DuplicateTile):
+                self.recognised(self.recogniser.on_tag_alert(change), change.t)
+            elif self._live():
+                # tiles are read as if an open claim window had closed now; a card is a
+                # declaration, read against the real deal as a button is (issue 18)
+                card = isinstance(change, CardPlaced | CardLifted)
+                real = None if self._overtaken() else self.deal  # (shuffled on: recovery.py)
+                deal = real if card else self._as_seen()
+                self.recognised(self.recogniser.on_presence(change, deal), change.t)
+        if self._reader_settled():  # the shuffle, walls and dice no board reports (boardless.py)
+            scan = self.deal_start.scan
+            news = self.board.round_ended(t, scan, self._playing(), self.dealer)
+            self._board_news(news)
+        if self.deal_start.waiting is not None and not self.deal_start.wall_antenna:
+            self._start_from_hands()
+        if self.resume.due(self.rounds):
+            self._reconcile()
+
+    # --- the table's events: its board's, or the reader standing in (boardless.py) --------
+
+    def _on_table_event(self, ev: TableEvent | DiceInferred) -> None:
+        if self._holding() and isinstance(ev, TableHeld):
+            # a restart or a lost cable: what the table says now is judged once the daemon
+            # has caught up with the tiles (never dropped: issue 13 items 1 and 4)
+            self.held.hold(ev)
+            return
+        match ev:
+            case ShuffleDone(t):
+                self._shuffle(t)
+            case WallsUp():
+                if self.machine.can("walls_raised"):
+                    self._trigger("walls_raised")
+            case DiceRolled(t, a, b):
+                self._dice(t, Dice(a, b))
+            case DiceInferred(t, dice, dealer, note):
+                self.dealer = dealer
+                self._dice(t, dice, note)
+            case SeatButton():
+                if self._live():  # (not for a deal the next shuffle overtook)
+                    deal = None if self._overtaken() else self.deal
+                    self.recognised(self.recogniser.on_button(ev, deal), ev.t)
+            case TableFault(t, code):
+                self._alert(
+                    AlertKind.TABLE_FAULT, f"the table reports fault {code}", severity="error"
+                )
+            case LidChanged(t, is_open):
+                self._alert(
+                    AlertKind.LID,
+                    "the table's lid opened" if is_open else "lid closed",
+                    severity="info",
+                )
+            case CommandAcked():
+                pass
+
+    def _reader_settled(self) -> bool:
+        """The reader stands in for the board: the core judges and the reader has settled."""
+        settled = self.rounds > self.resume.settle
+        return not self._holding() and self.stopped is None and settled
+
+    def _playing(self) -> bool:
+        """A deal is still being played at the table (no dice are read for the next)."""
+        return self.deal is not None and not self.deal.over and not self._overtaken()
+
+    def _board_news(self, news: Iterable[BoardNews]) -> None:
+        """What the reader read for the board, taken as the board's events are."""
+        for item in news:
+            match item:
+                case BoardAlert(kind, text, severity, readings):
+                    if readings:
+                        shown = [r.to_json() for r in readings]
+                        self._alert(kind, text, severity=severity, readings=shown)
+                    else:
+                        self._alert(kind, text, severity=severity)
+                case DiceAsked(kind, text, offered, readings):
+                    self.call_referee(
+                        kind,
+                        text,
+                        offered,
+                        severity="error",
+                        readings=[r.to_json() for r in readings],
+                    )
+                case _:
+                    self._on_table_event(item)
+
+    def answer_dice(self, dice: Dice, dealer: Seat, who: str, why: str) -> str | None:
+        """The referee's dice (`BoardStandIn.answer_dice`): None when taken, else why not."""
+        now = self.clock.monotonic()
+        answer = self.board.answer_dice(now, dice, dealer, who, why, self._playing())
+        if isinstance(answer, str):
+            return answer
+        self.referee_answered()
+        self._on_table_event(answer)
+        return None
+
+    # --- the recogniser's results and the judge's decisions -------------------------------
+
+    def _live(self) -> bool:
+        """Recognition is applied: not degraded, paused, recovering or stopped."""
+        return (
+            self.machine.phase not in m.INTERRUPTIONS
+            and not self.resume.recovering
+            and self.stopped is None
+        )
+
+    def recognised(self, results: Sequence[Any], t: float) -> None:
+        for r in results:
+            if isinstance(r, MoveSeen):
+                self.offer(r.move, r.evidence, t, getattr(r, "read_at", None))
+            elif isinstance(r, RefereeAlert):
+                key = (self.deal_no, r.kind, r.text)
+                if key in self._alerted:
+                    continue  # the same reading alerted again: once is enough for the referee
+                self._alerted.add(key)
+                seat = None if r.seat is None else table_seat(r.seat, self._dealt_by)
+                if r.kind in REFEREE_CALLS and self.deal is not None and not self.deal.over:
+                    self.call_referee(
+                        r.kind,
+                        r.text,
+                        seat=seat,
+                        fits=tuple(getattr(r, "fits", ())),
+                        evidence=list(r.evidence),
+                    )
+                    continue
+                self._alert(r.kind, r.text, seat, evidence=list(r.evidence))
+            elif isinstance(r, WallScanned):
+                waiting = self.deal_start.scanned(tuple(r.order))
+                self.doubt.scanned(getattr(r, "uncertain", ()))
+                self.bus.focus(None)
+                if waiting is not None:
+                    self._start_deal(waiting)
+            elif isinstance(r, HandsDealt) and self.machine.can("deal_complete"):
+                self._trigger("deal_complete")
+            elif isinstance(r, DealerMoved):
+                self._dealer_moved(r.side)
+            elif isinstance(r, WallSwapped) and self.deal is not None and not self.deal.over:
+                rejudged = self.doubt.swap_dealt(self.deal, r.index, r.why)
+                if rejudged is not None:
+                    self.deal = rejudged
+                    self.claims.forget()
+
+    def offer(
+        self,
+        move: mv.Move,
+        evidence: Sequence[str] = (),
+        t: float | None = None,
+        read_at: float | None = None,
+    ) -> bool:
+        """Offer a move to the judge; journal the decision, then act on it."""
+        deal = self.deal
+        if deal is None or deal.over:
+            self._alert(AlertKind.NO_DEAL, f"{type(move).__name__} seen with no deal in progress")
+            return False
+        rejected = deal.check(move)
+        rejudged = None if rejected is None else self.doubt.reorder(deal, move)
+        if rejudged is not None:
+            self.deal = deal = rejudged
+            self.claims.forget()
+            rejected = deal.check(move)
+        if rejected is not None and closes_early(deal, move):
+            self._close_window("draw" if isinstance(move, mv.Draw) else "play", t)
+            rejected = deal.check(move)
+        if rejected is not None:
+            detail = rejected.detail
+            read = read_at if read_at is not None else (t or self.clock.monotonic())
+            late = self.claims.late(read)
+            if is_claim(move) and deal.window is None and late is not None:
+                if late >= 0:
+                    detail = f"read {late:.1f} s after the claim window closed ({rejected.detail})"
+                else:  # read in time, but for a discard the judge had not been shown
+                    detail = (
+                        f"read {-late:.1f} s before the last claim window closed, for a discard "
+                        f"not read yet ({rejected.detail})"
+                    )
+            self._log(
+                Source.JUDGE,
+                RecordKind.MOVE_REJECTED,
+                rejected_payload(rejected, move, self.dealer, evidence, detail),
+                deal=self.deal_no,
+                t=t,
+            )
+            return False
+        self._apply(move, evidence, t)
+        return True
+
+    def _apply(self, move: mv.Move, evidence: Sequence[str], t: float | None) -> None:
+        deal = self.deal
+        assert deal is not None
+        before = deal.window
+        from_seat = None
+        if isinstance(move, mv.Pung | mv.Chow | mv.Hu | mv.RobKong) or (
+            isinstance(move, mv.Kong) and move.kind.value == "kong"
+        ):
+            from_seat = before.discarder if before is not None else None
+        accepted = None
+        if not isinstance(move, mv.CloseClaims):
+            payload = move_payload(move, self.dealer, evidence, from_seat)
+            check = self.doubt.confirm(deal, move)
+            if check is not None:
+                payload["wall_check"] = check
+            record = self._log(
+                Source.JUDGE, RecordKind.MOVE_ACCEPTED, payload, deal=self.deal_no, t=t
+            )
+            accepted = (payload, record)
+            self.last_accepted_seq = record.seq
+        result = deal.apply(move)
+        assert isinstance(result, mv.Accepted), result  # checked above
+        self.recogniser.on_accepted(move, deal)
+        if accepted is not None:
+            self.referee_answered(agreed=True)
+        for fact in result.facts:
+            if isinstance(fact, mv.VoidSetDeclared):  # accepted, and penalised (004 Lesson 5)
+                side = table_seat(fact.seat, self.dealer)
+                self._alert(AlertKind.VOID_SUIT_SET, void_set_words(fact, side), side)
+        if accepted is not None:
+            self.outputs.move_accepted(*accepted)
+        if before is not None and deal.window is None and self.claims.journalled_open:
+            # the judge closed it (every eligible player answered), or the recogniser read
+            # its resolution from the tiles (reconciliation): replay needs the close either way
+            closed_by = "recognised" if isinstance(move, mv.CloseClaims) else "all-answered"
+            self._journal_window_closed(closed_by, t, before)
+        self._follow(move, result)
+
+    def _follow(self, move: mv.Move, result: mv.Accepted) -> None:
+        """Move the table machine to the judge's phase, by the transition the judge's facts
+        stand for (`machine.follow`)."""
+        deal = self.deal
+        assert deal is not None
+        target = m.JUDGE_PHASES[deal.phase]
+        if self._table_moved_on():  # a deal finished while the table shuffles the next
+            if deal.over:
+                self._settle_deal()
+            return
+        if self.machine.phase == target and not _restarts_clock(move):
+            return
+        if self.machine.phase == target:
+            self.machine.rearm()  # a new move on the same phase: the move clock restarts
+        elif isinstance(move, mv.Correction):
+            self._resync("corrected")  # a move taken back: no table event leads back
+        else:
+            steps = m.follow(self.machine.phase, result, deal.phase)
+            if steps is None:
+                self._alert(AlertKind.MACHINE, f"no way from {self.machine.phase} to {target}")
+                return
+            for trigger in steps:
+                self._trigger(trigger)
+        self.claims.new_move()
+        if target == m.CLAIM_WINDOW or target == m.ROBBING_WINDOW:
+            self._journal_window_opened()
+        if deal.over:
+            self._settle_deal()
+
+    def _trigger(self, trigger: str) -> None:
+        before = self.machine.phase
+        getattr(self.machine, trigger)()
+        self._log(
+            Source.DAEMON,
+            RecordKind.TABLE_PHASE,
+            {"from": before, "to": self.machine.phase, "trigger": trigger},
+            deal=self._open_deal(),
+        )
+
+    def _resync(self, why: str) -> None:
+        """The table machine put at the judge's phase with no table event to follow (`why`:
+        "restarted", the replayed moves; "corrected", the referee's corrections): the
+        deal's end is its transition, any other phase is set (`TableMachine.resync`)."""
+        deal = self.deal
+        assert deal is not None
+        target = m.JUDGE_PHASES[deal.phase]
+        if self.machine.phase == target or self.machine.phase in m.INTERRUPTIONS:
+            return
+        if deal.over:
+            if self.machine.can("deal_ended"):
+                self._trigger("deal_ended")
+            return
+        before = self.machine.phase
+        self.machine.resync(target)
+        self._log(
+            Source.DAEMON,
+            RecordKind.TABLE_PHASE,
+            {"from": before, "to": target, "trigger": why},
+            deal=self._open_deal(),
+        )
+
+    # --- the claim clock (claim_clock.py) -------------------------------------------------
+
+    def _as_seen(self) -> Deal | None:
+        """The deal tile movements are read against (`ClaimClock.as_seen`): none while the
+        table is cleared for a shuffle no board reports (boardless.py), or shuffled for the
+        next deal while the referee ends this one (`_overtaken`)."""
+        clearing = self.board.clearing or self._overtaken()
+        return self.claims.as_seen(None if clearing else self.deal)
+
+    def _on_timer(self, fired: TimerFired) -> None:
+        match self.claims.on_timer(fired, self.deal):
+            case mv.CloseClaims():
+                self._close_window("timer", fired.t)
+            case OverTime(seat=turn):
+                seat = table_seat(turn, self.dealer)
+                self._alert(
+                    AlertKind.OVER_TIME,
+                    f"{seat} has taken more than {self.claims.move_seconds:g} s for this move",
+                    seat,
+                )
+
+    def _close_window(self, closed_by: str, t: float | None) -> None:
+        deal = self.deal
+        assert deal is not None and deal.window is not None
+        self._journal_window_closed(closed_by, t, deal.window)
+        self._apply(mv.CloseClaims(), (), t)
+
+    def _journal_window_closed(self, closed_by: str, t: float | None, window: ClaimWindow) -> None:
+        at = self.clock.monotonic() if t is None else t
+        payload = self.claims.closed(window, self.dealer, closed_by, at)
+        self._log(Source.DAEMON, RecordKind.CLAIM_WINDOW, payload, deal=self.deal_no, t=t)
+
+    def _journal_window_opened(self) -> None:
+        deal = self.deal
+        assert deal is not None and deal.window is not None
+        payload = self.claims.opened(deal.window, self.dealer)
+        self._log(Source.DAEMON, RecordKind.CLAIM_WINDOW, payload, deal=self.deal_no)
+
+    # --- a deal's life: shuffle, scan, dice, start, settlement ----------------------------
+
+    def _shuffle(self, t: float) -> None:
+        if self.machine.phase in m.INTERRUPTIONS:
+            return
+        self.board.shuffle_heard = True  # (boardless.py: a board's shuffle missed while down)
+        if self.deal is not None and self.deal.window is not None:
+            self._close_window("shuffle", t)  # the table moved on: the window's time is up
+            if self.stopped is not None:
+                return  # that closed the session's last deal: the daemon has stopped
+        # a deal not ended stays for the referee: its missing moves or its end settle it
+        # while the table plays the next (`_overtaken`); the next deal's start
+        # abandons it if nobody did (tiles campaign seed 501 deal 6: abandoned here, the
+        # restart resumed it and the referee's end of it raised a MachineError)
+        overtaken = self.deal is not None and not self.deal.over and not self._overtaken()
+        if not self.machine.can("shuffle_started"):
+            self._trigger("deal_ended")
+        self.deal_start.shuffled()
+        self.doubt.scanned(())
+        if self.session is None:
+            number, players = self.lineup.start(self._last_session)
+            self.session = self._last_session = number
+            self.scores.new_session()
+            started = self._log(
+                Source.DAEMON,
+                RecordKind.SESSION_STARTED,
+                {
+                    "session": self.session,
+                    "rules": self.rs.name,
+                    "players": list(players.names),
+                    "table": self.config.table,
+                    **players.payload(),
+                },
+            )
+            self.session_wall = started.wall
+        self.recogniser.new_deal(self.dealer)
+        self._trigger("shuffle_started")
+        self.bus.focus(self._wall_antennas)  # the walls are built: read the wall antenna
+        if overtaken:
+            self._call_overtaken()
+
+    def _dice(self, t: float, dice: Dice, note: Mapping[str, object] | None = None) -> None:
+        if not self.machine.can("dice_rolled"):
+            self._alert(AlertKind.DICE, f"dice {dice} in phase {self.machine.phase}: ignored")
+            return
+        self._trigger("dice_rolled")
+        self.bus.focus(None)  # the deal is dealt next: every antenna
+        # with no scan yet the wall antenna's last (empty) read may still be on its way: the
+        # dice wait for it
+        ready = self.deal_start.rolled(Rolled(t, dice, note or {}), self.clock.monotonic())
+        if ready is not None:
+            self._start_deal(ready)
+
+    def _start_deal(self, rolled: Rolled) -> None:
+        """The scanned wall is known: the judge deals it."""
+        self.deal_start.taken()
+        t, dice, scan = rolled.t, rolled.dice, self.deal_start.scan
+        assert scan is not None
+        physical = tuple(tc.tile for tc in scan)
+        try:
+            deal = Deal.start(self.rs, dice, physical, prevalent=self.config.prevalent)
+        except ValueError as err:
+            self._alert(
+                AlertKind.BAD_WALL_SCAN,
+                f"the scanned wall cannot be dealt: {err}",
+                severity="error",
+            )
+            return
+        self._begin_deal(
+            t,
+            dice,
+            deal,
+            {
+                "wall": [str(x) for x in to_drawing(self.rs, dice, physical)],
+                "wall_copies": [str(tc) for tc in scan],
+                **({"wall_uncertain": list(self.doubt.uncertain)} if self.doubt.uncertain else {}),
+                **rolled.note,  # dice read off the dealt hands (boardless.py)
+            },
+        )
+
+    def _start_from_hands(self) -> None:
+        """No wall antenna: the judge starts from the dealt hands as the reader sees them
+        (`Deal.start_dealt`, every other wall position unknown), once every hand holds its
+        13 or 14 tiles and no other zone holds any. `deal.started` is journalled then, after
+        the dealing, with `wall: null` and the `hands` (fixed seats), which replay needs."""
+        rolled = self.deal_start.waiting
+        assert rolled is not None
+        t, dice = rolled.t, rolled.dice
+        hands = dealt_hands(self.debouncer.presence(), self.dealer)
+        if hands is None:
+            return
+        try:
+            deal = Deal.start_dealt(self.rs, dice, hands, prevalent=self.config.prevalent)
+        except ValueError as err:
+            self._alert(
+                AlertKind.BAD_HANDS, f"the dealt hands cannot be dealt: {err}", severity="error"
+            )
+            self.deal_start.taken()
+            return
+        self.deal_start.taken()
+        fixed = {table_seat(s, self.dealer).name: [str(x) for x in hands[s]] for s in SEATS}
+        self._begin_deal(t, dice, deal, {"wall": None, "hands": fixed})
+
+    def _begin_deal(self, t: float, dice: Dice, deal: Deal, wall: Mapping[str, Any]) -> None:
+        if self._overtaken():  # the referee did not end it while the table shuffled
+            self._alert(
+                AlertKind.DEAL_ABANDONED,
+                f"deal {self.deal_no + 1} starts: deal {self.deal_no} stays unsettled",
+                severity="error",
+            )
+            self.referee_answered()
+        number = self.next_deal
+        self._log(
+            Source.DAEMON,
+            RecordKind.DEAL_STARTED,
+            {
+                "deal": number,
+                "rules": self.rs.name,
+                "dealer": self.dealer.name,
+                "dice": [dice.a, dice.b],
+                "prevalent": deal.prevalent.name,
+                "players": list(self.lineup.now.names),
+                "session": self.session,
+                **wall,
+            },
+            deal=number,
+            t=t,
+        )
+        self._started_seq = self.seq
+        self.deal, self.deal_no, self.next_deal = deal, number, number + 1
+        self._dealt_by = self.dealer
+        self.claims.new_move()
+        self._trigger("dealing_started")
+        self.recognised(self.recogniser.start_deal(deal), t)
+
+    def _dealer_moved(self, side: Seat) -> None:
+        """The dealt hands show the dealer at `side`: after a deal the daemon lost (a kill,
+        an abandoned deal) its idea of the next dealer can be wrong, and the table is right.
+        Journalled as a `dealer` correction of `deal.started` (every reader of the journal
+        takes it), and seats are mapped from that side from here on (issue 13 item 7)."""
+        if self.deal is None or self.deal.history or side is self._dealt_by:
+            return
+        was = self._dealt_by
+        correction = Correction(
+            self._started_seq,
+            "daemon",
+            CorrectionAction.DEALER,
+            f"the dealt hands show the dealer at side {side}, not {was}",
+            {"dealer": side.name},
+        )
+        stamp = Stamp(self.clock.monotonic(), self.clock.wall())
+        record = self.journal.append_correction(correction, source=Source.DAEMON, at=stamp)
+        self.journalled(record)
+        self.dealer = self._dealt_by = side
+
+    def _settle_deal(self) -> None:
+        """The judge ended the deal: its settlement is built once (settlement.py), journalled,
+        added to the session's scores and handed to the outputs."""
+        deal = self.deal
+        assert deal is not None and deal.end is not None
+        players = self.lineup.now.names
+        settled = settle(deal, self.deal_no, self.dealer, self.session or 0, players)
+        record = self._log(
+            Source.JUDGE, RecordKind.DEAL_SETTLED, settled.payload(), deal=self.deal_no
+        )
+        self.scores.settle(settled, record.seq)
+        self.dealer = settled.next_dealer
+        if self.machine.can("settlement_done"):
+            self._trigger("settlement_done")
+        else:  # the table shuffled before the deal was ended (`_table_moved_on`)
+            log.info("deal %d settled in phase %s", self.deal_no, self.machine.phase)
+        self.publish()
+        self.outputs.deal_settled(settled, record)
+        if self.config.deals and self.scores.deals_done >= self.config.deals:
+            self.stop("deals")
+
+    def session_deal(self) -> int:
+        """The deal's number in its session (1, 2, ...; 0 before the first): the journal
+        numbers deals across sessions, people count them in theirs."""
+        n = self.scores.deals_done
+        if self.deal is not None:
+            # a finished deal stays the view's deal (its result) until the next one is dealt,
+            # through the shuffle: counted once settled (deals_done), not twice
+            return n if self.deal.over and self.deal_no in self.scores.settled else n + 1
+        return n + 1 if self.machine.phase in BEFORE_PLAY else n
+
+    def recheck_settled(self, now: float, at_once: bool = False) -> None:
+        """Every RECHECK_S (`at_once`: now): a settled deal of the open session corrected
+        since (`mjtable correct` beside the running daemon, the referee page) is re-judged,
+        and the session totals, the views and the seat displays follow the corrected result;
+        so is the deal in progress (`_recheck_live`)."""
+        if not self.scores.due(now, at_once):
+            return
+        self._recheck_live()
+        if self.scores.recheck(self.journal):
+            self._dirty = True
+            self.show_scores()
+
+    def _recheck_live(self) -> None:
+        """A correction of the deal in progress appended beside the daemon (`mjtable correct`
+        on the Pi, which checked it with the same trial as the referee page): the live judge
+        is rebuilt with it, as after the page's actions (the daemon's own corrections are
+        marked seen when written, `Runtime.journalled`)."""
+        deal, number = self.deal, self.deal_no
+        if deal is None or deal.over or not number:
+            return
+        found = self.journal.corrections(number)
+        seen = self.scores.seen(number)
+        fresh = [r for r, _ in found if r.seq > seen]
+        if not fresh:
+            return
+        self.scores.saw(number, fresh[-1].seq)
+        for record in fresh:
+            self.tail.append(tail_line(record))
+        rebuilt = self.desk.rebuilt()
+        if rebuilt is not None:
+            log.info("deal %d corrected beside the daemon (record %d)", number, fresh[-1].seq)
+            self.adopt(rebuilt)
+
+    # --- restart, reconnection, what was held back (recovery.py) --------------------------
+
+    def _holding(self) -> bool:
+        """Not ready to judge: a device is lost, or the restart has not reconciled yet."""
+        return self.stopped is None and (self.resume.recovering or self.machine.phase == "degraded")
+
+    def _table_moved_on(self) -> bool:
+        """The table is shuffling (or building, or dealing from) the next deal's walls while
+        the judge still holds the last one: a deal the referee finishes after the shuffle
+        overtook it (restarted after it, campaign seed 501 deal 6). The table machine then
+        follows the table, not that deal's judge."""
+        phase = self.machine.phase
+        if phase in m.INTERRUPTIONS:
+            phase = self.machine.interrupted_phase or phase
+        return self.deal is not None and phase in NEXT_DEAL
+
+    def _overtaken(self) -> bool:
+        """A deal not ended when the table moved on (`_table_moved_on`): its moves and its
+        end come from the referee; the tiles on the table are the next deal's."""
+        return self._table_moved_on() and self.deal is not None and not self.deal.over
+
+    def _release(self) -> None:
+        """What came while not ready, in the order it came, judged at the times it was read
+        (each event keeps its own `t`)."""
+        while not self._holding() and (ev := self.held.take()) is not None:
+            if isinstance(ev, TagsRead):
+                self.recognised(self.recogniser.on_wall_read(ev), ev.t)
+            else:
+                self._on_table_event(ev)
+
+    def _resume_recovered(self, rec: Recovered) -> None:
+        """A deal (or a phase) was in progress when the daemon stopped: replay it into the
+        recogniser, then wait for the links as in degraded mode."""
+        started = rec.started
+        if started is not None:
+            deal = Deal.start(  # swaps included
+                self.rs, started.dice, started.wall_order, prevalent=started.prevalent
+            )
+            self.doubt.scanned(started.uncertain)
+            self.recogniser.new_deal(started.dealer)
+            self.recogniser.start_deal(deal)
+            doubt = getattr(self.recogniser, "on_wall_doubt", None)
+            if doubt is not None and started.uncertain:
+                doubt(started.uncertain)  # a draw from such a pair is retried after a restart
+            for move in rec.moves:
+                deal.apply(move)
+                self.recogniser.on_accepted(move, deal)
+            self._started_seq = next(iter(self.journal.deal_records(rec.deal_no))).seq
+            corrected = self.desk.rebuilt()  # the referee's corrections, as the tools apply them
+            if corrected is not None:
+                deal = corrected
+                self.recogniser.start_deal(deal)
+                self.recogniser.on_accepted(mv.Correction(1), deal)
+            self.deal = deal
+            self.claims.resumed(deal.window is not None)  # journalled open before the restart
+            if not deal.over and not self._table_moved_on():
+                self._resync("restarted")  # the phase records a kill cut off
+        if rec.phase in NEXT_DEAL:
+            self._scan_next_walls(rec)
+        self._alert(AlertKind.RESTARTED, restarted_words(rec), severity="info")
+        if self._overtaken():
+            self._call_overtaken()
+        if self.deal is not None and self.deal.over:
+            self._settle_deal()  # killed between the last move and the settlement
+            self.resume.done()
+            return
+        self._trigger("device_lost")
+
+    def _scan_next_walls(self, rec: Recovered) -> None:
+        """The table was shuffling or building the next walls when the daemon stopped: the
+        recogniser scans them again (the wall antenna's reads journalled since)."""
+        if rec.phase != "dice_rolled":
+            self.bus.focus(self._wall_antennas)
+        self.recogniser.new_deal(self.dealer)
+        for read in rec.wall_reads:  # the walls were being built: scan them again
+            self.recognised(self.recogniser.on_wall_read(read), read.t)
+
+    def _call_overtaken(self) -> None:
+        """The table shuffled before the deal ended (heard now, or journalled before a
+        restart): the referee enters its missing moves or ends it; the next deal's start
+        abandons it if neither was done."""
+        text = f"the table shuffled before deal {self.deal_no} ended: enter its missing moves or end it"
+        self.call_referee(AlertKind.DEAL_OVERTAKEN, text, (), severity="error")
+
+    def _reconcile(self) -> None:
+        results: list[Any] = []
+        overtaken = self.held.shuffled or self._overtaken()
+        if self.deal is not None and not self.deal.over and not overtaken:
+            # (after a held shuffle the tiles show the new walls, not this deal)
+            presence = self.debouncer.presence()
+            found = getattr(self.recogniser, "cards_on_table", None)
+            if found is not None:  # cards laid while not read declare too (issue 18)
+                found(self.debouncer.cards())
+            results = self.recogniser.reconcile(presence, self.deal)
+            if unexplained(results) and self.resume.again(self.rounds):
+                # a tile the reader has not re-read since the restart looks missing: read
+                # the table a little longer before calling the referee (campaign seed 31
+                # deal 18: "E.void 2s -1" was a tile not seen yet at 10 % missed reads)
+                return
+        restarted = self.resume.recovering
+        self.resume.done()
+        if self.machine.phase == "degraded":
+            self._trigger("device_back")
+            if restarted:
+                self.machine.rearm()
+        if results:
+            self.recognised(results, self.clock.monotonic())
+        self._release()
+
+    # --- the referee: the desk's side of the live deal (LiveDeal), and the call -----------
+
+    def referee(self, action: RefereeAction) -> ActionResult:
+        """A referee action from the web view (controller/daemon/referee_desk.py). One that
+        answers a call no longer standing (another referee answered it first, the table
+        did, or the page is from before a restart) changes nothing."""
+        if action.call and (self.call is None or self.call.name != action.call):
+            return ActionResult(False, None, RejectReason.NOT_NOW, CALL_GONE)
+        return self.desk.act(action)
+
+    @property
+    def referee_called(self) -> str | None:
+        """The standing call's headline (None: no call stands)."""
+        return None if self.call is None else self.call.headline
+
+    @property
+    def referee_candidates(self) -> tuple[Candidate, ...]:
+        return () if self.call is None else self.call.candidates
+
+    @property
+    def dealt_by(self) -> Seat:
+        """The dealer of the deal in progress (its deal seat East)."""
+        return self._dealt_by
+
+    @property
+    def last_settled(self) -> int:
+        """The session's last settled deal (0: none yet)."""
+        return self.scores.last_settled
+
+    def call_referee(
+        self,
+        kind: AlertKind,
+        message: str,
+        offered: tuple[Candidate, ...] | None = None,
+        seat: Seat | None = None,
+        fits: tuple[mv.Move, ...] = (),
+        **extra: object,
+    ) -> None:
+        """The table waits for the referee: the call (its candidates the judge's and the
+        reader's explanations unless `offered`) and its `alert` record, which names it."""
+        deal = self.deal
+        diffs = None
+        if offered is None:
+            live = deal is not None and not deal.over
+            diffs = self.recogniser.differences(deal) if deal is not None and live else None
+            offered = candidates(deal, self._dealt_by, diffs, self.last_accepted_seq, fits)
+        before = self.call
+        # a call raised again before any answer is the same call to the referee: its name
+        # stays, so an answer tapped meanwhile still counts
+        standing = 0 if before is None or before.answered else before.alert_seq
+        call = RefereeCall(
+            kind.value,
+            alert_words(kind, message),
+            offered,
+            details(diffs, self._dealt_by),
+        )
+        record = self._alert(
+            kind,
+            message,
+            seat,
+            severity=str(extra.pop("severity", "warning")),
+            referee_called=True,
+            headline=call.headline,
+            candidates=[c.to_json() for c in offered],
+            **extra,
+        )
+        self.call = replace(call, alert_seq=standing or record.seq)
+
+    def referee_answered(self, agreed: bool = False) -> None:
+        """The call goes off: at once for a referee's decision (a correction, the dice);
+        `agreed`: after an accepted move, only once the table agrees with the judge again,
+        otherwise it stands with its candidates brought up to date (a referee entering the
+        moves a fast table showed turned the lights off at each one, the players went on
+        and the deal was shuffled away before the judge caught up: 10/10/2 seed 310 deals
+        29 and 38)."""
+        if self.call is None:
+            return
+        deal = self.deal
+        if agreed and deal is not None and not deal.over:
+            differences = self.recogniser.differences(deal)
+            if differences:
+                # the headline is made again from the new candidates (one value: the
+                # page's call and its buttons cannot disagree)
+                self.call = self.call.updated(
+                    candidates(deal, self._dealt_by, differences, self.last_accepted_seq),
+                    details(differences, self._dealt_by),
+                    answered=True,  # it goes off once they agree (`call_off_if_agreed`)
+                )
+                self._dirty = True
+                return
+        self.call = None
+        self._dirty = True
+
+    def call_off_if_agreed(self) -> None:
+        """A call answered by a move, standing only while the table differed from the judge,
+        goes off once they agree, with no move: a tile missed by the reader when the last
+        answer was taken and read again afterwards (10/10/2 seed 311 deal 58: a meld tile
+        unread for 0.2 s when the referee entered the last move; the players waited for the
+        call, the judge for a move, and the deal was abandoned 30 s later)."""
+        deal = self.deal
+        call = self.call
+        if call is None or not call.answered or deal is None or deal.over:
+            return
+        if self._live() and not self._overtaken() and not self.recogniser.differences(deal):
+            self.referee_answered()
+
+    def journalled(self, record: Record) -> None:
+        """A record another part of the daemon appended (the referee desk)."""
+        self.seq, self._dirty = record.seq, True
+        self.tail.append(tail_line(record))
+        live = self.deal is not None and not self.deal.over
+        if record.kind is RecordKind.CORRECTION and live and record.deal == self.deal_no:
+            # not taken again (`_recheck_live`); a settled deal's is: `settled_corrected`
+            self.scores.saw(record.deal, record.seq)
+
+    def settled_corrected(self) -> None:
+        """A correction of a settled deal was journalled: its result is judged again now
+        (the totals, the views, the seat displays), not at the next periodic look."""
+        self.recheck_settled(self.clock.monotonic(), at_once=True)
+
+    def would_refuse(self, move: mv.Move) -> mv.Rejected | None:
+        """The judge's answer to `move` now, closing an open window first where the move
+        would (as `offer` does), without changing anything."""
+        deal = self.deal
+        if deal is None or deal.over:
+            return mv.Rejected(mv.Reason.DEAL_OVER, "no deal in progress")
+        rejected = deal.check(move)
+        if rejected is not None and closes_early(deal, move):
+            return None
+        return rejected
+
+    def reread_table(self) -> None:
+        """Read the table again against the judge (after a referee's answer): moves the
+        tiles show beyond the judge are offered, as after a reconnection."""
+        if self.deal is None or self.deal.over or not self._live() or self._overtaken():
+            return
+        presence = self.debouncer.presence()
+        found = self.recogniser.reconcile(presence, self.deal)
+        # a re-reading that explains nothing more is not a new call: the referee is at the
+        # table entering what it shows, and the stall watch calls again if it stays unexplained
+        # (a 10/10/2 campaign counted one RECOVERY call per answer, 30 in one deal)
+        found = [r for r in found if getattr(r, "kind", None) is not AlertKind.RECOVERY]
+        self.recognised(found, self.clock.monotonic())
+
+    def adopt(self, deal: Deal, taken_back: bool = False) -> None:
+        """The judge as the referee's corrections rebuilt it: the table machine follows its
+        phase, a deal that ended is settled. `taken_back`: the cancelled moves still lie on
+        the table until the players put the tiles back (they are not read again)."""
+        self.deal = deal
+        self.claims.forget()
+        self.referee_answered()
+        if deal.window is None:
+            self.claims.resumed(False)
+        elif not self.claims.journalled_open:
+            self._journal_window_opened()
+        if taken_back:
+            self.recogniser.on_accepted(mv.Correction(1), deal)
+        if not self._table_moved_on():  # else the machine follows the table's next deal
+            self._resync("corrected")
+        if deal.over:
+            self._settle_deal()
+        elif not taken_back:
+            self.reread_table()
+        self._dirty = True
+
+    # --- publication (publication.py) -----------------------------------------------------
+
+    def facts(self) -> TableFacts:
+        return TableFacts(
+            table=self.config.table,
+            session=self.session or 0,
+            deal_no=self.deal_no,
+            rules=self.rs.name,
+            # after a settlement self.dealer already names the next deal's dealer
+            dealer=self._dealt_by if self.deal is not None else self.dealer,
+            players=self.lineup.now.names,
+            totals=(self.totals[0], self.totals[1], self.totals[2], self.totals[3]),
+            phase=self.machine.phase,
+            claim_remaining_s=self.machine.remaining(Timer.CLAIM),
+            seq=self.seq,
+            referee_called=self.referee_called is not None,
+            devices_down=tuple(d for d, s in self.links.items() if s is not LinkState.UP),
+        )
+
+    def _count(self) -> SessionCount:
+        return SessionCount(self.session_deal(), self.config.deals or self.rs.session.deals)
+
+    def public(self) -> PublicView:
+        """The hall's view now (a settled deal may stay on it a while)."""
+        return self.screen.shown(live_view(self.facts(), self.deal, self._count()), self.deal)
+
+    def _publish_if_dirty(self) -> None:
+        if self._dirty:
+            self.publish()
+
+    def publish(self) -> None:
+        """Every audience's view, built afresh and pushed to the outputs."""
+        self._dirty = False
+        desk = DeskFacts(
+            tuple(self.alerts),
+            tuple(self.tail),
+            None if self.call is None else self.call.to_json(),
+            self.desk.listing(),
+            tuple(self.heads),
+            self.desk.settled_listing(),
+        )
+        made = views(
+            self.facts(), self.deal, self._count(), self.screen, desk, self.clock.monotonic()
+        )
+        try:
+            self.outputs.publish(made.public, made.referee, made.broadcast)
+        except Exception:
+            log.exception("publishing the views failed")
+
+    def show_scores(self) -> None:
+        """The session totals on the seat displays."""
+        for s in SEATS:
+            self.command(ShowScore(s, self.totals[s]))
+
+    # --- the journal: every record and alert goes through here ----------------------------
 
     def _log(
         self,
@@ -401,224 +1434,10 @@ class Runtime(DeviceIO, Recovery, ClaimClock, DealCycle, RefereeSide, Publicatio
     def _open_deal(self) -> int | None:
         return self.deal_no if self.deal is not None and self.deal_no else None
 
-    # --- devices ------------------------------------------------------------------------
-
-    # --- table events -------------------------------------------------------------------
-
-    def _on_table_event(self, ev: Any) -> None:
-        if self._holding() and isinstance(ev, ShuffleDone | WallsUp | DiceRolled | SeatButton):
-            # a restart or a lost cable: what the table says now is judged once the daemon
-            # has caught up with the tiles (never dropped: issue 13 items 1 and 4)
-            self._held.append(ev)
-            self._held_shuffles += isinstance(ev, ShuffleDone)
-            return
-        match ev:
-            case ShuffleDone(t):
-                self._shuffle(t)
-            case WallsUp():
-                if self.machine.can("walls_raised"):
-                    self._trigger("walls_raised")
-            case DiceRolled(t, a, b):
-                self._dice(t, Dice(a, b))
-            case SeatButton():
-                if self._live():  # (not for a deal the next shuffle overtook)
-                    deal = None if self._overtaken() else self.deal
-                    self.recognised(self.recogniser.on_button(ev, deal), ev.t)
-            case TableFault(t, code):
-                self._alert(
-                    AlertKind.TABLE_FAULT, f"the table reports fault {code}", severity="error"
-                )
-            case LidChanged(t, is_open):
-                self._alert(
-                    AlertKind.LID,
-                    "the table's lid opened" if is_open else "lid closed",
-                    severity="info",
-                )
-            case CommandAcked():
-                pass
-
-    # --- recogniser results -----------------------------------------------------------
-
-    def _live(self) -> bool:
-        """Recognition is applied: not degraded, paused, recovering or stopped."""
-        return (
-            self.machine.phase not in m.INTERRUPTIONS
-            and not self._recovering
-            and self.stopped is None
-        )
-
-    def recognised(self, results: Sequence[Any], t: float) -> None:
-        for r in results:
-            if isinstance(r, MoveSeen):
-                self.offer(r.move, r.evidence, t, getattr(r, "read_at", None))
-            elif isinstance(r, RefereeAlert):
-                key = (self.deal_no, r.kind, r.text)
-                if key in self._alerted:
-                    continue  # the same reading alerted again: once is enough for the referee
-                self._alerted.add(key)
-                seat = None if r.seat is None else table_seat(r.seat, self._dealt_by)
-                if r.kind in REFEREE_CALLS and self.deal is not None and not self.deal.over:
-                    self.call_referee(
-                        r.kind,
-                        r.text,
-                        seat=seat,
-                        fits=tuple(getattr(r, "fits", ())),
-                        evidence=list(r.evidence),
-                    )
-                    continue
-                self._alert(r.kind, r.text, seat, evidence=list(r.evidence))
-            elif isinstance(r, WallScanned):
-                self._wall_scan = tuple(r.order)
-                self._uncertain = tuple(getattr(r, "uncertain", ()))
-                self.bus.focus(None)
-                if self._pending_dice is not None:
-                    self._start_deal(*self._pending_dice)
-            elif isinstance(r, HandsDealt) and self.machine.can("deal_complete"):
-                self._trigger("deal_complete")
-            elif isinstance(r, DealerMoved):
-                self._dealer_moved(r.side)
-            elif isinstance(r, WallSwapped):
-                self._swap_dealt(r.index, r.why)
-
-    def offer(
-        self,
-        move: mv.Move,
-        evidence: Sequence[str] = (),
-        t: float | None = None,
-        read_at: float | None = None,
-    ) -> bool:
-        """Offer a move to the judge; journal the decision, then act on it."""
-        deal = self.deal
-        if deal is None or deal.over:
-            self._alert(AlertKind.NO_DEAL, f"{type(move).__name__} seen with no deal in progress")
-            return False
-        rejected = deal.check(move)
-        if rejected is not None and self._reorder_wall(deal, move):
-            deal = self.deal
-            rejected = deal.check(move)
-        if rejected is not None and self._closes_window(deal, move):
-            self._close_window("draw" if isinstance(move, mv.Draw) else "play", t)
-            rejected = deal.check(move)
-        if rejected is not None:
-            detail = rejected.detail
-            if is_claim(move) and deal.window is None and self._window_closed_at is not None:
-                read = read_at if read_at is not None else (t or self.clock.monotonic())
-                late = read - self._window_closed_at
-                if late >= 0:
-                    detail = f"read {late:.1f} s after the claim window closed ({rejected.detail})"
-                else:  # read in time, but for a discard the judge had not been shown
-                    detail = (
-                        f"read {-late:.1f} s before the last claim window closed, for a discard "
-                        f"not read yet ({rejected.detail})"
-                    )
-            self._log(
-                Source.JUDGE,
-                RecordKind.MOVE_REJECTED,
-                rejected_payload(rejected, move, self.dealer, evidence, detail),
-                deal=self.deal_no,
-                t=t,
-            )
-            return False
-        self._apply(move, evidence, t)
-        return True
-
-    def _apply(self, move: mv.Move, evidence: Sequence[str], t: float | None) -> None:
-        deal = self.deal
-        assert deal is not None
-        before = deal.window
-        from_seat = None
-        if isinstance(move, mv.Pung | mv.Chow | mv.Hu | mv.RobKong) or (
-            isinstance(move, mv.Kong) and move.kind.value == "kong"
-        ):
-            from_seat = before.discarder if before is not None else None
-        accepted = None
-        if not isinstance(move, mv.CloseClaims):
-            payload = move_payload(move, self.dealer, evidence, from_seat)
-            self._confirm_wall(deal, move, payload)
-            record = self._log(
-                Source.JUDGE, RecordKind.MOVE_ACCEPTED, payload, deal=self.deal_no, t=t
-            )
-            accepted = (payload, record)
-            self.last_accepted_seq = record.seq
-        result = deal.apply(move)
-        assert isinstance(result, mv.Accepted), result  # checked above
-        self.recogniser.on_accepted(move, deal)
-        if accepted is not None:
-            self.referee_answered(agreed=True)
-        for fact in result.facts:
-            if isinstance(fact, mv.VoidSetDeclared):  # accepted, and penalised (004 Lesson 5)
-                side = table_seat(fact.seat, self.dealer)
-                self._alert(AlertKind.VOID_SUIT_SET, void_set_words(fact, side), side)
-        if accepted is not None:
-            self.outputs.move_accepted(*accepted)
-        if before is not None and deal.window is None and self._window_open is not None:
-            # the judge closed it (every eligible player answered), or the recogniser read
-            # its resolution from the tiles (reconciliation): replay needs the close either way
-            closed_by = "recognised" if isinstance(move, mv.CloseClaims) else "all-answered"
-            self._journal_window_closed(closed_by, t, before)
-        self._follow(move, result)
-
-    def _follow(self, move: mv.Move, result: mv.Accepted) -> None:
-        """Move the table machine to the judge's phase, by the transition the judge's facts
-        stand for (`machine.follow`)."""
-        deal = self.deal
-        assert deal is not None
-        target = m.JUDGE_PHASES[deal.phase]
-        if self._table_moved_on():  # a deal finished while the table shuffles the next
-            if deal.over:
-                self._settle_deal()
-            return
-        if self.machine.phase == target and not _restarts_clock(move):
-            return
-        if self.machine.phase == target:
-            self.machine.rearm()  # a new move on the same phase: the move clock restarts
-        elif isinstance(move, mv.Correction):
-            self._resync("corrected")  # a move taken back: no table event leads back
-        else:
-            steps = m.follow(self.machine.phase, result, deal.phase)
-            if steps is None:
-                self._alert(AlertKind.MACHINE, f"no way from {self.machine.phase} to {target}")
-                return
-            for trigger in steps:
-                self._trigger(trigger)
-        self._over_time_warned = False
-        if target == m.CLAIM_WINDOW or target == m.ROBBING_WINDOW:
-            self._journal_window_opened()
-        if deal.over:
-            self._settle_deal()
-
-    def _trigger(self, trigger: str) -> None:
-        before = self.machine.phase
-        getattr(self.machine, trigger)()
-        self._log(
-            Source.DAEMON,
-            RecordKind.TABLE_PHASE,
-            {"from": before, "to": self.machine.phase, "trigger": trigger},
-            deal=self._open_deal(),
-        )
-
-    def _resync(self, why: str) -> None:
-        """The table machine put at the judge's phase with no table event to follow (`why`:
-        "restarted", the replayed moves; "corrected", the referee's corrections): the
-        deal's end is its transition, any other phase is set (`TableMachine.resync`)."""
-        deal = self.deal
-        assert deal is not None
-        target = m.JUDGE_PHASES[deal.phase]
-        if self.machine.phase == target or self.machine.phase in m.INTERRUPTIONS:
-            return
-        if deal.over:
-            if self.machine.can("deal_ended"):
-                self._trigger("deal_ended")
-            return
-        before = self.machine.phase
-        self.machine.resync(target)
-        self._log(
-            Source.DAEMON,
-            RecordKind.TABLE_PHASE,
-            {"from": before, "to": target, "trigger": why},
-            deal=self._open_deal(),
-        )
-
 
 def _restarts_clock(move: mv.Move) -> bool:
     return not is_claim(move) and not isinstance(move, mv.ChooseVoid)
+
+
+# the phases of the next deal before its play: it is counted already
+BEFORE_PLAY = ("shuffling", "walls_up", "dice_rolled", "dealing", "choosing_void")

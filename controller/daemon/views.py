@@ -173,7 +173,7 @@ def _prevalent(deal: Deal | None) -> str | None:
 
 def _settled(facts: TableFacts, deal: Deal) -> bool:
     """The deal's payments are in the session totals: the daemon settles a deal as soon as
-    it is over (controller/daemon/deal_cycle.py), before it publishes again; only a restart
+    it is over (controller/daemon/runtime.py), before it publishes again; only a restart
     can find one over and not yet settled (phase `deal_over`)."""
     return deal.over and facts.phase != "deal_over"
 

@@ -6,7 +6,7 @@ thread-safe sink, `LinkChanged` on connect and loss).
 The driver does the exchanges and the decoding, so there is no byte stream to hand over:
 each poll is one `ReaderPolled` (its `TagsRead`, a `FrameError` per damaged frame or failed
 exchange, and the answer frame's bytes); an answered one is one round of the debouncer
-(controller/daemon/device_io.py).
+(controller/daemon/reader_bus.py `PolledRounds`).
 Reconnection after an unplug is the driver's (backoff on its clock); this thread only keeps
 stepping it. Errors raised by the sink are bugs, not link faults: logged with the
 traceback, and the link carries on.

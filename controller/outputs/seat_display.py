@@ -52,10 +52,11 @@ def running_score(view: PublicView, seat_view: SeatView) -> int:
     return seat_view.score
 
 
-SendScore = Callable[[Seat, int], None]
-SendCountdown = Callable[[Seat, int], None]
-SendLight = Callable[[Seat, bool], None]
-SendBuzzer = Callable[[int], None]
+# what a send returns (the table's `command`: whether it went out) is not used
+SendScore = Callable[[Seat, int], object]
+SendCountdown = Callable[[Seat, int], object]
+SendLight = Callable[[Seat, bool], object]
+SendBuzzer = Callable[[int], object]
 BUZZ_MS = 600  # the buzzer's sound when the referee is called
 
 
@@ -182,7 +183,7 @@ class SeatDisplays:
         ]
         return shown
 
-    def _call(self, fn: Callable[..., None], *args: object) -> bool:
+    def _call(self, fn: Callable[..., object], *args: object) -> bool:
         # A display write that fails (cable out, driver refusing) must not stop the others
         # nor the daemon: it is logged and counted, the next settlement sends again.
         try:

@@ -48,7 +48,7 @@ NOISE = ("--missed", "5", "--crosstalk", "5")
 def started(journal: Path) -> list[dict]:
     """Each deal's start, its scanned wall as the deal came to know it: a scan that swapped
     two neighbours is put right by the dealt hands or a draw, and the move that showed it
-    records the swap (`wall_check`, controller/daemon/deal_cycle.py); applied here (a CI run
+    records the swap (`wall_check`, controller/daemon/scan_doubt.py); applied here (a CI run
     failed on deal 6's start with the swap of positions 83 and 84 the daemon had recorded)."""
     starts: list[dict] = []
     latest: dict[int, dict] = {}  # each deal's last start, which its moves follow

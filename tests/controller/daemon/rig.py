@@ -83,7 +83,7 @@ class Rig:
         self.link("reader", True)
         for _ in range(rounds):
             self.step(0.6)
-            if self.rt.machine.phase != "degraded" and not self.rt._recovering:
+            if self.rt.machine.phase != "degraded" and not self.rt.resume.recovering:
                 return
         raise AssertionError(f"still {self.rt.machine.phase} after the links came back")
 

@@ -91,6 +91,9 @@ class StandIn:
     def tick(self, now, deal):
         return []
 
+    def holds_window(self):
+        return False  # no CHOW waits for its tiles here
+
     def reconcile(self, presence, deal):
         return self._out("reconcile", dict(presence))
 

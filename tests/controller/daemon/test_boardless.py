@@ -184,8 +184,8 @@ class Table:
 def test_a_table_with_no_board_is_shuffled_walled_and_dealt_from_the_reader(tmp_path: Path):
     table = Table(tmp_path / "t.journal")
     rt = table.rt
-    assert rt.links == {"reader": LinkState.DOWN} and rt.inferred == inferred(None)
-    assert EventKind.DICE in rt.inferred
+    assert rt.links == {"reader": LinkState.DOWN} and rt.board.inferred == inferred(None)
+    assert EventKind.DICE in rt.board.inferred
     rt.handle(LinkChanged(0.0, "reader", LinkState.UP, "test"))
     for _ in range(8):  # an empty table read for a debounce window: the tiles are in the machine
         table.round()
@@ -344,7 +344,7 @@ def test_regression_walls_scanned_across_two_restarts_are_read_whole(tmp_path: P
     for _ in range(12):
         table.round()
     assert table.rt.machine.phase == "walls_up", table.phases()
-    assert table.rt._wall_scan == order
+    assert table.rt.deal_start.scan == order
     player.deal(Dice(2, 5))
     for _ in range(8):
         table.round()

@@ -44,7 +44,7 @@ def ready(table: Table) -> None:
     table.rt.handle(LinkChanged(table.clock.monotonic(), "reader", LinkState.UP, "test"))
     for _ in range(400):
         table.round()
-        if table.rt.machine.phase != "degraded" and not table.rt._recovering:
+        if table.rt.machine.phase != "degraded" and not table.rt.resume.recovering:
             return
     raise AssertionError(f"still {table.rt.machine.phase}")
 

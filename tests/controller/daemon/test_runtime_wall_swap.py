@@ -93,7 +93,7 @@ def test_a_restart_after_the_swap_replays_it(tmp_path: Path) -> None:
     again = Rig(path, clock=rig.clock)  # the daemon restarted on the same journal
     assert again.rt.deal is not None and again.rt.deal.wall_order == truth
     assert again.rt.deal.history == rec.moves
-    assert again.rt._uncertain == (k + 40,)
+    assert again.rt.doubt.uncertain == (k + 40,)
 
 
 def test_a_restarted_recogniser_learns_the_open_pairs(tmp_path: Path) -> None:

@@ -23,6 +23,7 @@ from spot_table import SpotTable
 from controller.clock import FakeClock
 from controller.daemon.app import Daemon
 from controller.daemon.config import DevicesSection, HttpSection, Settings, TableSection
+from controller.daemon.reader_bus import PolledRounds
 from controller.devices import pn532
 from controller.devices.events import FrameError, LinkChanged, LinkState, ReaderPolled, TagsRead
 from controller.devices.pn53x_reader import Backoff
@@ -92,7 +93,7 @@ def test_the_daemon_polls_a_pn532_on_a_uart_and_sees_tiles_come_and_go(table) ->
     first = table.poll()
     assert isinstance(first[0], LinkChanged) and first[0].state is LinkState.UP
     assert first[0].detail == f"PN532 on {table.module.path} (PN532 v1.6)"
-    assert table.rt.polled and table.rt.machine.phase == "idle"
+    assert isinstance(table.rt.bus, PolledRounds) and table.rt.machine.phase == "idle"
     assert not table.chip.asleep and table.chip.received[:3] == CONFIGURED
     table.chip.add_tag(UID)
     polled = [i for i in table.poll(4) if isinstance(i, ReaderPolled)]
@@ -170,7 +171,7 @@ def test_a_pn532_uart_pulled_and_plugged_back(table) -> None:
     assert not table.chip.asleep and table.chip.received[-3:][0] in CONFIGURED  # woken again
     assert table.chip.received.count(pn532.sam_configuration()) == 2
     assert table.rt.machine.phase == "degraded"  # reconciled only after the re-inventory
-    table.poll(table.rt._settle)
+    table.poll(table.rt.resume.settle)
     assert table.rt.machine.phase == "idle"
     triggers = [r.data()["trigger"] for r in table.records(RecordKind.TABLE_PHASE)]
     assert triggers[-2:] == ["device_lost", "device_back"]
@@ -204,7 +205,7 @@ def test_regression_a_pn532_reset_behind_its_uart_is_woken_again_and_no_tile_lif
     (up,) = [i for i in table.poll(3) if isinstance(i, LinkChanged)]  # 0.1 s on (backoff)
     assert isinstance(up, LinkChanged) and up.state is LinkState.UP and not table.chip.asleep
     assert table.chip.received.count(pn532.sam_configuration()) == 2  # woken again
-    table.poll(table.rt._settle)
+    table.poll(table.rt.resume.settle)
     assert table.rt.machine.phase == "idle"
     assert table.rt.debouncer.presence() == {FIVE_P: SPOT} and table.placed() == [TilePlaced]
 
@@ -234,7 +235,7 @@ def test_the_daemon_runs_the_shipped_pn532_pi_uart_profile_on_a_serial_port(tmp_
     daemon = Daemon(s, s.devices.table, s.devices.reader)
     try:
         daemon.start()
-        assert daemon.runtime is not None and daemon.runtime.polled
+        assert daemon.runtime is not None and isinstance(daemon.runtime.bus, PolledRounds)
         seen: list = []
         while not any(isinstance(i, ReaderPolled) and i.events[0].uids for i in seen):
             seen.append(daemon.runtime.inbox.get(timeout=10))

@@ -18,6 +18,7 @@ from spot_table import SpotTable
 from controller.clock import FakeClock
 from controller.daemon.app import Daemon
 from controller.daemon.config import DevicesSection, HttpSection, Settings, TableSection
+from controller.daemon.reader_bus import PolledRounds
 from controller.devices.events import LinkChanged, LinkState, ReaderPolled
 from controller.devices.pn533_usb import Backoff, PN533Reader, parse_usb_address
 from controller.journal.records import RecordKind
@@ -47,7 +48,7 @@ def test_the_daemon_polls_a_pn533_on_usb_and_journals_what_it_reads(tmp_path: Pa
     t = UsbTable(tmp_path / "t.journal")
     first = t.poll()
     assert isinstance(first[0], LinkChanged) and first[0].state is LinkState.UP
-    assert t.rt.machine.phase == "idle" and t.rt.polled
+    assert t.rt.machine.phase == "idle" and isinstance(t.rt.bus, PolledRounds)
     t.device.add_tag(nfc_uid(sim_tag_uid(FIVE_P)))
     polled = [i for i in t.poll(4) if isinstance(i, ReaderPolled)]
     assert len(polled) == 4 and all(i.events[0].uids for i in polled)
@@ -78,7 +79,7 @@ def test_a_pn533_unplugged_and_plugged_back(tmp_path: Path) -> None:
     links = [r.data() for r in t.records(RecordKind.HW_LINK) if r.data()["device"] == "reader"]
     assert [x["state"] for x in links] == ["up", "down", "up"]
     assert t.rt.machine.phase == "degraded"  # reconciled only after the re-inventory
-    t.poll(t.rt._settle)
+    t.poll(t.rt.resume.settle)
     assert t.rt.machine.phase == "idle"
     triggers = [r.data()["trigger"] for r in t.records(RecordKind.TABLE_PHASE)]
     assert triggers[-2:] == ["device_lost", "device_back"]
