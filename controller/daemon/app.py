@@ -171,21 +171,24 @@ class AppOutputs:
     def deal_settled(self, settled: Settlement, record: Record) -> None:
         if self.mqtt is None:
             return
-        from controller.hub.wire import SettledDeal
+        from controller.journal.records import DealSettled
+        from controller.outputs.hall_results import hall_deal
 
+        result = DealSettled.from_payload(settled.payload())  # the ledger as journalled
         publish = self.hall.settled if self.hall is not None else self.mqtt.publish_deal
         publish(
-            SettledDeal(
+            hall_deal(
                 seq=record.seq,
+                head=record.hash,  # the chain head when the deal settled (issue 15 item 5)
                 session=settled.session or 1,
                 deal=settled.deal,
                 rules=settled.rules,
                 dealer=settled.dealer,
                 dice=settled.dice,
-                winners=settled.winners,
-                deltas=settled.deltas,
                 players=settled.players,
-                head=record.hash,  # the chain head when the deal settled (issue 15 item 5)
+                winners=result.won,
+                deltas=settled.deltas,
+                ledger=result.ledger,
             )
         )
 

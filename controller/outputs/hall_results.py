@@ -28,7 +28,7 @@ from controller.journal.records import (
 from controller.journal.store import Journal
 from controller.referee.journal_deal import read_deal
 from controller.referee.rebuild import rebuild
-from rules.seats import SEATS
+from rules.seats import SEATS, Seat
 from rules.settlement import (
     R_FALSE_HU,
     R_FALSE_HU_WMT,
@@ -131,17 +131,49 @@ class HallResults:
                 deltas, dealer, ledger = rb.deltas, rb.source.dealer, rb.ledger
                 if corrections[-1].seq > seq:  # the correction's chain head is the anchor
                     seq, head = corrections[-1].seq, corrections[-1].hash
-        return SettledDeal(
+        return hall_deal(
             seq=seq,
+            head=head,
             session=started.session or 1,
             deal=number,
             rules=started.rules,
             dealer=dealer,
             dice=started.dice,
+            players=started.players,
             winners=winners,
             deltas=deltas,
-            players=started.players,
-            head=head,
-            penalties=penalties(ledger),
-            to_nobody=sum(line.points for line in ledger if line.payee is None),
+            ledger=ledger,
         )
+
+
+def hall_deal(
+    *,
+    seq: int,
+    head: str,
+    session: int,
+    deal: int,
+    rules: str,
+    dealer: Seat,
+    dice: tuple[int, int],
+    players: tuple[str, ...],
+    winners: tuple[Seat, ...],
+    deltas: tuple[int, int, int, int],
+    ledger: Sequence[LedgerLine | JournalLedgerLine],
+) -> SettledDeal:
+    """The deal as the hall gets it, whether sent as it settles or again from the journal:
+    `winners` the true Hu only, its penalties and the points paid to nobody from its ledger
+    (fixed seats)."""
+    return SettledDeal(
+        seq=seq,
+        session=session,
+        deal=deal,
+        rules=rules,
+        dealer=dealer,
+        dice=dice,
+        winners=winners,
+        deltas=deltas,
+        players=players,
+        head=head,
+        penalties=penalties(ledger),
+        to_nobody=sum(line.points for line in ledger if line.payee is None),
+    )

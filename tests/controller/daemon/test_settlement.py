@@ -83,4 +83,26 @@ def test_the_hall_gets_the_settlement_without_reading_the_journal(rig) -> None:
     (sent,) = hall.deals
     assert (sent.seq, sent.head, sent.deal, sent.session) == (record.seq, record.hash, 1, 1)
     assert (sent.dealer, sent.dice, sent.players) == (Seat.E, (3, 5), settled.players)
-    assert sent.winners == settled.winners and sent.deltas == settled.deltas
+    true_hu = tuple(s for s in settled.winners if s not in settled.false_hu)
+    assert sent.winners == true_hu and sent.deltas == settled.deltas
+
+
+def test_regression_the_live_hall_deal_lacked_its_penalties_and_counted_a_false_hu(rig) -> None:
+    """Seed 11 has a false Hu (8 to each player still in) and void tiles held at the end (48
+    to nobody). The deal sent to the hall as it settles must be the one the table sends
+    again from its journal after a restart: the live one had no penalties, nothing paid to
+    nobody, and the false Hu among its winners."""
+    from controller.outputs.hall_results import HallResults
+
+    rig, kept = rig
+    plan = begin_deal(rig, 11, Dice(3, 5))
+    play(rig, plan.moves)
+    ((settled, record),) = kept.settled
+    assert settled.false_hu, "seed 11's deal has a false Hu"
+    hall = Hall()
+    AppOutputs(Scoreboard(), None, hall, Notifier(None), "T1").deal_settled(settled, record)
+    again = Hall()
+    assert HallResults(rig.journal, again.publish_deal).start() == 1
+    (live,), (from_journal,) = hall.deals, again.deals
+    assert from_journal.to_nobody > 0 and any(from_journal.penalties)
+    assert live == from_journal
