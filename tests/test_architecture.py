@@ -159,3 +159,15 @@ def test_the_journal_and_the_referee_tools_import_nothing_of_the_daemon() -> Non
         if m.startswith(("controller.journal", "controller.referee"))
     }
     assert {m: t for m, t in wrong.items() if t} == {}
+
+
+def test_regression_two_test_files_of_one_name_stopped_the_whole_run() -> None:
+    """pytest imports test files by their basename (no packages under tests/): a second
+    tests/**/test_settlement.py made collection fail and no test ran at all."""
+    seen: dict[str, Path] = {}
+    twins = []
+    for path in sorted((ROOT / "tests").rglob("test_*.py")):
+        if path.name in seen:
+            twins.append(f"{seen[path.name].relative_to(ROOT)} and {path.relative_to(ROOT)}")
+        seen.setdefault(path.name, path)
+    assert twins == []
