@@ -63,7 +63,7 @@ def ledger_words(deal: Deal, dealer: Seat) -> tuple[LedgerWords, ...]:
     names its tile (public once declared), its patterns only in the rule's place once the
     deal is over."""
     over = deal.over
-    groups: dict[tuple[object, ...], list[str]] = {}
+    groups: dict[tuple[str, str | None, int, str, bool], list[str]] = {}  # payers by line
     for line in deal.ledger().lines:
         payer = "" if line.payer is None else seat_name(table_seat(line.payer, dealer).name)
         payee = None if line.payee is None else seat_name(table_seat(line.payee, dealer).name)
@@ -176,7 +176,7 @@ def _words(deal: Deal, dealer: Seat, i: int, m: mv.Move) -> ActionView | None:
     return None
 
 
-def _claimed(deal: Deal, i: int, kind: type) -> tuple[str, Seat] | None:
+def _claimed(deal: Deal, i: int, kind: type[mv.Kong | mv.Discard]) -> tuple[str, Seat] | None:
     """The tile and seat of the discard (or kong, for a robbing) a claim at `i` is on."""
     for m in reversed(deal.history[:i]):
         if isinstance(m, kind):
