@@ -654,7 +654,10 @@ const MJ = (() => {
   }
 
   // Follow a feed: fetch the current state once, then every "view" event.
-  function follow(feedUrl, apiUrl, onView, onEvent) {
+  // `onRefused(status)`: the feed was refused (401: the login ended, as a daemon restarted
+  // with a new token does; 429: too many wrong tokens); a browser never opens a refused
+  // EventSource again by itself, so the page would show the old table for good
+  function follow(feedUrl, apiUrl, onView, onEvent, onRefused) {
     let lastSeq = -1;
     const take = (data) => {
       if (!data || data.kind === "none") return;
@@ -666,18 +669,30 @@ const MJ = (() => {
         if (data && lastSeq < 0) take(data);
       })
       .catch(() => {});
-    const source = new EventSource(feedUrl);
-    source.addEventListener("view", (ev) => {
-      lastSeq = Number(ev.lastEventId || 0);
-      take(JSON.parse(ev.data));
-      markLive(true);
-    });
-    if (onEvent) {
-      source.addEventListener("meta", (ev) => onEvent("meta", JSON.parse(ev.data)));
-    }
-    source.onopen = () => markLive(true);
-    source.onerror = () => markLive(false);
-    return source;
+    const open = () => {
+      const source = new EventSource(feedUrl);
+      source.addEventListener("view", (ev) => {
+        lastSeq = Number(ev.lastEventId || 0);
+        take(JSON.parse(ev.data));
+        markLive(true);
+      });
+      if (onEvent) {
+        source.addEventListener("meta", (ev) => onEvent("meta", JSON.parse(ev.data)));
+      }
+      source.onopen = () => markLive(true);
+      source.onerror = () => {
+        markLive(false);
+        if (source.readyState !== EventSource.CLOSED) return; // the browser tries again
+        const again = () => setTimeout(open, 2000);
+        fetch(apiUrl, { credentials: "same-origin" })
+          .then((r) => {
+            if ((r.status === 401 || r.status === 429) && onRefused) onRefused(r.status);
+            else again();
+          })
+          .catch(again);
+      };
+    };
+    open();
   }
 
   function markLive(ok) {

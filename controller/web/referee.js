@@ -17,7 +17,12 @@ const WORDS = {
   recorded: (seq) => (seq !== null ? t("Recorded as #{seq}.", { seq: seq }) : t("Recorded.")),
   undoBelow: () => t("Undo it under “Corrections” if it was wrong."),
   refused: (why) => t("Refused: {why}", { why: why }),
-  notSent: (err) => t("Not sent: {error}", { error: String(err) }),
+  notSent: () =>
+    t("Not sent: the table cannot be reached, nothing was recorded. Try again once the page says it is live."),
+  gone: (status) =>
+    status === 429
+      ? t("Too many wrong tokens from this device: wait a minute and log in again.")
+      : t("Your login has ended (the table restarted, or its token changed): this page no longer shows the table."),
   undo: () => t("Undo"),
   settled: (deal) => t("Deal {n} (settled)", { n: deal }),
   loggedOut: () => t("Not recorded: your login has ended (wrong token, or the table restarted). Log in again: "),
@@ -226,9 +231,9 @@ async function post(data, form) {
         (data.kind === "penalty" || data.kind === "abandon" ? " " + WORDS.undoBelow() : "")
       : WORDS.refused(t(result.detail || result.reason));
     if (result.accepted && form) form.reset();
-  } catch (err) {
+  } catch {
     out.className = "action-result bad";
-    out.textContent = WORDS.notSent(err);
+    out.textContent = WORDS.notSent();
   }
 }
 
@@ -256,9 +261,20 @@ document.addEventListener("mj:words", () => {
 });
 
 Promise.allSettled([MJ.loadSprite(), MJ.loadWords()]).finally(() => {
-  MJ.follow("/referee/events", "/referee/api/view", (view) => {
-    lastView = view;
-    MJ.render(view.public, { hands: view.hands, note: t("referee") });
-    drawSide(view);
-  });
+  MJ.follow(
+    "/referee/events",
+    "/referee/api/view",
+    (view) => {
+      lastView = view;
+      MJ.render(view.public, { hands: view.hands, note: t("referee") });
+      drawSide(view);
+    },
+    null,
+    (status) => {
+      // nothing of the old table stays to be tapped: only why, and the way back in
+      for (const id of ["call", "no-call", "manual"]) document.getElementById(id).hidden = true;
+      document.getElementById("gone-why").textContent = WORDS.gone(status);
+      document.getElementById("gone").hidden = false;
+    },
+  );
 });

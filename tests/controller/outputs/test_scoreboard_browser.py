@@ -201,6 +201,9 @@ def test_referee_view_behind_the_login_form(browser, table):
         _push(sb, clock, view)
     browser.get(server.url + "/referee")
     assert browser.find_elements(By.NAME, "token")  # the 401 answer is the login form
+    # a thumb's size on a phone (a referee found the button 26 px high, the field 28)
+    for css in ("form.login input", "form.login button"):
+        assert browser.find_element(By.CSS_SELECTOR, css).size["height"] >= 44, css
     assert "Li Wei" not in browser.page_source
     browser.find_element(By.NAME, "token").send_keys("wrong-token")
     browser.find_element(By.CSS_SELECTOR, "form.login button").click()
@@ -599,3 +602,37 @@ def test_a_settled_deals_end_says_what_its_undo_does_now(browser, table):
     )
     assert "line-through" in struck and display == "inline-block"
     assert not browser.find_elements(By.CSS_SELECTOR, "#settled .undo")
+
+
+def test_regression_a_referee_page_open_across_a_restart_showed_the_old_table(browser, table):
+    """A referee page left open while the daemon restarted (a new token: the login ended)
+    kept the old call, or "No call", for good: a browser never opens a refused event feed
+    again, and the page showed only "reconnecting" in a corner while the new daemon called
+    the referee. It now says the login has ended, with the way back in, and shows nothing
+    of the old table to tap."""
+    sb, server, clock, _actions = table
+    view = public_steps()[6]
+    _push(sb, clock, view)
+    browser.get(server.url + "/referee")
+    browser.find_element(By.NAME, "token").send_keys(TOKEN)
+    browser.find_element(By.CSS_SELECTOR, "form.login button").click()
+    _wait(browser, lambda d: d.find_element(By.ID, "no-call").is_displayed(), "the page")
+    assert not browser.find_element(By.ID, "gone").is_displayed()
+    host, port = server.address
+    server.close()  # the daemon stops; it starts again on its port, with a new token
+    again = Scoreboard(referee_token="a-new-token", broadcast_delay_s=DELAY, clock=clock)
+    restarted = WebServer(host=host, port=port)
+    again.mount(restarted)
+    restarted.start()
+    try:
+        _push(again, clock, view)
+        _wait(browser, lambda d: d.find_element(By.ID, "gone").is_displayed(), "login ended")
+        said = browser.find_element(By.ID, "gone-why").text
+        assert said.startswith("Your login has ended"), said
+        assert not browser.find_element(By.ID, "no-call").is_displayed()
+        assert not browser.find_element(By.ID, "manual").is_displayed()
+        link = browser.find_element(By.CSS_SELECTOR, "#gone a")
+        assert link.get_attribute("href").endswith("/referee/login")
+        assert link.size["height"] >= 44
+    finally:
+        restarted.close()
