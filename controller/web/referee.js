@@ -101,7 +101,14 @@ function drawCall(call) {
     box.dataset.id = "";
     return;
   }
-  if (box.dataset.id !== String(call.id)) manual.open = !call.candidates.some(answerOf);
+  if (box.dataset.id !== String(call.id)) {
+    manual.open = !call.candidates.some(answerOf);
+    // a new call starts a clean form: the last call's seat, move and why were sent again by
+    // a referee in a hurry (a form being typed in is left alone)
+    for (const form of document.querySelectorAll("form[data-kind]")) {
+      if (!form.contains(document.activeElement)) form.reset();
+    }
+  }
   box.dataset.id = String(call.id);
   box.classList.toggle("answered", !!call.answered);
   // the call's sentences in the page's language (`words`), else as the daemon wrote them

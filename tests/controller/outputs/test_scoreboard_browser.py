@@ -636,3 +636,40 @@ def test_regression_a_referee_page_open_across_a_restart_showed_the_old_table(br
         assert link.size["height"] >= 44
     finally:
         restarted.close()
+
+
+def test_regression_the_form_kept_the_last_calls_answer_for_the_next_call(browser, table):
+    """A referee trying the page found the manual form still holding the last call's seat,
+    move and why at the next call (and the next deal's): sent in a hurry, they would answer
+    the new call with the old one's move. A new call starts with a clean form."""
+    sb, server, clock, _actions = table
+    view = public_steps()[6]
+
+    def raise_call(name: str) -> None:
+        clock.t += 1.0
+        call = {
+            "id": name, "kind": "stalled", "headline": "Look at the table",
+            "status": "The table waits for you.", "answered": False, "candidates": [],
+            "details": [], "cause": "Stalled: …",
+        }  # fmt: skip
+        referee = dataclasses.replace(referee_view(view), call=call)
+        sb.publish(view, referee=referee, broadcast=broadcast_view(view, clock.t))
+
+    raise_call("41.0")
+    browser.get(server.url + "/referee")
+    if browser.find_elements(By.NAME, "token"):
+        browser.find_element(By.NAME, "token").send_keys(TOKEN)
+        browser.find_element(By.CSS_SELECTOR, "form.login button").click()
+    _wait(browser, lambda d: d.find_element(By.ID, "move-form").is_displayed(), "the form")
+    form = browser.find_element(By.ID, "move-form")
+    Select(form.find_element(By.NAME, "seat")).select_by_value("E")
+    Select(form.find_element(By.NAME, "move")).select_by_value("draw")
+    form.find_element(By.NAME, "note").send_keys("the reader missed it")
+    browser.execute_script("document.activeElement.blur()")
+    raise_call("52.0")
+    _wait(browser, lambda d: d.find_element(By.ID, "call").get_attribute("data-id") == "52.0", "")
+    values = browser.execute_script(
+        "const f = document.getElementById('move-form');"
+        "return ['seat', 'move', 'note'].map((n) => f.querySelector(`[name=${n}]`).value);"
+    )
+    assert values == ["", "", ""]
