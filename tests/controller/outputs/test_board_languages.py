@@ -125,7 +125,7 @@ def _open(driver, url: str, lang: Language, seq: int) -> None:
     WebDriverWait(driver, WAIT_S).until(
         lambda d: d.execute_script(
             "return document.documentElement.lang === arguments[0] && "
-            "document.getElementById('app').dataset.seq === arguments[1]",
+            "document.getElementById('app')?.dataset.seq === arguments[1]",
             lang.tag,
             str(seq),
         ),
@@ -266,7 +266,7 @@ def test_a_catalog_that_fails_to_load_is_said_on_the_referee_page(browser, tmp_p
         assert "ru catalog did not load" in said and "English instead" in said
         WebDriverWait(browser, WAIT_S).until(
             lambda d: (
-                d.execute_script("return document.getElementById('app').dataset.seq")
+                d.execute_script("return document.getElementById('app')?.dataset.seq")
                 == str(view.seq)
             ),
             message="the board drawn all the same",
@@ -307,6 +307,21 @@ for (const e of document.querySelectorAll('.referee-top *, .referee-side *')) {
     out.push((e.getAttribute('class') || e.tagName) + ': ' + e.textContent.trim());
   }
 }
+// a button something else covers (the language switch, fixed in a corner, covered "Enter
+// the move" on a phone): each seen where it is scrolled to, its middle must be its own
+for (const b of document.querySelectorAll('.referee-top button, .referee-side button')) {
+  if (!b.offsetParent) continue;  // not shown (a folded part)
+  b.scrollIntoView({ block: 'end' });
+  const r = b.getBoundingClientRect();
+  for (const x of [r.left + 3, r.left + r.width / 2, r.right - 3]) {
+    const top = document.elementFromPoint(x, r.top + r.height / 2);
+    if (top && top !== b && !b.contains(top)) {
+      out.push('covered: ' + b.textContent.trim() + ' by ' + (top.id || top.className || top.tagName));
+      break;
+    }
+  }
+}
+window.scrollTo(0, 0);
 return out;
 """
 
@@ -381,7 +396,7 @@ def _referee_page(driver, url: str, lang: Language, seq: int) -> None:
     WebDriverWait(driver, WAIT_S).until(
         lambda d: d.execute_script(
             "return document.documentElement.lang === arguments[0] && "
-            "document.getElementById('app').dataset.seq === arguments[1] && "
+            "document.getElementById('app')?.dataset.seq === arguments[1] && "
             "document.getElementById('call-headline').textContent !== ''",
             lang.tag,
             str(seq),
@@ -499,9 +514,9 @@ def test_the_viewer_page_speaks_each_language_at_each_size(browser, viewers_brok
         )
         browser.get(address)
         drawn = (
-            "document.getElementById('app').dataset.seq === arguments[1]"
+            "document.getElementById('app')?.dataset.seq === arguments[1]"
             if page == "table"
-            else "document.getElementById('app').dataset.state === 'tables'"
+            else "document.getElementById('app')?.dataset.state === 'tables'"
         )
         WebDriverWait(browser, WAIT_S).until(
             lambda d: d.execute_script(
