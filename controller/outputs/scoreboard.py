@@ -38,7 +38,7 @@ from http import HTTPStatus
 from pathlib import Path
 from typing import Any
 
-from controller.locale import negotiate, translator
+from controller.locale import N_, negotiate, translator
 from controller.outputs import tiles_svg
 from controller.outputs.http import EventChannel, EventStream, Request, Response, WebServer
 from controller.outputs.view import BroadcastView, PublicView, RefereeView
@@ -459,7 +459,7 @@ class Scoreboard:
     def _too_many(self, request: Request) -> Response:
         wait = (("Retry-After", str(int(LOGIN_WINDOW_S))),)
         if "text/html" in (request.header("accept") or ""):
-            page = self._login_page(HTTPStatus.TOO_MANY_REQUESTS, "Too many tries; wait.")
+            page = self._login_page(HTTPStatus.TOO_MANY_REQUESTS, N_("Too many tries; wait."))
             return Response(page.status, page.body, page.content_type, wait)
         return Response.json({"error": "too many wrong tokens"}, HTTPStatus.TOO_MANY_REQUESTS, wait)
 
@@ -483,7 +483,7 @@ class Scoreboard:
         token = request.form().get("token", "")
         if self._token is None or not hmac.compare_digest(token.encode(), self._token.encode()):
             self._wrong_token(request.client, "login")
-            return self._login_page(HTTPStatus.UNAUTHORIZED, "Wrong token.")
+            return self._login_page(HTTPStatus.UNAUTHORIZED, N_("Wrong token."))
         session = secrets.token_urlsafe(32)
         with self._lock:
             self._sessions[session] = self._clock()

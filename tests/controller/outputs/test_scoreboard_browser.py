@@ -673,3 +673,20 @@ def test_regression_the_form_kept_the_last_calls_answer_for_the_next_call(browse
         "return ['seat', 'move', 'note'].map((n) => f.querySelector(`[name=${n}]`).value);"
     )
     assert values == ["", "", ""]
+
+
+def test_regression_the_login_page_was_english_for_a_chinese_referee(browser, table):
+    """A referee whose browser speaks Russian (or who picked Chinese on the referee page)
+    met an English login page with no language switch; it now speaks the referee page's
+    language, the daemon's "Wrong token." too."""
+    _sb, server, _clock, _actions = table
+    browser.get(server.url + "/referee/login")
+    browser.execute_script("localStorage.setItem('mjtable.lang.referee', 'zh-CN')")
+    browser.get(server.url + "/referee/login")
+    _wait(browser, lambda d: d.find_element(By.CSS_SELECTOR, "form.login h1").text == "裁判", "")
+    assert browser.find_element(By.ID, "lang-switch").get_attribute("value") == "zh-CN"
+    browser.find_element(By.NAME, "token").send_keys("wrong-token")
+    browser.find_element(By.CSS_SELECTOR, "form.login button").click()
+    _wait(browser, lambda d: d.find_element(By.CSS_SELECTOR, ".error").text == "令牌错误。", "")
+    assert browser.find_element(By.CSS_SELECTOR, "form.login button").text == "登录"
+    browser.execute_script("localStorage.removeItem('mjtable.lang.referee')")
