@@ -11,10 +11,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol
 
 from controller.alerts import AlertKind
-from controller.daemon.settlement import (
-    ENDS as ENDS,  # named from here by view_words.py
-    Settlement,
-)
+from controller.daemon.settlement import Settlement
 from controller.devices.events import (
     DataReceived,
     LinkChanged,

@@ -65,7 +65,6 @@ from controller.daemon.candidates import Candidate, candidates
 from controller.daemon.claim_clock import ClaimClock, OverTime, closes_early
 from controller.daemon.contracts import (
     DEVICES,
-    ENDS,
     RECONCILE_TRIES,
     REFEREE_CALLS,
     Item,
@@ -169,7 +168,6 @@ log = logging.getLogger(__name__)
 
 __all__ = [
     "DEVICES",
-    "ENDS",
     "RECONCILE_TRIES",
     "REFEREE_CALLS",
     "Item",

@@ -25,6 +25,18 @@ ENDS = {
     mv.DealEnd.WALL: DealEnd.WALL_EXHAUSTED,
     mv.DealEnd.TIME: DealEnd.TIME_UP,
 }
+_TIME_UP = mv.EndDeal().note  # the session's time, not the referee's end
+
+
+def settled_end(deal: Deal) -> DealEnd:
+    """How `deal` (over) ended, as `deal.settled` journals it: a deal the referee ended
+    (an `EndDeal` with the referee's note) is `referee`, not the session's `time-up`."""
+    assert deal.end is not None
+    if deal.end is mv.DealEnd.TIME and any(
+        isinstance(m, mv.EndDeal) and m.note != _TIME_UP for m in deal.history
+    ):
+        return DealEnd.REFEREE
+    return ENDS[deal.end]
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,7 +89,7 @@ def settle(
         false_hu=tuple(table_seat(w.seat, dealer) for w in deal.winners if w.false_hu),
         deltas=(d[0], d[1], d[2], d[3]),
         ledger=tuple(ledger_payload(deal.ledger().lines, dealer)),
-        end=ENDS[deal.end],
+        end=settled_end(deal),
         next_dealer=table_seat(next_dealer(deal), dealer),
     )
 

@@ -6,9 +6,8 @@ patterns that would tell of the tiles still face down."""
 
 from __future__ import annotations
 
-from controller.daemon.contracts import ENDS
+from controller.daemon.settlement import settled_end
 from controller.journal.payloads import table_seat
-from controller.journal.records import DealEnd as EndKind
 from controller.outputs.view import ActionView, LedgerLineView, LedgerWords, PatternView
 from controller.words import plural, seat_name, why_said
 from rules import moves as mv, settlement as pay, wellness
@@ -29,7 +28,7 @@ HU_RULES = frozenset(
         wellness.R_WIN_SELF,
     }
 )
-_TIME_UP = mv.EndDeal().note
+_TIME_UP = mv.EndDeal().note  # the session's time (an action's words)
 
 
 def pattern_views(score: Score) -> tuple[PatternView, ...]:
@@ -109,14 +108,7 @@ def _listed(names: list[str]) -> str:
 
 def deal_end(deal: Deal) -> str | None:
     """How the deal ended, as `deal.settled` journals it (`referee`: force-ended)."""
-    end = deal.end
-    if end is None:
-        return None
-    if end is mv.DealEnd.TIME and any(
-        isinstance(m, mv.EndDeal) and m.note != _TIME_UP for m in deal.history
-    ):
-        return EndKind.REFEREE.value
-    return ENDS[end].value
+    return None if deal.end is None else settled_end(deal).value
 
 
 _SKIPPED = (mv.Pass, mv.CloseClaims, mv.Correction)

@@ -144,6 +144,7 @@ END_WORDS = {
     "three-won": N_("three Hu"),
     "wall-exhausted": N_("Exhausted wall"),
     "time-up": N_("time up"),
+    "referee": N_("ended by the referee"),
 }
 
 
@@ -156,7 +157,7 @@ def deal_sheet(sd: SessionDeal, tr: Translator = ENGLISH) -> str:
     jd = rb.source
     s = jd.started
     end = rb.deal.end
-    end_text = tr.gettext("not over") if end is None else _end_words(END_NAMES[end], tr)
+    end_text = tr.gettext("not over") if end is None else _end_words(_end_name(rb), tr)
     names = ", ".join(f"{seat} {escape(s.players[seat])}" for seat in SEATS)
     _ = tr.gettext
     title = _("Deal {n} — {rules}").format(n=jd.number, rules=escape(jd.rules.name))
@@ -330,13 +331,20 @@ def _superseded(rb: Rebuilt) -> bool:
     )
 
 
-def _corrected_end(rb: Rebuilt) -> str:
-    end = rb.deal.end
-    if end is None:
-        return "no longer over"
+def _end_name(rb: Rebuilt) -> str:
+    """How the (over) deal ended: `referee` when a referee's correction ended it (its
+    `EndDeal` is the session's time to the judge), else the judge's end."""
     if any(c.active and str(c.correction.action) == "force-end" for c in rb.source.corrections):
-        return "ended by the referee"
-    return END_NAMES[end]
+        return "referee"
+    assert rb.deal.end is not None
+    return END_NAMES[rb.deal.end]
+
+
+def _corrected_end(rb: Rebuilt) -> str:
+    if rb.deal.end is None:
+        return "no longer over"
+    name = _end_name(rb)
+    return "ended by the referee" if name == "referee" else name
 
 
 def _ledger(rb: Rebuilt, tr: Translator = ENGLISH) -> str:

@@ -135,6 +135,25 @@ def test_abandon_ends_and_settles_the_deal(rig):
     assert len(settled) == 1
 
 
+def test_regression_a_deal_the_referee_ended_was_journalled_as_time_up(rig):
+    """A referee trying the page ended a deal; `journal summary` and the report said it
+    ended with the session's time ("time-up"), as the settlement journalled it, while the
+    board said the referee ended it. The settlement, the board and the report say `referee`."""
+    from controller.locale import Language, translator
+    from controller.referee.report import deal_sheet
+    from controller.referee.session import rebuild_all
+
+    plan = begin_deal(rig, 5)
+    play(rig, list(plan.moves)[:12])
+    assert act(rig, ActionKind.ABANDON, confirmed=True).accepted
+    (settled,) = rig.records(RecordKind.DEAL_SETTLED)
+    assert settled.data()["end"] == "referee"
+    assert rig.rt.public().end == "referee"
+    (sd,) = [d for d in rebuild_all(rig.journal) if d.number == settled.deal]
+    assert "<td>end</td><td>referee</td>" in deal_sheet(sd)
+    assert "<td>由裁判结束</td>" in deal_sheet(sd, translator(Language.ZH_CN))
+
+
 def test_a_referee_call_is_shown_until_answered(rig):
     from controller.alerts import AlertKind
     from controller.recognition.recogniser import RefereeAlert
