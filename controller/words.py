@@ -46,6 +46,13 @@ def device_name(device: str, tr: Translator = ENGLISH) -> str:
     return tr.gettext("the {device}").format(device=device)
 
 
+def device_said(device: str) -> Said:
+    """`device_name` as a sentence said in the reader's language."""
+    if device in DEVICE_NAMES:
+        return Said(DEVICE_NAMES[device])
+    return says("the {device}", device=device)
+
+
 def waiting_words(devices: tuple[str, ...] | list[str], tr: Translator = ENGLISH) -> str:
     """What the table waits for: "waiting for the table controller and the tile reader".
     `devices` are `device_name`'s English words (a view's `waiting_for`), said in `tr`."""
@@ -208,19 +215,31 @@ ALERT_TITLES = {
 }
 
 
-def alert_words(code: str, message: str) -> str:
+def alert_words(code: str, message: str | Said) -> str:
     """An alert's code as a title, then its message in words ("Stalled: West holds 15 tiles")."""
     return str(alert_said(code, message))
 
 
-def alert_said(code: str, message: str) -> Said:
-    """`alert_words` as a sentence: its title said in the reader's language, its message (the
-    daemon's own words, seats and tiles named) as written."""
+def alert_said(code: str, message: str | Said) -> Said:
+    """`alert_words` as a sentence: its title and message said in the reader's language. A
+    message made as a sentence (the daemon's alerts) is said as one; a message journalled as
+    text only (an older journal's) is said as written, its seats and tiles in words."""
     title = ALERT_TITLES.get(code)
     if title is None:
         words = code.replace("-", " ").capitalize().split(" ")
         title = " ".join("Hu" if w.lower() == "hu" else w for w in words)  # "False Hu"
-    return says("{title}: {message}", title=Said(title), message=in_words(message))
+    text = message if isinstance(message, Said) else in_words(message)
+    return says("{title}: {message}", title=Said(title), message=text)
+
+
+def alert_record_said(data: Mapping[str, Any]) -> Said:
+    """An `alert` record's payload as a sentence: its `words` (the message as the daemon made
+    it, docs/JOURNAL.md) when journalled, else its `message` as written."""
+    words = data.get("words")
+    message: str | Said = (
+        Said.from_json(words) if isinstance(words, Mapping) else str(data.get("message", ""))
+    )
+    return alert_said(str(data.get("code", "alert")), message)
 
 
 def alert_text(text: str, tr: Translator = ENGLISH) -> str:
@@ -362,7 +381,7 @@ def record_said(kind: str, data: Mapping[str, Any]) -> Said:
             )
         return says("{what} open on {tile} from {seat}", what=what, tile=tile, seat=seat)
     if kind == "alert":
-        return alert_said(str(data.get("code", "alert")), str(data.get("message", "")))
+        return alert_record_said(data)
     if kind == "correction":
         return _correction_said(data)
     if kind == "deal.started":

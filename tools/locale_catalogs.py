@@ -38,6 +38,7 @@ PY_KEYWORDS = {
     "N_": None,
     "says": None,
     "Said": None,
+    "counted": (2, 3),
 }
 JS_KEYWORDS = {"t": None, "tn": (1, 2), "N_": None}
 _HTML_MSGID = re.compile(r'data-msgid(?:-[\w-]+)?="([^"]+)"')  # text, or an attribute
