@@ -159,7 +159,13 @@ def tile_said(tile: Any) -> Said:
 
 
 # the recogniser's zones of a seat (controller/profiles.py ZoneKind), as the referee reads them
-ZONE_WORDS = {"hand": N_("hand"), "river": N_("river"), "melds": N_("melds"), "void": N_("void")}
+ZONE_WORDS = {
+    "hand": N_("hand"),
+    "river": N_("river"),
+    "melds": N_("melds"),
+    "void": N_("void"),
+    "wall": N_("wall"),
+}
 
 
 def zone_said(zone: str) -> Said:

@@ -50,6 +50,7 @@ from dataclasses import replace
 from typing import Any
 
 from controller import __version__
+from controller.alert_words import recognised_said
 from controller.alerts import AlertKind
 from controller.clock import Clock
 from controller.daemon import machine as m
@@ -656,16 +657,18 @@ class Runtime:
                     continue  # the same reading alerted again: once is enough for the referee
                 self._alerted.add(key)
                 seat = None if r.seat is None else table_seat(r.seat, self._dealt_by)
+                said = recognised_said(r.text)  # journalled as the recogniser wrote it
                 if r.kind in REFEREE_CALLS and self.deal is not None and not self.deal.over:
                     self.call_referee(
                         r.kind,
-                        r.text,
+                        said,
                         seat=seat,
                         fits=tuple(getattr(r, "fits", ())),
+                        journalled=r.text,
                         evidence=list(r.evidence),
                     )
                     continue
-                self._alert(r.kind, r.text, seat, evidence=list(r.evidence))
+                self._alert(r.kind, said, seat, journalled=r.text, evidence=list(r.evidence))
             elif isinstance(r, WallScanned):
                 waiting = self.deal_start.scanned(tuple(r.order))
                 self.doubt.scanned(getattr(r, "uncertain", ()))
@@ -1251,6 +1254,7 @@ class Runtime:
         offered: tuple[Candidate, ...] | None = None,
         seat: Seat | None = None,
         fits: tuple[mv.Move, ...] = (),
+        journalled: str | None = None,
         **extra: object,
     ) -> None:
         """The table waits for the referee: the call (its candidates the judge's and the
@@ -1277,6 +1281,7 @@ class Runtime:
             message,
             seat,
             severity=str(extra.pop("severity", "warning")),
+            journalled=journalled,
             referee_called=True,
             headline=call.headline,
             candidates=[c.to_json() for c in offered],
@@ -1462,11 +1467,14 @@ class Runtime:
         message: str | Said,
         seat: Seat | None = None,
         severity: str = "warning",
+        journalled: str | None = None,
         **extra,
     ) -> Record:
-        """An `alert` record; a message made as a sentence is journalled as its English and
-        as the sentence (`words`), which every page and the terminal say in their language."""
-        payload = {"code": kind.value, "message": str(message), "severity": severity, **extra}
+        """An `alert` record; a message made as a sentence is journalled as its English (or
+        as `journalled`, the recogniser's own text) and as the sentence (`words`), which
+        every page and the terminal say in their language."""
+        text = str(message) if journalled is None else journalled
+        payload = {"code": kind.value, "message": text, "severity": severity, **extra}
         if isinstance(message, Said):
             payload["words"] = message.to_json()
         if seat is not None:
