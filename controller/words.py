@@ -327,6 +327,15 @@ def move_said(data: Mapping[str, Any]) -> Said:
 
 WINDOWS = {"robbing": N_("robbing window")}
 CLAIMS = {"pung": N_("pung"), "kong": N_("kong"), "hu": N_("Hu"), "pass": N_("pass")}
+# what closed a claim window (the `claim.window` record's `closed_by`)
+CLOSED_BY = {
+    "play": N_("play"),
+    "draw": N_("draw"),
+    "timer": N_("timer"),
+    "shuffle": N_("shuffle"),
+    "all-answered": N_("all answered"),
+    "recognised": N_("recognised"),
+}
 SETTLED_ENDS = {
     "three-won": N_("three won"),
     "wall-exhausted": N_("wall exhausted"),
@@ -376,7 +385,7 @@ def record_said(kind: str, data: Mapping[str, Any]) -> Said:
                     tile=tile,
                     seat=seat,
                     claims=listed,
-                    by=_said_as_is(by),
+                    by=Said(CLOSED_BY.get(str(data.get("closed_by")), by)),
                 )
             return says(
                 "{what} closed on {tile} from {seat}: {claims}",

@@ -42,8 +42,8 @@ if TYPE_CHECKING:
     from rules.deal import Deal
 
 # a hand-entered move's evidence, journalled in English and said in the reader's language
-# where it is shown (the deal report, `mjtable replay`: controller/words.py `evidence_said`)
-ENTERED = N_("entered by the referee ({who}): {why}")
+# where it is shown (the deal report, `mjtable replay`: controller/recognised_words.py `evidence_said`)
+ENTERED = N_("entered by the referee ({who}): {reason}")
 # an undone or cancelled move still lies on the table until its tiles are put back
 _TAKES_BACK = frozenset({ActionKind.CANCEL})
 
@@ -253,7 +253,7 @@ class RefereeDesk:
             raise Refused(
                 says("the judge refuses {move}: {why}", move=said, why=Said(refused.detail))
             )
-        evidence = (ENTERED.format(who=who, why=why),)
+        evidence = (ENTERED.format(who=who, reason=why),)
         if not live.offer(move, evidence, self.clock.monotonic()):
             raise Refused(says("the judge refuses {move}", move=said))
         accepted = live.last_accepted_seq

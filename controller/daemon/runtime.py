@@ -50,7 +50,6 @@ from dataclasses import replace
 from typing import Any
 
 from controller import __version__
-from controller.alert_words import recognised_said
 from controller.alerts import AlertKind
 from controller.clock import Clock
 from controller.daemon import machine as m
@@ -144,6 +143,7 @@ from controller.locale import Said, says
 from controller.outputs.scoreboard import ActionResult, RefereeAction, RejectReason
 from controller.outputs.view import AlertView, PublicView
 from controller.profiles import ReaderProfile, ZoneKind
+from controller.recognised_words import recognised_said
 from controller.recognition.presence import (
     CardLifted,
     CardPlaced,

@@ -1,4 +1,4 @@
-"""The recogniser's alert messages read back as sentences (controller/alert_words.py): each
+"""The recogniser's alert messages read back as sentences (controller.recognised_words.py): each
 form the recogniser writes (controller/recognition: recogniser.py, declarations.py,
 tile_declarations.py, wall_checks.py) is said in Chinese and Russian with no English word
 left but what the judge or a device wrote (a refusal's reason, a button's note)."""
@@ -9,8 +9,8 @@ import re
 
 import pytest
 
-from controller.alert_words import FORMS, recognised_said
 from controller.locale import Language, translator
+from controller.recognised_words import FORMS, recognised_said
 from controller.words import in_words
 
 ZH, RU = translator(Language.ZH_CN), translator(Language.RU)

@@ -1,10 +1,13 @@
-"""The recogniser's alert messages (controller/recognition, `RefereeAlert.text`) read back as
-sentences said in the reader's language. The recogniser writes each message as English text
-of a few fixed forms ("S (E) hand holds +1 tiles: S.hand 5p +1", "N discarded 1s while
-holding void-suit p tiles (lenient)"); each form is read back here into its msgid and what
-fills it, seats, tiles, zones and moves said as sentences of their own. A message of no form
-known here is said as written, its seats and tiles in words (`in_words`). The journal keeps
-the recogniser's text as `message` and this sentence as `words` (controller/daemon/runtime.py)."""
+"""The recogniser's written words read back as sentences said in the reader's language: its
+alert messages (controller/recognition, `RefereeAlert.text`) and the evidence it journals
+with a move (a tile placed or lifted in a zone, a button pressed). The recogniser writes
+each as English text of a few fixed forms ("S (E) hand holds +1 tiles: S.hand 5p +1", "N
+discarded 1s while holding void-suit p tiles (lenient)", "S.river (deal W): 5p#2 placed at
+12.345"); each form is read back here into its msgid and what fills it, seats, tiles, zones
+and moves said as sentences of their own. Words of no form known here are said as written,
+their seats and tiles in words (`in_words`). The journal keeps the recogniser's text
+(`message`, `evidence`) and an alert's sentence beside it (`words`,
+controller/daemon/runtime.py); the deal report and `mjtable replay` read evidence back here."""
 
 from __future__ import annotations
 
@@ -121,6 +124,7 @@ FORMS: tuple[tuple[re.Pattern[str], str], ...] = tuple(
     )
 )
 
+HOW = {"placed": N_("placed"), "lifted": N_("lifted")}
 # the judge's phases (rules/deal_state.py Phase) as what the judge waits for
 WAITS = {
     "draw": N_("a draw"),
@@ -157,9 +161,57 @@ _WAITS = re.compile(rf"^(?P<phase>[\w-]+) \((?P<seat>{_S}) to move\)$")
 _CHOW_WHY = re.compile(rf"^(?P<seat>{_S})'s (?P<tile>{_T}): (?P<why>.*)$")
 
 
+# a move's evidence as the recogniser (and the referee desk) journals it
+EVIDENCE: tuple[tuple[re.Pattern[str], str], ...] = tuple(
+    (re.compile(pattern), msgid)
+    for pattern, msgid in (
+        (
+            rf"(?P<zone>(?:{_S}\.)?[\w-]+) \(deal (?P<deal>{_S})\): (?P<tile>{_T})#(?P<copy>\d+) "
+            r"placed at (?P<t>[\d.]+)",
+            N_("{zone} (deal seat {deal}): {tile} (copy {copy}) placed at {t}"),
+        ),
+        (
+            rf"(?P<zone>(?:{_S}\.)?[\w-]+) \(deal (?P<deal>{_S})\): (?P<tile>{_T})#(?P<copy>\d+) "
+            r"lifted at (?P<t>[\d.]+)",
+            N_("{zone} (deal seat {deal}): {tile} (copy {copy}) lifted at {t}"),
+        ),
+        (
+            rf"(?P<zone>wall): (?P<tile>{_T})#(?P<copy>\d+) (?P<how>placed|lifted) at (?P<t>[\d.]+)",
+            N_("{zone}: {tile} (copy {copy}) {how} at {t}"),
+        ),
+        (
+            rf"(?P<seat>{_S}) \(deal (?P<deal>{_S})\) button (?P<button>\w+) at (?P<t>[\d.]+)",
+            N_("{seat} (deal seat {deal}): button {button} at {t}"),
+        ),
+        (
+            r"reconciled from the tiles on the table",
+            N_("reconciled from the tiles on the table"),
+        ),
+        (
+            rf"(?P<seat>{_S}) holds no (?:Suit\.)?(?P<suit>[mpsMPS]) tile: its void \(tiles only, "
+            r"nothing to lay\)",
+            N_("{seat} holds no {suit} tile: its void (tiles only, nothing to lay)"),
+        ),
+        (
+            r"entered by the referee \((?P<who>.*?)\): (?P<reason>.*)",
+            N_("entered by the referee ({who}): {reason}"),
+        ),
+    )
+)
+
+
 def recognised_said(text: str) -> Said:
     """A recogniser's alert message as a sentence (its English: the message in words)."""
-    for form, msgid in FORMS:
+    return _read(text, FORMS)
+
+
+def evidence_said(text: str) -> Said:
+    """A move's journalled evidence as a sentence (its English: the evidence in words)."""
+    return _read(text, EVIDENCE)
+
+
+def _read(text: str, forms: tuple[tuple[re.Pattern[str], str], ...]) -> Said:
+    for form, msgid in forms:
         m = form.fullmatch(text)
         if m:
             return says(msgid, **{k: _PARTS.get(k, _as_is)(v) for k, v in m.groupdict().items()})
@@ -267,7 +319,28 @@ def _chow_why(text: str) -> Said | str:
     )
 
 
+def _zone(text: str) -> Said:
+    """ "S.river" (controller/profiles.py Zone: a seat's zone, or the wall)."""
+    seat, dot, kind = text.rpartition(".")
+    if dot and re.fullmatch(_S, seat):
+        return says("{seat}'s {zone}", seat=seat_said(seat), zone=zone_said(kind))
+    return zone_said(text)
+
+
+def _button(text: str) -> Said | str:
+    """A seat button by its name (controller/devices/events.py Button): HU, PUNG, VOID_P."""
+    if text.startswith("VOID_") and text[-1].lower() in SUIT_WORDS:
+        return says("void {suit}", suit=Said(SUIT_WORDS[text[-1].lower()]))
+    claim = {"HU": "Hu", "PUNG": "pung", "KONG": "kong", "PASS": "pass", "CHOW": "chow"}
+    return Said(claim[text]) if text in claim else text
+
+
 _PARTS: dict[str, Callable[[str], Said | str]] = {
+    "button": _button,
+    "zone": _zone,
+    "deal": seat_said,
+    "how": lambda how: Said(HOW[how]) if how in HOW else how,
+    "reason": Said,
     "seat": seat_said,
     "side": seat_said,
     "was": seat_said,
