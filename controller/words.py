@@ -326,6 +326,17 @@ def move_said(data: Mapping[str, Any]) -> Said:
 
 
 WINDOWS = {"robbing": N_("robbing window")}
+# a claim window's journal line, one sentence for each kind (claims, a kong's robbing
+# window) and state: a language whose words agree with the noun (Russian: заявки закрыты,
+# окно закрыто) says each as it must
+WINDOW_LINES = {
+    (False, "open"): N_("claims open on {tile} from {seat}"),
+    (False, "closed"): N_("claims closed on {tile} from {seat}: {claims}"),
+    (False, "closed-by"): N_("claims closed on {tile} from {seat}: {claims} ({by})"),
+    (True, "open"): N_("robbing window open on {tile} from {seat}"),
+    (True, "closed"): N_("robbing window closed on {tile} from {seat}: {claims}"),
+    (True, "closed-by"): N_("robbing window closed on {tile} from {seat}: {claims} ({by})"),
+}
 CLAIMS = {"pung": N_("pung"), "kong": N_("kong"), "hu": N_("Hu"), "pass": N_("pass")}
 # what closed a claim window (the `claim.window` record's `closed_by`)
 CLOSED_BY = {
@@ -365,7 +376,7 @@ def record_said(kind: str, data: Mapping[str, Any]) -> Said:
             )
         return says("refused: {move}: {why}", move=move_said(data), why=why)
     if kind == "claim.window":
-        what = Said(WINDOWS.get(str(data.get("kind")), N_("claims")))
+        robbing = str(data.get("kind")) in WINDOWS
         tile = Said(tile_words(str(data.get("tile"))))
         seat = seat_said(str(data.get("discarder")))
         if data.get("state") == "closed":
@@ -377,24 +388,17 @@ def record_said(kind: str, data: Mapping[str, Any]) -> Said:
             listed = said[0] if said else Said("no claim")
             for more in said[1:]:
                 listed = says("{first}, {second}", first=listed, second=more)
-            by = str(data.get("closed_by", "")).replace("-", " ")
+            by = str(data.get("closed_by", ""))
             if by:
                 return says(
-                    "{what} closed on {tile} from {seat}: {claims} ({by})",
-                    what=what,
+                    WINDOW_LINES[robbing, "closed-by"],
                     tile=tile,
                     seat=seat,
                     claims=listed,
-                    by=Said(CLOSED_BY.get(str(data.get("closed_by")), by)),
+                    by=Said(CLOSED_BY.get(by, by.replace("-", " "))),
                 )
-            return says(
-                "{what} closed on {tile} from {seat}: {claims}",
-                what=what,
-                tile=tile,
-                seat=seat,
-                claims=listed,
-            )
-        return says("{what} open on {tile} from {seat}", what=what, tile=tile, seat=seat)
+            return says(WINDOW_LINES[robbing, "closed"], tile=tile, seat=seat, claims=listed)
+        return says(WINDOW_LINES[robbing, "open"], tile=tile, seat=seat)
     if kind == "alert":
         return alert_record_said(data)
     if kind == "correction":

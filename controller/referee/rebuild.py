@@ -31,10 +31,10 @@ from typing import Any
 
 from controller.journal.payloads import deal_seat, move_from_judge_json, table_seat, to_physical
 from controller.journal.records import CorrectionAction, JournalError
-from controller.locale import N_, Said, says
+from controller.locale import Said, says
 from controller.recognition.wall_doubt import swapped
 from controller.referee.journal_deal import JournalDeal, Verdict
-from controller.words import CLAIMS, seat_said, tile_said
+from controller.words import CLAIMS, WINDOW_LINES, seat_said, tile_said
 from rules.deal import Deal
 from rules.deal_state import Phase
 from rules.melds import Meld
@@ -370,19 +370,12 @@ def _moment(step: int, deal: Deal, dealer: Seat) -> Moment:
 END_NAMES = {DealEnd.HU: "three-won", DealEnd.WALL: "wall-exhausted", DealEnd.TIME: "time-up"}
 
 
-# an open window, as `mjtable replay` says it (one sentence each kind)
-WINDOW_WORDS = {
-    "discard": N_("claims open on {tile} from {seat}"),
-    "robbing": N_("robbing window open on {tile} from {seat}"),
-}
-
-
 def _window_said(w: Any, dealer: Seat, english: str) -> Said:
     """The judge's open window as a sentence (its English: `english`, as journalled tools
     have always printed it)."""
-    kind = w.kind.value if w.kind.value in WINDOW_WORDS else "discard"
     seat = seat_said(table_seat(w.discarder, dealer).name)
-    said = says(WINDOW_WORDS[kind], tile=tile_said(str(w.tile)), seat=seat)
+    opened = WINDOW_LINES[w.kind.value == "robbing", "open"]
+    said = says(opened, tile=tile_said(str(w.tile)), seat=seat)
     if w.declared:
         listed: Said | None = None
         for s, c in w.declared:

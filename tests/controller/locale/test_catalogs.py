@@ -280,6 +280,7 @@ def _unmarked_py(path: Path) -> list[str]:
         "daemon/lineup.py",  # the hall's seating, said in an alert
         "daemon/recovery.py",  # what a restart found, said in an alert
         "referee/trial.py",  # why a correction is refused (the page and `mjtable correct`)
+        "referee/text.py",  # `mjtable replay`'s screen
     ],
 )
 def test_every_sentence_of_the_referee_s_call_is_marked_for_the_catalogs(module):
