@@ -1,5 +1,6 @@
 """The real things for the integration tests: Debian's headless Chromium (Selenium with an
-explicit chromedriver: nothing is downloaded) and a real Mosquitto on 127.0.0.1.
+explicit chromedriver: nothing is downloaded), a real Mosquitto on 127.0.0.1, and what a
+command wrote to a real pseudo-terminal.
 
 Each skips with its reason when it is not installed, except with `CI=true`, where a missing
 browser or broker is a failure (.ci/run installs both). (Imported by name from the tests:
@@ -10,10 +11,13 @@ from __future__ import annotations
 
 import importlib.util
 import os
+import select
 import shutil
+import signal
 import subprocess
 import sys
 import threading
+import time
 from collections import deque
 from pathlib import Path
 
@@ -186,3 +190,33 @@ class HubProcess:
 
     def stop(self) -> None:
         end_process(self.proc)
+
+
+def read_terminal(
+    leader: int, proc: subprocess.Popen, timeout: float, until: str = "", interrupt: str = ""
+) -> str:
+    """What a command wrote to its pseudo-terminal (`leader`: the side the test holds), read
+    until `until` is seen, the command ends (its terminal closes) or `timeout` passes; SIGINT
+    is sent once, when `interrupt` is first seen."""
+    out = b""
+    sent = False
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        ready, _, _ = select.select([leader], [], [], 0.5)
+        if ready:
+            try:
+                chunk = os.read(leader, 65536)
+            except OSError:  # the command ended: the terminal is gone
+                break
+            if not chunk:
+                break
+            out += chunk
+        text = out.decode(errors="replace")
+        if interrupt and not sent and interrupt in text:
+            proc.send_signal(signal.SIGINT)
+            sent = True
+        if until and until in text:
+            break
+        if proc.poll() is not None and not ready:
+            break
+    return out.decode(errors="replace")

@@ -1371,7 +1371,10 @@ class Runtime:
         the table until the players put the tiles back (they are not read again)."""
         self.deal = deal
         self.claims.forget()
-        self.referee_answered()
+        # a correction answers a call as an entered move does: it stands while the table
+        # differs from the judge (an undo turned it off and the players played on, ten
+        # moves in 4 s, while the judge was behind)
+        self.referee_answered(agreed=True)
         if deal.window is None:
             self.claims.resumed(False)
         elif not self.claims.journalled_open:

@@ -6,12 +6,13 @@ from __future__ import annotations
 import os
 import pty
 import re
-import select
 import signal
 import subprocess
 import sys
 import time
 from pathlib import Path
+
+from real_things import read_terminal
 
 ROOT = Path(__file__).resolve().parents[2]
 LOG_LINE = re.compile(r"\d{4}-\d\d-\d\d \d\d:\d\d:\d\d,\d{3} WARNING ")
@@ -30,28 +31,8 @@ def on_a_terminal(args: list[str], until: str, timeout: float = 90.0, interrupt:
         env={**os.environ, "COLUMNS": "200"},
     )
     os.close(follower)
-    out = b""
-    sent = False
-    end = time.monotonic() + timeout
     try:
-        while time.monotonic() < end:
-            ready, _, _ = select.select([leader], [], [], 0.5)
-            if ready:
-                try:
-                    chunk = os.read(leader, 65536)
-                except OSError:  # the command ended: the terminal is gone
-                    break
-                if not chunk:
-                    break
-                out += chunk
-            text = out.decode(errors="replace")
-            if interrupt and not sent and interrupt in text:
-                proc.send_signal(signal.SIGINT)
-                sent = True
-            if until in text:
-                break
-            if proc.poll() is not None and not ready:
-                break
+        text = read_terminal(leader, proc, timeout, until=until, interrupt=interrupt)
     finally:
         if proc.poll() is None:
             proc.send_signal(signal.SIGINT)
@@ -61,7 +42,7 @@ def on_a_terminal(args: list[str], until: str, timeout: float = 90.0, interrupt:
             proc.kill()
             proc.wait()
         os.close(leader)
-    return proc.returncode, out.decode(errors="replace")
+    return proc.returncode, text
 
 
 def test_regression_log_lines_were_written_onto_the_end_of_the_status_line(tmp_path: Path):

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 from harness import ENV, ROOT, poll, wait_for
+from real_things import read_terminal
 
 from controller.daemon.input_log import reader_steps
 from controller.devices.events import TagsRead
@@ -136,10 +137,8 @@ def test_on_a_terminal_a_live_status_line_and_the_results(tmp_path):
     """Issue 16 item 9: `mjtable run` said nothing for the whole session in a terminal."""
     import fcntl
     import pty
-    import select
     import struct
     import termios
-    import time
 
     journal = tmp_path / "t.journal"
     cmd = [
@@ -151,23 +150,9 @@ def test_on_a_terminal_a_live_status_line_and_the_results(tmp_path):
     proc = subprocess.Popen(cmd, stdin=sub, stdout=sub, stderr=subprocess.PIPE, env=ENV,
                             cwd=ROOT, text=True)  # fmt: skip
     os.close(sub)
-    screen = b""
-    deadline = time.monotonic() + 240
-    while time.monotonic() < deadline:
-        ready, _, _ = select.select([main], [], [], 1.0)
-        if ready:
-            try:
-                chunk = os.read(main, 65536)
-            except OSError:  # the terminal closed: the run is over
-                break
-            if not chunk:
-                break
-            screen += chunk
-        elif proc.poll() is not None:
-            break
+    text = read_terminal(main, proc, 240)
     os.close(main)
     assert proc.wait(30) == 0, proc.stderr.read()[-2000:]
-    text = screen.decode()
     redraws = [t.split("\r\n")[0] for t in text.split("\r\x1b[2K")[1:]]
     playing = [r for r in redraws if "Session 1 · Deal 1 of 1 · " in r and "tiles left" in r]
     assert len(playing) >= 5, redraws[:10]

@@ -271,3 +271,36 @@ def test_regression_claims_open_and_the_next_draw_seen_offered_only_a_claim_by_h
     result = apply(rig, {"kind": "move", **entered})
     assert result.accepted, result.detail
     assert rig.rt.deal.window is None and isinstance(rig.rt.deal.history[-1], mv.Draw)
+
+
+def test_regression_an_undo_during_a_call_let_the_table_play_on_while_the_judge_was_behind(rig):
+    """A referee at 10/10/2 entered an answer to a call, then tapped Undo on it: the call went
+    off at once ("No call: the table is playing"), the table played ten moves in 4 s, and the
+    deal was overtaken later. A correction (an undo, a cancel) answers a call the way an
+    entered move does: it stands while the table differs from the judge, and goes off once
+    they agree."""
+    from controller.outputs.scoreboard import ActionKind as AK
+
+    moves = list(begin_deal(rig, 3).moves)
+    k = next(i for i, m in enumerate(moves) if isinstance(m, mv.Draw))
+    play(rig, moves[:k])
+    draw, discard = moves[k], moves[k + 1]
+    assert isinstance(discard, mv.Discard)
+    rig.rec.residue = {(discard.seat, "river", discard.tile): 1}  # the discard: still unread
+    call(rig)
+    side = table_seat(draw.seat, rig.rt.dealt_by)
+    entered = rig.rt.referee(
+        RefereeAction(AK.MOVE, "seen", side, client="ref-1", move="draw", tile=str(draw.tile))
+    )
+    assert entered.accepted and rig.rt.referee_called is not None
+    undone = rig.rt.referee(RefereeAction(AK.UNDO, "wrong", client="ref-1", target_seq=entered.seq))
+    assert undone.accepted, undone.detail
+    assert rig.rt.referee_called is not None  # the table still differs: the players wait
+    rig.step(0.2)
+    assert rig.rt.referee_called is not None
+    cancelled = rig.rt.referee(RefereeAction(AK.CANCEL, "wrong", client="ref-1", count=1))
+    assert cancelled.accepted, cancelled.detail
+    assert rig.rt.referee_called is not None
+    rig.rec.residue = {}  # the table as the judge knows it again
+    rig.step(0.2)
+    assert rig.rt.referee_called is None

@@ -145,6 +145,36 @@ def untranslated(texts: list[str], lang: Language) -> list[str]:
     return [t for t in texts if t in english or re.search(r"\{\w+\}", t)]
 
 
+def check_each_size(
+    driver,
+    lang: Language,
+    shot: str,
+    *,
+    texts_js: str,
+    spill_js: str,
+    least_texts: int,
+    least_glyphs: int,
+    overflow: bool = True,
+) -> None:
+    """The page as drawn, at each size: its texts (at least `least_texts`) all translated,
+    nothing spilling (`spill_js`), the board not overflowing its screen (`overflow`), every
+    Chinese glyph drawn (at least `least_glyphs` checked); a screenshot `SHOT-LANG-SIZE`."""
+    for size, (w, h) in SIZES.items():
+        _viewport(driver, w, h)
+        texts = driver.execute_script(texts_js)
+        assert len(texts) >= least_texts, size
+        assert untranslated(texts, lang) == [], (size, lang.tag)
+        if overflow:
+            assert driver.execute_script(OVERFLOW_JS, h < w) == [], (size, lang.tag)
+        assert driver.execute_script(spill_js) == [], (size, lang.tag)
+        missing, checked = driver.execute_script(GLYPHS_JS, [])
+        assert missing == [], (size, lang.tag)
+        if lang is Language.ZH_CN:
+            assert checked >= least_glyphs  # the check saw the page's Chinese
+        SHOTS.mkdir(parents=True, exist_ok=True)
+        driver.save_screenshot(str(SHOTS / f"{shot}-{lang.tag}-{size}.png"))
+
+
 def views():
     steps = public_steps()
     claim = next(v for v in reversed(steps) if v.claim_remaining_s is not None)
@@ -159,19 +189,15 @@ def test_the_board_speaks_each_language_at_each_size(browser, server, lang, mome
     sb.publish(view, referee=referee_view(view), broadcast=broadcast_view(view, 0.0))
     _viewport(browser, *SIZES["tv"])
     _open(browser, web.url, lang, view.seq)
-    for size, (w, h) in SIZES.items():
-        _viewport(browser, w, h)
-        texts = browser.execute_script(TEXTS_JS)
-        assert texts, size
-        assert untranslated(texts, lang) == [], (size, lang.tag)
-        assert browser.execute_script(OVERFLOW_JS, h < w) == [], (size, lang.tag)
-        assert browser.execute_script(SPILL_JS) == [], (size, lang.tag)
-        missing, checked = browser.execute_script(GLYPHS_JS, [])
-        assert missing == [], (size, lang.tag)
-        if lang is Language.ZH_CN:
-            assert checked > 10  # the check saw the page's Chinese
-        SHOTS.mkdir(parents=True, exist_ok=True)
-        browser.save_screenshot(str(SHOTS / f"board-{lang.tag}-{moment}-{size}.png"))
+    check_each_size(
+        browser,
+        lang,
+        f"board-{moment}",
+        texts_js=TEXTS_JS,
+        spill_js=SPILL_JS,
+        least_texts=1,
+        least_glyphs=11,
+    )
     if lang is not Language.EN:
         said = browser.execute_script("return document.querySelector('.phase').textContent")
         assert said not in {view.phase_text, ""}
@@ -385,18 +411,16 @@ def test_the_referee_page_speaks_each_language_at_each_size(browser, referee_ser
     _viewport(browser, *SIZES["tv"])
     _referee_page(browser, web.url, lang, view.seq)
     browser.execute_script("document.getElementById('manual').open = true")
-    for size, (w, h) in SIZES.items():
-        _viewport(browser, w, h)
-        texts = browser.execute_script(PAGE_TEXTS_JS)
-        assert len(texts) > 40, size
-        assert untranslated(texts, lang) == [], (size, lang.tag)
-        assert browser.execute_script(REFEREE_SPILL_JS) == [], (size, lang.tag)
-        missing, checked = browser.execute_script(GLYPHS_JS, [])
-        assert missing == [], (size, lang.tag)
-        if lang is Language.ZH_CN:
-            assert checked > 30
-        SHOTS.mkdir(parents=True, exist_ok=True)
-        browser.save_screenshot(str(SHOTS / f"referee-{lang.tag}-{size}.png"))
+    check_each_size(
+        browser,
+        lang,
+        "referee",
+        texts_js=PAGE_TEXTS_JS,
+        spill_js=REFEREE_SPILL_JS,
+        least_texts=41,
+        least_glyphs=31,
+        overflow=False,
+    )
     said = browser.execute_script(
         "return [...document.querySelectorAll('#candidates li > *, #call-status, #call-diffs li')]"
         ".map((e) => e.textContent)"
@@ -487,20 +511,16 @@ def test_the_viewer_page_speaks_each_language_at_each_size(browser, viewers_brok
             ),
             message=f"the viewer page ({page}) in {lang.tag}",
         )
-        for size, (w, h) in SIZES.items():
-            _viewport(browser, w, h)
-            texts = browser.execute_script(PAGE_TEXTS_JS)
-            assert texts, size
-            assert untranslated(texts, lang) == [], (size, lang.tag)
-            if page == "table":
-                assert browser.execute_script(OVERFLOW_JS, h < w) == [], (size, lang.tag)
-            assert browser.execute_script(SPILL_JS) == [], (size, lang.tag)
-            missing, checked = browser.execute_script(GLYPHS_JS, [])
-            assert missing == [], (size, lang.tag)
-            if lang is Language.ZH_CN:
-                assert checked > 3
-            SHOTS.mkdir(parents=True, exist_ok=True)
-            browser.save_screenshot(str(SHOTS / f"viewer-{page}-{lang.tag}-{size}.png"))
+        check_each_size(
+            browser,
+            lang,
+            f"viewer-{page}",
+            texts_js=PAGE_TEXTS_JS,
+            spill_js=SPILL_JS,
+            least_texts=1,
+            least_glyphs=4,
+            overflow=page == "table",
+        )
         if lang is not Language.EN and page == "tables":
             heading = browser.execute_script("return document.querySelector('#app h1').textContent")
             assert heading == translator(lang).gettext("Hall {name}").format(name="Chengdu")
