@@ -555,12 +555,16 @@ def test_the_referee_page_says_alerts_and_the_desk_s_answers_in_its_language(
     (a real desk refusing a cancel between deals) on the answer line: the page's language,
     every word."""
     from controller.clock import SystemClock
+    from controller.daemon.boardless import DiceFound, DiceReading, dice_asked
     from controller.daemon.contracts import tail_line
+    from controller.daemon.referee_call import RefereeCall
     from controller.daemon.referee_desk import RefereeDesk
     from controller.journal.records import RecordKind, Source
     from controller.journal.store import Journal
     from controller.recognised_words import recognised_said
     from controller.words import alert_said
+    from rules.seats import Seat
+    from rules.wall import Dice
 
     journal = Journal.open(tmp_path / "j")
     desk = RefereeDesk(journal, SystemClock(), _NoDeal())  # type: ignore[arg-type]
@@ -598,6 +602,28 @@ def test_the_referee_page_says_alerts_and_the_desk_s_answers_in_its_language(
             message="the desk's answer",
         )
         assert browser.find_element(By.ID, "action-result").text == answer
+        # a table with no board calls for its dice: the call's buttons, the page's language
+        readings = (DiceReading(Dice(1, 3), Seat.E, 8), DiceReading(Dice(2, 5), Seat.S, 40))
+        asked = dice_asked(DiceFound(readings, 53, 2))
+        call = RefereeCall(asked.kind.value, str(asked.text), asked.candidates, (), 9)
+        later = dataclasses.replace(view, seq=view.seq + 1)
+        dice_view = dataclasses.replace(referee, public=later, call=call.to_json())
+        sb.publish(later, referee=dice_view, broadcast=broadcast_view(later, 0.0))
+        WebDriverWait(browser, WAIT_S).until(
+            lambda d: d.execute_script(
+                "return document.getElementById('app').dataset.seq === arguments[0]",
+                str(later.seq),
+            ),
+            message="the dice call",
+        )
+        buttons = browser.execute_script(
+            "return [...document.querySelectorAll('#candidates button')].map((e) => e.textContent)"
+        )
+        dice = {Language.ZH_CN: ["骰子1+3，庄家在东家", "骰子2+5，庄家在南家"],
+                Language.RU: ["Кости 1+3, дилер — Восток", "Кости 2+5, дилер — Юг"]}  # fmt: skip
+        assert buttons == dice[lang], buttons
+        headline = browser.find_element(By.ID, "call-headline").text
+        assert not re.search(r"[A-Za-z]{3,}", headline), headline
     finally:
         web.close()
         journal.close()
