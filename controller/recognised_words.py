@@ -256,11 +256,13 @@ def tally_said(text: str) -> Said | str:
 
 
 def move_text_said(text: str) -> Said | str:
-    """One move as `move_text` writes it ("Discard S 5p", "Kong E concealed-kong 3s")."""
+    """One move as `move_text` writes it ("Discard S 5p", "Kong E concealed-kong 3s"); a
+    declaration's note in its place ("S (deal E) button HU at 12.345": a button refused) is
+    said as evidence."""
     parts = text.split(" ")
     move = MOVES.get(parts[0])
     if move is None or len(parts) < 2 or not re.fullmatch(_S, parts[1]):
-        return in_words(text)
+        return evidence_said(text)
     data: dict[str, str] = {"seat": parts[1]}
     for part in parts[2:]:
         if re.fullmatch(_T, part):
@@ -336,6 +338,7 @@ def _button(text: str) -> Said | str:
 
 
 _PARTS: dict[str, Callable[[str], Said | str]] = {
+    "note": evidence_said,
     "button": _button,
     "zone": _zone,
     "deal": seat_said,
