@@ -325,7 +325,6 @@ def move_said(data: Mapping[str, Any]) -> Said:
     return _joined(words)
 
 
-WINDOWS = {"robbing": N_("robbing window")}
 # a claim window's journal line, one sentence for each kind (claims, a kong's robbing
 # window) and state: a language whose words agree with the noun (Russian: заявки закрыты,
 # окно закрыто) says each as it must
@@ -376,7 +375,7 @@ def record_said(kind: str, data: Mapping[str, Any]) -> Said:
             )
         return says("refused: {move}: {why}", move=move_said(data), why=why)
     if kind == "claim.window":
-        robbing = str(data.get("kind")) in WINDOWS
+        robbing = data.get("kind") == "robbing"
         tile = Said(tile_words(str(data.get("tile"))))
         seat = seat_said(str(data.get("discarder")))
         if data.get("state") == "closed":
