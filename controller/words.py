@@ -283,6 +283,54 @@ VERBS = {
 }
 
 
+# why the judge refused a move (rules/moves.py Reason), in words; its detail, made in rules/,
+# stays as the judge wrote it
+REASONS = {
+    "wrong-phase": N_("wrong phase"),
+    "not-your-turn": N_("not your turn"),
+    "player-out": N_("player out"),
+    "deal-over": N_("deal over"),
+    "tile-not-in-hand": N_("tile not in hand"),
+    "wall-mismatch": N_("wall mismatch"),
+    "tile-unknown": N_("tile unknown"),
+    "tile-impossible": N_("tile impossible"),
+    "void-already-chosen": N_("void already chosen"),
+    "void-tile-required": N_("void tile required"),
+    "void-tile-wrong-suit": N_("void tile wrong suit"),
+    "void-tile-first": N_("void tile first"),
+    "void-discard-order": N_("void discard order"),
+    "void-suit-claim": N_("void suit claim"),
+    "claim-not-admissible": N_("claim not admissible"),
+    "already-declared": N_("already declared"),
+    "skipped-hu-lock": N_("skipped hu lock"),
+    "skipped-pung-lock": N_("skipped pung lock"),
+    "after-last-tile": N_("after last tile"),
+    "not-a-kong": N_("not a kong"),
+    "no-replacement-tile": N_("no replacement tile"),
+    "kong-after-pung": N_("kong after pung"),
+    "kong-after-chow": N_("kong after chow"),
+    "no-chow-claims": N_("no chow claims"),
+    "chow-not-from-left": N_("chow not from left"),
+    "not-a-chow": N_("not a chow"),
+    "nothing-to-undo": N_("nothing to undo"),
+    "bad-penalty": N_("bad penalty"),
+}
+
+
+def reason_said(code: str) -> Said:
+    """A refusal's reason code ("not-your-turn") in words ("not your turn", 不是该家行动)."""
+    return Said(REASONS.get(code, code.replace("-", " ")))
+
+
+def refusal_said(code: str, detail: str) -> Said:
+    """The judge's refusal as a sentence: its reason in the reader's words and its detail as
+    the judge wrote it; its English the detail alone, as the judge has always said it."""
+    if not detail:
+        return reason_said(code)
+    said = says("{reason} ({detail})", reason=reason_said(code), detail=detail)
+    return Said(said.msgid, said.args, english=detail)
+
+
 def _joined(parts: list[Said]) -> Said:
     """Words said one after another, as a journal line lists them ("South" "discards" "5 Dots")."""
     out = parts[0]
@@ -365,7 +413,7 @@ def record_said(kind: str, data: Mapping[str, Any]) -> Said:
     if kind == "move.accepted":
         return move_said(data)
     if kind == "move.rejected":
-        why = _said_as_is(str(data.get("reason", "")).replace("-", " "))
+        why = reason_said(str(data.get("reason", "")))
         if data.get("detail"):
             return says(
                 "refused: {move}: {why} ({detail})",

@@ -28,7 +28,7 @@ from controller.journal.store import Journal
 from controller.locale import N_, Said, says
 from controller.outputs.scoreboard import ActionKind, ActionResult, RefereeAction, RejectReason
 from controller.outputs.view import CorrectionView
-from controller.words import seat_said, tile_words
+from controller.words import refusal_said, seat_said, tile_words
 from rules import moves as mv
 from rules.melds import MeldKind
 from rules.move_json import RecordError, move_from_json
@@ -251,7 +251,11 @@ class RefereeDesk:
         refused = live.would_refuse(move)
         if refused is not None:
             raise Refused(
-                says("the judge refuses {move}: {why}", move=said, why=Said(refused.detail))
+                says(
+                    "the judge refuses {move}: {why}",
+                    move=said,
+                    why=refusal_said(refused.reason.value, refused.detail),
+                )
             )
         evidence = (ENTERED.format(who=who, reason=why),)
         if not live.offer(move, evidence, self.clock.monotonic()):

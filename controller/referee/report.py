@@ -27,7 +27,7 @@ from controller.referee.rebuild import END_NAMES, Rebuilt
 from controller.referee.session import SessionDeal
 from controller.referee.svg import legend_svg, progression_svg, wall_svg
 from controller.referee.text import CORRECTION_ACTIONS, clock_time, seat_status, won_text
-from controller.words import ALERT_TITLES, why_said
+from controller.words import ALERT_TITLES, refusal_said, why_said
 from rules.ruleset import ScoringMethod
 from rules.seats import SEATS
 from rules.tiles import Tile
@@ -330,7 +330,9 @@ def verdict_said(st: Step) -> Said | None:
     if st.verdict is Verdict.ACCEPTED:
         return Said(N_("accepted"))
     if st.verdict is Verdict.REJECTED:
-        return says("rejected: {why}", why=st.reason)
+        code, _, detail = st.reason.partition(": ")
+        said = says("rejected: {why}", why=refusal_said(code, detail))
+        return replace(said, english=f"rejected: {st.reason}")
     if st.verdict is Verdict.ALERT:
         title = ALERT_TITLES.get(st.reason, st.reason)
         return replace(says("alert: {title}", title=Said(title)), english=f"alert {st.reason}")

@@ -13,7 +13,7 @@ from datetime import datetime
 from controller.locale import ENGLISH, N_, Translator
 from controller.referee.journal_deal import Step, Verdict
 from controller.referee.rebuild import Moment, Rebuilt
-from controller.words import ALERT_TITLES
+from controller.words import ALERT_TITLES, refusal_said
 from rules.moves import Won
 from rules.ruleset import RuleSet, ScoringMethod
 from rules.seats import SEATS, Seat
@@ -77,7 +77,11 @@ def describe_step(rb: Rebuilt, step: Step, tr: Translator = ENGLISH) -> list[str
         code = step.reason
         if step.verdict is Verdict.ALERT and tr is not ENGLISH:
             code = _(ALERT_TITLES.get(code, code))
-        verdict = _(VERDICTS[step.verdict]).format(why=step.reason, code=code)
+        why = step.reason
+        if step.verdict is Verdict.REJECTED and tr is not ENGLISH:
+            reason, _sep, detail = why.partition(": ")
+            why = refusal_said(reason, detail).say(tr)
+        verdict = _(VERDICTS[step.verdict]).format(why=why, code=code)
     lines = [
         _("#{n} record {seq} at {time} (mono {mono}, +{since} s) source {source}").format(
             n=step.number,

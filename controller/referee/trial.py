@@ -17,7 +17,7 @@ from controller.journal.store import Journal
 from controller.locale import Said, says
 from controller.referee.journal_deal import READ_KINDS, deal_from_records
 from controller.referee.rebuild import Rebuilt, rebuild
-from controller.words import move_said as words_move_said
+from controller.words import move_said as words_move_said, refusal_said
 from rules import moves as mv
 from rules.seats import Seat
 
@@ -53,7 +53,7 @@ def trial(journal: Journal, deal: int, corrections: Sequence[Correction], stamp:
                 "after that the judge would refuse {move} (record {seq}): {why}",
                 move=move_said(r.move, after.source.dealer),
                 seq=r.at,
-                why=Said(r.rejected.detail),
+                why=refusal_said(r.rejected.reason.value, r.rejected.detail),
             )
         )
     notes = [n for n in after.notes if n not in before.notes]

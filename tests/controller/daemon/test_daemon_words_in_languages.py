@@ -43,6 +43,8 @@ def test_the_referee_desk_answers_in_chinese_and_russian(rig):
     zh, ru = said.say(ZH), said.say(RU)
     assert zh.startswith("裁判程序拒绝：") and "摸" in zh, zh
     assert ru.startswith("судья отклоняет ход: ") and "берёт" in ru, ru
+    # the judge's reason in the reader's words, its detail as the judge wrote it
+    assert "与牌墙不符（" in zh and "не совпадает со стеной (" in ru, (zh, ru)
     accepted = act(rig, ActionKind.MOVE, seat=side, move="draw", tile=str(moves[k].tile))
     assert accepted.accepted, accepted.detail
     said = Said.from_json(accepted.words)
