@@ -5,6 +5,7 @@ are raised by several parts."""
 
 from __future__ import annotations
 
+from controller.locale import Said, said
 from rules.errors import TableError as TableError
 
 
@@ -14,7 +15,12 @@ class DeviceError(TableError):
 
 class Refused(TableError):
     """A referee action or correction that changes nothing; the message says why (the judge's
-    reason, or the desk's). Refused for now: the deal is not where the action applies."""
+    reason, or the desk's). Refused for now: the deal is not where the action applies.
+    `said`: the message as a sentence, which the referee page says in its language."""
+
+    def __init__(self, message: str | Said = "") -> None:
+        super().__init__(str(message))
+        self.said = said(message)
 
 
 class Malformed(Refused):

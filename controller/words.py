@@ -46,6 +46,13 @@ def device_name(device: str, tr: Translator = ENGLISH) -> str:
     return tr.gettext("the {device}").format(device=device)
 
 
+def device_said(device: str) -> Said:
+    """`device_name` as a sentence said in the reader's language."""
+    if device in DEVICE_NAMES:
+        return Said(DEVICE_NAMES[device])
+    return says("the {device}", device=device)
+
+
 def waiting_words(devices: tuple[str, ...] | list[str], tr: Translator = ENGLISH) -> str:
     """What the table waits for: "waiting for the table controller and the tile reader".
     `devices` are `device_name`'s English words (a view's `waiting_for`), said in `tr`."""
@@ -152,7 +159,13 @@ def tile_said(tile: Any) -> Said:
 
 
 # the recogniser's zones of a seat (controller/profiles.py ZoneKind), as the referee reads them
-ZONE_WORDS = {"hand": N_("hand"), "river": N_("river"), "melds": N_("melds"), "void": N_("void")}
+ZONE_WORDS = {
+    "hand": N_("hand"),
+    "river": N_("river"),
+    "melds": N_("melds"),
+    "void": N_("void"),
+    "wall": N_("wall"),
+}
 
 
 def zone_said(zone: str) -> Said:
@@ -208,19 +221,31 @@ ALERT_TITLES = {
 }
 
 
-def alert_words(code: str, message: str) -> str:
+def alert_words(code: str, message: str | Said) -> str:
     """An alert's code as a title, then its message in words ("Stalled: West holds 15 tiles")."""
     return str(alert_said(code, message))
 
 
-def alert_said(code: str, message: str) -> Said:
-    """`alert_words` as a sentence: its title said in the reader's language, its message (the
-    daemon's own words, seats and tiles named) as written."""
+def alert_said(code: str, message: str | Said) -> Said:
+    """`alert_words` as a sentence: its title and message said in the reader's language. A
+    message made as a sentence (the daemon's alerts) is said as one; a message journalled as
+    text only (an older journal's) is said as written, its seats and tiles in words."""
     title = ALERT_TITLES.get(code)
     if title is None:
         words = code.replace("-", " ").capitalize().split(" ")
         title = " ".join("Hu" if w.lower() == "hu" else w for w in words)  # "False Hu"
-    return says("{title}: {message}", title=Said(title), message=in_words(message))
+    text = message if isinstance(message, Said) else in_words(message)
+    return says("{title}: {message}", title=Said(title), message=text)
+
+
+def alert_record_said(data: Mapping[str, Any]) -> Said:
+    """An `alert` record's payload as a sentence: its `words` (the message as the daemon made
+    it, docs/JOURNAL.md) when journalled, else its `message` as written."""
+    words = data.get("words")
+    message: str | Said = (
+        Said.from_json(words) if isinstance(words, Mapping) else str(data.get("message", ""))
+    )
+    return alert_said(str(data.get("code", "alert")), message)
 
 
 def alert_text(text: str, tr: Translator = ENGLISH) -> str:
@@ -256,6 +281,54 @@ VERBS = {
     "penalty": N_("is penalised"),
     "end-deal": N_("the deal ends"),
 }
+
+
+# why the judge refused a move (rules/moves.py Reason), in words; its detail, made in rules/,
+# stays as the judge wrote it
+REASONS = {
+    "wrong-phase": N_("wrong phase"),
+    "not-your-turn": N_("not your turn"),
+    "player-out": N_("player out"),
+    "deal-over": N_("deal over"),
+    "tile-not-in-hand": N_("tile not in hand"),
+    "wall-mismatch": N_("wall mismatch"),
+    "tile-unknown": N_("tile unknown"),
+    "tile-impossible": N_("tile impossible"),
+    "void-already-chosen": N_("void already chosen"),
+    "void-tile-required": N_("void tile required"),
+    "void-tile-wrong-suit": N_("void tile wrong suit"),
+    "void-tile-first": N_("void tile first"),
+    "void-discard-order": N_("void discard order"),
+    "void-suit-claim": N_("void suit claim"),
+    "claim-not-admissible": N_("claim not admissible"),
+    "already-declared": N_("already declared"),
+    "skipped-hu-lock": N_("skipped hu lock"),
+    "skipped-pung-lock": N_("skipped pung lock"),
+    "after-last-tile": N_("after last tile"),
+    "not-a-kong": N_("not a kong"),
+    "no-replacement-tile": N_("no replacement tile"),
+    "kong-after-pung": N_("kong after pung"),
+    "kong-after-chow": N_("kong after chow"),
+    "no-chow-claims": N_("no chow claims"),
+    "chow-not-from-left": N_("chow not from left"),
+    "not-a-chow": N_("not a chow"),
+    "nothing-to-undo": N_("nothing to undo"),
+    "bad-penalty": N_("bad penalty"),
+}
+
+
+def reason_said(code: str) -> Said:
+    """A refusal's reason code ("not-your-turn") in words ("not your turn", 不是该家行动)."""
+    return Said(REASONS.get(code, code.replace("-", " ")))
+
+
+def refusal_said(code: str, detail: str) -> Said:
+    """The judge's refusal as a sentence: its reason in the reader's words and its detail as
+    the judge wrote it; its English the detail alone, as the judge has always said it."""
+    if not detail:
+        return reason_said(code)
+    said = says("{reason} ({detail})", reason=reason_said(code), detail=detail)
+    return Said(said.msgid, said.args, english=detail)
 
 
 def _joined(parts: list[Said]) -> Said:
@@ -300,8 +373,27 @@ def move_said(data: Mapping[str, Any]) -> Said:
     return _joined(words)
 
 
-WINDOWS = {"robbing": N_("robbing window")}
+# a claim window's journal line, one sentence for each kind (claims, a kong's robbing
+# window) and state: a language whose words agree with the noun (Russian: заявки закрыты,
+# окно закрыто) says each as it must
+WINDOW_LINES = {
+    (False, "open"): N_("claims open on {tile} from {seat}"),
+    (False, "closed"): N_("claims closed on {tile} from {seat}: {claims}"),
+    (False, "closed-by"): N_("claims closed on {tile} from {seat}: {claims} ({by})"),
+    (True, "open"): N_("robbing window open on {tile} from {seat}"),
+    (True, "closed"): N_("robbing window closed on {tile} from {seat}: {claims}"),
+    (True, "closed-by"): N_("robbing window closed on {tile} from {seat}: {claims} ({by})"),
+}
 CLAIMS = {"pung": N_("pung"), "kong": N_("kong"), "hu": N_("Hu"), "pass": N_("pass")}
+# what closed a claim window (the `claim.window` record's `closed_by`)
+CLOSED_BY = {
+    "play": N_("play"),
+    "draw": N_("draw"),
+    "timer": N_("timer"),
+    "shuffle": N_("shuffle"),
+    "all-answered": N_("all answered"),
+    "recognised": N_("recognised"),
+}
 SETTLED_ENDS = {
     "three-won": N_("three won"),
     "wall-exhausted": N_("wall exhausted"),
@@ -321,7 +413,7 @@ def record_said(kind: str, data: Mapping[str, Any]) -> Said:
     if kind == "move.accepted":
         return move_said(data)
     if kind == "move.rejected":
-        why = _said_as_is(str(data.get("reason", "")).replace("-", " "))
+        why = reason_said(str(data.get("reason", "")))
         if data.get("detail"):
             return says(
                 "refused: {move}: {why} ({detail})",
@@ -331,7 +423,7 @@ def record_said(kind: str, data: Mapping[str, Any]) -> Said:
             )
         return says("refused: {move}: {why}", move=move_said(data), why=why)
     if kind == "claim.window":
-        what = Said(WINDOWS.get(str(data.get("kind")), N_("claims")))
+        robbing = data.get("kind") == "robbing"
         tile = Said(tile_words(str(data.get("tile"))))
         seat = seat_said(str(data.get("discarder")))
         if data.get("state") == "closed":
@@ -343,26 +435,19 @@ def record_said(kind: str, data: Mapping[str, Any]) -> Said:
             listed = said[0] if said else Said("no claim")
             for more in said[1:]:
                 listed = says("{first}, {second}", first=listed, second=more)
-            by = str(data.get("closed_by", "")).replace("-", " ")
+            by = str(data.get("closed_by", ""))
             if by:
                 return says(
-                    "{what} closed on {tile} from {seat}: {claims} ({by})",
-                    what=what,
+                    WINDOW_LINES[robbing, "closed-by"],
                     tile=tile,
                     seat=seat,
                     claims=listed,
-                    by=_said_as_is(by),
+                    by=Said(CLOSED_BY.get(by, by.replace("-", " "))),
                 )
-            return says(
-                "{what} closed on {tile} from {seat}: {claims}",
-                what=what,
-                tile=tile,
-                seat=seat,
-                claims=listed,
-            )
-        return says("{what} open on {tile} from {seat}", what=what, tile=tile, seat=seat)
+            return says(WINDOW_LINES[robbing, "closed"], tile=tile, seat=seat, claims=listed)
+        return says(WINDOW_LINES[robbing, "open"], tile=tile, seat=seat)
     if kind == "alert":
-        return alert_said(str(data.get("code", "alert")), str(data.get("message", "")))
+        return alert_record_said(data)
     if kind == "correction":
         return _correction_said(data)
     if kind == "deal.started":

@@ -38,6 +38,7 @@ PY_KEYWORDS = {
     "N_": None,
     "says": None,
     "Said": None,
+    "counted": (2, 3),
 }
 JS_KEYWORDS = {"t": None, "tn": (1, 2), "N_": None}
 _HTML_MSGID = re.compile(r'data-msgid(?:-[\w-]+)?="([^"]+)"')  # text, or an attribute
@@ -85,9 +86,35 @@ def extracted(root: Path = CONTROLLER) -> Iterator[Found]:
                 yield Found(message[0], message[1], f"{name}:{line}")
             elif message:
                 yield Found(message, None, f"{name}:{line}")
+    yield from _in_f_strings(root)
     for page in sorted((root / "web").glob("*.html")):
         for m in _HTML_MSGID.finditer(page.read_text(encoding="utf-8")):
             yield Found(m.group(1), None, f"web/{page.name}")
+
+
+def _in_f_strings(root: Path) -> Iterator[Found]:
+    """The marked messages inside f-strings (`f"<th>{_('seat')}</th>"`), which Babel's
+    Python extractor does not look into (it reads an f-string as one string)."""
+    import ast
+
+    for path in sorted(root.rglob("*.py")):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for fstring in (n for n in ast.walk(tree) if isinstance(n, ast.JoinedStr)):
+            for node in ast.walk(fstring):
+                if not isinstance(node, ast.Call):
+                    continue
+                name = getattr(node.func, "id", None) or getattr(node.func, "attr", None)
+                if name not in PY_KEYWORDS:
+                    continue
+                spec = PY_KEYWORDS[name] or (1,)
+                texts = [
+                    a.value
+                    for i, a in enumerate(node.args, start=1)
+                    if i in spec and isinstance(a, ast.Constant) and isinstance(a.value, str)
+                ]
+                if texts and len(texts) == len(spec):
+                    where = f"{path.relative_to(root)}:{node.lineno}"
+                    yield Found(texts[0], texts[1] if len(texts) > 1 else None, where)
 
 
 _CITATION = re.compile(r"^\d{3}\b[^:]*: ")  # "004 Table 6: ...": a rulebook reference

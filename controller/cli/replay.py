@@ -3,7 +3,8 @@
 Interactive on a terminal: n, space or → forward; p or ← back; g then a number and Enter
 goes to that step; Home/End (or 0 / $) to the start/end; q quits. With `--move K`, or when
 standard output is not a terminal, the moment after step K (default: the last) is printed
-once. Steps are the deal's journal records a referee looks at (moves, refusals, claim
+once. `--lang zh-CN` / `--lang ru`: the moment said in that language (tiles in their codes;
+an unknown code is English, said in one log line). Steps are the deal's journal records a referee looks at (moves, refusals, claim
 windows, alerts, corrections, the settlement), numbered from 1; step 0 is the dealt deal.
 
 The journal is opened read-only (docs/JOURNAL.md) and never modified. Exit status: 0 fine;
@@ -21,6 +22,7 @@ import textwrap
 from pathlib import Path
 
 from controller.journal.records import JournalError
+from controller.locale import ENGLISH, Translator, language, translator
 from controller.referee.journal_deal import open_checked
 from controller.referee.session import SessionDeal, rebuild_all
 from controller.referee.text import render
@@ -39,6 +41,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--as-recorded",
         action="store_true",
         help="ignore the referee's corrections (show the deal as the daemon judged it)",
+    )
+    parser.add_argument(
+        "--lang", metavar="CODE", help="the replay's language: en, zh-CN or ru (default en)"
     )
 
 
@@ -65,6 +70,7 @@ def run(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
         return EXIT_UNUSABLE
+    tr = translator(language(args.lang))
     last = len(chosen.rebuilt.source.steps)
     if args.move is not None and not 0 <= args.move <= last:
         print(
@@ -73,10 +79,11 @@ def run(args: argparse.Namespace) -> int:
         )
         return EXIT_UNUSABLE
     if args.move is not None or not (sys.stdout.isatty() and sys.stdin.isatty()):
-        screen = render(chosen.rebuilt, last if args.move is None else args.move, chosen.before)
+        k = last if args.move is None else args.move
+        screen = render(chosen.rebuilt, k, chosen.before, tr=tr)
         sys.stdout.write(wrapped(screen, _columns()) if sys.stdout.isatty() else screen)
     else:
-        _interactive(chosen)
+        _interactive(chosen, tr)
     return EXIT_BROKEN if finding is not None else 0
 
 
@@ -151,7 +158,7 @@ _KEYS = {
 }
 
 
-def _interactive(chosen: SessionDeal) -> None:
+def _interactive(chosen: SessionDeal, tr: Translator = ENGLISH) -> None:
     import termios
     import tty
 
@@ -162,7 +169,7 @@ def _interactive(chosen: SessionDeal) -> None:
     try:
         tty.setcbreak(fd)
         while True:
-            screen = wrapped(render(chosen.rebuilt, k, chosen.before, True), _columns())
+            screen = wrapped(render(chosen.rebuilt, k, chosen.before, True, tr), _columns())
             bottom = f"go to step (0-{last}): {typed}" if prompt else said
             sys.stdout.write(CLEAR + screen + bottom)
             sys.stdout.flush()

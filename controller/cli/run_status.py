@@ -21,7 +21,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
-from controller.locale import ENGLISH, Translator
+from controller.locale import ENGLISH, Said, Translator
 from controller.outputs.seat_display import running_score
 from controller.outputs.view import AlertView, PublicView
 from controller.words import alert_text, local_time, phase_words, table_name, waiting_words
@@ -213,10 +213,11 @@ def deal_words(public: PublicView, tr: Translator = ENGLISH) -> str:
 
 
 def alert_line(a: AlertView, tr: Translator = ENGLISH) -> str:
-    """An alert as one short line in local time: ! 14:02:07 Stalled: West holds 15 tiles (its
-    title in the table's language, its message as the daemon wrote it)."""
+    """An alert as one short line in local time: ! 14:02:07 Stalled: West holds 15 tiles, in
+    the table's language (an alert with no sentence: its title so, its message as written)."""
     mark = {"error": "!!", "warning": "!"}.get(a.level, "-")
-    return f"{mark} {local_time(a.t_wall)} {alert_text(a.text, tr)}"
+    text = Said.from_json(a.words).say(tr) if a.words else alert_text(a.text, tr)
+    return f"{mark} {local_time(a.t_wall)} {text}"
 
 
 def results(journal: Path, sessions: Sequence[int], tr: Translator = ENGLISH) -> str:

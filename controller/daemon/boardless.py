@@ -33,9 +33,10 @@ from controller.alerts import AlertKind
 from controller.daemon.candidates import Candidate
 from controller.daemon.machine import TableMachine
 from controller.devices.events import ShuffleDone, TagsRead, WallsUp
+from controller.locale import Said, counted, says
 from controller.profiles import EventKind, TableProfile, TileCopy, Zone, ZoneKind
 from controller.recognition.presence import Debouncer, TileLifted, TilePlaced
-from controller.words import seat_name
+from controller.words import seat_said
 from rules.ruleset import RuleSet
 from rules.seats import SEATS, Seat
 from rules.wall import DEALT_TILES, Dice, Wall
@@ -186,7 +187,7 @@ class BoardAlert:
     """What the reading of the dice tells the referee (an `alert` record)."""
 
     kind: AlertKind
-    text: str
+    text: Said
     severity: str = "warning"
     readings: tuple[DiceReading, ...] = ()
 
@@ -197,7 +198,7 @@ class DiceAsked:
     candidate the referee page applies with one tap (`BoardStandIn.answer_dice`)."""
 
     kind: AlertKind
-    text: str
+    text: Said
     candidates: tuple[Candidate, ...]
     readings: tuple[DiceReading, ...]
 
@@ -306,31 +307,39 @@ class BoardStandIn:
         if found.misfits:
             yield BoardAlert(
                 AlertKind.DICE_MISFIT,
-                f"the dealt hands fit dice {reading.dice} but for {found.misfits} tile(s)",
+                counted(
+                    found.misfits,
+                    "the dealt hands fit dice {dice} but for {n} tile",
+                    "the dealt hands fit dice {dice} but for {n} tiles",
+                    dice=str(reading.dice),
+                ),
             )
         if reading.dealer is not dealer:
             log.info("the dealt hands put the dealer at side %s", reading.dealer)
         yield DiceInferred(t, reading.dice, reading.dealer, note)
         if len(found.readings) > 1:
-            rolls = " or ".join(str(r.dice) for r in found.readings)
+            rolls = _either([str(r.dice) for r in found.readings])
             yield BoardAlert(
                 AlertKind.DICE_READINGS,
-                f"the dealt hands fit the dice {rolls}: the same deal; which was rolled?",
+                says(
+                    "the dealt hands fit the dice {rolls}: the same deal; which was rolled?",
+                    rolls=rolls,
+                ),
                 "info",
                 found.readings,
             )
 
     def answer_dice(
         self, t: float, dice: Dice, dealer: Seat, who: str, why: str, playing: bool
-    ) -> DiceInferred | str:
+    ) -> DiceInferred | Said:
         """The referee says which dice were rolled and where the dealer sits (the answer
         to `dice-ambiguous` / `dice-unread`, or to a table whose hands were never read
         whole): the deal starts as if the board had said it; `deal.started` journals
-        `dice_from: "referee"` with who and why. A string: why the answer is not taken."""
+        `dice_from: "referee"` with who and why. A sentence: why the answer is not taken."""
         if EventKind.DICE not in self.inferred:
-            return "this table's board reports its dice"
+            return Said("this table's board reports its dice")
         if self._machine.phase != "walls_up" or playing:
-            return "no dice are awaited now (the walls are not up, or a deal is in progress)"
+            return Said("no dice are awaited now (the walls are not up, or a deal is in progress)")
         return DiceInferred(t, dice, dealer, {"dice_from": "referee", "referee": who, "why": why})
 
 
@@ -339,13 +348,15 @@ def dice_asked(found: DiceFound) -> DiceAsked:
     texts = _readings_words(found.readings)
     several = not found.decided
     problem = (
-        "The dealt hands fit several breaks of the wall: which dice were rolled?"
+        Said("The dealt hands fit several breaks of the wall: which dice were rolled?")
         if several
-        else "The dealt hands fit no break of the wall: which dice were rolled?"
+        else Said("The dealt hands fit no break of the wall: which dice were rolled?")
     )
     offered = tuple(
         Candidate(
-            f"Dice {r.dice}, the dealer at {seat_name(r.dealer.name)}",
+            says(
+                "Dice {dice}, the dealer at {seat}", dice=str(r.dice), seat=seat_said(r.dealer.name)
+            ),
             action={"kind": "dice", "dice": f"{r.dice.a}+{r.dice.b}", "seat": r.dealer.name},
             headline=problem,
         )
@@ -353,11 +364,33 @@ def dice_asked(found: DiceFound) -> DiceAsked:
     )
     return DiceAsked(
         AlertKind.DICE_AMBIGUOUS if several else AlertKind.DICE_UNREAD,
-        f"the dealt hands fit {texts} but for {found.misfits} tile(s)",
+        counted(
+            found.misfits,
+            "the dealt hands fit {readings} but for {n} tile",
+            "the dealt hands fit {readings} but for {n} tiles",
+            readings=texts,
+        ),
         offered,
         found.readings,
     )
 
 
-def _readings_words(readings: Iterable[DiceReading]) -> str:
-    return " or ".join(f"dice {r.dice} with the dealer at {r.dealer}" for r in readings)
+def _readings_words(readings: Iterable[DiceReading]) -> Said | str:
+    return _either(
+        [
+            says(
+                "dice {dice} with the dealer at {seat}",
+                dice=str(r.dice),
+                seat=seat_said(r.dealer.name),
+            )
+            for r in readings
+        ]
+    )
+
+
+def _either(ways: Sequence[str | Said]) -> Said | str:
+    """ "a or b or c", said in the reader's language."""
+    listed: Said | str = ways[0]
+    for way in ways[1:]:
+        listed = says("{first} or {second}", first=listed, second=way)
+    return listed

@@ -19,6 +19,8 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import TYPE_CHECKING
 
+from controller.locale import Said, says
+
 if TYPE_CHECKING:  # paho is imported only where the hall is used
     from controller.hub.wire import SeatingNotice
 
@@ -47,7 +49,7 @@ class Players:
 @dataclass(frozen=True, slots=True)
 class Offered:
     taken: bool
-    message: str  # "" when nothing needs saying (the same seating again)
+    message: Said | str  # "" when nothing needs saying (the same seating again)
 
 
 class Lineup:
@@ -75,19 +77,33 @@ class Lineup:
         if self._default.source is Source.OPERATOR:
             return Offered(
                 False,
-                f"the hall seats {names} for session {notice.session}; the operator named "
-                "this table's players, so they stay",
+                says(
+                    "the hall seats {names} for session {session}; the operator named "
+                    "this table's players, so they stay",
+                    names=names,
+                    session=notice.session,
+                ),
             )
         if notice.session <= last_session:
             return Offered(
                 False,
-                f"the hall seats {names} for session {notice.session}, which this table has "
-                f"already started: it keeps its players ({', '.join(self.now.names)})",
+                says(
+                    "the hall seats {names} for session {session}, which this table has "
+                    "already started: it keeps its players ({players})",
+                    names=names,
+                    session=notice.session,
+                    players=", ".join(self.now.names),
+                ),
             )
         if self.pending == notice:
             return Offered(True, "")
         self.pending = notice
-        return Offered(True, f"the hall seats {names} for session {notice.session}")
+        return Offered(
+            True,
+            says(
+                "the hall seats {names} for session {session}", names=names, session=notice.session
+            ),
+        )
 
     def start(self, last_session: int) -> tuple[int, Players]:
         """The number and players of the session starting now; they become `now`."""

@@ -16,8 +16,9 @@ from controller.daemon.boardless import DiceInferred
 from controller.daemon.contracts import RECONCILE_TRIES
 from controller.daemon.replay import Recovered
 from controller.devices.events import DiceRolled, SeatButton, ShuffleDone, TagsRead, WallsUp
+from controller.locale import Said, counted, says
 from controller.recognition.recogniser import RefereeAlert
-from controller.words import phase_words, plural
+from controller.words import phase_said
 
 log = logging.getLogger(__name__)
 
@@ -111,14 +112,18 @@ class Resume:
         self.recovering = False
 
 
-def restarted_words(rec: Recovered) -> str:
-    """What a restart found, in words: "deal 5 resumed (waiting for a discard): 43 moves
-    replayed from the journal", "between deals (deal settled): nothing to replay"."""
-    where = phase_words(rec.phase)
+def restarted_words(rec: Recovered) -> Said:
+    """What a restart found, as a sentence: "deal 5 resumed (waiting for a discard): 43
+    moves replayed from the journal", "between deals (deal settled): nothing to replay"."""
+    where = phase_said(rec.phase)
     if not rec.deal_no:
-        return f"between deals ({where}): nothing to replay"
-    moves = plural(len(rec.moves), "move")
-    return f"deal {rec.deal_no} resumed ({where}): {moves} replayed from the journal"
+        return says("between deals ({where}): nothing to replay", where=where)
+    return says(
+        "deal {n} resumed ({where}): {moves} replayed from the journal",
+        n=rec.deal_no,
+        where=where,
+        moves=counted(len(rec.moves), "{n} move", "{n} moves"),
+    )
 
 
 def unexplained(results: Sequence[Any]) -> bool:

@@ -49,6 +49,11 @@ class RefereeCall:
     alert_seq: int = 0
     answered: bool = False
     answers: int = 0
+    said_cause: Said | None = None  # `cause` as a sentence (else read from its words)
+
+    @property
+    def cause_said(self) -> Said:
+        return self.said_cause or alert_text_said(self.cause)
 
     @property
     def name(self) -> str:
@@ -64,7 +69,7 @@ class RefereeCall:
         for c in self.candidates:
             if str(c.headline):
                 return said(c.headline)
-        return alert_text_said(self.cause)
+        return self.cause_said
 
     @property
     def status(self) -> Said:
@@ -99,7 +104,7 @@ class RefereeCall:
                 "status": self.status.to_json(),
                 "candidates": [c.words_json() for c in self.candidates],
                 "details": [d.to_json() for d in self.details],
-                "cause": alert_text_said(self.cause).to_json(),
+                "cause": self.cause_said.to_json(),
             },
         }
 

@@ -28,7 +28,7 @@ from controller.journal.store import Journal
 from controller.locale import N_, Said, says
 from controller.outputs.scoreboard import ActionKind, ActionResult, RefereeAction, RejectReason
 from controller.outputs.view import CorrectionView
-from controller.words import seat_said, tile_words
+from controller.words import refusal_said, seat_said, tile_words
 from rules import moves as mv
 from rules.melds import MeldKind
 from rules.move_json import RecordError, move_from_json
@@ -41,6 +41,9 @@ if TYPE_CHECKING:
     from controller.referee.rebuild import Rebuilt
     from rules.deal import Deal
 
+# a hand-entered move's evidence, journalled in English and said in the reader's language
+# where it is shown (the deal report, `mjtable replay`: controller/recognised_words.py `evidence_said`)
+ENTERED = N_("entered by the referee ({who}): {reason}")
 # an undone or cancelled move still lies on the table until its tiles are put back
 _TAKES_BACK = frozenset({ActionKind.CANCEL})
 
@@ -64,12 +67,12 @@ def hand_move(action: RefereeAction, dealer: Seat, deal: Deal | None = None) -> 
     try:
         tile = Tile.parse(action.tile) if action.tile else None
     except (NotationError, ValueError) as err:
-        raise Malformed(f"tile: {err}") from None
+        raise Malformed(says("tile: {error}", error=str(err))) from None
     if tile is not None and action.move not in ("pung", "hu", "pass", "self-drawn-hu", "rob-kong"):
         obj["tile"] = str(tile)
     if action.move == "void":
         if tile is None:
-            raise Malformed("tile: the tile laid face down (its suit is the void)")
+            raise Malformed(Said("tile: the tile laid face down (its suit is the void)"))
         obj["suit"] = tile.suit.value
     if action.move == "kong":
         return _kong(seat, tile, deal)
@@ -84,7 +87,7 @@ def _kong(seat: Seat, tile: Tile | None, deal: Deal | None) -> mv.Move:
     if w is not None and w.kind.value == "discard":
         return mv.Kong(seat, MeldKind.KONG, w.tile)
     if tile is None:
-        raise Malformed("tile: the kong's tile")
+        raise Malformed(Said("tile: the kong's tile"))
     kinds = (MeldKind.CONCEALED_KONG, MeldKind.PROMOTED_KONG, MeldKind.POSTPONED_KONG)
     moves = [mv.Kong(seat, k, tile) for k in kinds]
     return next((m for m in moves if deal is not None and deal.check(m) is None), moves[0])
@@ -106,7 +109,7 @@ class LiveDeal(Protocol):
     def last_accepted_seq(self) -> int: ...
     @property
     def last_settled(self) -> int: ...  # the session's last settled deal (0: none yet)
-    def answer_dice(self, dice: Dice, dealer: Seat, who: str, why: str) -> str | None: ...
+    def answer_dice(self, dice: Dice, dealer: Seat, who: str, why: str) -> Said | None: ...
     def would_refuse(self, move: mv.Move) -> mv.Rejected | None: ...
     def offer(
         self, move: mv.Move, evidence: Sequence[str] = (), t: float | None = None
@@ -179,7 +182,7 @@ class RefereeDesk:
         try:
             return self._act(action)
         except Refused as err:
-            return ActionResult(False, None, _reason(err), str(err))
+            return ActionResult(False, None, _reason(err), str(err), err.said.to_json())
 
     # --- the actions ----------------------------------------------------------------------
 
@@ -190,7 +193,7 @@ class RefereeDesk:
         if a.kind is ActionKind.NOTE:
             target = a.target_seq or live.seq
             if target < 1 or self.journal.get(target) is None:
-                raise NoSuchRecord(f"no record {target}")
+                raise NoSuchRecord(says("no record {seq}", seq=target))
             return self._write([Correction(target, who, CorrectionAction.NOTE, why)], apply=False)
         if a.kind is ActionKind.DICE:
             assert a.seat is not None
@@ -198,7 +201,12 @@ class RefereeDesk:
             refused = live.answer_dice(dice, a.seat, who, why)
             if refused is not None:
                 raise Refused(refused)
-            return ActionResult(True, live.seq, None, f"dice {dice}, the dealer at {a.seat}")
+            return _answered(
+                live.seq,
+                says(
+                    "dice {dice}, the dealer at {seat}", dice=str(dice), seat=seat_said(a.seat.name)
+                ),
+            )
         if a.kind is ActionKind.UNDO and a.target_seq is not None:
             settled = self._settled_no()
             undone = self.journal.get(a.target_seq)
@@ -206,7 +214,7 @@ class RefereeDesk:
                 return self._undo_settled(settled, a.target_seq, who, why)
         deal = live.deal
         if deal is None or deal.over or not live.deal_no:
-            raise Refused("no deal in progress")
+            raise Refused(Said("no deal in progress"))
         if a.kind is ActionKind.MOVE:
             return self._enter(a, who, why)
         if a.kind is ActionKind.CANCEL:
@@ -219,7 +227,7 @@ class RefereeDesk:
             try:
                 tile = str(Tile.parse(a.tile))
             except (NotationError, ValueError) as err:
-                raise Malformed(f"tile: {err}") from None
+                raise Malformed(says("tile: {error}", error=str(err))) from None
             details = {"tile": tile}
             corrections = [Correction(a.target_seq, who, CorrectionAction.FIX_TILE, why, details)]
         elif a.kind is ActionKind.PENALTY:
@@ -235,16 +243,23 @@ class RefereeDesk:
     def _enter(self, a: RefereeAction, who: str, why: str) -> ActionResult:
         """A move the reader missed: offered to the judge like a read one, journalled with
         an `enter-move` correction on it (so it can be taken back)."""
-        from controller.referee.trial import say
+        from controller.referee.trial import move_said
 
         live = self.live
         move = hand_move(a, live.dealt_by, live.deal)
+        said = move_said(move, live.dealt_by)
         refused = live.would_refuse(move)
         if refused is not None:
-            raise Refused(f"the judge refuses {say(move, live.dealt_by)}: {refused.detail}")
-        evidence = (f"entered by the referee ({who}): {why}",)
+            raise Refused(
+                says(
+                    "the judge refuses {move}: {why}",
+                    move=said,
+                    why=refusal_said(refused.reason.value, refused.detail),
+                )
+            )
+        evidence = (ENTERED.format(who=who, reason=why),)
         if not live.offer(move, evidence, self.clock.monotonic()):
-            raise Refused(f"the judge refuses {say(move, live.dealt_by)}")
+            raise Refused(says("the judge refuses {move}", move=said))
         accepted = live.last_accepted_seq
         record = self.journal.append_correction(
             Correction(
@@ -256,7 +271,7 @@ class RefereeDesk:
         self._corrections_written += 1
         live.referee_answered(agreed=True)
         live.reread_table()
-        return ActionResult(True, record.seq, None, f"{say(move, live.dealt_by)} accepted")
+        return _answered(record.seq, says("{move} accepted", move=said))
 
     def _undo_settled(self, number: int, target: int, who: str, why: str) -> ActionResult:
         """A correction of the last settled deal withdrawn: the deal is re-judged from the
@@ -278,7 +293,10 @@ class RefereeDesk:
         ended = undone is not None and _is_end(undone)
         said = SETTLED_UNDO["judged-unfinished" if ended and not after.deal.over else "judged"]
         scores = SETTLED_UNDO["scores-stand" if after.deltas == before else "scores-follow"]
-        return ActionResult(True, record.seq, None, said.format(deal=number) + scores)
+        return _answered(
+            record.seq,
+            says("{done}{scores}", done=says(said, deal=number), scores=Said(scores)),
+        )
 
     def _penalty(self, a: RefereeAction, who: str, why: str) -> Correction:
         live = self.live
@@ -325,7 +343,7 @@ class RefereeDesk:
         """The records of the last n moves that count now (corrections applied)."""
         moves = [e.at for e in self._current().entries if e.origin == "move"]
         if not moves:
-            raise Refused("no move of this deal to cancel")
+            raise Refused(Said("no move of this deal to cancel"))
         return moves[-n:]
 
     def _own_moves(self, seqs: Sequence[int]) -> None:
@@ -334,7 +352,11 @@ class RefereeDesk:
             rec = by_seq.get(seq)
             if rec is None or rec.kind is not RecordKind.MOVE_ACCEPTED:
                 raise NoSuchRecord(
-                    f"record {seq} is not an accepted move of deal {self.live.deal_no}"
+                    says(
+                        "record {seq} is not an accepted move of deal {deal}",
+                        seq=seq,
+                        deal=self.live.deal_no,
+                    )
                 )
 
     def _undoable(self, seq: int, number: int | None = None) -> None:
@@ -344,9 +366,13 @@ class RefereeDesk:
         jd = deal_from_records(self.journal, self._deal_records(number))
         found = next((c for c in jd.corrections if c.record.seq == seq), None)
         if found is None:
-            raise NoSuchRecord(f"record {seq} is not a correction of deal {number}")
+            raise NoSuchRecord(
+                says("record {seq} is not a correction of deal {deal}", seq=seq, deal=number)
+            )
         if not found.active:
-            raise Refused(f"correction {seq} is already withdrawn or is itself a withdrawal")
+            raise Refused(
+                says("correction {seq} is already withdrawn or is itself a withdrawal", seq=seq)
+            )
 
     # --- try, write, apply ----------------------------------------------------------------
 
@@ -455,13 +481,20 @@ def _describe(c: Correction) -> Said:
     return says("#{seq} {action} by {referee}: {why}", action=str(c.action), **who)
 
 
+# journalled as the correction's reason in English, and said in the page's language (a
+# catalog message) where the correction is listed
 _DEFAULT_WHY = {
-    ActionKind.MOVE: "the reader missed it",
-    ActionKind.DICE: "the dice the table rolled",
-    ActionKind.CANCEL: "it did not happen",
-    ActionKind.FIX_TILE: "the tile was misread",
-    ActionKind.PENALTY: "referee penalty",
-    ActionKind.UNDO: "undone by the referee",
-    ActionKind.ABANDON: "abandoned by the referee",
+    ActionKind.MOVE: N_("the reader missed it"),
+    ActionKind.DICE: N_("the dice the table rolled"),
+    ActionKind.CANCEL: N_("it did not happen"),
+    ActionKind.FIX_TILE: N_("the tile was misread"),
+    ActionKind.PENALTY: N_("referee penalty"),
+    ActionKind.UNDO: N_("undone by the referee"),
+    ActionKind.ABANDON: N_("abandoned by the referee"),
     ActionKind.NOTE: "",
 }
+
+
+def _answered(seq: int | None, said: Said) -> ActionResult:
+    """An action taken: its record and what it did, as a sentence the page says."""
+    return ActionResult(True, seq, None, str(said), said.to_json())

@@ -138,9 +138,11 @@ from controller.journal.records import (
     Stamp,
 )
 from controller.journal.store import Journal
+from controller.locale import Said, says
 from controller.outputs.scoreboard import ActionResult, RefereeAction, RejectReason
 from controller.outputs.view import AlertView, PublicView
 from controller.profiles import ReaderProfile, ZoneKind
+from controller.recognised_words import recognised_said
 from controller.recognition.presence import (
     CardLifted,
     CardPlaced,
@@ -156,7 +158,13 @@ from controller.recognition.recogniser import (
     WallScanned,
     WallSwapped,
 )
-from controller.words import alert_words, device_name
+from controller.words import (
+    alert_said,
+    alert_words,
+    device_said,
+    phase_said,
+    seat_said,
+)
 from rules import moves as mv
 from rules.claims import ClaimWindow, is_claim
 from rules.deal import Deal
@@ -322,7 +330,10 @@ class Runtime:
                 # a bug must not end a tournament day: logged with the traceback, journalled
                 log.exception("the core loop failed on %r", item)
                 self._alert(
-                    AlertKind.INTERNAL_ERROR, f"{type(err).__name__}: {err}", severity="error"
+                    AlertKind.INTERNAL_ERROR,
+                    # a bug: its exception's name and words, as Python wrote them
+                    says("{name}: {error}", name=type(err).__name__, error=str(err)),
+                    severity="error",
                 )
         return self.stopped
 
@@ -373,10 +384,10 @@ class Runtime:
         self.machine.tick()
         match self.deal_start.overdue(now):
             case AlertKind.NO_WALL_SCAN:
-                text = "the wall order was not scanned: this deal cannot be judged"
+                text = Said("the wall order was not scanned: this deal cannot be judged")
                 self._alert(AlertKind.NO_WALL_SCAN, text, severity="error")
             case AlertKind.NO_DEALT_HANDS:  # no wall antenna: still waiting for the hands
-                self._alert(AlertKind.NO_DEALT_HANDS, "the dealt hands are not read yet")
+                self._alert(AlertKind.NO_DEALT_HANDS, Said("the dealt hands are not read yet"))
         if self._live():
             self.recognised(self.recogniser.tick(now, self._as_seen()), now)
             if self.claims.due(self.deal) is not None:  # a CHOW's tiles held it: read now
@@ -423,7 +434,11 @@ class Runtime:
         if ev.state is LinkState.DOWN:
             self._alert(
                 AlertKind.DEVICE_LOST,
-                f"{device_name(ev.device)} is not answering ({ev.detail}): waiting for it",
+                says(
+                    "{device} is not answering ({detail}): waiting for it",
+                    device=device_said(ev.device),
+                    detail=ev.detail,
+                ),
                 severity="error",
             )
             if self.machine.can("device_lost"):
@@ -567,12 +582,14 @@ class Runtime:
                     self.recognised(self.recogniser.on_button(ev, deal), ev.t)
             case TableFault(t, code):
                 self._alert(
-                    AlertKind.TABLE_FAULT, f"the table reports fault {code}", severity="error"
+                    AlertKind.TABLE_FAULT,
+                    says("the table reports fault {code}", code=code),
+                    severity="error",
                 )
             case LidChanged(t, is_open):
                 self._alert(
                     AlertKind.LID,
-                    "the table's lid opened" if is_open else "lid closed",
+                    Said("the table's lid opened") if is_open else Said("lid closed"),
                     severity="info",
                 )
             case CommandAcked():
@@ -608,11 +625,11 @@ class Runtime:
                 case _:
                     self._on_table_event(item)
 
-    def answer_dice(self, dice: Dice, dealer: Seat, who: str, why: str) -> str | None:
+    def answer_dice(self, dice: Dice, dealer: Seat, who: str, why: str) -> Said | None:
         """The referee's dice (`BoardStandIn.answer_dice`): None when taken, else why not."""
         now = self.clock.monotonic()
         answer = self.board.answer_dice(now, dice, dealer, who, why, self._playing())
-        if isinstance(answer, str):
+        if isinstance(answer, Said):
             return answer
         self.referee_answered()
         self._on_table_event(answer)
@@ -638,16 +655,18 @@ class Runtime:
                     continue  # the same reading alerted again: once is enough for the referee
                 self._alerted.add(key)
                 seat = None if r.seat is None else table_seat(r.seat, self._dealt_by)
+                said = recognised_said(r.text)  # journalled as the recogniser wrote it
                 if r.kind in REFEREE_CALLS and self.deal is not None and not self.deal.over:
                     self.call_referee(
                         r.kind,
-                        r.text,
+                        said,
                         seat=seat,
                         fits=tuple(getattr(r, "fits", ())),
+                        journalled=r.text,
                         evidence=list(r.evidence),
                     )
                     continue
-                self._alert(r.kind, r.text, seat, evidence=list(r.evidence))
+                self._alert(r.kind, said, seat, journalled=r.text, evidence=list(r.evidence))
             elif isinstance(r, WallScanned):
                 waiting = self.deal_start.scanned(tuple(r.order))
                 self.doubt.scanned(getattr(r, "uncertain", ()))
@@ -674,7 +693,8 @@ class Runtime:
         """Offer a move to the judge; journal the decision, then act on it."""
         deal = self.deal
         if deal is None or deal.over:
-            self._alert(AlertKind.NO_DEAL, f"{type(move).__name__} seen with no deal in progress")
+            text = says("{move} seen with no deal in progress", move=type(move).__name__)
+            self._alert(AlertKind.NO_DEAL, text)
             return False
         rejected = deal.check(move)
         rejudged = None if rejected is None else self.doubt.reorder(deal, move)
@@ -765,7 +785,12 @@ class Runtime:
         else:
             steps = m.follow(self.machine.phase, result, deal.phase)
             if steps is None:
-                self._alert(AlertKind.MACHINE, f"no way from {self.machine.phase} to {target}")
+                text = says(
+                    "no way from {phase} to {target}",
+                    phase=phase_said(self.machine.phase),
+                    target=phase_said(target),
+                )
+                self._alert(AlertKind.MACHINE, text)
                 return
             for trigger in steps:
                 self._trigger(trigger)
@@ -824,7 +849,11 @@ class Runtime:
                 seat = table_seat(turn, self.dealer)
                 self._alert(
                     AlertKind.OVER_TIME,
-                    f"{seat} has taken more than {self.claims.move_seconds:g} s for this move",
+                    says(
+                        "{seat} has taken more than {seconds} s for this move",
+                        seat=seat_said(seat.name),
+                        seconds=format(self.claims.move_seconds, "g"),
+                    ),
                     seat,
                 )
 
@@ -888,7 +917,12 @@ class Runtime:
 
     def _dice(self, t: float, dice: Dice, note: Mapping[str, object] | None = None) -> None:
         if not self.machine.can("dice_rolled"):
-            self._alert(AlertKind.DICE, f"dice {dice} in phase {self.machine.phase}: ignored")
+            text = says(
+                "dice {dice} in phase {phase}: ignored",
+                dice=str(dice),
+                phase=phase_said(self.machine.phase),
+            )
+            self._alert(AlertKind.DICE, text)
             return
         self._trigger("dice_rolled")
         self.bus.focus(None)  # the deal is dealt next: every antenna
@@ -909,7 +943,7 @@ class Runtime:
         except ValueError as err:
             self._alert(
                 AlertKind.BAD_WALL_SCAN,
-                f"the scanned wall cannot be dealt: {err}",
+                says("the scanned wall cannot be dealt: {error}", error=str(err)),
                 severity="error",
             )
             return
@@ -940,7 +974,9 @@ class Runtime:
             deal = Deal.start_dealt(self.rs, dice, hands, prevalent=self.config.prevalent)
         except ValueError as err:
             self._alert(
-                AlertKind.BAD_HANDS, f"the dealt hands cannot be dealt: {err}", severity="error"
+                AlertKind.BAD_HANDS,
+                says("the dealt hands cannot be dealt: {error}", error=str(err)),
+                severity="error",
             )
             self.deal_start.taken()
             return
@@ -952,7 +988,11 @@ class Runtime:
         if self._overtaken():  # the referee did not end it while the table shuffled
             self._alert(
                 AlertKind.DEAL_ABANDONED,
-                f"deal {self.deal_no + 1} starts: deal {self.deal_no} stays unsettled",
+                says(
+                    "deal {next} starts: deal {n} stays unsettled",
+                    next=self.deal_no + 1,
+                    n=self.deal_no,
+                ),
                 severity="error",
             )
             self.referee_answered()
@@ -1145,7 +1185,10 @@ class Runtime:
         """The table shuffled before the deal ended (heard now, or journalled before a
         restart): the referee enters its missing moves or ends it; the next deal's start
         abandons it if neither was done."""
-        text = f"the table shuffled before deal {self.deal_no} ended: enter its missing moves or end it"
+        text = says(
+            "the table shuffled before deal {n} ended: enter its missing moves or end it",
+            n=self.deal_no,
+        )
         self.call_referee(AlertKind.DEAL_OVERTAKEN, text, (), severity="error")
 
     def _reconcile(self) -> None:
@@ -1205,10 +1248,11 @@ class Runtime:
     def call_referee(
         self,
         kind: AlertKind,
-        message: str,
+        message: str | Said,
         offered: tuple[Candidate, ...] | None = None,
         seat: Seat | None = None,
         fits: tuple[mv.Move, ...] = (),
+        journalled: str | None = None,
         **extra: object,
     ) -> None:
         """The table waits for the referee: the call (its candidates the judge's and the
@@ -1228,12 +1272,14 @@ class Runtime:
             alert_words(kind, message),
             offered,
             details(diffs, self._dealt_by),
+            said_cause=alert_said(kind, message),
         )
         record = self._alert(
             kind,
             message,
             seat,
             severity=str(extra.pop("severity", "warning")),
+            journalled=journalled,
             referee_called=True,
             headline=call.headline,
             candidates=[c.to_json() for c in offered],
@@ -1419,16 +1465,26 @@ class Runtime:
     def _alert(
         self,
         kind: AlertKind,
-        message: str,
+        message: str | Said,
         seat: Seat | None = None,
         severity: str = "warning",
+        journalled: str | None = None,
         **extra,
     ) -> Record:
-        payload = {"code": kind.value, "message": message, "severity": severity, **extra}
+        """An `alert` record; a message made as a sentence is journalled as its English (or
+        as `journalled`, the recogniser's own text) and as the sentence (`words`), which
+        every page and the terminal say in their language."""
+        text = str(message) if journalled is None else journalled
+        payload = {"code": kind.value, "message": text, "severity": severity, **extra}
+        if isinstance(message, Said):
+            payload["words"] = message.to_json()
         if seat is not None:
             payload["seat"] = seat.name
         record = self._log(Source.DAEMON, RecordKind.ALERT, payload, deal=self._open_deal())
-        self.alerts.append(AlertView(record.seq, record.wall, severity, alert_words(kind, message)))
+        words = alert_said(kind, message)
+        self.alerts.append(
+            AlertView(record.seq, record.wall, severity, str(words), words.to_json())
+        )
         log.warning("alert %s: %s", kind.value, message)
         return record
 

@@ -8,8 +8,9 @@ from __future__ import annotations
 
 from controller.daemon.settlement import settled_end
 from controller.journal.payloads import table_seat
+from controller.locale import Said, counted, says
 from controller.outputs.view import ActionView, LedgerLineView, LedgerWords, PatternView
-from controller.words import plural, seat_name, why_said
+from controller.words import MELD_WORDS, plural, seat_name, seat_said, tile_words, why_said
 from rules import moves as mv, settlement as pay, wellness
 from rules.deal import Deal
 from rules.melds import MeldKind
@@ -191,10 +192,22 @@ def _hu(
     return ActionView(who, move, tile, frm, f"{who} wins on {tile} from {frm}{robbed}")
 
 
-def void_set_words(fact: mv.VoidSetDeclared, side: Seat) -> str:
-    """The referee's alert for a set of the void suit, `side` the fixed seat: "S's pung of 7p
-    is of the void suit: S pays 48 to nobody" (a seat and a tile the referee page and the
-    terminal then say in words)."""
-    kind = fact.meld.kind.value.replace("-", " ")
-    paid = f"{side} pays {fact.penalty} to nobody" if fact.penalty else "no penalty"
-    return f"{side}'s {kind} of {fact.meld.tile} is of the void suit: {paid}"
+def void_set_words(fact: mv.VoidSetDeclared, side: Seat) -> Said:
+    """The referee's alert for a set of the void suit, `side` the fixed seat: "South's pung
+    of 7 Dots is of the void suit: South pays 48 to nobody"."""
+    kind = fact.meld.kind.value
+    meld = Said(MELD_WORDS[kind]) if kind in MELD_WORDS else Said(kind.replace("-", " "))
+    who = seat_said(side.name)
+    tile = Said(tile_words(str(fact.meld.tile)))
+    if fact.penalty:
+        return counted(
+            fact.penalty,
+            "{seat}'s {meld} of {tile} is of the void suit: {seat} pays {n} point to nobody",
+            "{seat}'s {meld} of {tile} is of the void suit: {seat} pays {n} points to nobody",
+            seat=who,
+            meld=meld,
+            tile=tile,
+        )
+    return says(
+        "{seat}'s {meld} of {tile} is of the void suit: no penalty", seat=who, meld=meld, tile=tile
+    )

@@ -13,7 +13,7 @@ import logging
 import re
 import struct
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from enum import Enum
 from pathlib import Path
 from typing import Any
@@ -150,15 +150,24 @@ class Said:
     page picks its own: the daemon sends the sentence, not its words). `msgid`: the English
     with `{placeholders}`; `args`: what fills them, as it is (a number, a player's name) or
     a sentence of its own (a seat, a tile); `english`: what an English reader reads instead
-    of the msgid (a tile's code, "3m", where other languages say 三万)."""
+    of the msgid (a tile's code, "3m", where other languages say 三万); `plural` and `n`: a
+    count's sentence ("{n} move" / "{n} moves"), its form chosen by `n` (`counted`)."""
 
     msgid: str
     args: tuple[tuple[str, str | Said], ...] = ()
     english: str | None = None
+    plural: str | None = None
+    n: int = 0
 
     def say(self, tr: Translator = ENGLISH) -> str:
         if self.english is not None and tr.language is Language.EN:
             return self.english
+        if self.plural is not None:
+            text = tr.ngettext(self.msgid, self.plural, self.n)
+            fill = {"n": str(self.n)} | {
+                k: v.say(tr) if isinstance(v, Said) else v for k, v in self.args
+            }
+            return text.format_map(fill)
         text = tr.gettext(self.msgid)
         if not self.args:
             return text
@@ -174,12 +183,34 @@ class Said:
             out["args"] = {k: v.to_json() if isinstance(v, Said) else v for k, v in self.args}
         if self.english is not None:
             out["en"] = self.english
+        if self.plural is not None:
+            out["plural"], out["n"] = self.plural, self.n
         return out
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Said:
+        """The sentence `to_json` wrote (a journal record keeps one: an alert's `words`)."""
+        args = data.get("args") or {}
+        return cls(
+            str(data["msgid"]),
+            tuple(
+                (str(k), cls.from_json(v) if isinstance(v, Mapping) else str(v))
+                for k, v in args.items()
+            ),
+            None if data.get("en") is None else str(data["en"]),
+            None if data.get("plural") is None else str(data["plural"]),
+            int(data.get("n") or 0),
+        )
 
 
 def says(msgid: str, **args: str | int | Said) -> Said:
     """`Said(msgid, args)`, the args by name: `says("{who} drew {tile}", who=..., tile=...)`."""
     return Said(msgid, tuple((k, v if isinstance(v, Said) else str(v)) for k, v in args.items()))
+
+
+def counted(n: int, one: str, many: str, **args: str | int | Said) -> Said:
+    """A count's sentence: `counted(3, "{n} move", "{n} moves")` says "3 moves", 3 хода."""
+    return replace(says(one, **args), plural=many, n=n)
 
 
 def said(text: str | Said) -> Said:

@@ -122,14 +122,19 @@ class ActionResult:
     seq: int | None = None  # the journal record written for it
     reason: RejectReason | None = None
     detail: str = ""
+    # `detail` as a sentence the page says in its language (controller/locale Said JSON)
+    words: dict[str, Any] | None = None
 
     def to_json(self) -> dict[str, Any]:
-        return {
+        out: dict[str, Any] = {
             "accepted": self.accepted,
             "seq": self.seq,
             "reason": None if self.reason is None else self.reason.value,
             "detail": self.detail,
         }
+        if self.words is not None:
+            out["words"] = self.words
+        return out
 
 
 ActionHandler = Callable[[RefereeAction], ActionResult]

@@ -156,6 +156,8 @@ class AlertView:
     t_wall: str
     level: str  # "info" | "warning" | "error"
     text: str
+    # the same as a sentence a page says in its language (controller/locale Said JSON)
+    words: dict[str, Any] | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -30,6 +30,17 @@ from controller.journal.records import (
 )
 from controller.journal.store import Journal
 from controller.journal.verify import Finding
+from controller.locale import ENGLISH, N_, Language, Said, Translator, says
+from controller.recognised_words import evidence_said, recognised_said
+from controller.words import (
+    CLAIMS,
+    CLOSED_BY,
+    SETTLED_ENDS,
+    move_said,
+    record_said,
+    seat_said,
+    tile_said,
+)
 from rules.moves import Move
 from rules.ruleset import RuleSet, UnknownRuleSet, load
 from rules.schema import SchemaError
@@ -72,6 +83,18 @@ class Step:
     evidence: tuple[str, ...]  # where the reading came from (antenna, button)
     reason: str = ""  # a refusal's reason and detail, an alert's code
     judge_move: Move | None = None  # the judge's move (deal seats) of an accepted move
+    # `text` as a sentence said in the reader's language (its English: `text` itself)
+    words: Said | None = None
+
+    def said(self, tr: Translator = ENGLISH) -> str:
+        """The step's text in `tr`'s language."""
+        return self.text if self.words is None else self.words.say(tr)
+
+    def evidence_said(self, tr: Translator = ENGLISH) -> tuple[str, ...]:
+        """The evidence in `tr`'s language (in English as journalled)."""
+        if tr.language is Language.EN:
+            return self.evidence
+        return tuple(evidence_said(e).say(tr) for e in self.evidence)
 
     @property
     def seq(self) -> int:
@@ -214,6 +237,73 @@ def _move_text(data: Mapping[str, Any]) -> str:
 
 
 def _step(number: int, rec: Record) -> Step:
+    step = _read_step(number, rec)
+    return replace(step, words=replace(step_said(rec.kind, rec.data()), english=step.text))
+
+
+def step_said(kind: RecordKind, data: Mapping[str, Any]) -> Said:
+    """A step's text as a sentence: a move without its seat (a column of its own), a claim
+    window, an alert, a correction, the settlement."""
+    if kind in (RecordKind.MOVE_ACCEPTED, RecordKind.MOVE_REJECTED):
+        return move_said({k: v for k, v in data.items() if k != "seat"})
+    if kind is RecordKind.CLAIM_WINDOW:
+        return _window_said(data)
+    if kind is RecordKind.ALERT:
+        severity = str(data.get("severity") or "alert")
+        message = Said.from_json(data["words"]) if data.get("words") else None
+        return says(
+            "{severity}: {message}",
+            severity=Said(SEVERITIES.get(severity, severity)),
+            message=message or recognised_said(str(data.get("message", ""))),
+        )
+    if kind is RecordKind.CORRECTION:
+        return record_said(kind.value, data)
+    settled = DealSettled.from_payload(data)
+    return says(
+        "settled ({end}): {deltas}",
+        end=Said(SETTLED_ENDS.get(str(settled.end), str(settled.end))),
+        deltas=" ".join(f"{d:+d}" for d in settled.deltas),
+    )
+
+
+SEVERITIES = {"info": N_("info"), "warning": N_("warning"), "error": N_("error")}
+# a claim window's step, one sentence for each kind and state (a Russian window agrees
+# with its noun: заявки открыты, окно открыто)
+_WINDOWS = {
+    ("discard", "open"): N_("claim window open on {tile} (discard by {seat})"),
+    ("discard", "open-deadline"): N_("claim window open on {tile} (discard by {seat}), {s} s"),
+    ("discard", "closed"): N_(
+        "claim window closed on {tile} (discard by {seat}): {claims}; closed by {by}"
+    ),
+    ("robbing", "open"): N_("robbing window open on {tile} (kong by {seat})"),
+    ("robbing", "open-deadline"): N_("robbing window open on {tile} (kong by {seat}), {s} s"),
+    ("robbing", "closed"): N_(
+        "robbing window closed on {tile} (kong by {seat}): {claims}; closed by {by}"
+    ),
+}
+
+
+def _window_said(data: Mapping[str, Any]) -> Said:
+    kind = "robbing" if data.get("kind") == "robbing" else "discard"
+    tile, seat = tile_said(str(data.get("tile"))), seat_said(str(data.get("discarder")))
+    if data.get("state") == "closed":
+        claims = data.get("claims") or {}
+        said = [
+            says("{seat} {claim}", seat=seat_said(s), claim=Said(CLAIMS.get(c, c)))
+            for s, c in claims.items()
+        ]
+        listed: Said = said[0] if said else Said("no claim")
+        for more in said[1:]:
+            listed = says("{first}, {second}", first=listed, second=more)
+        by = str(data.get("closed_by", "?"))
+        closed = Said(CLOSED_BY.get(by, by.replace("-", " ")))
+        return says(_WINDOWS[kind, "closed"], tile=tile, seat=seat, claims=listed, by=closed)
+    if data.get("deadline") is not None:
+        return says(_WINDOWS[kind, "open-deadline"], tile=tile, seat=seat, s=str(data["deadline"]))
+    return says(_WINDOWS[kind, "open"], tile=tile, seat=seat)
+
+
+def _read_step(number: int, rec: Record) -> Step:
     data = rec.data()
     kind = rec.kind
     if kind is RecordKind.MOVE_ACCEPTED:

@@ -31,8 +31,10 @@ from typing import Any
 
 from controller.journal.payloads import deal_seat, move_from_judge_json, table_seat, to_physical
 from controller.journal.records import CorrectionAction, JournalError
+from controller.locale import Said, says
 from controller.recognition.wall_doubt import swapped
 from controller.referee.journal_deal import JournalDeal, Verdict
+from controller.words import CLAIMS, WINDOW_LINES, seat_said, tile_said
 from rules.deal import Deal
 from rules.deal_state import Phase
 from rules.melds import Meld
@@ -97,6 +99,8 @@ class Moment:
     deltas: tuple[int, int, int, int]
     winners: tuple[Won, ...]  # deal seats, as the judge has them
     window: str  # "" or a description of the open window
+    # the window as a sentence said in the reader's language (its English: `window`)
+    window_words: Said | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -337,6 +341,9 @@ def _moment(step: int, deal: Deal, dealer: Seat) -> Moment:
         )
         window = f"{w.kind.value} window on {w.tile} from {table_seat(w.discarder, dealer)}"
         window += f" (declared: {declared})" if declared else ""
+        words = _window_said(w, dealer, window)
+    else:
+        words = None
     wall = deal.wall
     return Moment(
         step=step,
@@ -356,7 +363,28 @@ def _moment(step: int, deal: Deal, dealer: Seat) -> Moment:
         deltas=_fixed(deal.deltas(), dealer),
         winners=deal.winners,
         window=window,
+        window_words=words,
     )
 
 
 END_NAMES = {DealEnd.HU: "three-won", DealEnd.WALL: "wall-exhausted", DealEnd.TIME: "time-up"}
+
+
+def _window_said(w: Any, dealer: Seat, english: str) -> Said:
+    """The judge's open window as a sentence (its English: `english`, as journalled tools
+    have always printed it)."""
+    seat = seat_said(table_seat(w.discarder, dealer).name)
+    opened = WINDOW_LINES[w.kind.value == "robbing", "open"]
+    said = says(opened, tile=tile_said(str(w.tile)), seat=seat)
+    if w.declared:
+        listed: Said | None = None
+        for s, c in w.declared:
+            name = type(c).__name__.lower()
+            one = says(
+                "{seat} {claim}",
+                seat=seat_said(table_seat(s, dealer).name),
+                claim=Said(CLAIMS.get(name, name)),
+            )
+            listed = one if listed is None else says("{first}, {second}", first=listed, second=one)
+        said = says("{window} (declared: {claims})", window=said, claims=listed or "")
+    return dataclasses.replace(said, english=english)

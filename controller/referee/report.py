@@ -15,18 +15,19 @@ journal's own words (a step's text and evidence, a correction's reason) stay as 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 from html import escape
 
 from controller.journal.records import RecordKind
 from controller.journal.verify import Finding
-from controller.locale import ENGLISH, N_, Translator
+from controller.locale import ENGLISH, N_, Said, Translator, says
 from controller.outputs.tiles_svg import sprite, symbol_id
-from controller.referee.journal_deal import JournalDeal, Verdict
+from controller.referee.journal_deal import JournalDeal, Step, Verdict
 from controller.referee.rebuild import END_NAMES, Rebuilt
 from controller.referee.session import SessionDeal
 from controller.referee.svg import legend_svg, progression_svg, wall_svg
-from controller.referee.text import clock_time, seat_status, won_text
-from controller.words import why_said
+from controller.referee.text import CORRECTION_ACTIONS, clock_time, seat_status, won_text
+from controller.words import ALERT_TITLES, refusal_said, why_said
 from rules.ruleset import ScoringMethod
 from rules.seats import SEATS
 from rules.tiles import Tile
@@ -222,14 +223,18 @@ def _players(sd: SessionDeal, tr: Translator = ENGLISH) -> str:
             if w.false_hu:
                 result = _("false Hu")
             elif rb.source.rules.scoring.method is ScoringMethod.HIGHEST_PATTERN:
-                result = f"Hu {escape(won_text(w, rb.source.rules))}, #{w.order}"
+                result = escape(
+                    _("Hu {how}, #{order}").format(
+                        how=won_text(w, rb.source.rules, tr), order=w.order
+                    )
+                )
             else:
                 result = _("Hu on {tile} ({points} pts), #{order}").format(
                     tile=w.tile, points=w.value, order=w.order
                 )
         rows.append(
             f"<tr><td>{seat} {escape(rb.source.started.players[seat])}</td>"
-            f"<td>{escape(_seat_status(rb, last, seat, voids))}</td>"
+            f"<td>{escape(_seat_status(rb, last, seat, voids, tr))}</td>"
             f"<td>{_tiles(firsts) if firsts else '-'}</td><td>{result}</td>"
             f'<td class="n">{last.deltas[seat]:+d}</td><td class="n">{sd.after[seat]:+d}</td></tr>'
         )
@@ -254,12 +259,12 @@ def _hands(sd: SessionDeal, tr: Translator = ENGLISH) -> str:
     return "".join(rows) + "</table>"
 
 
-def _seat_status(rb: Rebuilt, m, seat, voids: bool) -> str:
+def _seat_status(rb: Rebuilt, m, seat, voids: bool, tr: Translator = ENGLISH) -> str:
     """The void column (`-` while unknown) or, without void suits, the seat's wind."""
     if voids:
         void = m.voids[seat]
         return "-" if void is None else void.value
-    return seat_status(rb, m, seat)
+    return seat_status(rb, m, seat, tr)
 
 
 def _steps(rb: Rebuilt, tr: Translator = ENGLISH) -> str:
@@ -286,32 +291,29 @@ def _steps(rb: Rebuilt, tr: Translator = ENGLISH) -> str:
             Verdict.WINDOW: "window",
             Verdict.SETTLED: "settled",
         }.get(st.verdict, "")
-        verdict = {
-            Verdict.ACCEPTED: "accepted",
-            Verdict.REJECTED: f"rejected: {escape(st.reason)}",
-            Verdict.ALERT: f"alert {escape(st.reason)}",
-            Verdict.CORRECTION: f"referee ({escape(rec.source)})",
-        }.get(st.verdict, "")
-        what = escape(st.text)
+        judged = verdict_said(st)
+        verdict = "" if judged is None else escape(judged.say(tr))
+        what = escape(st.said(tr))
         tile = (
             rec.data().get("tile") if st.verdict in (Verdict.ACCEPTED, Verdict.REJECTED) else None
         )
         if isinstance(tile, str):
             what += " " + _tile_of(tile)
         if rec.seq in cancelled:
-            what = f'<span class="struck">{what}</span> (cancelled)'
+            what = f'<span class="struck">{what}</span> ' + escape(_("(cancelled)"))
         if st.verdict is Verdict.SETTLED and _superseded(rb):
             cls += " superseded"
             now = " ".join(f"{seat} {d:+d}" for seat, d in zip(SEATS, rb.deltas, strict=True))
-            what = (
-                f'<span class="struck">{what}</span> superseded by the corrections: '
-                f"<b>{escape(_corrected_end(rb))}: {now}</b>"
-            )
+            what = f'<span class="struck">{what}</span> ' + _(
+                "superseded by the corrections: {result}"
+            ).format(result=f"<b>{escape(_corrected_end(rb))}: {now}</b>")
         if rec.seq in refused:
-            verdict += (
-                f"; no longer fits after the corrections: {escape(str(refused[rec.seq].rejected))}"
+            verdict += escape(
+                _("; no longer fits after the corrections: {why}").format(
+                    why=refused[rec.seq].rejected
+                )
             )
-        evidence = "<br>".join(escape(e) for e in st.evidence)
+        evidence = "<br>".join(escape(e) for e in st.evidence_said(tr))
         rows.append(
             f'<tr class="{cls}"><td class="n">{st.number}</td><td class="n">{rec.seq}</td>'
             f'<td>{clock_time(rec.wall)}</td><td class="n">{rec.mono - t0:.1f}</td>'
@@ -319,6 +321,33 @@ def _steps(rb: Rebuilt, tr: Translator = ENGLISH) -> str:
             f'<td class="small">{evidence}</td><td>{verdict}</td></tr>'
         )
     return "".join(rows) + "</table>"
+
+
+def verdict_said(st: Step) -> Said | None:
+    """What the judge said of a step (the report's judge column): its English as it always
+    read ("rejected: not-your-turn: …", "alert stalled"), in another language the alert's
+    title for its code and the judge's own reason as it wrote it."""
+    rec = st.record
+    if st.verdict is Verdict.ACCEPTED:
+        return Said(N_("accepted"))
+    if st.verdict is Verdict.REJECTED:
+        code, _, detail = st.reason.partition(": ")
+        said = says("rejected: {why}", why=refusal_said(code, detail))
+        return replace(said, english=f"rejected: {st.reason}")
+    if st.verdict is Verdict.ALERT:
+        title = ALERT_TITLES.get(st.reason, st.reason)
+        return replace(says("alert: {title}", title=Said(title)), english=f"alert {st.reason}")
+    if st.verdict is Verdict.CORRECTION:
+        return says("referee ({source})", source=rec.source)
+    return None  # a claim window, the settlement: the judge says nothing of its own
+
+
+def _alert_said(step: Step) -> Said:
+    """An alert of the report's list: its code and message as journalled in English
+    ("stalled: warning: no move read …"), in another language its title and sentence."""
+    title = Said(ALERT_TITLES.get(step.reason, step.reason))
+    said = says("{title}: {message}", title=title, message=step.words or Said(step.text))
+    return replace(said, english=f"{step.reason}: {step.text}")
 
 
 def _superseded(rb: Rebuilt) -> bool:
@@ -395,8 +424,8 @@ def _corrections(rb: Rebuilt, tr: Translator = ENGLISH) -> str:
         for a in alerts:
             out.append(
                 f'<tr><td class="n">{a.seq}</td><td>{clock_time(a.record.wall)}</td>'
-                f"<td>{'' if a.seat is None else a.seat}</td><td>{escape(a.reason)}: "
-                f"{escape(a.text)}</td></tr>"
+                f"<td>{'' if a.seat is None else a.seat}</td>"
+                f"<td>{escape(_alert_said(a).say(tr))}</td></tr>"
             )
         out.append("</table>")
     else:
@@ -413,13 +442,15 @@ def _corrections(rb: Rebuilt, tr: Translator = ENGLISH) -> str:
     for c in jd.corrections:
         corr = c.correction
         details = ", ".join(f"{k} {v}" for k, v in (corr.details or {}).items() if k != "judge")
+        action = CORRECTION_ACTIONS.get(str(corr.action), str(corr.action))
         status = _("applied") if c.active and rb.corrected else _("not applied")
         if c.withdrawn_by is not None:
             status = _("withdrawn by record {seq}").format(seq=c.withdrawn_by)
         out.append(
             f'<tr><td class="n">{c.record.seq}</td><td>{escape(c.record.wall)}</td>'
-            f"<td>{escape(corr.referee)}</td><td>{corr.action} {escape(details)}</td>"
-            f'<td class="n">{corr.corrects}</td><td>{escape(corr.reason)}</td><td>{status}</td></tr>'
+            f"<td>{escape(corr.referee)}</td><td>{escape(_(action))} {escape(details)}</td>"
+            f'<td class="n">{corr.corrects}</td><td>{escape(_(corr.reason))}</td>'
+            f"<td>{status}</td></tr>"
         )
     out.append("</table>")
     out += [f'<p class="bad">{escape(n)}</p>' for n in rb.notes]

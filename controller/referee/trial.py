@@ -8,13 +8,16 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
+from dataclasses import replace
 
 from controller.errors import Refused
-from controller.journal.payloads import table_seat
+from controller.journal.payloads import judge_json, table_seat
 from controller.journal.records import Correction, Record, RecordKind, Source, Stamp
 from controller.journal.store import Journal
+from controller.locale import Said, says
 from controller.referee.journal_deal import READ_KINDS, deal_from_records
 from controller.referee.rebuild import Rebuilt, rebuild
+from controller.words import move_said as words_move_said, refusal_said
 from rules import moves as mv
 from rules.seats import Seat
 
@@ -23,7 +26,7 @@ def trial(journal: Journal, deal: int, corrections: Sequence[Correction], stamp:
     """Deal `deal` rebuilt as if `corrections` were appended now (they are not)."""
     records = list(journal.deal_records(deal, READ_KINDS))
     if not records:
-        raise Refused(f"no deal {deal} in this journal")
+        raise Refused(says("no deal {deal} in this journal", deal=deal))
     before = rebuild(deal_from_records(journal, records))
     last = max(r.seq for r in records)
     for i, c in enumerate(corrections, start=1):
@@ -46,13 +49,27 @@ def trial(journal: Journal, deal: int, corrections: Sequence[Correction], stamp:
     if new:
         r = new[0]
         raise Refused(
-            f"after that the judge would refuse {say(r.move, after.source.dealer)} "
-            f"(record {r.at}): {r.rejected.detail}"
+            says(
+                "after that the judge would refuse {move} (record {seq}): {why}",
+                move=move_said(r.move, after.source.dealer),
+                seq=r.at,
+                why=refusal_said(r.rejected.reason.value, r.rejected.detail),
+            )
         )
     notes = [n for n in after.notes if n not in before.notes]
     if notes:
-        raise Refused(notes[0])
+        raise Refused(Said(notes[0]))
     return after
+
+
+def move_said(move: mv.Move, dealer: Seat) -> Said:
+    """A judge move as a sentence: its English as `say` writes it ("E draw 3p"), in another
+    language as a referee says it (东 摸 三筒)."""
+    data = judge_json(move)
+    seat = getattr(move, "seat", None)
+    if isinstance(seat, Seat):
+        data["seat"] = table_seat(seat, dealer).name
+    return replace(words_move_said(data), english=say(move, dealer))
 
 
 def say(move: mv.Move, dealer: Seat) -> str:

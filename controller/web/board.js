@@ -101,6 +101,7 @@ const MJ = (() => {
     if (said.en !== undefined && WORDS.language === "en") return said.en;
     const args = {};
     for (const [k, v] of Object.entries(said.args || {})) args[k] = say(v);
+    if (said.plural !== undefined) return tn(said.msgid, said.plural, said.n, args);
     return t(said.msgid, args);
   }
 

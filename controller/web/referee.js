@@ -153,7 +153,7 @@ function drawSide(view) {
     ...view.alerts.map((a) => {
       const li = MJ.el("li", "alert " + a.level);
       li.appendChild(MJ.el("span", "muted", "#" + a.seq + " " + localTime(a.t_wall) + " "));
-      li.appendChild(MJ.el("span", "", alertWords(a.text)));
+      li.appendChild(MJ.el("span", "", a.words ? say(a.words) : alertWords(a.text)));
       return li;
     }),
   );
@@ -231,12 +231,14 @@ async function post(data, form) {
       return;
     }
     out.className = "action-result " + (result.accepted ? "ok" : "bad");
-    // the daemon's detail is said in the page's language when the catalog has it
+    // the daemon's detail: its sentence (`words`) said in the page's language, else the
+    // catalog's words for it when it has them
+    const detail = result.words ? say(result.words) : result.detail ? t(result.detail) : "";
     out.textContent = result.accepted
       ? WORDS.recorded(result.seq) +
-        (result.detail ? " " + t(result.detail) + "." : "") +
+        (detail ? " " + detail + "." : "") +
         (data.kind === "penalty" || data.kind === "abandon" ? " " + WORDS.undoBelow() : "")
-      : WORDS.refused(t(result.detail || result.reason));
+      : WORDS.refused(detail || t(result.reason));
     if (result.accepted && form) form.reset();
   } catch {
     out.className = "action-result bad";

@@ -116,3 +116,23 @@ def test_phases_and_plurals() -> None:
         "2 tiles",
         "1 stack",
     )
+
+
+def test_regression_a_russian_window_line_agrees_with_its_noun():
+    """The journal panel said «окно грабежа конга закрыты» (one sentence for claims and a
+    kong's robbing window, the verb in the plural of «заявки»): each kind has its own."""
+    from controller.locale import Language, translator
+    from controller.words import record_said
+
+    ru = translator(Language.RU)
+    robbing = {"kind": "robbing", "tile": "5p", "discarder": "E", "state": "closed",
+               "claims": {"S": "hu"}, "closed_by": "all-answered"}  # fmt: skip
+    claims = {**robbing, "kind": "discard", "state": "open"}
+    said = record_said("claim.window", robbing)
+    assert str(said) == "robbing window closed on 5 Dots from East: South Hu (all answered)"
+    assert said.say(ru) == (
+        "окно грабежа конга на 5 точек (конг: Восток) закрыто: Юг: Ху (ответили все)"
+    )
+    assert record_said("claim.window", claims).say(ru) == (
+        "заявки на 5 точек (сбросил Восток) открыты"
+    )

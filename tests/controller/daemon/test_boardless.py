@@ -384,7 +384,7 @@ def test_hands_that_fit_no_break_call_the_referee_and_start_nothing(tmp_path: Pa
     (call,) = [x for x in table.records(RecordKind.ALERT) if x["code"].startswith("dice-")]
     assert call["code"] == "dice-unread" and call["referee_called"] and call["severity"] == "error"
     assert call["readings"] == [{"dice": [1, 3], "dealer": "E"}]
-    assert "but for 8 tile(s)" in call["message"]
+    assert "but for 8 tiles" in call["message"]
     assert rt.referee_called and rt.machine.phase == "walls_up"
     # the call offers each reading as a candidate; the referee page applies one
     (offered,) = call["candidates"]

@@ -23,7 +23,7 @@ def notice(session: int, *names: str, table: str = "table") -> SeatingNotice:
 def test_the_halls_seating_starts_the_next_session_with_its_number_and_ids():
     lineup = Lineup(CONFIGURED)
     offered = lineup.offer(notice(3, "Wu", "Li", "Ma", "Xu"), last_session=1)
-    assert offered.taken and offered.message == "the hall seats Wu, Li, Ma, Xu for session 3"
+    assert offered.taken and str(offered.message) == "the hall seats Wu, Li, Ma, Xu for session 3"
     assert lineup.offer(notice(3, "Wu", "Li", "Ma", "Xu"), last_session=1).message == ""
     number, players = lineup.start(last_session=1)
     assert number == 3
@@ -38,7 +38,7 @@ def test_a_seating_for_a_session_already_started_is_not_taken_and_said():
     lineup = Lineup(CONFIGURED)
     offered = lineup.offer(notice(2, "Wu", "Li", "Ma", "Xu"), last_session=2)
     assert not offered.taken
-    assert offered.message == (
+    assert str(offered.message) == (
         "the hall seats Wu, Li, Ma, Xu for session 2, which this table has already "
         "started: it keeps its players (Ann, Bo, Cy, Di)"
     )
@@ -48,7 +48,7 @@ def test_a_seating_for_a_session_already_started_is_not_taken_and_said():
 def test_the_operators_players_stay_whatever_the_hall_seats():
     lineup = Lineup(CONFIGURED, operator=True)
     offered = lineup.offer(notice(1, "Wu", "Li", "Ma", "Xu"), last_session=0)
-    assert not offered.taken and "the operator named this table's players" in offered.message
+    assert not offered.taken and "the operator named this table's players" in str(offered.message)
     assert lineup.start(0) == (1, Players(CONFIGURED, source=Source.OPERATOR))
 
 

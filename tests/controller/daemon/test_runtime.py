@@ -10,6 +10,7 @@ from rig import Rig, begin_deal, play, rec_types
 from controller.daemon import machine as m
 from controller.journal.payloads import fixed_order, move_from_judge_json, to_physical
 from controller.journal.records import RecordKind
+from controller.locale import Language, Said, translator
 from rules import moves as mv
 from rules.deal import Deal
 from rules.seats import Seat
@@ -224,20 +225,22 @@ def test_a_pung_of_the_void_suit_is_accepted_and_alerted(rig):
     assert [str(m) for m in rig.rt.deal.melds(Seat.S)][-1] == "pung 7p"
     alerts = [r.data() for r in rig.records(RecordKind.ALERT)]
     void_set = [a for a in alerts if a["code"] == "void-suit-set"]
-    assert void_set == [
-        {
-            "code": "void-suit-set",
-            "message": "S's pung of 7p is of the void suit: S pays 48 to nobody",
-            "severity": "warning",
-            "seat": "S",
-        }
+    said = "South's pung of 7 Dots is of the void suit: South pays 48 points to nobody"
+    assert [{k: v for k, v in a.items() if k != "words"} for a in void_set] == [
+        {"code": "void-suit-set", "message": said, "severity": "warning", "seat": "S"}
     ]
     # in words on the referee page and in `mjtable run`'s terminal (issue 16: the seat was
-    # missing and the meld's kind was a code, "concealed-kong 3 Bamboo is of the void suit")
+    # missing and the meld's kind was a code, "concealed-kong 3 Bamboo is of the void suit"),
+    # in the reader's language (the record keeps the sentence, `words`)
     words = [a.text for a in rig.rt.alerts if a.text.startswith("Void suit set")]
-    assert words == [
-        "Void suit set: South's pung of 7 Dots is of the void suit: South pays 48 to nobody"
-    ]
+    assert words == [f"Void suit set: {said}"]
+    sentence = Said.from_json(void_set[0]["words"])
+    assert (
+        sentence.say(translator(Language.ZH_CN)) == "南家的碰七筒是定缺花色：南家付48分，无人收取"
+    )
+    assert sentence.say(translator(Language.RU)) == (
+        "Юг: панг 7 точек запрещённой масти; Юг платит 48 очков, никто не получает"
+    )
     assert rig.rt.machine.phase == m.AWAITING_DISCARD
 
 
@@ -374,11 +377,14 @@ def test_a_restart_mid_deal_says_which_deal_and_how_many_moves():
     from controller.daemon.replay import Recovered
 
     rec = Recovered(deal_no=5, phase=m.AWAITING_DISCARD, moves=[mv.CloseClaims()] * 43)
-    assert restarted_words(rec) == (
+    assert str(restarted_words(rec)) == (
         "deal 5 resumed (waiting for a discard): 43 moves replayed from the journal"
     )
     one = Recovered(deal_no=2, phase=m.CLAIM_WINDOW, moves=[mv.CloseClaims()])
-    assert restarted_words(one) == "deal 2 resumed (claims open): 1 move replayed from the journal"
+    assert (
+        str(restarted_words(one))
+        == "deal 2 resumed (claims open): 1 move replayed from the journal"
+    )
 
 
 def test_regression_tiles_on_the_last_discard_are_read_against_the_open_window(rig):

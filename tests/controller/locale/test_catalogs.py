@@ -231,6 +231,10 @@ def test_the_script_check_finds_an_unmarked_phrase(tmp_path):
     assert _unmarked_js(page) == ["page.js:1: 'Waiting for the table'"]
 
 
+MARKING = ("N_", "says", "Said", "counted", "gettext", "ngettext", "_")
+LOGGING = ("debug", "info", "warning", "error", "exception")  # the log's own words
+
+
 def _unmarked_py(path: Path) -> list[str]:
     """Prose written in a module outside a marking call (N_, says, Said, gettext, _),
     docstrings and log lines left out."""
@@ -241,7 +245,7 @@ def _unmarked_py(path: Path) -> list[str]:
     for node in ast.walk(tree):
         if isinstance(node, ast.Call):
             name = getattr(node.func, "id", None) or getattr(node.func, "attr", None)
-            if name in ("N_", "says", "Said", "gettext", "ngettext", "_", "warning", "error"):
+            if name in MARKING or name in LOGGING:
                 for arg in node.args:
                     inside |= {id(n) for n in ast.walk(arg)}
         if isinstance(node, (ast.Module, ast.FunctionDef, ast.ClassDef)) and node.body:
@@ -266,9 +270,52 @@ def _unmarked_py(path: Path) -> list[str]:
     return sorted(set(out))
 
 
-@pytest.mark.parametrize("module", ["daemon/candidates.py", "daemon/referee_call.py"])
+@pytest.mark.parametrize(
+    "module",
+    [
+        "daemon/candidates.py",
+        "daemon/referee_call.py",
+        "daemon/boardless.py",  # a table with no board: its dice call and alerts
+        "daemon/referee_desk.py",  # the answers to the referee page's actions
+        "daemon/lineup.py",  # the hall's seating, said in an alert
+        "daemon/recovery.py",  # what a restart found, said in an alert
+        "referee/trial.py",  # why a correction is refused (the page and `mjtable correct`)
+        "referee/text.py",  # `mjtable replay`'s screen
+    ],
+)
 def test_every_sentence_of_the_referee_s_call_is_marked_for_the_catalogs(module):
     assert _unmarked_py(CONTROLLER / module) == []
+
+
+def _alerts_unsaid(path: Path) -> list[str]:
+    """The alerts a module raises (`_alert`, `call_referee`) with a message written as text
+    (a literal, an f-string, a join) instead of a sentence (`Said`, `says`, `counted`, or a
+    function that makes one)."""
+    import ast
+
+    out = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if not isinstance(node, ast.Call) or len(node.args) < 2:
+            continue
+        if getattr(node.func, "attr", None) not in ("_alert", "call_referee"):
+            continue
+        message = node.args[1]
+        if isinstance(message, ast.Constant | ast.JoinedStr | ast.BinOp):
+            out.append(f"{path.name}:{node.lineno}: {ast.unparse(message)[:60]}")
+    return out
+
+
+def test_every_alert_the_daemon_raises_is_a_sentence_said_in_the_reader_s_language():
+    """An alert's message goes to the referee page and the terminal, which say it in their
+    reader's language: a message written as English text could not be (the recogniser's
+    alerts, `RefereeAlert.text`, are read back by controller/words.py `recognised_said`)."""
+    assert _alerts_unsaid(CONTROLLER / "daemon" / "runtime.py") == []
+
+
+def test_the_alert_check_finds_an_alert_written_as_text(tmp_path):
+    module = tmp_path / "m.py"
+    module.write_text('self._alert(Kind.LID, f"lid {state}")\nself._alert(Kind.LID, said)\n')
+    assert _alerts_unsaid(module) == ["m.py:1: f'lid {state}'"]
 
 
 def test_the_module_check_finds_an_unmarked_sentence(tmp_path):

@@ -130,3 +130,25 @@ def test_an_alert_line_says_its_title_in_the_table_s_language():
     assert alert_line(a, translator(Language.ZH_CN)).endswith(" 停滞：West holds 15 tiles")
     assert alert_line(a, translator(Language.RU)).startswith("! ")
     assert alert_line(a, translator(Language.RU)).endswith(" Остановка: West holds 15 tiles")
+
+
+def _alerts(out: str) -> list[str]:
+    """The alert lines of a run's terminal ("! 14:02:07 Stalled: …"), each without its time
+    and without what is said in parentheses (a device's own error, as its driver wrote it)."""
+    lines = [line.split(" ", 2)[2] for line in out.splitlines() if line.startswith(("! ", "!! "))]
+    return [re.sub(r"[(（].*[)）]", "", line) for line in lines]
+
+
+def test_a_run_in_chinese_and_in_russian_says_its_alerts_in_that_language(tmp_path):
+    """The daemon's alerts (a link lost, dice out of place) and the recogniser's (a discard
+    out of void order, seed 2) are said in the table's language, title and message."""
+    english_word = re.compile(r"[A-Za-z]{3,}")
+    for lang, lost in (("zh-CN", "设备断开：读牌器无响应"), ("ru", "Устройство потеряно: ")):
+        done = mjtable("run", "--deals", "1", "--fast", "--http", "127.0.0.1:0", "--seed", "2",
+                       "--unplug", "reader:1@3", "--journal", str(tmp_path / f"{lang}.journal"),
+                       "--lang", lang)  # fmt: skip
+        assert done.returncode == 0, done.stderr
+        alerts = _alerts(done.stdout)
+        assert len(alerts) >= 2, done.stdout
+        assert any(a.startswith(lost) for a in alerts), alerts
+        assert [a for a in alerts if english_word.search(a)] == [], done.stdout

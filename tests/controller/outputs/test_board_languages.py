@@ -541,3 +541,104 @@ def test_the_viewer_page_speaks_each_language_at_each_size(browser, viewers_brok
             assert heading == translator(lang).gettext("Hall {name}").format(name="Chengdu")
     finally:
         web.close()
+
+
+class _NoDeal:
+    """The desk's deal in progress between deals (what the core answers then)."""
+
+    deal = None
+    deal_no = 0
+    seq = 1
+    dealt_by = None
+
+
+@pytest.mark.parametrize(
+    ("lang", "alert", "answer"),
+    [
+        (Language.ZH_CN, "定缺出牌顺序：北家手中还有定缺的筒牌时打出了一条（宽松模式）",
+         "被拒绝：当前没有进行中的牌局"),
+        (Language.RU, "Порядок сброса запрещённой масти: Север сбросил 1 бамбук, держа кости "
+         "запрещённой масти (точки) (нестрогий режим)", "Отклонено: раздача сейчас не идёт"),
+    ],
+    ids=lambda v: v.tag if isinstance(v, Language) else "",
+)  # fmt: skip
+def test_the_referee_page_says_alerts_and_the_desk_s_answers_in_its_language(
+    browser, tmp_path, lang, alert, answer
+):
+    """An alert's message (the recogniser's, read back as a sentence; journalled with it)
+    on the alert list and the journal panel, and the referee desk's answer to an action
+    (a real desk refusing a cancel between deals) on the answer line: the page's language,
+    every word."""
+    from controller.clock import SystemClock
+    from controller.daemon.boardless import DiceFound, DiceReading, dice_asked
+    from controller.daemon.contracts import tail_line
+    from controller.daemon.referee_call import RefereeCall
+    from controller.daemon.referee_desk import RefereeDesk
+    from controller.journal.records import RecordKind, Source
+    from controller.journal.store import Journal
+    from controller.recognised_words import recognised_said
+    from controller.words import alert_said
+    from rules.seats import Seat
+    from rules.wall import Dice
+
+    journal = Journal.open(tmp_path / "j")
+    desk = RefereeDesk(journal, SystemClock(), _NoDeal())  # type: ignore[arg-type]
+    sb = Scoreboard(referee_token=TOKEN, on_action=desk.act)
+    web = WebServer()
+    sb.mount(web)
+    web.start()
+    try:
+        text = "N discarded 1s while holding void-suit p tiles (lenient)"
+        said = alert_said("void-discard-order", recognised_said(text))
+        record = journal.append(
+            Source.DAEMON,
+            RecordKind.ALERT,
+            {"code": "void-discard-order", "message": text, "words": said.args[1][1].to_json()},
+        )
+        view = views()["claim"]
+        base = called_referee_view(view)
+        shown = AlertView(record.seq, record.wall, "warning", str(said), said.to_json())
+        referee = dataclasses.replace(
+            base, alerts=(shown,), journal_tail=(*base.journal_tail, tail_line(record))
+        )
+        sb.publish(view, referee=referee, broadcast=broadcast_view(view, 0.0))
+        _viewport(browser, *SIZES["tv"])
+        _referee_page(browser, web.url, lang, view.seq)
+        side = browser.execute_script(
+            "return [...document.querySelectorAll('#alerts li span:last-child, #journal li')]"
+            ".map((e) => e.textContent)"
+        )
+        assert alert in side, side
+        assert any(line.endswith(alert) for line in side if line.startswith("#")), side
+        browser.execute_script("document.getElementById('manual').open = true")
+        browser.find_element(By.CSS_SELECTOR, "#cancel-form button").click()
+        WebDriverWait(browser, WAIT_S).until(
+            lambda d: d.find_element(By.ID, "action-result").text != "",
+            message="the desk's answer",
+        )
+        assert browser.find_element(By.ID, "action-result").text == answer
+        # a table with no board calls for its dice: the call's buttons, the page's language
+        readings = (DiceReading(Dice(1, 3), Seat.E, 8), DiceReading(Dice(2, 5), Seat.S, 40))
+        asked = dice_asked(DiceFound(readings, 53, 2))
+        call = RefereeCall(asked.kind.value, str(asked.text), asked.candidates, (), 9)
+        later = dataclasses.replace(view, seq=view.seq + 1)
+        dice_view = dataclasses.replace(referee, public=later, call=call.to_json())
+        sb.publish(later, referee=dice_view, broadcast=broadcast_view(later, 0.0))
+        WebDriverWait(browser, WAIT_S).until(
+            lambda d: d.execute_script(
+                "return document.getElementById('app').dataset.seq === arguments[0]",
+                str(later.seq),
+            ),
+            message="the dice call",
+        )
+        buttons = browser.execute_script(
+            "return [...document.querySelectorAll('#candidates button')].map((e) => e.textContent)"
+        )
+        dice = {Language.ZH_CN: ["骰子1+3，庄家在东家", "骰子2+5，庄家在南家"],
+                Language.RU: ["Кости 1+3, дилер — Восток", "Кости 2+5, дилер — Юг"]}  # fmt: skip
+        assert buttons == dice[lang], buttons
+        headline = browser.find_element(By.ID, "call-headline").text
+        assert not re.search(r"[A-Za-z]{3,}", headline), headline
+    finally:
+        web.close()
+        journal.close()
