@@ -50,7 +50,6 @@ from dataclasses import replace
 from typing import Any
 
 from controller import __version__
-from controller.alert_words import recognised_said
 from controller.alerts import AlertKind
 from controller.clock import Clock
 from controller.daemon import machine as m
@@ -657,7 +656,7 @@ class Runtime:
                     continue  # the same reading alerted again: once is enough for the referee
                 self._alerted.add(key)
                 seat = None if r.seat is None else table_seat(r.seat, self._dealt_by)
-                said = recognised_said(r.text)  # journalled as the recogniser wrote it
+                said = r.said  # journalled as its English, `text`
                 if r.kind in REFEREE_CALLS and self.deal is not None and not self.deal.over:
                     self.call_referee(
                         r.kind,
