@@ -18,8 +18,7 @@ from controller.tag_maps import TileCopy
 from controller.words import SEAT_NAMES, SUIT_WORDS, VERBS, tile_said, zone_said
 from rules.deal import Deal
 from rules.deal_state import Phase
-from rules.melds import MeldKind
-from rules.moves import ChooseVoid, Kong, Move
+from rules.moves import ChooseVoid, CloseClaims, Kong, Move
 from rules.seats import SEATS, Seat
 from rules.tiles import Suit
 
@@ -74,10 +73,10 @@ def copy_said(tc: TileCopy) -> Said:
     )
 
 
-def listed(items: Iterable[Said | str], how: tuple[str, str] = LISTED) -> Said:
-    """Items one after another: joined by `how`'s sentence in each language, by its
-    separator in English."""
-    said = [i if isinstance(i, Said) else Said(i, english=i) for i in items]
+def listed(items: Iterable[Said], how: tuple[str, str] = LISTED) -> Said:
+    """Sentences one after another: joined by `how`'s sentence in each language, by its
+    separator in English ("nothing" said for none, written as "")."""
+    said = list(items)
     if not said:
         return Said(N_("nothing"), english="")
     msgid, sep = how
@@ -114,11 +113,11 @@ def move_said(m: Move) -> Said:
     text = move_text(m)
     verb = MOVES.get(type(m).__name__)
     seat = getattr(m, "seat", None)
+    if isinstance(m, CloseClaims):
+        return Said(CLOSE_CLAIMS, english=text)
     if verb is None or seat is None:
-        return (
-            Said(CLOSE_CLAIMS, english=text) if text == "CloseClaims" else Said(text, english=text)
-        )
-    if isinstance(m, Kong) and isinstance(m.kind, MeldKind) and m.kind.value in VERBS:
+        return Said(text, english=text)  # a move no reading makes (a penalty): as written
+    if isinstance(m, Kong) and m.kind.value in VERBS:
         verb = m.kind.value
     words: list[Said] = [seat_said(seat), Said(VERBS[verb])]
     if isinstance(m, ChooseVoid):
