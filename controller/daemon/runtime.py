@@ -142,7 +142,6 @@ from controller.locale import Said, says
 from controller.outputs.scoreboard import ActionResult, RefereeAction, RejectReason
 from controller.outputs.view import AlertView, PublicView
 from controller.profiles import ReaderProfile, ZoneKind
-from controller.recognised_words import recognised_said
 from controller.recognition.presence import (
     CardLifted,
     CardPlaced,
@@ -655,7 +654,7 @@ class Runtime:
                     continue  # the same reading alerted again: once is enough for the referee
                 self._alerted.add(key)
                 seat = None if r.seat is None else table_seat(r.seat, self._dealt_by)
-                said = recognised_said(r.text)  # journalled as the recogniser wrote it
+                said = r.said  # journalled as its English, `text`
                 if r.kind in REFEREE_CALLS and self.deal is not None and not self.deal.over:
                     self.call_referee(
                         r.kind,

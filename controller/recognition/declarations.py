@@ -9,7 +9,9 @@ from dataclasses import dataclass
 
 from controller.alerts import AlertKind
 from controller.devices.events import Button, SeatButton
+from controller.locale import Said, says
 from controller.profiles import DeclarationSource, ZoneKind
+from controller.recognition.alert_said import seat_said
 from controller.recognition.expected import Layout, Spot, Tally
 from controller.recognition.readings import Reading
 from controller.recognition.reconcile import fork
@@ -21,6 +23,7 @@ from controller.recognition.results import (
     RefereeAlert,
     chow_starts,
 )
+from controller.words import tile_said
 from rules.claims import WindowKind
 from rules.deal import Deal
 from rules.deal_state import Phase
@@ -118,7 +121,8 @@ class Declarations:
         seat = layout.seat(press.seat)
         note = f"{press.seat} (deal {seat}) {what} at {press.t:.3f}"
         if deal is None or deal.over:
-            alert = RefereeAlert(AlertKind.UNRECOGNISED, seat, f"{note}: no deal", (note,))
+            said = says("{note}: no deal", note=note)
+            alert = RefereeAlert(AlertKind.UNRECOGNISED, seat, said, (note,))
             return Declared((alert,), read_tiles=False)
         if self._early(press.button, seat, deal, layout):
             # a claim pressed before the discard settled on the reader (RFID is slower
@@ -143,8 +147,8 @@ class Declarations:
             return []  # a void card whose laid tile shows which tile: the tiles say it
         problem = deal.check(move)
         if problem is not None:
-            text = f"{note}: refused, {problem}"
-            return [RefereeAlert(AlertKind.UNRECOGNISED, seat, text, (note,))]
+            said = says("{note}: refused, {problem}", note=note, problem=str(problem))
+            return [RefereeAlert(AlertKind.UNRECOGNISED, seat, said, (note,))]
         out: list[Recognised] = [MoveSeen(move, (note,)), *false_hu_alert(deal, move, note)]
         deal.apply(move)
         return out
@@ -196,14 +200,23 @@ class Declarations:
             self._chow_button[seat] = PendingChow(t, w.tile, options, note)
             return []
         if w is None or w.kind is not WindowKind.DISCARD:
-            why = "no discard is open to claims"
+            why = Said("no discard is open to claims")
         else:
             tries = [Chow(seat, low) for low in chow_starts(w.tile)] or [Chow(seat, w.tile)]
             problems = [p for p in map(deal.check, tries) if p is not None]
-            why = str(problems[0]) if problems else "no chow fits"
-            why = f"{w.discarder}'s {w.tile}: {why}"
-        text = f"{seat} pressed CHOW, no chow is possible ({why}); nothing offered"
-        return [RefereeAlert(AlertKind.UNRECOGNISED, seat, text, (note,))]
+            fits: str | Said = str(problems[0]) if problems else Said("no chow fits")
+            why = says(
+                "{seat}'s {tile}: {why}",
+                seat=seat_said(w.discarder),
+                tile=tile_said(w.tile),
+                why=fits,
+            )
+        said = says(
+            "{seat} pressed CHOW, no chow is possible ({why}); nothing offered",
+            seat=seat_said(seat),
+            why=why,
+        )
+        return [RefereeAlert(AlertKind.UNRECOGNISED, seat, said, (note,))]
 
     def chow_readings(self, deal: Deal, res: Tally, layout: Layout) -> list[Reading]:
         """A pending CHOW and the two tiles the player laid in the melds (or, without a
@@ -396,17 +409,23 @@ class Declarations:
         for seat, t0 in list(self._kong_button.items()):
             if now - t0 >= self.grace:
                 del self._kong_button[seat]
-                text = f"{seat} declared a kong; no tiles followed within {self.grace:g} s"
-                out.append(RefereeAlert(AlertKind.DECLARATION_WITHOUT_TILES, seat, text))
+                said = says(
+                    "{seat} declared a kong; no tiles followed within {s} s",
+                    seat=seat_said(seat),
+                    s=format(self.grace, "g"),
+                )
+                out.append(RefereeAlert(AlertKind.DECLARATION_WITHOUT_TILES, seat, said))
         for seat, pending in list(self._chow_button.items()):
             if now - pending.t >= self.grace:
                 del self._chow_button[seat]
-                text = (
-                    f"{seat} pressed CHOW on {pending.tile}; no chow was laid in the melds "
-                    f"within {self.grace:g} s"
+                said = says(
+                    "{seat} pressed CHOW on {tile}; no chow was laid in the melds within {s} s",
+                    seat=seat_said(seat),
+                    tile=tile_said(pending.tile),
+                    s=format(self.grace, "g"),
                 )
                 out.append(
-                    RefereeAlert(AlertKind.DECLARATION_WITHOUT_TILES, seat, text, (pending.note,))
+                    RefereeAlert(AlertKind.DECLARATION_WITHOUT_TILES, seat, said, (pending.note,))
                 )
         return out
 
@@ -415,8 +434,11 @@ def false_hu_alert(deal: Deal, move: Move, note: str) -> list[Recognised]:
     """The referee's alert when a Hu declared is a false one (it is accepted as such)."""
     if not isinstance(move, Hu | RobKong | SelfDrawnHu) or not _false_hu(deal, move):
         return []
-    text = f"{move.seat} declared Hu without a winning hand (accepted as a false Hu)"
-    return [RefereeAlert(AlertKind.FALSE_HU, move.seat, text, (note,))]
+    said = says(
+        "{seat} declared Hu without a winning hand (accepted as a false Hu)",
+        seat=seat_said(move.seat),
+    )
+    return [RefereeAlert(AlertKind.FALSE_HU, move.seat, said, (note,))]
 
 
 def _false_hu(deal: Deal, move: Hu | RobKong | SelfDrawnHu) -> bool:

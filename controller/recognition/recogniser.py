@@ -43,6 +43,7 @@ from collections.abc import Mapping
 
 from controller.alerts import AlertKind
 from controller.devices.events import Button, SeatButton, TagsRead
+from controller.locale import Said, says
 from controller.profiles import (
     Card,
     DeclarationSource,
@@ -51,6 +52,18 @@ from controller.profiles import (
     TileCopy,
     Zone,
     ZoneKind,
+)
+from controller.recognition.alert_said import (
+    EITHER,
+    OR,
+    STEP,
+    copy_said,
+    listed,
+    moves_said,
+    seat_said,
+    suit_said,
+    tally_said,
+    waits_said,
 )
 from controller.recognition.card_declarations import Cards, declared as card_declared
 from controller.recognition.declarations import Declarations, false_hu_alert
@@ -68,7 +81,7 @@ from controller.recognition.presence import (
     TilePlaced,
     UnknownTag,
 )
-from controller.recognition.readings import Reader, Reading, move_text, orphan, shown
+from controller.recognition.readings import Reader, Reading, orphan, shown
 from controller.recognition.reconcile import explain, fork
 from controller.recognition.results import (
     ALERT_FOR,
@@ -92,6 +105,7 @@ from controller.recognition.tile_declarations import (
 )
 from controller.recognition.wall_checks import WallChecks, dealer_shown
 from controller.recognition.watchdog import StallWatch
+from controller.words import tile_said
 from rules.deal import Deal
 from rules.deal_state import Phase
 from rules.moves import (
@@ -164,7 +178,7 @@ class Recogniser:
         self.declarations.new_deal()
         # (judge state, residue) when moves were offered: not read again until either changes
         self._offered: tuple[JudgeKey, ResidueKey] | None = None
-        self._alerted: set[tuple[AlertKind, Seat | None, str, ResidueKey | None]] = set()
+        self._alerted: set[tuple[AlertKind, Seat | None, Said, ResidueKey | None]] = set()
         self._residue_key: ResidueKey | None = None
         self._residue_since: float | None = None
         self._searched: tuple[JudgeKey, ResidueKey | None] | None = None
@@ -209,11 +223,16 @@ class Recogniser:
     def on_tag_alert(self, alert: UnknownTag | DuplicateTile) -> list[Recognised]:
         """The debouncer's alerts as referee alerts (an addition to the contract)."""
         if isinstance(alert, UnknownTag):
-            text = f"unknown tag {alert.uid.hex()} at {alert.t:.3f}"
-            return [RefereeAlert(AlertKind.UNKNOWN_TAG, None, text)]
+            said = says("unknown tag {uid} at {t}", uid=alert.uid.hex(), t=format(alert.t, ".3f"))
+            return [RefereeAlert(AlertKind.UNKNOWN_TAG, None, said)]
         uids = ", ".join(u.hex() for u in alert.uids)
-        text = f"{alert.tile}#{alert.copy} under two tags ({uids}) at {alert.t:.3f}"
-        return [RefereeAlert(AlertKind.DUPLICATE_TILE, None, text)]
+        said = says(
+            "{copy} under two tags ({uids}) at {t}",
+            copy=copy_said(TileCopy(alert.tile, alert.copy)),
+            uids=uids,
+            t=format(alert.t, ".3f"),
+        )
+        return [RefereeAlert(AlertKind.DUPLICATE_TILE, None, said)]
 
     # -- inputs ----------------------------------------------------------------------------
     def on_presence(
@@ -323,15 +342,14 @@ class Recogniser:
         age = self._watch.check(now, bool(res) and self._undone is None, armed)
         if age is None:
             return []
-        if deal.phase is Phase.CHOOSING_VOID:
-            waits = "void choices of " + " ".join(str(s) for s in SEATS if deal.void(s) is None)
-        else:
-            waits = f"{deal.phase.value} ({deal.turn} to move)"
-        text = (
-            f"no move read for {age:.1f} s while the table differs from the judge, which "
-            f"waits for {waits}: {fmt_tally(res)}"
+        said = says(
+            "no move read for {age} s while the table differs from the judge, which waits "
+            "for {waits}: {tally}",
+            age=format(age, ".1f"),
+            waits=waits_said(deal),
+            tally=tally_said(res),
         )
-        return [RefereeAlert(AlertKind.STALLED, None, text, self.table.evidence(frozenset(res)))]
+        return [RefereeAlert(AlertKind.STALLED, None, said, self.table.evidence(frozenset(res)))]
 
     def _search(self, deal: Deal) -> list[Recognised]:
         """Several moves read at once (a read missed in between): the bounded search, once
@@ -339,10 +357,11 @@ class Recogniser:
         self._searched = (judge_key(deal), self._residue_key)
         found = explain(deal, self.table.where, self.layout, max_steps=4)
         if found.outcomes > 1:
-            text = f"{found.outcomes} different move sequences fit the table: " + " | ".join(
-                " → ".join(move_text(m) for m in e.moves) for e in found.explanations
+            ways = listed((moves_said(e.moves, STEP) for e in found.explanations), OR)
+            said = says(
+                "{n} different move sequences fit the table: {ways}", n=found.outcomes, ways=ways
             )
-            return self._alert(AlertKind.AMBIGUOUS, None, text, (), self._residue_key)
+            return self._alert(AlertKind.AMBIGUOUS, None, said, (), self._residue_key)
         declared = self.declarations.declared(self.layout)
         claims = DeclarationSource.TILES in self.layout.sources
         if found.outcomes == 1 and shown(found.explanations[0].moves, declared, claims):
@@ -369,19 +388,31 @@ class Recogniser:
             claimed = {s.tile for s, n in (*melds.items(), *hands.items()) if n < 0} & in_rivers
             ev = self.table.evidence(frozenset(mine))
             if any(n < 0 for n in melds.values()) or (claimed and hand < 0):
-                text = (
-                    f"{seat} ({side}): declared, but the tiles did not follow ({fmt_tally(mine)})"
+                said = says(
+                    "{seat} ({side}): declared, but the tiles did not follow ({tally})",
+                    seat=seat_said(seat),
+                    side=seat_said(side),
+                    tally=tally_said(mine),
                 )
-                out += self._alert(AlertKind.DECLARATION_WITHOUT_TILES, seat, text, ev, key)
+                out += self._alert(AlertKind.DECLARATION_WITHOUT_TILES, seat, said, ev, key)
             elif any(n > 0 for n in melds.values()):
-                text = (
-                    f"{seat} ({side}): tiles moved into the melds undeclared ({fmt_tally(melds)})"
+                said = says(
+                    "{seat} ({side}): tiles moved into the melds undeclared ({tally})",
+                    seat=seat_said(seat),
+                    side=seat_said(side),
+                    tally=tally_said(melds),
                 )
-                out += self._alert(AlertKind.TILES_WITHOUT_DECLARATION, seat, text, ev, key)
+                out += self._alert(AlertKind.TILES_WITHOUT_DECLARATION, seat, said, ev, key)
             elif hand:
                 kind = AlertKind.LONG_HAND if hand > 0 else AlertKind.SHORT_HAND
-                text = f"{seat} ({side}) hand holds {hand:+d} tiles: {fmt_tally(hands)}"
-                out += self._alert(kind, seat, text, ev, key)
+                said = says(
+                    "{seat} ({side}) hand holds {n} tiles: {tally}",
+                    seat=seat_said(seat),
+                    side=seat_said(side),
+                    n=format(hand, "+d"),
+                    tally=tally_said(hands),
+                )
+                out += self._alert(kind, seat, said, ev, key)
             else:
                 continue
             for s in (*melds, *hands):
@@ -390,9 +421,9 @@ class Recogniser:
                 if s.zone.kind is ZoneKind.RIVER and s.tile in claimed:
                     left.pop(s)  # the claimed tile still lying in the discarder's river
         if left:
-            text = f"the table differs from the judge: {fmt_tally(left)}"
+            said = says("the table differs from the judge: {tally}", tally=tally_said(left))
             out += self._alert(
-                AlertKind.UNRECOGNISED, None, text, self.table.evidence(frozenset(left)), key
+                AlertKind.UNRECOGNISED, None, said, self.table.evidence(frozenset(left)), key
             )
         return out
 
@@ -426,13 +457,19 @@ class Recogniser:
             self._mark_offered(judge)
         if not found.explanations:
             res = self.table.residue(deal)
-            text = f"no legal sequence of up to {self.max_steps} moves explains the table: {fmt_tally(res)}"
+            said = says(
+                "no legal sequence of up to {n} moves explains the table: {tally}",
+                n=self.max_steps,
+                tally=tally_said(res),
+            )
         else:
-            alts = [
-                " → ".join(move_text(m) for m in e.moves[len(sure) :]) for e in found.explanations
-            ]
-            text = f"{found.outcomes} different outcomes fit the table: " + " | ".join(alts)
-        out.append(RefereeAlert(AlertKind.RECOVERY, None, text, note))
+            alts = [moves_said(e.moves[len(sure) :], STEP) for e in found.explanations]
+            said = says(
+                "{n} different outcomes fit the table: {ways}",
+                n=found.outcomes,
+                ways=listed(alts, OR),
+            )
+        out.append(RefereeAlert(AlertKind.RECOVERY, None, said, note))
         return out
 
     # -- reading the residue -------------------------------------------------------------
@@ -531,8 +568,8 @@ class Recogniser:
             refused = []  # a read settling late may still explain it: said after `settle`
         for r, problem in refused:
             kind = ALERT_FOR.get(problem.reason, AlertKind.UNRECOGNISED)
-            text = f"{self._say(r)}: refused, {problem}"
-            out += self._alert(kind, r.seat, text, self.table.evidence(r.spots), key)
+            said = says("{moves}: refused, {problem}", moves=self._say(r), problem=str(problem))
+            out += self._alert(kind, r.seat, said, self.table.evidence(r.spots), key)
         claims = [r for r in viable if is_tile_claim(r.moves[0])]
         if deal.phase is Phase.CHOOSING_VOID or claims:
             # each seat's declaration is its own (several may claim one discard)
@@ -543,11 +580,11 @@ class Recogniser:
             if len(group) == 1:
                 out += self._offer(deal, group[0])
             elif group:
-                text = "fits " + " and ".join(self._say(r) for r in group)
+                said = says("fits {moves}", moves=listed(map(self._say, group), EITHER))
                 spots = frozenset().union(*(r.spots for r in group))
                 fits = tuple(r.moves[0] for r in group if len(r.moves) == 1)
                 out += self._alert(
-                    AlertKind.AMBIGUOUS, group[0].seat, text, self.table.evidence(spots), key, fits
+                    AlertKind.AMBIGUOUS, group[0].seat, said, self.table.evidence(spots), key, fits
                 )
         return out
 
@@ -583,10 +620,14 @@ class Recogniser:
             out += false_hu_alert(deal, move, note) or false_hu_shown(deal, r.moves, note)
         if isinstance(move, Discard) and self._void_breach(deal, move):
             void = deal.void(move.seat)
-            text = f"{move.seat} discarded {move.tile} while holding void-suit {void} tiles"
-            out.append(
-                RefereeAlert(AlertKind.VOID_DISCARD_ORDER, move.seat, f"{text} (lenient)", evidence)
+            assert void is not None  # a breach is of a void chosen
+            said = says(
+                "{seat} discarded {tile} while holding void-suit {suit} tiles (lenient)",
+                seat=seat_said(move.seat),
+                tile=tile_said(move.tile),
+                suit=suit_said(void),
             )
+            out.append(RefereeAlert(AlertKind.VOID_DISCARD_ORDER, move.seat, said, evidence))
         out += self.declarations.offered(deal, r.moves, self._clock, self.layout)
         self._mark_offered(deal)
         return out
@@ -643,17 +684,17 @@ class Recogniser:
         self,
         kind: AlertKind,
         seat: Seat | None,
-        text: str,
+        said: Said,
         evidence: tuple[str, ...],
         key: ResidueKey | None,
         fits: tuple[Move, ...] = (),
     ) -> list[Recognised]:
-        tag = (kind, seat, text, key)
+        tag = (kind, seat, said, key)
         if tag in self._alerted:
             return []
         self._alerted.add(tag)
         self._watch.told()  # the referee knows the table differs: no STALLED for it
-        return [RefereeAlert(kind, seat, text, evidence, fits)]
+        return [RefereeAlert(kind, seat, said, evidence, fits)]
 
-    def _say(self, r: Reading) -> str:
-        return " then ".join(move_text(m) for m in r.moves)
+    def _say(self, r: Reading) -> Said:
+        return moves_said(r.moves)

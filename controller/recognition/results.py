@@ -7,6 +7,7 @@ from dataclasses import dataclass
 
 from controller.alerts import AlertKind
 from controller.devices.events import Button
+from controller.locale import Said
 from controller.profiles import TileCopy
 from rules.moves import Chow, Move, Reason
 from rules.seats import Seat
@@ -26,13 +27,24 @@ class MoveSeen:
 
 @dataclass(frozen=True, slots=True)
 class RefereeAlert:
-    """A reading that fits no legal move, or fits two: never guessed."""
+    """A reading that fits no legal move, or fits two: never guessed. `said`: the alert as
+    a sentence, made where it is raised (controller/recognition/alert_said.py has its
+    parts), said in the reader's language; its English is `text`."""
 
     kind: AlertKind
     seat: Seat | None  # deal seat
-    text: str
+    said: Said
     evidence: tuple[str, ...] = ()
     fits: tuple[Move, ...] = ()  # AMBIGUOUS: the single moves the reading fits, each possible
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.said, Said):
+            raise TypeError(f"a referee alert is a sentence (Said), not {self.said!r}")
+
+    @property
+    def text(self) -> str:
+        """The alert in English, as the journal keeps it (the alert record's `message`)."""
+        return str(self.said)
 
 
 @dataclass(frozen=True, slots=True)

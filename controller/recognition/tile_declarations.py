@@ -28,7 +28,9 @@ import copy
 from dataclasses import dataclass
 
 from controller.alerts import AlertKind
+from controller.locale import says
 from controller.profiles import ZoneKind
+from controller.recognition.alert_said import seat_said
 from controller.recognition.expected import Layout, Spot, Tally
 from controller.recognition.readings import Reading
 from controller.recognition.results import MoveSeen, RefereeAlert
@@ -295,8 +297,11 @@ def false_hu_shown(deal: Deal, moves: tuple[Move, ...], note: str) -> list[Refer
         return []
     if not false:
         return []
-    text = f"{move.seat} declared Hu without a winning hand (accepted as a false Hu)"
-    return [RefereeAlert(AlertKind.FALSE_HU, move.seat, text, (note,))]
+    said = says(
+        "{seat} declared Hu without a winning hand (accepted as a false Hu)",
+        seat=seat_said(move.seat),
+    )
+    return [RefereeAlert(AlertKind.FALSE_HU, move.seat, said, (note,))]
 
 
 def is_tile_claim(move: Move) -> bool:

@@ -11,7 +11,9 @@ from dataclasses import dataclass
 
 from controller.alerts import AlertKind
 from controller.devices.events import TagsRead
+from controller.locale import Said, says
 from controller.profiles import ReaderProfile, TagMap, TileCopy, Zone, ZoneKind
+from controller.recognition.alert_said import copy_said, seat_said
 from controller.recognition.expected import Layout, Tally, expected, observed, residue
 from controller.recognition.readings import Reading
 from controller.recognition.reconcile import fork
@@ -52,11 +54,20 @@ class WallChecks:
         out: list[Recognised] = []
         for p in self.scan.feed(read):
             if p.copy is None:
-                text = f"wall antenna {read.antenna}: unknown tag {p.uid.hex()}"
-                out.append(RefereeAlert(AlertKind.UNKNOWN_TAG, None, text))
+                said = says(
+                    "wall antenna {antenna}: unknown tag {uid}",
+                    antenna=read.antenna,
+                    uid=p.uid.hex(),
+                )
+                out.append(RefereeAlert(AlertKind.UNKNOWN_TAG, None, said))
             else:
-                text = f"wall antenna {read.antenna}: {p.copy} seen under a second tag"
-                out.append(RefereeAlert(AlertKind.DUPLICATE_TILE, None, f"{text} {p.uid.hex()}"))
+                said = says(
+                    "wall antenna {antenna}: {copy} seen under a second tag {uid}",
+                    antenna=read.antenna,
+                    copy=copy_said(p.copy),
+                    uid=p.uid.hex(),
+                )
+                out.append(RefereeAlert(AlertKind.DUPLICATE_TILE, None, said))
         if not self.scanned and self.scan.complete and self.scan.field_clear(read):
             out.append(self._wall_scanned())
         return out
@@ -70,8 +81,8 @@ class WallChecks:
         if self.scanned:
             scanned = tuple(tc.tile for tc in self.scan.order())
             if scanned != tuple(deal.wall_order):
-                text = "the judge's wall is not the scanned wall: draws are not checked by it"
-                out.append(RefereeAlert(AlertKind.WALL_MISMATCH, None, text))
+                said = Said("the judge's wall is not the scanned wall: draws are not checked by it")
+                out.append(RefereeAlert(AlertKind.WALL_MISMATCH, None, said))
         return out
 
     def _wall_scanned(self) -> WallScanned:
@@ -176,7 +187,11 @@ def dealer_shown(
     if len(fits) != 1:
         return None
     side, layout, tally = fits[0]
-    text = f"the dealt hands show the dealer at side {side}, not {was}: seats follow the table"
+    said = says(
+        "the dealt hands show the dealer at side {side}, not {was}: seats follow the table",
+        side=seat_said(side),
+        was=seat_said(was),
+    )
     return DealerShown(
-        layout, tally, (DealerMoved(side), RefereeAlert(AlertKind.DEALER_SIDE, None, text))
+        layout, tally, (DealerMoved(side), RefereeAlert(AlertKind.DEALER_SIDE, None, said))
     )

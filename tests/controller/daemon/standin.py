@@ -10,6 +10,7 @@ import types
 from dataclasses import dataclass
 from enum import Enum
 
+from controller.locale import Said
 from rules.seats import Seat
 
 
@@ -37,8 +38,12 @@ def install() -> types.ModuleType:
     class RefereeAlert:
         kind: AlertKind
         seat: Seat | None
-        text: str
+        said: Said
         evidence: tuple[str, ...] = ()
+
+        @property
+        def text(self) -> str:
+            return str(self.said)
 
     @dataclass(frozen=True, slots=True)
     class WallScanned:

@@ -10,6 +10,7 @@ from rig import Rig, begin_deal, play
 from controller.alerts import AlertKind
 from controller.journal.payloads import table_seat
 from controller.journal.records import RecordKind
+from controller.locale import Said
 from controller.outputs.scoreboard import ActionKind, RefereeAction
 from controller.recognition.recogniser import RefereeAlert
 from controller.words import seat_name
@@ -18,7 +19,7 @@ from rules.seats import Seat
 
 
 def call(rig: Rig) -> list[dict]:
-    rig.rt.recognised([RefereeAlert(AlertKind.STALLED, None, "no move read", ())], rig.clock.now)
+    rig.rt.recognised([RefereeAlert(AlertKind.STALLED, None, Said("no move read"))], rig.clock.now)
     (alert,) = [a.data() for a in rig.records(RecordKind.ALERT) if a.data()["code"] == "stalled"]
     return alert["candidates"]
 
@@ -186,7 +187,7 @@ def test_regression_the_call_and_its_candidate_disagreed(rig):
     play(rig, moves[:k])
     draw, discard = moves[k], moves[k + 1]
     rig.rec.residue = {(discard.seat, "river", discard.tile): 1}
-    alert = RefereeAlert(AlertKind.AMBIGUOUS, None, f"fits Discard W {discard.tile} or Draw", ())
+    alert = RefereeAlert(AlertKind.AMBIGUOUS, None, Said(f"fits Discard W {discard.tile} or Draw"))
     rig.rt.recognised([alert], rig.clock.now)
     assert "draw was not read" in rig.rt.referee_called  # the best candidate, not the alert
     side = table_seat(draw.seat, rig.rt.dealt_by)
@@ -226,7 +227,7 @@ def test_a_reading_that_fits_two_discards_offers_both_as_buttons(rig):
     )
     fits = (discard, mv.Discard(discard.seat, other))
     text = f"fits Discard {discard.seat} {discard.tile} and Discard {discard.seat} {other}"
-    alert = RefereeAlert(AlertKind.AMBIGUOUS, discard.seat, text, (), fits)
+    alert = RefereeAlert(AlertKind.AMBIGUOUS, discard.seat, Said(text), (), fits)
     rig.rt.recognised([alert], rig.clock.now)
     side = table_seat(discard.seat, rig.rt.dealt_by)
     first, second, *_ = rig.rt.call.to_json()["candidates"]

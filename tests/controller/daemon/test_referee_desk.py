@@ -14,10 +14,11 @@ from rig import Rig, begin_deal, play
 from controller.daemon.runtime import Stop
 from controller.journal.payloads import table_seat
 from controller.journal.records import RecordKind
+from controller.locale import Said, says
 from controller.outputs.scoreboard import ActionKind, RefereeAction
 from controller.referee.journal_deal import read_deal
 from controller.referee.rebuild import rebuild
-from controller.words import seat_name
+from controller.words import seat_name, seat_said
 from rules import moves as mv
 from rules.seats import Seat
 
@@ -162,7 +163,11 @@ def test_a_referee_call_is_shown_until_answered(rig):
     moves = list(plan.moves)
     k = first_draw(moves)
     play(rig, moves[:k])
-    alert = RefereeAlert(AlertKind.STALLED, moves[k].seat, "the judge waits for E's draw", ())
+    alert = RefereeAlert(
+        AlertKind.STALLED,
+        moves[k].seat,
+        says("the judge waits for {seat}'s draw", seat=seat_said("E")),
+    )
     rig.rt.recognised([alert], rig.clock.now)
     side = seat_name(table_seat(moves[k].seat, rig.rt.dealt_by).name)
     assert rig.rt.referee_called == f"{side}'s draw was not read"  # the best candidate's words
@@ -201,7 +206,7 @@ def test_a_referee_call_offers_the_missed_draw_and_entering_it_answers_the_call(
     moves = list(plan.moves)
     k = first_draw(moves)
     play(rig, moves[:k])
-    rig.rt.recognised([RefereeAlert(AlertKind.STALLED, None, "no move read", ())], rig.clock.now)
+    rig.rt.recognised([RefereeAlert(AlertKind.STALLED, None, Said("no move read"))], rig.clock.now)
     side = table_seat(moves[k].seat, rig.rt.dealt_by)
     expected = {"seat": side.name, "move": "draw", "tile": str(moves[k].tile)}
     (alert,) = [a.data() for a in rig.records(RecordKind.ALERT) if a.data()["code"] == "stalled"]
@@ -231,7 +236,7 @@ def test_regression_each_referee_answer_raised_a_new_recovery_call(rig):
     k = first_draw(moves)
     play(rig, moves[:k])
     # the re-reading after the answer finds nothing that explains the table
-    rig.rec.outbox = [RefereeAlert(AlertKind.RECOVERY, None, "no legal sequence", ())]
+    rig.rec.outbox = [RefereeAlert(AlertKind.RECOVERY, None, Said("no legal sequence"))]
     assert entered_draw(rig, moves[k]).accepted
     assert any(c[0] == "reconcile" for c in rig.rec.calls)  # the table was read again
     codes = [a.data()["code"] for a in rig.records(RecordKind.ALERT)]
@@ -305,7 +310,7 @@ def _called(rig):
     moves = list(plan.moves)
     k = first_draw(moves)
     play(rig, moves[:k])
-    rig.rt.recognised([RefereeAlert(AlertKind.STALLED, None, "no move read", ())], rig.clock.now)
+    rig.rt.recognised([RefereeAlert(AlertKind.STALLED, None, Said("no move read"))], rig.clock.now)
     return moves[k], rig.rt.call.to_json()
 
 
@@ -345,7 +350,7 @@ def test_a_call_raised_again_before_an_answer_keeps_its_name(rig):
     from controller.recognition.recogniser import RefereeAlert
 
     _, call = _called(rig)
-    again = RefereeAlert(AlertKind.UNRECOGNISED, None, "fits no legal move", ())
+    again = RefereeAlert(AlertKind.UNRECOGNISED, None, Said("fits no legal move"))
     rig.rt.recognised([again], rig.clock.now)
     assert rig.rt.call.to_json()["id"] == call["id"]  # a tap made meanwhile still counts
     assert _answer(rig, call, call["id"]).accepted
@@ -423,7 +428,7 @@ def test_the_claim_clock_stops_while_a_call_stands(rig):
     play(rig, moves[: first_discard + 1])
     rig.step(1.0)
     left = rig.rt.public().claim_remaining_s
-    rig.rt.recognised([RefereeAlert(AlertKind.STALLED, None, "no move read", ())], rig.clock.now)
+    rig.rt.recognised([RefereeAlert(AlertKind.STALLED, None, Said("no move read"))], rig.clock.now)
     for _ in range(10):
         rig.step(1.0)  # ten seconds: the claim clock would have closed the window thrice
     assert rig.rt.machine.phase == m.CLAIM_WINDOW and rig.rt.public().referee_called

@@ -3,6 +3,7 @@ as the glossary (controller/locale/glossary.tsv) does."""
 
 from __future__ import annotations
 
+import ast
 import re
 from collections.abc import Iterator
 from pathlib import Path
@@ -238,8 +239,6 @@ LOGGING = ("debug", "info", "warning", "error", "exception")  # the log's own wo
 def _unmarked_py(path: Path) -> list[str]:
     """Prose written in a module outside a marking call (N_, says, Said, gettext, _),
     docstrings and log lines left out."""
-    import ast
-
     tree = ast.parse(path.read_text(encoding="utf-8"))
     inside: set[int] = set()
     for node in ast.walk(tree):
@@ -287,35 +286,83 @@ def test_every_sentence_of_the_referee_s_call_is_marked_for_the_catalogs(module)
     assert _unmarked_py(CONTROLLER / module) == []
 
 
-def _alerts_unsaid(path: Path) -> list[str]:
-    """The alerts a module raises (`_alert`, `call_referee`) with a message written as text
-    (a literal, an f-string, a join) instead of a sentence (`Said`, `says`, `counted`, or a
-    function that makes one)."""
-    import ast
+# the calls that raise an alert, and which of their arguments is its message
+DAEMON_ALERTS = {"_alert": 1, "call_referee": 1}
+RECOGNISER_ALERTS = {"RefereeAlert": 2, "_alert": 2}  # controller/recognition
+TEXT = (ast.Constant, ast.JoinedStr, ast.BinOp)  # a literal, an f-string, a join
 
+
+def _alerts_unsaid(path: Path, calls: dict[str, int] = DAEMON_ALERTS) -> list[str]:
+    """The alerts a module raises (`calls`) with a message written as text (a literal, an
+    f-string, a join, or a name the function gave one of those) instead of a sentence
+    (`Said`, `says`, `counted`, or a function that makes one)."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    texts: dict[ast.AST, set[str]] = {}  # each function: its names given text
+    for fn in ast.walk(tree):
+        if isinstance(fn, ast.FunctionDef | ast.AsyncFunctionDef):
+            texts[fn] = {
+                t.id
+                for node in ast.walk(fn)
+                if isinstance(node, ast.Assign | ast.AnnAssign) and isinstance(node.value, TEXT)
+                for t in (node.targets if isinstance(node, ast.Assign) else [node.target])
+                if isinstance(t, ast.Name)
+            }
     out = []
-    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-        if not isinstance(node, ast.Call) or len(node.args) < 2:
-            continue
-        if getattr(node.func, "attr", None) not in ("_alert", "call_referee"):
-            continue
-        message = node.args[1]
-        if isinstance(message, ast.Constant | ast.JoinedStr | ast.BinOp):
-            out.append(f"{path.name}:{node.lineno}: {ast.unparse(message)[:60]}")
-    return out
+    for fn, named in [(None, set()), *texts.items()]:
+        for node in ast.walk(tree if fn is None else fn):
+            if not isinstance(node, ast.Call):
+                continue
+            name = getattr(node.func, "id", None) or getattr(node.func, "attr", None)
+            if name not in calls:
+                continue
+            at = calls[name]
+            given = [k.value for k in node.keywords if k.arg in ("said", "message")]
+            message = node.args[at] if len(node.args) > at else (given or [None])[0]
+            if isinstance(message, TEXT) or (isinstance(message, ast.Name) and message.id in named):
+                out.append(f"{path.name}:{node.lineno}: {ast.unparse(message)[:60]}")
+    return sorted(set(out))
 
 
 def test_every_alert_the_daemon_raises_is_a_sentence_said_in_the_reader_s_language():
     """An alert's message goes to the referee page and the terminal, which say it in their
-    reader's language: a message written as English text could not be (the recogniser's
-    alerts, `RefereeAlert.text`, are read back by controller/words.py `recognised_said`)."""
+    reader's language: a message written as English text could not be."""
     assert _alerts_unsaid(CONTROLLER / "daemon" / "runtime.py") == []
+
+
+@pytest.mark.parametrize(
+    "module", sorted(p.name for p in (CONTROLLER / "recognition").glob("*.py"))
+)
+def test_every_alert_the_recogniser_raises_is_made_as_a_sentence(module):
+    """A recogniser's alert (`RefereeAlert`) is made as a sentence where it is raised
+    (`says(msgid, ...)`, its parts from controller/recognition/alert_said.py), never as
+    English text to be read back: its msgid is in the catalogs, so it is said in the
+    reader's language."""
+    path = CONTROLLER / "recognition" / module
+    assert _alerts_unsaid(path, RECOGNISER_ALERTS) == []
 
 
 def test_the_alert_check_finds_an_alert_written_as_text(tmp_path):
     module = tmp_path / "m.py"
     module.write_text('self._alert(Kind.LID, f"lid {state}")\nself._alert(Kind.LID, said)\n')
     assert _alerts_unsaid(module) == ["m.py:1: f'lid {state}'"]
+
+
+def test_the_alert_check_finds_a_recogniser_alert_written_as_text(tmp_path):
+    module = tmp_path / "m.py"
+    module.write_text(
+        "def f(seat, note):\n"
+        '    text = f"{seat} declared a kong"\n'
+        "    said = says('{seat} declared a kong', seat=seat_said(seat))\n"
+        "    a = RefereeAlert(Kind.FALSE_HU, seat, text)\n"
+        "    b = RefereeAlert(Kind.FALSE_HU, seat, said)\n"
+        '    c = RefereeAlert(Kind.FALSE_HU, seat, note + ": no deal", (note,))\n'
+        "    return self._alert(Kind.AMBIGUOUS, None, said=text)\n"
+    )
+    assert _alerts_unsaid(module, RECOGNISER_ALERTS) == [
+        "m.py:4: text",
+        "m.py:6: note + ': no deal'",
+        "m.py:7: text",
+    ]
 
 
 def test_the_module_check_finds_an_unmarked_sentence(tmp_path):
