@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from controller.clock import Clock
 from controller.errors import Malformed, NoSuchRecord, Refused
-from controller.journal.payloads import deal_seat, judge_json
+from controller.journal.payloads import deal_seat, judge_json, move_from_judge_json
 from controller.journal.records import Correction, CorrectionAction, Record, RecordKind, Stamp
 from controller.journal.store import Journal
 from controller.locale import N_, Said, says
@@ -172,7 +172,7 @@ class RefereeDesk:
 
         jd = deal_from_records(self.journal, self._deal_records(number))
         views = tuple(
-            _correction_view(c, number if settled else 0)
+            _correction_view(c, jd.dealer, number if settled else 0)
             for c in reversed(jd.corrections)
             if c.correction.action is not CorrectionAction.WITHDRAW
         )
@@ -401,10 +401,10 @@ class RefereeDesk:
         return ActionResult(True, seq)
 
 
-def _correction_view(c: AppliedCorrection, settled: int = 0) -> CorrectionView:
-    """A correction as the page lists it; one of the `settled` deal's says what its Undo
-    does now."""
-    said = _describe(c.correction)
+def _correction_view(c: AppliedCorrection, dealer: Seat, settled: int = 0) -> CorrectionView:
+    """A correction as the page lists it (its deal dealt from side `dealer`); one of the
+    `settled` deal's says what its Undo does now."""
+    said = _describe(c.correction, dealer)
     view = CorrectionView(c.record.seq, str(said), c.active, said.to_json())
     if not settled:
         return view
@@ -444,7 +444,7 @@ def _is_end(record: Record) -> bool:
 
 
 _CORRECTED = {
-    CorrectionAction.ENTER_MOVE: N_("#{seq} move entered by {referee}: {why}"),
+    CorrectionAction.ENTER_MOVE: N_("#{seq} {move} entered by {referee}: {why}"),
     CorrectionAction.CANCEL_MOVE: N_("#{seq} move cancelled by {referee}: {why}"),
     CorrectionAction.FIX_TILE: N_("#{seq} tile fixed to {tile} by {referee}: {why}"),
     CorrectionAction.PENALTY: N_(
@@ -454,8 +454,9 @@ _CORRECTED = {
 }
 
 
-def _describe(c: Correction) -> Said:
-    """A correction as the referee page lists it, said in the page's language; its referee
+def _describe(c: Correction, dealer: Seat) -> Said:
+    """A correction as the referee page lists it, said in the page's language: an entered
+    move named (a referee could not tell one "move entered" row from another); its referee
     and reason as written (a reason the page offered, "it did not happen", is said in the
     page's language too: it is a catalog message)."""
     details = c.details or {}
@@ -473,6 +474,11 @@ def _describe(c: Correction) -> Said:
             payee=seat_said(to) if to else Said("nobody"),
             **who,
         )
+    if c.action is CorrectionAction.ENTER_MOVE and "judge" in details:
+        from controller.referee.trial import move_said
+
+        move = move_from_judge_json(details["judge"])
+        return says(_CORRECTED[c.action], move=move_said(move, dealer), **who)
     if c.action is CorrectionAction.FIX_TILE:
         tile = str(details.get("tile"))
         return says(_CORRECTED[c.action], tile=Said(tile_words(tile)), **who)

@@ -438,3 +438,23 @@ def test_the_claim_clock_stops_while_a_call_stands(rig):
     assert rig.rt.machine.phase == m.CLAIM_WINDOW
     rig.step(0.2)
     assert rig.rt.machine.phase == m.AWAITING_DRAW
+
+
+def test_regression_the_corrections_list_did_not_name_the_move_entered(rig):
+    """A referee trying the page found every row of "Corrections" saying "#N move entered by
+    127.0.0.1: chosen from the referee call", never which move: two entered draws could not
+    be told apart to undo the wrong one. A row names the move, in the page's language."""
+    from controller.locale import Language, Said, translator
+    from controller.referee.trial import move_said, say
+
+    plan = begin_deal(rig, 3)
+    moves = list(plan.moves)
+    k = first_draw(moves)
+    play(rig, moves[:k])
+    assert entered_draw(rig, moves[k]).accepted
+    (row,) = rig.rt.desk.listing()
+    assert say(moves[k], rig.rt.dealt_by) in row.text, row.text
+    assert row.text.endswith("entered by ref-1: test")
+    zh = translator(Language.ZH_CN)
+    chinese = Said.from_json(row.words).say(zh)
+    assert move_said(moves[k], rig.rt.dealt_by).say(zh) in chinese and "录入" in chinese
