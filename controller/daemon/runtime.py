@@ -84,10 +84,9 @@ from controller.daemon.lineup import Lineup
 from controller.daemon.machine import TableMachine, Timer, TimerFired
 from controller.daemon.publication import (
     DeskFacts,
+    Publisher,
     SessionCount,
-    live_view,
     restored_result,
-    views,
 )
 from controller.daemon.reader_bus import BusStep, reader_rounds
 from controller.daemon.recovery import (
@@ -104,7 +103,7 @@ from controller.daemon.replay import Recovered
 from controller.daemon.scan_doubt import ScanDoubt
 from controller.daemon.settlement import SessionScores, settle
 from controller.daemon.view_words import void_set_words
-from controller.daemon.views import ResultScreen, TableFacts
+from controller.daemon.views import TableFacts
 from controller.devices.events import (
     CommandAcked,
     DataReceived,
@@ -240,7 +239,7 @@ class Runtime:
         self.last_accepted_seq = 0
         self._started_seq = 0  # the open deal's deal.started record
         self.desk = RefereeDesk(self.journal, self.clock, self)
-        self.screen = ResultScreen()  # a settled deal stays on the public feed a while
+        self.publisher = Publisher()  # the views; a settled deal stays on the public feed a while
         rec = recovered or Recovered()
         self._dealt_by = rec.started.dealer if rec.started is not None else rec.dealer
         self.session = rec.session
@@ -287,7 +286,7 @@ class Runtime:
                 journal, rec.shown, self.facts(), SessionCount(rec.settled_in_session, limit)
             )
             if shown is not None:
-                self.screen.hold(shown)
+                self.publisher.screen.hold(shown)
         if self.resume.recovering:
             self._resume_recovered(rec)
 
@@ -1364,25 +1363,26 @@ class Runtime:
 
     def public(self) -> PublicView:
         """The hall's view now (a settled deal may stay on it a while)."""
-        return self.screen.shown(live_view(self.facts(), self.deal, self._count()), self.deal)
+        return self.publisher.public(self.facts(), self.deal, self._count())
 
     def _publish_if_dirty(self) -> None:
         if self._dirty:
             self.publish()
 
     def publish(self) -> None:
-        """Every audience's view, built afresh and pushed to the outputs."""
+        """Every audience's view, made for the table as it is now (what did not change since
+        the last is taken again, `Publisher`) and pushed to the outputs."""
         self._dirty = False
         desk = DeskFacts(
             tuple(self.alerts),
             tuple(self.tail),
-            None if self.call is None else self.call.to_json(),
+            self.call,
             self.desk.listing(),
             tuple(self.heads),
             self.desk.settled_listing(),
         )
-        made = views(
-            self.facts(), self.deal, self._count(), self.screen, desk, self.clock.monotonic()
+        made = self.publisher.views(
+            self.facts(), self.deal, self._count(), desk, self.clock.monotonic()
         )
         try:
             self.outputs.publish(made.public, made.referee, made.broadcast)
