@@ -62,7 +62,7 @@ from controller.daemon.boardless import (
     inferred,
 )
 from controller.daemon.candidates import Candidate, candidates
-from controller.daemon.claim_clock import ClaimClock, OverTime, closes_early
+from controller.daemon.claim_clock import ClaimClock, OverTime
 from controller.daemon.contracts import (
     DEVICES,
     ENDS,
@@ -165,6 +165,9 @@ from rules.seats import SEATS, Seat
 from rules.wall import Dice
 
 log = logging.getLogger(__name__)
+
+# a record for the journal: its source, kind, payload and deal (`_log_all`)
+Entry = tuple[Source, RecordKind, Mapping[str, Any], int | None]
 
 __all__ = [
     "DEVICES",
@@ -683,7 +686,7 @@ class Runtime:
             self.deal = deal = rejudged
             self.claims.forget()
             rejected = deal.check(move)
-        if rejected is not None and closes_early(deal, move):
+        if rejected is not None and self.claims.closes_early(deal, move):
             self._close_window("draw" if isinstance(move, mv.Draw) else "play", t)
             rejected = deal.check(move)
         if rejected is not None:
@@ -759,6 +762,7 @@ class Runtime:
             return
         if self.machine.phase == target and not _restarts_clock(move):
             return
+        followed: list[Entry] = []
         if self.machine.phase == target:
             self.machine.rearm()  # a new move on the same phase: the move clock restarts
         elif isinstance(move, mv.Correction):
@@ -768,23 +772,25 @@ class Runtime:
             if steps is None:
                 self._alert(AlertKind.MACHINE, f"no way from {self.machine.phase} to {target}")
                 return
-            for trigger in steps:
-                self._trigger(trigger)
+            # the table's phases and the window the move opened are committed together
+            # (one fsync, not one a record): they follow from the move, committed already
+            followed = [self._stepped(trigger) for trigger in steps]
         self.claims.new_move()
         if target == m.CLAIM_WINDOW or target == m.ROBBING_WINDOW:
-            self._journal_window_opened()
+            followed.append(self._window_opened())
+        self._log_all(followed)
         if deal.over:
             self._settle_deal()
 
     def _trigger(self, trigger: str) -> None:
+        self._log_all([self._stepped(trigger)])
+
+    def _stepped(self, trigger: str) -> Entry:
+        """The table machine moved by `trigger`, and its `table.phase` record to append."""
         before = self.machine.phase
         getattr(self.machine, trigger)()
-        self._log(
-            Source.DAEMON,
-            RecordKind.TABLE_PHASE,
-            {"from": before, "to": self.machine.phase, "trigger": trigger},
-            deal=self._open_deal(),
-        )
+        payload = {"from": before, "to": self.machine.phase, "trigger": trigger}
+        return Source.DAEMON, RecordKind.TABLE_PHASE, payload, self._open_deal()
 
     def _resync(self, why: str) -> None:
         """The table machine put at the judge's phase with no table event to follow (`why`:
@@ -841,10 +847,13 @@ class Runtime:
         self._log(Source.DAEMON, RecordKind.CLAIM_WINDOW, payload, deal=self.deal_no, t=t)
 
     def _journal_window_opened(self) -> None:
+        self._log_all([self._window_opened()])
+
+    def _window_opened(self) -> Entry:
         deal = self.deal
         assert deal is not None and deal.window is not None
         payload = self.claims.opened(deal.window, self.dealer)
-        self._log(Source.DAEMON, RecordKind.CLAIM_WINDOW, payload, deal=self.deal_no)
+        return Source.DAEMON, RecordKind.CLAIM_WINDOW, payload, self.deal_no
 
     # --- a deal's life: shuffle, scan, dice, start, settlement ----------------------------
 
@@ -1301,7 +1310,7 @@ class Runtime:
         if deal is None or deal.over:
             return mv.Rejected(mv.Reason.DEAL_OVER, "no deal in progress")
         rejected = deal.check(move)
-        if rejected is not None and closes_early(deal, move):
+        if rejected is not None and self.claims.closes_early(deal, move):
             return None
         return rejected
 
@@ -1407,13 +1416,25 @@ class Runtime:
     ) -> Record:
         stamp = Stamp(self.clock.monotonic() if t is None else t, self.clock.wall())
         record = self.journal.append(source, kind, payload, deal=deal, at=stamp)
+        self._logged(record)
+        return record
+
+    def _log_all(self, entries: Sequence[Entry]) -> None:
+        """Append `entries` in one commit (one fsync), stamped now."""
+        if not entries:
+            return
+        stamp = Stamp(self.clock.monotonic(), self.clock.wall())
+        made = [(source, kind, payload, deal, stamp) for source, kind, payload, deal in entries]
+        for record in self.journal.append_many(made):
+            self._logged(record)
+
+    def _logged(self, record: Record) -> None:
         self.seq = record.seq
-        if kind is RecordKind.DEAL_SETTLED:
-            self.heads.append({"deal": deal, "seq": record.seq, "hash": record.hash})
-        if kind not in (RecordKind.HW_FRAME, RecordKind.HW_ERROR):
+        if record.kind is RecordKind.DEAL_SETTLED:
+            self.heads.append({"deal": record.deal, "seq": record.seq, "hash": record.hash})
+        if record.kind not in (RecordKind.HW_FRAME, RecordKind.HW_ERROR):
             self._dirty = True  # raw frames change nothing a view shows
             self.tail.append(tail_line(record))
-        return record
 
     def _alert(
         self,

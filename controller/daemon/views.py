@@ -292,8 +292,8 @@ class SeatHands:
         out = []
         for side in SEATS:
             s = deal_seat(side, dealer)
-            key = (deal.rs, deal.prevalent, s, deal.hand(s), deal.melds(s), deal.void(s))
-            key += (deal.is_out(s),)
+            key: tuple[Any, ...] = (deal.rs, deal.prevalent, s, deal.hand(s), deal.melds(s))
+            key += (deal.void(s), deal.is_out(s))
             made = self._made.get(side)
             if made is None or made[0] != key:
                 made = self._made[side] = key, _hand(deal, s, side)

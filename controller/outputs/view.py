@@ -10,7 +10,6 @@ the notation of RULES.md (`5p`, `pung 5s`), seats as `E S W N`.
 from __future__ import annotations
 
 from dataclasses import dataclass, field, fields
-from functools import cache
 from typing import Any
 
 VIEW_VERSION = 1
@@ -221,9 +220,12 @@ def plain(value: Any) -> Any:
     return value
 
 
-@cache
+_FIELDS: dict[type, tuple[str, ...] | None] = {}  # the view classes' fields, looked up once
+
+
 def _field_names(cls: type) -> tuple[str, ...] | None:
     """The fields of a dataclass `cls` in their order (None: not a dataclass)."""
-    if not hasattr(cls, "__dataclass_fields__"):
-        return None
-    return tuple(f.name for f in fields(cls))
+    if cls not in _FIELDS:
+        made = hasattr(cls, "__dataclass_fields__")
+        _FIELDS[cls] = tuple(f.name for f in fields(cls)) if made else None
+    return _FIELDS[cls]
