@@ -109,7 +109,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="SECONDS",
         help="time reader answers through `mjtable run` on the simulator's pseudo-terminals, "
         "SECONDS of real-time play clean and SECONDS at 5/5/1 noise: answer to journal fsync "
-        "and to board push, beside the reader's inventory time (default 120; 0: skip)",
+        "and to board push, beside the reader's inventory time and the disk's own append + "
+        "fsync in the same folder (default 120; 0: skip)",
     )
 
 
