@@ -38,10 +38,14 @@ def trial_closed(deal: Deal) -> Deal | None:
 def closes_early(deal: Deal, move: mv.Move) -> bool:
     """A turn move seen while a window is open closes it early when, after closing, the
     judge would accept it (the next player's draw, the claimer's discard)."""
-    if deal.window is None or is_claim(move) or isinstance(move, mv.CloseClaims):
+    if not _may_close(deal, move):
         return False
     trial = trial_closed(deal)
     return trial is not None and trial.check(move) is None
+
+
+def _may_close(deal: Deal, move: mv.Move) -> bool:
+    return deal.window is not None and not is_claim(move) and not isinstance(move, mv.CloseClaims)
 
 
 class ClaimClock:
@@ -58,8 +62,9 @@ class ClaimClock:
         self._close_held = False  # the time ran out while a CHOW waited for its tiles
         self._over_time_warned = False
         self._countdown_second: int | None = None
-        self._seen_key: tuple[int, int] | None = None
-        self._seen: Deal | None = None
+        # the deal as if its window closed (`trial`), made once per move: the deal it was
+        # made of, that deal's history's length then, the trial (None: the close refused)
+        self._trial: tuple[Deal, int, Deal | None] | None = None
 
     def as_seen(self, deal: Deal | None) -> Deal | None:
         """The deal tile movements are read against. While a claim window is open, tiles
@@ -71,16 +76,28 @@ class ClaimClock:
         and claims shown by the tiles are read on the open window, issue 18)."""
         if deal is None or deal.window is None:
             return deal
-        key = (id(deal), len(deal.history))
-        if self._seen_key != key:
-            trial = trial_closed(deal)
-            closed = trial is not None and not trial.over
-            self._seen_key, self._seen = key, trial if closed else deal
-        return self._seen
+        trial = self.trial(deal)
+        return trial if trial is not None and not trial.over else deal
+
+    def trial(self, deal: Deal) -> Deal | None:
+        """`trial_closed(deal)`, made once per move of the deal (a deep copy of the judge):
+        the tiles' next move is read against it (`as_seen`), and then offered to the judge
+        (`closes_early`). Not to be changed: it is the same value until the deal moves."""
+        made = self._trial
+        if made is None or made[0] is not deal or made[1] != len(deal.history):
+            made = self._trial = deal, len(deal.history), trial_closed(deal)
+        return made[2]
+
+    def closes_early(self, deal: Deal, move: mv.Move) -> bool:
+        """`closes_early(deal, move)` on the trial made for this move of the deal."""
+        if not _may_close(deal, move):
+            return False
+        trial = self.trial(deal)
+        return trial is not None and trial.check(move) is None
 
     def forget(self) -> None:
         """The judge was replaced (a wall reordered, the referee's corrections)."""
-        self._seen_key = None
+        self._trial = None
 
     def opened(self, window: ClaimWindow, dealer: Seat) -> dict[str, Any]:
         """The payload of the `claim.window` record that opens `window`."""

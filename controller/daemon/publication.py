@@ -1,6 +1,8 @@
 """What the core publishes, as functions of what it knows: each audience's view (the hall's,
 the referee's, the broadcast) from the table's facts and the judge, and after a restart the
-settled deal's result shown again (the views themselves are built in views.py)."""
+settled deal's result shown again (the views themselves are built in views.py). What a
+view shows of the deal, and the referee call in JSON, are made once per change of the deal
+or the call and kept for every publication until the next (`Publisher`)."""
 
 from __future__ import annotations
 
@@ -9,10 +11,14 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
+from controller.daemon.referee_call import RefereeCall
 from controller.daemon.views import (
+    DealShown,
     ResultScreen,
+    SeatHands,
     TableFacts,
     broadcast_view,
+    deal_shown,
     public_view,
     referee_view,
 )
@@ -26,6 +32,7 @@ from controller.outputs.view import (
     RefereeView,
 )
 from rules.deal import Deal
+from rules.seats import Seat
 
 log = logging.getLogger(__name__)
 
@@ -45,7 +52,7 @@ class DeskFacts:
 
     alerts: Sequence[AlertView]
     tail: Sequence[str]
-    call: dict[str, Any] | None
+    call: RefereeCall | None
     corrections: Sequence[CorrectionView]
     heads: Sequence[dict[str, Any]]
     settled: tuple[int, Sequence[CorrectionView]]
@@ -61,33 +68,86 @@ class Published:
     broadcast: BroadcastView
 
 
-def live_view(facts: TableFacts, deal: Deal | None, count: SessionCount) -> PublicView:
-    """The public view of the table as it is now, the deal counted in its session."""
-    return replace(public_view(facts, deal), session_deal=count.deal, session_deals=count.deals)
+def live_view(
+    facts: TableFacts, deal: Deal | None, count: SessionCount, shown: DealShown | None = None
+) -> PublicView:
+    """The public view of the table as it is now, the deal counted in its session (`shown`:
+    `deal_shown(deal, facts.dealer)` made already)."""
+    view = public_view(facts, deal, shown)
+    return replace(view, session_deal=count.deal, session_deals=count.deals)
 
 
-def views(
-    facts: TableFacts,
-    deal: Deal | None,
-    count: SessionCount,
-    screen: ResultScreen,
-    desk: DeskFacts,
-    now: float,
-) -> Published:
-    live = live_view(facts, deal, count)
-    public = screen.shown(live, deal)  # the hall: a settled deal stays a while
-    referee = referee_view(
-        live,
-        facts,
-        deal,
-        tuple(desk.alerts),
-        tuple(desk.tail),
-        desk.call,
-        desk.corrections,
-        tuple(desk.heads),
-        desk.settled,
-    )
-    return Published(public, referee, broadcast_view(public, facts, deal, now))
+class Publisher:
+    """Every audience's view, made for each publication from the table's facts and the
+    judge. What the views show of the deal (its ledger and the ledger's words, the last
+    action, the hands and their waits: `views.DealShown`) is made once per change of the
+    deal, each seat's hand and waits once per change of that hand (`views.SeatHands`), and
+    the referee call's JSON (its sentences) once per call: the core publishes after every
+    record, most of which change none of them. A deal changes only by its accepted
+    moves, each of which lengthens its history (a correction too), or by being replaced
+    (the referee's rebuild, a wall reordered). Keeps the settled deal on the public feed a
+    while (`screen`). Core thread only."""
+
+    def __init__(self) -> None:
+        self.screen = ResultScreen()
+        self._deal: tuple[Deal, int, Seat] | None = None
+        self._shown: DealShown | None = None
+        self._hands = SeatHands()
+        self._call: RefereeCall | None = None
+        self._call_json: dict[str, Any] | None = None
+
+    def shown(self, deal: Deal | None, dealer: Seat) -> DealShown | None:
+        """What the views show of `deal` as it is now, `dealer` dealing it."""
+        if deal is None:
+            return None
+        made = self._deal
+        if made is None or made[0] is not deal or made[1:] != (len(deal.history), dealer):
+            self._deal, self._shown = (
+                (deal, len(deal.history), dealer),
+                deal_shown(deal, dealer, self._hands),
+            )
+        return self._shown
+
+    def call_json(self, call: RefereeCall | None) -> dict[str, Any] | None:
+        """The standing call as the referee page reads it (frozen: one per change)."""
+        if call is None:
+            return None
+        if call is not self._call:
+            self._call, self._call_json = call, call.to_json()
+        return self._call_json
+
+    def live(self, facts: TableFacts, deal: Deal | None, count: SessionCount) -> PublicView:
+        return live_view(facts, deal, count, self.shown(deal, facts.dealer))
+
+    def public(self, facts: TableFacts, deal: Deal | None, count: SessionCount) -> PublicView:
+        """The hall's view now (a settled deal may stay on it a while)."""
+        return self.screen.shown(self.live(facts, deal, count), deal)
+
+    def views(
+        self,
+        facts: TableFacts,
+        deal: Deal | None,
+        count: SessionCount,
+        desk: DeskFacts,
+        now: float,
+    ) -> Published:
+        shown = self.shown(deal, facts.dealer)
+        live = live_view(facts, deal, count, shown)
+        public = self.screen.shown(live, deal)  # the hall: a settled deal stays a while
+        hands = () if shown is None else shown.hands
+        referee = referee_view(
+            live,
+            facts,
+            deal,
+            tuple(desk.alerts),
+            tuple(desk.tail),
+            self.call_json(desk.call),
+            desk.corrections,
+            tuple(desk.heads),
+            desk.settled,
+            hands,
+        )
+        return Published(public, referee, broadcast_view(public, facts, deal, now, hands))
 
 
 def restored_result(

@@ -62,7 +62,7 @@ from controller.daemon.boardless import (
     inferred,
 )
 from controller.daemon.candidates import Candidate, candidates
-from controller.daemon.claim_clock import ClaimClock, OverTime, closes_early
+from controller.daemon.claim_clock import ClaimClock, OverTime
 from controller.daemon.contracts import (
     DEVICES,
     RECONCILE_TRIES,
@@ -83,10 +83,9 @@ from controller.daemon.lineup import Lineup
 from controller.daemon.machine import TableMachine, Timer, TimerFired
 from controller.daemon.publication import (
     DeskFacts,
+    Publisher,
     SessionCount,
-    live_view,
     restored_result,
-    views,
 )
 from controller.daemon.reader_bus import BusStep, reader_rounds
 from controller.daemon.recovery import (
@@ -103,7 +102,7 @@ from controller.daemon.replay import Recovered
 from controller.daemon.scan_doubt import ScanDoubt
 from controller.daemon.settlement import SessionScores, settle
 from controller.daemon.view_words import void_set_words
-from controller.daemon.views import ResultScreen, TableFacts
+from controller.daemon.views import TableFacts
 from controller.devices.events import (
     CommandAcked,
     DataReceived,
@@ -172,6 +171,9 @@ from rules.seats import SEATS, Seat
 from rules.wall import Dice
 
 log = logging.getLogger(__name__)
+
+# a record for the journal: its source, kind, payload and deal (`_log_all`)
+Entry = tuple[Source, RecordKind, Mapping[str, Any], int | None]
 
 __all__ = [
     "DEVICES",
@@ -245,7 +247,7 @@ class Runtime:
         self.last_accepted_seq = 0
         self._started_seq = 0  # the open deal's deal.started record
         self.desk = RefereeDesk(self.journal, self.clock, self)
-        self.screen = ResultScreen()  # a settled deal stays on the public feed a while
+        self.publisher = Publisher()  # the views; a settled deal stays on the public feed a while
         rec = recovered or Recovered()
         self._dealt_by = rec.started.dealer if rec.started is not None else rec.dealer
         self.session = rec.session
@@ -292,7 +294,7 @@ class Runtime:
                 journal, rec.shown, self.facts(), SessionCount(rec.settled_in_session, limit)
             )
             if shown is not None:
-                self.screen.hold(shown)
+                self.publisher.screen.hold(shown)
         if self.resume.recovering:
             self._resume_recovered(rec)
 
@@ -701,7 +703,7 @@ class Runtime:
             self.deal = deal = rejudged
             self.claims.forget()
             rejected = deal.check(move)
-        if rejected is not None and closes_early(deal, move):
+        if rejected is not None and self.claims.closes_early(deal, move):
             self._close_window("draw" if isinstance(move, mv.Draw) else "play", t)
             rejected = deal.check(move)
         if rejected is not None:
@@ -777,6 +779,7 @@ class Runtime:
             return
         if self.machine.phase == target and not _restarts_clock(move):
             return
+        followed: list[Entry] = []
         if self.machine.phase == target:
             self.machine.rearm()  # a new move on the same phase: the move clock restarts
         elif isinstance(move, mv.Correction):
@@ -791,23 +794,25 @@ class Runtime:
                 )
                 self._alert(AlertKind.MACHINE, text)
                 return
-            for trigger in steps:
-                self._trigger(trigger)
+            # the table's phases and the window the move opened are committed together
+            # (one fsync, not one a record): they follow from the move, committed already
+            followed = [self._stepped(trigger) for trigger in steps]
         self.claims.new_move()
         if target == m.CLAIM_WINDOW or target == m.ROBBING_WINDOW:
-            self._journal_window_opened()
+            followed.append(self._window_opened())
+        self._log_all(followed)
         if deal.over:
             self._settle_deal()
 
     def _trigger(self, trigger: str) -> None:
+        self._log_all([self._stepped(trigger)])
+
+    def _stepped(self, trigger: str) -> Entry:
+        """The table machine moved by `trigger`, and its `table.phase` record to append."""
         before = self.machine.phase
         getattr(self.machine, trigger)()
-        self._log(
-            Source.DAEMON,
-            RecordKind.TABLE_PHASE,
-            {"from": before, "to": self.machine.phase, "trigger": trigger},
-            deal=self._open_deal(),
-        )
+        payload = {"from": before, "to": self.machine.phase, "trigger": trigger}
+        return Source.DAEMON, RecordKind.TABLE_PHASE, payload, self._open_deal()
 
     def _resync(self, why: str) -> None:
         """The table machine put at the judge's phase with no table event to follow (`why`:
@@ -868,10 +873,13 @@ class Runtime:
         self._log(Source.DAEMON, RecordKind.CLAIM_WINDOW, payload, deal=self.deal_no, t=t)
 
     def _journal_window_opened(self) -> None:
+        self._log_all([self._window_opened()])
+
+    def _window_opened(self) -> Entry:
         deal = self.deal
         assert deal is not None and deal.window is not None
         payload = self.claims.opened(deal.window, self.dealer)
-        self._log(Source.DAEMON, RecordKind.CLAIM_WINDOW, payload, deal=self.deal_no)
+        return Source.DAEMON, RecordKind.CLAIM_WINDOW, payload, self.deal_no
 
     # --- a deal's life: shuffle, scan, dice, start, settlement ----------------------------
 
@@ -1345,7 +1353,7 @@ class Runtime:
         if deal is None or deal.over:
             return mv.Rejected(mv.Reason.DEAL_OVER, "no deal in progress")
         rejected = deal.check(move)
-        if rejected is not None and closes_early(deal, move):
+        if rejected is not None and self.claims.closes_early(deal, move):
             return None
         return rejected
 
@@ -1410,25 +1418,26 @@ class Runtime:
 
     def public(self) -> PublicView:
         """The hall's view now (a settled deal may stay on it a while)."""
-        return self.screen.shown(live_view(self.facts(), self.deal, self._count()), self.deal)
+        return self.publisher.public(self.facts(), self.deal, self._count())
 
     def _publish_if_dirty(self) -> None:
         if self._dirty:
             self.publish()
 
     def publish(self) -> None:
-        """Every audience's view, built afresh and pushed to the outputs."""
+        """Every audience's view, made for the table as it is now (what did not change since
+        the last is taken again, `Publisher`) and pushed to the outputs."""
         self._dirty = False
         desk = DeskFacts(
             tuple(self.alerts),
             tuple(self.tail),
-            None if self.call is None else self.call.to_json(),
+            self.call,
             self.desk.listing(),
             tuple(self.heads),
             self.desk.settled_listing(),
         )
-        made = views(
-            self.facts(), self.deal, self._count(), self.screen, desk, self.clock.monotonic()
+        made = self.publisher.views(
+            self.facts(), self.deal, self._count(), desk, self.clock.monotonic()
         )
         try:
             self.outputs.publish(made.public, made.referee, made.broadcast)
@@ -1453,13 +1462,25 @@ class Runtime:
     ) -> Record:
         stamp = Stamp(self.clock.monotonic() if t is None else t, self.clock.wall())
         record = self.journal.append(source, kind, payload, deal=deal, at=stamp)
+        self._logged(record)
+        return record
+
+    def _log_all(self, entries: Sequence[Entry]) -> None:
+        """Append `entries` in one commit (one fsync), stamped now."""
+        if not entries:
+            return
+        stamp = Stamp(self.clock.monotonic(), self.clock.wall())
+        made = [(source, kind, payload, deal, stamp) for source, kind, payload, deal in entries]
+        for record in self.journal.append_many(made):
+            self._logged(record)
+
+    def _logged(self, record: Record) -> None:
         self.seq = record.seq
-        if kind is RecordKind.DEAL_SETTLED:
-            self.heads.append({"deal": deal, "seq": record.seq, "hash": record.hash})
-        if kind not in (RecordKind.HW_FRAME, RecordKind.HW_ERROR):
+        if record.kind is RecordKind.DEAL_SETTLED:
+            self.heads.append({"deal": record.deal, "seq": record.seq, "hash": record.hash})
+        if record.kind not in (RecordKind.HW_FRAME, RecordKind.HW_ERROR):
             self._dirty = True  # raw frames change nothing a view shows
             self.tail.append(tail_line(record))
-        return record
 
     def _alert(
         self,

@@ -22,10 +22,13 @@ from controller.daemon.view_words import (
 )
 from controller.journal.payloads import deal_seat, table_seat
 from controller.outputs.view import (
+    ActionView,
     AlertView,
     BroadcastView,
     CorrectionView,
     HandView,
+    LedgerLineView,
+    LedgerWords,
     PublicView,
     RefereeView,
     SeatView,
@@ -71,7 +74,34 @@ def _hu_order(deal: Deal, win: Won) -> int:
     return 1 + len({w.order for w in deal.winners if not w.false_hu and w.order < win.order})
 
 
-def public_view(facts: TableFacts, deal: Deal | None) -> PublicView:
+@dataclass(frozen=True, slots=True)
+class DealShown:
+    """What the views show of a deal that changes only when the deal does: its ledger, the
+    ledger in words, the last action in words, how it ended, and every seat's hand with its
+    waits (the referee's and the broadcast's), in fixed seats."""
+
+    ledger: tuple[LedgerLineView, ...]
+    ledger_words: tuple[LedgerWords, ...]
+    last_action: ActionView | None
+    end: str | None
+    hands: tuple[HandView, ...]
+
+
+def deal_shown(deal: Deal, dealer: Seat, hands: SeatHands | None = None) -> DealShown:
+    """What the views show of `deal` (`hands`: the seats' hands as last made)."""
+    return DealShown(
+        ledger_view(deal, dealer),
+        ledger_words(deal, dealer),
+        last_action(deal, dealer),
+        deal_end(deal) if deal.over else None,
+        _hands(deal, dealer) if hands is None else hands.views(deal, dealer),
+    )
+
+
+def public_view(facts: TableFacts, deal: Deal | None, shown: DealShown | None = None) -> PublicView:
+    """The hall's view; `shown`: `deal_shown(deal, facts.dealer)` made already."""
+    if deal is not None and shown is None:
+        shown = deal_shown(deal, facts.dealer)
     seats = []
     settled = deal is not None and _settled(facts, deal)
     deltas = deal.deltas() if deal is not None else (0, 0, 0, 0)
@@ -122,15 +152,15 @@ def public_view(facts: TableFacts, deal: Deal | None) -> PublicView:
         waiting_for=tuple(device_name(d) for d in facts.devices_down),
         table_title=table_name(facts.table),
         phase_text=phase_words(facts.phase, turn),
-        ledger_words=() if deal is None else ledger_words(deal, facts.dealer),
+        ledger_words=() if shown is None else shown.ledger_words,
         last_discard=last,
         seats=tuple(seats),
         seq=facts.seq,
         prevalent=_prevalent(deal),
         discarder=discarder,
-        last_action=None if deal is None else last_action(deal, facts.dealer),
-        ledger=() if deal is None else ledger_view(deal, facts.dealer),
-        end=None if deal is None or not deal.over else deal_end(deal),
+        last_action=None if shown is None else shown.last_action,
+        ledger=() if shown is None else shown.ledger,
+        end=None if shown is None else shown.end,
     )
 
 
@@ -219,34 +249,56 @@ def hand_views(facts: TableFacts, deal: Deal | None) -> tuple[HandView, ...]:
     """Every seat's standing tiles, void, waits and theoretical maximum, as `mjtable waits`
     computes them (`rules.scoring.waits_and_maximum`: the rule set's `exhausted-wait`, the
     Wellness winds)."""
-    if deal is None:
-        return ()
-    out = []
-    for side in SEATS:
-        s = deal_seat(side, facts.dealer)
-        void = deal.void(s)
-        hand = deal.hand(s)
-        found: Sequence[Tile] = ()
-        best = 0
-        if len(hand) % 3 == 1 and not deal.is_out(s):
-            found, best = waits_and_maximum(
-                deal.counts(s),
-                deal.melds(s),
-                void,
-                deal.rs,
-                seat_wind=s,
-                prevalent_wind=deal.prevalent,
-            )
-        out.append(
-            HandView(
-                seat=side.name,
-                standing=tuple(str(t) for t in hand),
-                void=None if void is None else void.value,
-                waits=tuple(str(t) for t in found),
-                max_value=best,
-            )
+    return () if deal is None else _hands(deal, facts.dealer)
+
+
+def _hands(deal: Deal, dealer: Seat) -> tuple[HandView, ...]:
+    return tuple(_hand(deal, deal_seat(side, dealer), side) for side in SEATS)
+
+
+def _hand(deal: Deal, s: Seat, side: Seat) -> HandView:
+    """Seat `s`'s hand (deal seat; `side` the table's)."""
+    void = deal.void(s)
+    hand = deal.hand(s)
+    found: Sequence[Tile] = ()
+    best = 0
+    if len(hand) % 3 == 1 and not deal.is_out(s):
+        found, best = waits_and_maximum(
+            deal.counts(s),
+            deal.melds(s),
+            void,
+            deal.rs,
+            seat_wind=s,
+            prevalent_wind=deal.prevalent,
         )
-    return tuple(out)
+    return HandView(
+        seat=side.name,
+        standing=tuple(str(t) for t in hand),
+        void=None if void is None else void.value,
+        waits=tuple(str(t) for t in found),
+        max_value=best,
+    )
+
+
+class SeatHands:
+    """Every seat's hand view as `hand_views` makes it, each made again only when what it is
+    made of changed: a move changes one or two seats' hands, and the waits of the others are
+    not looked for again. Core thread only."""
+
+    def __init__(self) -> None:
+        self._made: dict[Seat, tuple[tuple[Any, ...], HandView]] = {}
+
+    def views(self, deal: Deal, dealer: Seat) -> tuple[HandView, ...]:
+        out = []
+        for side in SEATS:
+            s = deal_seat(side, dealer)
+            key: tuple[Any, ...] = (deal.rs, deal.prevalent, s, deal.hand(s), deal.melds(s))
+            key += (deal.void(s), deal.is_out(s))
+            made = self._made.get(side)
+            if made is None or made[0] != key:
+                made = self._made[side] = key, _hand(deal, s, side)
+            out.append(made[1])
+        return tuple(out)
 
 
 def referee_view(
@@ -259,13 +311,15 @@ def referee_view(
     corrections: Sequence[CorrectionView] = (),
     heads: Sequence[dict[str, Any]] = (),
     settled: tuple[int, Sequence[CorrectionView]] = (0, ()),
+    hands: tuple[HandView, ...] | None = None,
 ) -> RefereeView:
+    """The referee's view; `hands`: `hand_views(facts, deal)` made already."""
     wall: tuple[str, ...] = ()
     if deal is not None:
         wall = tuple(str(deal.wall.order[i]) for i in deal.wall.remaining())
     return RefereeView(
         public,
-        hand_views(facts, deal),
+        hand_views(facts, deal) if hands is None else hands,
         wall,
         tuple(alerts),
         tuple(tail),
@@ -277,9 +331,16 @@ def referee_view(
     )
 
 
-def broadcast_view(public: PublicView, facts: TableFacts, deal: Deal | None, t: float):
+def broadcast_view(
+    public: PublicView,
+    facts: TableFacts,
+    deal: Deal | None,
+    t: float,
+    hands: tuple[HandView, ...] | None = None,
+) -> BroadcastView:
     """`public` as the hall sees it; the hands only when it shows `deal` (not while a
-    finished deal's result is held on screen: its hands are in `public` already)."""
+    finished deal's result is held on screen: its hands are in `public` already); `hands`:
+    `hand_views(facts, deal)` made already."""
     if public.deal != facts.deal_no:
         return BroadcastView(public, (), t)
-    return BroadcastView(public, hand_views(facts, deal), t)
+    return BroadcastView(public, hand_views(facts, deal) if hands is None else hands, t)

@@ -284,10 +284,14 @@ class Scoreboard:
             raise TypeError(f"the public feed takes a PublicView, not {type(public).__name__}")
         with self._lock:
             self._public = public
-            self.public_feed.publish("view", _dump(public.to_json()), public.seq)
+            shown = public.to_json()
+            self.public_feed.publish("view", _dump(shown), public.seq)
             if referee is not None:
                 self._referee = referee
-                self.referee_feed.publish("view", _dump(referee.to_json()), referee.public.seq)
+                # the referee's view is built on the public one, unless a settled deal is
+                # held on the public feed: its JSON is not made twice
+                made = referee.json_with(shown) if referee.public is public else referee.to_json()
+                self.referee_feed.publish("view", _dump(made), referee.public.seq)
             if broadcast is not None:
                 self._pending.append(broadcast)
                 while len(self._pending) > MAX_PENDING_BROADCAST:

@@ -9,7 +9,7 @@ the notation of RULES.md (`5p`, `pung 5s`), seats as `E S W N`.
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import Any
 
 VIEW_VERSION = 1
@@ -124,7 +124,7 @@ class PublicView:
     version: int = field(default=VIEW_VERSION, init=False)
 
     def to_json(self) -> dict[str, Any]:
-        return asdict(self)
+        return plain(self)
 
 
 @dataclass(frozen=True, slots=True)
@@ -147,7 +147,7 @@ class BroadcastView:
     version: int = field(default=VIEW_VERSION, init=False)
 
     def to_json(self) -> dict[str, Any]:
-        return asdict(self)
+        return plain(self)
 
 
 @dataclass(frozen=True, slots=True)
@@ -197,4 +197,37 @@ class RefereeView:
     version: int = field(default=VIEW_VERSION, init=False)
 
     def to_json(self) -> dict[str, Any]:
-        return asdict(self)
+        return self.json_with(plain(self.public))
+
+    def json_with(self, public: dict[str, Any]) -> dict[str, Any]:
+        """`to_json()`, `public` being `self.public.to_json()` made already (the public
+        feed's, when this view is built on the same public view)."""
+        out = {"public": public}
+        for f in fields(self)[1:]:
+            out[f.name] = plain(getattr(self, f.name))
+        return out
+
+
+def plain(value: Any) -> Any:
+    """A view in JSON's types, as `dataclasses.asdict` gives it (a dataclass as a dict of its
+    fields, tuples kept) without asdict's deep copy of every string and number: a view's
+    leaves are immutable, and its containers are made afresh, so the reader may change them."""
+    names = _field_names(type(value))
+    if names is not None:
+        return {name: plain(getattr(value, name)) for name in names}
+    if isinstance(value, tuple | list):
+        return type(value)(plain(v) for v in value)
+    if isinstance(value, dict):
+        return {k: plain(v) for k, v in value.items()}
+    return value
+
+
+_FIELDS: dict[type, tuple[str, ...] | None] = {}  # the view classes' fields, looked up once
+
+
+def _field_names(cls: type) -> tuple[str, ...] | None:
+    """The fields of a dataclass `cls` in their order (None: not a dataclass)."""
+    if cls not in _FIELDS:
+        made = hasattr(cls, "__dataclass_fields__")
+        _FIELDS[cls] = tuple(f.name for f in fields(cls)) if made else None
+    return _FIELDS[cls]

@@ -67,6 +67,7 @@ def test_bench_daemon_path_json(tmp_path: Path) -> None:
         assert set(f) == {
             "moves", "pushed", "read_p50_ms", "fsync_p50_ms", "fsync_p99_ms", "push_p50_ms",
             "push_p99_ms", "fsync_to_push_p50_ms", "inventory_p50_ms", "inventory_p99_ms",
+            "disk_fsyncs", "disk_p50_ms", "disk_p99_ms",
         }  # fmt: skip
         assert all(math.isfinite(v) for v in f.values()), f
         assert 1 <= f["pushed"] <= f["moves"]
@@ -75,6 +76,8 @@ def test_bench_daemon_path_json(tmp_path: Path) -> None:
         assert 0 < f["push_p50_ms"] <= f["push_p99_ms"] and f["fsync_to_push_p50_ms"] > 0
         if f["pushed"] == f["moves"]:  # journal first: each move is pushed after its fsync
             assert f["push_p50_ms"] >= f["fsync_p50_ms"]
+        # the disk's own append + fsync, timed beside the moves in the same run
+        assert f["disk_fsyncs"] >= 10 and 0 < f["disk_p50_ms"] <= f["disk_p99_ms"]
         # real time: an answer takes at least sim-uhf's 10 ms of one antenna's inventory
         assert 10 <= f["inventory_p50_ms"] <= f["inventory_p99_ms"] < 2000
     assert not list(tmp_path.iterdir())  # scratch journals, devices and logs removed

@@ -78,6 +78,7 @@ PATH_NOISE = (5.0, 5.0, 1.0)  # the same, for tools/bench/frame_path.py
 PATH_KEYS = (
     "moves", "pushed", "read_p50_ms", "fsync_p50_ms", "fsync_p99_ms", "push_p50_ms",
     "push_p99_ms", "fsync_to_push_p50_ms", "inventory_p50_ms", "inventory_p99_ms",
+    "disk_fsyncs", "disk_p50_ms", "disk_p99_ms",
 )  # fmt: skip
 
 
@@ -108,7 +109,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="SECONDS",
         help="time reader answers through `mjtable run` on the simulator's pseudo-terminals, "
         "SECONDS of real-time play clean and SECONDS at 5/5/1 noise: answer to journal fsync "
-        "and to board push, beside the reader's inventory time (default 120; 0: skip)",
+        "and to board push, beside the reader's inventory time and the disk's own append + "
+        "fsync in the same folder (default 120; 0: skip)",
     )
 
 
@@ -516,15 +518,20 @@ def run(args: argparse.Namespace) -> int:
 
 def _path_rows(figures: dict[str, float]) -> list[tuple[str, str, str]]:
     """The rows of `tools/bench/frame_path.py`'s figures, clean and noisy."""
+    from tools.bench.frame_path import RECORD_BYTES
+
     rows = []
     for kind, how in (("clean", "clean"), ("noisy", "5/5/1 noise")):
         f = {k: figures[f"path_{kind}_{k}"] for k in PATH_KEYS}
         inventory = f["inventory_p50_ms"]
+        disk_p50, disk_p99 = f["disk_p50_ms"], f["disk_p99_ms"]
         rows += [
             (f"mjtable run, {how}: moves timed", f"{f['moves']:.0f} ({f['pushed']:.0f} pushed)", ""),
             ("reader inventory (command → answer)",
              f"p50 {inventory:.1f} ms, p99 {f['inventory_p99_ms']:.1f} ms", ""),
             ("answer written → daemon's read p50", f"{f['read_p50_ms']:.2f} ms", ""),
+            (f"the disk: {RECORD_BYTES} B append + fsync p50 / p99",
+             f"{disk_p50:.2f} / {disk_p99:.2f} ms ({f['disk_fsyncs']:.0f})", ""),
         ]  # fmt: skip
         for what, name in (("fsync", "journal fsync"), ("push", "board push (SSE)")):
             p50, p99 = f[f"{what}_p50_ms"], f[f"{what}_p99_ms"]
@@ -532,6 +539,9 @@ def _path_rows(figures: dict[str, float]) -> list[tuple[str, str, str]]:
             rows += [
                 (f"answer → {name} p50 / p99", f"{p50:.2f} / {p99:.2f} ms", target),
                 ("  p99 ÷ reader inventory p50", f"{p99 / inventory:.3f}", ""),
-            ]
+                ("  beyond the disk's p50 / p99",
+                 f"{p50 - disk_p50:.2f} / {p99 - disk_p99:.2f} ms", ""),
+                ("  ÷ the disk's p50 / p99", f"{p50 / disk_p50:.1f}× / {p99 / disk_p99:.1f}×", ""),
+            ]  # fmt: skip
         rows.append(("fsync → board push p50", f"{f['fsync_to_push_p50_ms']:.2f} ms", ""))
     return rows

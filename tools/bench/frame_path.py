@@ -10,6 +10,10 @@ players' pauses divided by `SPEED`), the serial path on pseudo-terminals, the jo
 disk with its fsync, and an SSE client of the board's public feed. Every time is the
 machine's monotonic clock (CLOCK_MONOTONIC), shared by the processes.
 
+Beside it, the disk's own time in the same run (`DiskPeer`): a bare append of a
+record-sized write and its fsync in the journal's folder, a few times a second, so the
+path's own time is told apart from the disk's (a commit cannot be faster than one fsync).
+
 Which answer a move came from: the daemon stamps a move read off the tiles with the arrival
 of the answer that closed the reader round it was decided in (controller/journal/inputs.py
 `round_time`), so the answer is the last input written before that stamp; a move whose last
@@ -39,6 +43,8 @@ from tools.bench import commit_log
 SPEED = 10.0  # the players' pauses divided by this: more moves a minute, the reader at its pace
 START_TIMEOUT = 30.0  # seconds for the daemon to open its board and the simulator's ports
 FIRST_MOVE_TIMEOUT = 180.0  # seconds to the first move: the shuffle and the walls' scan first
+DISK_EVERY = 0.25  # seconds between the disk peer's fsyncs
+RECORD_BYTES = 512  # the disk peer's write: a move.accepted record is 200-500 bytes
 
 
 @dataclass(frozen=True, slots=True)
@@ -94,6 +100,37 @@ class BoardClient:
                 sock.shutdown(socket.SHUT_RDWR)  # ends the blocking read
         self.conn.close()
         self._thread.join(5)
+
+
+class DiskPeer:
+    """The disk's time, beside the daemon's commits: every `DISK_EVERY` seconds on a thread,
+    a bare append of `RECORD_BYTES` to a file in `folder` and its fsync, timed."""
+
+    def __init__(self, folder: Path) -> None:
+        self.path = folder / "disk-peer"
+        self.times: list[float] = []
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, name="bench-disk", daemon=True)
+        self._thread.start()
+
+    def _run(self) -> None:
+        fd = os.open(self.path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o644)
+        record = bytes(RECORD_BYTES)
+        try:
+            while not self._stop.wait(DISK_EVERY):
+                t = time.monotonic()
+                os.write(fd, record)
+                os.fsync(fd)
+                self.times.append(time.monotonic() - t)
+        finally:
+            os.close(fd)
+
+    def stop(self) -> list[float]:
+        """The fsyncs' times in seconds; the file is removed."""
+        self._stop.set()
+        self._thread.join(5)
+        self.path.unlink(missing_ok=True)
+        return self.times
 
 
 def _daemon(paths: dict[str, str], folder: Path, commits: Path) -> subprocess.Popen:
@@ -228,7 +265,7 @@ def measure_path(
     sim = Simulation(config, tap=tap)
     commits_file = folder / "commits.txt"
     proc = _daemon(sim.paths(), folder, commits_file)
-    board, timed = None, 0.0
+    board, timed, disk = None, 0.0, None
     player = threading.Thread(target=sim.run, name="bench-players", daemon=True)
     try:
         board = BoardClient(_scoreboard_url(proc, folder))
@@ -243,10 +280,12 @@ def measure_path(
                 )
             time.sleep(0.2)  # a real process writing its own file: polled, bounded
         timed = time.monotonic()
+        disk = DiskPeer(folder)
         time.sleep(seconds)
         if proc.poll() is not None:
             raise RuntimeError(f"mjtable run ended while timed{_why(proc, folder)}")
     finally:
+        fsyncs = [] if disk is None else disk.stop()
         sim.stop()
         _terminate(proc)
         if board is not None:
@@ -266,17 +305,19 @@ def measure_path(
     for log in ("daemon.out", "daemon.stderr"):
         (folder / log).unlink(missing_ok=True)
     # the walls' scan polls the wall antenna alone: the reader's time in play is measured in play
-    return figures(moves, inventory_times([c for c in chunks if c.t >= timed]))
+    return figures(moves, inventory_times([c for c in chunks if c.t >= timed]), fsyncs)
 
 
-def figures(moves: list[Sample], inventory: list[float]) -> dict[str, float]:
+def figures(moves: list[Sample], inventory: list[float], disk: list[float]) -> dict[str, float]:
     """Medians and p99s in milliseconds; `read`: the answer written → the daemon's read;
-    `fsync_to_push`: the move's fsync → its push (the views built and sent)."""
+    `fsync_to_push`: the move's fsync → its push (the views built and sent); `disk`: the
+    disk peer's fsyncs."""
     fsync_p50, fsync_p99 = _quantiles([m.fsynced - m.written for m in moves])
     push_p50, push_p99 = _quantiles([m.pushed - m.written for m in moves if m.pushed is not None])
     read_p50, _ = _quantiles([m.read - m.written for m in moves])
     after_p50, _ = _quantiles([m.pushed - m.fsynced for m in moves if m.pushed is not None])
     inv_p50, inv_p99 = _quantiles(inventory)
+    disk_p50, disk_p99 = _quantiles(disk)
     return {
         "moves": float(len(moves)),
         "pushed": float(sum(m.pushed is not None for m in moves)),
@@ -288,6 +329,9 @@ def figures(moves: list[Sample], inventory: list[float]) -> dict[str, float]:
         "fsync_to_push_p50_ms": after_p50 * 1e3,
         "inventory_p50_ms": inv_p50 * 1e3,
         "inventory_p99_ms": inv_p99 * 1e3,
+        "disk_fsyncs": float(len(disk)),
+        "disk_p50_ms": disk_p50 * 1e3,
+        "disk_p99_ms": disk_p99 * 1e3,
     }
 
 

@@ -10,6 +10,7 @@ from rig import Rig, begin_deal, play, rec_types
 from controller.daemon import machine as m
 from controller.journal.payloads import fixed_order, move_from_judge_json, to_physical
 from controller.journal.records import RecordKind
+from controller.journal.store import add_commit_observer
 from controller.locale import Language, Said, translator
 from rules import moves as mv
 from rules.deal import Deal
@@ -57,6 +58,26 @@ def test_a_deal_is_journalled_and_settled_like_the_judge(rig, seed, fast):
         assert {c["closed_by"] for c in closed} & {"draw", "play"}
     else:
         assert {c["closed_by"] for c in closed} <= {"timer", "all-answered"}
+
+
+def test_the_phase_and_window_a_discard_opens_are_one_commit(rig):
+    """A discard's `move.accepted` was followed by two more commits, each an fsync, before
+    the board showed the discard: the table's phase, then the claim window opened."""
+    commits = []
+    stop = add_commit_observer(lambda t, records: commits.append(list(records)))
+    try:
+        play(rig, begin_deal(rig, 2).moves, fast=True)
+    finally:
+        stop()
+    opened = 0
+    for records in commits:
+        for i, r in enumerate(records):
+            if r.kind is RecordKind.CLAIM_WINDOW and r.data()["state"] == "opened":
+                opened += 1
+                phase = records[i - 1] if i else None
+                assert phase is not None and phase.kind is RecordKind.TABLE_PHASE, records
+                assert phase.data()["to"] in (m.CLAIM_WINDOW, m.ROBBING_WINDOW)
+    assert opened > 10
 
 
 def test_deal_started_names_the_wall_in_drawing_order(rig):
