@@ -269,24 +269,27 @@ def _unexplained_at(times: Times, res: Tally, spot: Spot) -> float | None:
 
 
 def _discard_order(out: list[Step], seat, res: Tally, layout: Layout, times: Times) -> list[Step]:
-    """Of `seat`'s discards, the ones whose tile moved first (into its river, else into
-    another seat's melds: claimed); discards whose tile's time is unknown stay."""
+    """Of `seat`'s discards, the ones whose tile moved first: into its river, or into
+    another seat's melds (claimed) or hand (taken by a Hu: 10/10/2 seed 313 deal 79, an 8m
+    won on lay in the winner's hand while a later 8m reached the river after another
+    discard), the earliest of them; a discard whose tile's time is not known stays."""
     if not times:
         return out
-    rz = layout.zone(ZoneKind.RIVER, seat)
-    others = [
-        z for s in SEATS if s is not seat if (z := layout.zone(ZoneKind.MELDS, s)) is not None
-    ]
+    places = [layout.zone(ZoneKind.RIVER, seat)]
+    for s in SEATS:
+        if s is not seat:
+            places += [layout.zone(ZoneKind.MELDS, s), layout.zone(ZoneKind.HAND, s)]
 
     def at(step: Step) -> float | None:
         (m,) = step
         assert isinstance(m, Discard)
-        if rz is not None:
-            t = _unexplained_at(times, res, Spot(rz, m.tile))
-            if t is not None:
-                return t
-        found = [_unexplained_at(times, res, Spot(z, m.tile)) for z in others]
-        found = [t for t in found if t is not None]
+        found = []
+        for z in places:
+            if z is not None and res.get(Spot(z, m.tile), 0) > 0:
+                t = _unexplained_at(times, res, Spot(z, m.tile))
+                if t is None:
+                    return None
+                found.append(t)
         return min(found) if found else None
 
     when = {step: at(step) for step in out if isinstance(step[0], Discard)}
