@@ -9,7 +9,12 @@ clock closes it after `claim-seconds`. The deal must read back as the truth: the
 A file is made from a campaign's journal: the deal's `hw.batch` steps
 (`input_log.reader_steps(journal.deal_records(n))`) through a fresh `Debouncer` of the
 campaign's reader profile, each round's `TilePlaced`/`TileLifted` written as
-`±copy@side.zone`, beside the deal's lines of the simulator's `truth.jsonl`."""
+`±copy@side.zone`, and each seat button the table board sent (`hw.batch` table bytes through
+the `TableDriver`) as `!side.BUTTON`, beside the deal's lines of the simulator's `truth.jsonl`.
+
+With `referee`, a call is answered as the campaign's referee answers it when its first
+candidate is right: the truth's next move entered, then the table read again against the
+judge (`Recogniser.reconcile`, as the daemon's `reread_table` does)."""
 
 from __future__ import annotations
 
@@ -21,11 +26,12 @@ from pathlib import Path
 from recog_rig import Runtime, reader
 
 from controller.alerts import AlertKind
+from controller.devices.events import Button, SeatButton
 from controller.profiles import TileCopy, Zone, ZoneKind, sim_tag_map, with_declarations
 from controller.recognition.presence import TileLifted, TilePlaced
-from controller.recognition.recogniser import Recogniser
+from controller.recognition.recogniser import Recogniser, RefereeAlert
 from rules.deal import Deal
-from rules.moves import CloseClaims
+from rules.moves import CloseClaims, Pass, Reason
 from rules.ruleset import load
 from rules.seats import Seat
 from tools.campaign.truth import comparable, read_truth
@@ -44,8 +50,11 @@ def change(t: float, text: str) -> TilePlaced | TileLifted:
     return made(t, tc.tile, tc.copy, zone)
 
 
-def read_again(name: str, declarations: str, tmp_path: Path) -> tuple[Deal, Runtime, Deal]:
-    """The deal read again; returns the daemon's judge, the runtime and the truth's deal."""
+def read_again(
+    name: str, declarations: str, tmp_path: Path, referee: list[RefereeAlert] | None = None
+) -> tuple[Deal, Runtime, Deal]:
+    """The deal read again; returns the daemon's judge, the runtime and the truth's deal.
+    `referee`: the calls answered are appended to it (see the module docstring)."""
     doc = json.loads(gzip.decompress((HERE / name).read_bytes()))
     truth_file = tmp_path / "truth.jsonl"
     truth_file.write_text("".join(json.dumps(line) + "\n" for line in doc["truth"]))
@@ -67,12 +76,36 @@ def read_again(name: str, declarations: str, tmp_path: Path) -> tuple[Deal, Runt
             views[key] = trial if trial.apply(CloseClaims()) and not trial.over else deal
         return views[key]
 
+    def answer() -> None:
+        """The calls raised so far answered by the truth's next move, then the table read
+        again (the daemon leaves out a RECOVERY alert of that re-reading)."""
+        calls = [a for a in rt.alerts[answered:] if a.kind not in NOT_CALLS]
+        if referee is None or not calls or deal.over:
+            return
+        referee.extend(calls)
+        mine = comparable(deal.moves)
+        done = next(
+            (k for k in range(len(truth.moves) + 1) if comparable(truth.moves[:k]) == mine), None
+        )
+        assert done is not None, f"the judge left the truth before the call: {calls}"
+        move = next(m for m in truth.moves[done:] if not isinstance(m, CloseClaims | Pass))
+        assert rt.offer(move), rt.rejected
+        again = rec.reconcile(dict(rec.table.where), deal)
+        rt.feed([r for r in again if getattr(r, "kind", None) is not AlertKind.RECOVERY])
+
     rt.feed(rec.start_deal(deal))
     opened: float | None = None
+    answered = 0
     for t, changes in doc["rounds"]:
         for text in changes:
-            rt.feed(rec.on_presence(change(t, text), seen()))
+            if text.startswith("!"):
+                side, button = text[1:].split(".")
+                rt.feed(rec.on_button(SeatButton(t, Seat.parse(side), Button[button]), deal))
+            else:
+                rt.feed(rec.on_presence(change(t, text), seen()))
         rt.feed(rec.tick(t, seen()))
+        answer()
+        answered = len(rt.alerts)
         if deal.over:
             break
         if deal.window is None:
@@ -113,3 +146,35 @@ def test_regression_tiles_503_deal_14_a_draw_laid_onto_its_pung_before_it_was_re
     assert deal.over and deal.deltas() == expected.deltas()
     assert rt.rejected == []
     assert {a.kind for a in rt.alerts} <= NOT_CALLS, rt.alerts
+
+
+def test_regression_fast_table_far_ahead_after_a_missed_draw_needs_one_answer(
+    tmp_path: Path,
+) -> None:
+    """10/10/2 seed 313 deal 43: a draw was not read, and by the call the fast table was
+    dozens of moves ahead. The referee entered the draw (the call's first candidate), but the
+    table read again was explained only within 8 moves: each move beyond needed an answer
+    of its own (42 taps). Now the re-reading follows the table a step at a time as far as
+    the tiles decide, each seat's discards in the order they left its hand: one answer, and
+    the deal reads as the table played it."""
+    calls: list[RefereeAlert] = []
+    deal, rt, expected = read_again("buttons-313-deal-43.json.gz", "buttons", tmp_path, calls)
+    assert deal.over and deal.deltas() == expected.deltas()
+    assert len(calls) == 1, calls
+    # only the claim buttons pressed while the judge was behind (the daemon refused them too)
+    assert {r.reason for r in rt.rejected} <= {Reason.CLAIM_NOT_ADMISSIBLE}, rt.rejected
+
+
+def test_regression_fast_table_far_ahead_a_discard_won_by_a_hu_is_followed_in_its_order(
+    tmp_path: Path,
+) -> None:
+    """10/10/2 seed 313 deal 79: a replacement draw was not read and the table ran ahead; a
+    discard won by a Hu lay in the winner's hand, a later copy of that tile in the river.
+    Entered move by move (20 answers) the deal went wrong; followed by the discards' order
+    taken from the river alone, another discard was taken first. Now the tile taken into
+    the winner's hand counts from when it left the discarder: two answers, read right."""
+    calls: list[RefereeAlert] = []
+    deal, rt, expected = read_again("buttons-313-deal-79.json.gz", "buttons", tmp_path, calls)
+    assert deal.over and deal.deltas() == expected.deltas()
+    assert len(calls) <= 2, calls
+    assert {r.reason for r in rt.rejected} <= {Reason.CLAIM_NOT_ADMISSIBLE}, rt.rejected
