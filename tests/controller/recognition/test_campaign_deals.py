@@ -178,3 +178,17 @@ def test_regression_fast_table_far_ahead_a_discard_won_by_a_hu_is_followed_in_it
     assert deal.over and deal.deltas() == expected.deltas()
     assert len(calls) <= 2, calls
     assert {r.reason for r in rt.rejected} <= {Reason.CLAIM_NOT_ADMISSIBLE}, rt.rejected
+
+
+def test_regression_a_hu_pressed_before_its_own_draw_was_read_is_not_a_hu_on_the_discard(
+    tmp_path: Path,
+) -> None:
+    """10/10/2 seed 313 deal 25: N discarded 5p, E drew 4p and pressed HU (a false Hu: the
+    hand waits on nothing); the HU came 18 ms before the draw was read. It was taken at once
+    as a false Hu on N's 5p: the judge's wall stayed a tile behind the table, the reader
+    later saw 4p where the judge had 5p, and the deal was lost. Now the HU of the next
+    drawer that this window would take only as false waits for the draw: E's draw and its
+    false self-drawn Hu, and the rest of the deal as the table played it, no call."""
+    deal, rt, expected = read_again("buttons-313-deal-25.json.gz", "buttons", tmp_path)
+    assert deal.over and deal.deltas() == expected.deltas()
+    assert {a.kind for a in rt.alerts} <= NOT_CALLS, rt.alerts
