@@ -438,6 +438,17 @@ class Recogniser:
         out.append(RefereeAlert(AlertKind.RECOVERY, None, text, note))
         return out
 
+    def ahead(self, deal: Deal) -> tuple[Move, ...]:
+        """The moves the tiles show the table made beyond the judge, as far as they decide
+        (`reconcile.follow` on the table as seen now), for the referee's call: its first
+        candidate is the first of them. Nothing is offered to the judge."""
+        if deal.over:
+            return ()
+        found = follow(deal, self.table.where, self.layout, self._since(), self.max_steps)
+        if found.outcomes == 1:
+            return min(found.explanations, key=lambda e: len(e.moves)).moves
+        return found.common_prefix()
+
     def _since(self) -> dict[TileCopy, float]:
         """When the tiles reached where they lie, as evidence of the order of the moves the
         judge has not followed: only since the tiles last showed a move. A tile lying where

@@ -269,30 +269,34 @@ def _unexplained_at(times: Times, res: Tally, spot: Spot) -> float | None:
 
 
 def _discard_order(out: list[Step], seat, res: Tally, layout: Layout, times: Times) -> list[Step]:
-    """Of `seat`'s discards, the ones whose tile moved first: into its river, or into
-    another seat's melds (claimed) or hand (taken by a Hu: 10/10/2 seed 313 deal 79, an 8m
-    won on lay in the winner's hand while a later 8m reached the river after another
-    discard), the earliest of them; a discard whose tile's time is not known stays."""
+    """Of `seat`'s discards and kongs, the ones whose tiles moved first: a discard's into its
+    river, or into another seat's melds (claimed) or hand (taken by a Hu: 10/10/2 seed 313
+    deal 79, an 8m won on lay in the winner's hand while a later 8m reached the river after
+    another discard), the earliest of them; a kong's into its own melds (seed 313 deal 79
+    again: a concealed kong and, after it, a discard of a tile that had been in the hand
+    were both tried first); a step whose tiles' time is not known stays."""
     if not times:
         return out
     places = [layout.zone(ZoneKind.RIVER, seat)]
     for s in SEATS:
         if s is not seat:
             places += [layout.zone(ZoneKind.MELDS, s), layout.zone(ZoneKind.HAND, s)]
+    melds = layout.zone(ZoneKind.MELDS, seat)
 
     def at(step: Step) -> float | None:
         (m,) = step
-        assert isinstance(m, Discard)
+        assert isinstance(m, Discard | Kong)
+        where = [melds] if isinstance(m, Kong) else places
         found = []
-        for z in places:
-            if z is not None and res.get(Spot(z, m.tile), 0) > 0:
+        for z in where:
+            if z is not None and m.tile is not None and res.get(Spot(z, m.tile), 0) > 0:
                 t = _unexplained_at(times, res, Spot(z, m.tile))
                 if t is None:
                     return None
                 found.append(t)
         return min(found) if found else None
 
-    when = {step: at(step) for step in out if isinstance(step[0], Discard)}
+    when = {step: at(step) for step in out if isinstance(step[0], Discard | Kong)}
     known = [t for t in when.values() if t is not None]
     if not known:
         return out

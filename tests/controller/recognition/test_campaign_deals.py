@@ -26,11 +26,14 @@ from pathlib import Path
 from recog_rig import Runtime, reader
 
 from controller.alerts import AlertKind
+from controller.daemon.candidates import candidates
 from controller.devices.events import Button, SeatButton
+from controller.journal.payloads import table_seat
 from controller.profiles import TileCopy, Zone, ZoneKind, sim_tag_map, with_declarations
 from controller.recognition.presence import TileLifted, TilePlaced
 from controller.recognition.recogniser import Recogniser, RefereeAlert
 from rules.deal import Deal
+from rules.move_json import move_to_json
 from rules.moves import CloseClaims, Pass, Reason
 from rules.ruleset import load
 from rules.seats import Seat
@@ -51,10 +54,16 @@ def change(t: float, text: str) -> TilePlaced | TileLifted:
 
 
 def read_again(
-    name: str, declarations: str, tmp_path: Path, referee: list[RefereeAlert] | None = None
+    name: str,
+    declarations: str,
+    tmp_path: Path,
+    referee: list[RefereeAlert] | None = None,
+    first: list[bool] | None = None,
 ) -> tuple[Deal, Runtime, Deal]:
     """The deal read again; returns the daemon's judge, the runtime and the truth's deal.
-    `referee`: the calls answered are appended to it (see the module docstring)."""
+    `referee`: the calls answered are appended to it (see the module docstring); `first`:
+    for each answer, whether the call's first candidate (controller/daemon/candidates.py,
+    as the daemon makes it) was the move entered."""
     doc = json.loads(gzip.decompress((HERE / name).read_bytes()))
     truth_file = tmp_path / "truth.jsonl"
     truth_file.write_text("".join(json.dumps(line) + "\n" for line in doc["truth"]))
@@ -89,6 +98,18 @@ def read_again(
         )
         assert done is not None, f"the judge left the truth before the call: {calls}"
         move = next(m for m in truth.moves[done:] if not isinstance(m, CloseClaims | Pass))
+        if first is not None:
+            fits = tuple(m for a in calls for m in a.fits)
+            offered = candidates(
+                deal, truth.dealer, rec.differences(deal), None, fits, rec.ahead(deal)
+            )
+            entered = move_to_json(move)
+            entered["seat"] = table_seat(move.seat, truth.dealer).name
+            first.append(
+                bool(offered)
+                and offered[0].move
+                == {k: str(entered[k]) for k in ("seat", "move", "tile") if k in entered}
+            )
         assert rt.offer(move), rt.rejected
         again = rec.reconcile(dict(rec.table.where), deal)
         rt.feed([r for r in again if getattr(r, "kind", None) is not AlertKind.RECOVERY])
@@ -158,9 +179,13 @@ def test_regression_fast_table_far_ahead_after_a_missed_draw_needs_one_answer(
     the tiles decide, each seat's discards in the order they left its hand: one answer, and
     the deal reads as the table played it."""
     calls: list[RefereeAlert] = []
-    deal, rt, expected = read_again("buttons-313-deal-43.json.gz", "buttons", tmp_path, calls)
+    first: list[bool] = []
+    deal, rt, expected = read_again(
+        "buttons-313-deal-43.json.gz", "buttons", tmp_path, calls, first
+    )
     assert deal.over and deal.deltas() == expected.deltas()
     assert len(calls) == 1, calls
+    assert first == [True]  # the call's first candidate is the move entered
     # only the claim buttons pressed while the judge was behind (the daemon refused them too)
     assert {r.reason for r in rt.rejected} <= {Reason.CLAIM_NOT_ADMISSIBLE}, rt.rejected
 
@@ -172,11 +197,18 @@ def test_regression_fast_table_far_ahead_a_discard_won_by_a_hu_is_followed_in_it
     discard won by a Hu lay in the winner's hand, a later copy of that tile in the river.
     Entered move by move (20 answers) the deal went wrong; followed by the discards' order
     taken from the river alone, another discard was taken first. Now the tile taken into
-    the winner's hand counts from when it left the discarder: two answers, read right."""
+    the winner's hand counts from when it left the discarder, and a seat's concealed kong
+    is ordered with its discards by when its tiles reached the melds (a discard of a tile
+    the hand held before was tried first beside it, and the table was not followed past it:
+    a second call, whose first candidate was that discard): one answer, read right."""
     calls: list[RefereeAlert] = []
-    deal, rt, expected = read_again("buttons-313-deal-79.json.gz", "buttons", tmp_path, calls)
+    first: list[bool] = []
+    deal, rt, expected = read_again(
+        "buttons-313-deal-79.json.gz", "buttons", tmp_path, calls, first
+    )
     assert deal.over and deal.deltas() == expected.deltas()
-    assert len(calls) <= 2, calls
+    assert len(calls) == 1, calls
+    assert first == [True]
     assert {r.reason for r in rt.rejected} <= {Reason.CLAIM_NOT_ADMISSIBLE}, rt.rejected
 
 
@@ -192,3 +224,22 @@ def test_regression_a_hu_pressed_before_its_own_draw_was_read_is_not_a_hu_on_the
     deal, rt, expected = read_again("buttons-313-deal-25.json.gz", "buttons", tmp_path)
     assert deal.over and deal.deltas() == expected.deltas()
     assert {a.kind for a in rt.alerts} <= NOT_CALLS, rt.alerts
+
+
+def test_regression_the_first_candidate_is_the_first_move_the_tiles_show_not_the_river_s(
+    tmp_path: Path,
+) -> None:
+    """10/10/2 seed 311 deal 17: N's discard was not read and the table ran on; by the call
+    N had discarded 3m (punged by S) and later 7p. The call's first candidate was "North
+    discarded 7p", the one tile of N's river the judge did not know, and the referee had to
+    enter N's 3m by hand. Now the first candidate is the first move of the table followed
+    as far as the tiles decide (`Recogniser.ahead`): N's 3m."""
+    calls: list[RefereeAlert] = []
+    first: list[bool] = []
+    deal, rt, expected = read_again(
+        "buttons-311-deal-17.json.gz", "buttons", tmp_path, calls, first
+    )
+    assert deal.over and deal.deltas() == expected.deltas()
+    assert len(calls) == 1, calls
+    assert first == [True]
+    assert {r.reason for r in rt.rejected} <= {Reason.CLAIM_NOT_ADMISSIBLE}, rt.rejected
