@@ -612,7 +612,14 @@ class Recogniser:
             )
         out += self.declarations.offered(deal, r.moves, self._clock, self.layout)
         self._mark_offered(deal)
-        self._read_at = self._clock
+        # when the tiles of this move reached where they lie, not when it was read: a move
+        # read late (a kong's tile at 7.7 s read at 8.7 s) must not make a later move's
+        # tiles (a discard at 7.8 s) look older than it (10/10/2 seed 311 deal 98)
+        arrived = self.table.arrived_at(r.spots)
+        clock = self._clock
+        self._read_at = (
+            arrived if clock is None or (arrived is not None and arrived < clock) else clock
+        )
         return out
 
     def _void_breach(self, deal: Deal, m: Discard) -> bool:

@@ -147,6 +147,15 @@ class TableSeen:
                 out[tc] = t if left is None else min(t, left[1])
         return out
 
+    def arrived_at(self, spots: frozenset[Spot]) -> float | None:
+        """When the last of the tiles lying at `spots` moved there (`moved_at`), or None
+        when no time is known."""
+        moved = self.moved_at()
+        times = [
+            moved[tc] for tc, z in self.where.items() if tc in moved and Spot(z, tc.tile) in spots
+        ]
+        return max(times, default=None)
+
     def residue(self, deal: Deal) -> Tally:
         """What the reader shows minus what the judge expects (worked out again only when
         the judge changed)."""
