@@ -341,7 +341,7 @@ def candidate_steps(d: Deal, res: Tally, layout: Layout, times: Times | None = N
             elif isinstance(m, SelfDrawnHu):
                 out.append((m,))
         return _discard_order(out, seat, res, layout, times or {})
-    return _window_steps(d, res, layout)
+    return _claimed_first(_window_steps(d, res, layout), d, res, layout, times or {})
 
 
 def _laid(res: Tally, melds: Zone, chow: Chow, discard: Tile) -> bool:
@@ -391,6 +391,45 @@ def _void_steps(d: Deal, res: Tally, layout: Layout) -> list[Step]:
         elif m.suit not in lowest:
             lowest[m.suit] = m  # no void spot: the button path lays the lowest tile
     return out + [(m,) for m in lowest.values()]
+
+
+def _claimed_first(out: list[Step], d: Deal, res: Tally, layout: Layout, times: Times) -> list[Step]:
+    """The window closed with no claim is not tried when a claim's tiles reached the
+    claimer's melds (a Hu's tile the winner's hand) before any other tile the judge does not
+    know arrived anywhere: the claim came first (10/10/2 seed 311 deal 98: W's pung of N's
+    5s, its button pressed while the judge was behind, and later E's Hu on S's 8p; closing
+    the window went on for the steps looked ahead beside it, and the table was not
+    followed)."""
+    w = d.window
+    if not times or w is None:
+        return out
+    claimed: list[float] = []
+    spots: set[Spot] = set()
+    for step in out:
+        m = step[0]
+        if isinstance(m, Pung | Kong | Chow | Hu):
+            # a meld's tiles reach the melds; a Hu's tile the winner's hand
+            kind = ZoneKind.HAND if isinstance(m, Hu) else ZoneKind.MELDS
+            z = layout.zone(kind, m.seat)
+            if z is None:
+                continue
+            t = _unexplained_at(times, res, Spot(z, w.tile))
+            if t is not None:
+                claimed.append(t)
+            spots |= {Spot(z, x) for x in Tile if res.get(Spot(z, x), 0) > 0}
+    if not claimed:
+        return out
+    others = []
+    for spot, n in res.items():
+        if n <= 0 or spot in spots:
+            continue
+        t = _unexplained_at(times, res, spot)
+        if t is None:
+            return out  # a tile whose time is not known: it may have come first
+        others.append(t)
+    if others and min(others) < min(claimed):
+        return out
+    return [step for step in out if step != (CloseClaims(),)]
 
 
 def _window_steps(d: Deal, res: Tally, layout: Layout) -> list[Step]:
