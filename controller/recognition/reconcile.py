@@ -361,10 +361,14 @@ def _melded(res: Tally, hand: Zone | None, melds: Zone | None, tile: Tile) -> bo
     """The copies of `tile` missing from the hand all lie in the same seat's melds, with
     one more from another seat's discard: a pung or a melded kong, not a discard (10/10/2
     seed 313 deal 43: a seat's two 3m gone into its pung were a discard to try, and that
-    seat's discards could not be told apart)."""
+    seat's discards could not be told apart); or, none from another seat, the one tile
+    added to its pung or all four: its own kong (10/10/2 seed 311 deal 24: N's promoted
+    kong of 3p was also tried as a discard of that 3p, and the table was not followed)."""
     if hand is None or melds is None:
         return False
-    return -res.get(Spot(hand, tile), 0) <= res.get(Spot(melds, tile), 0) - 1
+    lost = -res.get(Spot(hand, tile), 0)
+    laid = res.get(Spot(melds, tile), 0)
+    return lost <= laid - 1 or (lost == laid and laid in (1, 4))
 
 
 def _lost(res: Tally, zone: Zone | None, tile) -> bool:
@@ -393,7 +397,9 @@ def _void_steps(d: Deal, res: Tally, layout: Layout) -> list[Step]:
     return out + [(m,) for m in lowest.values()]
 
 
-def _claimed_first(out: list[Step], d: Deal, res: Tally, layout: Layout, times: Times) -> list[Step]:
+def _claimed_first(
+    out: list[Step], d: Deal, res: Tally, layout: Layout, times: Times
+) -> list[Step]:
     """The window closed with no claim is not tried when a claim's tiles reached the
     claimer's melds (a Hu's tile the winner's hand) before any other tile the judge does not
     know arrived anywhere: the claim came first (10/10/2 seed 311 deal 98: W's pung of N's

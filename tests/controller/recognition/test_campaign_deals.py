@@ -267,3 +267,26 @@ def test_regression_a_move_read_late_does_not_make_the_moves_after_it_look_older
     assert len(calls) == 1, calls
     assert first == [True]
     assert {r.reason for r in rt.rejected} <= {Reason.CLAIM_NOT_ADMISSIBLE}, rt.rejected
+
+
+def test_regression_a_promoted_kong_read_late_is_not_also_tried_as_a_discard(
+    tmp_path: Path,
+) -> None:
+    """10/10/2 seed 311 deal 24 (run again at catchup2): S's draw was not read; once the
+    referee entered it the table was followed to N's turn, where N had added its drawn 3p
+    to its 3p pung. That 3p, gone from the hand, was also tried as a discard; both ways
+    went on for the steps looked ahead and the table was not followed: a second call,
+    "Enter East's discard by hand". Now a hand's tile gone into its own melds with none
+    from another seat (one onto a pung, or all four) is its own kong, not a discard: one
+    answer, and the deal reads as the table played it."""
+    calls: list[RefereeAlert] = []
+    first: list[bool] = []
+    deal, rt, expected = read_again(
+        "buttons-311-deal-24.json.gz", "buttons", tmp_path, calls, first
+    )
+    assert deal.over and deal.deltas() == expected.deltas()
+    assert len(calls) == 1, calls
+    assert first == [True]
+    # the buttons pressed while the judge was behind (the daemon refused them too)
+    late = {Reason.CLAIM_NOT_ADMISSIBLE, Reason.ALREADY_DECLARED}
+    assert {r.reason for r in rt.rejected} <= late, rt.rejected
