@@ -15,7 +15,7 @@ from typing import Any
 
 from controller.journal.payloads import table_seat
 from controller.locale import N_, Said, said, says
-from controller.words import seat_said, tile_said, zone_said
+from controller.words import move_said, seat_said, tile_said, zone_said
 from rules import moves as mv
 from rules.claims import next_player
 from rules.deal import Deal
@@ -60,19 +60,84 @@ def candidates(
     differences: Differences | None = None,
     last_seq: int | None = None,
     fits: Sequence[mv.Move] = (),
+    shown: Sequence[mv.Move] = (),
 ) -> tuple[Candidate, ...]:
     """The explanations the judge can offer for a table it cannot follow; with what the
     reader shows beside it (`differences`) and the journal record of the last accepted move
     (`last_seq`), those the table itself suggests come first; before them, the moves a
-    reading fits when it fits several (`fits`, an ambiguous reading): one is right."""
+    reading fits when it fits several (`fits`, an ambiguous reading): one is right. First
+    of all, the first of the moves the tiles show beyond the judge as far as they decide
+    (`shown`, `Recogniser.ahead`): a fast table far ahead of the judge holds several
+    discards of a seat, and the one the river shows is not always the first (10/10/2 seed
+    311 deal 17: N's 3m gone into S's pung came before the 7p in N's river)."""
     if deal is None or deal.over:
         return ()
     diffs = differences or {}
-    return (
+    out = (
         _fitting(deal, dealer, fits)
         + _from_the_table(deal, dealer, diffs, last_seq)
         + _next_step(deal, dealer, diffs)
     )
+    first = _first_shown(deal, dealer, diffs, shown)
+    if first is None:
+        return out
+    return (first, *(c for c in out if c.move != first.move))
+
+
+def _first_shown(
+    deal: Deal, dealer: Seat, differences: Differences, shown: Sequence[mv.Move]
+) -> Candidate | None:
+    """The first player move of `shown` as a button: "South drew 4p: enter it"."""
+    move = next((m for m in shown if not isinstance(m, mv.CloseClaims)), None)
+    if move is None:
+        return None
+    data = move_to_json(move)
+    seat = data.get("seat")
+    if seat is None:
+        return None
+    judged = Seat.parse(seat)
+    side = table_seat(judged, dealer)
+    who = _who(side)
+    action: dict[str, Any] = {"seat": side.name, "move": data["move"]}
+    tile = data.get("tile")
+    if tile:
+        action["tile"] = str(tile)
+    name = data["move"]
+    if name in ("draw", "replacement") and tile:
+        problem = says(
+            N_("{who}'s draw was not read")
+            if name == "draw"
+            else N_("{who}'s kong replacement was not read"),
+            who=who,
+        )
+        seen = _seen(differences, judged, "hand", tile, side)
+        text = says("{who} drew {tile}: enter it", who=who, tile=tile_said(tile))
+        return Candidate(text, action, headline=_problem(problem, seen))
+    if name == "discard":
+        problem = says("{who}'s discard was not read", who=who)
+        seen = _seen(differences, judged, "river", tile, side)
+        text = says(_ENTER["discard"], who=who, tile=tile_said(tile))
+        return Candidate(text, action, headline=_problem(problem, seen))
+    if name == "void" and tile:
+        text = says("{who} laid {tile} for the void: enter it", who=who, tile=tile_said(tile))
+        laid = says(
+            "{who}'s void tile was not read: the reader sees {tile}",
+            who=who,
+            tile=tile_said(tile),
+        )
+        return Candidate(text, action, headline=laid)
+    words = {**data, "seat": side.name}
+    w = deal.window
+    if name == "hu" and w is not None:
+        words["tile"] = str(w.tile)  # "East declares Hu on 5p"
+    headline: Said | str = ""
+    if w is not None:
+        headline = says(
+            "Claims on {seat}'s {tile} are open: a claim was not read?",
+            seat=_who(table_seat(w.discarder, dealer)),
+            tile=tile_said(w.tile),
+        )
+    return Candidate(says("{move}: enter it", move=move_said(words)), action, headline=headline)
 
 
 # the moves an ambiguous reading may fit, each said as a button ("South discarded 4p")

@@ -1269,7 +1269,10 @@ class Runtime:
         if offered is None:
             live = deal is not None and not deal.over
             diffs = self.recogniser.differences(deal) if deal is not None and live else None
-            offered = candidates(deal, self._dealt_by, diffs, self.last_accepted_seq, fits)
+            # the moves the tiles show beyond the judge: the first is the best candidate
+            follows = live and self._live() and not self._overtaken()
+            shown = self.recogniser.ahead(deal) if deal is not None and follows else ()
+            offered = candidates(deal, self._dealt_by, diffs, self.last_accepted_seq, fits, shown)
         before = self.call
         # a call raised again before any answer is the same call to the referee: its name
         # stays, so an answer tapped meanwhile still counts

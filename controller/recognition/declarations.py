@@ -267,7 +267,11 @@ class Declarations:
         move = self._declaration(button, seat, deal, 0.0, layout)
         if move is None:
             return False
-        return deal.check(move) is not None or _for_a_later_discard(deal, move)
+        return (
+            deal.check(move) is not None
+            or _for_a_later_discard(deal, move)
+            or _for_its_own_draw(deal, move)
+        )
 
     # -- held claims ----------------------------------------------------------------------
     def held_hu_taken(self, deal: Deal, res: Tally, layout: Layout) -> list[Recognised]:
@@ -472,6 +476,23 @@ def _for_a_later_discard(deal: Deal, move: Move) -> bool:
     if any(isinstance(c, Pung | Kong) and s is not seat for s, c in w.declared):
         return True
     return bool(waits(deal.counts(seat), deal.melds(seat), deal.void(seat), deal.rs.tiles.set))
+
+
+def _for_its_own_draw(deal: Deal, move: Move) -> bool:
+    """A HU this window would take only as a false Hu, pressed by the one to draw after
+    it: most likely its self-drawn Hu (true or false) on a draw not read yet, held until
+    the draw is read (`_drawers_hu`). Taken at once as a false Hu on the discard, the
+    judge's wall stayed one tile behind the table and the deal was lost (10/10/2 seed 313
+    deal 25: E's HU 18 ms before its draw of 4p was read)."""
+    w = deal.window
+    if w is None or w.kind is not WindowKind.DISCARD or not isinstance(move, Hu):
+        return False
+    if not _false_hu(deal, move):
+        return False
+    trial = fork(deal)
+    return (
+        bool(trial.apply(CloseClaims())) and trial.turn is move.seat and trial.phase is Phase.DRAW
+    )
 
 
 def _last_discard(deal: Deal) -> Discard | None:

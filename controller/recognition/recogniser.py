@@ -82,7 +82,7 @@ from controller.recognition.presence import (
     UnknownTag,
 )
 from controller.recognition.readings import Reader, Reading, orphan, shown
-from controller.recognition.reconcile import explain, fork
+from controller.recognition.reconcile import explain, follow, fork
 from controller.recognition.results import (
     ALERT_FOR,
     DEALT,
@@ -184,6 +184,7 @@ class Recogniser:
         self._searched: tuple[JudgeKey, ResidueKey | None] | None = None
         self._logged: ResidueKey | None = None
         self._undone: ResidueKey | None = None  # the residue a referee correction left
+        self._read_at: float | None = None  # when the tiles last showed a move (`_offer`)
         self._watch = StallWatch(self.grace)
 
     @property
@@ -444,7 +445,9 @@ class Recogniser:
             # the hands, none is anywhere else; the dealing goes on and is read as it lands
             # (no RECOVERY alert for a half-dealt table, issue 13 item 3)
             return [*cards, *self._evaluate(deal, None)]
-        found = explain(deal, self.table.where, self.layout, max_steps=self.max_steps)
+        # a table far ahead of the judge (a fast table, a missed read answered by the
+        # referee): followed a step at a time as far as the tiles decide
+        found = follow(deal, self.table.where, self.layout, self._since(), self.max_steps)
         note = ("reconciled from the tiles on the table",)
         if found.outcomes == 1:
             best = min(found.explanations, key=lambda e: len(e.moves))
@@ -471,6 +474,26 @@ class Recogniser:
             )
         out.append(RefereeAlert(AlertKind.RECOVERY, None, said, note))
         return out
+
+    def ahead(self, deal: Deal) -> tuple[Move, ...]:
+        """The moves the tiles show the table made beyond the judge, as far as they decide
+        (`reconcile.follow` on the table as seen now), for the referee's call: its first
+        candidate is the first of them. Nothing is offered to the judge."""
+        if deal.over:
+            return ()
+        found = follow(deal, self.table.where, self.layout, self._since(), self.max_steps)
+        if found.outcomes == 1:
+            return min(found.explanations, key=lambda e: len(e.moves)).moves
+        return found.common_prefix()
+
+    def _since(self) -> dict[TileCopy, float]:
+        """When the tiles reached where they lie, as evidence of the order of the moves the
+        judge has not followed: only since the tiles last showed a move. A tile lying where
+        it is since before then is no evidence (10/10/2 seed 313 deal 43: a 5s read in the
+        river by crosstalk for 30 s while it stood in the hand; its discard was taken for the
+        first of that seat's discards, and the deal was followed wrong)."""
+        after = self._read_at
+        return {tc: t for tc, t in self.table.moved_at().items() if after is None or t > after}
 
     # -- reading the residue -------------------------------------------------------------
     def _evaluate(
@@ -630,6 +653,14 @@ class Recogniser:
             out.append(RefereeAlert(AlertKind.VOID_DISCARD_ORDER, move.seat, said, evidence))
         out += self.declarations.offered(deal, r.moves, self._clock, self.layout)
         self._mark_offered(deal)
+        # when the tiles of this move reached where they lie, not when it was read: a move
+        # read late (a kong's tile at 7.7 s read at 8.7 s) must not make a later move's
+        # tiles (a discard at 7.8 s) look older than it (10/10/2 seed 311 deal 98)
+        arrived = self.table.arrived_at(r.spots)
+        clock = self._clock
+        self._read_at = (
+            arrived if clock is None or (arrived is not None and arrived < clock) else clock
+        )
         return out
 
     def _void_breach(self, deal: Deal, m: Discard) -> bool:

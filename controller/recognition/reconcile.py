@@ -15,11 +15,23 @@ Every sequence that leaves no residue is an explanation. Explanations that reach
 judge state (`Deal.snapshot`: hands, melds, rivers, ledger...) are one outcome; one outcome
 is recovered, several are not guessed: the caller gets what they agree on (the common
 prefix) and the alternatives, for the referee.
+
+When the times the tiles arrived where they lie are known (`Arrivals`: the reader's settled
+changes), a seat's discards are tried in the order they reached its river (or a claimer's
+melds): a table far ahead of the judge holds several discards of each seat, and the tiles
+alone do not say which came first.
+
+`follow` goes further than one bounded search (a fast table many moves ahead of a judge left
+behind by a missed read): a step at a time, it takes the steps that every sequence the table
+allows for the next `horizon` steps begins with, and searches again from there, until an
+explanation is found or the evidence no longer decides. It never picks between sequences
+that both fit.
 """
 
 from __future__ import annotations
 
 import copy
+from collections.abc import Mapping
 from dataclasses import dataclass
 from itertools import combinations
 
@@ -55,6 +67,8 @@ from rules.seats import SEATS
 from rules.tiles import Tile
 
 Step = tuple[Move, ...]
+Arrivals = Mapping[TileCopy, float]  # when each tile copy reached the zone it lies in
+Times = dict[Spot, list[float]]  # per spot, the known arrival times of its copies, sorted
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,6 +83,7 @@ class Search:
 
     explanations: tuple[Explanation, ...]
     exhausted: bool
+    partial: bool = False  # (`follow`) the sure steps only: the table is not explained
 
     @property
     def outcomes(self) -> int:
@@ -101,8 +116,10 @@ def explain(
     stall: int = 2,
     budget: int = 1500,
     limit: int = 6,
+    since: Arrivals | None = None,
 ) -> Search:
     seen = observed(presence, layout)
+    times = arrival_times(presence, layout, since)
     found: list[Explanation] = []
     nodes = 0
 
@@ -114,35 +131,182 @@ def explain(
         if steps >= max_steps or len(found) >= limit:
             return
         size = weight(res)
-        for step in candidate_steps(d, res, layout):
+        for step in candidate_steps(d, res, layout, times):
             if nodes >= budget or len(found) >= limit:
                 return
             nodes += 1
-            f = fork(d)
-            done: list[Move] = []
-            for m in step:
-                if isinstance(m, CloseClaims) and f.window is None:
-                    continue  # the last declaration resolved the window already
-                if not f.apply(m):
-                    break
-                done.append(m)
-            else:
-                after = residue(seen, expected(f, layout))
-                grown = weight(after)
-                # a draw whose tile was discarded again grows the residue by one for a step;
-                # void choices by button show nothing and are at most four: not counted
-                free = all(isinstance(m, ChooseVoid) for m in step)
-                if grown < size:
-                    walk(f, path + tuple(done), after, steps + 1, 0)
-                elif grown <= size + 1 and (free or idle < stall):
-                    walk(f, path + tuple(done), after, steps + 1, idle + (not free))
+            taken = _take(d, step, seen, layout, size, idle, stall)
+            if taken is not None:
+                f, done, after, idled = taken
+                walk(f, path + done, after, steps + 1, idled)
 
     walk(deal, (), residue(seen, expected(deal, layout)), 0, 0)
     return Search(tuple(found), nodes >= budget)
 
 
-def candidate_steps(d: Deal, res: Tally, layout: Layout) -> list[Step]:
-    """The steps worth trying from `d` given the residue (see the module docstring)."""
+def _take(
+    d: Deal, step: Step, seen: Tally, layout: Layout, size: int, idle: int, stall: int
+) -> tuple[Deal, Step, Tally, int] | None:
+    """`step` applied to a copy of `d`, if the judge takes it and the table allows it: the
+    copy, the moves applied, the residue after it and the steps in a row it has not shrunk."""
+    f = fork(d)
+    done: list[Move] = []
+    for m in step:
+        if isinstance(m, CloseClaims) and f.window is None:
+            continue  # the last declaration resolved the window already
+        if not f.apply(m):
+            return None
+        done.append(m)
+    after = residue(seen, expected(f, layout))
+    grown = weight(after)
+    # a draw whose tile was discarded again grows the residue by one for a step;
+    # void choices by button show nothing and are at most four: not counted
+    free = all(isinstance(m, ChooseVoid) for m in step)
+    if grown < size:
+        return f, tuple(done), after, 0
+    if grown <= size + 1 and (free or idle < stall):
+        return f, tuple(done), after, idle + (not free)
+    return None
+
+
+def follow(
+    deal: Deal,
+    presence: dict[TileCopy, Zone],
+    layout: Layout,
+    since: Arrivals | None = None,
+    horizon: int = 6,
+    budget: int = 1500,
+    most: int = 400,
+) -> Search:
+    """The table followed as far as the evidence goes (the module docstring): `explain`'s
+    answer when it finds one within `horizon` steps; else a single `Explanation` of the
+    steps every sequence the table allows agrees on, taken `horizon` steps ahead at a time
+    (`partial`: its state need not be the table's). A short sequence that explains the
+    table is taken there only when no longer one is still possible. At most `most` moves."""
+    found = explain(deal, presence, layout, max_steps=horizon, budget=budget, since=since)
+    if found.explanations:
+        return found
+    d = deal
+    sure: tuple[Move, ...] = ()
+    while len(sure) < most:
+        ahead = _sure_steps(d, presence, layout, since, horizon, budget)
+        if not ahead:
+            break
+        d = fork(d)
+        for m in ahead:
+            if not d.apply(m):  # the judge took each of them in the search
+                raise AssertionError(f"{m} refused while following the table")
+        sure += ahead
+        if not residue(observed(presence, layout), expected(d, layout)):
+            break
+    return Search((Explanation(sure, d.snapshot()),) if sure else (), False, partial=bool(sure))
+
+
+def _sure_steps(
+    deal: Deal,
+    presence: dict[TileCopy, Zone],
+    layout: Layout,
+    since: Arrivals | None,
+    horizon: int,
+    budget: int,
+) -> tuple[Move, ...]:
+    """The steps every sequence of `horizon` steps the table allows from `deal` begins with
+    (none when the budget runs out before all are seen, or when none goes that far)."""
+    seen = observed(presence, layout)
+    times = arrival_times(presence, layout, since)
+    paths: list[tuple[Step, ...]] = []
+    nodes = 0
+
+    def walk(d: Deal, path: tuple[Step, ...], res: Tally, idle: int) -> bool:
+        nonlocal nodes
+        if len(path) >= horizon or not res:
+            paths.append(path)
+            return True
+        size = weight(res)
+        for step in candidate_steps(d, res, layout, times):
+            nodes += 1
+            if nodes > budget:
+                return False
+            taken = _take(d, step, seen, layout, size, idle, stall=3)
+            if taken is not None:
+                f, done, after, idled = taken
+                if not walk(f, (*path, done), after, idled):
+                    return False
+        return True
+
+    if not walk(deal, (), residue(seen, expected(deal, layout)), 0) or not paths:
+        return ()
+    first = paths[0]
+    n = min(len(p) for p in paths)
+    for p in paths[1:]:
+        n = min(n, next((i for i in range(n) if p[i] != first[i]), n))
+    return tuple(m for step in first[:n] for m in step)
+
+
+def arrival_times(
+    presence: Mapping[TileCopy, Zone], layout: Layout, since: Arrivals | None
+) -> Times:
+    out: Times = {}
+    if not since:
+        return out
+    for tc, z in presence.items():
+        t = since.get(tc)
+        if t is not None and z in layout.watched:
+            out.setdefault(Spot(z, tc.tile), []).append(t)
+    for times in out.values():
+        times.sort()
+    return out
+
+
+def _unexplained_at(times: Times, res: Tally, spot: Spot) -> float | None:
+    """When the earliest copy at `spot` the judge does not expect arrived there (the
+    judge's copies are taken to be the earlier ones), or None when that is not known."""
+    n = res.get(spot, 0)
+    known = times.get(spot, [])
+    if n <= 0 or len(known) < n:
+        return None
+    return known[len(known) - n]
+
+
+def _discard_order(out: list[Step], seat, res: Tally, layout: Layout, times: Times) -> list[Step]:
+    """Of `seat`'s discards and kongs, the ones whose tiles moved first: a discard's into its
+    river, or into another seat's melds (claimed) or hand (taken by a Hu: 10/10/2 seed 313
+    deal 79, an 8m won on lay in the winner's hand while a later 8m reached the river after
+    another discard), the earliest of them; a kong's into its own melds (seed 313 deal 79
+    again: a concealed kong and, after it, a discard of a tile that had been in the hand
+    were both tried first); a step whose tiles' time is not known stays."""
+    if not times:
+        return out
+    places = [layout.zone(ZoneKind.RIVER, seat)]
+    for s in SEATS:
+        if s is not seat:
+            places += [layout.zone(ZoneKind.MELDS, s), layout.zone(ZoneKind.HAND, s)]
+    melds = layout.zone(ZoneKind.MELDS, seat)
+
+    def at(step: Step) -> float | None:
+        (m,) = step
+        assert isinstance(m, Discard | Kong)
+        where = [melds] if isinstance(m, Kong) else places
+        found = []
+        for z in where:
+            if z is not None and m.tile is not None and res.get(Spot(z, m.tile), 0) > 0:
+                t = _unexplained_at(times, res, Spot(z, m.tile))
+                if t is None:
+                    return None
+                found.append(t)
+        return min(found) if found else None
+
+    when = {step: at(step) for step in out if isinstance(step[0], Discard | Kong)}
+    known = [t for t in when.values() if t is not None]
+    if not known:
+        return out
+    first = min(known)
+    return [s for s in out if s not in when or when[s] is None or when[s] == first]
+
+
+def candidate_steps(d: Deal, res: Tally, layout: Layout, times: Times | None = None) -> list[Step]:
+    """The steps worth trying from `d` given the residue (see the module docstring);
+    `times`: when the tiles arrived, to try a seat's discards in their order."""
     phase = d.phase
     if phase is Phase.OVER:
         return []
@@ -165,7 +329,9 @@ def candidate_steps(d: Deal, res: Tally, layout: Layout) -> list[Step]:
         out: list[Step] = []
         for m in d.legal_moves(seat):
             if isinstance(m, Discard):
-                if _lost(res, hz, m.tile) or _lost(res, vz, m.tile):
+                if _lost(res, vz, m.tile) or (
+                    _lost(res, hz, m.tile) and not _melded(res, hz, mz, m.tile)
+                ):
                     out.append((m,))
             elif isinstance(m, Kong):
                 if m.kind is MeldKind.POSTPONED_KONG and d.drawn == m.tile:
@@ -174,8 +340,8 @@ def candidate_steps(d: Deal, res: Tally, layout: Layout) -> list[Step]:
                     out.append((m,))
             elif isinstance(m, SelfDrawnHu):
                 out.append((m,))
-        return out
-    return _window_steps(d, res, layout)
+        return _discard_order(out, seat, res, layout, times or {})
+    return _claimed_first(_window_steps(d, res, layout), d, res, layout, times or {})
 
 
 def _laid(res: Tally, melds: Zone, chow: Chow, discard: Tile) -> bool:
@@ -189,6 +355,20 @@ def _arrived(res: Tally, layout: Layout, seat) -> list:
     """Tiles more than expected in the seat's hand, river or melds (sorted, once each)."""
     zones = {layout.zone(k, seat) for k in (ZoneKind.HAND, ZoneKind.RIVER, ZoneKind.MELDS)}
     return sorted({spot.tile for spot, n in res.items() if n > 0 and spot.zone in zones})
+
+
+def _melded(res: Tally, hand: Zone | None, melds: Zone | None, tile: Tile) -> bool:
+    """The copies of `tile` missing from the hand all lie in the same seat's melds, with
+    one more from another seat's discard: a pung or a melded kong, not a discard (10/10/2
+    seed 313 deal 43: a seat's two 3m gone into its pung were a discard to try, and that
+    seat's discards could not be told apart); or, none from another seat, the one tile
+    added to its pung or all four: its own kong (10/10/2 seed 311 deal 24: N's promoted
+    kong of 3p was also tried as a discard of that 3p, and the table was not followed)."""
+    if hand is None or melds is None:
+        return False
+    lost = -res.get(Spot(hand, tile), 0)
+    laid = res.get(Spot(melds, tile), 0)
+    return lost <= laid - 1 or (lost == laid and laid in (1, 4))
 
 
 def _lost(res: Tally, zone: Zone | None, tile) -> bool:
@@ -215,6 +395,47 @@ def _void_steps(d: Deal, res: Tally, layout: Layout) -> list[Step]:
         elif m.suit not in lowest:
             lowest[m.suit] = m  # no void spot: the button path lays the lowest tile
     return out + [(m,) for m in lowest.values()]
+
+
+def _claimed_first(
+    out: list[Step], d: Deal, res: Tally, layout: Layout, times: Times
+) -> list[Step]:
+    """The window closed with no claim is not tried when a claim's tiles reached the
+    claimer's melds (a Hu's tile the winner's hand) before any other tile the judge does not
+    know arrived anywhere: the claim came first (10/10/2 seed 311 deal 98: W's pung of N's
+    5s, its button pressed while the judge was behind, and later E's Hu on S's 8p; closing
+    the window went on for the steps looked ahead beside it, and the table was not
+    followed)."""
+    w = d.window
+    if not times or w is None:
+        return out
+    claimed: list[float] = []
+    spots: set[Spot] = set()
+    for step in out:
+        m = step[0]
+        if isinstance(m, Pung | Kong | Chow | Hu):
+            # a meld's tiles reach the melds; a Hu's tile the winner's hand
+            kind = ZoneKind.HAND if isinstance(m, Hu) else ZoneKind.MELDS
+            z = layout.zone(kind, m.seat)
+            if z is None:
+                continue
+            t = _unexplained_at(times, res, Spot(z, w.tile))
+            if t is not None:
+                claimed.append(t)
+            spots |= {Spot(z, x) for x in Tile if res.get(Spot(z, x), 0) > 0}
+    if not claimed:
+        return out
+    others = []
+    for spot, n in res.items():
+        if n <= 0 or spot in spots:
+            continue
+        t = _unexplained_at(times, res, spot)
+        if t is None:
+            return out  # a tile whose time is not known: it may have come first
+        others.append(t)
+    if others and min(others) < min(claimed):
+        return out
+    return [step for step in out if step != (CloseClaims(),)]
 
 
 def _window_steps(d: Deal, res: Tally, layout: Layout) -> list[Step]:

@@ -33,6 +33,8 @@ class TableSeen:
         self.seen: Tally = Counter()  # `where` tallied over the watched zones
         self.fresh: set[TileCopy] = set()  # in a hand, straight from the wall
         self._last_zone: dict[TileCopy, Zone] = {}  # kept when a tile is lifted
+        self._since: dict[TileCopy, float] = {}  # when each tile reached the zone it lies in
+        self._left: dict[TileCopy, tuple[Zone, float]] = {}  # the zone a tile last left, when
         self._forget_deal()
 
     def _forget_deal(self) -> None:
@@ -59,6 +61,15 @@ class TableSeen:
         self.where = dict(presence)
         self.seen = observed(self.where, self.layout)
         self._res_for = None
+        # a tile still where it was read last keeps its time; one found elsewhere has none
+        self._since = {
+            tc: t for tc, t in self._since.items() if self._last_zone.get(tc) == presence.get(tc)
+        }
+        self._left = {
+            tc: zt
+            for tc, zt in self._left.items()
+            if tc in self._since and zt[0] != presence.get(tc)
+        }
 
     def dealt(self) -> None:
         """The hands hold their dealt tiles: none is fresh, and the dealing is no evidence."""
@@ -74,6 +85,7 @@ class TableSeen:
         """A tile settled in a zone or left it; the change is kept as evidence."""
         tc = TileCopy(change.tile, change.copy)
         if isinstance(change, TilePlaced):
+            self._moved(tc, change.zone, change.t)
             self._put(tc, change.zone)
             prev = self._last_zone.get(tc)
             if change.zone.kind is ZoneKind.HAND and (prev is None or prev.kind is ZoneKind.WALL):
@@ -85,11 +97,26 @@ class TableSeen:
         else:
             if self.where.get(tc) == change.zone:
                 self._put(tc, None)
+                self._left[tc] = (change.zone, change.t)
             verb = "lifted"
         if change.zone in self.layout.watched:
             text = f"{self.layout.describe(change.zone)}: {tc} {verb} at {change.t:.3f}"
             self._notes.append((Spot(change.zone, change.tile), text))
             del self._notes[:-NOTES_KEPT]
+
+    def _moved(self, tc: TileCopy, zone: Zone, t: float) -> None:
+        """The times kept for `moved_at` as `tc` is placed in `zone` at `t`."""
+        prev = self.where.get(tc)
+        left = self._left.pop(tc, None)
+        if prev == zone or (prev is None and left is not None and left[0] == zone):
+            if left is not None and prev == zone:
+                self._left[tc] = left
+            return  # read again where it was (a read missed meanwhile): it had not moved
+        self._since[tc] = t
+        if prev is not None:
+            self._left[tc] = (prev, t)  # straight from another zone
+        elif left is not None:
+            self._left[tc] = left  # lifted from there, and now read here
 
     def _put(self, tc: TileCopy, zone: Zone | None) -> None:
         """Move a tile in `where`, keeping the tally and the residue up to date."""
@@ -106,6 +133,28 @@ class TableSeen:
             self.where.pop(tc, None)
         else:
             self.where[tc] = zone
+
+    def moved_at(self) -> dict[TileCopy, float]:
+        """When each tile lying in a zone moved there: when it left the zone it was in
+        before, if that was read (a tile then unread for a while arrives late: 10/10/2 seed
+        313 deal 43, a 2s discarded at 5.4 s was read in the river only at 42.7 s), else
+        when it was read arriving."""
+        out = {}
+        for tc in self.where:
+            t = self._since.get(tc)
+            left = self._left.get(tc)
+            if t is not None:
+                out[tc] = t if left is None else min(t, left[1])
+        return out
+
+    def arrived_at(self, spots: frozenset[Spot]) -> float | None:
+        """When the last of the tiles lying at `spots` moved there (`moved_at`), or None
+        when no time is known."""
+        moved = self.moved_at()
+        times = [
+            moved[tc] for tc, z in self.where.items() if tc in moved and Spot(z, tc.tile) in spots
+        ]
+        return max(times, default=None)
 
     def residue(self, deal: Deal) -> Tally:
         """What the reader shows minus what the judge expects (worked out again only when

@@ -66,6 +66,7 @@ class StandIn:
         self.calls: list[tuple] = []
         self.accepted: list = []
         self.residue: dict = {}  # what `differences` says (deal seat, zone kind, tile) → n
+        self.shown: list = []  # what `ahead` says: the moves the tiles show beyond the judge
 
     def _out(self, name: str, *args) -> list:
         self.calls.append((name, *args))
@@ -104,3 +105,6 @@ class StandIn:
 
     def differences(self, deal):
         return dict(self.residue)
+
+    def ahead(self, deal):
+        return tuple(self.shown)

@@ -305,3 +305,46 @@ def test_regression_an_undo_during_a_call_let_the_table_play_on_while_the_judge_
     rig.rec.residue = {}  # the table as the judge knows it again
     rig.step(0.2)
     assert rig.rt.referee_called is None
+
+
+def test_the_first_move_the_tiles_show_beyond_the_judge_is_the_first_candidate(rig):
+    """The recogniser's `ahead` (the table followed as far as the tiles decide) puts its
+    first move first, named in words, whatever the judge's own next step would offer; the
+    page's button enters it through the desk. A claim is offered as one too."""
+    moves = list(begin_deal(rig, 3).moves)
+    k = next(
+        i
+        for i, m in enumerate(moves)
+        if isinstance(m, mv.Pung | mv.Kong) and i and isinstance(moves[i - 1], mv.Discard)
+    )
+    play(rig, moves[:k])  # the discard is read, the claim on it is not
+    claim = moves[k]
+    rig.rec.shown = [claim, mv.CloseClaims()]
+    side = table_seat(claim.seat, rig.rt.dealt_by)
+    first, *rest = call(rig)
+    verb = "pungs" if isinstance(claim, mv.Pung) else f"kongs {claim.tile}"
+    assert first["text"] == f"{seat_name(side.name)} {verb}: enter it"
+    assert first["move"]["seat"] == side.name
+    assert "Claims on" in first["headline"] and rest  # the judge's own step after it
+    button = first["move"]
+    action = RefereeAction(
+        ActionKind.MOVE,
+        "from the call",
+        Seat.parse(button["seat"]),
+        client="ref-1",
+        move=button["move"],
+        tile=button.get("tile", ""),
+    )
+    result = rig.rt.referee(action)
+    assert result.accepted, result.detail
+    last = [m for m in rig.rt.deal.history if not isinstance(m, mv.CloseClaims)][-1]
+    assert type(last) is type(claim) and last.seat is claim.seat
+
+
+def test_nothing_shown_beyond_the_judge_leaves_the_judge_s_own_step_first(rig):
+    moves = list(begin_deal(rig, 3).moves)
+    k = next(i for i, m in enumerate(moves) if isinstance(m, mv.Draw))
+    play(rig, moves[:k])
+    rig.rec.shown = [mv.CloseClaims()]  # nothing but a window's closing: no move to enter
+    (first,) = call(rig)
+    assert first["move"]["move"] == "draw"  # the wall's next tile, as before

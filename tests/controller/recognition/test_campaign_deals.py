@@ -9,7 +9,12 @@ clock closes it after `claim-seconds`. The deal must read back as the truth: the
 A file is made from a campaign's journal: the deal's `hw.batch` steps
 (`input_log.reader_steps(journal.deal_records(n))`) through a fresh `Debouncer` of the
 campaign's reader profile, each round's `TilePlaced`/`TileLifted` written as
-`±copy@side.zone`, beside the deal's lines of the simulator's `truth.jsonl`."""
+`±copy@side.zone`, and each seat button the table board sent (`hw.batch` table bytes through
+the `TableDriver`) as `!side.BUTTON`, beside the deal's lines of the simulator's `truth.jsonl`.
+
+With `referee`, a call is answered as the campaign's referee answers it when its first
+candidate is right: the truth's next move entered, then the table read again against the
+judge (`Recogniser.reconcile`, as the daemon's `reread_table` does)."""
 
 from __future__ import annotations
 
@@ -21,11 +26,15 @@ from pathlib import Path
 from recog_rig import Runtime, reader
 
 from controller.alerts import AlertKind
+from controller.daemon.candidates import candidates
+from controller.devices.events import Button, SeatButton
+from controller.journal.payloads import table_seat
 from controller.profiles import TileCopy, Zone, ZoneKind, sim_tag_map, with_declarations
 from controller.recognition.presence import TileLifted, TilePlaced
-from controller.recognition.recogniser import Recogniser
+from controller.recognition.recogniser import Recogniser, RefereeAlert
 from rules.deal import Deal
-from rules.moves import CloseClaims
+from rules.move_json import move_to_json
+from rules.moves import CloseClaims, Pass, Reason
 from rules.ruleset import load
 from rules.seats import Seat
 from tools.campaign.truth import comparable, read_truth
@@ -44,8 +53,17 @@ def change(t: float, text: str) -> TilePlaced | TileLifted:
     return made(t, tc.tile, tc.copy, zone)
 
 
-def read_again(name: str, declarations: str, tmp_path: Path) -> tuple[Deal, Runtime, Deal]:
-    """The deal read again; returns the daemon's judge, the runtime and the truth's deal."""
+def read_again(
+    name: str,
+    declarations: str,
+    tmp_path: Path,
+    referee: list[RefereeAlert] | None = None,
+    first: list[bool] | None = None,
+) -> tuple[Deal, Runtime, Deal]:
+    """The deal read again; returns the daemon's judge, the runtime and the truth's deal.
+    `referee`: the calls answered are appended to it (see the module docstring); `first`:
+    for each answer, whether the call's first candidate (controller/daemon/candidates.py,
+    as the daemon makes it) was the move entered."""
     doc = json.loads(gzip.decompress((HERE / name).read_bytes()))
     truth_file = tmp_path / "truth.jsonl"
     truth_file.write_text("".join(json.dumps(line) + "\n" for line in doc["truth"]))
@@ -67,12 +85,48 @@ def read_again(name: str, declarations: str, tmp_path: Path) -> tuple[Deal, Runt
             views[key] = trial if trial.apply(CloseClaims()) and not trial.over else deal
         return views[key]
 
+    def answer() -> None:
+        """The calls raised so far answered by the truth's next move, then the table read
+        again (the daemon leaves out a RECOVERY alert of that re-reading)."""
+        calls = [a for a in rt.alerts[answered:] if a.kind not in NOT_CALLS]
+        if referee is None or not calls or deal.over:
+            return
+        referee.extend(calls)
+        mine = comparable(deal.moves)
+        done = next(
+            (k for k in range(len(truth.moves) + 1) if comparable(truth.moves[:k]) == mine), None
+        )
+        assert done is not None, f"the judge left the truth before the call: {calls}"
+        move = next(m for m in truth.moves[done:] if not isinstance(m, CloseClaims | Pass))
+        if first is not None:
+            fits = tuple(m for a in calls for m in a.fits)
+            offered = candidates(
+                deal, truth.dealer, rec.differences(deal), None, fits, rec.ahead(deal)
+            )
+            entered = move_to_json(move)
+            entered["seat"] = table_seat(move.seat, truth.dealer).name
+            first.append(
+                bool(offered)
+                and offered[0].move
+                == {k: str(entered[k]) for k in ("seat", "move", "tile") if k in entered}
+            )
+        assert rt.offer(move), rt.rejected
+        again = rec.reconcile(dict(rec.table.where), deal)
+        rt.feed([r for r in again if getattr(r, "kind", None) is not AlertKind.RECOVERY])
+
     rt.feed(rec.start_deal(deal))
     opened: float | None = None
+    answered = 0
     for t, changes in doc["rounds"]:
         for text in changes:
-            rt.feed(rec.on_presence(change(t, text), seen()))
+            if text.startswith("!"):
+                side, button = text[1:].split(".")
+                rt.feed(rec.on_button(SeatButton(t, Seat.parse(side), Button[button]), deal))
+            else:
+                rt.feed(rec.on_presence(change(t, text), seen()))
         rt.feed(rec.tick(t, seen()))
+        answer()
+        answered = len(rt.alerts)
         if deal.over:
             break
         if deal.window is None:
@@ -113,3 +167,126 @@ def test_regression_tiles_503_deal_14_a_draw_laid_onto_its_pung_before_it_was_re
     assert deal.over and deal.deltas() == expected.deltas()
     assert rt.rejected == []
     assert {a.kind for a in rt.alerts} <= NOT_CALLS, rt.alerts
+
+
+def test_regression_fast_table_far_ahead_after_a_missed_draw_needs_one_answer(
+    tmp_path: Path,
+) -> None:
+    """10/10/2 seed 313 deal 43: a draw was not read, and by the call the fast table was
+    dozens of moves ahead. The referee entered the draw (the call's first candidate), but the
+    table read again was explained only within 8 moves: each move beyond needed an answer
+    of its own (42 taps). Now the re-reading follows the table a step at a time as far as
+    the tiles decide, each seat's discards in the order they left its hand: one answer, and
+    the deal reads as the table played it."""
+    calls: list[RefereeAlert] = []
+    first: list[bool] = []
+    deal, rt, expected = read_again(
+        "buttons-313-deal-43.json.gz", "buttons", tmp_path, calls, first
+    )
+    assert deal.over and deal.deltas() == expected.deltas()
+    assert len(calls) == 1, calls
+    assert first == [True]  # the call's first candidate is the move entered
+    # only the claim buttons pressed while the judge was behind (the daemon refused them too)
+    assert {r.reason for r in rt.rejected} <= {Reason.CLAIM_NOT_ADMISSIBLE}, rt.rejected
+
+
+def test_regression_fast_table_far_ahead_a_discard_won_by_a_hu_is_followed_in_its_order(
+    tmp_path: Path,
+) -> None:
+    """10/10/2 seed 313 deal 79: a replacement draw was not read and the table ran ahead; a
+    discard won by a Hu lay in the winner's hand, a later copy of that tile in the river.
+    Entered move by move (20 answers) the deal went wrong; followed by the discards' order
+    taken from the river alone, another discard was taken first. Now the tile taken into
+    the winner's hand counts from when it left the discarder, and a seat's concealed kong
+    is ordered with its discards by when its tiles reached the melds (a discard of a tile
+    the hand held before was tried first beside it, and the table was not followed past it:
+    a second call, whose first candidate was that discard): one answer, read right."""
+    calls: list[RefereeAlert] = []
+    first: list[bool] = []
+    deal, rt, expected = read_again(
+        "buttons-313-deal-79.json.gz", "buttons", tmp_path, calls, first
+    )
+    assert deal.over and deal.deltas() == expected.deltas()
+    assert len(calls) == 1, calls
+    assert first == [True]
+    assert {r.reason for r in rt.rejected} <= {Reason.CLAIM_NOT_ADMISSIBLE}, rt.rejected
+
+
+def test_regression_a_hu_pressed_before_its_own_draw_was_read_is_not_a_hu_on_the_discard(
+    tmp_path: Path,
+) -> None:
+    """10/10/2 seed 313 deal 25: N discarded 5p, E drew 4p and pressed HU (a false Hu: the
+    hand waits on nothing); the HU came 18 ms before the draw was read. It was taken at once
+    as a false Hu on N's 5p: the judge's wall stayed a tile behind the table, the reader
+    later saw 4p where the judge had 5p, and the deal was lost. Now the HU of the next
+    drawer that this window would take only as false waits for the draw: E's draw and its
+    false self-drawn Hu, and the rest of the deal as the table played it, no call."""
+    deal, rt, expected = read_again("buttons-313-deal-25.json.gz", "buttons", tmp_path)
+    assert deal.over and deal.deltas() == expected.deltas()
+    assert {a.kind for a in rt.alerts} <= NOT_CALLS, rt.alerts
+
+
+def test_regression_the_first_candidate_is_the_first_move_the_tiles_show_not_the_river_s(
+    tmp_path: Path,
+) -> None:
+    """10/10/2 seed 311 deal 17: N's discard was not read and the table ran on; by the call
+    N had discarded 3m (punged by S) and later 7p. The call's first candidate was "North
+    discarded 7p", the one tile of N's river the judge did not know, and the referee had to
+    enter N's 3m by hand. Now the first candidate is the first move of the table followed
+    as far as the tiles decide (`Recogniser.ahead`): N's 3m."""
+    calls: list[RefereeAlert] = []
+    first: list[bool] = []
+    deal, rt, expected = read_again(
+        "buttons-311-deal-17.json.gz", "buttons", tmp_path, calls, first
+    )
+    assert deal.over and deal.deltas() == expected.deltas()
+    assert len(calls) == 1, calls
+    assert first == [True]
+    assert {r.reason for r in rt.rejected} <= {Reason.CLAIM_NOT_ADMISSIBLE}, rt.rejected
+
+
+def test_regression_a_move_read_late_does_not_make_the_moves_after_it_look_older(
+    tmp_path: Path,
+) -> None:
+    """10/10/2 seed 311 deal 98: E's promoted kong (its 3p laid at 7.67 s) was read at 8.70 s;
+    meanwhile E's replacement draw (6s) was not read and E discarded it at 7.78 s. The
+    tiles' times counted only from when the kong was read, so the 6s in E's river was no
+    evidence and, once the referee entered the replacement, the table was not followed
+    past it: the next call's first candidate was E's later discard of 5p. Further on, W's
+    pung of N's 5s (its button pressed while the judge was behind) and E's Hu on S's 8p
+    were each tried beside the window closing with no claim, and the table was not
+    followed past them (two more calls, "Enter the claim (or the passes) by hand"). Now a
+    move's tiles count from when they arrived, and a claim whose tiles came before any
+    other is taken first: one answer, and the deal reads as the table played it."""
+    calls: list[RefereeAlert] = []
+    first: list[bool] = []
+    deal, rt, expected = read_again(
+        "buttons-311-deal-98.json.gz", "buttons", tmp_path, calls, first
+    )
+    assert deal.over and deal.deltas() == expected.deltas()
+    assert len(calls) == 1, calls
+    assert first == [True]
+    assert {r.reason for r in rt.rejected} <= {Reason.CLAIM_NOT_ADMISSIBLE}, rt.rejected
+
+
+def test_regression_a_promoted_kong_read_late_is_not_also_tried_as_a_discard(
+    tmp_path: Path,
+) -> None:
+    """10/10/2 seed 311 deal 24 (run again at catchup2): S's draw was not read; once the
+    referee entered it the table was followed to N's turn, where N had added its drawn 3p
+    to its 3p pung. That 3p, gone from the hand, was also tried as a discard; both ways
+    went on for the steps looked ahead and the table was not followed: a second call,
+    "Enter East's discard by hand". Now a hand's tile gone into its own melds with none
+    from another seat (one onto a pung, or all four) is its own kong, not a discard: one
+    answer, and the deal reads as the table played it."""
+    calls: list[RefereeAlert] = []
+    first: list[bool] = []
+    deal, rt, expected = read_again(
+        "buttons-311-deal-24.json.gz", "buttons", tmp_path, calls, first
+    )
+    assert deal.over and deal.deltas() == expected.deltas()
+    assert len(calls) == 1, calls
+    assert first == [True]
+    # the buttons pressed while the judge was behind (the daemon refused them too)
+    late = {Reason.CLAIM_NOT_ADMISSIBLE, Reason.ALREADY_DECLARED}
+    assert {r.reason for r in rt.rejected} <= late, rt.rejected
