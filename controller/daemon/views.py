@@ -328,6 +328,7 @@ def referee_view(
         tuple(heads),
         settled[0],
         tuple(settled[1]),
+        chows=deal is not None and deal.rs.play.chow_claims,
     )
 
 

@@ -193,6 +193,8 @@ class RefereeView:
     # the session's last settled deal and its corrections, still undoable (issue 27 item 3)
     settled_deal: int = 0
     settled_corrections: tuple[CorrectionView, ...] = ()
+    # the rule set lets a player chow (Wellness): the page offers "chows" only then
+    chows: bool = False
     kind: str = field(default="referee", init=False)
     version: int = field(default=VIEW_VERSION, init=False)
 

@@ -165,6 +165,9 @@ function drawSide(view) {
   const heads = (view.heads || []).map((h) => t("deal {n} — {anchor}", { n: h.deal, anchor: h.seq + ":" + h.hash }));
   document.getElementById("heads").replaceChildren(...heads.map((line) => MJ.el("li", "", line)));
   drawCall(view.call);
+  // a chow is offered only where the rules have chows (Wellness), never in Sichuan
+  const chow = document.querySelector("#move-form option[value=chow]");
+  chow.hidden = chow.disabled = !view.chows;
   document.getElementById("corrections").replaceChildren(...(view.corrections || []).map(correctionItem));
   // the last settled deal's corrections stay undoable until dismissed (this tab remembers)
   const settled = view.settled_deal || 0;

@@ -134,3 +134,12 @@ def test_a_views_json_is_what_asdict_gives():
         json.dumps(view.to_json())
     shared = made.public.to_json()
     assert made.referee.json_with(shared) == dataclasses.asdict(made.referee)
+
+
+def test_the_referee_is_offered_a_chow_only_where_the_rules_have_chows():
+    """A referee found "chows" among the moves to enter under sbr-mil (issue 27's tester)."""
+    for name, chows in (("sbr-mil", False), ("wellness", True)):
+        rs = load(name)
+        deal, _ = play_deal(rs, 1)
+        made = Publisher().views(_facts(phase="settled", seq=1), deal, COUNT, _desk(), 5.0)
+        assert made.referee.chows is chows, name

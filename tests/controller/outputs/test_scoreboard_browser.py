@@ -690,3 +690,22 @@ def test_regression_the_login_page_was_english_for_a_chinese_referee(browser, ta
     _wait(browser, lambda d: d.find_element(By.CSS_SELECTOR, ".error").text == "令牌错误。", "")
     assert browser.find_element(By.CSS_SELECTOR, "form.login button").text == "登录"
     browser.execute_script("localStorage.removeItem('mjtable.lang.referee')")
+
+
+def test_regression_the_referee_was_offered_a_chow_under_sichuan_rules(browser, table):
+    """A referee trying the page found "chows" among the moves to enter under sbr-mil, whose
+    players never chow; it is offered only where the rules have chows (Wellness)."""
+    sb, server, clock, _actions = table
+    view = public_steps()[6]
+    clock.t += 1.0
+    sb.publish(view, referee=referee_view(view), broadcast=broadcast_view(view, clock.t))
+    browser.get(server.url + "/referee")
+    if browser.find_elements(By.NAME, "token"):
+        browser.find_element(By.NAME, "token").send_keys(TOKEN)
+        browser.find_element(By.CSS_SELECTOR, "form.login button").click()
+    offered = "return document.querySelector('#move-form option[value=chow]').disabled"
+    _wait(browser, lambda d: d.execute_script(offered) is True, "no chow in Sichuan")
+    clock.t += 1.0
+    wellness = dataclasses.replace(referee_view(view), chows=True)
+    sb.publish(view, referee=wellness, broadcast=broadcast_view(view, clock.t))
+    _wait(browser, lambda d: d.execute_script(offered) is False, "a chow in Wellness")
