@@ -487,6 +487,9 @@ def _describe(c: Correction, dealer: Seat) -> Said:
     return says("#{seq} {action} by {referee}: {why}", action=str(c.action), **who)
 
 
+# the reason referee.js journals with an answer taken from a call's button: a catalog
+# message, so the corrections list says it in the page's language
+FROM_CALL = N_("chosen from the referee call")
 # journalled as the correction's reason in English, and said in the page's language (a
 # catalog message) where the correction is listed
 _DEFAULT_WHY = {

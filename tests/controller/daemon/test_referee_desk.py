@@ -458,3 +458,27 @@ def test_regression_the_corrections_list_did_not_name_the_move_entered(rig):
     zh = translator(Language.ZH_CN)
     chinese = Said.from_json(row.words).say(zh)
     assert move_said(moves[k], rig.rt.dealt_by).say(zh) in chinese and "录入" in chinese
+
+
+def test_regression_an_answer_from_the_call_was_listed_in_english_on_a_chinese_page(rig):
+    """The note the page journals with a candidate's answer ("chosen from the referee call",
+    referee.js FROM_CALL) was not a catalog message: a Chinese referee read it in English in
+    the corrections list. It is one now, and the page sends exactly it."""
+    import re
+    from pathlib import Path
+
+    from controller.daemon.referee_desk import FROM_CALL
+    from controller.locale import Language, Said, translator
+
+    script = (Path(__file__).parents[3] / "controller/web/referee.js").read_text()
+    assert re.search(r'const FROM_CALL = "([^"]+)"', script)[1] == FROM_CALL
+    plan = begin_deal(rig, 3)
+    moves = list(plan.moves)
+    k = first_draw(moves)
+    play(rig, moves[:k])
+    side = table_seat(moves[k].seat, rig.rt.dealt_by)
+    action = dict(seat=side, move="draw", tile=str(moves[k].tile), note=FROM_CALL)
+    assert act(rig, ActionKind.MOVE, **action).accepted
+    (row,) = rig.rt.desk.listing()
+    chinese = Said.from_json(row.words).say(translator(Language.ZH_CN))
+    assert chinese.endswith("从裁判呼叫中选择") and FROM_CALL not in chinese, chinese
