@@ -6,12 +6,13 @@ none is given."""
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Mapping
 from datetime import datetime
 from typing import Any
 
-from controller.locale import ENGLISH, N_, Language, Said, Translator, says
+from controller.locale import ENGLISH, N_, Language, Said, Translator, says, translator
 
 SEAT_NAMES = {"E": N_("East"), "S": N_("South"), "W": N_("West"), "N": N_("North")}
 
@@ -150,6 +151,30 @@ def tile_words(tile: str) -> str:
         return HONOUR_WORDS[tile]
     m = _TILE.fullmatch(tile)
     return f"{m.group(1)} {SUIT_WORDS[m.group(2)]}" if m and m.group(2) in SUIT_WORDS else tile
+
+
+@functools.cache
+def _tiles_by_name() -> dict[str, str]:
+    """Every tile's name in every language ("三万", "3 символа", "3 Characters"), folded
+    (lower case, no spaces), to its code."""
+    names: dict[str, str] = {}
+    for lang in Language:
+        tr = translator(lang)
+        for code in (*(f"{r}{s}" for s in "mps" for r in range(1, 10)), *HONOUR_WORDS):
+            names[_fold(tile_said(code).say(tr))] = code
+            names[_fold(tile_words(code))] = code
+    return names
+
+
+def _fold(text: str) -> str:
+    return "".join(text.split()).casefold()
+
+
+def tile_code(text: str) -> str:
+    """A tile a referee typed as its code ("6s") or its name in any of the table's
+    languages ("六条", "6 бамбуков", "6 Bamboo"): its code, else the text as typed (the
+    judge's parser says what is wrong with it)."""
+    return _tiles_by_name().get(_fold(text), text.strip())
 
 
 def tile_said(tile: Any) -> Said:

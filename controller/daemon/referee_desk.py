@@ -28,7 +28,7 @@ from controller.journal.store import Journal
 from controller.locale import N_, Said, says
 from controller.outputs.scoreboard import ActionKind, ActionResult, RefereeAction, RejectReason
 from controller.outputs.view import CorrectionView
-from controller.words import refusal_said, seat_said, tile_words
+from controller.words import refusal_said, seat_said, tile_code, tile_words
 from rules import moves as mv
 from rules.melds import MeldKind
 from rules.move_json import RecordError, move_from_json
@@ -65,7 +65,7 @@ def hand_move(action: RefereeAction, dealer: Seat, deal: Deal | None = None) -> 
     seat = deal_seat(action.seat, dealer)
     obj: dict[str, Any] = {"move": action.move, "seat": seat.name}
     try:
-        tile = Tile.parse(action.tile) if action.tile else None
+        tile = Tile.parse(tile_code(action.tile)) if action.tile else None
     except (NotationError, ValueError) as err:
         raise Malformed(says("tile: {error}", error=str(err))) from None
     if tile is not None and action.move not in ("pung", "hu", "pass", "self-drawn-hu", "rob-kong"):
@@ -225,7 +225,7 @@ class RefereeDesk:
             assert a.target_seq is not None
             self._own_moves([a.target_seq])
             try:
-                tile = str(Tile.parse(a.tile))
+                tile = str(Tile.parse(tile_code(a.tile)))
             except (NotationError, ValueError) as err:
                 raise Malformed(says("tile: {error}", error=str(err))) from None
             details = {"tile": tile}

@@ -482,3 +482,28 @@ def test_regression_an_answer_from_the_call_was_listed_in_english_on_a_chinese_p
     (row,) = rig.rt.desk.listing()
     chinese = Said.from_json(row.words).say(translator(Language.ZH_CN))
     assert chinese.endswith("从裁判呼叫中选择") and FROM_CALL not in chinese, chinese
+
+
+def test_regression_a_tile_typed_by_its_chinese_name_was_refused(rig):
+    """A Chinese referee typed 六条 in the tile field and got "tile: unexpected character
+    '六' (tiles look like 5p)". A tile is taken by its code or by its name in any of the
+    table's languages."""
+    from controller.locale import Language, translator
+    from controller.words import tile_code, tile_said
+
+    plan = begin_deal(rig, 3)
+    moves = list(plan.moves)
+    k = first_draw(moves)
+    play(rig, moves[:k])
+    draw = moves[k]
+    side = table_seat(draw.seat, rig.rt.dealt_by)
+    name = tile_said(str(draw.tile)).say(translator(Language.ZH_CN))
+    assert name != str(draw.tile)
+    result = act(rig, ActionKind.MOVE, seat=side, move="draw", tile=name)
+    assert result.accepted, result.detail
+    assert bare(rig.rt.deal.history[-1:]) == bare([draw])
+    for lang in Language:  # every tile's name in every language reads back as its code
+        for code in ("1m", "9p", "5s", "1z", "7z"):
+            assert tile_code(f" {tile_said(code).say(translator(lang))} ") == code, lang
+    wrong = act(rig, ActionKind.MOVE, seat=side, move="discard", tile="十条")
+    assert not wrong.accepted and "tiles look like 5p" in wrong.detail
