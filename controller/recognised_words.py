@@ -16,6 +16,7 @@ from collections.abc import Callable
 
 from controller.locale import N_, Said, says
 from controller.words import (
+    MOVE_VERBS,
     SUIT_WORDS,
     VERBS,
     in_words,
@@ -134,21 +135,6 @@ WAITS = {
     "robbing": N_("the kong to be robbed or not"),
     "over": N_("nothing (the deal is over)"),
 }
-# the judge's moves as the recogniser names them (controller/recognition/readings.py
-# `move_text`: the class, the seat, a kind or suit, a tile) and as `VERBS` says them
-MOVES = {
-    "Draw": "draw",
-    "ReplacementDraw": "replacement-draw",
-    "Discard": "discard",
-    "ChooseVoid": "void",
-    "Pung": "pung",
-    "Chow": "chow",
-    "Kong": "kong",
-    "Hu": "hu",
-    "SelfDrawnHu": "self-drawn-hu",
-    "RobKong": "rob-kong",
-    "Pass": "pass",
-}
 # how a list of moves or readings is joined
 THEN, EITHER, STEP, OR = (
     N_("{first}, then {second}"),
@@ -260,7 +246,7 @@ def move_text_said(text: str) -> Said | str:
     declaration's note in its place ("S (deal E) button HU at 12.345": a button refused) is
     said as evidence."""
     parts = text.split(" ")
-    move = MOVES.get(parts[0])
+    move = MOVE_VERBS.get(parts[0])
     if move is None or len(parts) < 2 or not re.fullmatch(_S, parts[1]):
         return evidence_said(text)
     data: dict[str, str] = {"seat": parts[1]}

@@ -287,6 +287,21 @@ def alert_text_said(text: str) -> Said:
     return says("{title}: {message}", title=Said(title), message=message)
 
 
+# the judge's moves by their class name, as `VERBS` keys them (a kong by its kind)
+MOVE_VERBS = {
+    "Draw": "draw",
+    "ReplacementDraw": "replacement-draw",
+    "Discard": "discard",
+    "ChooseVoid": "void",
+    "Pung": "pung",
+    "Chow": "chow",
+    "Kong": "kong",
+    "Hu": "hu",
+    "SelfDrawnHu": "self-drawn-hu",
+    "RobKong": "rob-kong",
+    "Pass": "pass",
+}
+
 VERBS = {
     "draw": N_("draws"),
     "replacement-draw": N_("draws a replacement"),

@@ -15,7 +15,7 @@ from controller.profiles import Zone
 from controller.recognition.expected import Spot
 from controller.recognition.readings import move_text
 from controller.tag_maps import TileCopy
-from controller.words import SEAT_NAMES, SUIT_WORDS, VERBS, tile_said, zone_said
+from controller.words import MOVE_VERBS, SEAT_NAMES, SUIT_WORDS, VERBS, tile_said, zone_said
 from rules.deal import Deal
 from rules.deal_state import Phase
 from rules.moves import ChooseVoid, CloseClaims, Kong, Move
@@ -30,20 +30,6 @@ WAITS = {
     Phase.CLAIMS: N_("claims"),
     Phase.ROBBING: N_("the kong to be robbed or not"),
     Phase.OVER: N_("nothing (the deal is over)"),
-}
-# the judge's moves by their class, as `VERBS` says them (a kong by its kind)
-MOVES = {
-    "Draw": "draw",
-    "ReplacementDraw": "replacement-draw",
-    "Discard": "discard",
-    "ChooseVoid": "void",
-    "Pung": "pung",
-    "Chow": "chow",
-    "Kong": "kong",
-    "Hu": "hu",
-    "SelfDrawnHu": "self-drawn-hu",
-    "RobKong": "rob-kong",
-    "Pass": "pass",
 }
 CLOSE_CLAIMS = N_("the claim window closes")
 # how a list is joined: the sentence for each language, the separator the recogniser wrote
@@ -111,7 +97,7 @@ def move_said(m: Move) -> Said:
     """One move as `readings.move_text` writes it ("Discard S 5p", "Kong E concealed-kong
     3s"): "South discards 5 Dots" in another language."""
     text = move_text(m)
-    verb = MOVES.get(type(m).__name__)
+    verb = MOVE_VERBS.get(type(m).__name__)
     seat = getattr(m, "seat", None)
     if isinstance(m, CloseClaims):
         return Said(CLOSE_CLAIMS, english=text)

@@ -107,13 +107,9 @@ def test_differences_that_fit_no_shape_offer_only_the_judges_next_step(rig):
     assert len(offered) == 1 and offered[0]["move"] is not None  # the draw, from the wall
 
 
-def test_regression_the_call_stands_until_the_table_agrees_with_the_judge(rig):
-    """10/10/2 seed 310 deals 29 and 38: each move the referee entered turned the call off,
-    the lights went out, the players went on, and the deal was shuffled away before the
-    judge had caught up. The call now stands while the table still differs from the judge
-    (its candidates brought up to date), and goes off with the move that makes them agree."""
-    from controller.outputs.scoreboard import ActionKind as AK
-
+def draw_entered_at_a_call(rig: Rig) -> tuple[mv.Discard, object]:
+    """A draw and its discard unread, the referee called, the draw entered from the page:
+    the discard (still unread) and the answer."""
     moves = list(begin_deal(rig, 3).moves)
     k = next(i for i, m in enumerate(moves) if isinstance(m, mv.Draw))
     play(rig, moves[:k])
@@ -122,9 +118,18 @@ def test_regression_the_call_stands_until_the_table_agrees_with_the_judge(rig):
     rig.rec.residue = {(discard.seat, "river", discard.tile): 1}  # the discard: still unread
     call(rig)
     side = table_seat(draw.seat, rig.rt.dealt_by)
-    entered = rig.rt.referee(
-        RefereeAction(AK.MOVE, "seen", side, client="ref-1", move="draw", tile=str(draw.tile))
+    action = RefereeAction(
+        ActionKind.MOVE, "seen", side, client="ref-1", move="draw", tile=str(draw.tile)
     )
+    return discard, rig.rt.referee(action)
+
+
+def test_regression_the_call_stands_until_the_table_agrees_with_the_judge(rig):
+    """10/10/2 seed 310 deals 29 and 38: each move the referee entered turned the call off,
+    the lights went out, the players went on, and the deal was shuffled away before the
+    judge had caught up. The call now stands while the table still differs from the judge
+    (its candidates brought up to date), and goes off with the move that makes them agree."""
+    discard, entered = draw_entered_at_a_call(rig)
     assert entered.accepted and rig.rt.referee_called is not None  # still differs: stands
     assert "discard was not read" in str(rig.rt.referee_candidates[-1].headline)  # up to date
     rig.rec.residue = {}
@@ -280,26 +285,16 @@ def test_regression_an_undo_during_a_call_let_the_table_play_on_while_the_judge_
     deal was overtaken later. A correction (an undo, a cancel) answers a call the way an
     entered move does: it stands while the table differs from the judge, and goes off once
     they agree."""
-    from controller.outputs.scoreboard import ActionKind as AK
-
-    moves = list(begin_deal(rig, 3).moves)
-    k = next(i for i, m in enumerate(moves) if isinstance(m, mv.Draw))
-    play(rig, moves[:k])
-    draw, discard = moves[k], moves[k + 1]
-    assert isinstance(discard, mv.Discard)
-    rig.rec.residue = {(discard.seat, "river", discard.tile): 1}  # the discard: still unread
-    call(rig)
-    side = table_seat(draw.seat, rig.rt.dealt_by)
-    entered = rig.rt.referee(
-        RefereeAction(AK.MOVE, "seen", side, client="ref-1", move="draw", tile=str(draw.tile))
-    )
+    _, entered = draw_entered_at_a_call(rig)
     assert entered.accepted and rig.rt.referee_called is not None
-    undone = rig.rt.referee(RefereeAction(AK.UNDO, "wrong", client="ref-1", target_seq=entered.seq))
+    undone = rig.rt.referee(
+        RefereeAction(ActionKind.UNDO, "wrong", client="ref-1", target_seq=entered.seq)
+    )
     assert undone.accepted, undone.detail
     assert rig.rt.referee_called is not None  # the table still differs: the players wait
     rig.step(0.2)
     assert rig.rt.referee_called is not None
-    cancelled = rig.rt.referee(RefereeAction(AK.CANCEL, "wrong", client="ref-1", count=1))
+    cancelled = rig.rt.referee(RefereeAction(ActionKind.CANCEL, "wrong", client="ref-1", count=1))
     assert cancelled.accepted, cancelled.detail
     assert rig.rt.referee_called is not None
     rig.rec.residue = {}  # the table as the judge knows it again
