@@ -31,7 +31,6 @@ from controller.journal.records import (
 from controller.journal.store import Journal
 from controller.journal.verify import Finding
 from controller.locale import ENGLISH, N_, Language, Said, Translator, says
-from controller.recognised_words import evidence_said, recognised_said
 from controller.words import (
     CLAIMS,
     CLOSED_BY,
@@ -94,6 +93,10 @@ class Step:
         """The evidence in `tr`'s language (in English as journalled)."""
         if tr.language is Language.EN:
             return self.evidence
+        # the evidence read back by its forms: only a report or a replay in another
+        # language does it, never the daemon (which reads this module at every start)
+        from controller.recognised_words import evidence_said
+
         return tuple(evidence_said(e).say(tr) for e in self.evidence)
 
     @property
@@ -251,10 +254,14 @@ def step_said(kind: RecordKind, data: Mapping[str, Any]) -> Said:
     if kind is RecordKind.ALERT:
         severity = str(data.get("severity") or "alert")
         message = Said.from_json(data["words"]) if data.get("words") else None
+        if message is None:  # journalled before alerts carried their sentence: read back
+            from controller.recognised_words import recognised_said
+
+            message = recognised_said(str(data.get("message", "")))
         return says(
             "{severity}: {message}",
             severity=Said(SEVERITIES.get(severity, severity)),
-            message=message or recognised_said(str(data.get("message", ""))),
+            message=message,
         )
     if kind is RecordKind.CORRECTION:
         return record_said(kind.value, data)

@@ -25,15 +25,18 @@ ROOT = Path(__file__).resolve().parents[2]
 # the judge's one module per concern (issue 26: deal_draws, deal_claims, deal_kongs, deal_hu,
 # deal_void, deal_moves), the table's players (daemon/lineup.py) and its language
 # (controller/locale); 108 with the referee's call as one value (daemon/referee_call.py,
-# issue 27); a FEIG reader's poller is imported only where one is polled
+# issue 27); 109 with the recogniser's alerts made as sentences where they are raised
+# (recognition/alert_said.py, issue 33); a FEIG reader's poller is imported only where one
+# is polled, the recogniser's words read back only by a report or a replay
 MAX_MODULES = 280
-MAX_OWN_MODULES = 108
+MAX_OWN_MODULES = 109
 # needed only once someone acts: a correction (the referee tools' rebuild, trial and
 # session; `controller.referee.journal_deal` is read at every start, its READ_KINDS tell
 # the replay which records a rebuild needs), a web request (headers, cookies); ctypes only
 # for `mjtable run`'s simulator child (`controller.cli.run._libc`)
 NOT_AT_START = (
     "controller.referee.rebuild", "controller.referee.trial", "controller.referee.session",
+    "controller.recognised_words",
     "email", "http.cookies", "http.client", "ssl", "asyncio", "ctypes",
 )  # fmt: skip
 

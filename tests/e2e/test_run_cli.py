@@ -198,7 +198,18 @@ def test_run_with_a_pn532_on_a_serial_port(tmp_path):
         down = wait_for(journal, link("down"), after=up, timeout=10)
         assert down, "the pulled line was not noticed"
         module.replug()
-        assert wait_for(journal, link("up"), after=down, timeout=10), "not reconnected"
+        again = wait_for(journal, link("up"), after=down, timeout=10)
+        assert again, "not reconnected"
+
+        def reads(upto: int | None = None) -> int:  # the spot's reads journalled so far
+            with Journal.open_readonly(journal) as j:
+                kept = [r for r in j.records() if upto is None or r.seq <= upto]
+            return sum(isinstance(e, TagsRead) for s in reader_steps(kept) for e in s.events)
+
+        # read again after the replug before the daemon is stopped (a loaded machine polls
+        # late: CI once stopped it before any read was journalled)
+        before = reads(again)
+        assert poll(lambda: reads() > before, 20, 0.2), "not read after the replug"
     finally:
         proc.send_signal(signal.SIGTERM)
         out, err = finish(proc, 60)
