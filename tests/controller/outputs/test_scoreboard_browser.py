@@ -703,7 +703,8 @@ def test_regression_the_referee_was_offered_a_chow_under_sichuan_rules(browser, 
     if browser.find_elements(By.NAME, "token"):
         browser.find_element(By.NAME, "token").send_keys(TOKEN)
         browser.find_element(By.CSS_SELECTOR, "form.login button").click()
-    offered = "return document.querySelector('#move-form option[value=chow]').disabled"
+    # (null while the page is still loading after the login: not yet either way)
+    offered = "return document.querySelector('#move-form option[value=chow]')?.disabled"
     _wait(browser, lambda d: d.execute_script(offered) is True, "no chow in Sichuan")
     clock.t += 1.0
     wellness = dataclasses.replace(referee_view(view), chows=True)
