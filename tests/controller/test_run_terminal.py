@@ -150,15 +150,12 @@ def test_regression_missing_ports_printed_playing_and_waited_silently(tmp_path: 
         assert f"waiting for the table controller: {table} does not exist" in seen, seen
         assert f"waiting for the tile reader: {reader} does not exist" in seen
         assert "waiting; Ctrl-C stops" in seen and "playing" not in seen
-        # "waiting" is printed just before the core's loop publishes its first view: the
-        # board answers {"kind": "none"} for those milliseconds (CI once read it then)
-        deadline = time.monotonic() + 20
-        while True:
-            with urllib.request.urlopen(f"{board.group(1)}/api/public", timeout=10) as r:
-                public = json.load(r)
-            if public["kind"] != "none" or time.monotonic() > deadline:
-                break
-            time.sleep(0.05)
+        # "waiting" is printed just before the core's loop publishes its first view (the
+        # board's /api/public answers {"kind": "none"} until then: CI once read it then);
+        # the board's event feed hands over the first view the moment it is published
+        with urllib.request.urlopen(f"{board.group(1)}/events/public", timeout=20) as feed:
+            data = next(line for line in feed if line.startswith(b"data: "))
+        public = json.loads(data[len(b"data: ") :])
         assert public["waiting_for"] == ["the table controller", "the tile reader"], public
     finally:
         proc.send_signal(signal.SIGINT)
