@@ -104,9 +104,7 @@ class ClaimClock:
         self.journalled_open = True
         return {
             "state": "opened",
-            "kind": window.kind.value,
-            "discarder": table_seat(window.discarder, dealer).name,
-            "tile": str(window.tile),
+            **_named(window, dealer),
             "deadline": self.claim_seconds,
             "eligible": [table_seat(s, dealer).name for s in window.eligible],
         }
@@ -117,9 +115,7 @@ class ClaimClock:
         self.closed_at = t
         return {
             "state": "closed",
-            "kind": window.kind.value,
-            "discarder": table_seat(window.discarder, dealer).name,
-            "tile": str(window.tile),
+            **_named(window, dealer),
             "closed_by": closed_by,
             "claims": {
                 table_seat(s, dealer).name: type(c).__name__.lower() for s, c in window.declared
@@ -172,3 +168,12 @@ class ClaimClock:
         changed = second != self._countdown_second
         self._countdown_second = second
         return changed
+
+
+def _named(window: ClaimWindow, dealer: Seat) -> dict[str, Any]:
+    """What names a window in its `claim.window` records: its kind, discarder and tile."""
+    return {
+        "kind": window.kind.value,
+        "discarder": table_seat(window.discarder, dealer).name,
+        "tile": str(window.tile),
+    }
