@@ -189,6 +189,12 @@ def test_regression_a_winner_was_labelled_not_ready(browser, board):
             browser.get(board[1].url + "/referee")
             browser.find_element("name", "token").send_keys(TOKEN)
             browser.find_element("css selector", "form button").click()
+            # the login's answer sets the session cookie: a page asked for before it arrives
+            # is asked without it and answered with the login form again (a CI run did)
+            WebDriverWait(browser, WAIT_S).until(
+                lambda d: not d.find_elements("name", "token"),
+                message="the referee page after the login",
+            )
         for size in SIZES:
             show(browser, board[1].url + page, size, public.seq)
             said = texts(browser, f'.seat[data-seat="{winner}"]')[0]
