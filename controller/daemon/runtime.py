@@ -744,7 +744,11 @@ class Runtime:
             self._alert(AlertKind.NO_DEAL, text)
             return False
         rejected = deal.check(move)
-        rejudged = None if rejected is None else self.doubt.reorder(deal, move)
+        rejudged = None
+        if rejected is not None and isinstance(move, mv.Draw | mv.ReplacementDraw):
+            # judged with the window closed, on the trial the draw was read against
+            judged = deal if deal.window is None else self.claims.trial(deal)
+            rejudged = self.doubt.reorder(deal, move, judged)
         if rejudged is not None:
             self.deal = deal = rejudged
             self.claims.forget()

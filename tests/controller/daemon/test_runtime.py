@@ -132,6 +132,36 @@ def test_a_draw_after_a_discard_is_one_commit(rig):
     assert [r.kind for r in last][-2:] == [RecordKind.DEAL_SETTLED, RecordKind.TABLE_PHASE]
 
 
+def test_a_draw_after_a_discard_copies_the_judge_once(rig, monkeypatch):
+    """A draw after a discard was judged on two deep copies of the judge, 0.5-1 ms of CPU
+    each before its commit: the claim clock's trial (the window closed), and another one
+    made to see whether the draw fits a swapped scan pair (`ScanDoubt.reorder`)."""
+    import copy
+
+    import rules.deal
+
+    copies = []
+
+    def counted(x, memo=None, _deepcopy=copy.deepcopy):
+        if isinstance(x, Deal):
+            copies.append(len(x.history))
+        return _deepcopy(x, memo)
+
+    monkeypatch.setattr(copy, "deepcopy", counted)
+    monkeypatch.setattr(rules.deal, "deepcopy", counted)
+    plan = begin_deal(rig, 2)
+    draws = 0
+    for move in (x for x in plan.moves if not isinstance(x, mv.CloseClaims)):
+        window = rig.rt.deal.window is not None
+        rig.seen(move)
+        if isinstance(move, mv.Draw) and window:
+            draws += 1
+            assert len(copies) == 1, move  # since the discard: the tick read on the trial
+        copies.clear()
+        rig.step(0.2)
+    assert draws > 10
+
+
 class Killed(BaseException):
     """The process killed while a move's records were being committed (SIGKILL)."""
 
