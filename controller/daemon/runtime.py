@@ -791,7 +791,8 @@ class Runtime:
         the claim clock's, its window closed already, when `closes` says why the open claim
         window closes first (the move is that close: "timer", "shuffle"; or the move,
         read against that trial, closes it early: "draw", "play"), else a copy made now.
-        Nothing but the table machine moves before the commit."""
+        Before the commit only the parts whose state the records write out move (the table
+        machine, the claim clock, the scan's doubtful pairs)."""
         deal = self.deal
         assert deal is not None
         made = Decided()
