@@ -95,12 +95,24 @@ Evidence = Sequence[Said | str]  # what the reader saw: sentences (a script's no
 
 def evidence_payload(evidence: Evidence) -> dict[str, Any]:
     """A move's or an alert's evidence: `evidence` in English, as it has always been
-    journalled, and `evidence_words` the same sentences (`Said.to_json`), which the deal
-    report and `mjtable replay` say in their reader's language; text only, no words."""
+    journalled, and `evidence_words` the same sentences (`Said.to_json` without their
+    English, which `evidence` is), which the deal report and `mjtable replay` say in their
+    reader's language; text only, no words."""
     out: dict[str, Any] = {"evidence": [str(e) for e in evidence]}
     if any(isinstance(e, Said) for e in evidence):
-        out["evidence_words"] = [said(e).to_json() for e in evidence]
+        out["evidence_words"] = [_unwritten(said(e).to_json()) for e in evidence]
     return out
+
+
+def _unwritten(words: dict[str, Any]) -> dict[str, Any]:
+    """A sentence's JSON without its English (a move's evidence is a few hundred a deal)."""
+    return {
+        k: {a: _unwritten(v) if isinstance(v, dict) else v for a, v in words["args"].items()}
+        if k == "args"
+        else v
+        for k, v in words.items()
+        if k != "en"
+    }
 
 
 def move_payload(

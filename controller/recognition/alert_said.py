@@ -10,9 +10,10 @@ English, `RefereeAlert.text`, is what the journal keeps as the alert's `message`
 The evidence too, what the reader saw (`MoveSeen.evidence`, `RefereeAlert.evidence`): a tile
 placed in a zone or lifted from it, a declaration pressed or laid, a void read from the
 tiles, several moves read at once, the table reconciled, a wall pair read the other way
-round, each made where the recogniser sees it, its deal seat beside the side. Its English is
-the evidence as the journal has always kept it ("S.river (deal W): 5p#2 placed at 12.345",
-"S (deal E) button HU at 12.345"); the journal keeps the sentence beside it
+round, each made where the recogniser sees it, its players by side. Its English is the
+evidence as the journal has always kept it, the deal seat beside the side ("S.river (deal
+W): 5p#2 placed at 12.345", "S (deal E) button HU at 12.345"); the journal keeps the
+sentence (without its English) beside it
 (controller/journal/payloads.py `evidence_payload`), which the deal report and `mjtable
 replay` say in their reader's language."""
 
@@ -154,10 +155,12 @@ def waits_said(deal: Deal, layout: Layout) -> Said:
 # --- the evidence: what the reader saw ------------------------------------------------------
 
 HOW = {True: N_("placed"), False: N_("lifted")}
-# a tile placed or lifted in a seat's zone, and in the wall
+# a tile placed or lifted in a side's zone, said by side as every sentence names a player
+# (the English keeps the deal seat beside it, as journalled); one sentence, its side and
+# zone in it: a noisy deal journals a few hundred of these
 CHANGED = {
-    True: N_("{zone} (deal seat {deal}): {tile} (copy {copy}) placed at {t}"),
-    False: N_("{zone} (deal seat {deal}): {tile} (copy {copy}) lifted at {t}"),
+    True: N_("{seat}'s {zone}: {tile} (copy {copy}) placed at {t}"),
+    False: N_("{seat}'s {zone}: {tile} (copy {copy}) lifted at {t}"),
 }
 CLAIMS = {
     Button.HU: N_("Hu"),
@@ -195,9 +198,13 @@ def tile_changed(layout: Layout, zone: Zone, tc: TileCopy, placed: bool, t: floa
             t=at,
         )
     else:
-        deal = seat_said(layout.seat(zone.seat))
         said = says(
-            CHANGED[placed], zone=zone_of_said(zone), deal=deal, tile=tile, copy=tc.copy, t=at
+            CHANGED[placed],
+            seat=seat_said(zone.seat),
+            zone=zone_said(zone.kind.value),
+            tile=tile,
+            copy=tc.copy,
+            t=at,
         )
     return written(said, english)
 
@@ -232,27 +239,19 @@ def card_laid(card: Card, zone: Zone, side: Seat) -> Said:
 def declared(side: Seat, layout: Layout, what: Said, t: float) -> Said:
     """A declaration (`what`: a button, a card laid) read at side `side`: "S (deal E) button
     HU at 12.345"."""
-    seat = layout.seat(side)
-    said = says(
-        "{seat} (deal seat {deal}): {what} at {t}",
-        seat=seat_said(side),
-        deal=seat_said(seat),
-        what=what,
-        t=format(t, ".3f"),
-    )
-    return written(said, f"{side} (deal {seat}) {what} at {t:.3f}")
+    said = says("{seat}: {what} at {t}", seat=seat_said(side), what=what, t=format(t, ".3f"))
+    return written(said, f"{side} (deal {layout.seat(side)}) {what} at {t:.3f}")
 
 
 def card_found(side: Seat, layout: Layout, card: Card, zone: Zone) -> Said:
     """A card found lying on the table after the reader was back."""
-    seat = layout.seat(side)
     said = says(
-        "{seat} (deal seat {deal}): {card} found at {zone} after the reader was back",
+        "{seat}: {card} found at {zone} after the reader was back",
         seat=seat_said(side),
-        deal=seat_said(seat),
         card=str(card),
         zone=zone_of_said(zone),
     )
+    seat = layout.seat(side)
     return written(said, f"{side} (deal {seat}) {card} found at {zone} after the reader was back")
 
 

@@ -224,10 +224,13 @@ def _evidence(data: Mapping[str, Any]) -> tuple[str, ...]:
 
 
 def _evidence_words(data: Mapping[str, Any]) -> tuple[Said, ...]:
-    words = data.get("evidence_words")
-    if not isinstance(words, list) or not all(isinstance(w, Mapping) for w in words):
+    """The evidence's sentences, their English the evidence as journalled."""
+    words, english = data.get("evidence_words"), _evidence(data)
+    if not isinstance(words, list) or len(words) != len(english):
         return ()
-    return tuple(Said.from_json(w) for w in words)
+    if not all(isinstance(w, Mapping) for w in words):
+        return ()
+    return tuple(replace(Said.from_json(w), english=e) for w, e in zip(words, english, strict=True))
 
 
 def _move_text(data: Mapping[str, Any]) -> str:

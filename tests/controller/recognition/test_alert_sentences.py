@@ -161,11 +161,11 @@ def test_a_button_pressed_with_no_deal_says_its_note_in_the_reader_s_language():
     sc = Scene()
     (alert,) = alerts(sc.rec.on_button(SeatButton(1.0, Seat.S, Button.HU), None))
     assert alert.text == "S (deal S) button HU at 1.000: no deal"
-    assert alert.said.say(ZH) == "南（本局南家）：按钮胡，时间1.000：没有牌局"
-    assert alert.said.say(RU) == "Юг (в раздаче Юг): кнопка Ху, 1.000: раздачи нет"
+    assert alert.said.say(ZH) == "南：按钮胡，时间1.000：没有牌局"
+    assert alert.said.say(RU) == "Юг: кнопка Ху, 1.000: раздачи нет"
     (note,) = alert.evidence
     assert str(note) == "S (deal S) button HU at 1.000"
-    assert note.say(ZH) == "南（本局南家）：按钮胡，时间1.000"
+    assert note.say(ZH) == "南：按钮胡，时间1.000"
 
 
 def test_the_void_order_alert_says_the_suit_and_the_tile_as_players_say_them(made):
