@@ -84,6 +84,21 @@ def candidates(
     return (first, *(c for c in out if c.move != first.move))
 
 
+def overtaken_candidates(deal: Deal | None, dealer: Seat) -> tuple[Candidate, ...]:
+    """A deal the table's next shuffle overtook (its tiles are off the table, so nothing of
+    it can be read any more): ending it here comes first, then the judge's own next step
+    (a draw it knows from the scanned wall). Ending is undoable like any correction."""
+    if deal is None or deal.over:
+        return ()
+    problem = Said(N_("The table moved on to the next deal before this one ended"))
+    end = Candidate(
+        Said(N_("End this deal here (the payments so far stand)")),
+        action={"kind": "abandon"},
+        headline=problem,
+    )
+    return (end, *_next_step(deal, dealer, {}))
+
+
 def _first_shown(
     deal: Deal, dealer: Seat, differences: Differences, shown: Sequence[mv.Move]
 ) -> Candidate | None:
@@ -382,8 +397,37 @@ def _next_step(deal: Deal, dealer: Seat, differences: Differences) -> tuple[Cand
             tile=tile_said(window.tile),
         )
         claim = Candidate(Said("Enter the claim (or the passes) by hand"), headline=problem)
-        return (*_drawn_after(deal, dealer, differences, window.discarder), claim)
+        nobody = _nobody_claimed(deal, dealer, differences)
+        return (*_drawn_after(deal, dealer, differences, window.discarder), *nobody, claim)
     return ()
+
+
+def _nobody_claimed(deal: Deal, dealer: Seat, differences: Differences) -> tuple[Candidate, ...]:
+    """Claims open on a discard (or a kong) while the reader shows nobody claiming it —
+    no tile come into anybody's melds, the discard still in its river: one tap closes the
+    claims (a referee entered three passes, nine taps, for it)."""
+    w = deal.window
+    if w is None:
+        return ()
+    for (seat, zone, tile), n in differences.items():
+        if zone == "melds" and n > 0:
+            return ()  # tiles laid open: a claim the reader shows
+        if seat is w.discarder and zone == "river" and tile == w.tile and n < 0:
+            return ()  # the discard taken from its river: somebody claimed it
+    by = _who(table_seat(w.discarder, dealer))
+    return (
+        Candidate(
+            says(
+                "Nobody claimed {seat}'s {tile}: close the claims", seat=by, tile=tile_said(w.tile)
+            ),
+            action={"kind": "nobody-claimed"},
+            headline=says(
+                "Claims on {seat}'s {tile} are open and the reader shows nobody claiming",
+                seat=by,
+                tile=tile_said(w.tile),
+            ),
+        ),
+    )
 
 
 def _drawn_after(

@@ -61,7 +61,7 @@ from controller.daemon.boardless import (
     DiceInferred,
     inferred,
 )
-from controller.daemon.candidates import Candidate, candidates
+from controller.daemon.candidates import Candidate, candidates, overtaken_candidates
 from controller.daemon.claim_clock import ClaimClock, OverTime
 from controller.daemon.contracts import (
     DEVICES,
@@ -861,16 +861,19 @@ class Runtime:
                     seat,
                 )
 
-    def _close_window(self, closed_by: str, t: float | None) -> None:
+    def _close_window(self, closed_by: str, t: float | None) -> Record:
         deal = self.deal
         assert deal is not None and deal.window is not None
-        self._journal_window_closed(closed_by, t, deal.window)
+        record = self._journal_window_closed(closed_by, t, deal.window)
         self._apply(mv.CloseClaims(), (), t)
+        return record
 
-    def _journal_window_closed(self, closed_by: str, t: float | None, window: ClaimWindow) -> None:
+    def _journal_window_closed(
+        self, closed_by: str, t: float | None, window: ClaimWindow
+    ) -> Record:
         at = self.clock.monotonic() if t is None else t
         payload = self.claims.closed(window, self.dealer, closed_by, at)
-        self._log(Source.DAEMON, RecordKind.CLAIM_WINDOW, payload, deal=self.deal_no, t=t)
+        return self._log(Source.DAEMON, RecordKind.CLAIM_WINDOW, payload, deal=self.deal_no, t=t)
 
     def _journal_window_opened(self) -> None:
         self._log_all([self._window_opened()])
@@ -1078,6 +1081,14 @@ class Runtime:
             return n if self.deal.over and self.deal_no in self.scores.settled else n + 1
         return n + 1 if self.machine.phase in BEFORE_PLAY else n
 
+    def session_number(self, deal: int) -> int:
+        """Deal `deal` (the journal numbers deals across sessions) as the session counts
+        it: what the board, the referee page and their sentences call it."""
+        settled = self.scores.number_in_session(deal)
+        if settled:
+            return settled
+        return self.session_deal() if deal == self.deal_no else deal
+
     def recheck_settled(self, now: float, at_once: bool = False) -> None:
         """Every RECHECK_S (`at_once`: now): a settled deal of the open session corrected
         since (`mjtable correct` beside the running daemon, the referee page) is re-judged,
@@ -1194,9 +1205,11 @@ class Runtime:
         abandons it if neither was done."""
         text = says(
             "the table shuffled before deal {n} ended: enter its missing moves or end it",
-            n=self.deal_no,
+            n=self.session_number(self.deal_no),
         )
-        self.call_referee(AlertKind.DEAL_OVERTAKEN, text, (), severity="error")
+        # its end first: nothing of it can be read any more
+        offered = overtaken_candidates(self.deal, self._dealt_by)
+        self.call_referee(AlertKind.DEAL_OVERTAKEN, text, offered, severity="error")
 
     def _reconcile(self) -> None:
         results: list[Any] = []
@@ -1360,6 +1373,15 @@ class Runtime:
             return None
         return rejected
 
+    def close_claims(self) -> Record | None:
+        """The referee says nobody claimed: the open window closes now (`closed_by`
+        "referee"); its `claim.window` record, which the desk's correction names (None: no
+        window is open)."""
+        deal = self.deal
+        if deal is None or deal.over or deal.window is None:
+            return None
+        return self._close_window("referee", None)
+
     def reread_table(self) -> None:
         """Read the table again against the judge (after a referee's answer): moves the
         tiles show beyond the judge are offered, as after a reconnection."""
@@ -1439,6 +1461,8 @@ class Runtime:
             tuple(self.heads),
             self.desk.settled_listing(),
         )
+        number = desk.settled[0]
+        desk = replace(desk, settled_number=self.session_number(number) if number else 0)
         made = self.publisher.views(
             self.facts(), self.deal, self._count(), desk, self.clock.monotonic()
         )
@@ -1480,7 +1504,9 @@ class Runtime:
     def _logged(self, record: Record) -> None:
         self.seq = record.seq
         if record.kind is RecordKind.DEAL_SETTLED:
-            self.heads.append({"deal": record.deal, "seq": record.seq, "hash": record.hash})
+            number = self.session_number(record.deal or 0)
+            head = {"deal": record.deal, "session_deal": number, "seq": record.seq}
+            self.heads.append({**head, "hash": record.hash})
         if record.kind not in (RecordKind.HW_FRAME, RecordKind.HW_ERROR):
             self._dirty = True  # raw frames change nothing a view shows
             self.tail.append(tail_line(record))

@@ -125,7 +125,7 @@ function drawCall(call) {
       if (action) {
         const apply = MJ.el("button", i === 0 ? "apply best" : "apply", text);
         apply.type = "button";
-        apply.addEventListener("click", () => post({ note: FROM_CALL, call: call.id, ...action }, null));
+        apply.addEventListener("click", () => answer(call.id, action));
         li.appendChild(apply);
       } else {
         li.appendChild(MJ.el("p", "hint", text));
@@ -136,6 +136,18 @@ function drawCall(call) {
   const details = words.details ? words.details.map(say) : call.details;
   document.getElementById("call-diffs").replaceChildren(...details.map((d) => MJ.el("li", "", d)));
   document.getElementById("call-cause").textContent = said("cause", call.cause);
+}
+
+// a candidate's button tapped: its action sent as the answer to the call; one that ends the
+// deal (or charges points) asks first, as its form does, and is sent confirmed
+function answer(id, action) {
+  const data = { note: FROM_CALL, call: id, ...action };
+  const ask = QUESTIONS[action.kind];
+  if (ask) {
+    if (!window.confirm(ask({ ...data, note: t(FROM_CALL) }))) return;
+    data.confirmed = true;
+  }
+  post(data, null);
 }
 
 // the referee action a candidate's button sends (null: it only says what to look at)
@@ -162,7 +174,10 @@ function drawSide(view) {
   document.getElementById("wall").replaceChildren(...view.wall_remaining.map((t) => MJ.tile(t, "small")));
   const journal = document.getElementById("journal");
   journal.replaceChildren(...view.journal_tail.slice().reverse().map(journalLine));
-  const heads = (view.heads || []).map((h) => t("deal {n} — {anchor}", { n: h.deal, anchor: h.seq + ":" + h.hash }));
+  // deals named as the board names them, in the session ("Deal 3"), not by the journal's count
+  const heads = (view.heads || []).map((h) =>
+    t("deal {n} — {anchor}", { n: h.session_deal || h.deal, anchor: h.seq + ":" + h.hash }),
+  );
   document.getElementById("heads").replaceChildren(...heads.map((line) => MJ.el("li", "", line)));
   drawCall(view.call);
   // a chow is offered only where the rules have chows (Wellness), never in Sichuan
@@ -173,7 +188,7 @@ function drawSide(view) {
   const settled = view.settled_deal || 0;
   const shown = settled && (view.settled_corrections || []).length && sessionStorage.getItem("dismissed") !== String(settled);
   document.getElementById("settled-box").hidden = !shown;
-  document.getElementById("settled-title").textContent = shown ? WORDS.settled(settled) : "";
+  document.getElementById("settled-title").textContent = shown ? WORDS.settled(view.settled_number || settled) : "";
   document.getElementById("settled").replaceChildren(...(shown ? view.settled_corrections : []).map(correctionItem));
   document.getElementById("dismiss").dataset.deal = String(settled);
 }

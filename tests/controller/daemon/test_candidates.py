@@ -267,12 +267,13 @@ def test_regression_claims_open_and_the_next_draw_seen_offered_only_a_claim_by_h
     drawer = moves[k].seat.next
     tile = deal.wall.order[deal.wall.next_index()]
     rig.rec.residue = {(drawer, "hand", tile): 1}
-    first, second = call(rig)
+    first, second, third = call(rig)
     side = table_seat(drawer, rig.rt.dealt_by)
     assert first["move"] == {"seat": side.name, "move": "draw", "tile": str(tile)}
     assert first["text"] == f"{seat_name(side.name)} drew {tile}: enter it"
     assert rig.rt.referee_called.startswith(f"{seat_name(side.name)}'s draw was not read")
-    assert second["text"] == "Enter the claim (or the passes) by hand"
+    assert second["action"] == {"kind": "nobody-claimed"}
+    assert third["text"] == "Enter the claim (or the passes) by hand"
     entered = {**first["move"], "seat": Seat.parse(first["move"]["seat"])}
     result = apply(rig, {"kind": "move", **entered})
     assert result.accepted, result.detail
@@ -343,3 +344,61 @@ def test_nothing_shown_beyond_the_judge_leaves_the_judge_s_own_step_first(rig):
     rig.rec.shown = [mv.CloseClaims()]  # nothing but a window's closing: no move to enter
     (first,) = call(rig)
     assert first["move"]["move"] == "draw"  # the wall's next tile, as before
+
+
+def claims_open(rig: Rig) -> mv.Discard:
+    """A deal with claims open on a discard (voids laid); the discard."""
+    moves = list(begin_deal(rig, 3).moves)
+    k = [i for i, m in enumerate(moves) if isinstance(m, mv.Discard)][6]
+    play(rig, moves[: k + 1])
+    assert rig.rt.deal.window is not None
+    return moves[k]
+
+
+def test_regression_claims_open_and_nobody_claiming_took_three_passes(rig):
+    """A referee at 10/10/2: the call stood because claims on a discard stayed open while the
+    reader showed nobody claiming, and its only answer was three passes entered by hand (nine
+    taps). One candidate, "nobody claimed", closes the claims: journalled as the referee's
+    (the window's record, "closed by the referee", with an entered-move correction on it),
+    listed under the number the page's answer gives, and undone like any correction."""
+    discard = claims_open(rig)
+    rig.rec.residue = {}  # nobody claiming: the table as the judge knows it
+    offered = call(rig)
+    nobody = next(c for c in offered if c.get("action") == {"kind": "nobody-claimed"})
+    side = table_seat(discard.seat, rig.rt.dealt_by)
+    assert nobody["text"] == (
+        f"Nobody claimed {seat_name(side.name)}'s {discard.tile}: close the claims"
+    )
+    result = apply(rig, nobody["action"])
+    assert result.accepted, result.detail
+    assert rig.rt.deal.window is None and rig.rt.referee_called is None
+    closed = [r for r in rig.records(RecordKind.CLAIM_WINDOW) if r.data()["state"] == "closed"]
+    assert closed[-1].data()["closed_by"] == "referee"
+    (correction,) = rig.records(RecordKind.CORRECTION)
+    assert correction.seq == result.seq and correction.data()["corrects"] == closed[-1].seq
+    (row,) = rig.rt.desk.listing()
+    assert row.seq == result.seq and row.text.startswith(f"#{result.seq} nobody claimed")
+    assert row.text.endswith("by ref-1: from the call")
+    undone = rig.rt.referee(
+        RefereeAction(ActionKind.UNDO, "wrong", client="ref-1", target_seq=result.seq)
+    )
+    assert undone.accepted, undone.detail
+    assert rig.rt.deal.window is not None and rig.rt.deal.window.tile == discard.tile
+    opened = [r for r in rig.records(RecordKind.CLAIM_WINDOW) if r.data()["state"] == "opened"]
+    assert opened[-1].seq > correction.seq  # journalled open again: a restart reads it so
+
+
+def test_claims_a_reader_shows_taken_offer_no_nobody_claimed(rig):
+    discard = claims_open(rig)
+    claimer = discard.seat.next
+    rig.rec.residue = {(claimer, "melds", discard.tile): 3, (claimer, "hand", discard.tile): -2}
+    assert not any(c.get("action") == {"kind": "nobody-claimed"} for c in call(rig))
+
+
+def test_nobody_claimed_with_no_claims_open_is_refused(rig):
+    moves = list(begin_deal(rig, 3).moves)
+    k = next(i for i, m in enumerate(moves) if isinstance(m, mv.Draw))
+    play(rig, moves[:k])
+    result = apply(rig, {"kind": "nobody-claimed"})
+    assert not result.accepted and "no claims are open" in result.detail
+    assert not rig.records(RecordKind.CORRECTION)
