@@ -34,7 +34,7 @@ def test_a_penalty_and_a_cancel_are_listed_in_each_language(rig: Rig):
     zh, ru = translator(Language.ZH_CN), translator(Language.RU)
     assert said(penalty.words).say(zh).endswith("罚分：南家付8分给北（ref-1）：slow play")
     # the note the page offered is a catalog message: said in the page's language
-    assert said(cancel.words).say(ru).endswith("отменён (ref-1): этого не было")
+    assert said(cancel.words).say(ru).endswith("аннулирован (ref-1): этого не было")
 
 
 def test_a_referee_with_no_name_is_named_in_the_page_s_language(rig: Rig):

@@ -131,3 +131,30 @@ def test_regression_a_deal_overtaken_call_offered_no_end_the_deal_button(
     assert number == 1 and row.seq == ended.seq and row.active
     undone = rt.referee(RefereeAction(ActionKind.UNDO, "t", client="ref-1", target_seq=row.seq))
     assert undone.accepted, undone.detail
+
+
+def test_regression_the_referee_page_named_deals_by_the_journals_count(tmp_path: Path):
+    """A referee at 10/10/2: the board said "Deal 1" while the referee page's settled box,
+    its chain heads and its undo sentences said "Deal 2" (the journal counts every deal,
+    an abandoned one too; the session counts those played). The page names a deal as the
+    board does."""
+    rig, _missed = overtaken(tmp_path, restart=False)
+    rt = rig.rt
+    rt.recognised([rec_types.WallScanned(wall_copies(rig.rs, 6))], rig.clock.now)
+    rig.table(WallsUp(0.0))
+    rig.rec.outbox = [rec_types.HandsDealt()]
+    rig.table(DiceRolled(0.0, 3, 4))
+    assert rt.deal_no == 2 and rt.session_deal() == 1  # deal 1 was abandoned: not counted
+    ended = rt.referee(RefereeAction(ActionKind.ABANDON, "t", client="ref-1", confirmed=True))
+    assert ended.accepted, ended.detail
+    seen = []
+    rt.outputs.publish = lambda public, referee, broadcast: seen.append((public, referee))
+    rt.publish()
+    public, referee = seen[-1]
+    assert public.session_deal == 1
+    assert (referee.settled_deal, referee.settled_number) == (2, 1)
+    assert referee.heads[-1]["session_deal"] == 1
+    (row,) = referee.settled_corrections
+    assert row.seq == ended.seq and row.undo_means.startswith("Undo judges deal 1 again")
+    undone = rt.referee(RefereeAction(ActionKind.UNDO, "t", client="ref-1", target_seq=row.seq))
+    assert undone.accepted and undone.detail.startswith("deal 1 judged again"), undone.detail

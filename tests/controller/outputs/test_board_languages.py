@@ -347,8 +347,9 @@ def called_referee_view(view):
     base = referee_view(view)
     alert = AlertView(view.seq, "16:02:13", "warning", alert_words("stalled", "S holds 15 tiles"))
     undone = says(
-        "#{seq} move cancelled by {referee}: {why}",
+        "#{seq} move #{target} cancelled by {referee}: {why}",
         seq="812",
+        target="799",
         referee="ref-1",
         why=Said("it did not happen"),
     )
@@ -447,7 +448,7 @@ def test_the_referee_page_speaks_each_language_at_each_size(browser, referee_ser
     if lang is Language.ZH_CN:
         assert "牌桌在等您。" in said and any("三万" in s for s in said), said
         assert any("停滞：" in s for s in side) and any(
-            "动作由ref-1撤销：没有发生" in s for s in side
+            "动作#799由ref-1作废：没有发生" in s for s in side
         )
         journal = browser.execute_script(
             "return [...document.querySelectorAll('#journal li')].map((e) => e.textContent)"
