@@ -61,7 +61,12 @@ from controller.daemon.boardless import (
     DiceInferred,
     inferred,
 )
-from controller.daemon.candidates import Candidate, candidates, overtaken_candidates
+from controller.daemon.candidates import (
+    Candidate,
+    Unanswered,
+    candidates,
+    overtaken_candidates,
+)
 from controller.daemon.claim_clock import ClaimClock, OverTime
 from controller.daemon.contracts import (
     DEVICES,
@@ -223,6 +228,7 @@ class Runtime:
         self.alerts: deque[AlertView] = deque(maxlen=50)
         self.tail: deque[str] = deque(maxlen=30)
         self.heads: deque[dict[str, Any]] = deque(maxlen=12)  # settled deals' chain heads
+        self.unanswered = Unanswered()  # a Hu or kong declared that the judge refused
         self.stopped: str | None = None
         self.journal_error = ""  # why the journal refused a record ("journal-error" stop)
         self._wall_antennas = {
@@ -707,6 +713,7 @@ class Runtime:
             self._close_window("draw" if isinstance(move, mv.Draw) else "play", t)
             rejected = deal.check(move)
         if rejected is not None:
+            self.unanswered.refused(move)
             detail = rejected.detail
             read = read_at if read_at is not None else (t or self.clock.monotonic())
             late = self.claims.late(read)
@@ -751,6 +758,7 @@ class Runtime:
             self.last_accepted_seq = record.seq
         result = deal.apply(move)
         assert isinstance(result, mv.Accepted), result  # checked above
+        self.unanswered.accepted(move)
         self.recogniser.on_accepted(move, deal)
         if accepted is not None:
             self.referee_answered(agreed=True)
@@ -1027,6 +1035,7 @@ class Runtime:
         self.deal, self.deal_no, self.next_deal = deal, number, number + 1
         self._dealt_by = self.dealer
         self.claims.new_move()
+        self.unanswered.new_deal()
         self._trigger("dealing_started")
         self.recognised(self.recogniser.start_deal(deal), t)
 
@@ -1285,7 +1294,15 @@ class Runtime:
             # the moves the tiles show beyond the judge: the first is the best candidate
             follows = live and self._live() and not self._overtaken()
             shown = self.recogniser.ahead(deal) if deal is not None and follows else ()
-            offered = candidates(deal, self._dealt_by, diffs, self.last_accepted_seq, fits, shown)
+            offered = candidates(
+                deal,
+                self._dealt_by,
+                diffs,
+                self.last_accepted_seq,
+                fits,
+                shown,
+                self.unanswered.moves,
+            )
         before = self.call
         # a call raised again before any answer is the same call to the referee: its name
         # stays, so an answer tapped meanwhile still counts
@@ -1325,8 +1342,15 @@ class Runtime:
             if differences:
                 # the headline is made again from the new candidates (one value: the
                 # page's call and its buttons cannot disagree)
+                offered = candidates(
+                    deal,
+                    self._dealt_by,
+                    differences,
+                    self.last_accepted_seq,
+                    declared=self.unanswered.moves,
+                )
                 self.call = self.call.updated(
-                    candidates(deal, self._dealt_by, differences, self.last_accepted_seq),
+                    offered,
                     details(differences, self._dealt_by),
                     answered=True,  # it goes off once they agree (`call_off_if_agreed`)
                 )
@@ -1399,6 +1423,7 @@ class Runtime:
         """The judge as the referee's corrections rebuilt it: the table machine follows its
         phase, a deal that ended is settled. `taken_back`: the cancelled moves still lie on
         the table until the players put the tiles back (they are not read again)."""
+        before = self.deal
         self.deal = deal
         self.claims.forget()
         # a correction answers a call as an entered move does: it stands while the table
@@ -1411,6 +1436,8 @@ class Runtime:
             self._journal_window_opened()
         if taken_back:
             self.recogniser.on_accepted(mv.Correction(1), deal)
+            if before is not None:  # the same moves are not read again from those tiles
+                self.recogniser.taken_back(cancelled(before.history, deal.history), deal)
         if not self._table_moved_on():  # else the machine follows the table's next deal
             self._resync("corrected")
         if deal.over:
@@ -1547,3 +1574,16 @@ def _restarts_clock(move: mv.Move) -> bool:
 
 # the phases of the next deal before its play: it is counted already
 BEFORE_PLAY = ("shuffling", "walls_up", "dice_rolled", "dealing", "choosing_void")
+
+
+def cancelled(before: Sequence[mv.Move], after: Sequence[mv.Move]) -> tuple[mv.Move, ...]:
+    """The moves of `before` that `after` no longer holds (a referee's cancel), in their
+    order, without their times."""
+    rest = [replace(x, t=None) for x in after]
+    out: list[mv.Move] = []
+    for move in (replace(x, t=None) for x in before):
+        if rest and rest[0] == move:
+            rest.pop(0)
+        else:
+            out.append(move)
+    return tuple(out)

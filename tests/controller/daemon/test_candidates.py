@@ -5,6 +5,7 @@ reads wrong). Each offered action is applied through the referee desk, as the pa
 
 from __future__ import annotations
 
+import pytest
 from rig import Rig, begin_deal, play
 
 from controller.alerts import AlertKind
@@ -13,7 +14,7 @@ from controller.journal.records import RecordKind
 from controller.locale import Said
 from controller.outputs.scoreboard import ActionKind, RefereeAction
 from controller.recognition.recogniser import RefereeAlert
-from controller.words import seat_name
+from controller.words import seat_name, tile_words
 from rules import moves as mv
 from rules.seats import Seat
 
@@ -402,3 +403,58 @@ def test_nobody_claimed_with_no_claims_open_is_refused(rig):
     result = apply(rig, {"kind": "nobody-claimed"})
     assert not result.accepted and "no claims are open" in result.detail
     assert not rig.records(RecordKind.CORRECTION)
+
+
+def test_regression_no_hu_was_ever_offered_as_a_candidate(rig):
+    """A referee at 10/10/2: the judge held a discard the table never made (the truth: a
+    self-drawn Hu), so the player's HU was refused; once the referee cancelled the discard
+    the call offered no Hu, and the referee had to find it down the manual form. A Hu the
+    judge refused and would take now is the call's first candidate, one tap."""
+    moves = list(begin_deal(rig, 7).moves)
+    hu = next(i for i, m in enumerate(moves) if isinstance(m, mv.SelfDrawnHu))
+    play(rig, moves[:hu])
+    winner = moves[hu].seat
+    drawn = rig.rt.deal.history[-1]
+    assert isinstance(drawn, mv.Draw | mv.ReplacementDraw) and drawn.seat is winner
+    rig.seen(mv.Discard(winner, drawn.tile))  # read wrong: the tile never left the hand
+    rig.seen(mv.Hu(winner))  # the HU pressed, refused on the player's own discard
+    assert rig.records(RecordKind.MOVE_REJECTED)
+    rig.rec.residue = {(winner, "hand", drawn.tile): 1, (winner, "river", drawn.tile): -1}
+    first, *_ = call(rig)
+    assert first["action"] == {"kind": "cancel", "count": 1}  # the discard that did not happen
+    assert apply(rig, first["action"]).accepted
+    assert rig.rt.referee_called is not None  # (the reader still differs: the call stands)
+    side = table_seat(winner, rig.rt.dealt_by)
+    offered = rig.rt.call.to_json()["candidates"]
+    assert offered[0]["move"] == {"seat": side.name, "move": "self-drawn-hu"}
+    who = seat_name(side.name)
+    assert offered[0]["text"].startswith(f"{who} declares a self-drawn Hu on")
+    assert rig.rt.referee_called == f"{who} declared a Hu; the judge has not taken it"
+    chosen = {**offered[0]["move"], "seat": Seat.parse(offered[0]["move"]["seat"])}
+    result = apply(rig, {"kind": "move", **chosen})
+    assert result.accepted, result.detail
+    assert any(isinstance(m, mv.SelfDrawnHu) and m.seat is winner for m in rig.rt.deal.history)
+
+
+@pytest.mark.parametrize(
+    ("seed", "kind"), [(7, "concealed-kong"), (3, "kong"), (10, "promoted-kong")]
+)
+def test_a_kong_the_melds_show_is_offered_as_a_candidate(rig, seed, kind):
+    """The tiles of a kong laid in a player's melds (own-turn, or on a discard), the KONG
+    not read: the kong is the first candidate, and its button enters it."""
+    moves = list(begin_deal(rig, seed).moves)
+    k = next(i for i, m in enumerate(moves) if isinstance(m, mv.Kong) and m.kind.value == kind)
+    play(rig, moves[:k])
+    kong = moves[k]
+    tile = kong.tile if kong.tile is not None else rig.rt.deal.window.tile
+    laid = 4 if kong.kind.value == "concealed-kong" else (3 if kong.kind.value == "kong" else 1)
+    rig.rec.residue = {(kong.seat, "melds", tile): laid, (kong.seat, "hand", tile): -laid}
+    first, *_ = call(rig)
+    side = table_seat(kong.seat, rig.rt.dealt_by)
+    assert first["move"]["move"] == "kong" and first["move"]["seat"] == side.name
+    assert first["text"] == f"{seat_name(side.name)} kongs {tile_words(str(tile))}: enter it"
+    chosen = {k: v for k, v in first["move"].items() if k != "kind"}
+    result = apply(rig, {"kind": "move", **{**chosen, "seat": Seat.parse(chosen["seat"])}})
+    assert result.accepted, result.detail
+    last = [m for m in rig.rt.deal.history if not isinstance(m, mv.CloseClaims)][-1]
+    assert isinstance(last, mv.Kong) and last.seat is kong.seat and last.tile == tile
