@@ -73,7 +73,7 @@ def candidates(
     discards of a seat, and the one the river shows is not always the first (10/10/2 seed
     311 deal 17: N's 3m gone into S's pung came before the 7p in N's river). Before even
     that, a Hu or a kong the players declared (`declared`: a button the judge refused,
-    `Unanswered`) or laid open in the melds, when the judge would take it now."""
+    `Unanswered`) that the judge would take now; after it, one laid open in the melds."""
     if deal is None or deal.over:
         return ()
     diffs = differences or {}
@@ -83,7 +83,11 @@ def candidates(
         + _next_step(deal, dealer, diffs)
     )
     first = _first_shown(deal, dealer, diffs, shown)
-    lead = (*_declared(deal, dealer, diffs, declared), *(() if first is None else (first,)))
+    lead = (
+        *_declared(deal, dealer, diffs, declared),
+        *(() if first is None else (first,)),
+        *_laid_open(deal, dealer, diffs),
+    )
     ahead: list[Candidate] = []
     for c in lead:
         if c.move not in [a.move for a in ahead]:
@@ -138,9 +142,8 @@ class Unanswered:
 def _declared(
     deal: Deal, dealer: Seat, differences: Differences, declared: Sequence[mv.Move]
 ) -> tuple[Candidate, ...]:
-    """A Hu or a kong the judge would take now, shown by the players: a declaration the
-    judge refused earlier (`declared`), a kong's tiles come into the melds, a hand laid
-    open in the melds (a Hu shown by its tiles)."""
+    """A Hu or a kong the judge would take now that the players declared and the judge
+    refused earlier (`declared`)."""
     out: list[Candidate] = []
     for move in declared:
         now = _hu_now(deal, move.seat) if not isinstance(move, mv.Kong) else None
@@ -155,6 +158,13 @@ def _declared(
             made = _move_candidate(deal, dealer, differences, m, problem)
             if made is not None:
                 out.append(made)
+    return tuple(out)
+
+
+def _laid_open(deal: Deal, dealer: Seat, differences: Differences) -> tuple[Candidate, ...]:
+    """A Hu or a kong the judge would take now that the tiles show: a kong's tiles come into
+    the melds, a hand laid open there (a Hu shown by its tiles)."""
+    out: list[Candidate] = []
     laid: dict[Seat, dict[Any, int]] = {}
     for (seat, zone, tile), n in differences.items():
         if zone == "melds" and n > 0:
