@@ -1007,9 +1007,8 @@ class Runtime:
             self._alert(
                 AlertKind.DEAL_ABANDONED,
                 says(
-                    "deal {next} starts: deal {n} stays unsettled",
-                    next=self.deal_no + 1,
-                    n=self.deal_no,
+                    "the next deal starts: deal {n} stays unsettled",
+                    n=self.session_number(self.deal_no),
                 ),
                 severity="error",
             )
@@ -1096,6 +1095,8 @@ class Runtime:
         settled = self.scores.number_in_session(deal)
         if settled:
             return settled
+        if deal > self.deal_no:  # being dealt now (its record comes before the judge has it)
+            return self.scores.deals_done + 1
         return self.session_deal() if deal == self.deal_no else deal
 
     def recheck_settled(self, now: float, at_once: bool = False) -> None:
@@ -1190,7 +1191,8 @@ class Runtime:
                 self._resync("restarted")  # the phase records a kill cut off
         if rec.phase in NEXT_DEAL:
             self._scan_next_walls(rec)
-        self._alert(AlertKind.RESTARTED, restarted_words(rec), severity="info")
+        number = self.session_number(rec.deal_no) if rec.deal_no else 0
+        self._alert(AlertKind.RESTARTED, restarted_words(rec, number), severity="info")
         if self._overtaken():
             self._call_overtaken()
         if self.deal is not None and self.deal.over:
@@ -1536,7 +1538,7 @@ class Runtime:
             self.heads.append({**head, "hash": record.hash})
         if record.kind not in (RecordKind.HW_FRAME, RecordKind.HW_ERROR):
             self._dirty = True  # raw frames change nothing a view shows
-            self.tail.append(tail_line(record))
+            self.tail.append(tail_line(record, self.session_number(record.deal or 0)))
 
     def _alert(
         self,

@@ -154,6 +154,10 @@ def test_regression_the_referee_page_named_deals_by_the_journals_count(tmp_path:
     assert public.session_deal == 1
     assert (referee.settled_deal, referee.settled_number) == (2, 1)
     assert referee.heads[-1]["session_deal"] == 1
+    # the journal panel too: journal deal 2 is the session's deal 1, dealt and settled
+    lines = [line.split("\t")[2] for line in referee.journal_tail]
+    assert [x for x in lines if " dealt: " in x][-1].startswith("deal 1 dealt")
+    assert [x for x in lines if " settled (" in x][-1].startswith("deal 1 settled")
     (row,) = referee.settled_corrections
     assert row.seq == ended.seq and row.undo_means.startswith("Undo judges deal 1 again")
     undone = rt.referee(RefereeAction(ActionKind.UNDO, "t", client="ref-1", target_seq=row.seq))
