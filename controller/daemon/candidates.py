@@ -544,8 +544,8 @@ def _nobody_claimed(deal: Deal, dealer: Seat, differences: Differences) -> tuple
     no tile come into anybody's melds, the discard still in its river: one tap closes the
     claims (a referee entered three passes, nine taps, for it)."""
     w = deal.window
-    if w is None:
-        return ()
+    if w is None or any(not isinstance(c, mv.Pass) for _, c in w.declared):
+        return ()  # (a claim declared: closing the window takes it)
     for (seat, zone, tile), n in differences.items():
         if zone == "melds" and n > 0:
             return ()  # tiles laid open: a claim the reader shows

@@ -283,6 +283,10 @@ class RefereeDesk:
         by the referee") carries an `enter-move` correction, so it is listed and undone like
         an entered move (withdrawn, the window is open again)."""
         live = self.live
+        w = live.deal.window if live.deal is not None else None
+        if w is not None and any(not isinstance(c, mv.Pass) for _, c in w.declared):
+            # closing would take that claim: it is the claim to cancel, not a close
+            raise Refused(Said(CLAIM_DECLARED))
         closed = live.close_claims()
         if closed is None:
             raise Refused(Said("no claims are open"))
@@ -486,6 +490,7 @@ _CORRECTED = {
     ),
     CorrectionAction.FORCE_END: N_("#{seq} deal ended by {referee}: {why}"),
 }
+CLAIM_DECLARED = N_("a claim was declared on it: closing the claims would take it")
 # what the page says when the referee closed the claims
 NOBODY_CLAIMED = N_("nobody claimed: the claims are closed")
 _NOBODY_CLAIMED_ROW = N_("#{seq} nobody claimed, claims closed by {referee}: {why}")

@@ -458,3 +458,24 @@ def test_a_kong_the_melds_show_is_offered_as_a_candidate(rig, seed, kind):
     assert result.accepted, result.detail
     last = [m for m in rig.rt.deal.history if not isinstance(m, mv.CloseClaims)][-1]
     assert isinstance(last, mv.Kong) and last.seat is kong.seat and last.tile == tile
+
+
+def test_nobody_claimed_is_neither_offered_nor_taken_once_a_claim_was_declared(rig):
+    """Closing the claims takes a claim declared on them: "nobody claimed" would journal a
+    close the table did not make, so it is not offered, and refused with why."""
+    moves = list(begin_deal(rig, 3).moves)
+    k = next(
+        i
+        for i, m in enumerate(moves)
+        if isinstance(m, mv.Pung) and i and isinstance(moves[i - 1], mv.Discard)
+    )
+    play(rig, moves[:k])
+    rig.seen(moves[k])  # the pung declared; the window waits for the others' answers
+    window = rig.rt.deal.window
+    assert window is not None and window.declared, "the pung closed the window at once"
+    rig.rec.residue = {}
+    assert not any(c.get("action") == {"kind": "nobody-claimed"} for c in call(rig))
+    seq = rig.rt.seq
+    result = apply(rig, {"kind": "nobody-claimed"})
+    assert not result.accepted and "a claim was declared" in result.detail
+    assert rig.rt.seq == seq and rig.rt.deal.window is not None
