@@ -479,3 +479,27 @@ def test_nobody_claimed_is_neither_offered_nor_taken_once_a_claim_was_declared(r
     result = apply(rig, {"kind": "nobody-claimed"})
     assert not result.accepted and "a claim was declared" in result.detail
     assert rig.rt.seq == seq and rig.rt.deal.window is not None
+
+
+@pytest.mark.parametrize("undone", [False, True], ids=["closed", "undone"])
+def test_a_restart_keeps_the_claims_the_referee_closed_or_reopened(tmp_path, undone):
+    """The referee's "nobody claimed" is read back by a restart as the page left it: the
+    window closed, or open again once the close was undone."""
+    rig = Rig(tmp_path / "t.journal")
+    rig.link("table", True)
+    rig.link("reader", True)
+    claims_open(rig)
+    closed = apply(rig, {"kind": "nobody-claimed"})
+    assert closed.accepted, closed.detail
+    if undone:
+        back = rig.rt.referee(
+            RefereeAction(ActionKind.UNDO, "wrong", client="ref-1", target_seq=closed.seq)
+        )
+        assert back.accepted, back.detail
+    history = [type(m) for m in rig.rt.deal.history]
+    rig.close()  # killed here
+    again = Rig(tmp_path / "t.journal", clock=rig.clock)
+    again.wait_ready()
+    assert (again.rt.deal.window is not None) is undone
+    assert [type(m) for m in again.rt.deal.history] == history
+    again.close()
