@@ -15,6 +15,8 @@ const { t, tn, say } = MJ;
 // (controller/daemon/referee_call.py) and are said here with `say`.
 const WORDS = {
   recorded: (seq) => (seq !== null ? t("Recorded as #{seq}.", { seq: seq }) : t("Recorded.")),
+  // an undo names the row it struck through (its own record is no row of "Corrections")
+  undone: (seq) => t("#{seq} undone: it no longer counts.", { seq: seq }),
   undoBelow: () => t("Undo it under “Corrections” if it was wrong."),
   refused: (why) => t("Refused: {why}", { why: why }),
   notSent: () =>
@@ -253,7 +255,7 @@ async function post(data, form) {
     // catalog's words for it when it has them
     const detail = result.words ? say(result.words) : result.detail ? t(result.detail) : "";
     out.textContent = result.accepted
-      ? WORDS.recorded(result.seq) +
+      ? (data.kind === "undo" ? WORDS.undone(data.target_seq) : WORDS.recorded(result.seq)) +
         (detail ? " " + detail + "." : "") +
         (data.kind === "penalty" || data.kind === "abandon" ? " " + WORDS.undoBelow() : "")
       : WORDS.refused(detail || t(result.reason));

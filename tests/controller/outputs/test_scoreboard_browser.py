@@ -584,7 +584,8 @@ def test_a_settled_deals_end_says_what_its_undo_does_now(browser, table):
     browser.execute_script("sessionStorage.removeItem('dismissed')")
     _wait(browser, lambda d: _texts(d, "#settled .undo-means") == [means], "the undo's words")
     browser.execute_script("document.querySelector('#settled .undo').click()")
-    _wait(browser, lambda d: "Recorded" in "".join(_texts(d, "#action-result")), "recorded")
+    # an undo names the row it struck through, not its own record (no row of the list)
+    _wait(browser, lambda d: "#88 undone" in "".join(_texts(d, "#action-result")), "undone")
     assert [(a.kind.value, a.target_seq) for a in actions] == [("undo", 88)]
     undone = SETTLED_UNDO["end-undone"].format(deal=4)
     referee = dataclasses.replace(
