@@ -5,7 +5,10 @@ What the reader shows beside the judge (the recogniser's `differences`) adds two
 discard taken back into the hand ("W discarded 5s and took it back": cancel it), and a
 tile of a hand read as another kind ("the tile read as 3m in S's hand is 3p": where it is
 the tile just drawn, the wall scan misread it and the draw is fixed; else its tag reads
-wrong, and a person looks at it)."""
+wrong, and a person looks at it), and claims left open while nobody claims ("nobody
+claimed": one tap closes them). A Hu or a kong the players declared (a button the judge
+refused, kept by `Unanswered`) or laid in the melds is offered when the judge would take
+it now; a deal the next shuffle overtook offers its end first."""
 
 from __future__ import annotations
 
