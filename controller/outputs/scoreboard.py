@@ -511,12 +511,13 @@ class Scoreboard:
             self._wrong_token(request.client, "login")
             return self._login_page(HTTPStatus.UNAUTHORIZED, N_("Wrong token."))
         session = secrets.token_urlsafe(32)
-        name = " ".join(request.form().get("name", "").split())[:MAX_NAME]
+        given = "".join(c for c in request.form().get("name", "") if c.isprintable())
+        name = " ".join(given.split())[:MAX_NAME]
         with self._lock:
             self._sessions[session] = name or REFEREE
             while len(self._sessions) > MAX_SESSIONS:
                 self._sessions.popitem(last=False)
-        log.info("referee logged in from %s", request.client)
+        log.info("referee %r logged in from %s", name or REFEREE, request.client)
         cookie = f"{COOKIE}={session}; Path=/; HttpOnly; SameSite=Strict"
         return Response.redirect("/referee", (("Set-Cookie", cookie),))
 

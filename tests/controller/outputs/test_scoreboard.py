@@ -202,7 +202,7 @@ def test_regression_the_referee_was_journalled_by_its_address(board, actions):
     _sb, server = board
     form = {"Content-Type": "application/x-www-form-urlencoded"}
     sessions = []
-    for name in ("Ann  Lee", ""):
+    for name in ("Ann%09 Lee%00", ""):  # (a tab, a NUL: not written into the journal)
         body = f"token={TOKEN}&name={name}".encode()
         right = fetch(server.url, "/referee/login", method="POST", body=body, headers=form)
         assert right.status == HTTPStatus.SEE_OTHER
