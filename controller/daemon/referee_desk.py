@@ -26,7 +26,13 @@ from controller.journal.payloads import deal_seat, judge_json, move_from_judge_j
 from controller.journal.records import Correction, CorrectionAction, Record, RecordKind, Stamp
 from controller.journal.store import Journal
 from controller.locale import N_, Said, says
-from controller.outputs.scoreboard import ActionKind, ActionResult, RefereeAction, RejectReason
+from controller.outputs.scoreboard import (
+    REFEREE,
+    ActionKind,
+    ActionResult,
+    RefereeAction,
+    RejectReason,
+)
 from controller.outputs.view import CorrectionView
 from controller.words import refusal_said, seat_said, tile_code, tile_words
 from rules import moves as mv
@@ -44,7 +50,6 @@ if TYPE_CHECKING:
 # a hand-entered move's evidence, journalled in English and said in the reader's language
 # where it is shown (the deal report, `mjtable replay`: controller/recognised_words.py `evidence_said`)
 ENTERED = N_("entered by the referee ({who}): {reason}")
-REFEREE = "referee"  # the journal's name for a referee who gave none at the login
 # an undone or cancelled move still lies on the table until its tiles are put back
 _TAKES_BACK = frozenset({ActionKind.CANCEL})
 
