@@ -760,7 +760,9 @@ class Runtime:
         assert isinstance(result, mv.Accepted), result  # checked above
         self.unanswered.accepted(move)
         self.recogniser.on_accepted(move, deal)
-        if accepted is not None:
+        if accepted is not None or deal.over:
+            # (a deal ended by its last window's close takes its call with it: a call left
+            # standing kept the lights on and the players waiting for good)
             self.referee_answered(agreed=True)
         for fact in result.facts:
             if isinstance(fact, mv.VoidSetDeclared):  # accepted, and penalised (004 Lesson 5)

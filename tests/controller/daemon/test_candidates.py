@@ -503,3 +503,25 @@ def test_a_restart_keeps_the_claims_the_referee_closed_or_reopened(tmp_path, und
     assert (again.rt.deal.window is not None) is undone
     assert [type(m) for m in again.rt.deal.history] == history
     again.close()
+
+
+def test_regression_a_call_stood_after_the_deal_ended_on_its_last_window(rig):
+    """A 20/20/3 campaign, seed 7 deal 14: the referee entered the last draw, the call
+    stood while the reader still differed, the table's last discard and the close of its
+    window were read (reconciled from the tiles) with the wall empty: the deal settled, but the call stood on ("Claims on
+    North's 6p are open…"), the lights stayed on and the players waited for good. A deal
+    that ends takes its call with it."""
+    moves = list(begin_deal(rig, 1).moves)
+    assert isinstance(moves[-1], mv.CloseClaims) and isinstance(moves[-2], mv.Discard)
+    play(rig, moves[:-3])
+    draw = moves[-3]
+    rig.rec.residue = {(draw.seat, "hand", draw.tile): 1}
+    call(rig)
+    side = table_seat(draw.seat, rig.rt.dealt_by)
+    entered = apply(rig, {"kind": "move", "seat": side, "move": "draw", "tile": str(draw.tile)})
+    assert entered.accepted and rig.rt.referee_called is not None  # the reader still differs
+    # the last discard and its window's end read from the tiles (the claim clock stands
+    # still while the call stands): the wall is empty
+    rig.seen(moves[-2], mv.CloseClaims())
+    assert rig.rt.deal.over and len(rig.records(RecordKind.DEAL_SETTLED)) == 1
+    assert rig.rt.referee_called is None and rig.rt.call is None
