@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from controller.clock import Clock
 from controller.errors import Malformed, NoSuchRecord, Refused
-from controller.journal.payloads import deal_seat, judge_json, move_from_judge_json
+from controller.journal.payloads import Evidence, deal_seat, judge_json, move_from_judge_json
 from controller.journal.records import Correction, CorrectionAction, Record, RecordKind, Stamp
 from controller.journal.store import Journal
 from controller.locale import N_, Said, says
@@ -47,8 +47,8 @@ if TYPE_CHECKING:
     from controller.referee.rebuild import Rebuilt
     from rules.deal import Deal
 
-# a hand-entered move's evidence, journalled in English and said in the reader's language
-# where it is shown (the deal report, `mjtable replay`: controller/recognised_words.py `evidence_said`)
+# a hand-entered move's evidence, journalled as a sentence said in the reader's language
+# where it is shown (the deal report, `mjtable replay`)
 ENTERED = N_("entered by the referee ({who}): {reason}")
 # an undone or cancelled move still lies on the table until its tiles are put back
 _TAKES_BACK = frozenset({ActionKind.CANCEL})
@@ -117,9 +117,7 @@ class LiveDeal(Protocol):
     def last_settled(self) -> int: ...  # the session's last settled deal (0: none yet)
     def answer_dice(self, dice: Dice, dealer: Seat, who: str, why: str) -> Said | None: ...
     def would_refuse(self, move: mv.Move) -> mv.Rejected | None: ...
-    def offer(
-        self, move: mv.Move, evidence: Sequence[str] = (), t: float | None = None
-    ) -> bool: ...
+    def offer(self, move: mv.Move, evidence: Evidence = (), t: float | None = None) -> bool: ...
     def close_claims(self) -> Record | None: ...
     def journalled(self, record: Record) -> None: ...
     def referee_answered(self, agreed: bool = False) -> None: ...
@@ -267,7 +265,7 @@ class RefereeDesk:
                     why=refusal_said(refused.reason.value, refused.detail),
                 )
             )
-        evidence = (ENTERED.format(who=who, reason=why),)
+        evidence = (says(ENTERED, who=who, reason=Said(why)),)
         if not live.offer(move, evidence, self.clock.monotonic()):
             raise Refused(says("the judge refuses {move}", move=said))
         accepted = live.last_accepted_seq

@@ -127,6 +127,8 @@ from controller.devices.events import (
 from controller.devices.table import Command, ShowScore, TableDriver
 from controller.journal.inputs import ReaderStep, TableChunk, round_time
 from controller.journal.payloads import (
+    Evidence,
+    evidence_payload,
     move_payload,
     rejected_payload,
     table_seat,
@@ -661,19 +663,19 @@ class Runtime:
                 if key in self._alerted:
                     continue  # the same reading alerted again: once is enough for the referee
                 self._alerted.add(key)
-                seat = None if r.seat is None else table_seat(r.seat, self._dealt_by)
                 said = r.said  # journalled as its English, `text`
+                seen = evidence_payload(r.evidence)
                 if r.kind in REFEREE_CALLS and self.deal is not None and not self.deal.over:
                     self.call_referee(
                         r.kind,
                         said,
-                        seat=seat,
+                        seat=r.seat,
                         fits=tuple(getattr(r, "fits", ())),
                         journalled=r.text,
-                        evidence=list(r.evidence),
+                        **seen,
                     )
                     continue
-                self._alert(r.kind, said, seat, journalled=r.text, evidence=list(r.evidence))
+                self._alert(r.kind, said, r.seat, journalled=r.text, **seen)
             elif isinstance(r, WallScanned):
                 waiting = self.deal_start.scanned(tuple(r.order))
                 self.doubt.scanned(getattr(r, "uncertain", ()))
@@ -693,7 +695,7 @@ class Runtime:
     def offer(
         self,
         move: mv.Move,
-        evidence: Sequence[str] = (),
+        evidence: Evidence = (),
         t: float | None = None,
         read_at: float | None = None,
     ) -> bool:
@@ -736,7 +738,7 @@ class Runtime:
         self._apply(move, evidence, t)
         return True
 
-    def _apply(self, move: mv.Move, evidence: Sequence[str], t: float | None) -> None:
+    def _apply(self, move: mv.Move, evidence: Evidence, t: float | None) -> None:
         deal = self.deal
         assert deal is not None
         before = deal.window

@@ -32,14 +32,14 @@ def install() -> types.ModuleType:
     @dataclass(frozen=True, slots=True)
     class MoveSeen:
         move: object
-        evidence: tuple[str, ...] = ()
+        evidence: tuple[Said, ...] = ()
 
     @dataclass(frozen=True, slots=True)
     class RefereeAlert:
         kind: AlertKind
         seat: Seat | None
         said: Said
-        evidence: tuple[str, ...] = ()
+        evidence: tuple[Said, ...] = ()
 
         @property
         def text(self) -> str:

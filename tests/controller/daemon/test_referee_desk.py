@@ -531,3 +531,28 @@ def test_regression_recorded_as_named_another_number_than_the_corrections_row(ri
     move = rig.records(RecordKind.CORRECTION)[1].data()["corrects"]
     assert f"tile of #{move} fixed to" in rows[fixed.seq]
     assert f"move #{move} cancelled" in rows[cancelled.seq]
+
+
+def test_regression_an_alert_for_the_dealer_at_side_west_was_journalled_at_side_east(rig):
+    """The recogniser names the side a player sits at (its alert's `seat` and sentence); the
+    runtime mapped that seat again as if it were a deal seat, so an alert about the dealer
+    sitting at West was journalled at East. It is journalled as the recogniser said it, its
+    evidence in English and as sentences beside it."""
+    from controller.alerts import AlertKind
+    from controller.locale import Language, translator
+    from controller.recognition.alert_said import reconciled, seat_said as side_said
+    from controller.recognition.recogniser import DealerMoved, RefereeAlert
+
+    begin_deal(rig, 3)
+    rig.rt.recognised([DealerMoved(Seat.W)], rig.clock.now)
+    assert rig.rt.dealt_by is Seat.W
+    said = says(
+        "{side} hand holds {n} tiles: {tally}", side=side_said(Seat.W), n="+1", tally="W.hand 9m +1"
+    )
+    alert = RefereeAlert(AlertKind.LONG_HAND, Seat.W, said, (reconciled(),))
+    rig.rt.recognised([alert], rig.clock.now)
+    data = rig.records(RecordKind.ALERT)[-1].data()
+    assert (data["seat"], data["message"]) == ("W", "W hand holds +1 tiles: W.hand 9m +1")
+    assert data["evidence"] == ["reconciled from the tiles on the table"]
+    zh = translator(Language.ZH_CN)
+    assert [Said.from_json(w).say(zh) for w in data["evidence_words"]] == ["根据牌桌上的牌核对得出"]

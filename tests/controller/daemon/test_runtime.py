@@ -132,7 +132,9 @@ def test_regression_lateness_is_measured_from_when_the_button_was_read(rig):
     closed = rig.clock.now
     rig.step(1.0)
     read_at = closed - 0.4  # the button was read while the window was still open
-    rig.rt.recognised([rec_types.MoveSeen(mv.Pung(Seat.S), ("held",), read_at)], rig.clock.now)
+    rig.rt.recognised(
+        [rec_types.MoveSeen(mv.Pung(Seat.S), (Said("held"),), read_at)], rig.clock.now
+    )
     (rejected,) = rig.records(RecordKind.MOVE_REJECTED)
     assert rejected.data()["detail"].startswith("read 0.4 s before the last claim window closed")
 
