@@ -39,7 +39,8 @@ table's physical sides: deal seat = (side - dealer_side) mod 4.
 from __future__ import annotations
 
 import logging
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
+from dataclasses import replace
 
 from controller.alerts import AlertKind
 from controller.devices.events import Button, SeatButton, TagsRead
@@ -190,6 +191,8 @@ class Recogniser:
         self._searched: tuple[JudgeKey, ResidueKey | None] | None = None
         self._logged: ResidueKey | None = None
         self._undone: ResidueKey | None = None  # the residue a referee correction left
+        # the moves a referee cancelled: not read again until the judge takes another move
+        self._held_back: frozenset[Move] = frozenset()
         self._read_at: float | None = None  # when the tiles last showed a move (`_offer`)
         self._watch = StallWatch(self.grace)
 
@@ -287,6 +290,8 @@ class Recogniser:
         self._watch.reset()
         self._alerted.clear()
         self._searched = None
+        if not isinstance(move, Correction | CloseClaims):
+            self._held_back = frozenset()  # the table played on: its tiles are read anew
         if isinstance(move, Correction):
             # the undone moves still lie on the table until the tiles are put back: they
             # must not be read again (000 3.6.A, a discard retrieved)
@@ -294,6 +299,25 @@ class Recogniser:
         self.declarations.accepted(move, deal)
         if isinstance(move, Draw | ReplacementDraw):
             self.table.drawn(move.seat)
+
+    def taken_back(self, moves: Sequence[Move], deal: Deal) -> None:
+        """(added) The referee cancelled `moves`: their tiles may still lie where they were
+        read, and a tile read on and off there (crosstalk, missed reads) changes the residue
+        at once, so waiting for the residue to change (`_undone`) is not enough: the same
+        moves are not read again until the judge takes another move (10/10/2: a discard the
+        judge added where the truth was a self-drawn Hu, cancelled by the referee and read
+        again at once, before the Hu could be entered). A player who takes a discard back
+        and discards that tile again is a call: its candidate enters it."""
+        self._held_back = frozenset(replace(m, t=None) for m in moves)
+
+    def _unheld(self, moves: Sequence[Move]) -> tuple[Move, ...]:
+        """`moves` up to the first the referee cancelled (`taken_back`)."""
+        out: list[Move] = []
+        for m in moves:
+            if replace(m, t=None) in self._held_back:
+                break
+            out.append(m)
+        return tuple(out)
 
     def differences(self, deal: Deal) -> dict[tuple[Seat, str, Tile], int]:
         """What the reader shows minus what the judge expects, per deal seat, zone kind and
@@ -374,6 +398,8 @@ class Recogniser:
         claims = DeclarationSource.TILES in self.layout.sources
         if found.outcomes == 1 and shown(found.explanations[0].moves, declared, claims):
             best = min(found.explanations, key=lambda e: len(e.moves))
+            if len(self._unheld(best.moves)) < len(best.moves):
+                return []  # a move the referee cancelled, read from the same tiles
             evidence = self.table.evidence(frozenset(self.table.residue(deal)), consume=True)
             evidence = (several(), *evidence)
             self._mark_offered(deal)
@@ -454,11 +480,11 @@ class Recogniser:
         found = follow(deal, self.table.where, self.layout, self._since(), self.max_steps)
         note = (reconciled(),)
         if found.outcomes == 1:
-            best = min(found.explanations, key=lambda e: len(e.moves))
-            if best.moves or cards:
+            best = self._unheld(min(found.explanations, key=lambda e: len(e.moves)).moves)
+            if best or cards:
                 self._mark_offered(judge)
-            return [*cards, *(MoveSeen(m, note) for m in best.moves)]
-        sure = found.common_prefix()
+            return [*cards, *(MoveSeen(m, note) for m in best)]
+        sure = self._unheld(found.common_prefix())
         out: list[Recognised] = [*cards, *(MoveSeen(m, note) for m in sure)]
         if sure or cards:
             self._mark_offered(judge)
@@ -487,8 +513,8 @@ class Recogniser:
             return ()
         found = follow(deal, self.table.where, self.layout, self._since(), self.max_steps)
         if found.outcomes == 1:
-            return min(found.explanations, key=lambda e: len(e.moves)).moves
-        return found.common_prefix()
+            return self._unheld(min(found.explanations, key=lambda e: len(e.moves)).moves)
+        return self._unheld(found.common_prefix())
 
     def _since(self) -> dict[TileCopy, float]:
         """When the tiles reached where they lie, as evidence of the order of the moves the
@@ -563,6 +589,8 @@ class Recogniser:
             and r.seat not in self.declarations.kong_declared(self.layout)
         }
         for r in readings:
+            if len(self._unheld(r.moves)) < len(r.moves):
+                continue  # a move the referee cancelled, read again from the same tiles
             if self._in_transit(res, r, explained):
                 continue  # another tile of that player is in the air: it may change the reading
             if r.seat in undeclared:

@@ -292,8 +292,12 @@ class TruthReferee:
             # the first candidate's button when it sends what the referee means to do,
             # else "Something else…" and the form
             if shown.offered is not None and _same(action, shown.offered):
-                shown.taps += 1
-                action = {**shown.offered, "note": action.get("note", ""), "call": shown.name}
+                # the button (and, for an end or a penalty, the page's question: one more)
+                shown.taps += 1 + bool(action.get("confirmed"))
+                said = {"note": action.get("note", ""), "call": shown.name}
+                if action.get("confirmed"):
+                    said["confirmed"] = True
+                action = {**shown.offered, **said}
             else:
                 shown.taps += MANUAL_TAPS.get(action["kind"], MANUAL_TAP)
                 shown.first_only = False

@@ -94,6 +94,9 @@ class StandIn:
     def on_accepted(self, move, deal):
         self.accepted.append(move)
 
+    def taken_back(self, moves, deal):
+        self.calls.append(("taken_back", tuple(moves)))
+
     def tick(self, now, deal):
         return []
 

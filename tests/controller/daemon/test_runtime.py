@@ -47,7 +47,9 @@ def test_a_deal_is_journalled_and_settled_like_the_judge(rig, seed, fast):
     seen = []
     rig.rt.outputs.publish = lambda public, referee, broadcast: seen.append(referee)
     rig.rt.publish()
-    assert seen[-1].heads == ({"deal": 1, "seq": settled.seq, "hash": settled.hash},)
+    assert seen[-1].heads == (
+        {"deal": 1, "session_deal": 1, "seq": settled.seq, "hash": settled.hash},
+    )
     assert rig.journal.verify().ok
     closed = [
         r.data() for r in rig.records(RecordKind.CLAIM_WINDOW) if r.data()["state"] == "closed"
