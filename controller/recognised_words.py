@@ -1,13 +1,12 @@
-"""The recogniser's written words read back as sentences said in the reader's language: its
-alert messages (controller/recognition, `RefereeAlert.text`) and the evidence it journals
-with a move (a tile placed or lifted in a zone, a button pressed). The recogniser writes
-each as English text of a few fixed forms ("S (E) hand holds +1 tiles: S.hand 5p +1", "N
-discarded 1s while holding void-suit p tiles (lenient)", "S.river (deal W): 5p#2 placed at
-12.345"); each form is read back here into its msgid and what fills it, seats, tiles, zones
-and moves said as sentences of their own. Words of no form known here are said as written,
-their seats and tiles in words (`in_words`). The journal keeps the recogniser's text
-(`message`, `evidence`) and an alert's sentence beside it (`words`,
-controller/daemon/runtime.py); the deal report and `mjtable replay` read evidence back here."""
+"""The recogniser's alert messages in a journal written before alerts carried their sentence
+(an `alert` record with a `message` and no `words`), read back as sentences said in the
+reader's language. The recogniser wrote each as English text of a few fixed forms ("S (E)
+hand holds +1 tiles: S.hand 5p +1", "N discarded 1s while holding void-suit p tiles
+(lenient)"); each form is read back here into its msgid and what fills it, seats, tiles and
+moves said as sentences of their own. Words of no form known here (a declaration's note
+among them) are said as written, their seats and tiles in words (`in_words`). Alerts and
+evidence are journalled as sentences now (`words`, `evidence_words`: controller/recognition);
+the deal report and `mjtable replay` read an older journal's alerts back here."""
 
 from __future__ import annotations
 
@@ -125,7 +124,6 @@ FORMS: tuple[tuple[re.Pattern[str], str], ...] = tuple(
     )
 )
 
-HOW = {"placed": N_("placed"), "lifted": N_("lifted")}
 # the judge's phases (rules/deal_state.py Phase) as what the judge waits for
 WAITS = {
     "draw": N_("a draw"),
@@ -147,53 +145,9 @@ _WAITS = re.compile(rf"^(?P<phase>[\w-]+) \((?P<seat>{_S}) to move\)$")
 _CHOW_WHY = re.compile(rf"^(?P<seat>{_S})'s (?P<tile>{_T}): (?P<why>.*)$")
 
 
-# a move's evidence as the recogniser (and the referee desk) journals it
-EVIDENCE: tuple[tuple[re.Pattern[str], str], ...] = tuple(
-    (re.compile(pattern), msgid)
-    for pattern, msgid in (
-        (
-            rf"(?P<zone>(?:{_S}\.)?[\w-]+) \(deal (?P<deal>{_S})\): (?P<tile>{_T})#(?P<copy>\d+) "
-            r"placed at (?P<t>[\d.]+)",
-            N_("{zone} (deal seat {deal}): {tile} (copy {copy}) placed at {t}"),
-        ),
-        (
-            rf"(?P<zone>(?:{_S}\.)?[\w-]+) \(deal (?P<deal>{_S})\): (?P<tile>{_T})#(?P<copy>\d+) "
-            r"lifted at (?P<t>[\d.]+)",
-            N_("{zone} (deal seat {deal}): {tile} (copy {copy}) lifted at {t}"),
-        ),
-        (
-            rf"(?P<zone>wall): (?P<tile>{_T})#(?P<copy>\d+) (?P<how>placed|lifted) at (?P<t>[\d.]+)",
-            N_("{zone}: {tile} (copy {copy}) {how} at {t}"),
-        ),
-        (
-            rf"(?P<seat>{_S}) \(deal (?P<deal>{_S})\) button (?P<button>\w+) at (?P<t>[\d.]+)",
-            N_("{seat} (deal seat {deal}): button {button} at {t}"),
-        ),
-        (
-            r"reconciled from the tiles on the table",
-            N_("reconciled from the tiles on the table"),
-        ),
-        (
-            rf"(?P<seat>{_S}) holds no (?:Suit\.)?(?P<suit>[mpsMPS]) tile: its void \(tiles only, "
-            r"nothing to lay\)",
-            N_("{seat} holds no {suit} tile: its void (tiles only, nothing to lay)"),
-        ),
-        (
-            r"entered by the referee \((?P<who>.*?)\): (?P<reason>.*)",
-            N_("entered by the referee ({who}): {reason}"),
-        ),
-    )
-)
-
-
 def recognised_said(text: str) -> Said:
     """A recogniser's alert message as a sentence (its English: the message in words)."""
     return _read(text, FORMS)
-
-
-def evidence_said(text: str) -> Said:
-    """A move's journalled evidence as a sentence (its English: the evidence in words)."""
-    return _read(text, EVIDENCE)
 
 
 def _read(text: str, forms: tuple[tuple[re.Pattern[str], str], ...]) -> Said:
@@ -244,11 +198,11 @@ def tally_said(text: str) -> Said | str:
 def move_text_said(text: str) -> Said | str:
     """One move as `move_text` writes it ("Discard S 5p", "Kong E concealed-kong 3s"); a
     declaration's note in its place ("S (deal E) button HU at 12.345": a button refused) is
-    said as evidence."""
+    said as written, its seats and tiles in words."""
     parts = text.split(" ")
     move = MOVE_VERBS.get(parts[0])
     if move is None or len(parts) < 2 or not re.fullmatch(_S, parts[1]):
-        return evidence_said(text)
+        return in_words(text)
     data: dict[str, str] = {"seat": parts[1]}
     for part in parts[2:]:
         if re.fullmatch(_T, part):
@@ -307,29 +261,8 @@ def _chow_why(text: str) -> Said | str:
     )
 
 
-def _zone(text: str) -> Said:
-    """ "S.river" (controller/profiles.py Zone: a seat's zone, or the wall)."""
-    seat, dot, kind = text.rpartition(".")
-    if dot and re.fullmatch(_S, seat):
-        return says("{seat}'s {zone}", seat=seat_said(seat), zone=zone_said(kind))
-    return zone_said(text)
-
-
-def _button(text: str) -> Said | str:
-    """A seat button by its name (controller/devices/events.py Button): HU, PUNG, VOID_P."""
-    if text.startswith("VOID_") and text[-1].lower() in SUIT_WORDS:
-        return says("void {suit}", suit=Said(SUIT_WORDS[text[-1].lower()]))
-    claim = {"HU": "Hu", "PUNG": "pung", "KONG": "kong", "PASS": "pass", "CHOW": "chow"}
-    return Said(claim[text]) if text in claim else text
-
-
 _PARTS: dict[str, Callable[[str], Said | str]] = {
-    "note": evidence_said,
-    "button": _button,
-    "zone": _zone,
-    "deal": seat_said,
-    "how": lambda how: Said(HOW[how]) if how in HOW else how,
-    "reason": Said,
+    "note": in_words,
     "seat": seat_said,
     "side": seat_said,
     "was": seat_said,

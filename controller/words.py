@@ -433,6 +433,7 @@ CLOSED_BY = {
     "shuffle": N_("shuffle"),
     "all-answered": N_("all answered"),
     "recognised": N_("recognised"),
+    "referee": N_("the referee: nobody claimed"),
 }
 SETTLED_ENDS = {
     "three-won": N_("three won"),

@@ -484,6 +484,10 @@ class Wall:
         """Physical indices of the tiles still in the wall, in live draw order."""
         return tuple(i for i in self._live if not self._taken[i])
 
+    def replacements_left(self) -> tuple[int, ...]:
+        """Physical indices of the tiles still in the wall, in replacement draw order."""
+        return tuple(i for i in self._tail if not self._taken[i])
+
     def copy(self) -> Wall:
         twin = Wall.__new__(Wall)
         for name in Wall.__slots__:
@@ -550,7 +554,7 @@ def compose(
         if left:
             raise WallError(f"{s} is dealt {14 if s is Seat.E else 13} tiles, not more")
     live_at = list(dummy.remaining())
-    tail_at = [i for i in dummy._tail if i in set(live_at)]
+    tail_at = list(dummy.replacements_left())
     for i, replacement in zip(tail_at, replacements, strict=False):
         order[i] = replacement
         live_at.remove(i)

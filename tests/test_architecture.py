@@ -171,3 +171,77 @@ def test_regression_two_test_files_of_one_name_stopped_the_whole_run() -> None:
             twins.append(f"{seen[path.name].relative_to(ROOT)} and {path.relative_to(ROOT)}")
         seen.setdefault(path.name, path)
     assert twins == []
+
+
+# docs/ARCHITECTURE.md "Layers", top to bottom: a module imports only from its own layer and
+# the layers above it. Each layer is named by the modules it holds (a module and the modules
+# under it; `controller` alone, its version, is only itself); the first match in this order
+# wins, so a file named on its own may sit in a later layer than its package.
+LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
+    ("rules", ("rules",)),
+    ("languages", ("controller.locale", "controller.words")),
+    ("shared names", ("controller.errors", "controller.clock", "controller.alerts", "controller")),
+    (
+        "devices and profiles",
+        (
+            "controller.devices",
+            "controller.profiles",
+            "controller.profile_files",
+            "controller.tag_maps",
+        ),
+    ),
+    ("journal", ("controller.journal",)),
+    ("recognition", ("controller.recognition", "controller.recognised_words")),
+    ("the table's hall feed", ("controller.outputs.mqtt", "controller.outputs.hall_results")),
+    ("views and the web", ("controller.outputs",)),
+    ("referee", ("controller.referee",)),
+    ("hub", ("controller.hub",)),
+    ("hall", ("controller.hall",)),
+    ("daemon", ("controller.daemon",)),
+    ("CLI", ("controller.cli", "controller.__main__")),
+)
+FEED = "the table's hall feed"  # listed early to match first; it sits after the hall
+
+
+def _layer(module: str) -> str | None:
+    for name, prefixes in LAYERS:
+        if module in prefixes or any(
+            module.startswith(p + ".") for p in prefixes if p != "controller"
+        ):
+            return name
+    return None
+
+
+def _order() -> list[str]:
+    """The layers in the doc's order: the hall's feed between the hall and the daemon."""
+    names = [name for name, _ in LAYERS if name != FEED]
+    names.insert(names.index("daemon"), FEED)
+    return names
+
+
+def test_each_layer_imports_only_from_the_layers_above_it() -> None:
+    order = _order()
+    graph = _graph()
+    unplaced = [m for m in graph if m.startswith(("controller", "rules")) and not _layer(m)]
+    assert unplaced == [], "modules in no layer"
+    wrong = []
+    for module, imported in graph.items():
+        mine = _layer(module)
+        if mine is None:
+            continue
+        for other in imported:
+            theirs = _layer(other)
+            if theirs is not None and order.index(theirs) > order.index(mine):
+                wrong.append(f"{module} ({mine}) imports {other} ({theirs})")
+    assert wrong == [], "\n".join(sorted(wrong))
+
+
+def test_the_architecture_doc_lists_the_layers_in_their_order() -> None:
+    text = (ROOT / "docs" / "ARCHITECTURE.md").read_text(encoding="utf-8")
+    section = text.split("## Layers", 1)[1].split("\n## ", 1)[0]
+    rows = [
+        line.split("|")[1].strip()
+        for line in section.splitlines()
+        if line.startswith("| ") and not line.startswith("| ·") and not line.startswith("| layer")
+    ]
+    assert [r for r in rows if r != "tools"] == _order()

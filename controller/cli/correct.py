@@ -13,7 +13,9 @@ Actions and what they need:
   note          a remark, nothing changes
   dealer        --deal N --seat S: the dealt hands showed the dealer at S (its
                 deal.started record is the one corrected)
-`--deal N` instead of `--record` names the deal's last record.
+`--deal N` instead of `--record` names the deal's last record. `--lang zh-CN` / `--lang ru`:
+the answer and the refusals said in that language (an unknown code is English, said in one
+log line).
 
 The journal is checked first (foreign, damaged or a broken chain: refused, exit 2 or 1, the
 file untouched). A correction made while the daemon runs is journalled beside its records;
@@ -38,7 +40,9 @@ from controller.journal.records import (
     Stamp,
 )
 from controller.journal.store import Journal
+from controller.locale import N_, Said, language, says, translator
 from controller.referee.journal_deal import open_checked
+from controller.referee.text import CORRECTION_ACTIONS
 from controller.referee.trial import trial
 from controller.words import local_time
 from rules.seats import Seat
@@ -98,17 +102,25 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--seat", help="penalty, yellow-card, dealer: the seat (E S W N)")
     parser.add_argument("--points", type=int, help="penalty: points paid")
     parser.add_argument("--to", help="penalty: the seat paid (default: nobody)")
+    parser.add_argument(
+        "--lang",
+        metavar="CODE",
+        help="the answer's language: en, zh-CN or ru (default en)",
+    )
 
 
 def run(args: argparse.Namespace) -> int:
+    tr = translator(language(args.lang))
     try:
         journal, finding = open_checked(args.journal)
         with journal:
             if finding is not None:
-                print(
-                    f"mjtable correct: {args.journal}: chain broken at {finding}; nothing appended",
-                    file=sys.stderr,
+                broken = says(
+                    "{journal}: chain broken at {finding}; nothing appended",
+                    journal=str(args.journal),
+                    finding=str(finding),
                 )
+                print(f"mjtable correct: {broken.say(tr)}", file=sys.stderr)
                 return EXIT_BROKEN
             correction = _correction(journal, args)
             _try(journal, correction)
@@ -118,12 +130,19 @@ def run(args: argparse.Namespace) -> int:
         print(f"mjtable correct: {err}", file=sys.stderr)
         return EXIT_UNUSABLE
     except Refused as err:
-        print(f"mjtable correct: {err}", file=sys.stderr)
+        print(f"mjtable correct: {err.said.say(tr)}", file=sys.stderr)
         return EXIT_REFUSED
-    print(
-        f"record {record.seq}: {correction.action} of record {correction.corrects} "
-        f"(deal {record.deal}) by {correction.referee} at {local_time(record.wall)}"
+    action = str(correction.action)
+    done = says(
+        "record {seq}: {action} of record {corrected} (deal {deal}) by {referee} at {time}",
+        seq=record.seq,
+        action=Said(CORRECTION_ACTIONS.get(action, action)),
+        corrected=correction.corrects,
+        deal=str(record.deal),
+        referee=correction.referee,
+        time=local_time(record.wall),
     )
+    print(done.say(tr))
     return 0
 
 
@@ -143,10 +162,12 @@ def _dealer(journal: Journal, args: argparse.Namespace, target: Record) -> Corre
     `dealer` correction without a seat once read "None" as North, issue 16)."""
     side = _seat(args.seat, "dealer")
     if target.deal is None:
-        raise Refused(f"record {target.seq} ({target.kind}) belongs to no deal")
+        raise Refused(
+            says("record {seq} ({kind}) belongs to no deal", seq=target.seq, kind=str(target.kind))
+        )
     started = next(iter(journal.deal_records(target.deal)))
     if started.kind is not RecordKind.DEAL_STARTED:
-        raise Refused(f"deal {target.deal} has no deal.started record")
+        raise Refused(says("deal {deal} has no deal.started record", deal=target.deal))
     try:
         return Correction(started.seq, args.referee, CorrectionAction.DEALER, args.why,
                           {"dealer": side.name})  # fmt: skip
@@ -158,17 +179,21 @@ def _target(journal: Journal, args: argparse.Namespace) -> Record:
     if args.deal is not None:
         records = list(journal.deal_records(args.deal))
         if not records:
-            raise Refused(f"no deal {args.deal} in {args.journal}")
+            raise Refused(
+                says("no deal {deal} in {journal}", deal=args.deal, journal=str(args.journal))
+            )
         return records[-1]
     record = journal.get(args.record)
     if record is None:
-        raise Refused(f"no record {args.record} in {args.journal}")
+        raise Refused(
+            says("no record {seq} in {journal}", seq=args.record, journal=str(args.journal))
+        )
     return record
 
 
 def _seat(text: str | None, what: str) -> Seat:
     if text is None:
-        raise Refused(f"{what} needs --seat")
+        raise Refused(says("{what} needs --seat", what=Said(CORRECTION_ACTIONS.get(what, what))))
     try:
         return Seat.parse(text)
     except ValueError as err:
@@ -181,27 +206,42 @@ def _correction(journal: Journal, args: argparse.Namespace) -> Correction:
     if action is CorrectionAction.DEALER:
         return _dealer(journal, args, target)
     if target.deal is None and action is not CorrectionAction.NOTE:
-        raise Refused(f"record {target.seq} ({target.kind}) belongs to no deal")
+        raise Refused(
+            says("record {seq} ({kind}) belongs to no deal", seq=target.seq, kind=str(target.kind))
+        )
     details: dict[str, JSON] | None = None
     moves = (CorrectionAction.CANCEL_MOVE, CorrectionAction.FIX_TILE)
     if action in moves and target.kind is not RecordKind.MOVE_ACCEPTED:
-        raise Refused(f"{action} corrects an accepted move; record {target.seq} is {target.kind}")
+        raise Refused(
+            says(
+                "{action} corrects an accepted move; record {seq} is {kind}",
+                action=str(action),
+                seq=target.seq,
+                kind=str(target.kind),
+            )
+        )
     if action is CorrectionAction.FIX_TILE:
         if args.tile is None:
-            raise Refused("fix-tile needs --tile (the tile that was really there)")
+            raise Refused(Said(N_("fix-tile needs --tile (the tile that was really there)")))
         try:
             details = {"tile": str(Tile.parse(args.tile))}
         except NotationError as err:
             raise Refused(str(err)) from None
         if target.data().get("tile") in (None, details["tile"]):
-            raise Refused(f"record {target.seq} names no tile, or already {details['tile']}")
+            raise Refused(
+                says(
+                    "record {seq} names no tile, or already {tile}",
+                    seq=target.seq,
+                    tile=str(details["tile"]),
+                )
+            )
     elif action is CorrectionAction.PENALTY:
         seat = _seat(args.seat, "penalty")
         if args.points is None or not 1 <= args.points <= MAX_POINTS:
-            raise Refused(f"penalty needs --points 1-{MAX_POINTS}")
+            raise Refused(says("penalty needs --points 1-{most}", most=MAX_POINTS))
         to = None if args.to is None else _seat(args.to, "--to")
         if to == seat:
-            raise Refused(f"{seat} cannot pay itself")
+            raise Refused(says("{seat} cannot pay itself", seat=str(seat)))
         details = {
             "seat": seat.name,
             "points": args.points,
@@ -211,14 +251,26 @@ def _correction(journal: Journal, args: argparse.Namespace) -> Correction:
         details = {"seat": _seat(args.seat, "yellow-card").name}
     elif action is CorrectionAction.WITHDRAW:
         if target.kind is not RecordKind.CORRECTION:
-            raise Refused(f"withdraw names a correction; record {target.seq} is {target.kind}")
+            raise Refused(
+                says(
+                    "withdraw names a correction; record {seq} is {kind}",
+                    seq=target.seq,
+                    kind=str(target.kind),
+                )
+            )
         done = [
             r.seq
             for r, c in journal.corrections(target.deal or 0)
             if c.action is CorrectionAction.WITHDRAW and c.corrects == target.seq
         ]
         if done:
-            raise Refused(f"correction {target.seq} was already withdrawn by record {done[0]}")
+            raise Refused(
+                says(
+                    "correction {seq} was already withdrawn by record {by}",
+                    seq=target.seq,
+                    by=done[0],
+                )
+            )
     try:
         return Correction(target.seq, args.referee, action, args.why, details)
     except ValueError as err:

@@ -5,7 +5,10 @@ What the reader shows beside the judge (the recogniser's `differences`) adds two
 discard taken back into the hand ("W discarded 5s and took it back": cancel it), and a
 tile of a hand read as another kind ("the tile read as 3m in S's hand is 3p": where it is
 the tile just drawn, the wall scan misread it and the draw is fixed; else its tag reads
-wrong, and a person looks at it)."""
+wrong, and a person looks at it), and claims left open while nobody claims ("nobody
+claimed": one tap closes them). A Hu or a kong the players declared (a button the judge
+refused, kept by `Unanswered`) or laid in the melds is offered when the judge would take
+it now; a deal the next shuffle overtook offers its end first."""
 
 from __future__ import annotations
 
@@ -17,9 +20,10 @@ from controller.journal.payloads import table_seat
 from controller.locale import N_, Said, said, says
 from controller.words import move_said, seat_said, tile_said, zone_said
 from rules import moves as mv
-from rules.claims import next_player
+from rules.claims import WindowKind, next_player
 from rules.deal import Deal
 from rules.deal_state import Phase
+from rules.melds import MeldKind
 from rules.move_json import move_to_json
 from rules.seats import SEATS, Seat
 
@@ -61,6 +65,7 @@ def candidates(
     last_seq: int | None = None,
     fits: Sequence[mv.Move] = (),
     shown: Sequence[mv.Move] = (),
+    declared: Sequence[mv.Move] = (),
 ) -> tuple[Candidate, ...]:
     """The explanations the judge can offer for a table it cannot follow; with what the
     reader shows beside it (`differences`) and the journal record of the last accepted move
@@ -69,7 +74,9 @@ def candidates(
     of all, the first of the moves the tiles show beyond the judge as far as they decide
     (`shown`, `Recogniser.ahead`): a fast table far ahead of the judge holds several
     discards of a seat, and the one the river shows is not always the first (10/10/2 seed
-    311 deal 17: N's 3m gone into S's pung came before the 7p in N's river)."""
+    311 deal 17: N's 3m gone into S's pung came before the 7p in N's river). Before even
+    that, a Hu or a kong the players declared (`declared`: a button the judge refused,
+    `Unanswered`) that the judge would take now; after it, one laid open in the melds."""
     if deal is None or deal.over:
         return ()
     diffs = differences or {}
@@ -79,9 +86,141 @@ def candidates(
         + _next_step(deal, dealer, diffs)
     )
     first = _first_shown(deal, dealer, diffs, shown)
-    if first is None:
-        return out
-    return (first, *(c for c in out if c.move != first.move))
+    lead = (
+        *_declared(deal, dealer, diffs, declared),
+        *(() if first is None else (first,)),
+        *_laid_open(deal, dealer, diffs),
+    )
+    ahead: list[Candidate] = []
+    for c in lead:
+        if c.move not in [a.move for a in ahead]:
+            ahead.append(c)
+    taken = [c.move for c in ahead]
+    return (*ahead, *(c for c in out if c.move is None or c.move not in taken))
+
+
+def overtaken_candidates(deal: Deal | None, dealer: Seat) -> tuple[Candidate, ...]:
+    """A deal the table's next shuffle overtook (its tiles are off the table, so nothing of
+    it can be read any more): ending it here comes first, then the judge's own next step
+    (a draw it knows from the scanned wall). Ending is undoable like any correction."""
+    if deal is None or deal.over:
+        return ()
+    problem = Said(N_("The table moved on to the next deal before this one ended"))
+    end = Candidate(
+        Said(N_("End this deal here (the payments so far stand)")),
+        action={"kind": "abandon"},
+        headline=problem,
+    )
+    return (end, *_next_step(deal, dealer, {}))
+
+
+class Unanswered:
+    """The declarations (a Hu, a kong) the judge refused in this deal, for the referee's
+    candidates: a player's HU pressed while the judge held a discard that did not happen
+    (10/10/2, the truth a self-drawn Hu) is the answer once that discard is cancelled.
+    Forgotten as soon as the judge takes a player's move (the table played on), and at each
+    deal's start (core thread only)."""
+
+    _KINDS = (mv.Hu, mv.SelfDrawnHu, mv.RobKong, mv.Kong)
+
+    def __init__(self) -> None:
+        self._moves: dict[Seat, mv.Move] = {}
+
+    @property
+    def moves(self) -> tuple[mv.Move, ...]:
+        return tuple(self._moves.values())
+
+    def refused(self, move: mv.Move) -> None:
+        if isinstance(move, self._KINDS):
+            self._moves[move.seat] = move
+
+    def accepted(self, move: mv.Move) -> None:
+        if not isinstance(move, mv.CloseClaims | mv.Correction):
+            self._moves.clear()
+
+    def new_deal(self) -> None:
+        self._moves.clear()
+
+
+def _declared(
+    deal: Deal, dealer: Seat, differences: Differences, declared: Sequence[mv.Move]
+) -> tuple[Candidate, ...]:
+    """A Hu or a kong the judge would take now that the players declared and the judge
+    refused earlier (`declared`)."""
+    out: list[Candidate] = []
+    for move in declared:
+        now = _hu_now(deal, move.seat) if not isinstance(move, mv.Kong) else None
+        kongs = _kongs_now(deal, move.seat, move.tile) if isinstance(move, mv.Kong) else ()
+        for m in (now,) if now is not None else kongs:
+            side = table_seat(m.seat, dealer)
+            problem = says(
+                "{who} declared {what}; the judge has not taken it",
+                who=_who(side),
+                what=Said(_DECLARED["kong" if isinstance(m, mv.Kong) else "hu"]),
+            )
+            made = _move_candidate(deal, dealer, differences, m, problem)
+            if made is not None:
+                out.append(made)
+    return tuple(out)
+
+
+def _laid_open(deal: Deal, dealer: Seat, differences: Differences) -> tuple[Candidate, ...]:
+    """A Hu or a kong the judge would take now that the tiles show: a kong's tiles come into
+    the melds, a hand laid open there (a Hu shown by its tiles)."""
+    out: list[Candidate] = []
+    laid: dict[Seat, dict[Any, int]] = {}
+    for (seat, zone, tile), n in differences.items():
+        if zone == "melds" and n > 0:
+            laid.setdefault(seat, {})[tile] = n
+    for seat, tiles in laid.items():
+        side = table_seat(seat, dealer)
+        shown: list[mv.Move] = []
+        hu = _hu_now(deal, seat)
+        if sum(tiles.values()) >= _HAND_LAID and hu is not None:
+            shown.append(hu)
+        for tile in tiles:
+            shown += _kongs_now(deal, seat, tile)
+        for m in shown:
+            what = "hu" if not isinstance(m, mv.Kong) else "kong"
+            problem = says(
+                "{who}'s melds show {what} the judge does not know",
+                who=_who(side),
+                what=Said(_DECLARED[what]),
+            )
+            made = _move_candidate(deal, dealer, differences, m, problem)
+            if made is not None:
+                out.append(made)
+    return tuple(out)
+
+
+_DECLARED = {"hu": N_("a Hu"), "kong": N_("a kong")}
+_HAND_LAID = 10  # tiles come into a player's melds at once: a hand laid open (a Hu shown)
+
+
+def _hu_now(deal: Deal, seat: Seat) -> mv.Move | None:
+    """The Hu `seat` can declare now, as the judge would take it (None: none)."""
+    w = deal.window
+    if deal.phase is Phase.DISCARD and deal.turn is seat:
+        hu: mv.Move = mv.SelfDrawnHu(seat)
+    elif w is not None and w.kind is WindowKind.ROBBING:
+        hu = mv.RobKong(seat)
+    elif w is not None:
+        hu = mv.Hu(seat)
+    else:
+        return None
+    return hu if deal.check(hu) is None else None
+
+
+def _kongs_now(deal: Deal, seat: Seat, tile: Any) -> tuple[mv.Move, ...]:
+    """The kong of `tile` (any, None: the open discard's) `seat` can declare now."""
+    w = deal.window
+    if w is not None and w.kind is WindowKind.DISCARD and tile in (None, w.tile):
+        melded = mv.Kong(seat, MeldKind.KONG, w.tile)
+        return (melded,) if deal.check(melded) is None else ()
+    if tile is None:
+        return ()
+    kinds = (MeldKind.CONCEALED_KONG, MeldKind.PROMOTED_KONG, MeldKind.POSTPONED_KONG)
+    return tuple(m for k in kinds if deal.check(m := mv.Kong(seat, k, tile)) is None)[:1]
 
 
 def _first_shown(
@@ -91,6 +230,18 @@ def _first_shown(
     move = next((m for m in shown if not isinstance(m, mv.CloseClaims)), None)
     if move is None:
         return None
+    return _move_candidate(deal, dealer, differences, move)
+
+
+def _move_candidate(
+    deal: Deal,
+    dealer: Seat,
+    differences: Differences,
+    move: mv.Move,
+    problem: Said | None = None,
+) -> Candidate | None:
+    """`move` as a button the referee taps to enter it ("South drew 4p: enter it"), its
+    headline the problem it answers (`problem`, else said from the move)."""
     data = move_to_json(move)
     seat = data.get("seat")
     if seat is None:
@@ -130,8 +281,12 @@ def _first_shown(
     w = deal.window
     if name == "hu" and w is not None:
         words["tile"] = str(w.tile)  # "East declares Hu on 5p"
-    headline: Said | str = ""
-    if w is not None:
+    if name == "self-drawn-hu":
+        drawn = _last_drawn(deal, judged)
+        if drawn is not None:
+            words["tile"] = str(drawn)  # "East declares a self-drawn Hu on 5p"
+    headline: Said | str = problem or ""
+    if problem is None and w is not None:
         headline = says(
             "Claims on {seat}'s {tile} are open: a claim was not read?",
             seat=_who(table_seat(w.discarder, dealer)),
@@ -382,8 +537,37 @@ def _next_step(deal: Deal, dealer: Seat, differences: Differences) -> tuple[Cand
             tile=tile_said(window.tile),
         )
         claim = Candidate(Said("Enter the claim (or the passes) by hand"), headline=problem)
-        return (*_drawn_after(deal, dealer, differences, window.discarder), claim)
+        nobody = _nobody_claimed(deal, dealer, differences)
+        return (*_drawn_after(deal, dealer, differences, window.discarder), *nobody, claim)
     return ()
+
+
+def _nobody_claimed(deal: Deal, dealer: Seat, differences: Differences) -> tuple[Candidate, ...]:
+    """Claims open on a discard (or a kong) while the reader shows nobody claiming it —
+    no tile come into anybody's melds, the discard still in its river: one tap closes the
+    claims (a referee entered three passes, nine taps, for it)."""
+    w = deal.window
+    if w is None or any(not isinstance(c, mv.Pass) for _, c in w.declared):
+        return ()  # (a claim declared: closing the window takes it)
+    for (seat, zone, tile), n in differences.items():
+        if zone == "melds" and n > 0:
+            return ()  # tiles laid open: a claim the reader shows
+        if seat is w.discarder and zone == "river" and tile == w.tile and n < 0:
+            return ()  # the discard taken from its river: somebody claimed it
+    by = _who(table_seat(w.discarder, dealer))
+    return (
+        Candidate(
+            says(
+                "Nobody claimed {seat}'s {tile}: close the claims", seat=by, tile=tile_said(w.tile)
+            ),
+            action={"kind": "nobody-claimed"},
+            headline=says(
+                "Claims on {seat}'s {tile} are open and the reader shows nobody claiming",
+                seat=by,
+                tile=tile_said(w.tile),
+            ),
+        ),
+    )
 
 
 def _drawn_after(
@@ -410,3 +594,11 @@ def _drawn_after(
             headline=_problem(problem, seen),
         ),
     )
+
+
+def _last_drawn(deal: Deal, seat: Seat) -> Any:
+    """The tile `seat` drew last (None: it has drawn none)."""
+    for m in reversed(deal.history):
+        if isinstance(m, mv.Draw | mv.ReplacementDraw) and m.seat is seat:
+            return m.tile
+    return None

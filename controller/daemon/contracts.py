@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 import logging
 import threading
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol
 
@@ -19,7 +19,7 @@ from controller.devices.events import (
     SeatButton,
     TagsRead,
 )
-from controller.journal.records import Record
+from controller.journal.records import Record, RecordKind
 from controller.outputs.scoreboard import ActionResult, RefereeAction
 from controller.outputs.view import PublicView
 from controller.recognition.presence import (
@@ -65,6 +65,7 @@ class RecogniserLike(Protocol):
     def on_presence(self, change: PresenceChange, deal: Deal | None) -> list[Any]: ...
     def on_button(self, press: SeatButton, deal: Deal | None) -> list[Any]: ...
     def on_accepted(self, move: mv.Move, deal: Deal) -> None: ...
+    def taken_back(self, moves: Sequence[mv.Move], deal: Deal) -> None: ...
     def on_tag_alert(self, alert: UnknownTagSeen | DuplicateTile) -> list[Any]: ...
     def tick(self, now: float, deal: Deal | None) -> list[Any]: ...
     def holds_window(self) -> bool: ...
@@ -139,12 +140,21 @@ class SeatingReceived:
 Item = DataReceived | LinkChanged | ReaderPolled | Stop | RefereeAsked | SeatingReceived
 
 
-def tail_line(record: Record) -> str:
+# the records that name their deal in words ("deal 3 dealt"): the page names it as its session
+_NAMES_ITS_DEAL = frozenset({RecordKind.DEAL_STARTED, RecordKind.DEAL_SETTLED})
+
+
+def tail_line(record: Record, session_deal: int = 0) -> str:
     """A line of the referee page's journal panel: the seq, the wall time (the page shows it
     in the referee's local time), the record in words and the same as a sentence the page
-    says in its own language (controller/locale `Said`, as JSON), separated by tabs."""
+    says in its own language (controller/locale `Said`, as JSON), separated by tabs. A deal's
+    start or settlement names the deal as the board does (`session_deal`, its number in
+    the session), not by the journal's count."""
     try:
-        said = record_said(record.kind.value, record.data())
+        data = record.data()
+        if session_deal and record.kind in _NAMES_ITS_DEAL:
+            data = {**data, "deal": session_deal}
+        said = record_said(record.kind.value, data)
     except (ValueError, TypeError, KeyError, AttributeError):
         return f"{record.seq}\t{record.wall}\t{record.kind.value} {record.payload[:120]}"
     words = json.dumps(said.to_json(), ensure_ascii=False, separators=(",", ":"))

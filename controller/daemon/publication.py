@@ -56,6 +56,7 @@ class DeskFacts:
     corrections: Sequence[CorrectionView]
     heads: Sequence[dict[str, Any]]
     settled: tuple[int, Sequence[CorrectionView]]
+    settled_number: int = 0  # the settled deal as its session counts it
 
 
 @dataclass(frozen=True, slots=True)
@@ -146,6 +147,7 @@ class Publisher:
             tuple(desk.heads),
             desk.settled,
             hands,
+            desk.settled_number,
         )
         return Published(public, referee, broadcast_view(public, facts, deal, now, hands))
 

@@ -112,15 +112,17 @@ class Resume:
         self.recovering = False
 
 
-def restarted_words(rec: Recovered) -> Said:
+def restarted_words(rec: Recovered, number: int = 0) -> Said:
     """What a restart found, as a sentence: "deal 5 resumed (waiting for a discard): 43
-    moves replayed from the journal", "between deals (deal settled): nothing to replay"."""
+    moves replayed from the journal", "between deals (deal settled): nothing to replay";
+    the deal named `number` (its number in the session, as the board names it), else by
+    the journal's count."""
     where = phase_said(rec.phase)
     if not rec.deal_no:
         return says("between deals ({where}): nothing to replay", where=where)
     return says(
         "deal {n} resumed ({where}): {moves} replayed from the journal",
-        n=rec.deal_no,
+        n=number or rec.deal_no,
         where=where,
         moves=counted(len(rec.moves), "{n} move", "{n} moves"),
     )

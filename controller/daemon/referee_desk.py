@@ -22,11 +22,17 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from controller.clock import Clock
 from controller.errors import Malformed, NoSuchRecord, Refused
-from controller.journal.payloads import deal_seat, judge_json, move_from_judge_json
+from controller.journal.payloads import Evidence, deal_seat, judge_json, move_from_judge_json
 from controller.journal.records import Correction, CorrectionAction, Record, RecordKind, Stamp
 from controller.journal.store import Journal
 from controller.locale import N_, Said, says
-from controller.outputs.scoreboard import ActionKind, ActionResult, RefereeAction, RejectReason
+from controller.outputs.scoreboard import (
+    REFEREE,
+    ActionKind,
+    ActionResult,
+    RefereeAction,
+    RejectReason,
+)
 from controller.outputs.view import CorrectionView
 from controller.words import refusal_said, seat_said, tile_code, tile_words
 from rules import moves as mv
@@ -41,8 +47,8 @@ if TYPE_CHECKING:
     from controller.referee.rebuild import Rebuilt
     from rules.deal import Deal
 
-# a hand-entered move's evidence, journalled in English and said in the reader's language
-# where it is shown (the deal report, `mjtable replay`: controller/recognised_words.py `evidence_said`)
+# a hand-entered move's evidence, journalled as a sentence said in the reader's language
+# where it is shown (the deal report, `mjtable replay`)
 ENTERED = N_("entered by the referee ({who}): {reason}")
 # an undone or cancelled move still lies on the table until its tiles are put back
 _TAKES_BACK = frozenset({ActionKind.CANCEL})
@@ -111,14 +117,14 @@ class LiveDeal(Protocol):
     def last_settled(self) -> int: ...  # the session's last settled deal (0: none yet)
     def answer_dice(self, dice: Dice, dealer: Seat, who: str, why: str) -> Said | None: ...
     def would_refuse(self, move: mv.Move) -> mv.Rejected | None: ...
-    def offer(
-        self, move: mv.Move, evidence: Sequence[str] = (), t: float | None = None
-    ) -> bool: ...
+    def offer(self, move: mv.Move, evidence: Evidence = (), t: float | None = None) -> bool: ...
+    def close_claims(self) -> Record | None: ...
     def journalled(self, record: Record) -> None: ...
     def referee_answered(self, agreed: bool = False) -> None: ...
     def reread_table(self) -> None: ...
     def adopt(self, deal: Deal, taken_back: bool = False) -> None: ...
     def settled_corrected(self) -> None: ...  # a settled deal's result follows its corrections
+    def session_number(self, deal: int) -> int: ...  # the journal's deal as the session counts it
 
 
 class RefereeDesk:
@@ -172,7 +178,7 @@ class RefereeDesk:
 
         jd = deal_from_records(self.journal, self._deal_records(number))
         views = tuple(
-            _correction_view(c, jd.dealer, number if settled else 0)
+            _correction_view(c, jd.dealer, self.live.session_number(number) if settled else 0)
             for c in reversed(jd.corrections)
             if c.correction.action is not CorrectionAction.WITHDRAW
         )
@@ -188,7 +194,7 @@ class RefereeDesk:
 
     def _act(self, a: RefereeAction) -> ActionResult:
         live = self.live
-        who = a.client or "referee"
+        who = a.client or REFEREE
         why = a.note or _DEFAULT_WHY[a.kind]
         if a.kind is ActionKind.NOTE:
             target = a.target_seq or live.seq
@@ -217,6 +223,8 @@ class RefereeDesk:
             raise Refused(Said("no deal in progress"))
         if a.kind is ActionKind.MOVE:
             return self._enter(a, who, why)
+        if a.kind is ActionKind.NOBODY_CLAIMED:
+            return self._nobody_claimed(who, why)
         if a.kind is ActionKind.CANCEL:
             targets = [a.target_seq] if a.target_seq else self._last_moves(a.count or 1)
             self._own_moves(targets)
@@ -257,7 +265,7 @@ class RefereeDesk:
                     why=refusal_said(refused.reason.value, refused.detail),
                 )
             )
-        evidence = (ENTERED.format(who=who, reason=why),)
+        evidence = (says(ENTERED, who=who, reason=Said(why)),)
         if not live.offer(move, evidence, self.clock.monotonic()):
             raise Refused(says("the judge refuses {move}", move=said))
         accepted = live.last_accepted_seq
@@ -272,6 +280,29 @@ class RefereeDesk:
         live.referee_answered(agreed=True)
         live.reread_table()
         return _answered(record.seq, says("{move} accepted", move=said))
+
+    def _nobody_claimed(self, who: str, why: str) -> ActionResult:
+        """The open claim window closes with no claim: its `claim.window` record ("closed
+        by the referee") carries an `enter-move` correction, so it is listed and undone like
+        an entered move (withdrawn, the window is open again)."""
+        live = self.live
+        w = live.deal.window if live.deal is not None else None
+        if w is not None and any(not isinstance(c, mv.Pass) for _, c in w.declared):
+            # closing would take that claim: it is the claim to cancel, not a close
+            raise Refused(Said(CLAIM_DECLARED))
+        closed = live.close_claims()
+        if closed is None:
+            raise Refused(Said("no claims are open"))
+        details = {"judge": judge_json(mv.CloseClaims())}
+        record = self.journal.append_correction(
+            Correction(closed.seq, who, CorrectionAction.ENTER_MOVE, why, details),
+            at=self._stamp(),
+        )
+        live.journalled(record)
+        self._corrections_written += 1
+        live.referee_answered(agreed=True)
+        live.reread_table()
+        return _answered(record.seq, Said(NOBODY_CLAIMED))
 
     def _undo_settled(self, number: int, target: int, who: str, why: str) -> ActionResult:
         """A correction of the last settled deal withdrawn: the deal is re-judged from the
@@ -295,7 +326,11 @@ class RefereeDesk:
         scores = SETTLED_UNDO["scores-stand" if after.deltas == before else "scores-follow"]
         return _answered(
             record.seq,
-            says("{done}{scores}", done=says(said, deal=number), scores=Said(scores)),
+            says(
+                "{done}{scores}",
+                done=says(said, deal=str(self.live.session_number(number))),
+                scores=Said(scores),
+            ),
         )
 
     def _penalty(self, a: RefereeAction, who: str, why: str) -> Correction:
@@ -355,7 +390,7 @@ class RefereeDesk:
                     says(
                         "record {seq} is not an accepted move of deal {deal}",
                         seq=seq,
-                        deal=self.live.deal_no,
+                        deal=str(self.live.session_number(self.live.deal_no)),
                     )
                 )
 
@@ -367,7 +402,11 @@ class RefereeDesk:
         found = next((c for c in jd.corrections if c.record.seq == seq), None)
         if found is None:
             raise NoSuchRecord(
-                says("record {seq} is not a correction of deal {deal}", seq=seq, deal=number)
+                says(
+                    "record {seq} is not a correction of deal {deal}",
+                    seq=seq,
+                    deal=str(self.live.session_number(number)),
+                )
             )
         if not found.active:
             raise Refused(
@@ -404,7 +443,7 @@ class RefereeDesk:
 def _correction_view(c: AppliedCorrection, dealer: Seat, settled: int = 0) -> CorrectionView:
     """A correction as the page lists it (its deal dealt from side `dealer`); one of the
     `settled` deal's says what its Undo does now."""
-    said = _describe(c.correction, dealer)
+    said = _describe(c.record.seq, c.correction, dealer)
     view = CorrectionView(c.record.seq, str(said), c.active, said.to_json())
     if not settled:
         return view
@@ -443,26 +482,39 @@ def _is_end(record: Record) -> bool:
     return Correction.from_payload(record.data()).action is CorrectionAction.FORCE_END
 
 
+# a row of "Corrections": named by its own record (the number "Recorded as #N" says and Undo
+# takes), naming the record it corrects where that is another move ("move #41 cancelled")
 _CORRECTED = {
     CorrectionAction.ENTER_MOVE: N_("#{seq} {move} entered by {referee}: {why}"),
-    CorrectionAction.CANCEL_MOVE: N_("#{seq} move cancelled by {referee}: {why}"),
-    CorrectionAction.FIX_TILE: N_("#{seq} tile fixed to {tile} by {referee}: {why}"),
+    CorrectionAction.CANCEL_MOVE: N_("#{seq} move #{target} cancelled by {referee}: {why}"),
+    CorrectionAction.FIX_TILE: N_("#{seq} tile of #{target} fixed to {tile} by {referee}: {why}"),
     CorrectionAction.PENALTY: N_(
         "#{seq} penalty: {seat} pays {points} points to {payee} by {referee}: {why}"
     ),
     CorrectionAction.FORCE_END: N_("#{seq} deal ended by {referee}: {why}"),
 }
+CLAIM_DECLARED = N_("a claim was declared on it: closing the claims would take it")
+# what the page says when the referee closed the claims
+NOBODY_CLAIMED = N_("nobody claimed: the claims are closed")
+_NOBODY_CLAIMED_ROW = N_("#{seq} nobody claimed, claims closed by {referee}: {why}")
 
 
-def _describe(c: Correction, dealer: Seat) -> Said:
-    """A correction as the referee page lists it, said in the page's language: an entered
-    move named (a referee could not tell one "move entered" row from another); its referee
-    and reason as written (a reason the page offered, "it did not happen", is said in the
-    page's language too: it is a catalog message)."""
+def referee_said(referee: str) -> str | Said:
+    """A correction's referee as the page names it: the login's name as written, the
+    referee with no name ("referee") in the page's language."""
+    return Said(REFEREE) if referee == REFEREE else referee
+
+
+def _describe(seq: int, c: Correction, dealer: Seat) -> Said:
+    """A correction (record `seq`) as the referee page lists it, said in the page's
+    language: an entered move named (a referee could not tell one "move entered" row from
+    another); its referee and reason as written (a reason the page offered, "it did not
+    happen", is said in the page's language too: it is a catalog message)."""
     details = c.details or {}
     who: dict[str, str | Said] = {
-        "seq": str(c.corrects),
-        "referee": c.referee,
+        "seq": str(seq),
+        "target": str(c.corrects),
+        "referee": referee_said(c.referee),
         "why": Said(c.reason),
     }
     if c.action is CorrectionAction.PENALTY:
@@ -478,6 +530,8 @@ def _describe(c: Correction, dealer: Seat) -> Said:
         from controller.referee.trial import move_said
 
         move = move_from_judge_json(details["judge"])
+        if isinstance(move, mv.CloseClaims):
+            return says(_NOBODY_CLAIMED_ROW, **who)
         return says(_CORRECTED[c.action], move=move_said(move, dealer), **who)
     if c.action is CorrectionAction.FIX_TILE:
         tile = str(details.get("tile"))
@@ -496,6 +550,7 @@ _DEFAULT_WHY = {
     ActionKind.MOVE: N_("the reader missed it"),
     ActionKind.DICE: N_("the dice the table rolled"),
     ActionKind.CANCEL: N_("it did not happen"),
+    ActionKind.NOBODY_CLAIMED: N_("nobody claimed"),
     ActionKind.FIX_TILE: N_("the tile was misread"),
     ActionKind.PENALTY: N_("referee penalty"),
     ActionKind.UNDO: N_("undone by the referee"),

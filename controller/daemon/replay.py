@@ -240,7 +240,11 @@ def _wall_order(
 def _wall_checked(
     rs: RuleSet, judge: Deal, out: Recovered, check: dict[str, Any], rec: Record
 ) -> Deal:
-    """A draw showed the order of an uncertain pair; `swapped`: re-judge on that order."""
+    """A draw showed the order of an uncertain pair; `swapped`: re-judge on that order, the
+    pair swapped on the wall the judge holds, as the live daemon did (`ScanDoubt.reorder`):
+    a referee's fixed draw may have swapped two other tiles of the scan already (10/10/2
+    seed 311 deal 24: swapped on the scan as read, the fixed draw was refused and the
+    restarted daemon stopped)."""
     assert out.started is not None
     i = int(check["positions"][0])
     started = out.started
@@ -248,7 +252,7 @@ def _wall_checked(
     if check.get("order") != "swapped":
         out.started = replace(started, uncertain=left)
         return judge
-    order = swapped(started.wall_order, i)
+    order = swapped(judge.wall_order, i)
     try:
         judge = Deal.replay(rs, started.dice, order, judge.history, prevalent=started.prevalent)
     except ValueError as err:

@@ -67,7 +67,12 @@ from controller.daemon.boardless import (
     DiceInferred,
     inferred,
 )
-from controller.daemon.candidates import Candidate, candidates
+from controller.daemon.candidates import (
+    Candidate,
+    Unanswered,
+    candidates,
+    overtaken_candidates,
+)
 from controller.daemon.claim_clock import ClaimClock, OverTime
 from controller.daemon.contracts import (
     DEVICES,
@@ -128,6 +133,8 @@ from controller.devices.events import (
 from controller.devices.table import Command, ShowScore, TableDriver
 from controller.journal.inputs import ReaderStep, TableChunk, round_time
 from controller.journal.payloads import (
+    Evidence,
+    evidence_payload,
     move_payload,
     rejected_payload,
     table_seat,
@@ -269,6 +276,7 @@ class Runtime:
         self.alerts: deque[AlertView] = deque(maxlen=50)
         self.tail: deque[str] = deque(maxlen=30)
         self.heads: deque[dict[str, Any]] = deque(maxlen=12)  # settled deals' chain heads
+        self.unanswered = Unanswered()  # a Hu or kong declared that the judge refused
         self.stopped: str | None = None
         self.journal_error = ""  # why the journal refused a record ("journal-error" stop)
         self._wall_antennas = {
@@ -701,19 +709,19 @@ class Runtime:
                 if key in self._alerted:
                     continue  # the same reading alerted again: once is enough for the referee
                 self._alerted.add(key)
-                seat = None if r.seat is None else table_seat(r.seat, self._dealt_by)
                 said = r.said  # journalled as its English, `text`
+                seen = evidence_payload(r.evidence)
                 if r.kind in REFEREE_CALLS and self.deal is not None and not self.deal.over:
                     self.call_referee(
                         r.kind,
                         said,
-                        seat=seat,
+                        seat=r.seat,
                         fits=tuple(getattr(r, "fits", ())),
                         journalled=r.text,
-                        evidence=list(r.evidence),
+                        **seen,
                     )
                     continue
-                self._alert(r.kind, said, seat, journalled=r.text, evidence=list(r.evidence))
+                self._alert(r.kind, said, r.seat, journalled=r.text, **seen)
             elif isinstance(r, WallScanned):
                 waiting = self.deal_start.scanned(tuple(r.order))
                 self.doubt.scanned(getattr(r, "uncertain", ()))
@@ -733,7 +741,7 @@ class Runtime:
     def offer(
         self,
         move: mv.Move,
-        evidence: Sequence[str] = (),
+        evidence: Evidence = (),
         t: float | None = None,
         read_at: float | None = None,
     ) -> bool:
@@ -758,6 +766,7 @@ class Runtime:
             # accepted once the window is closed: both played on the trial it was read against
             closes, rejected = "draw" if isinstance(move, mv.Draw) else "play", None
         if rejected is not None:
+            self.unanswered.refused(move)
             detail = rejected.detail
             read = read_at if read_at is not None else (t or self.clock.monotonic())
             late = self.claims.late(read)
@@ -781,8 +790,8 @@ class Runtime:
         return True
 
     def _play(
-        self, move: mv.Move, evidence: Sequence[str], t: float | None, closes: str | None = None
-    ) -> None:
+        self, move: mv.Move, evidence: Evidence, t: float | None, closes: str | None = None
+    ) -> list[Record]:
         """A move the judge accepts (checked already), in three steps: decided (the judge
         plays it, the table machine and the claim clock follow, and every record it makes is
         written out, `Decided`), committed (one transaction: one fsync), then acted on (the
@@ -809,10 +818,12 @@ class Runtime:
         else:
             judge = deal.copy()
             self._decide(judge, move, evidence, t, made)
-        self._act(judge, made, self._commit(made.entries))
+        records = self._commit(made.entries)
+        self._act(judge, made, records)
+        return records
 
     def _decide(
-        self, judge: Deal, move: mv.Move, evidence: Sequence[str], t: float | None, made: Decided
+        self, judge: Deal, move: mv.Move, evidence: Evidence, t: float | None, made: Decided
     ) -> None:
         """The judge plays `move`; its records go into `made`, in the order they are
         journalled: the move, the alerts its facts raise, the window it closed, the table's
@@ -855,10 +866,14 @@ class Runtime:
             self.deal = judge
             self.claims.forget()
         for move in made.played:
+            self.unanswered.accepted(move)
             self.recogniser.on_accepted(move, judge)
         accepted = made.accepted
         if accepted is not None:
             self.last_accepted_seq = records[accepted[0]].seq
+        if accepted is not None or judge.over:
+            # (a deal ended by its last window's close takes its call with it: a call left
+            # standing kept the lights on and the players waiting for good)
             self.referee_answered(agreed=True)
         for index, alert in made.alerts:
             self._alert_shown(alert, records[index])
@@ -954,8 +969,9 @@ class Runtime:
                     seat,
                 )
 
-    def _close_window(self, closed_by: str, t: float | None) -> None:
-        self._play(mv.CloseClaims(), (), t, closed_by)
+    def _close_window(self, closed_by: str, t: float | None) -> Record:
+        """The open window closed (`closed_by`), and its `claim.window` record."""
+        return self._play(mv.CloseClaims(), (), t, closed_by)[0]
 
     def _window_closed(self, closed_by: str, t: float | None, window: ClaimWindow) -> Entry:
         """The `claim.window` record that closes `window` (read at `t`)."""
@@ -1084,9 +1100,8 @@ class Runtime:
             self._alert(
                 AlertKind.DEAL_ABANDONED,
                 says(
-                    "deal {next} starts: deal {n} stays unsettled",
-                    next=self.deal_no + 1,
-                    n=self.deal_no,
+                    "the next deal starts: deal {n} stays unsettled",
+                    n=self.session_number(self.deal_no),
                 ),
                 severity="error",
             )
@@ -1112,6 +1127,7 @@ class Runtime:
         self.deal, self.deal_no, self.next_deal = deal, number, number + 1
         self._dealt_by = self.dealer
         self.claims.new_move()
+        self.unanswered.new_deal()
         self._trigger("dealing_started")
         self.recognised(self.recogniser.start_deal(deal), t)
 
@@ -1176,6 +1192,16 @@ class Runtime:
             # through the shuffle: counted once settled (deals_done), not twice
             return n if self.deal.over and self.deal_no in self.scores.settled else n + 1
         return n + 1 if self.machine.phase in BEFORE_PLAY else n
+
+    def session_number(self, deal: int) -> int:
+        """Deal `deal` (the journal numbers deals across sessions) as the session counts
+        it: what the board, the referee page and their sentences call it."""
+        settled = self.scores.number_in_session(deal)
+        if settled:
+            return settled
+        if deal > self.deal_no:  # being dealt now (its record comes before the judge has it)
+            return self.scores.deals_done + 1
+        return self.session_deal() if deal == self.deal_no else deal
 
     def recheck_settled(self, now: float, at_once: bool = False) -> None:
         """Every RECHECK_S (`at_once`: now): a settled deal of the open session corrected
@@ -1269,7 +1295,8 @@ class Runtime:
                 self._resync("restarted")  # the phase records a kill cut off
         if rec.phase in NEXT_DEAL:
             self._scan_next_walls(rec)
-        self._alert(AlertKind.RESTARTED, restarted_words(rec), severity="info")
+        number = self.session_number(rec.deal_no) if rec.deal_no else 0
+        self._alert(AlertKind.RESTARTED, restarted_words(rec, number), severity="info")
         if self._overtaken():
             self._call_overtaken()
         if self.deal is not None and self.deal.over:
@@ -1293,9 +1320,11 @@ class Runtime:
         abandons it if neither was done."""
         text = says(
             "the table shuffled before deal {n} ended: enter its missing moves or end it",
-            n=self.deal_no,
+            n=self.session_number(self.deal_no),
         )
-        self.call_referee(AlertKind.DEAL_OVERTAKEN, text, (), severity="error")
+        # its end first: nothing of it can be read any more
+        offered = overtaken_candidates(self.deal, self._dealt_by)
+        self.call_referee(AlertKind.DEAL_OVERTAKEN, text, offered, severity="error")
 
     def _reconcile(self) -> None:
         results: list[Any] = []
@@ -1371,7 +1400,15 @@ class Runtime:
             # the moves the tiles show beyond the judge: the first is the best candidate
             follows = live and self._live() and not self._overtaken()
             shown = self.recogniser.ahead(deal) if deal is not None and follows else ()
-            offered = candidates(deal, self._dealt_by, diffs, self.last_accepted_seq, fits, shown)
+            offered = candidates(
+                deal,
+                self._dealt_by,
+                diffs,
+                self.last_accepted_seq,
+                fits,
+                shown,
+                self.unanswered.moves,
+            )
         before = self.call
         # a call raised again before any answer is the same call to the referee: its name
         # stays, so an answer tapped meanwhile still counts
@@ -1411,8 +1448,15 @@ class Runtime:
             if differences:
                 # the headline is made again from the new candidates (one value: the
                 # page's call and its buttons cannot disagree)
+                offered = candidates(
+                    deal,
+                    self._dealt_by,
+                    differences,
+                    self.last_accepted_seq,
+                    declared=self.unanswered.moves,
+                )
                 self.call = self.call.updated(
-                    candidates(deal, self._dealt_by, differences, self.last_accepted_seq),
+                    offered,
                     details(differences, self._dealt_by),
                     answered=True,  # it goes off once they agree (`call_off_if_agreed`)
                 )
@@ -1459,6 +1503,15 @@ class Runtime:
             return None
         return rejected
 
+    def close_claims(self) -> Record | None:
+        """The referee says nobody claimed: the open window closes now (`closed_by`
+        "referee"); its `claim.window` record, which the desk's correction names (None: no
+        window is open)."""
+        deal = self.deal
+        if deal is None or deal.over or deal.window is None:
+            return None
+        return self._close_window("referee", None)
+
     def reread_table(self) -> None:
         """Read the table again against the judge (after a referee's answer): moves the
         tiles show beyond the judge are offered, as after a reconnection."""
@@ -1476,6 +1529,7 @@ class Runtime:
         """The judge as the referee's corrections rebuilt it: the table machine follows its
         phase, a deal that ended is settled. `taken_back`: the cancelled moves still lie on
         the table until the players put the tiles back (they are not read again)."""
+        before = self.deal
         self.deal = deal
         self.claims.forget()
         # a correction answers a call as an entered move does: it stands while the table
@@ -1488,6 +1542,8 @@ class Runtime:
             self._commit([self._window_opened(deal)])
         if taken_back:
             self.recogniser.on_accepted(mv.Correction(1), deal)
+            if before is not None:  # the same moves are not read again from those tiles
+                self.recogniser.taken_back(cancelled(before.history, deal.history), deal)
         if not self._table_moved_on():  # else the machine follows the table's next deal
             self._resync("corrected")
         if deal.over:
@@ -1538,6 +1594,8 @@ class Runtime:
             tuple(self.heads),
             self.desk.settled_listing(),
         )
+        number = desk.settled[0]
+        desk = replace(desk, settled_number=self.session_number(number) if number else 0)
         made = self.publisher.views(
             self.facts(), self.deal, self._count(), desk, self.clock.monotonic()
         )
@@ -1580,10 +1638,12 @@ class Runtime:
     def _logged(self, record: Record) -> None:
         self.seq = record.seq
         if record.kind is RecordKind.DEAL_SETTLED:
-            self.heads.append({"deal": record.deal, "seq": record.seq, "hash": record.hash})
+            number = self.session_number(record.deal or 0)
+            head = {"deal": record.deal, "session_deal": number, "seq": record.seq}
+            self.heads.append({**head, "hash": record.hash})
         if record.kind not in (RecordKind.HW_FRAME, RecordKind.HW_ERROR):
             self._dirty = True  # raw frames change nothing a view shows
-            self.tail.append(tail_line(record))
+            self.tail.append(tail_line(record, self.session_number(record.deal or 0)))
 
     def _alert(
         self,
@@ -1638,3 +1698,16 @@ def _restarts_clock(move: mv.Move) -> bool:
 
 # the phases of the next deal before its play: it is counted already
 BEFORE_PLAY = ("shuffling", "walls_up", "dice_rolled", "dealing", "choosing_void")
+
+
+def cancelled(before: Sequence[mv.Move], after: Sequence[mv.Move]) -> tuple[mv.Move, ...]:
+    """The moves of `before` that `after` no longer holds (a referee's cancel), in their
+    order, without their times."""
+    rest = [replace(x, t=None) for x in after]
+    out: list[mv.Move] = []
+    for move in (replace(x, t=None) for x in before):
+        if rest and rest[0] == move:
+            rest.pop(0)
+        else:
+            out.append(move)
+    return tuple(out)

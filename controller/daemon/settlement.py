@@ -121,6 +121,14 @@ class SessionScores:
         """The session's last settled deal (0: none yet)."""
         return max(self.settled, default=0)
 
+    def number_in_session(self, deal: int) -> int:
+        """Settled deal `deal` (the journal's number) as its session counts it, as the
+        board does ("Deal 3"); 0: not a settled deal of the open session."""
+        if deal not in self.settled:
+            return 0
+        before = self.deals_done - len(self.settled)  # (none, unless the journal lost some)
+        return before + sum(1 for d in self.settled if d <= deal)
+
     def new_session(self) -> None:
         self.settled = {}
 

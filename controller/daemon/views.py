@@ -312,6 +312,7 @@ def referee_view(
     heads: Sequence[dict[str, Any]] = (),
     settled: tuple[int, Sequence[CorrectionView]] = (0, ()),
     hands: tuple[HandView, ...] | None = None,
+    settled_number: int = 0,
 ) -> RefereeView:
     """The referee's view; `hands`: `hand_views(facts, deal)` made already."""
     wall: tuple[str, ...] = ()
@@ -328,6 +329,7 @@ def referee_view(
         tuple(heads),
         settled[0],
         tuple(settled[1]),
+        settled_number=settled_number,
         chows=deal is not None and deal.rs.play.chow_claims,
     )
 

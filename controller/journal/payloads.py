@@ -19,6 +19,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from controller.locale import Said, said
 from rules.moves import (
     ChooseVoid,
     Kong,
@@ -89,8 +90,33 @@ def journal_move_name(move: Move) -> str:
     return MOVE_NAMES[type(move)]
 
 
+Evidence = Sequence[Said | str]  # what the reader saw: sentences (a script's notes: text)
+
+
+def evidence_payload(evidence: Evidence) -> dict[str, Any]:
+    """A move's or an alert's evidence: `evidence` in English, as it has always been
+    journalled, and `evidence_words` the same sentences (`Said.to_json` without their
+    English, which `evidence` is), which the deal report and `mjtable replay` say in their
+    reader's language; text only, no words."""
+    out: dict[str, Any] = {"evidence": [str(e) for e in evidence]}
+    if any(isinstance(e, Said) for e in evidence):
+        out["evidence_words"] = [_unwritten(said(e).to_json()) for e in evidence]
+    return out
+
+
+def _unwritten(words: dict[str, Any]) -> dict[str, Any]:
+    """A sentence's JSON without its English (a move's evidence is a few hundred a deal)."""
+    return {
+        k: {a: _unwritten(v) if isinstance(v, dict) else v for a, v in words["args"].items()}
+        if k == "args"
+        else v
+        for k, v in words.items()
+        if k != "en"
+    }
+
+
 def move_payload(
-    move: Move, dealer: Seat, evidence: Sequence[str] = (), from_seat: Seat | None = None
+    move: Move, dealer: Seat, evidence: Evidence = (), from_seat: Seat | None = None
 ) -> dict[str, Any]:
     """A `move.accepted` payload (fixed seats; the judge's own form under `judge`)."""
     seat = getattr(move, "seat", None)
@@ -98,7 +124,7 @@ def move_payload(
         "seat": None if seat is None else table_seat(seat, dealer).name,
         "move": journal_move_name(move),
         "judge": judge_json(move),
-        "evidence": list(evidence),
+        **evidence_payload(evidence),
     }
     tile = getattr(move, "tile", None)
     if tile is not None:
@@ -115,7 +141,7 @@ def move_payload(
 
 
 def rejected_payload(
-    rejected: Rejected, move: Move, dealer: Seat, evidence: Sequence[str] = (), detail: str = ""
+    rejected: Rejected, move: Move, dealer: Seat, evidence: Evidence = (), detail: str = ""
 ) -> dict[str, Any]:
     out = move_payload(move, dealer, evidence)
     out["reason"] = rejected.reason.value

@@ -52,6 +52,8 @@ COOKIE = "mjtable_referee"
 MAX_SESSIONS = 32  # referee browser sessions kept; the oldest is logged out beyond that
 MAX_PENDING_BROADCAST = 20_000  # views waiting for their delay (hours of play at most rates)
 MAX_NOTE = 500
+MAX_NAME = 24  # characters of the name a referee gives at the login
+REFEREE = "referee"  # the journal's name for a referee who gave none (or a Bearer token)
 LOGIN_ATTEMPTS = 5  # wrong tokens from one address within LOGIN_WINDOW_S before a lock-out
 LOGIN_WINDOW_S = 60.0
 MAX_TRACKED_CLIENTS = 1024  # addresses whose wrong tokens are remembered (the oldest go first)
@@ -64,6 +66,7 @@ class ActionKind(Enum):
 
     MOVE = "move"  # a move the reader missed, entered by hand: seat, move, tile
     CANCEL = "cancel"  # the last `count` moves did not happen (or the one at target_seq)
+    NOBODY_CLAIMED = "nobody-claimed"  # the open claim window closes: nobody claimed
     FIX_TILE = "fix-tile"  # the move at target_seq took `tile`, not what was read
     PENALTY = "penalty"  # points taken from a seat, paid to a seat or to nobody
     UNDO = "undo"  # the correction at target_seq no longer applies
@@ -100,7 +103,7 @@ class RefereeAction:
     points: int = 0  # penalty points (> 0)
     paid_to: Seat | None = None  # None: paid to nobody (like the 48-point void penalty)
     target_seq: int | None = None  # the journal record a correction is about
-    client: str = ""  # the referee's address, for the journal
+    client: str = ""  # the referee's name (given at the login, else "referee"), for the journal
     move: str = ""  # MOVE: the deal record's move name ("draw", "discard", "pung", ...)
     tile: str = ""  # MOVE, FIX_TILE: the tile ("3p")
     count: int = 0  # CANCEL: how many of the last moves
@@ -263,7 +266,8 @@ class Scoreboard:
         self._referee: RefereeView | None = None
         self._broadcast: BroadcastView | None = None
         self._pending: deque[BroadcastView] = deque()
-        self._sessions: OrderedDict[str, float] = OrderedDict()
+        # each login's session cookie → the name the referee gave (REFEREE: none)
+        self._sessions: OrderedDict[str, str] = OrderedDict()
         self._failed_logins: dict[str, deque[float]] = {}
         self.public_feed = EventChannel()
         self.broadcast_feed = EventChannel()
@@ -423,11 +427,24 @@ class Scoreboard:
             given.strip().encode(), self._token.encode()
         ):
             return True
+        return self._session_name(request) is not None
+
+    def _session_name(self, request: Request) -> str | None:
+        """The name given at the login of the request's session (None: not logged in)."""
         cookie = request.cookie(COOKIE)
         if cookie is None:
-            return False
+            return None
         with self._lock:
-            return any(hmac.compare_digest(cookie.encode(), s.encode()) for s in self._sessions)
+            for session, name in self._sessions.items():
+                if hmac.compare_digest(cookie.encode(), session.encode()):
+                    return name
+        return None
+
+    def referee_name(self, request: Request) -> str:
+        """Who takes an action, for the journal and the corrections list: the name given at
+        the login, else REFEREE (a Bearer token, a login with no name). Never the address:
+        a referee reads "entered by Ann", not "entered by 192.168.1.20"."""
+        return self._session_name(request) or REFEREE
 
     def _guard(self, handler: Callable[[Request], Response | EventStream]):
         def guarded(request: Request) -> Response | EventStream:
@@ -494,11 +511,13 @@ class Scoreboard:
             self._wrong_token(request.client, "login")
             return self._login_page(HTTPStatus.UNAUTHORIZED, N_("Wrong token."))
         session = secrets.token_urlsafe(32)
+        given = "".join(c for c in request.form().get("name", "") if c.isprintable())
+        name = " ".join(given.split())[:MAX_NAME]
         with self._lock:
-            self._sessions[session] = self._clock()
+            self._sessions[session] = name or REFEREE
             while len(self._sessions) > MAX_SESSIONS:
                 self._sessions.popitem(last=False)
-        log.info("referee logged in from %s", request.client)
+        log.info("referee %r logged in from %s", name or REFEREE, request.client)
         cookie = f"{COOKIE}={session}; Path=/; HttpOnly; SameSite=Strict"
         return Response.redirect("/referee", (("Set-Cookie", cookie),))
 
@@ -518,7 +537,7 @@ class Scoreboard:
         if kind != "application/json" or (origin is not None and origin != f"http://{host}"):
             return _result(ActionResult(False, None, RejectReason.INVALID, "JSON from this page"))
         try:
-            action = parse_action(request.json(), request.client)
+            action = parse_action(request.json(), self.referee_name(request))
         except ValueError as err:
             return _result(ActionResult(False, None, RejectReason.INVALID, str(err)))
         if self._on_action is None:

@@ -187,12 +187,14 @@ class RefereeView:
     # (controller/daemon/referee_call.py)
     call: dict[str, Any] | None = None
     corrections: tuple[CorrectionView, ...] = ()  # of the deal in progress, undoable
-    # the chain head when each deal settled, {"deal", "seq", "hash"}, the last ones: an anchor
+    # the chain head when each deal settled, {"deal", "session_deal", "seq", "hash"}, the last
+    # ones (`deal` the journal's number, `session_deal` the session's): an anchor
     # for `mjtable journal verify --anchor SEQ:HASH` (issue 15 item 5)
     heads: tuple[dict[str, Any], ...] = ()
     # the session's last settled deal and its corrections, still undoable (issue 27 item 3)
     settled_deal: int = 0
     settled_corrections: tuple[CorrectionView, ...] = ()
+    settled_number: int = 0  # `settled_deal` as its session counts it (the board's "Deal 3")
     # the rule set lets a player chow (Wellness): the page offers "chows" only then
     chows: bool = False
     kind: str = field(default="referee", init=False)

@@ -26,7 +26,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from controller.devices.events import Button, SeatButton
+from controller.locale import Said
 from controller.profiles import Card, CardKind, DeclarationSource, Zone, ZoneKind
+from controller.recognition.alert_said import card_laid
 from controller.recognition.expected import Layout
 from controller.recognition.presence import CardLifted, CardPlaced
 from rules.deal import Deal
@@ -48,7 +50,7 @@ class CardPress:
     evidence."""
 
     press: SeatButton
-    what: str
+    what: Said
 
 
 @dataclass(frozen=True, slots=True)
@@ -106,9 +108,7 @@ class Cards:
             return None
         if card.kind is not CardKind.HU and change.zone.kind is not ZoneKind.VOID:
             return None  # a void card declares at the void spot only
-        what = f"{card} laid at {change.zone}"
-        if card.kind is CardKind.HU and card.mark != side.name:
-            what += f" (the Win card of side {card.mark})"
+        what = card_laid(card, change.zone, side)
         return CardPress(SeatButton(change.t, side, BUTTON_FOR[card.kind]), what)
 
     def cards_on_table(self, cards: Mapping[Card, Zone]) -> None:

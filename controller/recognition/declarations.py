@@ -11,7 +11,7 @@ from controller.alerts import AlertKind
 from controller.devices.events import Button, SeatButton
 from controller.locale import Said, says
 from controller.profiles import DeclarationSource, ZoneKind
-from controller.recognition.alert_said import seat_said
+from controller.recognition.alert_said import declared, early, side_said
 from controller.recognition.expected import Layout, Spot, Tally
 from controller.recognition.readings import Reading
 from controller.recognition.reconcile import fork
@@ -49,8 +49,6 @@ from rules.tiles import Tile
 
 log = logging.getLogger(__name__)
 
-EARLY = " (before the discard)"  # a held claim's note, until it is offered after its discard
-
 
 @dataclass(frozen=True, slots=True)
 class HeldClaim:
@@ -59,11 +57,12 @@ class HeldClaim:
     t: float
     seat: Seat  # deal seat
     button: Button
-    note: str  # ends with `EARLY`
+    note: Said  # the declaration's evidence
 
     @property
-    def plain_note(self) -> str:
-        return self.note.replace(EARLY, "")
+    def early_note(self) -> Said:
+        """The note until the claim is offered after its discard."""
+        return early(self.note)
 
 
 @dataclass(frozen=True, slots=True)
@@ -115,29 +114,30 @@ class Declarations:
         return {*self.kong_declared(layout), *self._chow_button}
 
     # -- a declaration -----------------------------------------------------------------
-    def declare(self, press: SeatButton, what: str, deal: Deal | None, layout: Layout) -> Declared:
+    def declare(self, press: SeatButton, what: Said, deal: Deal | None, layout: Layout) -> Declared:
         """A declaration from any source (a button, a card: `card_declarations.py`), read
         as the button it stands for; `what` names the source in the evidence."""
         seat = layout.seat(press.seat)
-        note = f"{press.seat} (deal {seat}) {what} at {press.t:.3f}"
+        note = declared(press.seat, layout, what, press.t)
         if deal is None or deal.over:
             said = says("{note}: no deal", note=note)
-            alert = RefereeAlert(AlertKind.UNRECOGNISED, seat, said, (note,))
+            alert = RefereeAlert(AlertKind.UNRECOGNISED, press.seat, said, (note,))
             return Declared((alert,), read_tiles=False)
         if self._early(press.button, seat, deal, layout):
             # a claim pressed before the discard settled on the reader (RFID is slower
             # than a finger): held until the discard is read, then offered after it
-            self._held.append(HeldClaim(press.t, seat, press.button, note + EARLY))
+            self._held.append(HeldClaim(press.t, seat, press.button, note))
             return Declared((), read_tiles=True)
         if press.button is Button.CHOW:
-            return Declared(tuple(self._chow(seat, deal, press.t, note)), read_tiles=True)
+            return Declared(tuple(self._chow(seat, deal, press.t, note, layout)), read_tiles=True)
         move = self._declaration(press.button, seat, deal, press.t, layout)
         if move is None:
             return Declared((), read_tiles=True)
-        return Declared((MoveSeen(move, (note,)), *false_hu_alert(deal, move, note)), False)
+        alerts = false_hu_alert(deal, move, note, layout)
+        return Declared((MoveSeen(move, (note,)), *alerts), False)
 
     def found(
-        self, button: Button, seat: Seat, note: str, deal: Deal, t: float, layout: Layout
+        self, button: Button, seat: Seat, note: Said, deal: Deal, t: float, layout: Layout
     ) -> list[Recognised]:
         """A declaration found lying on the table after the reader was back (a card), applied
         to `deal` (a copy of the judge the reconciliation goes on from). One the judge
@@ -148,8 +148,9 @@ class Declarations:
         problem = deal.check(move)
         if problem is not None:
             said = says("{note}: refused, {problem}", note=note, problem=str(problem))
-            return [RefereeAlert(AlertKind.UNRECOGNISED, seat, said, (note,))]
-        out: list[Recognised] = [MoveSeen(move, (note,)), *false_hu_alert(deal, move, note)]
+            return [RefereeAlert(AlertKind.UNRECOGNISED, layout.side(seat), said, (note,))]
+        alerts = false_hu_alert(deal, move, note, layout)
+        out: list[Recognised] = [MoveSeen(move, (note,)), *alerts]
         deal.apply(move)
         return out
 
@@ -188,7 +189,9 @@ class Declarations:
             return None
         return Kong(seat, MeldKind.KONG)  # no window and not its turn: the judge says why
 
-    def _chow(self, seat: Seat, deal: Deal, t: float, note: str) -> list[Recognised]:
+    def _chow(
+        self, seat: Seat, deal: Deal, t: float, note: Said, layout: Layout
+    ) -> list[Recognised]:
         """A CHOW button: the one chow it can be, offered; several, the laid tiles will
         say (`chow_readings`); none, the referee is told why (the judge's reason)."""
         options = _chow_options(seat, deal)
@@ -207,16 +210,16 @@ class Declarations:
             fits: str | Said = str(problems[0]) if problems else Said("no chow fits")
             why = says(
                 "{seat}'s {tile}: {why}",
-                seat=seat_said(w.discarder),
+                seat=side_said(w.discarder, layout),
                 tile=tile_said(w.tile),
                 why=fits,
             )
         said = says(
             "{seat} pressed CHOW, no chow is possible ({why}); nothing offered",
-            seat=seat_said(seat),
+            seat=side_said(seat, layout),
             why=why,
         )
-        return [RefereeAlert(AlertKind.UNRECOGNISED, seat, said, (note,))]
+        return [RefereeAlert(AlertKind.UNRECOGNISED, layout.side(seat), said, (note,))]
 
     def chow_readings(self, deal: Deal, res: Tally, layout: Layout) -> list[Reading]:
         """A pending CHOW and the two tiles the player laid in the melds (or, without a
@@ -293,10 +296,11 @@ class Declarations:
             if hand is None or res.get(Spot(hand, last.tile), 0) <= 0:
                 continue
             self._held.remove(held)
-            note = held.plain_note
+            note = held.note
             hu = Hu(held.seat)
             # one at a time: the runtime applies it, and the tiles are read again on it
-            return [MoveSeen(hu, (note,), held.t), *false_hu_alert(_window_open(deal), hu, note)]
+            alerts = false_hu_alert(_window_open(deal), hu, note, layout)
+            return [MoveSeen(hu, (note,), held.t), *alerts]
         return []
 
     def offered(
@@ -311,10 +315,12 @@ class Declarations:
         if isinstance(move, Chow):
             self._chow_button.pop(move.seat, None)
         if self._held and isinstance(move, Draw | ReplacementDraw):
-            return self._drawers_hu(deal, moves, move.seat)
+            return self._drawers_hu(deal, moves, move.seat, layout)
         return self.release(deal, moves, now, layout)
 
-    def _drawers_hu(self, deal: Deal, moves: tuple[Move, ...], drawer: Seat) -> list[Recognised]:
+    def _drawers_hu(
+        self, deal: Deal, moves: tuple[Move, ...], drawer: Seat, layout: Layout
+    ) -> list[Recognised]:
         """A HU (or a KONG) the drawer pressed before its draw was read: its self-drawn Hu,
         offered right after the draw (its own kong, read from the tiles). Waiting out
         `settle` let a fast table play on meanwhile (a noisy e2e run, seed 202 deal 2: the
@@ -342,9 +348,9 @@ class Declarations:
         for h in mine:
             self._held.remove(h)
         first = mine[0]
-        note = first.plain_note
+        note = first.note
         hu = SelfDrawnHu(first.seat)
-        return [MoveSeen(hu, (note,), first.t), *false_hu_alert(trial, hu, note)]
+        return [MoveSeen(hu, (note,), first.t), *false_hu_alert(trial, hu, note, layout)]
 
     def release(
         self, deal: Deal, moves: tuple[Move, ...], now: float | None, layout: Layout
@@ -362,7 +368,7 @@ class Declarations:
         out: list[Recognised] = []
         for h in held:
             if h.button is Button.CHOW:
-                said = self._chow(h.seat, trial, h.t, h.note)
+                said = self._chow(h.seat, trial, h.t, h.early_note, layout)
                 out += said
                 for r in said:
                     if isinstance(r, MoveSeen):
@@ -379,8 +385,8 @@ class Declarations:
                 # on W's 3m window, refused as a void-suit claim, and the deal was lost)
                 self._held.append(h)
                 continue
-            out.append(MoveSeen(move, (h.note,), h.t))
-            out += false_hu_alert(trial, move, h.note)
+            out.append(MoveSeen(move, (h.early_note,), h.t))
+            out += false_hu_alert(trial, move, h.early_note, layout)
             trial.apply(move)
         return out
 
@@ -403,46 +409,48 @@ class Declarations:
             # no discard read within `settle`: not an early claim but a late (or stray) one
             self._held.remove(held)
             if held.button is Button.CHOW:
-                out += self._chow(held.seat, deal, held.t, held.plain_note)
+                out += self._chow(held.seat, deal, held.t, held.note, layout)
                 continue
             move = self._declaration(held.button, held.seat, deal, held.t, layout)
             if move is not None:
-                note = held.plain_note
+                note = held.note
                 out.append(MoveSeen(move, (note,), held.t))
-                out += false_hu_alert(deal, move, note)
+                out += false_hu_alert(deal, move, note, layout)
         for seat, t0 in list(self._kong_button.items()):
             if now - t0 >= self.grace:
                 del self._kong_button[seat]
                 said = says(
                     "{seat} declared a kong; no tiles followed within {s} s",
-                    seat=seat_said(seat),
+                    seat=side_said(seat, layout),
                     s=format(self.grace, "g"),
                 )
-                out.append(RefereeAlert(AlertKind.DECLARATION_WITHOUT_TILES, seat, said))
+                side = layout.side(seat)
+                out.append(RefereeAlert(AlertKind.DECLARATION_WITHOUT_TILES, side, said))
         for seat, pending in list(self._chow_button.items()):
             if now - pending.t >= self.grace:
                 del self._chow_button[seat]
                 said = says(
                     "{seat} pressed CHOW on {tile}; no chow was laid in the melds within {s} s",
-                    seat=seat_said(seat),
+                    seat=side_said(seat, layout),
                     tile=tile_said(pending.tile),
                     s=format(self.grace, "g"),
                 )
-                out.append(
-                    RefereeAlert(AlertKind.DECLARATION_WITHOUT_TILES, seat, said, (pending.note,))
+                alert = RefereeAlert(
+                    AlertKind.DECLARATION_WITHOUT_TILES, layout.side(seat), said, (pending.note,)
                 )
+                out.append(alert)
         return out
 
 
-def false_hu_alert(deal: Deal, move: Move, note: str) -> list[Recognised]:
+def false_hu_alert(deal: Deal, move: Move, note: Said, layout: Layout) -> list[Recognised]:
     """The referee's alert when a Hu declared is a false one (it is accepted as such)."""
     if not isinstance(move, Hu | RobKong | SelfDrawnHu) or not _false_hu(deal, move):
         return []
     said = says(
         "{seat} declared Hu without a winning hand (accepted as a false Hu)",
-        seat=seat_said(move.seat),
+        seat=side_said(move.seat, layout),
     )
-    return [RefereeAlert(AlertKind.FALSE_HU, move.seat, said, (note,))]
+    return [RefereeAlert(AlertKind.FALSE_HU, layout.side(move.seat), said, (note,))]
 
 
 def _false_hu(deal: Deal, move: Hu | RobKong | SelfDrawnHu) -> bool:

@@ -39,7 +39,8 @@ table's physical sides: deal seat = (side - dealer_side) mod 4.
 from __future__ import annotations
 
 import logging
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
+from dataclasses import replace
 
 from controller.alerts import AlertKind
 from controller.devices.events import Button, SeatButton, TagsRead
@@ -55,12 +56,18 @@ from controller.profiles import (
 )
 from controller.recognition.alert_said import (
     EITHER,
+    NOTED,
     OR,
     STEP,
+    button_said,
+    card_found,
     copy_said,
     listed,
     moves_said,
+    reconciled,
     seat_said,
+    several,
+    side_said,
     suit_said,
     tally_said,
     waits_said,
@@ -184,6 +191,8 @@ class Recogniser:
         self._searched: tuple[JudgeKey, ResidueKey | None] | None = None
         self._logged: ResidueKey | None = None
         self._undone: ResidueKey | None = None  # the residue a referee correction left
+        # the moves a referee cancelled: not read again until the judge takes another move
+        self._held_back: frozenset[Move] = frozenset()
         self._read_at: float | None = None  # when the tiles last showed a move (`_offer`)
         self._watch = StallWatch(self.grace)
 
@@ -247,9 +256,9 @@ class Recogniser:
         return self._evaluate(deal, change.t)
 
     def on_button(self, press: SeatButton, deal: Deal | None) -> list[Recognised]:
-        return self._declared_by(press, f"button {press.button.name}", deal)
+        return self._declared_by(press, button_said(press.button), deal)
 
-    def _declared_by(self, press: SeatButton, what: str, deal: Deal | None) -> list[Recognised]:
+    def _declared_by(self, press: SeatButton, what: Said, deal: Deal | None) -> list[Recognised]:
         """A declaration from any source (a button, a card), read as the button it stands
         for (controller.recognition.declarations); the tiles are read again after it."""
         said = self.declarations.declare(press, what, deal, self.layout)
@@ -270,7 +279,8 @@ class Recogniser:
             if card_declared(deal, f.card, f.seat):
                 continue  # declared before: the same card still lying there
             side = f.zone.seat
-            note = f"{side} (deal {f.seat}) {f.card} found at {f.zone} after the reader was back"
+            assert side is not None  # a card declares at a seat's zone only (`take_found`)
+            note = card_found(side, self.layout, f.card, f.zone)
             out += self.declarations.found(f.button, f.seat, note, deal, t, self.layout)
         return out
 
@@ -280,6 +290,8 @@ class Recogniser:
         self._watch.reset()
         self._alerted.clear()
         self._searched = None
+        if not isinstance(move, Correction | CloseClaims):
+            self._held_back = frozenset()  # the table played on: its tiles are read anew
         if isinstance(move, Correction):
             # the undone moves still lie on the table until the tiles are put back: they
             # must not be read again (000 3.6.A, a discard retrieved)
@@ -287,6 +299,25 @@ class Recogniser:
         self.declarations.accepted(move, deal)
         if isinstance(move, Draw | ReplacementDraw):
             self.table.drawn(move.seat)
+
+    def taken_back(self, moves: Sequence[Move], deal: Deal) -> None:
+        """(added) The referee cancelled `moves`: their tiles may still lie where they were
+        read, and a tile read on and off there (crosstalk, missed reads) changes the residue
+        at once, so waiting for the residue to change (`_undone`) is not enough: the same
+        moves are not read again until the judge takes another move (10/10/2: a discard the
+        judge added where the truth was a self-drawn Hu, cancelled by the referee and read
+        again at once, before the Hu could be entered). A player who takes a discard back
+        and discards that tile again is a call: its candidate enters it."""
+        self._held_back = frozenset(replace(m, t=None) for m in moves)
+
+    def _unheld(self, moves: Sequence[Move]) -> tuple[Move, ...]:
+        """`moves` up to the first the referee cancelled (`taken_back`)."""
+        out: list[Move] = []
+        for m in moves:
+            if replace(m, t=None) in self._held_back:
+                break
+            out.append(m)
+        return tuple(out)
 
     def differences(self, deal: Deal) -> dict[tuple[Seat, str, Tile], int]:
         """What the reader shows minus what the judge expects, per deal seat, zone kind and
@@ -347,7 +378,7 @@ class Recogniser:
             "no move read for {age} s while the table differs from the judge, which waits "
             "for {waits}: {tally}",
             age=format(age, ".1f"),
-            waits=waits_said(deal),
+            waits=waits_said(deal, self.layout),
             tally=tally_said(res),
         )
         return [RefereeAlert(AlertKind.STALLED, None, said, self.table.evidence(frozenset(res)))]
@@ -358,7 +389,7 @@ class Recogniser:
         self._searched = (judge_key(deal), self._residue_key)
         found = explain(deal, self.table.where, self.layout, max_steps=4)
         if found.outcomes > 1:
-            ways = listed((moves_said(e.moves, STEP) for e in found.explanations), OR)
+            ways = listed((moves_said(e.moves, self.layout, STEP) for e in found.explanations), OR)
             said = says(
                 "{n} different move sequences fit the table: {ways}", n=found.outcomes, ways=ways
             )
@@ -367,8 +398,10 @@ class Recogniser:
         claims = DeclarationSource.TILES in self.layout.sources
         if found.outcomes == 1 and shown(found.explanations[0].moves, declared, claims):
             best = min(found.explanations, key=lambda e: len(e.moves))
+            if len(self._unheld(best.moves)) < len(best.moves):
+                return []  # a move the referee cancelled, read from the same tiles
             evidence = self.table.evidence(frozenset(self.table.residue(deal)), consume=True)
-            evidence = ("several moves read at once (a read missed in between)", *evidence)
+            evidence = (several(), *evidence)
             self._mark_offered(deal)
             out: list[Recognised] = [MoveSeen(m, evidence) for m in best.moves]
             out += self.declarations.release(deal, best.moves, self._clock, self.layout)
@@ -390,16 +423,14 @@ class Recogniser:
             ev = self.table.evidence(frozenset(mine))
             if any(n < 0 for n in melds.values()) or (claimed and hand < 0):
                 said = says(
-                    "{seat} ({side}): declared, but the tiles did not follow ({tally})",
-                    seat=seat_said(seat),
+                    "{side}: declared, but the tiles did not follow ({tally})",
                     side=seat_said(side),
                     tally=tally_said(mine),
                 )
                 out += self._alert(AlertKind.DECLARATION_WITHOUT_TILES, seat, said, ev, key)
             elif any(n > 0 for n in melds.values()):
                 said = says(
-                    "{seat} ({side}): tiles moved into the melds undeclared ({tally})",
-                    seat=seat_said(seat),
+                    "{side}: tiles moved into the melds undeclared ({tally})",
                     side=seat_said(side),
                     tally=tally_said(melds),
                 )
@@ -407,8 +438,7 @@ class Recogniser:
             elif hand:
                 kind = AlertKind.LONG_HAND if hand > 0 else AlertKind.SHORT_HAND
                 said = says(
-                    "{seat} ({side}) hand holds {n} tiles: {tally}",
-                    seat=seat_said(seat),
+                    "{side} hand holds {n} tiles: {tally}",
                     side=seat_said(side),
                     n=format(hand, "+d"),
                     tally=tally_said(hands),
@@ -448,13 +478,13 @@ class Recogniser:
         # a table far ahead of the judge (a fast table, a missed read answered by the
         # referee): followed a step at a time as far as the tiles decide
         found = follow(deal, self.table.where, self.layout, self._since(), self.max_steps)
-        note = ("reconciled from the tiles on the table",)
+        note = (reconciled(),)
         if found.outcomes == 1:
-            best = min(found.explanations, key=lambda e: len(e.moves))
-            if best.moves or cards:
+            best = self._unheld(min(found.explanations, key=lambda e: len(e.moves)).moves)
+            if best or cards:
                 self._mark_offered(judge)
-            return [*cards, *(MoveSeen(m, note) for m in best.moves)]
-        sure = found.common_prefix()
+            return [*cards, *(MoveSeen(m, note) for m in best)]
+        sure = self._unheld(found.common_prefix())
         out: list[Recognised] = [*cards, *(MoveSeen(m, note) for m in sure)]
         if sure or cards:
             self._mark_offered(judge)
@@ -466,7 +496,7 @@ class Recogniser:
                 tally=tally_said(res),
             )
         else:
-            alts = [moves_said(e.moves[len(sure) :], STEP) for e in found.explanations]
+            alts = [moves_said(e.moves[len(sure) :], self.layout, STEP) for e in found.explanations]
             said = says(
                 "{n} different outcomes fit the table: {ways}",
                 n=found.outcomes,
@@ -483,8 +513,8 @@ class Recogniser:
             return ()
         found = follow(deal, self.table.where, self.layout, self._since(), self.max_steps)
         if found.outcomes == 1:
-            return min(found.explanations, key=lambda e: len(e.moves)).moves
-        return found.common_prefix()
+            return self._unheld(min(found.explanations, key=lambda e: len(e.moves)).moves)
+        return self._unheld(found.common_prefix())
 
     def _since(self) -> dict[TileCopy, float]:
         """When the tiles reached where they lie, as evidence of the order of the moves the
@@ -559,6 +589,8 @@ class Recogniser:
             and r.seat not in self.declarations.kong_declared(self.layout)
         }
         for r in readings:
+            if len(self._unheld(r.moves)) < len(r.moves):
+                continue  # a move the referee cancelled, read again from the same tiles
             if self._in_transit(res, r, explained):
                 continue  # another tile of that player is in the air: it may change the reading
             if r.seat in undeclared:
@@ -639,18 +671,21 @@ class Recogniser:
         out: list[Recognised] = [MoveSeen(m, evidence) for m in r.moves]
         move = r.moves[-1]
         if is_tile_claim(move) or isinstance(move, SelfDrawnHu):
-            note = "; ".join(evidence)
-            out += false_hu_alert(deal, move, note) or false_hu_shown(deal, r.moves, note)
+            note = listed(evidence, NOTED)
+            out += false_hu_alert(deal, move, note, self.layout) or false_hu_shown(
+                deal, r.moves, note, self.layout
+            )
         if isinstance(move, Discard) and self._void_breach(deal, move):
             void = deal.void(move.seat)
             assert void is not None  # a breach is of a void chosen
             said = says(
                 "{seat} discarded {tile} while holding void-suit {suit} tiles (lenient)",
-                seat=seat_said(move.seat),
+                seat=side_said(move.seat, self.layout),
                 tile=tile_said(move.tile),
                 suit=suit_said(void),
             )
-            out.append(RefereeAlert(AlertKind.VOID_DISCARD_ORDER, move.seat, said, evidence))
+            side = self.layout.side(move.seat)
+            out.append(RefereeAlert(AlertKind.VOID_DISCARD_ORDER, side, said, evidence))
         out += self.declarations.offered(deal, r.moves, self._clock, self.layout)
         self._mark_offered(deal)
         # when the tiles of this move reached where they lie, not when it was read: a move
@@ -716,16 +751,18 @@ class Recogniser:
         kind: AlertKind,
         seat: Seat | None,
         said: Said,
-        evidence: tuple[str, ...],
+        evidence: tuple[Said, ...],
         key: ResidueKey | None,
         fits: tuple[Move, ...] = (),
     ) -> list[Recognised]:
+        """An alert about deal seat `seat` (None: the table), given by its side."""
         tag = (kind, seat, said, key)
         if tag in self._alerted:
             return []
         self._alerted.add(tag)
         self._watch.told()  # the referee knows the table differs: no STALLED for it
-        return [RefereeAlert(kind, seat, said, evidence, fits)]
+        side = None if seat is None else self.layout.side(seat)
+        return [RefereeAlert(kind, side, said, evidence, fits)]
 
     def _say(self, r: Reading) -> Said:
-        return moves_said(r.moves)
+        return moves_said(r.moves, self.layout)

@@ -325,11 +325,14 @@ def candidate_steps(d: Deal, res: Tally, layout: Layout, times: Times | None = N
         hz = layout.zone(ZoneKind.HAND, seat)
         vz = layout.zone(ZoneKind.VOID, seat)
         mz = layout.zone(ZoneKind.MELDS, seat)
+        rz = layout.zone(ZoneKind.RIVER, seat)
         out: list[Step] = []
         for m in d.legal_moves(seat):
             if isinstance(m, Discard):
-                if _lost(res, vz, m.tile) or (
-                    _lost(res, hz, m.tile) and not _melded(res, hz, mz, m.tile)
+                if (
+                    _lost(res, vz, m.tile)
+                    or (_lost(res, hz, m.tile) and not _melded(res, hz, mz, m.tile))
+                    or _drawn_again(res, hz, rz, m.tile, times or {})
                 ):
                     out.append((m,))
             elif isinstance(m, Kong):
@@ -368,6 +371,20 @@ def _melded(res: Tally, hand: Zone | None, melds: Zone | None, tile: Tile) -> bo
     lost = -res.get(Spot(hand, tile), 0)
     laid = res.get(Spot(melds, tile), 0)
     return lost <= laid - 1 or (lost == laid and laid in (1, 4))
+
+
+def _drawn_again(
+    res: Tally, hand: Zone | None, river: Zone | None, tile: Tile, times: Times
+) -> bool:
+    """The river holds a `tile` the judge does not know of, and more copies of it reached the
+    hand since the tiles last showed a move than the hand holds beyond the judge's: the
+    judge's copy was discarded and another one drawn later, so the hand's count alone does
+    not show the discard (10/10/2 seed 311 deal 66: E discarded 4p#4 and drew 4p#1 four moves
+    on; only E's later discard of 8s was tried, and the table was followed wrong)."""
+    if hand is None or river is None or res.get(Spot(river, tile), 0) <= 0:
+        return False
+    spot = Spot(hand, tile)
+    return len(times.get(spot, ())) > res.get(spot, 0)
 
 
 def _lost(res: Tally, zone: Zone | None, tile) -> bool:

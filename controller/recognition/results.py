@@ -19,27 +19,32 @@ class MoveSeen:
     """A move read off the table, to be offered to the judge."""
 
     move: Move
-    evidence: tuple[str, ...]
+    evidence: tuple[Said, ...]  # what the reader saw (controller/recognition/alert_said.py)
     # (added) when the button that declared it was read, for a claim offered later (held
     # for its discard): the runtime times the claim from this, not from when it is judged
     read_at: float | None = None
+
+    def __post_init__(self) -> None:
+        _sentences(self.evidence)
 
 
 @dataclass(frozen=True, slots=True)
 class RefereeAlert:
     """A reading that fits no legal move, or fits two: never guessed. `said`: the alert as
     a sentence, made where it is raised (controller/recognition/alert_said.py has its
-    parts), said in the reader's language; its English is `text`."""
+    parts), said in the reader's language; its English is `text`. `seat`: the table side of
+    the player it concerns, as its sentence names it."""
 
     kind: AlertKind
-    seat: Seat | None  # deal seat
+    seat: Seat | None  # table side
     said: Said
-    evidence: tuple[str, ...] = ()
+    evidence: tuple[Said, ...] = ()
     fits: tuple[Move, ...] = ()  # AMBIGUOUS: the single moves the reading fits, each possible
 
     def __post_init__(self) -> None:
         if not isinstance(self.said, Said):
             raise TypeError(f"a referee alert is a sentence (Said), not {self.said!r}")
+        _sentences(self.evidence)
 
     @property
     def text(self) -> str:
@@ -84,7 +89,13 @@ class PendingChow:
     t: float
     tile: Tile  # the open discard
     options: tuple[Chow, ...]
-    note: str
+    note: Said
+
+
+def _sentences(evidence: tuple[Said, ...]) -> None:
+    for e in evidence:
+        if not isinstance(e, Said):
+            raise TypeError(f"evidence is a sentence (Said), not {e!r}")
 
 
 def chow_starts(tile: Tile) -> tuple[Tile, ...]:

@@ -7,7 +7,9 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Mapping
 
+from controller.locale import Said
 from controller.profiles import ReaderProfile, TileCopy, Zone, ZoneKind
+from controller.recognition.alert_said import tile_changed
 from controller.recognition.expected import Layout, Spot, Tally, expected, observed, residue
 from controller.recognition.presence import TileLifted, TilePlaced
 from rules.deal import Deal
@@ -38,7 +40,7 @@ class TableSeen:
         self._forget_deal()
 
     def _forget_deal(self) -> None:
-        self._notes: list[tuple[Spot, str]] = []
+        self._notes: list[tuple[Spot, Said]] = []
         self._res_for: JudgeKey | None = None  # the judge state `_res` is against
         self._res: Tally = Counter()
 
@@ -93,15 +95,15 @@ class TableSeen:
             else:
                 self.fresh.discard(tc)
             self._last_zone[tc] = change.zone
-            verb = "placed"
+            placed = True
         else:
             if self.where.get(tc) == change.zone:
                 self._put(tc, None)
                 self._left[tc] = (change.zone, change.t)
-            verb = "lifted"
+            placed = False
         if change.zone in self.layout.watched:
-            text = f"{self.layout.describe(change.zone)}: {tc} {verb} at {change.t:.3f}"
-            self._notes.append((Spot(change.zone, change.tile), text))
+            said = tile_changed(self.layout, change.zone, tc, placed, change.t)
+            self._notes.append((Spot(change.zone, change.tile), said))
             del self._notes[:-NOTES_KEPT]
 
     def _moved(self, tc: TileCopy, zone: Zone, t: float) -> None:
@@ -177,7 +179,7 @@ class TableSeen:
                 out[(self.layout.seat(spot.zone.seat), spot.zone.kind.value, spot.tile)] = n
         return out
 
-    def evidence(self, spots: frozenset[Spot], consume: bool = False) -> tuple[str, ...]:
+    def evidence(self, spots: frozenset[Spot], consume: bool = False) -> tuple[Said, ...]:
         """The recent changes at `spots`; `consume`: they explained a move, and are dropped."""
         used = [text for spot, text in self._notes if spot in spots]
         if consume:

@@ -27,9 +27,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from controller.alerts import AlertKind
-from controller.locale import says
+from controller.locale import Said, says
 from controller.profiles import ZoneKind
-from controller.recognition.alert_said import seat_said
+from controller.recognition.alert_said import side_said, void_shown
 from controller.recognition.expected import Layout, Spot, Tally
 from controller.recognition.readings import Reading
 from controller.recognition.results import MoveSeen, RefereeAlert
@@ -274,7 +274,9 @@ def _hu_now(
     return (RobKong(seat),) if o.kind is WindowKind.ROBBING else (Hu(seat),)
 
 
-def false_hu_shown(deal: Deal, moves: tuple[Move, ...], note: str) -> list[RefereeAlert]:
+def false_hu_shown(
+    deal: Deal, moves: tuple[Move, ...], note: Said, layout: Layout
+) -> list[RefereeAlert]:
     """The referee's alert for a Hu the tiles show that the judge takes as a false Hu, as a
     button's or a card's (`declarations.false_hu_alert`). The tiles are read on the runtime's
     view (`claim_clock._as_seen`: the window closed now), where the judge's own check refuses
@@ -298,9 +300,9 @@ def false_hu_shown(deal: Deal, moves: tuple[Move, ...], note: str) -> list[Refer
         return []
     said = says(
         "{seat} declared Hu without a winning hand (accepted as a false Hu)",
-        seat=seat_said(move.seat),
+        seat=side_said(move.seat, layout),
     )
-    return [RefereeAlert(AlertKind.FALSE_HU, move.seat, said, (note,))]
+    return [RefereeAlert(AlertKind.FALSE_HU, layout.side(move.seat), said, (note,))]
 
 
 def is_tile_claim(move: Move) -> bool:
@@ -328,7 +330,7 @@ def silent_voids(layout: Layout, deal: Deal, res: Tally) -> list[MoveSeen]:
             s for s in (Suit.M, Suit.P, Suit.S) if not any(t.suit is s for t in deal.hand(seat))
         ]
         if suits:
-            note = f"{seat} holds no {suits[0]} tile: its void (tiles only, nothing to lay)"
+            note = void_shown(seat, layout, suits[0])
             out.append(MoveSeen(ChooseVoid(seat, suits[0]), (note,)))
     return out
 

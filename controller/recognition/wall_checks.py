@@ -13,7 +13,7 @@ from controller.alerts import AlertKind
 from controller.devices.events import TagsRead
 from controller.locale import Said, says
 from controller.profiles import ReaderProfile, TagMap, TileCopy, Zone, ZoneKind
-from controller.recognition.alert_said import copy_said, seat_said
+from controller.recognition.alert_said import copy_said, seat_said, swapped_draw
 from controller.recognition.expected import Layout, Tally, expected, observed, residue
 from controller.recognition.readings import Reading
 from controller.recognition.reconcile import fork
@@ -42,7 +42,7 @@ class WallChecks:
     def _reset(self) -> None:
         self.scanned = False
         self.uncertain: tuple[int, ...] = ()  # the scan's pairs (i, i + 1) of unknown order
-        self._swap_notes: dict[Move, str] = {}  # draws that fit the wall with a pair swapped
+        self._swap_notes: dict[Move, Said] = {}  # draws that fit the wall with a pair swapped
         self._swapped_dealt = False  # the dealt hands showed a pair swapped (once a deal)
 
     def new_deal(self) -> None:
@@ -135,14 +135,10 @@ class WallChecks:
             return False
         i = found.index
         a, b = deal.wall_order[i], deal.wall_order[i + 1]
-        why = "read in the same rounds" if i in self.uncertain else "not marked as in doubt"
-        self._swap_notes[take] = (
-            f"the wall scan read positions {i} ({a}) and {i + 1} ({b}) ({why}): "
-            f"this draw shows them the other way round"
-        )
+        self._swap_notes[take] = swapped_draw(i, a, b, i in self.uncertain)
         return True
 
-    def swap_note(self, move: Move) -> str | None:
+    def swap_note(self, move: Move) -> Said | None:
         """The note `fits_swapped` left for this draw, once."""
         return self._swap_notes.pop(move, None)
 

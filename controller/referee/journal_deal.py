@@ -84,20 +84,19 @@ class Step:
     judge_move: Move | None = None  # the judge's move (deal seats) of an accepted move
     # `text` as a sentence said in the reader's language (its English: `text` itself)
     words: Said | None = None
+    # `evidence` as sentences (journalled as `evidence_words`; none in an older journal)
+    evidence_words: tuple[Said, ...] = ()
 
     def said(self, tr: Translator = ENGLISH) -> str:
         """The step's text in `tr`'s language."""
         return self.text if self.words is None else self.words.say(tr)
 
     def evidence_said(self, tr: Translator = ENGLISH) -> tuple[str, ...]:
-        """The evidence in `tr`'s language (in English as journalled)."""
-        if tr.language is Language.EN:
+        """The evidence in `tr`'s language: its sentences said; in English, and from a journal
+        written before evidence was journalled as sentences, as journalled."""
+        if tr.language is Language.EN or len(self.evidence_words) != len(self.evidence):
             return self.evidence
-        # the evidence read back by its forms: only a report or a replay in another
-        # language does it, never the daemon (which reads this module at every start)
-        from controller.recognised_words import evidence_said
-
-        return tuple(evidence_said(e).say(tr) for e in self.evidence)
+        return tuple(e.say(tr) for e in self.evidence_words)
 
     @property
     def seq(self) -> int:
@@ -224,6 +223,16 @@ def _evidence(data: Mapping[str, Any]) -> tuple[str, ...]:
     )
 
 
+def _evidence_words(data: Mapping[str, Any]) -> tuple[Said, ...]:
+    """The evidence's sentences, their English the evidence as journalled."""
+    words, english = data.get("evidence_words"), _evidence(data)
+    if not isinstance(words, list) or len(words) != len(english):
+        return ()
+    if not all(isinstance(w, Mapping) for w in words):
+        return ()
+    return tuple(replace(Said.from_json(w), english=e) for w, e in zip(words, english, strict=True))
+
+
 def _move_text(data: Mapping[str, Any]) -> str:
     parts = [str(data["move"])]
     if data.get("suit") and data["move"] == "void":
@@ -323,6 +332,7 @@ def _read_step(number: int, rec: Record) -> Step:
             _move_text(data),
             _evidence(data),
             judge_move=move,
+            evidence_words=_evidence_words(data),
         )
     if kind is RecordKind.MOVE_REJECTED:
         reason = str(data["reason"])
@@ -336,6 +346,7 @@ def _read_step(number: int, rec: Record) -> Step:
             _move_text(data),
             _evidence(data),
             reason,
+            evidence_words=_evidence_words(data),
         )
     if kind is RecordKind.CLAIM_WINDOW:
         what = "robbing window" if data.get("kind") == "robbing" else "claim window"
@@ -357,6 +368,7 @@ def _read_step(number: int, rec: Record) -> Step:
             f"{sev}: {data['message']}",
             _evidence(data),
             str(data["code"]),
+            evidence_words=_evidence_words(data),
         )
     if kind is RecordKind.CORRECTION:
         c = Correction.from_payload(data)

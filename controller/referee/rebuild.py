@@ -16,7 +16,8 @@ Corrections (docs/JOURNAL.md "Corrections") change that list, never the records:
 - `yellow-card`, `note`: shown, nothing changes; `withdraw`: the named correction no longer
   applies;
 - `enter-move`: the corrected record is a move the referee entered by hand (the daemon
-  journalled it as accepted); withdrawn, that move is left out.
+  journalled it as accepted), or a `claim.window` the referee closed ("nobody claimed");
+  withdrawn, that move (that close) is left out.
 
 Moves that no longer fit after a correction are `Refused` (kept, shown to the referee) and
 skipped; the rest of the deal is judged on.
@@ -201,7 +202,9 @@ def effective_moves(jd: JournalDeal, corrections: bool = True) -> tuple[list[Ent
     force_end = min(ends) if ends else None
     penalties = {c.record.seq: c for c in active if c.correction.action is CorrectionAction.PENALTY}
     moves_at = {s.seq for s in jd.steps if s.judge_move is not None}
-    for seq in (*cancelled, *fixes):
+    # a window the referee closed ("nobody claimed", an entered close) and then took back
+    closes = {s.seq for s in jd.steps if s.verdict is Verdict.WINDOW} & cancelled
+    for seq in (*(cancelled - closes), *fixes):
         if seq not in moves_at:
             notes.append(
                 f"record {seq} is not an accepted move of deal {jd.number}: nothing to change"
@@ -224,7 +227,10 @@ def effective_moves(jd: JournalDeal, corrections: bool = True) -> tuple[list[Ent
                     notes.append(f"record {step.seq}: {problem}")
             entries.append(Entry(step.seq, move, "move", fixed))
         elif (
-            step.verdict is Verdict.WINDOW and not late and step.record.data()["state"] == "closed"
+            step.verdict is Verdict.WINDOW
+            and not late
+            and step.record.data()["state"] == "closed"
+            and step.seq not in closes
         ):
             entries.append(Entry(step.seq, CloseClaims(), "window"))
         elif step.seq in penalties:

@@ -126,6 +126,8 @@ CORRECTION_ACTIONS = {
     "cancel-move": N_("cancel-move"),
     "fix-tile": N_("fix-tile"),
     "penalty": N_("penalty"),
+    "yellow-card": N_("yellow-card"),
+    "dealer": N_("dealer"),
     "force-end": N_("force-end"),
     "withdraw": N_("withdraw"),
     "note": N_("note"),

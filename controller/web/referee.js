@@ -15,6 +15,8 @@ const { t, tn, say } = MJ;
 // (controller/daemon/referee_call.py) and are said here with `say`.
 const WORDS = {
   recorded: (seq) => (seq !== null ? t("Recorded as #{seq}.", { seq: seq }) : t("Recorded.")),
+  // an undo names the row it struck through (its own record is no row of "Corrections")
+  undone: (seq) => t("#{seq} undone: it no longer counts.", { seq: seq }),
   undoBelow: () => t("Undo it under “Corrections” if it was wrong."),
   refused: (why) => t("Refused: {why}", { why: why }),
   notSent: () =>
@@ -125,7 +127,7 @@ function drawCall(call) {
       if (action) {
         const apply = MJ.el("button", i === 0 ? "apply best" : "apply", text);
         apply.type = "button";
-        apply.addEventListener("click", () => post({ note: FROM_CALL, call: call.id, ...action }, null));
+        apply.addEventListener("click", () => answer(call.id, action));
         li.appendChild(apply);
       } else {
         li.appendChild(MJ.el("p", "hint", text));
@@ -136,6 +138,18 @@ function drawCall(call) {
   const details = words.details ? words.details.map(say) : call.details;
   document.getElementById("call-diffs").replaceChildren(...details.map((d) => MJ.el("li", "", d)));
   document.getElementById("call-cause").textContent = said("cause", call.cause);
+}
+
+// a candidate's button tapped: its action sent as the answer to the call; one that ends the
+// deal (or charges points) asks first, as its form does, and is sent confirmed
+function answer(id, action) {
+  const data = { note: FROM_CALL, call: id, ...action };
+  const ask = QUESTIONS[action.kind];
+  if (ask) {
+    if (!window.confirm(ask({ ...data, note: t(FROM_CALL) }))) return;
+    data.confirmed = true;
+  }
+  post(data, null);
 }
 
 // the referee action a candidate's button sends (null: it only says what to look at)
@@ -162,7 +176,10 @@ function drawSide(view) {
   document.getElementById("wall").replaceChildren(...view.wall_remaining.map((t) => MJ.tile(t, "small")));
   const journal = document.getElementById("journal");
   journal.replaceChildren(...view.journal_tail.slice().reverse().map(journalLine));
-  const heads = (view.heads || []).map((h) => t("deal {n} — {anchor}", { n: h.deal, anchor: h.seq + ":" + h.hash }));
+  // deals named as the board names them, in the session ("Deal 3"), not by the journal's count
+  const heads = (view.heads || []).map((h) =>
+    t("deal {n} — {anchor}", { n: h.session_deal || h.deal, anchor: h.seq + ":" + h.hash }),
+  );
   document.getElementById("heads").replaceChildren(...heads.map((line) => MJ.el("li", "", line)));
   drawCall(view.call);
   // a chow is offered only where the rules have chows (Wellness), never in Sichuan
@@ -173,7 +190,7 @@ function drawSide(view) {
   const settled = view.settled_deal || 0;
   const shown = settled && (view.settled_corrections || []).length && sessionStorage.getItem("dismissed") !== String(settled);
   document.getElementById("settled-box").hidden = !shown;
-  document.getElementById("settled-title").textContent = shown ? WORDS.settled(settled) : "";
+  document.getElementById("settled-title").textContent = shown ? WORDS.settled(view.settled_number || settled) : "";
   document.getElementById("settled").replaceChildren(...(shown ? view.settled_corrections : []).map(correctionItem));
   document.getElementById("dismiss").dataset.deal = String(settled);
 }
@@ -238,7 +255,7 @@ async function post(data, form) {
     // catalog's words for it when it has them
     const detail = result.words ? say(result.words) : result.detail ? t(result.detail) : "";
     out.textContent = result.accepted
-      ? WORDS.recorded(result.seq) +
+      ? (data.kind === "undo" ? WORDS.undone(data.target_seq) : WORDS.recorded(result.seq)) +
         (detail ? " " + detail + "." : "") +
         (data.kind === "penalty" || data.kind === "abandon" ? " " + WORDS.undoBelow() : "")
       : WORDS.refused(detail || t(result.reason));

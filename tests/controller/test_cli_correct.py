@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import json
 import re
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -267,3 +269,45 @@ def test_regression_a_dealer_correction_that_names_no_side_changes_nothing(
     after = json.loads(capsys.readouterr().out.splitlines()[0])
     assert (after["dealer"], after["deltas"]) == (before["dealer"], before["deltas"])
     assert before["dealer"] != "N"
+
+
+def _correct(*argv: str) -> subprocess.CompletedProcess[str]:
+    """`mjtable correct` run as a referee runs it: its own process."""
+    return subprocess.run(
+        [sys.executable, "-m", "controller", "correct", *argv],
+        capture_output=True,
+        text=True,
+        cwd=Path(__file__).resolve().parents[2],
+        timeout=60,
+        check=False,
+    )
+
+
+def test_correct_answers_in_the_language_asked(journal: Path) -> None:
+    """`--lang` as `mjtable replay` and `report` have it: the answer and each refusal said in
+    zh-CN or ru, the journal written the same whatever the language."""
+    hu = seq_of(journal, "hu")
+    done = _correct(str(journal), "cancel-move", "--record", str(hu), "--lang", "zh-CN", *REF)
+    assert done.returncode == 0, done.stderr
+    rec, c = corrections(journal)[-1]
+    assert c.action is CorrectionAction.CANCEL_MOVE and c.reason == "seen on the video"
+    assert done.stdout.startswith(f"记录{rec.seq}：Li Wei于") and "取消动作" in done.stdout
+    assert "record" not in done.stdout
+    before = journal.read_bytes()
+    refused = _correct(
+        str(journal), "penalty", "--record", "2", "--seat", "E", "--lang", "ru", *REF
+    )
+    assert refused.returncode == 3
+    assert refused.stderr.strip() == "mjtable correct: штрафу нужен --points 1-1000"
+    refused = _correct(str(journal), "yellow-card", "--record", "2", "--lang", "zh-CN", *REF)
+    assert (refused.returncode, refused.stderr.strip()) == (3, "mjtable correct: 黄牌需要 --seat")
+    # the judge's refusal after the correction, in Russian too
+    fix = ["fix-tile", "--record", str(seq_of(journal, "void suit p 4p")), "--tile", "3p"]
+    refused = _correct(str(journal), *fix, "--lang", "ru", *REF)
+    assert refused.returncode == 3 and "судья" in refused.stderr, refused.stderr
+    assert journal.read_bytes() == before
+    # English stays as it was, and is the default
+    done = _correct(str(journal), "note", "--record", str(hu), *REF)
+    assert re.fullmatch(
+        rf"record \d+: note of record {hu} \(deal 1\) by Li Wei at \S+\n", done.stdout
+    )

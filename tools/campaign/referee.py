@@ -25,7 +25,7 @@ from typing import Any
 from controller.journal.payloads import table_seat, to_physical
 from controller.journal.store import Journal
 from controller.referee.journal_deal import read_deal
-from controller.referee.rebuild import effective_moves
+from controller.referee.rebuild import effective_moves, rebuild
 from rules import moves as mv
 from rules.move_json import move_to_json
 from rules.ruleset import RuleSet, load
@@ -109,6 +109,11 @@ class TruthReferee:
     _refused: tuple[Any, Any] | None = None  # the journal's state when an answer was refused
     was_refused: bool = False  # the last answer sent was refused (not lost on the way)
     _called_since: tuple[Any, float] | None = None  # (deal, since): a call standing
+    # the most moves of each deal the journal has held as the table played them: an answer
+    # that brings the journal no further is no progress (seed 311 deal 30 entered a discard
+    # and took it back 60 times, each taken, and the give-up clock never ran out)
+    _best: dict[int, int] = field(default_factory=dict)
+    _progressed: bool = False
     tally: CallTally = field(default_factory=CallTally)
     _shown: _Shown | None = None
 
@@ -160,9 +165,10 @@ class TruthReferee:
             return
         if self._post(action):
             self.answered.append(f"deal {deal}: {_said(action)}")
-            # progress: the call may stand while the judge catches up with the table (it
-            # goes off once they agree)
-            self._called_since = (deal, time.monotonic())
+            if self._progressed:
+                # the call may stand while the judge catches up with the table (it goes
+                # off once they agree)
+                self._called_since = (deal, time.monotonic())
         elif self.was_refused and action["kind"] != "cancel":
             self._refused = state
 
@@ -247,6 +253,8 @@ class TruthReferee:
         i = 0
         while i < len(have) and i < len(real) and have[i] == real[i]:
             i += 1
+        self._progressed = i > self._best.get(deal, -1)
+        self._best[deal] = max(i, self._best.get(deal, -1))
         if i < len(have):
             h, r = have[i], real[i] if i < len(real) else None
             if isinstance(h, Simultaneous) and isinstance(r, Simultaneous) and h.what == r.what:
@@ -265,7 +273,17 @@ class TruthReferee:
             return {"kind": "cancel", "count": n, "note": "not what the table showed"}
         if i < len(real):
             block = real[i]
-            return _action(block.moves[0] if isinstance(block, Simultaneous) else block, jd.dealer)
+            action = _action(
+                block.moves[0] if isinstance(block, Simultaneous) else block, jd.dealer
+            )
+            if action is not None and _misread_wall(jd, action):
+                # the scan misread the tile the wall gives: the judge refuses the table's
+                # tile (seed 311 deal 30: entered, refused, the discard before it taken back
+                # and entered again, 60 times); the draw is entered as the wall says (the
+                # call's button) and fixed at the next look (`_misread_draw`)
+                del action["tile"]
+                action["note"] = "as the wall says: its tile is fixed next"
+            return action
         return None
 
     def _post(self, action: dict[str, Any]) -> bool:
@@ -274,8 +292,12 @@ class TruthReferee:
             # the first candidate's button when it sends what the referee means to do,
             # else "Something else…" and the form
             if shown.offered is not None and _same(action, shown.offered):
-                shown.taps += 1
-                action = {**shown.offered, "note": action.get("note", ""), "call": shown.name}
+                # the button (and, for an end or a penalty, the page's question: one more)
+                shown.taps += 1 + bool(action.get("confirmed"))
+                said = {"note": action.get("note", ""), "call": shown.name}
+                if action.get("confirmed"):
+                    said["confirmed"] = True
+                action = {**shown.offered, **said}
             else:
                 shown.taps += MANUAL_TAPS.get(action["kind"], MANUAL_TAP)
                 shown.first_only = False
@@ -338,6 +360,17 @@ def _said(action: dict[str, Any]) -> str:
     if action["kind"] == "fix-tile":
         return f"fixed record {action['target_seq']} to {action['tile']}"
     return str(action["kind"])
+
+
+def _misread_wall(jd: Any, action: dict[str, Any]) -> bool:
+    """`action` enters a draw whose tile is not the one the judge's wall gives next."""
+    if action["kind"] != "move" or action["move"] not in ("draw", "replacement"):
+        return False
+    if "tile" not in action:
+        return False
+    wall = rebuild(jd).deal.wall
+    given = wall.peek() if action["move"] == "draw" else wall.peek_replacement()
+    return given is not None and str(given) != action["tile"]
 
 
 def _misread_draw(have: Any, real: Any) -> bool:

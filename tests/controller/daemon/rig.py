@@ -15,6 +15,7 @@ from controller.devices.events import DataReceived, LinkChanged, LinkState
 from controller.devices.table import TableSide
 from controller.journal.records import RecordKind
 from controller.journal.store import Journal
+from controller.locale import Said
 from controller.profiles import TileCopy, load_reader, load_table, sim_tag_map
 from controller.recognition.presence import Debouncer
 from rules import moves as mv
@@ -70,7 +71,7 @@ class Rig:
         self.rt.handle(LinkChanged(self.clock.monotonic(), device, state, "test"))
 
     def seen(self, *moves: mv.Move) -> None:
-        self.rt.recognised([rec_types.MoveSeen(m, ("test",)) for m in moves], self.clock.now)
+        self.rt.recognised([rec_types.MoveSeen(m, (Said("test"),)) for m in moves], self.clock.now)
 
     def step(self, seconds: float) -> None:
         self.clock.advance(seconds)

@@ -32,14 +32,14 @@ def install() -> types.ModuleType:
     @dataclass(frozen=True, slots=True)
     class MoveSeen:
         move: object
-        evidence: tuple[str, ...] = ()
+        evidence: tuple[Said, ...] = ()
 
     @dataclass(frozen=True, slots=True)
     class RefereeAlert:
         kind: AlertKind
         seat: Seat | None
         said: Said
-        evidence: tuple[str, ...] = ()
+        evidence: tuple[Said, ...] = ()
 
         @property
         def text(self) -> str:
@@ -93,6 +93,9 @@ class StandIn:
 
     def on_accepted(self, move, deal):
         self.accepted.append(move)
+
+    def taken_back(self, moves, deal):
+        self.calls.append(("taken_back", tuple(moves)))
 
     def tick(self, now, deal):
         return []

@@ -5,6 +5,7 @@ reads wrong). Each offered action is applied through the referee desk, as the pa
 
 from __future__ import annotations
 
+import pytest
 from rig import Rig, begin_deal, play
 
 from controller.alerts import AlertKind
@@ -13,7 +14,7 @@ from controller.journal.records import RecordKind
 from controller.locale import Said
 from controller.outputs.scoreboard import ActionKind, RefereeAction
 from controller.recognition.recogniser import RefereeAlert
-from controller.words import seat_name
+from controller.words import seat_name, tile_words
 from rules import moves as mv
 from rules.seats import Seat
 
@@ -267,12 +268,13 @@ def test_regression_claims_open_and_the_next_draw_seen_offered_only_a_claim_by_h
     drawer = moves[k].seat.next
     tile = deal.wall.order[deal.wall.next_index()]
     rig.rec.residue = {(drawer, "hand", tile): 1}
-    first, second = call(rig)
+    first, second, third = call(rig)
     side = table_seat(drawer, rig.rt.dealt_by)
     assert first["move"] == {"seat": side.name, "move": "draw", "tile": str(tile)}
     assert first["text"] == f"{seat_name(side.name)} drew {tile}: enter it"
     assert rig.rt.referee_called.startswith(f"{seat_name(side.name)}'s draw was not read")
-    assert second["text"] == "Enter the claim (or the passes) by hand"
+    assert second["action"] == {"kind": "nobody-claimed"}
+    assert third["text"] == "Enter the claim (or the passes) by hand"
     entered = {**first["move"], "seat": Seat.parse(first["move"]["seat"])}
     result = apply(rig, {"kind": "move", **entered})
     assert result.accepted, result.detail
@@ -343,3 +345,183 @@ def test_nothing_shown_beyond_the_judge_leaves_the_judge_s_own_step_first(rig):
     rig.rec.shown = [mv.CloseClaims()]  # nothing but a window's closing: no move to enter
     (first,) = call(rig)
     assert first["move"]["move"] == "draw"  # the wall's next tile, as before
+
+
+def claims_open(rig: Rig) -> mv.Discard:
+    """A deal with claims open on a discard (voids laid); the discard."""
+    moves = list(begin_deal(rig, 3).moves)
+    k = [i for i, m in enumerate(moves) if isinstance(m, mv.Discard)][6]
+    play(rig, moves[: k + 1])
+    assert rig.rt.deal.window is not None
+    return moves[k]
+
+
+def test_regression_claims_open_and_nobody_claiming_took_three_passes(rig):
+    """A referee at 10/10/2: the call stood because claims on a discard stayed open while the
+    reader showed nobody claiming, and its only answer was three passes entered by hand (nine
+    taps). One candidate, "nobody claimed", closes the claims: journalled as the referee's
+    (the window's record, "closed by the referee", with an entered-move correction on it),
+    listed under the number the page's answer gives, and undone like any correction."""
+    discard = claims_open(rig)
+    rig.rec.residue = {}  # nobody claiming: the table as the judge knows it
+    offered = call(rig)
+    nobody = next(c for c in offered if c.get("action") == {"kind": "nobody-claimed"})
+    side = table_seat(discard.seat, rig.rt.dealt_by)
+    assert nobody["text"] == (
+        f"Nobody claimed {seat_name(side.name)}'s {discard.tile}: close the claims"
+    )
+    result = apply(rig, nobody["action"])
+    assert result.accepted, result.detail
+    assert rig.rt.deal.window is None and rig.rt.referee_called is None
+    closed = [r for r in rig.records(RecordKind.CLAIM_WINDOW) if r.data()["state"] == "closed"]
+    assert closed[-1].data()["closed_by"] == "referee"
+    (correction,) = rig.records(RecordKind.CORRECTION)
+    assert correction.seq == result.seq and correction.data()["corrects"] == closed[-1].seq
+    (row,) = rig.rt.desk.listing()
+    assert row.seq == result.seq and row.text.startswith(f"#{result.seq} nobody claimed")
+    assert row.text.endswith("by ref-1: from the call")
+    undone = rig.rt.referee(
+        RefereeAction(ActionKind.UNDO, "wrong", client="ref-1", target_seq=result.seq)
+    )
+    assert undone.accepted, undone.detail
+    assert rig.rt.deal.window is not None and rig.rt.deal.window.tile == discard.tile
+    opened = [r for r in rig.records(RecordKind.CLAIM_WINDOW) if r.data()["state"] == "opened"]
+    assert opened[-1].seq > correction.seq  # journalled open again: a restart reads it so
+
+
+def test_claims_a_reader_shows_taken_offer_no_nobody_claimed(rig):
+    discard = claims_open(rig)
+    claimer = discard.seat.next
+    rig.rec.residue = {(claimer, "melds", discard.tile): 3, (claimer, "hand", discard.tile): -2}
+    assert not any(c.get("action") == {"kind": "nobody-claimed"} for c in call(rig))
+
+
+def test_nobody_claimed_with_no_claims_open_is_refused(rig):
+    moves = list(begin_deal(rig, 3).moves)
+    k = next(i for i, m in enumerate(moves) if isinstance(m, mv.Draw))
+    play(rig, moves[:k])
+    result = apply(rig, {"kind": "nobody-claimed"})
+    assert not result.accepted and "no claims are open" in result.detail
+    assert not rig.records(RecordKind.CORRECTION)
+
+
+def test_regression_no_hu_was_ever_offered_as_a_candidate(rig):
+    """A referee at 10/10/2: the judge held a discard the table never made (the truth: a
+    self-drawn Hu), so the player's HU was refused; once the referee cancelled the discard
+    the call offered no Hu, and the referee had to find it down the manual form. A Hu the
+    judge refused and would take now is the call's first candidate, one tap."""
+    moves = list(begin_deal(rig, 7).moves)
+    hu = next(i for i, m in enumerate(moves) if isinstance(m, mv.SelfDrawnHu))
+    play(rig, moves[:hu])
+    winner = moves[hu].seat
+    drawn = rig.rt.deal.history[-1]
+    assert isinstance(drawn, mv.Draw | mv.ReplacementDraw) and drawn.seat is winner
+    rig.seen(mv.Discard(winner, drawn.tile))  # read wrong: the tile never left the hand
+    rig.seen(mv.Hu(winner))  # the HU pressed, refused on the player's own discard
+    assert rig.records(RecordKind.MOVE_REJECTED)
+    rig.rec.residue = {(winner, "hand", drawn.tile): 1, (winner, "river", drawn.tile): -1}
+    first, *_ = call(rig)
+    assert first["action"] == {"kind": "cancel", "count": 1}  # the discard that did not happen
+    assert apply(rig, first["action"]).accepted
+    assert rig.rt.referee_called is not None  # (the reader still differs: the call stands)
+    side = table_seat(winner, rig.rt.dealt_by)
+    offered = rig.rt.call.to_json()["candidates"]
+    assert offered[0]["move"] == {"seat": side.name, "move": "self-drawn-hu"}
+    who = seat_name(side.name)
+    assert offered[0]["text"].startswith(f"{who} declares a self-drawn Hu on")
+    assert rig.rt.referee_called == f"{who} declared a Hu; the judge has not taken it"
+    chosen = {**offered[0]["move"], "seat": Seat.parse(offered[0]["move"]["seat"])}
+    result = apply(rig, {"kind": "move", **chosen})
+    assert result.accepted, result.detail
+    assert any(isinstance(m, mv.SelfDrawnHu) and m.seat is winner for m in rig.rt.deal.history)
+
+
+@pytest.mark.parametrize(
+    ("seed", "kind"), [(7, "concealed-kong"), (3, "kong"), (10, "promoted-kong")]
+)
+def test_a_kong_the_melds_show_is_offered_as_a_candidate(rig, seed, kind):
+    """The tiles of a kong laid in a player's melds (own-turn, or on a discard), the KONG
+    not read: the kong is the first candidate, and its button enters it."""
+    moves = list(begin_deal(rig, seed).moves)
+    k = next(i for i, m in enumerate(moves) if isinstance(m, mv.Kong) and m.kind.value == kind)
+    play(rig, moves[:k])
+    kong = moves[k]
+    tile = kong.tile if kong.tile is not None else rig.rt.deal.window.tile
+    laid = 4 if kong.kind.value == "concealed-kong" else (3 if kong.kind.value == "kong" else 1)
+    rig.rec.residue = {(kong.seat, "melds", tile): laid, (kong.seat, "hand", tile): -laid}
+    first, *_ = call(rig)
+    side = table_seat(kong.seat, rig.rt.dealt_by)
+    assert first["move"]["move"] == "kong" and first["move"]["seat"] == side.name
+    assert first["text"] == f"{seat_name(side.name)} kongs {tile_words(str(tile))}: enter it"
+    chosen = {k: v for k, v in first["move"].items() if k != "kind"}
+    result = apply(rig, {"kind": "move", **{**chosen, "seat": Seat.parse(chosen["seat"])}})
+    assert result.accepted, result.detail
+    last = [m for m in rig.rt.deal.history if not isinstance(m, mv.CloseClaims)][-1]
+    assert isinstance(last, mv.Kong) and last.seat is kong.seat and last.tile == tile
+
+
+def test_nobody_claimed_is_neither_offered_nor_taken_once_a_claim_was_declared(rig):
+    """Closing the claims takes a claim declared on them: "nobody claimed" would journal a
+    close the table did not make, so it is not offered, and refused with why."""
+    moves = list(begin_deal(rig, 3).moves)
+    k = next(
+        i
+        for i, m in enumerate(moves)
+        if isinstance(m, mv.Pung) and i and isinstance(moves[i - 1], mv.Discard)
+    )
+    play(rig, moves[:k])
+    rig.seen(moves[k])  # the pung declared; the window waits for the others' answers
+    window = rig.rt.deal.window
+    assert window is not None and window.declared, "the pung closed the window at once"
+    rig.rec.residue = {}
+    assert not any(c.get("action") == {"kind": "nobody-claimed"} for c in call(rig))
+    seq = rig.rt.seq
+    result = apply(rig, {"kind": "nobody-claimed"})
+    assert not result.accepted and "a claim was declared" in result.detail
+    assert rig.rt.seq == seq and rig.rt.deal.window is not None
+
+
+@pytest.mark.parametrize("undone", [False, True], ids=["closed", "undone"])
+def test_a_restart_keeps_the_claims_the_referee_closed_or_reopened(tmp_path, undone):
+    """The referee's "nobody claimed" is read back by a restart as the page left it: the
+    window closed, or open again once the close was undone."""
+    rig = Rig(tmp_path / "t.journal")
+    rig.link("table", True)
+    rig.link("reader", True)
+    claims_open(rig)
+    closed = apply(rig, {"kind": "nobody-claimed"})
+    assert closed.accepted, closed.detail
+    if undone:
+        back = rig.rt.referee(
+            RefereeAction(ActionKind.UNDO, "wrong", client="ref-1", target_seq=closed.seq)
+        )
+        assert back.accepted, back.detail
+    history = [type(m) for m in rig.rt.deal.history]
+    rig.close()  # killed here
+    again = Rig(tmp_path / "t.journal", clock=rig.clock)
+    again.wait_ready()
+    assert (again.rt.deal.window is not None) is undone
+    assert [type(m) for m in again.rt.deal.history] == history
+    again.close()
+
+
+def test_regression_a_call_stood_after_the_deal_ended_on_its_last_window(rig):
+    """A 20/20/3 campaign, seed 7 deal 14: the referee entered the last draw, the call
+    stood while the reader still differed, the table's last discard and the close of its
+    window were read (reconciled from the tiles) with the wall empty: the deal settled, but the call stood on ("Claims on
+    North's 6p are open…"), the lights stayed on and the players waited for good. A deal
+    that ends takes its call with it."""
+    moves = list(begin_deal(rig, 1).moves)
+    assert isinstance(moves[-1], mv.CloseClaims) and isinstance(moves[-2], mv.Discard)
+    play(rig, moves[:-3])
+    draw = moves[-3]
+    rig.rec.residue = {(draw.seat, "hand", draw.tile): 1}
+    call(rig)
+    side = table_seat(draw.seat, rig.rt.dealt_by)
+    entered = apply(rig, {"kind": "move", "seat": side, "move": "draw", "tile": str(draw.tile)})
+    assert entered.accepted and rig.rt.referee_called is not None  # the reader still differs
+    # the last discard and its window's end read from the tiles (the claim clock stands
+    # still while the call stands): the wall is empty
+    rig.seen(moves[-2], mv.CloseClaims())
+    assert rig.rt.deal.over and len(rig.records(RecordKind.DEAL_SETTLED)) == 1
+    assert rig.rt.referee_called is None and rig.rt.call is None

@@ -32,9 +32,23 @@ def test_a_penalty_and_a_cancel_are_listed_in_each_language(rig: Rig):
     assert said(penalty.words).say(ENGLISH) == penalty.text
     assert penalty.text.endswith("penalty: South pays 8 points to North by ref-1: slow play")
     zh, ru = translator(Language.ZH_CN), translator(Language.RU)
-    assert said(penalty.words).say(zh).endswith("罚分：南家付8分给北，裁判ref-1：slow play")
+    assert said(penalty.words).say(zh).endswith("罚分：南家付8分给北（ref-1）：slow play")
     # the note the page offered is a catalog message: said in the page's language
-    assert said(cancel.words).say(ru).endswith("ход отменён, судья ref-1: этого не было")
+    assert said(cancel.words).say(ru).endswith("аннулирован (ref-1): этого не было")
+
+
+def test_a_referee_with_no_name_is_named_in_the_page_s_language(rig: Rig):
+    """A referee who gave no name at the login is "referee" in the journal, said in the
+    page's language in the corrections list (a Russian row read "судья судья" when the
+    word was written into the sentence twice)."""
+    plan = begin_deal(rig, 5)
+    play(rig, list(plan.moves)[:10])
+    ask = RefereeAction(ActionKind.CANCEL, "it did not happen", count=1)
+    assert rig.rt.referee(ask).accepted
+    (row,) = rig.rt.desk.listing()
+    assert " cancelled by referee: " in row.text
+    zh, ru = translator(Language.ZH_CN), translator(Language.RU)
+    assert "(судья)" in said(row.words).say(ru) and "由裁判作废" in said(row.words).say(zh)
 
 
 def test_every_alert_kind_has_its_title_in_the_catalogs():

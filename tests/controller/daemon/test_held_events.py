@@ -16,6 +16,7 @@ from controller.devices.events import (
     WallsUp,
 )
 from controller.journal.records import RecordKind
+from controller.locale import Said
 from rules import moves as mv
 from rules.seats import Seat
 
@@ -78,7 +79,7 @@ def test_regression_a_claim_button_read_while_recovering_is_judged_after_the_rec
     again.table(SeatButton(0.0, side, Button.PUNG))
     assert not [c for c in again.rec.calls if c[0] == "on_button"], "asked before recovery"
     # the re-inventory explains the discard; then the held button is read
-    again.rec.outbox = [rec_types.MoveSeen(moves[k], ("reconciled",))]
+    again.rec.outbox = [rec_types.MoveSeen(moves[k], (Said("reconciled"),))]
     again.link("table", True)
     again.link("reader", True)
     for _ in range(200):

@@ -104,3 +104,61 @@ def test_a_button_pressed_while_the_table_shuffles_on_is_not_read_against_that_d
     rig.rec.on_button = lambda press, deal: given.append(deal) or []
     rig.table(SeatButton(0.0, Seat.N, Button.HU))
     assert given == [None]
+
+
+@pytest.mark.parametrize("restart", [True, False], ids=["restarted", "live"])
+def test_regression_a_deal_overtaken_call_offered_no_end_the_deal_button(
+    tmp_path: Path, restart: bool
+):
+    """A referee trying the page at 10/10/2: the call for a deal the next shuffle overtook
+    (its tiles gone, nothing of it can be read) offered no candidate at all, and the way
+    to end it was four taps down "Something else…". Its first candidate ends it (the page
+    asks first, as its form does); the end is listed and undoable like any correction."""
+    rig, _missed = overtaken(tmp_path, restart)
+    rt = rig.rt
+    first, *rest = rt.call.to_json()["candidates"]
+    assert first["action"] == {"kind": "abandon"}
+    assert first["text"] == "End this deal here (the payments so far stand)"
+    assert rt.referee_called == "The table moved on to the next deal before this one ended"
+    assert rest and rest[0]["move"] is not None  # then the judge's own next step (the wall)
+    ended = rt.referee(
+        RefereeAction(ActionKind.ABANDON, "t", client="ref-1", confirmed=True, call=rt.call.name)
+    )
+    assert ended.accepted, ended.detail
+    (settled,) = rig.records(RecordKind.DEAL_SETTLED)
+    assert settled.deal == 1 and rt.referee_called is None
+    number, (row,) = rt.desk.settled_listing()
+    assert number == 1 and row.seq == ended.seq and row.active
+    undone = rt.referee(RefereeAction(ActionKind.UNDO, "t", client="ref-1", target_seq=row.seq))
+    assert undone.accepted, undone.detail
+
+
+def test_regression_the_referee_page_named_deals_by_the_journals_count(tmp_path: Path):
+    """A referee at 10/10/2: the board said "Deal 1" while the referee page's settled box,
+    its chain heads and its undo sentences said "Deal 2" (the journal counts every deal,
+    an abandoned one too; the session counts those played). The page names a deal as the
+    board does."""
+    rig, _missed = overtaken(tmp_path, restart=False)
+    rt = rig.rt
+    rt.recognised([rec_types.WallScanned(wall_copies(rig.rs, 6))], rig.clock.now)
+    rig.table(WallsUp(0.0))
+    rig.rec.outbox = [rec_types.HandsDealt()]
+    rig.table(DiceRolled(0.0, 3, 4))
+    assert rt.deal_no == 2 and rt.session_deal() == 1  # deal 1 was abandoned: not counted
+    ended = rt.referee(RefereeAction(ActionKind.ABANDON, "t", client="ref-1", confirmed=True))
+    assert ended.accepted, ended.detail
+    seen = []
+    rt.outputs.publish = lambda public, referee, broadcast: seen.append((public, referee))
+    rt.publish()
+    public, referee = seen[-1]
+    assert public.session_deal == 1
+    assert (referee.settled_deal, referee.settled_number) == (2, 1)
+    assert referee.heads[-1]["session_deal"] == 1
+    # the journal panel too: journal deal 2 is the session's deal 1, dealt and settled
+    lines = [line.split("\t")[2] for line in referee.journal_tail]
+    assert [x for x in lines if " dealt: " in x][-1].startswith("deal 1 dealt")
+    assert [x for x in lines if " settled (" in x][-1].startswith("deal 1 settled")
+    (row,) = referee.settled_corrections
+    assert row.seq == ended.seq and row.undo_means.startswith("Undo judges deal 1 again")
+    undone = rt.referee(RefereeAction(ActionKind.UNDO, "t", client="ref-1", target_seq=row.seq))
+    assert undone.accepted and undone.detail.startswith("deal 1 judged again"), undone.detail

@@ -507,3 +507,52 @@ def test_regression_a_tile_typed_by_its_chinese_name_was_refused(rig):
             assert tile_code(f" {tile_said(code).say(translator(lang))} ") == code, lang
     wrong = act(rig, ActionKind.MOVE, seat=side, move="discard", tile="十条")
     assert not wrong.accepted and "tiles look like 5p" in wrong.detail
+
+
+def test_regression_recorded_as_named_another_number_than_the_corrections_row(rig):
+    """A referee at 10/10/2: the page said "Recorded as #57" (the correction's record) while
+    the row under "Corrections" read "#56 …" (the move it corrected), so the referee could
+    not find what was just done to undo it. Each row is named by its own record, the one
+    the answer names and Undo takes; a cancel or a fixed tile names the move it is about."""
+    plan = begin_deal(rig, 3)
+    moves = list(plan.moves)
+    k = first_draw(moves)
+    play(rig, moves[:k])
+    entered = entered_draw(rig, moves[k])
+    fixed_tile = next(t for t in moves[k].tile.suit.tiles if t != moves[k].tile)
+    fixed = act(rig, ActionKind.FIX_TILE, target_seq=rig.rt.last_accepted_seq, tile=str(fixed_tile))
+    cancelled = act(rig, ActionKind.CANCEL, count=1)
+    penalty = act(rig, ActionKind.PENALTY, seat=Seat.S, points=8, confirmed=True)
+    answers = [entered, fixed, cancelled, penalty]
+    assert all(a.accepted for a in answers), [a.detail for a in answers]
+    rows = {row.seq: row.text for row in rig.rt.desk.listing()}
+    for answer in answers:
+        assert rows[answer.seq].startswith(f"#{answer.seq} "), (answer.seq, rows)
+    move = rig.records(RecordKind.CORRECTION)[1].data()["corrects"]
+    assert f"tile of #{move} fixed to" in rows[fixed.seq]
+    assert f"move #{move} cancelled" in rows[cancelled.seq]
+
+
+def test_regression_an_alert_for_the_dealer_at_side_west_was_journalled_at_side_east(rig):
+    """The recogniser names the side a player sits at (its alert's `seat` and sentence); the
+    runtime mapped that seat again as if it were a deal seat, so an alert about the dealer
+    sitting at West was journalled at East. It is journalled as the recogniser said it, its
+    evidence in English and as sentences beside it."""
+    from controller.alerts import AlertKind
+    from controller.locale import Language, translator
+    from controller.recognition.alert_said import reconciled, seat_said as side_said
+    from controller.recognition.recogniser import DealerMoved, RefereeAlert
+
+    begin_deal(rig, 3)
+    rig.rt.recognised([DealerMoved(Seat.W)], rig.clock.now)
+    assert rig.rt.dealt_by is Seat.W
+    said = says(
+        "{side} hand holds {n} tiles: {tally}", side=side_said(Seat.W), n="+1", tally="W.hand 9m +1"
+    )
+    alert = RefereeAlert(AlertKind.LONG_HAND, Seat.W, said, (reconciled(),))
+    rig.rt.recognised([alert], rig.clock.now)
+    data = rig.records(RecordKind.ALERT)[-1].data()
+    assert (data["seat"], data["message"]) == ("W", "W hand holds +1 tiles: W.hand 9m +1")
+    assert data["evidence"] == ["reconciled from the tiles on the table"]
+    zh = translator(Language.ZH_CN)
+    assert [Said.from_json(w).say(zh) for w in data["evidence_words"]] == ["根据牌桌上的牌核对得出"]

@@ -12,6 +12,7 @@ from controller.daemon.replay import recover
 from controller.journal.payloads import fixed_order
 from controller.journal.records import RecordKind
 from controller.journal.store import Journal
+from controller.locale import Said
 from rules import moves as mv
 from rules.deal import Deal
 from rules.seats import Seat
@@ -112,7 +113,7 @@ def test_regression_a_window_closed_by_reconciliation_replays(tmp_path):
     rig = Rig(path)
     rest = [x for x in moves[cut:] if not isinstance(x, mv.Pass)]
     assert isinstance(rest[0], mv.CloseClaims)
-    rig.rec.outbox = [rec_types.MoveSeen(x, ("reconciled",)) for x in rest[:2]]
+    rig.rec.outbox = [rec_types.MoveSeen(x, (Said("reconciled"),)) for x in rest[:2]]
     reconnect(rig)
     history = rig.rt.deal.history
     assert rig.rt.deal.window is None and isinstance(history[-2], mv.CloseClaims)

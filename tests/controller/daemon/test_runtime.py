@@ -47,7 +47,9 @@ def test_a_deal_is_journalled_and_settled_like_the_judge(rig, seed, fast):
     seen = []
     rig.rt.outputs.publish = lambda public, referee, broadcast: seen.append(referee)
     rig.rt.publish()
-    assert seen[-1].heads == ({"deal": 1, "seq": settled.seq, "hash": settled.hash},)
+    assert seen[-1].heads == (
+        {"deal": 1, "session_deal": 1, "seq": settled.seq, "hash": settled.hash},
+    )
     assert rig.journal.verify().ok
     closed = [
         r.data() for r in rig.records(RecordKind.CLAIM_WINDOW) if r.data()["state"] == "closed"
@@ -281,7 +283,9 @@ def test_regression_lateness_is_measured_from_when_the_button_was_read(rig):
     closed = rig.clock.now
     rig.step(1.0)
     read_at = closed - 0.4  # the button was read while the window was still open
-    rig.rt.recognised([rec_types.MoveSeen(mv.Pung(Seat.S), ("held",), read_at)], rig.clock.now)
+    rig.rt.recognised(
+        [rec_types.MoveSeen(mv.Pung(Seat.S), (Said("held"),), read_at)], rig.clock.now
+    )
     (rejected,) = rig.records(RecordKind.MOVE_REJECTED)
     assert rejected.data()["detail"].startswith("read 0.4 s before the last claim window closed")
 

@@ -16,6 +16,7 @@ from controller.daemon.replay import recover
 from controller.devices.events import DiceRolled, ShuffleDone, WallsUp
 from controller.journal.records import RecordKind
 from controller.journal.store import Journal
+from controller.outputs.scoreboard import ActionKind, RefereeAction
 from controller.recognition.wall_doubt import swapped
 from controller.referee.journal_deal import read_deal
 from controller.referee.rebuild import rebuild
@@ -243,3 +244,60 @@ def test_a_wall_read_after_a_heard_shuffle_is_no_shuffle_for_a_board(tmp_path: P
     for tc in order[:12]:
         wall_read(rig, tc)
     assert rig.rt.machine.phase == "settled"
+
+
+def test_regression_a_swap_after_a_fixed_draw_stopped_the_restarted_daemon(tmp_path: Path):
+    """10/10/2 seed 311, deal 24: the scan had two tiles of the live wall the wrong way round
+    (not neighbours, so no swap explained it). The draw was entered as the wall said and the
+    referee fixed its tile, which re-judged the deal with the two swapped back. Later a draw
+    showed an uncertain pair of neighbours swapped; the live judge swapped them on its own
+    wall. A restart replayed that swap on the wall as scanned, without the referee's fix,
+    refused the fixed draw ("the swapped wall does not fit") and the daemon stopped. Now the
+    restart swaps the pair on the wall the judge holds, as the live daemon did."""
+    path = tmp_path / "t.journal"
+    rig = Rig(path)
+    order = wall_copies(rig.rs, SEED)
+    truth = tuple(tc.tile for tc in order)
+    live = Deal.start(rig.rs, DICE, truth).wall.remaining()
+    a, b = live[0], live[1]
+    assert truth[a] != truth[b]
+    k = next(
+        p
+        for p in live[6:]
+        if p + 1 in live and truth[p] != truth[p + 1] and {p, p + 1}.isdisjoint({a, b})
+    )
+    scan = list(swapped(order, k))
+    scan[a], scan[b] = scan[b], scan[a]  # misread far apart: only the referee can fix it
+    moves = list(deal_on_scan(rig, tuple(scan), (k,), truth).moves)
+    first = next(i for i, m in enumerate(moves) if isinstance(m, mv.Draw))
+    play(rig, moves[:first])
+    drawn = moves[first]
+    rig.seen(mv.Draw(drawn.seat, truth[b]))  # as the scan said
+    rig.step(0.2)
+    fixed = rig.rt.referee(
+        RefereeAction(
+            ActionKind.FIX_TILE,
+            "the tile was misread",
+            client="ref-1",
+            target_seq=rig.rt.last_accepted_seq,
+            tile=str(drawn.tile),
+        )
+    )
+    assert fixed.accepted, fixed.detail
+    rest = moves[first + 1 :]
+    while rest and {"positions": [k, k + 1], "order": "swapped"} not in checks(rig):
+        play(rig, rest[:1])
+        rest = rest[1:]
+    play(rig, rest[:4])  # the deal goes on after the swap
+    assert {"positions": [k, k + 1], "order": "swapped"} in checks(rig)
+    assert rig.records(RecordKind.MOVE_REJECTED) == []
+    live_judge = rig.rt.deal
+    assert live_judge is not None and not live_judge.over
+    rig.close()
+    with Journal.open_readonly(path) as journal:
+        rec = recover(journal, rig.rs)  # it raised ReplayError
+    assert rec.started is not None and rec.started.wall_order == live_judge.wall_order
+    assert rec.moves == live_judge.history
+    with Journal.open_readonly(path) as journal:  # the referee's rebuild agrees
+        rebuilt = rebuild(read_deal(journal, 1))
+    assert rebuilt.refused == () and rebuilt.deal.history == live_judge.history

@@ -1,7 +1,8 @@
-"""The recogniser's alert messages read back as sentences (controller.recognised_words.py): each
-form the recogniser writes (controller/recognition: recogniser.py, declarations.py,
-tile_declarations.py, wall_checks.py) is said in Chinese and Russian with no English word
-left but what the judge or a device wrote (a refusal's reason, a button's note)."""
+"""The recogniser's alert messages of an older journal (no `words`) read back as sentences
+(controller.recognised_words.py): each form the recogniser wrote (controller/recognition:
+recogniser.py, declarations.py, tile_declarations.py, wall_checks.py) is said in Chinese and
+Russian with no English word left but what the judge or a device wrote (a refusal's reason);
+a declaration's note inside one is said as written, its seats and tiles in words."""
 
 from __future__ import annotations
 
@@ -43,6 +44,9 @@ MESSAGES = [
     "wall antenna 1: 3m#2 seen under a second tag 0a1b",
     "the judge's wall is not the scanned wall: draws are not checked by it",
     "the dealt hands show the dealer at side S, not E: seats follow the table",
+]
+# a declaration's note inside an alert, as the recogniser wrote it
+NOTED = [
     "S (deal E) button HU at 12.345: no deal",
     "S (deal E) button PUNG at 12.345: refused, not-your-turn: S is not to move",
 ]
@@ -62,8 +66,17 @@ def test_each_form_of_the_recogniser_s_alerts_is_said_in_chinese_and_russian(tex
 
 
 def test_every_form_is_one_the_table_above_says():
-    read = {next(msgid for form, msgid in FORMS if form.fullmatch(t)) for t in MESSAGES}
+    read = {next(msgid for form, msgid in FORMS if form.fullmatch(t)) for t in MESSAGES + NOTED}
     assert read == {msgid for _, msgid in FORMS}
+
+
+def test_a_declaration_s_note_in_an_older_journal_s_alert_is_said_as_written():
+    """Evidence is journalled as sentences now (`evidence_words`); an older journal's notes
+    are not read back by form: said as written, their seats and tiles in words."""
+    said = recognised_said(NOTED[0])
+    assert said.say(ZH) == "South (deal East) button HU at 12.345：没有牌局"
+    said = recognised_said(NOTED[1])
+    assert said.say(RU).startswith("South (deal East) button PUNG at 12.345: отклонено")
 
 
 def test_a_message_of_no_known_form_is_said_as_written_its_seats_and_tiles_in_words():

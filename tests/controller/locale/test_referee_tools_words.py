@@ -116,3 +116,28 @@ def test_a_wellness_hu_is_said_with_the_pattern_s_and_bonuses_names_of_the_gloss
     ru = won_text(won, W, translator(Language.RU))
     assert ru.startswith("на 7z, цзы-фу 800 + ") and "панг дракона 100" in ru, ru
     assert won_text(won, W, ENGLISH) == english
+
+
+def test_the_evidence_is_said_from_the_sentences_journalled_beside_it(journal):
+    """Each move's evidence is journalled in English (`evidence`) and as sentences
+    (`evidence_words`, made where the reader saw it); the report and replay say those, and a
+    journal written before them shows its evidence as written."""
+    from dataclasses import replace
+
+    from controller.journal.store import Journal
+    from controller.referee.journal_deal import read_deal
+
+    zh = translator(Language.ZH_CN)
+    with Journal.open_readonly(journal) as j:
+        deal = read_deal(j, 1)
+    seen = [s for s in deal.steps if s.evidence]
+    assert len(seen) > 50
+    for step in seen:
+        assert len(step.evidence_words) == len(step.evidence), step.record.data()
+        assert tuple(str(w) for w in step.evidence_words) == step.evidence
+        assert step.evidence_said(zh) == tuple(w.say(zh) for w in step.evidence_words)
+        assert step.evidence_said(ENGLISH) == step.evidence
+    placed = next(s for s in seen if " placed at " in s.evidence[0])
+    assert "放下" in placed.evidence_said(zh)[0] and "placed" not in placed.evidence_said(zh)[0]
+    older = replace(placed, evidence_words=())
+    assert older.evidence_said(zh) == placed.evidence

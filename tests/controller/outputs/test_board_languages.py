@@ -331,7 +331,7 @@ def called_referee_view(view):
     deal, the reader's differences, a settled deal's chain head."""
     import random
 
-    from controller.daemon.candidates import candidates
+    from controller.daemon.candidates import candidates, overtaken_candidates
     from controller.daemon.referee_call import RefereeCall, details
     from rules.deal import Deal
     from rules.ruleset import load as load_rules
@@ -340,15 +340,16 @@ def called_referee_view(view):
 
     deal = Deal.start_shuffled(load_rules("sbr-mil"), random.Random(7))
     diffs = {(Seat.S, "hand", Tile.parse("3m")): 1, (Seat.S, "hand", Tile.parse("5p")): -1}
-    call = RefereeCall(
-        "stalled", "Stalled: no move read", candidates(deal, Seat.E), details(diffs, Seat.E), 5
-    )
+    # (the longest button a call offers: an overtaken deal's end, in every language)
+    offered = (*candidates(deal, Seat.E), overtaken_candidates(deal, Seat.E)[0])
+    call = RefereeCall("stalled", "Stalled: no move read", offered, details(diffs, Seat.E), 5)
     heads = ({"deal": 1, "seq": 40, "hash": "9f8167c2"},)
     base = referee_view(view)
     alert = AlertView(view.seq, "16:02:13", "warning", alert_words("stalled", "S holds 15 tiles"))
     undone = says(
-        "#{seq} move cancelled by {referee}: {why}",
+        "#{seq} move #{target} cancelled by {referee}: {why}",
         seq="812",
+        target="799",
         referee="ref-1",
         why=Said("it did not happen"),
     )
@@ -447,7 +448,7 @@ def test_the_referee_page_speaks_each_language_at_each_size(browser, referee_ser
     if lang is Language.ZH_CN:
         assert "牌桌在等您。" in said and any("三万" in s for s in said), said
         assert any("停滞：" in s for s in side) and any(
-            "动作由ref-1撤销：没有发生" in s for s in side
+            "动作#799由ref-1作废：没有发生" in s for s in side
         )
         journal = browser.execute_script(
             "return [...document.querySelectorAll('#journal li')].map((e) => e.textContent)"

@@ -138,9 +138,12 @@ def behind(tmp_path):
     return journal, truth, full
 
 
-def _stalled(full: Deal, upto: int, seq: int, answers: int = 0, differences=None) -> dict:
-    """The daemon's call while its judge holds `full`'s first `upto` moves."""
-    judge = Deal.start(load(RULES), full.wall.dice, full.wall.order)
+def _stalled(
+    full: Deal, upto: int, seq: int, answers: int = 0, differences=None, wall=None
+) -> dict:
+    """The daemon's call while its judge holds `full`'s first `upto` moves (on `wall`, as
+    scanned: the truth's by default)."""
+    judge = Deal.start(load(RULES), full.wall.dice, tuple(wall or full.wall.order))
     for move in full.history[:upto]:
         assert judge.apply(move)
     offered = candidates(judge, Seat.E, differences)
@@ -247,3 +250,46 @@ def test_regression_a_refused_answer_ended_the_deal_instead_of_taking_the_move_b
         assert len(actions) == 2  # once: a refused cancel is not followed by another
     finally:
         server.close()
+
+
+def test_regression_a_draw_the_scan_misread_was_entered_and_taken_back_sixty_times(page, behind):
+    """10/10/2 seed 311 deal 30: the scan had misread the tile South drew next. The referee
+    entered the draw with the table's tile, the judge refused it (the wall gives another),
+    the discard before it was taken back and entered again, and so on 60 times: each answer
+    was taken, so the call never ran out of time. A referee taps the call's button (the
+    draw as the wall says) and fixes its tile at the next look; and an answer that brings
+    the journal no nearer the table does not count as progress."""
+    sb, ref, actions = page
+    journal, ref.truth, full = behind
+    rs = load(RULES)
+    wall = list(full.wall.order)
+    copies = _copies(wall)
+    drawn = full.history[6]
+    assert isinstance(drawn, mv.Draw)
+    at = Deal.start(rs, full.wall.dice, tuple(wall)).wall.remaining()
+    probe = Deal.start(rs, full.wall.dice, tuple(wall))
+    for move in full.history[:6]:
+        assert probe.apply(move)
+    here = probe.wall.next_index()
+    far = next(j for j in reversed(at) if wall[j] != wall[here])  # misread at the wall's end
+    wall[here], wall[far] = wall[far], wall[here]
+    copies[here], copies[far] = copies[far], copies[here]
+    ref.journal = journal.with_name("misread.journal")
+    with Journal.open(ref.journal) as j:
+        write_deal(j, rs, full.wall.dice, wall, full.history[:6], settle=False, wall_copies=copies)
+    call = _stalled(full, 6, 40, wall=wall)
+    assert call["candidates"][0]["move"]["tile"] == str(wall[here]) != str(drawn.tile)
+    _page(sb, 100, call)
+    ref.poll()
+    sent = [(a.move, a.seat, a.tile, a.call) for a in actions]
+    assert sent == [("draw", Seat.S, str(wall[here]), "40.0")]  # the wall's, by the button
+    assert ref._shown is not None and ref._shown.first_only  # the button, one tap
+    # an answer taken that leaves the journal where it was is no progress: the call's
+    # clock is not started again (the journal here does not change)
+    stood = ref._called_since
+    assert stood is not None
+    ref._called_since = (stood[0], stood[1] - 20)
+    ref._tapped_at = float("-inf")
+    _page(sb, 101, call)
+    ref.poll()
+    assert len(actions) == 2 and ref._called_since[1] == stood[1] - 20

@@ -195,6 +195,28 @@ def test_login_form_sets_a_session_cookie_and_logout_ends_it(board, clock):
     assert fetch(server.url, "/referee/api/view", headers={"Cookie": session}).status == 401
 
 
+def test_regression_the_referee_was_journalled_by_its_address(board, actions):
+    """A referee at 10/10/2 read "#57 … entered by 127.0.0.1" under "Corrections": the
+    journal named the device's address. A referee is named by the name given at the login
+    ("Ann"), else "referee" (no name given, or a Bearer token); the address stays in the log."""
+    _sb, server = board
+    form = {"Content-Type": "application/x-www-form-urlencoded"}
+    sessions = []
+    for name in ("Ann%09 Lee%00", ""):  # (a tab, a NUL: not written into the journal)
+        body = f"token={TOKEN}&name={name}".encode()
+        right = fetch(server.url, "/referee/login", method="POST", body=body, headers=form)
+        assert right.status == HTTPStatus.SEE_OTHER
+        sessions.append(right.headers["set-cookie"].split(";")[0])
+    sent = json.dumps({"kind": "cancel", "count": 1, "note": "x"}).encode()
+    for session in sessions:
+        headers = {"Cookie": session, "Content-Type": "application/json"}
+        reply = fetch(server.url, "/referee/api/action", method="POST", body=sent, headers=headers)
+        assert reply.status == 200
+    bearer = {"Authorization": f"Bearer {TOKEN}", "Content-Type": "application/json"}
+    fetch(server.url, "/referee/api/action", method="POST", body=sent, headers=bearer)
+    assert [a.client for a in actions] == ["Ann Lee", "referee", "referee"]
+
+
 def test_referee_actions_are_validated_and_handed_over(board, actions):
     _, server = board
     auth = {"Authorization": f"Bearer {TOKEN}", "Content-Type": "application/json"}
@@ -214,7 +236,7 @@ def test_referee_actions_are_validated_and_handed_over(board, actions):
         "detail": "",
     }
     assert actions[0] == RefereeAction(
-        ActionKind.PENALTY, "void held at Hu", Seat.S, 48, None, None, "127.0.0.1", confirmed=True
+        ActionKind.PENALTY, "void held at Hu", Seat.S, 48, None, None, "referee", confirmed=True
     )
     reply = post({"kind": "move", "seat": "E", "move": "draw", "tile": "3p", "note": "missed"})
     assert reply.status == 200

@@ -584,7 +584,8 @@ def test_a_settled_deals_end_says_what_its_undo_does_now(browser, table):
     browser.execute_script("sessionStorage.removeItem('dismissed')")
     _wait(browser, lambda d: _texts(d, "#settled .undo-means") == [means], "the undo's words")
     browser.execute_script("document.querySelector('#settled .undo').click()")
-    _wait(browser, lambda d: "Recorded" in "".join(_texts(d, "#action-result")), "recorded")
+    # an undo names the row it struck through, not its own record (no row of the list)
+    _wait(browser, lambda d: "#88 undone" in "".join(_texts(d, "#action-result")), "undone")
     assert [(a.kind.value, a.target_seq) for a in actions] == [("undo", 88)]
     undone = SETTLED_UNDO["end-undone"].format(deal=4)
     referee = dataclasses.replace(
@@ -710,3 +711,70 @@ def test_regression_the_referee_was_offered_a_chow_under_sichuan_rules(browser, 
     wellness = dataclasses.replace(referee_view(view), chows=True)
     sb.publish(view, referee=wellness, broadcast=broadcast_view(view, clock.t))
     _wait(browser, lambda d: d.execute_script(offered) is False, "a chow in Wellness")
+
+
+def test_regression_the_referees_new_answers_and_numbers_on_the_page(browser, table):
+    """A referee at 10/10/2 found a deal-overtaken call with no "End the deal" button, claims
+    left open by nobody with three passes to enter by hand, the journal naming the referee
+    by the device's address, and the page naming deals by the journal's count ("Deal 23")
+    where the board said "Deal 3". Now: the end is a candidate (asked first, as its form
+    is), "nobody claimed" is one tap, the name given at the login is the referee's, and the
+    settled deal and the chain heads carry the session's number."""
+    from controller.outputs.view import CorrectionView
+
+    sb, server, clock, actions = table
+    view = public_steps()[6]
+    offered = [
+        {"text": "End this deal here (the payments so far stand)", "move": None,
+         "headline": "The table moved on to the next deal before this one ended",
+         "action": {"kind": "abandon"}},
+        {"text": "Nobody claimed North's 3m: close the claims", "headline": "", "move": None,
+         "action": {"kind": "nobody-claimed"}},
+    ]  # fmt: skip
+    call = {
+        "id": "61.0", "kind": "deal-overtaken", "headline": offered[0]["headline"],
+        "status": "The table waits for you.", "answered": False, "candidates": offered,
+        "details": [], "cause": "Deal overtaken: …",
+    }  # fmt: skip
+    row = CorrectionView(88, "#88 deal ended by Ann: stuck", True)
+    referee = dataclasses.replace(
+        referee_view(view),
+        call=call,
+        settled_deal=23,
+        settled_number=3,
+        settled_corrections=(row,),
+        heads=({"deal": 23, "session_deal": 3, "seq": 40, "hash": "9f8167c2"},),
+    )
+    clock.t += 1.0
+    sb.publish(view, referee=referee, broadcast=broadcast_view(view, clock.t))
+    browser.delete_all_cookies()
+    browser.get(server.url + "/referee/login")
+    name = browser.find_element(By.NAME, "name")
+    assert name.size["height"] >= 44
+    browser.find_element(By.NAME, "token").send_keys(TOKEN)
+    name.send_keys("Ann")
+    browser.find_element(By.CSS_SELECTOR, "form.login button").click()
+    browser.execute_script("sessionStorage.removeItem('dismissed')")
+    _wait(browser, lambda d: len(_texts(d, "#candidates li button")) == 2, "the candidates")
+    heights = browser.execute_script(
+        "return [...document.querySelectorAll('#candidates button')]"
+        ".map((b) => b.getBoundingClientRect().height)"
+    )
+    assert min(heights) >= 44, heights
+    assert _texts(browser, "#settled-title") == ["Deal 3 (settled)"]
+    assert _attrs_text(browser, "#heads li") == ["deal 3 — 40:9f8167c2"]
+    end = "document.querySelectorAll('#candidates li button')[0].click()"
+    browser.execute_script(end)
+    question = browser.switch_to.alert
+    assert question.text.startswith("End the deal here?")
+    question.dismiss()
+    assert actions == []
+    browser.execute_script(end)
+    browser.switch_to.alert.accept()
+    _wait(browser, lambda d: "Recorded as #901" in "".join(_texts(d, "#action-result")), "end")
+    browser.execute_script("document.querySelectorAll('#candidates li button')[1].click()")
+    _wait(browser, lambda d: len(actions) == 2, "nobody claimed")
+    assert [(a.kind.value, a.confirmed, a.call, a.client) for a in actions] == [
+        ("abandon", True, "61.0", "Ann"),
+        ("nobody-claimed", False, "61.0", "Ann"),
+    ]

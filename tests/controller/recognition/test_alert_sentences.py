@@ -41,9 +41,9 @@ from rules.tiles import Suit, Tile
 
 ZH, RU = translator(Language.ZH_CN), translator(Language.RU)
 ENGLISH_WORD = re.compile(r"[A-Za-z]{3,}")
-# what fills a sentence as its writer wrote it: numbers, tags, a button's or a card's note
-# (`note`), the judge's reason for a refusal (`problem`)
-AS_WRITTEN = {"n", "age", "s", "t", "uid", "uids", "antenna", "copy", "note", "problem", "why"}
+# what fills a sentence as its writer wrote it: numbers, tags, a card's tag (`card`), the
+# judge's reason for a refusal (`problem`)
+AS_WRITTEN = {"n", "age", "s", "t", "uid", "uids", "antenna", "copy", "card", "problem", "why"}
 
 # the scenes of this folder that raise the recogniser's alerts, one or more of each kind
 SCENES = (
@@ -125,6 +125,8 @@ def test_every_alert_the_scenes_raise_is_said_in_chinese_and_russian(made):
         for tr in (ZH, RU):
             assert unsaid(alert.said, tr) == [], (alert.text, tr.language)
             assert english_left(alert.said, tr) == [], (alert.said.say(tr), tr.language)
+            for seen in alert.evidence:  # what the reader saw, said as the alert is
+                assert unsaid(seen, tr) == [], (str(seen), tr.language)
 
 
 def test_an_alert_s_english_is_what_the_recogniser_always_wrote(made):
@@ -139,8 +141,8 @@ def test_an_alert_s_english_is_what_the_recogniser_always_wrote(made):
     texts = [a.text for a in made]
     for text in (
         "fits Discard S 2m and Discard S 9m",
-        "W (W) hand holds +1 tiles: W.hand 9m +1",
-        "N (N) hand holds -1 tiles: N.hand 1s -1",
+        "W hand holds +1 tiles: W.hand 9m +1",
+        "N hand holds -1 tiles: N.hand 1s -1",
         "E discarded 1p while holding void-suit s tiles (lenient)",
         "Draw S 3m: refused, wall-mismatch: the next wall tile is 2m, not 3m",
         "unknown tag e280689400000000deadbeef at 2.000",
@@ -153,12 +155,17 @@ def test_an_alert_s_english_is_what_the_recogniser_always_wrote(made):
         assert text in texts
 
 
-def test_a_button_pressed_with_no_deal_keeps_its_note_as_written():
+def test_a_button_pressed_with_no_deal_says_its_note_in_the_reader_s_language():
+    """The note is evidence made as a sentence where the button is read: its English as the
+    journal has always kept it."""
     sc = Scene()
     (alert,) = alerts(sc.rec.on_button(SeatButton(1.0, Seat.S, Button.HU), None))
     assert alert.text == "S (deal S) button HU at 1.000: no deal"
-    assert alert.said.say(ZH) == "S (deal S) button HU at 1.000：没有牌局"
-    assert alert.said.say(RU) == "S (deal S) button HU at 1.000: раздачи нет"
+    assert alert.said.say(ZH) == "南：按钮胡，时间1.000：没有牌局"
+    assert alert.said.say(RU) == "Юг: кнопка Ху, 1.000: раздачи нет"
+    (note,) = alert.evidence
+    assert str(note) == "S (deal S) button HU at 1.000"
+    assert note.say(ZH) == "南：按钮胡，时间1.000"
 
 
 def test_the_void_order_alert_says_the_suit_and_the_tile_as_players_say_them(made):
@@ -203,9 +210,10 @@ def test_moves_and_ways_are_said_as_move_text_writes_them():
         CloseClaims(),
         Pung(Seat.W),
     )
-    then = moves_said(moves)
+    layout = Scene().rec.layout  # the dealer at side E: each seat at its own side
+    then = moves_said(moves, layout)
     assert str(then) == " then ".join(move_text(m) for m in moves)
-    ways = listed((moves_said(moves[:2], STEP), moves_said(moves[2:], STEP)), OR)
+    ways = listed((moves_said(moves[:2], layout, STEP), moves_said(moves[2:], layout, STEP)), OR)
     assert str(ways) == "Draw S 5p → Discard S 5p | " + " → ".join(map(move_text, moves[2:]))
     for said in (then, ways):
         for tr in (ZH, RU):
@@ -214,12 +222,12 @@ def test_moves_and_ways_are_said_as_move_text_writes_them():
 
 def test_what_the_judge_waits_for_and_a_tile_copy_are_said_as_written():
     sc = Scene()
-    assert str(waits_said(sc.deal)) == "void choices of E S W N"
+    assert str(waits_said(sc.deal, sc.rec.layout)) == "void choices of E S W N"
     sc.choose_voids()
-    assert str(waits_said(sc.deal)) == "discard (E to move)"
+    assert str(waits_said(sc.deal, sc.rec.layout)) == "discard (E to move)"
     copy = copy_said(TileCopy(Tile.parse("3m"), 2))
     assert str(copy) == "3m#2" and copy.say(ZH) == "三万（第2张）"
-    for said in (waits_said(sc.deal), copy):
+    for said in (waits_said(sc.deal, sc.rec.layout), copy):
         for tr in (ZH, RU):
             assert unsaid(said, tr) == [] and english_left(said, tr) == [], said.say(tr)
 
@@ -227,3 +235,36 @@ def test_what_the_judge_waits_for_and_a_tile_copy_are_said_as_written():
 def test_an_alert_made_from_text_is_refused():
     with pytest.raises(TypeError, match="sentence"):
         RefereeAlert(test_alerts.AlertKind.STALLED, None, "no move read")  # type: ignore[arg-type]
+
+
+def test_regression_a_dealer_not_at_side_east_was_named_by_deal_seat_in_the_alerts(made):
+    """The dealer sat at the table's West side: the recogniser's alerts said "E declared Hu"
+    and "S (N) hand holds +1 tiles" (deal seats) and gave the alert deal seat E, while the
+    board and the referee page name sides. Its alerts name the side a player sits at, in
+    every language, and the alert's seat is that side."""
+    sc = Scene(dealer_side=Seat.W)  # deal seat E sits at side W, deal seat S at side N
+    sc.choose_voids()
+    got = sc.press(Seat.E, Button.HU)
+    (false_hu,) = alerts(got)
+    assert false_hu.kind is test_alerts.AlertKind.FALSE_HU and false_hu.seat is Seat.W
+    assert false_hu.text == "W declared Hu without a winning hand (accepted as a false Hu)"
+    assert false_hu.said.say(ZH).startswith("西")
+    assert false_hu.said.say(RU).startswith("Запад")
+    # its evidence: the button at side W, deal seat E beside it, as it was always written
+    assert [str(e) for e in false_hu.evidence] == [f"W (deal E) button HU at {sc.t:.3f}"]
+
+    sc = Scene(dealer_side=Seat.W)
+    sc.choose_voids()
+    sc.place(sc.wall_copy("9m"), sc.zone(ZoneKind.HAND, Seat.S))  # out of turn, at side N
+    sc.wait(2.0)
+    (long_hand,) = alerts(sc.wait(4.0))
+    assert long_hand.seat is Seat.N
+    assert long_hand.text == "N hand holds +1 tiles: N.hand 9m +1"
+    assert long_hand.said.say(ZH).startswith("北方手牌")
+    assert any(str(e).startswith("N.hand (deal S): 9m#") for e in long_hand.evidence)
+    # what the judge waits for and the moves it fits, by side too
+    assert str(waits_said(sc.deal, sc.rec.layout)) == "discard (W to move)"
+    drawn = moves_said(
+        (Draw(Seat.E, Tile.parse("5p")), Discard(Seat.S, Tile.parse("5p"))), sc.rec.layout
+    )
+    assert str(drawn) == "Draw W 5p then Discard N 5p"

@@ -56,7 +56,7 @@ def test_a_tile_in_transit_waits_for_its_placement() -> None:
     assert sc.wait(4.0) == []  # under the grace time: nothing to say
     got = sc.place(tc, sc.zone(RIVER, E))
     assert moves(got) == [Discard(E, Tile.parse("5s"))]
-    assert any("5s#" in line for line in got[0].evidence)
+    assert any("5s#" in str(line) for line in got[0].evidence)
     assert sc.deal.phase.value == "claims"
 
 

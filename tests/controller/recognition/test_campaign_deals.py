@@ -23,6 +23,7 @@ import gzip
 import json
 from pathlib import Path
 
+import pytest
 from recog_rig import Runtime, reader
 
 from controller.alerts import AlertKind
@@ -37,6 +38,8 @@ from rules.move_json import move_to_json
 from rules.moves import CloseClaims, Pass, Reason
 from rules.ruleset import load
 from rules.seats import Seat
+from tools.campaign import deal_file
+from tools.campaign.run import Campaign, CampaignConfig
 from tools.campaign.truth import comparable, read_truth
 
 HERE = Path(__file__).parent / "campaign_deals"
@@ -54,7 +57,7 @@ def change(t: float, text: str) -> TilePlaced | TileLifted:
 
 
 def read_again(
-    name: str,
+    name: str | Path,
     declarations: str,
     tmp_path: Path,
     referee: list[RefereeAlert] | None = None,
@@ -64,7 +67,7 @@ def read_again(
     `referee`: the calls answered are appended to it (see the module docstring); `first`:
     for each answer, whether the call's first candidate (controller/daemon/candidates.py,
     as the daemon makes it) was the move entered."""
-    doc = json.loads(gzip.decompress((HERE / name).read_bytes()))
+    doc = json.loads(gzip.decompress((HERE / name).read_bytes()))  # (a Path stays itself)
     truth_file = tmp_path / "truth.jsonl"
     truth_file.write_text("".join(json.dumps(line) + "\n" for line in doc["truth"]))
     (truth,) = read_truth(truth_file)
@@ -136,6 +139,8 @@ def read_again(
         elif t - opened >= rs.play.claim_seconds:
             rt.apply(CloseClaims())  # the claim clock
             opened = None
+    if not deal.over and deal.window is not None:
+        rt.apply(CloseClaims())  # the claim clock, after the deal's last reader round
     expected = Deal.replay(rs, truth.dice, truth.wall, truth.moves)
     assert comparable(deal.history) == comparable(truth.moves)
     return deal, rt, expected
@@ -290,3 +295,41 @@ def test_regression_a_promoted_kong_read_late_is_not_also_tried_as_a_discard(
     # the buttons pressed while the judge was behind (the daemon refused them too)
     late = {Reason.CLAIM_NOT_ADMISSIBLE, Reason.ALREADY_DECLARED}
     assert {r.reason for r in rt.rejected} <= late, rt.rejected
+
+
+def test_regression_a_discard_whose_tile_was_drawn_again_is_followed_in_its_order(
+    tmp_path: Path,
+) -> None:
+    """10/10/2 seed 311 deal 66: E's draw of 9m was not read, and by the call the table was
+    a dozen moves ahead. E had made a concealed kong, drawn 8s, discarded 4p#4, and four
+    moves on drawn 4p#1 and discarded the 8s. Following the table after the answer, E's
+    hand held as many 4p as the judge knew, so only the 8s was tried as E's discard: taken
+    first, and the deal settled wrong. Now a river's unknown tile whose copy the hand took
+    in again since is a discard to try, and the river's order puts the 4p first."""
+    calls: list[RefereeAlert] = []
+    first: list[bool] = []
+    deal, rt, expected = read_again(
+        "buttons-311-deal-66.json.gz", "buttons", tmp_path, calls, first
+    )
+    assert deal.over and deal.deltas() == expected.deltas()
+    assert first and all(first), (first, calls)
+    late = {Reason.CLAIM_NOT_ADMISSIBLE, Reason.ALREADY_DECLARED}
+    assert {r.reason for r in rt.rejected} <= late, rt.rejected
+
+
+@pytest.mark.slow
+def test_a_deal_cut_from_a_campaign_reads_again_as_the_table_played_it(tmp_path: Path) -> None:
+    """`tools/campaign/deal_file.py` cuts a deal out of a real campaign's journal (a noisy
+    table, the daemon killed once): read again, the file's rounds and buttons give the
+    truth's deal, as the daemon's journal did."""
+    config = CampaignConfig(deals=1, kills=1, seed=8, folder=tmp_path / "run")
+    report = Campaign(config).run()
+    assert report.ok, [(d.number, d.status, d.detail) for d in report.deals]
+    out = tmp_path / "deal-1.json.gz"
+    assert deal_file.main([str(tmp_path / "run"), "1", str(out), "--about", "seed 8"]) == 0
+    doc = json.loads(gzip.decompress(out.read_bytes()))
+    assert doc["about"] == "seed 8" and {line["deal"] for line in doc["truth"]} == {1}
+    assert any(c.startswith("!") for _, changes in doc["rounds"] for c in changes)  # buttons
+    deal, _rt, expected = read_again(out, "buttons", tmp_path, [])
+    assert deal.over and deal.deltas() == expected.deltas()
+    assert deal_file.main([str(tmp_path / "run"), "9", str(tmp_path / "none.json.gz")]) == 1

@@ -78,7 +78,7 @@ def test_a_win_card_laid_while_down_is_its_hu_on_the_open_discard() -> None:
     out = restarted(sc, {**VOID_CARDS, **win})
     assert moves(out) == [Hu(N)]
     assert [a.kind for a in alerts(out)] == [AlertKind.FALSE_HU]
-    assert "card:hu#N found at" in out[0].evidence[0]
+    assert "card:hu#N found at" in str(out[0].evidence[0])
     sc.close()
     assert any(w.seat is N for w in sc.deal.winners)
     assert moves(restarted(sc, {**VOID_CARDS, **win})) == []

@@ -156,7 +156,7 @@ def test_a_win_card_declares_once_and_again_only_when_laid_again() -> None:
     out = sc.lay_card("card:hu#N", ZoneKind.MELDS, Seat.N) + sc.wait(1.1)
     assert moves(out) == [Hu(Seat.N)]
     assert [a.kind for a in alerts(out)] == [AlertKind.FALSE_HU]
-    assert "card:hu#N laid at N.melds" in out[0].evidence[0]
+    assert "card:hu#N laid at N.melds" in str(out[0].evidence[0])
     sc.lift_card("card:hu#N", ZoneKind.MELDS, Seat.N)
     assert sc.lay_card("card:hu#N", ZoneKind.MELDS, Seat.N) == []  # a missed read
     sc.lift_card("card:hu#N", ZoneKind.MELDS, Seat.N)
@@ -172,7 +172,7 @@ def test_a_win_card_laid_at_another_side_declares_for_that_side() -> None:
     sc.discard(Seat.E, "5s", ZoneKind.VOID)
     out = sc.lay_card("card:hu#W", ZoneKind.MELDS, Seat.N) + sc.wait(1.1)
     assert moves(out) == [Hu(Seat.N)]
-    assert "the Win card of side W" in out[0].evidence[0]
+    assert "the Win card of side W" in str(out[0].evidence[0])
 
 
 def test_tiles_alone_a_hand_without_a_suit_has_that_void_once_play_starts() -> None:

@@ -30,7 +30,7 @@ def test_the_neighbours_tile_drawn_from_an_uncertain_pair_is_offered() -> None:
     neighbour = sc.copies[k + 1]
     got = sc.place(neighbour, sc.zone(ZoneKind.HAND, S))
     assert moves(got) == [Draw(S, neighbour.tile)] and alerts(got) == []
-    assert any("other way round" in line for line in got[0].evidence)
+    assert any("other way round" in str(line) for line in got[0].evidence)
 
 
 def test_regression_the_draws_own_pair_is_in_doubt_even_unmarked() -> None:
@@ -41,7 +41,7 @@ def test_regression_the_draws_own_pair_is_in_doubt_even_unmarked() -> None:
     neighbour = sc.copies[k + 1]
     got = sc.place(neighbour, sc.zone(ZoneKind.HAND, S))
     assert moves(got) == [Draw(S, neighbour.tile)] and alerts(got) == []
-    assert any("not marked as in doubt" in line for line in got[0].evidence)
+    assert any("not marked as in doubt" in str(line) for line in got[0].evidence)
 
 
 def test_a_tile_from_further_away_is_still_a_wall_mismatch() -> None:
