@@ -43,6 +43,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterable, Mapping, Sequence
+from copy import deepcopy
 
 from rules import deal_legal
 from rules.claims import ClaimWindow
@@ -120,6 +121,11 @@ class Deal:
             if refused is not None:
                 raise ValueError(f"move {i + 1} ({move}) rejected: {refused}")
         return deal
+
+    def copy(self) -> Deal:
+        """An independent copy to try moves on (a trial): the rule set and the wall's
+        geometry, which never change, are shared."""
+        return deepcopy(self, {id(self.rs): self.rs})
 
     # -- observation ----------------------------------------------------------------------
 

@@ -70,6 +70,9 @@ class WallPosition:
     def __str__(self) -> str:
         return f"{self.wall} wall stack {self.stack + 1} {self.layer.value}"
 
+    def __deepcopy__(self, memo: dict[int, object]) -> WallPosition:
+        return self  # a value: a copied wall (a trial of the judge) shares its positions
+
 
 @dataclass(frozen=True, slots=True)
 class Dice:
@@ -140,6 +143,9 @@ class Geometry:
             at += stacks[seat]
         self.total_stacks = at
         self._positions = tuple(self._locate(i) for i in range(2 * at))
+
+    def __deepcopy__(self, memo: dict[int, object]) -> Geometry:
+        return self  # built once per size (`geometry_of`), never changed: a copied wall shares it
 
     def first_stack(self, brk: Break) -> int:
         """Ring index of the first stack after the break (the first one dealt)."""

@@ -8,7 +8,6 @@ the `claim.window` records the core appends."""
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -28,11 +27,24 @@ class OverTime:
     seat: Seat
 
 
+@dataclass(frozen=True, slots=True)
+class Closed:
+    """A copy of the judge with its open window closed, and the judge's answer to the close."""
+
+    deal: Deal
+    result: mv.Accepted
+
+
 def trial_closed(deal: Deal) -> Deal | None:
-    """The deal as if its open window closed now (None: the close is refused). The rule set
-    is frozen: the copy shares it."""
-    trial = copy.deepcopy(deal, {id(deal.rs): deal.rs})
-    return trial if trial.apply(mv.CloseClaims()) else None
+    """The deal as if its open window closed now (None: the close is refused)."""
+    closed = _closed(deal)
+    return None if closed is None else closed.deal
+
+
+def _closed(deal: Deal) -> Closed | None:
+    trial = deal.copy()
+    result = trial.apply(mv.CloseClaims())
+    return Closed(trial, result) if isinstance(result, mv.Accepted) else None
 
 
 def closes_early(deal: Deal, move: mv.Move) -> bool:
@@ -64,7 +76,7 @@ class ClaimClock:
         self._countdown_second: int | None = None
         # the deal as if its window closed (`trial`), made once per move: the deal it was
         # made of, that deal's history's length then, the trial (None: the close refused)
-        self._trial: tuple[Deal, int, Deal | None] | None = None
+        self._trial: tuple[Deal, int, Closed | None] | None = None
 
     def as_seen(self, deal: Deal | None) -> Deal | None:
         """The deal tile movements are read against. While a claim window is open, tiles
@@ -83,10 +95,23 @@ class ClaimClock:
         """`trial_closed(deal)`, made once per move of the deal (a deep copy of the judge):
         the tiles' next move is read against it (`as_seen`), and then offered to the judge
         (`closes_early`). Not to be changed: it is the same value until the deal moves."""
+        closed = self._closed(deal)
+        return None if closed is None else closed.deal
+
+    def _closed(self, deal: Deal) -> Closed | None:
         made = self._trial
         if made is None or made[0] is not deal or made[1] != len(deal.history):
-            made = self._trial = deal, len(deal.history), trial_closed(deal)
+            made = self._trial = deal, len(deal.history), _closed(deal)
         return made[2]
+
+    def take(self, deal: Deal) -> Closed:
+        """The trial of `deal` (its window closed), given up to the core, which plays on it
+        the move that closed the window early (`closes_early`) and makes it the judge once
+        committed: the live judge is not closed and copied again."""
+        closed = self._closed(deal)
+        assert closed is not None, "taken only after closes_early said yes"
+        self._trial = None
+        return closed
 
     def closes_early(self, deal: Deal, move: mv.Move) -> bool:
         """`closes_early(deal, move)` on the trial made for this move of the deal."""

@@ -2,18 +2,24 @@
 turns them into journalled decisions, in the order they came (DESIGN.md "Data flow",
 docs/DAEMON.md).
 
-    SerialLink/PolledReaderLink → queue → Runtime.handle → ReaderBus → journal (hw.batch)
-      → Debouncer → Recogniser → Runtime.offer → journal (move.accepted) → Deal.apply
-      → TableMachine → publication.views → Outputs
+    SerialLink/PolledReaderLink → queue → Runtime.handle → ReaderBus → Debouncer
+      → Recogniser → Runtime.offer → Deal.apply, TableMachine (decided)
+      → journal (hw.batch, move.accepted, phases, window, settlement: one commit)
+      → recogniser, referee call, Outputs, publication.views
 
 Every raw hardware input and every decision is appended to the journal (monotonic and wall
 time) **before** anything acts on it: a reader's answer is committed (in the next `hw.batch`)
-before a record that follows from it, a move is committed (after `Deal.check`) before
-`Deal.apply`, the recogniser's `on_accepted` and the state machine's transition. Link threads
-only `put` into the queue; `handle(item)` and `tick()` run on the core thread (tests call them
-directly on a fake clock, no thread). Three places see each item's way through: `handle`
-takes it off the queue, `_log` returns once its record is committed (fsync'd), `publish`
-pushes the views to the outputs.
+before a record that follows from it, and a move is committed before anything reads it.
+A move is decided first (`_play`): checked (`Deal.check`), played on a trial of the judge
+(the one it was read against when it closes a claim window early, else a copy) with the
+table machine's phases, the windows and the settlement it makes written out as records
+(`Decided`); those records, with the inputs before them, are committed in one transaction
+(one fsync for one reader answer); only then does the trial become the judge and are the
+recogniser (`on_accepted`), the referee call, the outputs and the views told. Link threads only `put` into
+the queue; `handle(item)` and `tick()` run on the core thread (tests call them directly on
+a fake clock, no thread). Three places see each item's way through: `handle` takes it off
+the queue, `_commit` returns once its records are committed (fsync'd), `publish` pushes the
+views to the outputs.
 
 `Runtime` keeps the deal in progress, the table machine and the sequence that joins them;
 what has state of its own is a part it owns and asks, in the module of its concern:
@@ -46,7 +52,7 @@ import os
 import queue
 from collections import deque
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import replace
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from controller import __version__
@@ -105,7 +111,7 @@ from controller.daemon.referee_call import CALL_GONE, RefereeCall, details
 from controller.daemon.referee_desk import RefereeDesk
 from controller.daemon.replay import Recovered
 from controller.daemon.scan_doubt import ScanDoubt
-from controller.daemon.settlement import SessionScores, settle
+from controller.daemon.settlement import SessionScores, Settlement, settle
 from controller.daemon.view_words import void_set_words
 from controller.daemon.views import TableFacts
 from controller.devices.events import (
@@ -179,8 +185,48 @@ from rules.wall import Dice
 
 log = logging.getLogger(__name__)
 
-# a record for the journal: its source, kind, payload and deal (`_log_all`)
-Entry = tuple[Source, RecordKind, Mapping[str, Any], int | None]
+# a record for the journal: its source, kind, payload, deal and time (None: its commit's)
+Entry = tuple[Source, RecordKind, Mapping[str, Any], int | None, float | None]
+
+
+@dataclass(frozen=True, slots=True)
+class AlertMade:
+    """An alert's record, and what the referee's list shows of it once it is committed."""
+
+    entry: Entry
+    kind: AlertKind
+    severity: str
+    words: Said
+    text: str  # as logged
+
+
+@dataclass(slots=True)
+class Decided:
+    """What one move (with the window it closed first) decided: its records in the order
+    they are journalled, in one transaction, and where among them are the ones the core
+    acts on once they are committed (`Runtime._act`)."""
+
+    entries: list[Entry] = field(default_factory=list)
+    played: list[mv.Move] = field(default_factory=list)  # the judge's moves, in order
+    accepted: tuple[int, dict[str, Any]] | None = None  # `move.accepted`: index, payload
+    alerts: list[tuple[int, AlertMade]] = field(default_factory=list)
+    settled: tuple[int, Settlement] | None = None
+
+    def add(self, entry: Entry) -> None:
+        self.entries.append(entry)
+
+    def accept(self, payload: dict[str, Any], entry: Entry) -> None:
+        self.accepted = len(self.entries), payload
+        self.entries.append(entry)
+
+    def alert(self, made: AlertMade) -> None:
+        self.alerts.append((len(self.entries), made))
+        self.entries.append(made.entry)
+
+    def settle(self, settled: Settlement, entry: Entry) -> None:
+        self.settled = len(self.entries), settled
+        self.entries.append(entry)
+
 
 __all__ = [
     "DEVICES",
@@ -706,14 +752,19 @@ class Runtime:
             self._alert(AlertKind.NO_DEAL, text)
             return False
         rejected = deal.check(move)
-        rejudged = None if rejected is None else self.doubt.reorder(deal, move)
+        rejudged = None
+        if rejected is not None and isinstance(move, mv.Draw | mv.ReplacementDraw):
+            # judged with the window closed, on the trial the draw was read against
+            judged = deal if deal.window is None else self.claims.trial(deal)
+            rejudged = self.doubt.reorder(deal, move, judged)
         if rejudged is not None:
             self.deal = deal = rejudged
             self.claims.forget()
             rejected = deal.check(move)
+        closes = None
         if rejected is not None and self.claims.closes_early(deal, move):
-            self._close_window("draw" if isinstance(move, mv.Draw) else "play", t)
-            rejected = deal.check(move)
+            # accepted once the window is closed: both played on the trial it was read against
+            closes, rejected = "draw" if isinstance(move, mv.Draw) else "play", None
         if rejected is not None:
             self.unanswered.refused(move)
             detail = rejected.detail
@@ -735,118 +786,163 @@ class Runtime:
                 t=t,
             )
             return False
-        self._apply(move, evidence, t)
+        self._play(move, evidence, t, closes)
         return True
 
-    def _apply(self, move: mv.Move, evidence: Evidence, t: float | None) -> None:
+    def _play(
+        self, move: mv.Move, evidence: Evidence, t: float | None, closes: str | None = None
+    ) -> list[Record]:
+        """A move the judge accepts (checked already), in three steps: decided (the judge
+        plays it, the table machine and the claim clock follow, and every record it makes is
+        written out, `Decided`), committed (one transaction: one fsync), then acted on (the
+        judge kept, the recogniser and the referee call told, the outputs and the views).
+        The judge plays on a trial (a copy), which becomes the live judge once committed:
+        the claim clock's, its window closed already, when `closes` says why the open claim
+        window closes first (the move is that close: "timer", "shuffle"; or the move,
+        read against that trial, closes it early: "draw", "play"), else a copy made now.
+        Before the commit only the parts whose state the records write out move (the table
+        machine, the claim clock, the scan's doubtful pairs)."""
         deal = self.deal
         assert deal is not None
-        before = deal.window
-        from_seat = None
-        if isinstance(move, mv.Pung | mv.Chow | mv.Hu | mv.RobKong) or (
-            isinstance(move, mv.Kong) and move.kind.value == "kong"
-        ):
-            from_seat = before.discarder if before is not None else None
-        accepted = None
+        made = Decided()
+        if closes is not None:
+            assert deal.window is not None
+            made.add(self._window_closed(closes, t, deal.window))
+            trial = self.claims.take(deal)
+            judge = trial.deal
+            made.played.append(mv.CloseClaims())
+            self._facts(trial.result, made)
+            self._follow(judge, mv.CloseClaims(), trial.result, made)
+            if not isinstance(move, mv.CloseClaims):
+                self._decide(judge, move, evidence, t, made)
+        else:
+            judge = deal.copy()
+            self._decide(judge, move, evidence, t, made)
+        records = self._commit(made.entries)
+        self._act(judge, made, records)
+        return records
+
+    def _decide(
+        self, judge: Deal, move: mv.Move, evidence: Evidence, t: float | None, made: Decided
+    ) -> None:
+        """The judge plays `move`; its records go into `made`, in the order they are
+        journalled: the move, the alerts its facts raise, the window it closed, the table's
+        phases and the window it opened, the settlement."""
+        before = judge.window
         if not isinstance(move, mv.CloseClaims):
+            from_seat = None
+            if isinstance(move, mv.Pung | mv.Chow | mv.Hu | mv.RobKong) or (
+                isinstance(move, mv.Kong) and move.kind.value == "kong"
+            ):
+                from_seat = before.discarder if before is not None else None
             payload = move_payload(move, self.dealer, evidence, from_seat)
-            check = self.doubt.confirm(deal, move)
+            check = self.doubt.confirm(judge, move)
             if check is not None:
                 payload["wall_check"] = check
-            record = self._log(
-                Source.JUDGE, RecordKind.MOVE_ACCEPTED, payload, deal=self.deal_no, t=t
-            )
-            accepted = (payload, record)
-            self.last_accepted_seq = record.seq
-        result = deal.apply(move)
+            made.accept(payload, (Source.JUDGE, RecordKind.MOVE_ACCEPTED, payload, self.deal_no, t))
+        result = judge.apply(move)
         assert isinstance(result, mv.Accepted), result  # checked above
-        self.unanswered.accepted(move)
-        self.recogniser.on_accepted(move, deal)
-        if accepted is not None or deal.over:
-            # (a deal ended by its last window's close takes its call with it: a call left
-            # standing kept the lights on and the players waiting for good)
-            self.referee_answered(agreed=True)
-        for fact in result.facts:
-            if isinstance(fact, mv.VoidSetDeclared):  # accepted, and penalised (004 Lesson 5)
-                side = table_seat(fact.seat, self.dealer)
-                self._alert(AlertKind.VOID_SUIT_SET, void_set_words(fact, side), side)
-        if accepted is not None:
-            self.outputs.move_accepted(*accepted)
-        if before is not None and deal.window is None and self.claims.journalled_open:
+        made.played.append(move)
+        self._facts(result, made)
+        if before is not None and judge.window is None and self.claims.journalled_open:
             # the judge closed it (every eligible player answered), or the recogniser read
             # its resolution from the tiles (reconciliation): replay needs the close either way
             closed_by = "recognised" if isinstance(move, mv.CloseClaims) else "all-answered"
-            self._journal_window_closed(closed_by, t, before)
-        self._follow(move, result)
+            made.add(self._window_closed(closed_by, t, before))
+        self._follow(judge, move, result, made)
 
-    def _follow(self, move: mv.Move, result: mv.Accepted) -> None:
+    def _facts(self, result: mv.Accepted, made: Decided) -> None:
+        """The alerts the judge's facts raise, into `made`."""
+        for fact in result.facts:
+            if isinstance(fact, mv.VoidSetDeclared):  # accepted, and penalised (004 Lesson 5)
+                side = table_seat(fact.seat, self.dealer)
+                words = void_set_words(fact, side)
+                made.alert(self._alert_made(AlertKind.VOID_SUIT_SET, words, side))
+
+    def _act(self, judge: Deal, made: Decided, records: Sequence[Record]) -> None:
+        """What `made` decided, acted on once its records are committed (`records`): the
+        trial `judge` is the live judge from now."""
+        if judge is not self.deal:
+            self.deal = judge
+            self.claims.forget()
+        for move in made.played:
+            self.unanswered.accepted(move)
+            self.recogniser.on_accepted(move, judge)
+        accepted = made.accepted
+        if accepted is not None:
+            self.last_accepted_seq = records[accepted[0]].seq
+        if accepted is not None or judge.over:
+            # (a deal ended by its last window's close takes its call with it: a call left
+            # standing kept the lights on and the players waiting for good)
+            self.referee_answered(agreed=True)
+        for index, alert in made.alerts:
+            self._alert_shown(alert, records[index])
+        if accepted is not None:
+            self.outputs.move_accepted(accepted[1], records[accepted[0]])
+        if made.settled is not None:
+            index, settled = made.settled
+            self._settled(settled, records[index])
+
+    def _follow(self, judge: Deal, move: mv.Move, result: mv.Accepted, made: Decided) -> None:
         """Move the table machine to the judge's phase, by the transition the judge's facts
-        stand for (`machine.follow`)."""
-        deal = self.deal
-        assert deal is not None
-        target = m.JUDGE_PHASES[deal.phase]
+        stand for (`machine.follow`); its records, the window the move opened and the
+        settlement of a deal it ended go into `made`."""
+        target = m.JUDGE_PHASES[judge.phase]
         if self._table_moved_on():  # a deal finished while the table shuffles the next
-            if deal.over:
-                self._settle_deal()
+            if judge.over:
+                self._settlement(judge, made)
             return
         if self.machine.phase == target and not _restarts_clock(move):
             return
-        followed: list[Entry] = []
         if self.machine.phase == target:
             self.machine.rearm()  # a new move on the same phase: the move clock restarts
         elif isinstance(move, mv.Correction):
-            self._resync("corrected")  # a move taken back: no table event leads back
+            made.entries += self._resynced("corrected", judge)  # no table event leads back
         else:
-            steps = m.follow(self.machine.phase, result, deal.phase)
+            steps = m.follow(self.machine.phase, result, judge.phase)
             if steps is None:
                 text = says(
                     "no way from {phase} to {target}",
                     phase=phase_said(self.machine.phase),
                     target=phase_said(target),
                 )
-                self._alert(AlertKind.MACHINE, text)
+                made.alert(self._alert_made(AlertKind.MACHINE, text))
                 return
-            # the table's phases and the window the move opened are committed together
-            # (one fsync, not one a record): they follow from the move, committed already
-            followed = [self._stepped(trigger) for trigger in steps]
+            made.entries += [self._stepped(trigger) for trigger in steps]
         self.claims.new_move()
         if target == m.CLAIM_WINDOW or target == m.ROBBING_WINDOW:
-            followed.append(self._window_opened())
-        self._log_all(followed)
-        if deal.over:
-            self._settle_deal()
+            made.add(self._window_opened(judge))
+        if judge.over:
+            self._settlement(judge, made)
 
     def _trigger(self, trigger: str) -> None:
-        self._log_all([self._stepped(trigger)])
+        self._commit([self._stepped(trigger)])
 
     def _stepped(self, trigger: str) -> Entry:
         """The table machine moved by `trigger`, and its `table.phase` record to append."""
         before = self.machine.phase
         getattr(self.machine, trigger)()
         payload = {"from": before, "to": self.machine.phase, "trigger": trigger}
-        return Source.DAEMON, RecordKind.TABLE_PHASE, payload, self._open_deal()
+        return Source.DAEMON, RecordKind.TABLE_PHASE, payload, self._open_deal(), None
 
     def _resync(self, why: str) -> None:
         """The table machine put at the judge's phase with no table event to follow (`why`:
         "restarted", the replayed moves; "corrected", the referee's corrections): the
         deal's end is its transition, any other phase is set (`TableMachine.resync`)."""
-        deal = self.deal
-        assert deal is not None
-        target = m.JUDGE_PHASES[deal.phase]
+        assert self.deal is not None
+        self._commit(self._resynced(why, self.deal))
+
+    def _resynced(self, why: str, judge: Deal) -> list[Entry]:
+        """`_resync` to `judge`'s phase, and its record (none: the machine is there)."""
+        target = m.JUDGE_PHASES[judge.phase]
         if self.machine.phase == target or self.machine.phase in m.INTERRUPTIONS:
-            return
-        if deal.over:
-            if self.machine.can("deal_ended"):
-                self._trigger("deal_ended")
-            return
+            return []
+        if judge.over:
+            return [self._stepped("deal_ended")] if self.machine.can("deal_ended") else []
         before = self.machine.phase
         self.machine.resync(target)
-        self._log(
-            Source.DAEMON,
-            RecordKind.TABLE_PHASE,
-            {"from": before, "to": target, "trigger": why},
-            deal=self._open_deal(),
-        )
+        payload = {"from": before, "to": target, "trigger": why}
+        return [(Source.DAEMON, RecordKind.TABLE_PHASE, payload, self._open_deal(), None)]
 
     # --- the claim clock (claim_clock.py) -------------------------------------------------
 
@@ -874,27 +970,20 @@ class Runtime:
                 )
 
     def _close_window(self, closed_by: str, t: float | None) -> Record:
-        deal = self.deal
-        assert deal is not None and deal.window is not None
-        record = self._journal_window_closed(closed_by, t, deal.window)
-        self._apply(mv.CloseClaims(), (), t)
-        return record
+        """The open window closed (`closed_by`), and its `claim.window` record."""
+        return self._play(mv.CloseClaims(), (), t, closed_by)[0]
 
-    def _journal_window_closed(
-        self, closed_by: str, t: float | None, window: ClaimWindow
-    ) -> Record:
+    def _window_closed(self, closed_by: str, t: float | None, window: ClaimWindow) -> Entry:
+        """The `claim.window` record that closes `window` (read at `t`)."""
         at = self.clock.monotonic() if t is None else t
         payload = self.claims.closed(window, self.dealer, closed_by, at)
-        return self._log(Source.DAEMON, RecordKind.CLAIM_WINDOW, payload, deal=self.deal_no, t=t)
+        return Source.DAEMON, RecordKind.CLAIM_WINDOW, payload, self.deal_no, t
 
-    def _journal_window_opened(self) -> None:
-        self._log_all([self._window_opened()])
-
-    def _window_opened(self) -> Entry:
-        deal = self.deal
-        assert deal is not None and deal.window is not None
-        payload = self.claims.opened(deal.window, self.dealer)
-        return Source.DAEMON, RecordKind.CLAIM_WINDOW, payload, self.deal_no
+    def _window_opened(self, judge: Deal) -> Entry:
+        """The `claim.window` record that opens `judge`'s window."""
+        assert judge.window is not None
+        payload = self.claims.opened(judge.window, self.dealer)
+        return Source.DAEMON, RecordKind.CLAIM_WINDOW, payload, self.deal_no, None
 
     # --- a deal's life: shuffle, scan, dice, start, settlement ----------------------------
 
@@ -1066,18 +1155,29 @@ class Runtime:
         """The judge ended the deal: its settlement is built once (settlement.py), journalled,
         added to the session's scores and handed to the outputs."""
         deal = self.deal
-        assert deal is not None and deal.end is not None
+        assert deal is not None
+        made = Decided()
+        self._settlement(deal, made)
+        self._act(deal, made, self._commit(made.entries))
+
+    def _settlement(self, judge: Deal, made: Decided) -> None:
+        """The deal `judge` ended, settled: its `deal.settled` record and the table's phase
+        after it go into `made` (`_settled` acts on it once committed)."""
+        assert judge.end is not None
         players = self.lineup.now.names
-        settled = settle(deal, self.deal_no, self.dealer, self.session or 0, players)
-        record = self._log(
-            Source.JUDGE, RecordKind.DEAL_SETTLED, settled.payload(), deal=self.deal_no
+        settled = settle(judge, self.deal_no, self.dealer, self.session or 0, players)
+        made.settle(
+            settled, (Source.JUDGE, RecordKind.DEAL_SETTLED, settled.payload(), self.deal_no, None)
         )
-        self.scores.settle(settled, record.seq)
-        self.dealer = settled.next_dealer
         if self.machine.can("settlement_done"):
-            self._trigger("settlement_done")
+            made.add(self._stepped("settlement_done"))
         else:  # the table shuffled before the deal was ended (`_table_moved_on`)
             log.info("deal %d settled in phase %s", self.deal_no, self.machine.phase)
+
+    def _settled(self, settled: Settlement, record: Record) -> None:
+        """A settlement committed: the session's scores, the next dealer, the outputs."""
+        self.scores.settle(settled, record.seq)
+        self.dealer = settled.next_dealer
         self.publish()
         self.outputs.deal_settled(settled, record)
         if self.config.deals and self.scores.deals_done >= self.config.deals:
@@ -1439,7 +1539,7 @@ class Runtime:
         if deal.window is None:
             self.claims.resumed(False)
         elif not self.claims.journalled_open:
-            self._journal_window_opened()
+            self._commit([self._window_opened(deal)])
         if taken_back:
             self.recogniser.on_accepted(mv.Correction(1), deal)
             if before is not None:  # the same moves are not read again from those tiles
@@ -1520,19 +1620,20 @@ class Runtime:
         deal: int | None = None,
         t: float | None = None,
     ) -> Record:
-        stamp = Stamp(self.clock.monotonic() if t is None else t, self.clock.wall())
-        record = self.journal.append(source, kind, payload, deal=deal, at=stamp)
-        self._logged(record)
+        (record,) = self._commit([(source, kind, payload, deal, t)])
         return record
 
-    def _log_all(self, entries: Sequence[Entry]) -> None:
-        """Append `entries` in one commit (one fsync), stamped now."""
+    def _commit(self, entries: Sequence[Entry]) -> list[Record]:
+        """Append `entries` in one transaction (one fsync) and return their records, each
+        stamped with its time (None: now)."""
         if not entries:
-            return
-        stamp = Stamp(self.clock.monotonic(), self.clock.wall())
-        made = [(source, kind, payload, deal, stamp) for source, kind, payload, deal in entries]
-        for record in self.journal.append_many(made):
+            return []
+        now, wall = self.clock.monotonic(), self.clock.wall()
+        made = [(s, k, p, d, Stamp(now if t is None else t, wall)) for s, k, p, d, t in entries]
+        records = self.journal.append_many(made)
+        for record in records:
             self._logged(record)
+        return records
 
     def _logged(self, record: Record) -> None:
         self.seq = record.seq
@@ -1556,19 +1657,36 @@ class Runtime:
         """An `alert` record; a message made as a sentence is journalled as its English (or
         as `journalled`, the recogniser's own text) and as the sentence (`words`), which
         every page and the terminal say in their language."""
+        made = self._alert_made(kind, message, seat, severity, journalled, **extra)
+        (record,) = self._commit([made.entry])
+        self._alert_shown(made, record)
+        return record
+
+    def _alert_made(
+        self,
+        kind: AlertKind,
+        message: str | Said,
+        seat: Seat | None = None,
+        severity: str = "warning",
+        journalled: str | None = None,
+        **extra,
+    ) -> AlertMade:
+        """An alert's record to commit (`_alert`), and what is shown of it once committed."""
         text = str(message) if journalled is None else journalled
         payload = {"code": kind.value, "message": text, "severity": severity, **extra}
         if isinstance(message, Said):
             payload["words"] = message.to_json()
         if seat is not None:
             payload["seat"] = seat.name
-        record = self._log(Source.DAEMON, RecordKind.ALERT, payload, deal=self._open_deal())
-        words = alert_said(kind, message)
+        entry = (Source.DAEMON, RecordKind.ALERT, payload, self._open_deal(), None)
+        return AlertMade(entry, kind, severity, alert_said(kind, message), str(message))
+
+    def _alert_shown(self, made: AlertMade, record: Record) -> None:
+        words = made.words
         self.alerts.append(
-            AlertView(record.seq, record.wall, severity, str(words), words.to_json())
+            AlertView(record.seq, record.wall, made.severity, str(words), words.to_json())
         )
-        log.warning("alert %s: %s", kind.value, message)
-        return record
+        log.warning("alert %s: %s", made.kind.value, made.text)
 
     def _open_deal(self) -> int | None:
         return self.deal_no if self.deal is not None and self.deal_no else None

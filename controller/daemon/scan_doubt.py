@@ -9,7 +9,6 @@ import logging
 from collections.abc import Iterable
 from typing import Any
 
-from controller.daemon.claim_clock import trial_closed
 from controller.recognition.wall_doubt import next_index, pair_of, swap_for, swapped
 from rules import moves as mv
 from rules.deal import Deal
@@ -29,16 +28,13 @@ class ScanDoubt:
         """A new wall scan, with its doubtful pairs."""
         self.uncertain = tuple(uncertain)
 
-    def reorder(self, deal: Deal, move: mv.Move) -> Deal | None:
+    def reorder(self, deal: Deal, move: mv.Move, trial: Deal | None) -> Deal | None:
         """A draw the judge refuses as WALL_MISMATCH that fits the wall with an uncertain
         pair of the scan swapped: the deal re-judged on that order (None: no swap fits), and
-        the draw's `move.accepted` records it (`confirm`)."""
-        if not isinstance(move, mv.Draw | mv.ReplacementDraw):
-            return None
-        trial: Deal | None = deal
-        if deal.window is not None:  # the draw closes the window first
-            trial = trial_closed(deal)
-        if trial is None:
+        the draw's `move.accepted` records it (`confirm`). `trial`: the deal the draw is
+        judged on, `deal` itself or, while a window is open, `deal` with it closed (the
+        claim clock's trial: the draw closes the window first; None: the close is refused)."""
+        if trial is None or not isinstance(move, mv.Draw | mv.ReplacementDraw):
             return None
         refused = trial.check(move)
         if refused is None or refused.reason is not mv.Reason.WALL_MISMATCH:

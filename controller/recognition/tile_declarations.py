@@ -24,7 +24,6 @@ judged by the tiles (a claim read after the window closed is refused as late).
 
 from __future__ import annotations
 
-import copy
 from dataclasses import dataclass
 
 from controller.alerts import AlertKind
@@ -234,7 +233,7 @@ def _hu_on_unread(
         if spot.tile != tile or not deal.wins(seat, tile):
             continue
         moves = (Discard(deal.turn, tile), Hu(seat))
-        trial = copy.deepcopy(deal, {id(deal.rs): deal.rs})  # the rule set is frozen
+        trial = deal.copy()
         if trial.apply(moves[0]) and trial.check(moves[1]) is None:
             spots.add(spot)
             return moves
@@ -287,7 +286,7 @@ def false_hu_shown(
         o = open_tile(deal)
         false = o is not None and not deal.wins(move.seat, o.tile)
     elif isinstance(move, SelfDrawnHu):
-        trial = copy.deepcopy(deal, {id(deal.rs): deal.rs})  # the rule set is frozen
+        trial = deal.copy()
         for m in moves[:-1]:
             if trial.window is not None and trial.check(m) is not None:
                 trial.apply(CloseClaims())  # the draw closes the window it follows

@@ -50,6 +50,28 @@ def test_a_move_is_timed_from_the_answer_the_daemon_read_last() -> None:
     ]
 
 
+def test_a_move_is_timed_from_the_answer_that_ended_its_round() -> None:
+    """A move is decided when its reader round ends, at the bus's last answer; it is stamped
+    with the round's last read, which an earlier answer may hold. Timed from that earlier
+    answer, the move was charged the bus's last inventory (13 ms of sim-uhf's wall spot) as
+    if the daemon had spent it."""
+    chunks = [
+        Chunk(1.000, "reader", "rx", b"a"),  # the round's last read (address 2)
+        Chunk(1.013, "reader", "rx", b"b"),  # address 3: no tag, the round ends
+        Chunk(1.200, "reader", "rx", b"c"),
+    ]
+    commits = [
+        (1.016, [(6, "move.accepted", 1.0001)]),
+        (1.210, [(7, "move.accepted", 1.2001)]),  # decided by a deadline: no round ended
+    ]
+    rounds = [1.0132, 1.3]
+    moves = samples(chunks, commits, [], rounds)
+    assert [(m.written, m.read, m.fsynced) for m in moves] == [
+        (1.013, 1.0132, 1.016),
+        (1.200, 1.2001, 1.210),
+    ]
+
+
 def test_bench_daemon_path_json(tmp_path: Path) -> None:
     out = subprocess.run(
         [sys.executable, "-m", "controller", "bench", "daemon", "--json", "--frames", "60",

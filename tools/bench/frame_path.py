@@ -14,11 +14,15 @@ Beside it, the disk's own time in the same run (`DiskPeer`): a bare append of a
 record-sized write and its fsync in the journal's folder, a few times a second, so the
 path's own time is told apart from the disk's (a commit cannot be faster than one fsync).
 
-Which answer a move came from: the daemon stamps a move read off the tiles with the arrival
-of the answer that closed the reader round it was decided in (controller/journal/inputs.py
-`round_time`), so the answer is the last input written before that stamp; a move whose last
-input was the table's (a button) is not counted. The fsync is the commit holding the move's
-`move.accepted` record; the push the first public view whose `seq` reaches that record.
+Which answer a move came from: the daemon decides a move read off the tiles when the
+reader round that shows it closes, at the arrival of the round's last answer (the bus's
+last address; the journal's `hw.batch` holds each answer's arrival and each round's end),
+and stamps the move with the round's last read (controller/journal/inputs.py `round_time`),
+which may be an earlier answer of the round; the answer is the last input written before
+the end of the round holding that stamp (before the stamp itself when no round ended before
+the move's commit: a move a deadline decided); a move whose last input was the table's (a
+button) is not counted. The fsync is the commit holding the move's `move.accepted` record;
+the push the first public view whose `seq` reaches that record.
 """
 
 from __future__ import annotations
@@ -34,6 +38,7 @@ import subprocess
 import sys
 import threading
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import urlsplit
@@ -205,8 +210,8 @@ def inventory_times(chunks: list[Chunk]) -> list[float]:
 @dataclass(frozen=True, slots=True)
 class Sample:
     """One move read off the tiles: when its reader answer was written, when the daemon read
-    it (the move's stamp), when its record's commit had been fsync'd and when the board's
-    client received the view showing it (None: no such view came)."""
+    it (the round's end it was decided at), when its record's commit had been fsync'd and
+    when the board's client received the view showing it (None: no such view came)."""
 
     written: float
     read: float
@@ -218,9 +223,11 @@ def samples(
     chunks: list[Chunk],
     commits: list[tuple[float, list[tuple[int, str, float]]]],
     pushes: list[Push],
+    rounds: Sequence[float] = (),
 ) -> list[Sample]:
     """The moves read off the tiles, each with its answer, fsync and push (the module's
-    docstring); moves a table input decided are left out."""
+    docstring); `rounds`: the daemon's times of the reader rounds' ends, in order; moves a
+    table input decided are left out."""
     inputs = sorted((c for c in chunks if c.direction == "rx"), key=lambda c: c.t)
     times = [c.t for c in inputs]
     views = [p for p in pushes if p.name == "view" and p.id is not None]
@@ -229,11 +236,13 @@ def samples(
         for seq, kind, stamp in records:
             if kind != "move.accepted":
                 continue
-            i = bisect.bisect_right(times, stamp) - 1
+            j = bisect.bisect_left(rounds, stamp)
+            read = rounds[j] if j < len(rounds) and rounds[j] <= t_commit else stamp
+            i = bisect.bisect_right(times, read) - 1
             if i < 0 or inputs[i].device != "reader":
                 continue  # a button, or before the first answer
             shown = next((p.t for p in views if p.id is not None and p.id >= seq), None)
-            out.append(Sample(inputs[i].t, stamp, t_commit, shown))
+            out.append(Sample(inputs[i].t, read, t_commit, shown))
     return out
 
 
@@ -293,8 +302,8 @@ def measure_path(
         player.join(10)
         sim.close()
         shutil.rmtree(folder / "devices", ignore_errors=True)
-    commits = _stamped(commits_file, folder / "path.journal")
-    moves = samples(chunks, commits, [] if board is None else board.pushes)
+    commits, rounds = _stamped(commits_file, folder / "path.journal")
+    moves = samples(chunks, commits, [] if board is None else board.pushes, rounds)
     if not any(m.pushed is not None for m in moves):
         raise RuntimeError(
             f"no move read off the tiles was pushed to the board ({len(moves)} read)"
@@ -341,11 +350,18 @@ def _moved(commits: Path) -> bool:
     return False
 
 
-def _stamped(commits: Path, journal: Path) -> list[tuple[float, list[tuple[int, str, float]]]]:
-    """The commit log's commits, each record with its journal stamp (`mono`)."""
+def _stamped(
+    commits: Path, journal: Path
+) -> tuple[list[tuple[float, list[tuple[int, str, float]]]], list[float]]:
+    """The commit log's commits, each record with its journal stamp (`mono`), and the times
+    the reader's rounds ended (the arrival of each round's last answer), in order."""
+    from controller.daemon.input_log import reader_steps
     from controller.journal.store import Journal
 
     logged = commit_log.parse(commits.read_text()) if commits.exists() else []
     with Journal.open_readonly(journal) as j:
-        stamps = {r.seq: r.mono for r in j.records()}
-    return [(t, [(s, k, stamps[s]) for s, k in records if s in stamps]) for t, records in logged]
+        records = list(j.records())
+    stamps = {r.seq: r.mono for r in records}
+    rounds = sorted(step.t for step in reader_steps(records) if step.round_done)
+    stamped = [(t, [(s, k, stamps[s]) for s, k in rs if s in stamps]) for t, rs in logged]
+    return stamped, rounds

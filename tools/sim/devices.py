@@ -382,8 +382,10 @@ class ReaderBus:
         return bytes(out), polled
 
     def _deliver(self, answer: bytes, polled: list[int]) -> None:
-        if answer and self.endpoint.write(answer) and self.tap:
-            self.tap("reader", "rx", answer)
+        if answer:
+            if self.tap:  # first: the host may read the answer before this thread runs again
+                self.tap("reader", "rx", answer)
+            self.endpoint.write(answer)
         if polled:
             self.inventoried(polled)
 

@@ -152,7 +152,8 @@ class Simulation:
         faults keep and every `t` of the truth; the waits themselves are real (a test
         advances its clock instead of sleeping through a `score_wait`). `tap(device,
         direction, bytes)` is called with every chunk a device received ("tx", the host's
-        view) or wrote ("rx", once written), on the thread that moved it, as a capture
+        view) or wrote ("rx": the table's once written, the reader's answers as they are
+        written, before the host can read them, and so also one whose host just went), on the thread that moved it, as a capture
         records them (`mjtable bench daemon` times the reader's answers with it)."""
         self.config = config
         self._clock = clock

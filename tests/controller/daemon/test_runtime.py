@@ -82,6 +82,157 @@ def test_the_phase_and_window_a_discard_opens_are_one_commit(rig):
     assert opened > 10
 
 
+def offered_commits(rig, plan):
+    """Each move of `plan` offered as the tiles show it (`play(fast=True)`: the next move
+    closes a claim window early), and the commits each offer made."""
+    made = []
+    stop = add_commit_observer(lambda t, records: made[-1][1].append(list(records)))
+    try:
+        for move in plan.moves:
+            if isinstance(move, mv.CloseClaims):
+                continue
+            made.append((move, []))
+            rig.seen(move)
+            rig.step(0.2)
+        if rig.rt.deal.window is not None:  # the last window closes on time
+            made.append((mv.CloseClaims(), []))
+            rig.step(rig.rs.play.claim_seconds + 0.01)
+    finally:
+        stop()
+    return made
+
+
+def test_a_draw_after_a_discard_is_one_commit(rig):
+    """A draw that closed the claim window early was three commits (three fsyncs) before its
+    `move.accepted`, and a fourth for its phase, before the board showed it: the window
+    closed, the table's phase after the close, the draw, the phase after the draw. Each
+    reader answer is now one commit; the records and their order are the same."""
+    offered = offered_commits(rig, begin_deal(rig, 2))
+    draws = 0
+    for move, commits in offered:
+        during = [c for c in commits if not all(r.kind is RecordKind.HW_BATCH for r in c)]
+        assert len(during) == 1, (move, commits)
+        (records,) = during
+        kinds = [r.kind for r in records if r.kind is not RecordKind.HW_BATCH]  # the inputs
+        closed = [r.data() for r in records if r.kind is RecordKind.CLAIM_WINDOW]
+        if isinstance(move, mv.Draw) and closed and closed[0]["state"] == "closed":
+            draws += 1
+            assert closed[0]["closed_by"] == "draw"
+            assert kinds == [
+                RecordKind.CLAIM_WINDOW,  # closed by the draw
+                RecordKind.TABLE_PHASE,  # the claims passed
+                RecordKind.MOVE_ACCEPTED,  # the draw
+                RecordKind.TABLE_PHASE,  # to discard
+            ], records
+            closing, drawn = [r.data() for r in records if r.kind is RecordKind.TABLE_PHASE]
+            assert closing["to"] == m.AWAITING_DRAW and drawn["trigger"] == "drawn"
+    assert draws > 10
+    assert rig.rt.machine.phase == "settled"
+    # the settlement is the last move's commit (here the last window's close), with the
+    # table's phase after it
+    last = offered[-1][1][-1]
+    assert [r.kind for r in last][-2:] == [RecordKind.DEAL_SETTLED, RecordKind.TABLE_PHASE]
+
+
+def test_a_draw_after_a_discard_copies_the_judge_once(rig, monkeypatch):
+    """A draw after a discard was judged on two deep copies of the judge, 0.5-1 ms of CPU
+    each before its commit: the claim clock's trial (the window closed), and another one
+    made to see whether the draw fits a swapped scan pair (`ScanDoubt.reorder`)."""
+    import copy
+
+    import rules.deal
+
+    copies = []
+
+    def counted(x, memo=None, _deepcopy=copy.deepcopy):
+        if isinstance(x, Deal):
+            copies.append(len(x.history))
+        return _deepcopy(x, memo)
+
+    monkeypatch.setattr(copy, "deepcopy", counted)
+    monkeypatch.setattr(rules.deal, "deepcopy", counted)
+    plan = begin_deal(rig, 2)
+    draws = 0
+    for move in (x for x in plan.moves if not isinstance(x, mv.CloseClaims)):
+        window = rig.rt.deal.window is not None
+        rig.seen(move)
+        if isinstance(move, mv.Draw) and window:
+            draws += 1
+            assert len(copies) == 1, move  # since the discard: the tick read on the trial
+        copies.clear()
+        rig.step(0.2)
+    assert draws > 10
+
+
+class Killed(BaseException):
+    """The process killed while a move's records were being committed (SIGKILL)."""
+
+
+@pytest.mark.parametrize("which", ["draw after a discard", "discard"])
+def test_a_kill_between_decision_and_commit_loses_and_doubles_nothing(tmp_path, which):
+    """A move is decided (the judge plays it, on the trial it was read against when it
+    closes a claim window early) before its records are committed in one transaction: a
+    kill before that commit leaves none of them, the restart knows nothing of the move, and
+    the table shows it again (here: offered again), once."""
+    path = tmp_path / "t.journal"
+    rig = Rig(path)
+    rig.link("table", True)
+    rig.link("reader", True)
+    plan = begin_deal(rig, 2)
+    moves = [x for x in plan.moves if not isinstance(x, mv.CloseClaims)]
+    truth = judged(rig, plan)
+    for cut, move in enumerate(moves):
+        window = rig.rt.deal.window is not None
+        if which == "discard" and isinstance(move, mv.Discard) and cut > 8:
+            break
+        if which != "discard" and isinstance(move, mv.Draw) and window and cut > 8:
+            break
+        rig.seen(move)
+        rig.step(0.2)
+    before = rig.records()
+    history = list(rig.rt.deal.history)
+    append, append_many = rig.journal.append, rig.journal.append_many
+
+    def killed(entries):
+        if any(kind is RecordKind.MOVE_ACCEPTED for _, kind, *_ in entries):
+            raise Killed
+        return append_many(entries)
+
+    def killed_one(source, kind, payload, **at):
+        if kind is RecordKind.MOVE_ACCEPTED:
+            raise Killed
+        return append(source, kind, payload, **at)
+
+    rig.journal.append_many, rig.journal.append = killed, killed_one
+    with pytest.raises(Killed):
+        rig.seen(move)
+    rig.close()
+
+    again = Rig(path, clock=rig.clock)
+    assert [r.hash for r in again.records()[: len(before)]] == [r.hash for r in before]
+    assert again.records(RecordKind.MOVE_ACCEPTED) == [
+        r for r in before if r.kind is RecordKind.MOVE_ACCEPTED
+    ]
+    assert list(again.rt.deal.history) == history  # nothing of the move, nothing lost
+    again.wait_ready()
+    for x in moves[cut:]:
+        again.seen(x)
+        again.step(0.2)
+    again.step(again.rs.play.claim_seconds + 0.01)  # the last window closes on time
+    assert again.rt.machine.phase == "settled"
+    accepted = again.records(RecordKind.MOVE_ACCEPTED)
+    assert [
+        dataclasses.replace(move_from_judge_json(r.data()["judge"]), t=None) for r in accepted
+    ] == [dataclasses.replace(x, t=None) for x in moves]
+    opened = [r for r in again.records(RecordKind.CLAIM_WINDOW) if r.data()["state"] == "opened"]
+    closed = [r for r in again.records(RecordKind.CLAIM_WINDOW) if r.data()["state"] == "closed"]
+    assert len(closed) == len(opened)
+    (settled,) = again.records(RecordKind.DEAL_SETTLED)
+    assert settled.data()["deltas"] == list(fixed_order(truth.deltas(), Seat.E))
+    assert again.journal.verify().ok
+    again.close()
+
+
 def test_deal_started_names_the_wall_in_drawing_order(rig):
     begin_deal(rig, 5, Dice(2, 2))
     (started,) = rig.records(RecordKind.DEAL_STARTED)
