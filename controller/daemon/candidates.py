@@ -65,7 +65,7 @@ def candidates(
     last_seq: int | None = None,
     fits: Sequence[mv.Move] = (),
     shown: Sequence[mv.Move] = (),
-    declared: Sequence[mv.Move] = (),
+    declared: Sequence[mv.PlayerMove] = (),
 ) -> tuple[Candidate, ...]:
     """The explanations the judge can offer for a table it cannot follow; with what the
     reader shows beside it (`differences`) and the journal record of the last accepted move
@@ -124,10 +124,10 @@ class Unanswered:
     _KINDS = (mv.Hu, mv.SelfDrawnHu, mv.RobKong, mv.Kong)
 
     def __init__(self) -> None:
-        self._moves: dict[Seat, mv.Move] = {}
+        self._moves: dict[Seat, mv.PlayerMove] = {}
 
     @property
-    def moves(self) -> tuple[mv.Move, ...]:
+    def moves(self) -> tuple[mv.PlayerMove, ...]:
         return tuple(self._moves.values())
 
     def refused(self, move: mv.Move) -> None:
@@ -143,7 +143,7 @@ class Unanswered:
 
 
 def _declared(
-    deal: Deal, dealer: Seat, differences: Differences, declared: Sequence[mv.Move]
+    deal: Deal, dealer: Seat, differences: Differences, declared: Sequence[mv.PlayerMove]
 ) -> tuple[Candidate, ...]:
     """A Hu or a kong the judge would take now that the players declared and the judge
     refused earlier (`declared`)."""
@@ -197,11 +197,11 @@ _DECLARED = {"hu": N_("a Hu"), "kong": N_("a kong")}
 _HAND_LAID = 10  # tiles come into a player's melds at once: a hand laid open (a Hu shown)
 
 
-def _hu_now(deal: Deal, seat: Seat) -> mv.Move | None:
+def _hu_now(deal: Deal, seat: Seat) -> mv.PlayerMove | None:
     """The Hu `seat` can declare now, as the judge would take it (None: none)."""
     w = deal.window
     if deal.phase is Phase.DISCARD and deal.turn is seat:
-        hu: mv.Move = mv.SelfDrawnHu(seat)
+        hu: mv.PlayerMove = mv.SelfDrawnHu(seat)
     elif w is not None and w.kind is WindowKind.ROBBING:
         hu = mv.RobKong(seat)
     elif w is not None:
@@ -211,7 +211,7 @@ def _hu_now(deal: Deal, seat: Seat) -> mv.Move | None:
     return hu if deal.check(hu) is None else None
 
 
-def _kongs_now(deal: Deal, seat: Seat, tile: Any) -> tuple[mv.Move, ...]:
+def _kongs_now(deal: Deal, seat: Seat, tile: Any) -> tuple[mv.PlayerMove, ...]:
     """The kong of `tile` (any, None: the open discard's) `seat` can declare now."""
     w = deal.window
     if w is not None and w.kind is WindowKind.DISCARD and tile in (None, w.tile):

@@ -31,7 +31,7 @@ from controller.tag_maps import Card, CardKind, TileCopy
 from controller.words import MOVE_VERBS, SEAT_NAMES, SUIT_WORDS, VERBS, tile_said, zone_said
 from rules.deal import Deal
 from rules.deal_state import Phase
-from rules.moves import ChooseVoid, CloseClaims, Kong, Move
+from rules.moves import ChooseVoid, CloseClaims, Kong, Move, Penalty, PlayerMove
 from rules.seats import SEATS, Seat
 from rules.tiles import Suit, Tile
 
@@ -114,8 +114,9 @@ def tally_said(tally: Mapping[Spot, int]) -> Said:
 def move_said(m: Move, layout: Layout) -> Said:
     """One move as `readings.move_text` writes it, its player named by side ("Discard S 5p",
     "Kong E concealed-kong 3s"): "South discards 5 Dots" in another language."""
-    seat = getattr(m, "seat", None)
-    text = move_text(m) if seat is None else move_text(replace(m, seat=layout.side(seat)))
+    seat = m.seat if isinstance(m, PlayerMove | Penalty) else None
+    sided = replace(m, seat=layout.side(m.seat)) if isinstance(m, PlayerMove | Penalty) else m
+    text = move_text(sided)
     verb = MOVE_VERBS.get(type(m).__name__)
     if isinstance(m, CloseClaims):
         return Said(CLOSE_CLAIMS, english=text)
