@@ -146,6 +146,17 @@ def read_again(
     return deal, rt, expected
 
 
+def answered_as_played(name: str, tmp_path: Path) -> tuple[Runtime, list[RefereeAlert], list[bool]]:
+    """A buttons deal read again with its calls answered (`read_again`'s `referee`), which
+    must settle as the table played it; the runtime, the calls and whether each answer was
+    the call's first candidate."""
+    calls: list[RefereeAlert] = []
+    first: list[bool] = []
+    deal, rt, expected = read_again(name, "buttons", tmp_path, calls, first)
+    assert deal.over and deal.deltas() == expected.deltas()
+    return rt, calls, first
+
+
 def test_regression_tiles_502_deal_73_a_hu_on_a_discard_never_read_in_the_river(
     tmp_path: Path,
 ) -> None:
@@ -183,12 +194,7 @@ def test_regression_fast_table_far_ahead_after_a_missed_draw_needs_one_answer(
     of its own (42 taps). Now the re-reading follows the table a step at a time as far as
     the tiles decide, each seat's discards in the order they left its hand: one answer, and
     the deal reads as the table played it."""
-    calls: list[RefereeAlert] = []
-    first: list[bool] = []
-    deal, rt, expected = read_again(
-        "buttons-313-deal-43.json.gz", "buttons", tmp_path, calls, first
-    )
-    assert deal.over and deal.deltas() == expected.deltas()
+    rt, calls, first = answered_as_played("buttons-313-deal-43.json.gz", tmp_path)
     assert len(calls) == 1, calls
     assert first == [True]  # the call's first candidate is the move entered
     # only the claim buttons pressed while the judge was behind (the daemon refused them too)
@@ -206,12 +212,7 @@ def test_regression_fast_table_far_ahead_a_discard_won_by_a_hu_is_followed_in_it
     is ordered with its discards by when its tiles reached the melds (a discard of a tile
     the hand held before was tried first beside it, and the table was not followed past it:
     a second call, whose first candidate was that discard): one answer, read right."""
-    calls: list[RefereeAlert] = []
-    first: list[bool] = []
-    deal, rt, expected = read_again(
-        "buttons-313-deal-79.json.gz", "buttons", tmp_path, calls, first
-    )
-    assert deal.over and deal.deltas() == expected.deltas()
+    rt, calls, first = answered_as_played("buttons-313-deal-79.json.gz", tmp_path)
     assert len(calls) == 1, calls
     assert first == [True]
     assert {r.reason for r in rt.rejected} <= {Reason.CLAIM_NOT_ADMISSIBLE}, rt.rejected
@@ -239,12 +240,7 @@ def test_regression_the_first_candidate_is_the_first_move_the_tiles_show_not_the
     discarded 7p", the one tile of N's river the judge did not know, and the referee had to
     enter N's 3m by hand. Now the first candidate is the first move of the table followed
     as far as the tiles decide (`Recogniser.ahead`): N's 3m."""
-    calls: list[RefereeAlert] = []
-    first: list[bool] = []
-    deal, rt, expected = read_again(
-        "buttons-311-deal-17.json.gz", "buttons", tmp_path, calls, first
-    )
-    assert deal.over and deal.deltas() == expected.deltas()
+    rt, calls, first = answered_as_played("buttons-311-deal-17.json.gz", tmp_path)
     assert len(calls) == 1, calls
     assert first == [True]
     assert {r.reason for r in rt.rejected} <= {Reason.CLAIM_NOT_ADMISSIBLE}, rt.rejected
@@ -263,12 +259,7 @@ def test_regression_a_move_read_late_does_not_make_the_moves_after_it_look_older
     followed past them (two more calls, "Enter the claim (or the passes) by hand"). Now a
     move's tiles count from when they arrived, and a claim whose tiles came before any
     other is taken first: one answer, and the deal reads as the table played it."""
-    calls: list[RefereeAlert] = []
-    first: list[bool] = []
-    deal, rt, expected = read_again(
-        "buttons-311-deal-98.json.gz", "buttons", tmp_path, calls, first
-    )
-    assert deal.over and deal.deltas() == expected.deltas()
+    rt, calls, first = answered_as_played("buttons-311-deal-98.json.gz", tmp_path)
     assert len(calls) == 1, calls
     assert first == [True]
     assert {r.reason for r in rt.rejected} <= {Reason.CLAIM_NOT_ADMISSIBLE}, rt.rejected
@@ -284,12 +275,7 @@ def test_regression_a_promoted_kong_read_late_is_not_also_tried_as_a_discard(
     "Enter East's discard by hand". Now a hand's tile gone into its own melds with none
     from another seat (one onto a pung, or all four) is its own kong, not a discard: one
     answer, and the deal reads as the table played it."""
-    calls: list[RefereeAlert] = []
-    first: list[bool] = []
-    deal, rt, expected = read_again(
-        "buttons-311-deal-24.json.gz", "buttons", tmp_path, calls, first
-    )
-    assert deal.over and deal.deltas() == expected.deltas()
+    rt, calls, first = answered_as_played("buttons-311-deal-24.json.gz", tmp_path)
     assert len(calls) == 1, calls
     assert first == [True]
     # the buttons pressed while the judge was behind (the daemon refused them too)
@@ -306,12 +292,7 @@ def test_regression_a_discard_whose_tile_was_drawn_again_is_followed_in_its_orde
     hand held as many 4p as the judge knew, so only the 8s was tried as E's discard: taken
     first, and the deal settled wrong. Now a river's unknown tile whose copy the hand took
     in again since is a discard to try, and the river's order puts the 4p first."""
-    calls: list[RefereeAlert] = []
-    first: list[bool] = []
-    deal, rt, expected = read_again(
-        "buttons-311-deal-66.json.gz", "buttons", tmp_path, calls, first
-    )
-    assert deal.over and deal.deltas() == expected.deltas()
+    rt, calls, first = answered_as_played("buttons-311-deal-66.json.gz", tmp_path)
     assert first and all(first), (first, calls)
     late = {Reason.CLAIM_NOT_ADMISSIBLE, Reason.ALREADY_DECLARED}
     assert {r.reason for r in rt.rejected} <= late, rt.rejected
