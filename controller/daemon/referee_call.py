@@ -50,6 +50,12 @@ class RefereeCall:
     answered: bool = False
     answers: int = 0
     said_cause: Said | None = None  # `cause` as a sentence (else read from its words)
+    # the moves an ambiguous reading fitted (kept while the call stands: a reading of the
+    # same tiles refused meanwhile must not take its buttons away)
+    fits: tuple[Any, ...] = ()
+    # its candidates are the judge's and the reader's explanations, brought up to date as
+    # the tiles and the judge change (not the dice asked, nor a deal overtaken)
+    follows: bool = False
 
     @property
     def cause_said(self) -> Said:
@@ -79,12 +85,12 @@ class RefereeCall:
         self, offered: tuple[Candidate, ...], details: tuple[Said, ...], answered: bool
     ) -> RefereeCall:
         """The same call with its candidates and details brought up to date (its headline
-        follows them)."""
+        follows them); `answered`: after an answer taken (the call's name changes with it)."""
         return replace(
             self,
             candidates=offered,
             details=details,
-            answered=answered,
+            answered=self.answered or answered,
             answers=self.answers + int(answered),
         )
 

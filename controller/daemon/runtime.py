@@ -69,6 +69,7 @@ from controller.daemon.boardless import (
 )
 from controller.daemon.candidates import (
     Candidate,
+    Differences,
     Unanswered,
     candidates,
     overtaken_candidates,
@@ -298,6 +299,7 @@ class Runtime:
         # the daemon was degraded or recovering: judged in order once it is ready (`_release`)
         self.held = HoldBack()
         self.call: RefereeCall | None = None  # what the table waits for the referee about
+        self._call_look: tuple[int, frozenset[Any]] | None = None  # what it was made from
         self.last_accepted_seq = 0
         self._started_seq = 0  # the open deal's deal.started record
         self.desk = RefereeDesk(self.journal, self.clock, self)
@@ -448,6 +450,7 @@ class Runtime:
             if self.claims.due(self.deal) is not None:  # a CHOW's tiles held it: read now
                 self._close_window("timer", now)
             self.call_off_if_agreed()
+            self._refresh_call()
         if self.claims.countdown(self.machine.remaining(Timer.CLAIM)):
             self._dirty = True
         self.recheck_settled(now)
@@ -1392,24 +1395,16 @@ class Runtime:
     ) -> None:
         """The table waits for the referee: the call (its candidates the judge's and the
         reader's explanations unless `offered`) and its `alert` record, which names it."""
-        deal = self.deal
-        diffs = None
-        if offered is None:
-            live = deal is not None and not deal.over
-            diffs = self.recogniser.differences(deal) if deal is not None and live else None
-            # the moves the tiles show beyond the judge: the first is the best candidate
-            follows = live and self._live() and not self._overtaken()
-            shown = self.recogniser.ahead(deal) if deal is not None and follows else ()
-            offered = candidates(
-                deal,
-                self._dealt_by,
-                diffs,
-                self.last_accepted_seq,
-                fits,
-                shown,
-                self.unanswered.moves,
-            )
         before = self.call
+        diffs = None
+        follows = offered is None
+        if offered is None:
+            if not fits and before is not None and not before.answered:
+                # a reading of the same tiles refused while an ambiguous one's call stands
+                # keeps its buttons (10/10/2 seed 311 deal 24: "West's discard was not read",
+                # "Enter it by hand" first, where the call had offered 5s or 1m)
+                fits = before.fits
+            offered, diffs = self._call_candidates(fits)
         # a call raised again before any answer is the same call to the referee: its name
         # stays, so an answer tapped meanwhile still counts
         standing = 0 if before is None or before.answered else before.alert_seq
@@ -1419,6 +1414,8 @@ class Runtime:
             offered,
             details(diffs, self._dealt_by),
             said_cause=alert_said(kind, message),
+            fits=fits,
+            follows=follows,
         )
         record = self._alert(
             kind,
@@ -1432,6 +1429,8 @@ class Runtime:
             **extra,
         )
         self.call = replace(call, alert_seq=standing or record.seq)
+        if self.deal is not None and not self.deal.over:
+            self._call_look = self._look(self.deal)
 
     def referee_answered(self, agreed: bool = False) -> None:
         """The call goes off: at once for a referee's decision (a correction, the dice);
@@ -1443,27 +1442,69 @@ class Runtime:
         if self.call is None:
             return
         deal = self.deal
-        if agreed and deal is not None and not deal.over:
-            differences = self.recogniser.differences(deal)
-            if differences:
-                # the headline is made again from the new candidates (one value: the
-                # page's call and its buttons cannot disagree)
-                offered = candidates(
-                    deal,
-                    self._dealt_by,
-                    differences,
-                    self.last_accepted_seq,
-                    declared=self.unanswered.moves,
-                )
-                self.call = self.call.updated(
-                    offered,
-                    details(differences, self._dealt_by),
-                    answered=True,  # it goes off once they agree (`call_off_if_agreed`)
-                )
-                self._dirty = True
-                return
+        if agreed and deal is not None and not deal.over and self.recogniser.differences(deal):
+            # the headline is made again from the new candidates (one value: the page's
+            # call and its buttons cannot disagree)
+            offered, differences = self._call_candidates(self.call.fits)
+            self.call = self.call.updated(
+                offered,
+                details(differences, self._dealt_by),
+                answered=True,  # it goes off once they agree (`call_off_if_agreed`)
+            )
+            self._call_look = self._look(deal)
+            self._dirty = True
+            return
         self.call = None
         self._dirty = True
+
+    def _call_candidates(
+        self, fits: tuple[mv.Move, ...] = ()
+    ) -> tuple[tuple[Candidate, ...], Differences | None]:
+        """The explanations of a call now, best first, and the reader's differences from the
+        judge they were made from: the moves the tiles show beyond the judge first, then
+        the judge's and the reader's (`candidates`)."""
+        deal = self.deal
+        if deal is None or deal.over:
+            return (), None
+        diffs = self.recogniser.differences(deal)
+        follows = self._live() and not self._overtaken()
+        shown = self.recogniser.ahead(deal) if follows else ()
+        offered = candidates(
+            deal,
+            self._dealt_by,
+            diffs,
+            self.last_accepted_seq,
+            fits,
+            shown,
+            self.unanswered.moves,
+        )
+        return offered, diffs
+
+    def _look(self, deal: Deal) -> tuple[int, frozenset[Any]]:
+        """What a call's candidates are made from: the judge's moves and the reader's
+        differences from it."""
+        return (len(deal.history), frozenset(self.recogniser.differences(deal).items()))
+
+    def _refresh_call(self) -> None:
+        """A standing call's candidates follow the table: tiles read since it was raised or
+        last answered (a kong laid after the answer, the judge following the table meanwhile)
+        change its buttons, not its name (10/10/2 seed 311 deal 92: the kong of North's 2m
+        was laid after the answer, the page still offered the draw before it, and the
+        referee entered the kong by hand)."""
+        call, deal = self.call, self.deal
+        if call is None or not call.follows or deal is None or deal.over:
+            return
+        if not self._live() or self._overtaken():
+            return
+        look = self._look(deal)
+        if look == self._call_look:
+            return
+        self._call_look = look
+        offered, differences = self._call_candidates(call.fits)
+        shown = details(differences, self._dealt_by)
+        if offered != call.candidates or shown != call.details:
+            self.call = call.updated(offered, shown, answered=False)
+            self._dirty = True
 
     def call_off_if_agreed(self) -> None:
         """A call answered by a move, standing only while the table differed from the judge,

@@ -39,6 +39,7 @@ table's physical sides: deal seat = (side - dealer_side) mod 4.
 from __future__ import annotations
 
 import logging
+import math
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
 
@@ -635,6 +636,10 @@ class Recogniser:
             if len(group) == 1:
                 out += self._offer(deal, group[0])
             elif group:
+                # the tile that reached its river first is the discard made first (10/10/2
+                # seed 311 deal 24: "7m or 7s", then "7s or 7m" for the same tiles; the first
+                # button was the wrong one the second time)
+                group.sort(key=self._arrival)
                 said = says("fits {moves}", moves=listed(map(self._say, group), EITHER))
                 spots = frozenset().union(*(r.spots for r in group))
                 fits = tuple(r.moves[0] for r in group if len(r.moves) == 1)
@@ -642,6 +647,12 @@ class Recogniser:
                     AlertKind.AMBIGUOUS, group[0].seat, said, self.table.evidence(spots), key, fits
                 )
         return out
+
+    def _arrival(self, r: Reading) -> float:
+        """When the tile a reading finds in a river came there (`inf`: none, or not known)."""
+        river = frozenset(s for s in r.spots if s.zone.kind is ZoneKind.RIVER)
+        t = self.table.arrived_at(river) if river else None
+        return math.inf if t is None else t
 
     def _mark_offered(self, deal: Deal) -> None:
         self._offered = (judge_key(deal), frozenset(self.table.residue(deal).items()))

@@ -37,6 +37,9 @@ class TableSeen:
         self._last_zone: dict[TileCopy, Zone] = {}  # kept when a tile is lifted
         self._since: dict[TileCopy, float] = {}  # when each tile reached the zone it lies in
         self._left: dict[TileCopy, tuple[Zone, float]] = {}  # the zone a tile last left, when
+        # a tile lifted from the zone it lay in: the zone it had left to come there (read
+        # again there, it had not moved, and came from there as before)
+        self._came: dict[TileCopy, tuple[Zone, float] | None] = {}
         self._forget_deal()
 
     def _forget_deal(self) -> None:
@@ -72,6 +75,7 @@ class TableSeen:
             for tc, zt in self._left.items()
             if tc in self._since and zt[0] != presence.get(tc)
         }
+        self._came.clear()
 
     def dealt(self) -> None:
         """The hands hold their dealt tiles: none is fresh, and the dealing is no evidence."""
@@ -99,6 +103,7 @@ class TableSeen:
         else:
             if self.where.get(tc) == change.zone:
                 self._put(tc, None)
+                self._came[tc] = self._left.get(tc)
                 self._left[tc] = (change.zone, change.t)
             placed = False
         if change.zone in self.layout.watched:
@@ -110,9 +115,12 @@ class TableSeen:
         """The times kept for `moved_at` as `tc` is placed in `zone` at `t`."""
         prev = self.where.get(tc)
         left = self._left.pop(tc, None)
+        came = self._came.pop(tc, None)
         if prev == zone or (prev is None and left is not None and left[0] == zone):
             if left is not None and prev == zone:
                 self._left[tc] = left
+            elif came is not None:
+                self._left[tc] = came  # (a river tile read again keeps its hand's time)
             return  # read again where it was (a read missed meanwhile): it had not moved
         self._since[tc] = t
         if prev is not None:

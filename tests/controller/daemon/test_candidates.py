@@ -138,6 +138,63 @@ def test_regression_the_call_stands_until_the_table_agrees_with_the_judge(rig):
     assert rig.rt.referee_called is None
 
 
+def test_regression_a_standing_calls_buttons_follow_the_tiles_read_after_the_answer(rig):
+    """10/10/2 seed 311 deal 92: after the referee's answer the table showed a kong laid,
+    but the call's buttons stayed as they were made at the answer, and the referee entered
+    the kong by hand. A standing call's candidates follow the tiles as they are read; its
+    name stays, so an answer tapped meanwhile still counts."""
+    moves = list(begin_deal(rig, 3).moves)
+    k = next(i for i, m in enumerate(moves) if isinstance(m, mv.Draw))
+    play(rig, moves[:k])
+    draw, discard = moves[k], moves[k + 1]
+    other = next(t for t in rig.rt.deal.hand(discard.seat) if t != discard.tile)
+    # the discard and another tile of that hand read in its river: which is the discard?
+    rig.rec.residue = {(discard.seat, "river", discard.tile): 1, (discard.seat, "river", other): 1}
+    call(rig)
+    side = table_seat(draw.seat, rig.rt.dealt_by)
+    entered = rig.rt.referee(
+        RefereeAction(
+            ActionKind.MOVE, "seen", side, client="ref-1", move="draw", tile=str(draw.tile)
+        )
+    )
+    assert entered.accepted and rig.rt.referee_called is not None
+    assert rig.rt.referee_candidates[0].move is None  # "Enter South's discard by hand"
+    name = rig.rt.call.name
+    rig.rec.residue = {(discard.seat, "river", discard.tile): 1}  # the stray read is gone
+    rig.step(0.2)
+    first = rig.rt.referee_candidates[0]
+    assert first.move == {"seat": side.name, "move": "discard", "tile": str(discard.tile)}
+    assert str(discard.tile) in rig.rt.referee_called  # the headline follows its buttons
+    assert rig.rt.call.name == name
+
+
+def test_regression_a_refusal_read_while_an_ambiguous_call_stood_took_its_buttons_away(rig):
+    """10/10/2 seed 311 deal 24: the call offered "West discarded 5s" and "West discarded
+    1m"; then a reading of the same tiles the judge refused raised it again, and its first
+    button became "Enter West's discard by hand". The moves the ambiguous reading fitted
+    stay the call's buttons while it stands."""
+    moves = list(begin_deal(rig, 3).moves)
+    discards = [i for i, m in enumerate(moves) if isinstance(m, mv.Discard)]
+    k = discards[4]  # a seat's second discard (its first is the face-down void tile)
+    play(rig, moves[:k])
+    discard = moves[k]
+    hand = rig.rt.deal.hand(discard.seat)
+    other = next(t for t in hand if t != discard.tile and t.suit is discard.tile.suit)
+    rig.rec.residue = {(discard.seat, "river", discard.tile): 1, (discard.seat, "river", other): 1}
+    side = table_seat(discard.seat, rig.rt.dealt_by)
+    fits = (mv.Discard(discard.seat, discard.tile), mv.Discard(discard.seat, other))
+    ambiguous = RefereeAlert(AlertKind.AMBIGUOUS, side, Said("fits two"), (), fits)
+    refused = RefereeAlert(AlertKind.UNRECOGNISED, side, Said("refused: not your turn"))
+    rig.rt.recognised([ambiguous], rig.clock.now)
+    name = rig.rt.call.name
+    rig.rt.recognised([refused], rig.clock.now)
+    offered = [c.move for c in rig.rt.referee_candidates[:2]]
+    assert offered == [
+        {"seat": side.name, "move": "discard", "tile": str(t)} for t in (discard.tile, other)
+    ]
+    assert rig.rt.call.name == name  # the same call, raised again
+
+
 def test_regression_the_call_goes_off_when_a_tile_missed_at_the_last_answer_is_read_again(rig):
     """10/10/2 seed 311 deal 58: the referee entered the last move the table showed while a
     meld tile was unread for 0.2 s (missed reads), so the call stood; the tile was read again,

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import dataclasses
 
+import pytest
 from scene import Scene, alerts, moves
 
 from controller.alerts import AlertKind
@@ -94,6 +95,29 @@ def test_two_discards_at_once_are_ambiguous() -> None:
     got = sc.place(b, sc.zone(RIVER, S))
     assert moves(got) == [] and kinds(got) == [AlertKind.AMBIGUOUS]
     assert "Discard S 2m" in alerts(got)[0].text and "Discard S 9m" in alerts(got)[0].text
+
+
+@pytest.mark.parametrize("first", ["2m", "9m"])
+def test_regression_an_ambiguous_discard_offered_the_later_river_tile_first(first: str) -> None:
+    """10/10/2 seed 311 deal 24: E's river showed two tiles the judge did not know, "7m or
+    7s" one time and "7s or 7m" the next; the referee's first button was the second tile
+    the second time. The tile that reached the river first is the first fit, whichever
+    tile it is and whichever order the reader lists them in."""
+    sc = Scene()
+    sc.choose_voids()
+    sc.discard(E, "5s", VOID)
+    sc.draw(S)
+    copies = {t: sc.copy_in(t, HAND, S) for t in ("2m", "9m")}
+    later = next(t for t in copies if t != first)
+    river = sc.zone(RIVER, S)
+    sc.lift(copies[first])
+    sc.lift(copies[later])
+    sc.place(copies[first], river)
+    sc.lift(copies[first])  # a missed read: the reader lists it after the later tile now
+    got = sc.place(copies[later], river) + sc.place(copies[first], river)
+    (alert,) = alerts(got)
+    assert alert.kind is AlertKind.AMBIGUOUS
+    assert [str(m.tile) for m in alert.fits] == [first, later]
 
 
 def test_a_discard_out_of_turn_is_refused_with_the_judges_reason() -> None:
