@@ -301,8 +301,7 @@ def score_hand(
 
         winds = wellness.Winds(seat_wind, prevalent_wind)
         return wellness.best_score(readings, melds, win, counts, rs, self_drawn, winds)
-    cached = _PLANS.get(id(rs))  # `_plan(rs)` written out, as every Hu asks
-    plan = cached[1] if cached is not None and cached[0] is rs else _plan(rs)
+    plan = _plan(rs)
     situated = plan.situated.get((events, self_drawn))
     if situated is None:
         situated = plan.situated[events, self_drawn] = _situate(events, self_drawn, rs)
@@ -474,8 +473,7 @@ def theoretical_maximum(
 
         winds = wellness.Winds(seat_wind, prevalent_wind)
         return wellness.theoretical_maximum(counts, melds, rs, winds)
-    cached = _PLANS.get(id(rs))  # `_plan(rs)` written out, as every ready hand asks
-    plan = cached[1] if cached is not None and cached[0] is rs else _plan(rs)
+    plan = _plan(rs)
     # `waits(counts, melds, void, ...)` written out, as its look-ups also tell which number
     # suits are held
     b = bytes(counts)
