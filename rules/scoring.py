@@ -14,7 +14,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from enum import Enum
 
 from rules.errors import RulesError
-from rules.hand import allowed_waits, decompositions, is_complete, wait_candidates, waits
+from rules.hand import decompositions, is_complete, wait_reading, waits
 from rules.melds import Meld, MeldKind
 from rules.patterns import DETECTORS, Feature, Reading
 from rules.ruleset import (
@@ -474,14 +474,9 @@ def theoretical_maximum(
         winds = wellness.Winds(seat_wind, prevalent_wind)
         return wellness.theoretical_maximum(counts, melds, rs, winds)
     plan = _plan(rs)
-    # `waits(counts, melds, void, ...)` written out, as its look-ups also tell which number
-    # suits are held
+    # the waits, and how many number suits the standing tiles hold
     b = bytes(counts)
-    found, seven_wait, suits = wait_candidates(b, len(melds), plan.tileset)
-    if seven_wait is not None and seven_wait not in found:
-        found = tuple(sorted((*found, seven_wait)))
-    if found and (void is not None or melds):
-        found = allowed_waits(found, b, melds, void, plan.melded_copies)
+    found, _, _, suits = wait_reading(b, melds, void, plan.tileset, plan.melded_copies)
     if not found:
         return 0
     kongs = 0
