@@ -26,7 +26,7 @@ from enum import Enum
 from typing import Protocol
 
 from rules import suit_tables
-from rules.melds import Meld, MeldKind
+from rules.melds import Meld, MeldKind, count_meld_tiles
 from rules.tiles import TILES, Suit, Tile, TileSet
 
 
@@ -140,14 +140,7 @@ def allowed_waits(
         found = tuple(t for t in found if t.suit is not void)
     if melds and melded_copies:
         held = list(b)
-        for m in melds:  # the meld's tiles counted from its kind (no `Meld.tiles` tuple)
-            kind, t = m.kind, m.tile
-            if kind is MeldKind.CHOW:
-                held[t] += 1
-                held[t + 1] += 1
-                held[t + 2] += 1
-            else:
-                held[t] += 4 if kind.is_kong else 3
+        count_meld_tiles(held, melds)
         found = tuple(t for t in found if held[t] < 4)  # all four copies already held
     return found
 

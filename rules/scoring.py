@@ -15,7 +15,7 @@ from enum import Enum
 
 from rules.errors import RulesError
 from rules.hand import decompositions, is_complete, wait_reading, waits
-from rules.melds import Meld, MeldKind
+from rules.melds import Meld, MeldKind, count_meld_tiles
 from rules.patterns import DETECTORS, Feature, Reading
 from rules.ruleset import (
     ExhaustedWait,
@@ -79,9 +79,7 @@ def _all_counts(standing: Iterable[Tile], melds: Sequence[Meld]) -> list[int]:
     counts = [0] * N_KINDS
     for t in standing:
         counts[t] += 1
-    for m in melds:
-        for t in m.tiles:
-            counts[t] += 1
+    count_meld_tiles(counts, melds)
     return counts
 
 
@@ -117,17 +115,7 @@ def _check_counted(
     n = len(melds)
     if n <= 4 and len(standing) == 14 - 3 * n:
         counts = standing_counts.copy()
-        chow = False
-        for m in melds:
-            kind = m.kind
-            if kind is MeldKind.CHOW:
-                chow = True
-                t = m.tile
-                counts[t] += 1
-                counts[t + 1] += 1
-                counts[t + 2] += 1
-            else:
-                counts[m.tile] += 4 if kind.is_kong else 3
+        chow = count_meld_tiles(counts, melds)
         if (
             max(counts) <= 4
             and (not chow or rs.play.chow_claims)
