@@ -89,18 +89,10 @@ def _fill(
     cache: dict[int, tuple[int, tuple[int, ...]]], key: int, counts: bytearray, offset: int
 ) -> tuple[int, tuple[int, ...]]:
     """A miss of `loneliest_live`'s cache for the number suit at `offset`: the suit's
-    look-up (`_suit_loneliest`) written out on the hand's counts, kept under `key`."""
+    look-up (`_suit_loneliest`) on the hand's counts, kept under `key`."""
     if len(cache) >= _LIVE_MAX:
         cache.clear()
-    low: int = 99
-    tiles: tuple[int, ...] = ()
-    for i, near in _NEAR_AT[offset][bytes(counts[offset : offset + 9]).translate(_HELD)]:
-        score = 6 * counts[i] + near
-        if score < low:
-            low, tiles = score, (i,)
-        elif score == low:
-            tiles += (i,)
-    found = cache[key] = (low, tiles)
+    found = cache[key] = _BY_OFFSET[offset](bytes(counts[offset : offset + 9]))
     return found
 
 
@@ -152,13 +144,6 @@ def _neighbours(held: bytes) -> tuple[tuple[int, int], ...]:
 _NEIGHBOURS: dict[bytes, tuple[tuple[int, int], ...]] = {
     held: _neighbours(held)
     for held in (bytes((mask >> r) & 1 for r in range(9)) for mask in range(1 << 9))
-}
-
-
-# the same per number suit, the ranks as the suit's tile indices (for `_fill`)
-_NEAR_AT: dict[int, dict[bytes, tuple[tuple[int, int], ...]]] = {
-    offset: {held: tuple((offset + r, n) for r, n in near) for held, near in _NEIGHBOURS.items()}
-    for offset in (0, 9, 18)
 }
 
 

@@ -26,7 +26,7 @@ from enum import Enum
 from typing import Protocol
 
 from rules import suit_tables
-from rules.melds import Meld, MeldKind
+from rules.melds import Meld, MeldKind, count_meld_tiles
 from rules.tiles import TILES, Suit, Tile, TileSet
 
 
@@ -103,13 +103,26 @@ def _mask_tiles(offset: int, size: int) -> tuple[tuple[Tile, ...], ...]:
 _RANKS = tuple(_mask_tiles(s.offset, s.size) for s in (Suit.M, Suit.P, Suit.S, Suit.Z))
 
 
-def _seven(b: bytes) -> bool:
-    return 1 not in b and 3 not in b and sum(b) == 14 and max(b) <= 4
-
-
 def is_seven_pairs(counts: Sequence[int]) -> bool:
-    """Seven pairs; four identical tiles count as two pairs (RULES.md)."""
-    return _seven(bytes(counts))
+    """Seven pairs; four identical tiles count as two pairs (RULES.md). `counts` as any
+    34-slot sequence (bytes, a bytearray or a list)."""
+    return 1 not in counts and 3 not in counts and sum(counts) == 14 and max(counts) <= 4
+
+
+_EVENS = b"\0\2\4"
+_SINGLE_ODD = frozenset((b"\1", b"\3"))
+
+
+def seven_pairs_wait(b: bytes | bytearray, tileset: TileSet) -> Tile | None:
+    """The tile that makes 13 standing tiles `b` (no melds) seven pairs, if any: the one
+    tile held an odd number of times, every other count even (at most 7 kinds held)."""
+    if b.count(0) < 27:
+        return None
+    odd = bytes(b.translate(None, _EVENS))  # `b` less its 0, 2 and 4 bytes
+    if odd not in _SINGLE_ODD or sum(b) != 13:
+        return None
+    t = TILES[b.find(odd)]
+    return t if tileset.contains(t) else None
 
 
 def allowed_waits(
@@ -127,14 +140,7 @@ def allowed_waits(
         found = tuple(t for t in found if t.suit is not void)
     if melds and melded_copies:
         held = list(b)
-        for m in melds:  # the meld's tiles counted from its kind (no `Meld.tiles` tuple)
-            kind, t = m.kind, m.tile
-            if kind is MeldKind.CHOW:
-                held[t] += 1
-                held[t + 1] += 1
-                held[t + 2] += 1
-            else:
-                held[t] += 4 if kind.is_kong else 3
+        count_meld_tiles(held, melds)
         found = tuple(t for t in found if held[t] < 4)  # all four copies already held
     return found
 
@@ -144,31 +150,37 @@ _SPAN_OF_SUIT = {s: (s.offset, s.offset + s.size) for s in Suit}
 _EMPTY_KEYS = {s: bytes(s.size) for s in Suit}
 
 
-class _IsComplete(Protocol):
-    def __call__(self, counts: Sequence[int], melds: int = 0) -> bool: ...
+def add_wait(found: tuple[Tile, ...], t: Tile) -> tuple[Tile, ...]:
+    """Waits `found` (in tile order) with `t` too, in tile order."""
+    return found if t in found else tuple(sorted((*found, t)))
 
 
-class _Waits(Protocol):
+class _WaitsFromInfo(Protocol):
     def __call__(
-        self,
-        counts: Sequence[int],
-        melds: Sequence[Meld] = (),
-        void: Suit | None = None,
-        tileset: TileSet = TileSet.SUITED_108,
-        *,
-        melded_copies: bool = True,
+        self, v0: int, v1: int, v2: int, v3: int, melds: int, honours: bool
     ) -> tuple[Tile, ...]: ...
 
 
-def _bind_hot_paths() -> tuple[
-    Callable[[bytes, int], bool],
-    _IsComplete,
-    Callable[[bytes, int, TileSet], tuple[tuple[Tile, ...], Tile | None, int]],
-    _Waits,
-]:
-    """`_regular`, `is_complete`, `wait_candidates` and `waits`, with tables and constants
-    bound as closure cells: these run per hand in the judge's and scorer's loops, and
-    closure reads are cheaper than module-global reads (about 0.15 of the ~0.9 us of a
+# a hand's waits and what they were read from: (waits, the regular waits, the seven-pairs
+# wait, how many of the three number suits are held)
+WaitReading = tuple[tuple[Tile, ...], tuple[Tile, ...], Tile | None, int]
+
+
+class _WaitReading(Protocol):
+    def __call__(
+        self,
+        b: bytes,
+        melds: Sequence[Meld],
+        void: Suit | None,
+        tileset: TileSet,
+        melded_copies: bool = True,
+    ) -> WaitReading: ...
+
+
+def _bind_hot_paths() -> tuple[Callable[[bytes, int], bool], _WaitsFromInfo, _WaitReading]:
+    """`_regular`, `waits_from_info` and `wait_reading`, with tables and constants bound
+    as closure cells: these run per hand in the judge's and scorer's loops, and closure
+    reads are cheaper than module-global reads (about 0.15 of the ~0.9 us of a
     completeness check)."""
     # rules.suit_tables' one `info` dict, bound (never copied) at first use by `load`
     info: dict[bytes, int] = {}
@@ -180,10 +192,8 @@ def _bind_hot_paths() -> tuple[
     gain_shift = suit_tables.INFO_GAIN_SHIFT
     gains = tuple(t + suit_tables.INFO_GAIN_OFFSET for t in targets)  # the target, offset
     mask_shift = suit_tables.INFO_MASK_SHIFT
-    full, suited = TileSet.FULL_136, TileSet.SUITED_108
-    evens, single_odd = b"\0\2\4", frozenset((b"\1", b"\3"))
-    allowed = allowed_waits
-    tiles, to_bytes = TILES, bytes
+    full = TileSet.FULL_136
+    seven_wait, add, allowed = seven_pairs_wait, add_wait, allowed_waits
 
     def load() -> None:
         nonlocal info, info_get
@@ -194,6 +204,7 @@ def _bind_hot_paths() -> tuple[
         """Whether standing bytes `b` + `melds` declared sets read as four sets + a pair."""
         if not info:
             load()
+        # the codes add up in their field (no honours held: 7 zero bytes, code 0)
         return (
             info_get(b[:9], missing)
             + info_get(b[9:18], missing)
@@ -201,86 +212,19 @@ def _bind_hot_paths() -> tuple[
             + info_get(b[27:], missing)
         ) & code_bits == targets[melds]
 
-    def is_complete(counts: Sequence[int], melds: int = 0) -> bool:
-        """Whether standing tiles + `melds` declared sets form a complete hand."""
-        if not info:
-            load()
-        b = to_bytes(counts)
-        # the codes add up in their field (no honours held: 7 zero bytes, code 0)
-        if (
-            info_get(b[:9], missing)
-            + info_get(b[9:18], missing)
-            + info_get(b[18:27], missing)
-            + info_get(b[27:], missing)
-        ) & code_bits == targets[melds]:
-            return True
-        return melds == 0 and 1 not in b and 3 not in b and sum(b) == 14 and max(b) <= 4
+    def waits_from_info(
+        v0: int, v1: int, v2: int, v3: int, melds: int, honours: bool
+    ) -> tuple[Tile, ...]:
+        """The tiles completing a hand of `melds` declared sets whose four suits have the
+        `info` values v0-v3 (`suit_tables`; v3 is 0 when no honour is held), as four sets +
+        a pair, in tile order; `honours`: whether an honour can be one (honours held, in a
+        136-tile set).
 
-    def candidates(b: bytes, n: int, tileset: TileSet) -> tuple[tuple[Tile, ...], Tile | None, int]:
-        """The tiles completing standing bytes `b` + `n` melds: (regular, seven-pairs wait,
-        how many of the three number suits are held).
-
-        One `info` look-up per suit gives its code, its waits and what a wait adds to its
-        code: suit X takes the winning tile when every other suit is complete and X's code
-        after the tile brings the sum to the target (so also exactly one pair in the hand)."""
-        if not info:
-            load()
-        v0 = info_get(b[:9], missing)
-        v1 = info_get(b[9:18], missing)
-        v2 = info_get(b[18:27], missing)
-        honours = not b.endswith(no_honours)
-        v3 = info_get(b[27:], missing) if honours else 0
+        Suit X takes the winning tile when every other suit is complete and X's code after
+        the tile brings the sum to the target (so also exactly one pair in the hand)."""
         # the gain that makes the total (the target less every suit's code), in its field;
         # the codes add up in their own field
-        need = (gains[n] - ((v0 + v1 + v2 + v3) & code_bits)) << gain_shift
-        regular: tuple[Tile, ...] = ()
-        if v0 & gain_field == need:
-            regular = m_ranks[v0 >> mask_shift]
-        if v1 & gain_field == need:
-            regular += p_ranks[v1 >> mask_shift]
-        if v2 & gain_field == need:
-            regular += s_ranks[v2 >> mask_shift]
-        if honours and v3 & gain_field == need and tileset is full:
-            regular += z_ranks[v3 >> mask_shift]
-        seven = None
-        if n == 0 and b.count(0) >= 27:  # seven pairs: at most 7 kinds held
-            # one odd count (1 or 3), every other even: `b` less its 0, 2 and 4 bytes
-            odd = b.translate(None, evens)
-            if odd in single_odd and sum(b) == 13:
-                seven = tiles[b.find(odd)]  # pair the one odd tile
-                if not tileset.contains(seven):
-                    seven = None
-        # a suit's code is 0 exactly when it is empty (a missing key reads NOT_COMPLETE)
-        held = (v0 & code_bits != 0) + (v1 & code_bits != 0) + (v2 & code_bits != 0)
-        return regular, seven, held
-
-    def waits(
-        counts: Sequence[int],
-        melds: Sequence[Meld] = (),
-        void: Suit | None = None,
-        tileset: TileSet = suited,
-        *,
-        melded_copies: bool = True,
-    ) -> tuple[Tile, ...]:
-        """Tiles that complete a 13-tile hand (standing tiles + melds), in tile order.
-
-        A tile whose four copies the player already holds (standing, or with `melded_copies`
-        in melds too: `scoring.exhausted-wait`) is not a wait. With `void`, a hand still
-        holding void-suit tiles waits on nothing, and no void-suit tile is a wait. In a
-        108-tile set no honour is a wait.
-        """
-        # `candidates(b, len(melds), tileset)` written out: one call less per hand
-        if not info:
-            load()
-        b = to_bytes(counts)
-        v0 = info_get(b[:9], missing)
-        v1 = info_get(b[9:18], missing)
-        v2 = info_get(b[18:27], missing)
-        honours = not b.endswith(no_honours)
-        v3 = info_get(b[27:], missing) if honours else 0
-        # the gain that makes the total, in its field: the codes summed in their field
-        gain = gains[len(melds)] if melds else gains[0]
-        need = (gain - ((v0 + v1 + v2 + v3) & code_bits)) << gain_shift
+        need = (gains[melds] - ((v0 + v1 + v2 + v3) & code_bits)) << gain_shift
         found: tuple[Tile, ...] = ()
         if v0 & gain_field == need:
             found = m_ranks[v0 >> mask_shift]
@@ -288,22 +232,67 @@ def _bind_hot_paths() -> tuple[
             found += p_ranks[v1 >> mask_shift]
         if v2 & gain_field == need:
             found += s_ranks[v2 >> mask_shift]
-        if honours and v3 & gain_field == need and tileset is full:
+        if honours and v3 & gain_field == need:
             found += z_ranks[v3 >> mask_shift]
-        if not melds and b.count(0) >= 27:  # seven pairs: at most 7 kinds held
-            odd = b.translate(None, evens)
-            if odd in single_odd and sum(b) == 13:
-                seven = tiles[b.find(odd)]
-                if tileset.contains(seven) and seven not in found:
-                    found = tuple(sorted((*found, seven)))
-        if found and (void is not None or melds):
-            return allowed(found, b, melds, void, melded_copies)
         return found
 
-    return regular, is_complete, candidates, waits
+    def wait_reading(
+        b: bytes,
+        melds: Sequence[Meld],
+        void: Suit | None,
+        tileset: TileSet,
+        melded_copies: bool = True,
+    ) -> WaitReading:
+        """`waits` of standing bytes `b` (see `waits`), with the regular waits and the
+        seven-pairs wait they were made from (before `melds` and `void` leave tiles out)
+        and how many of the three number suits `b` holds: one `info` look-up per suit."""
+        if not info:
+            load()
+        v0 = info_get(b[:9], missing)
+        v1 = info_get(b[9:18], missing)
+        v2 = info_get(b[18:27], missing)
+        honours = not b.endswith(no_honours)
+        v3 = info_get(b[27:], missing) if honours else 0
+        by_sets = waits_from_info(v0, v1, v2, v3, len(melds), honours and tileset is full)
+        found, seven = by_sets, None
+        if not melds:
+            seven = seven_wait(b, tileset)
+            if seven is not None:
+                found = add(by_sets, seven)
+        if found and (void is not None or melds):
+            found = allowed(found, b, melds, void, melded_copies)
+        # a suit's code is 0 exactly when it is empty (a missing key reads NOT_COMPLETE)
+        held = (v0 & code_bits != 0) + (v1 & code_bits != 0) + (v2 & code_bits != 0)
+        return found, by_sets, seven, held
+
+    return regular, waits_from_info, wait_reading
 
 
-_regular, is_complete, wait_candidates, waits = _bind_hot_paths()
+_regular, waits_from_info, wait_reading = _bind_hot_paths()
+
+
+def is_complete(counts: Sequence[int], melds: int = 0) -> bool:
+    """Whether standing tiles + `melds` declared sets form a complete hand."""
+    b = bytes(counts)
+    return _regular(b, melds) or (melds == 0 and is_seven_pairs(b))
+
+
+def waits(
+    counts: Sequence[int],
+    melds: Sequence[Meld] = (),
+    void: Suit | None = None,
+    tileset: TileSet = TileSet.SUITED_108,
+    *,
+    melded_copies: bool = True,
+) -> tuple[Tile, ...]:
+    """Tiles that complete a 13-tile hand (standing tiles + melds), in tile order.
+
+    A tile whose four copies the player already holds (standing, or with `melded_copies`
+    in melds too: `scoring.exhausted-wait`) is not a wait. With `void`, a hand still
+    holding void-suit tiles waits on nothing, and no void-suit tile is a wait. In a
+    108-tile set no honour is a wait.
+    """
+    return wait_reading(bytes(counts), melds, void, tileset, melded_copies)[0]
 
 
 def shape_facts(counts: Sequence[int], melds: Sequence[Meld] = ()) -> ShapeFacts:
@@ -322,7 +311,7 @@ def shape_facts(counts: Sequence[int], melds: Sequence[Meld] = ()) -> ShapeFacts
         )
         seven = n == 0 and 1 not in b and 3 not in b
         return _FACTS[1 | pungs << 1 | seven << 2]
-    return _FACTS[4] if n == 0 and _seven(b) else NOT_COMPLETE_FACTS
+    return _FACTS[4] if n == 0 and is_seven_pairs(b) else NOT_COMPLETE_FACTS
 
 
 # every Group value, shared (a new suit's readings build many): _PUNG_GROUPS[tile],
@@ -415,7 +404,7 @@ def decompositions(counts: Sequence[int], melds: int = 0) -> list[Decomposition]
                 pair = next(p for p, _ in combo if p is not None)
                 groups = tuple(g for _, gs in combo for g in gs)
                 result.append(Decomposition(Shape.REGULAR, groups, pair, ()))
-    if melds == 0 and _seven(b):
+    if melds == 0 and is_seven_pairs(b):
         pairs = tuple(TILES[i] for i, n in enumerate(b) for _ in range(n // 2))
         result.append(Decomposition(Shape.SEVEN_PAIRS, pairs=pairs))
     return result
@@ -434,10 +423,7 @@ def completions(
     """`waits`, each with the `ShapeFacts` of the hand it completes (for the theoretical
     maximum: the best value over all waits, RULES.md Payments)."""
     b = bytes(counts)
-    regular, seven, _ = wait_candidates(b, len(melds), tileset)
-    found = regular if seven is None or seven in regular else tuple(sorted((*regular, seven)))
-    if found and (void is not None or melds):
-        found = allowed_waits(found, b, melds, void)
+    found, regular, seven, _ = wait_reading(b, melds, void, tileset)
     if not found:
         return ()
     # all-pungs after the tile: every other count 0 or 3 and the tile's count 1 (it makes the

@@ -11,9 +11,10 @@ holds every suit's code at its live key (bytes, one index each), so
     keys_complete_with(keys, counts, n, t) == is_complete(counts + t, n)
 
 `LiveHand` bundles counts, keys and a meld count for callers outside the judge; its
-`waits` reads the same packed suit information as `rules.hand.waits` (`info`), keyed by
-the live keys (a table built at its first use, about 5 MB, which the judge never asks for).
-Seven pairs are read off the counts. Every answer equals `rules.hand`'s on the same counts
+`waits` looks up the same packed suit information as `rules.hand.waits` (`info`), keyed by
+the live keys (a table built at its first use, about 5 MB, which the judge never asks for),
+and reads the waits from it with `rules.hand`'s own `waits_from_info`. Seven pairs are read
+off the counts by `rules.hand` too. Every answer equals `rules.hand`'s on the same counts
 (tests/rules/test_live_hand.py).
 """
 
@@ -24,19 +25,12 @@ from collections.abc import Callable, Sequence
 from typing import Protocol
 
 from rules import suit_tables
-from rules.tiles import TILES, Suit, Tile, TileSet
+from rules.hand import add_wait, is_seven_pairs, seven_pairs_wait, waits_from_info
+from rules.tiles import TILES, Tile, TileSet
 
 SUIT_INDEX: tuple[int, ...] = tuple(min(t // 9, 3) for t in range(len(TILES)))
 UNIT: tuple[int, ...] = tuple(5 ** (t - 9 * SUIT_INDEX[t]) for t in range(len(TILES)))
 _TARGET = tuple(suit_tables.target(m) for m in range(5))
-# per suit, the tiles of each rank mask
-_RANKS = tuple(
-    tuple(
-        tuple(TILES[s.offset + r] for r in range(s.size) if mask >> r & 1)
-        for mask in range(1 << s.size)
-    )
-    for s in (Suit.M, Suit.P, Suit.S, Suit.Z)
-)
 
 
 def suit_keys(counts: Sequence[int]) -> list[int]:
@@ -83,8 +77,7 @@ class _KeysCompleteWith(Protocol):
 def _bind() -> tuple[
     _KeysComplete,
     _KeysCompleteWith,
-    Callable[[LiveHand], bool],
-    Callable[[LiveHand, TileSet], tuple[Tile, ...]],
+    Callable[[Sequence[int], int, TileSet], tuple[Tile, ...]],
 ]:
     """The hot paths, tables and constants bound as closure cells (cheaper than globals);
     the tables are bound at first use (`ensure`)."""
@@ -103,12 +96,8 @@ def _bind() -> tuple[
 
     targets, suit_index, unit = _TARGET, SUIT_INDEX, UNIT
     gn, gz = info_n.get, info_z.get
-    missing, code_bits = suit_tables.MISSING_INFO, suit_tables.INFO_CODE_BITS
-    gain_field, gain_shift = suit_tables.INFO_GAIN_FIELD, suit_tables.INFO_GAIN_SHIFT
-    mask_shift = suit_tables.INFO_MASK_SHIFT
-    gains = tuple(t + suit_tables.INFO_GAIN_OFFSET for t in targets)
-    m_ranks, p_ranks, s_ranks, z_ranks = _RANKS
-    full, evens, single_odd, tiles = TileSet.FULL_136, b"\0\2\4", frozenset((b"\1", b"\3")), TILES
+    missing, full = suit_tables.MISSING_INFO, TileSet.FULL_136
+    seven_pairs, from_info = is_seven_pairs, waits_from_info
 
     def keys_complete(keys: Sequence[int], counts: Sequence[int], melds: int = 0) -> bool:
         """`rules.hand.is_complete(counts, melds)` for a hand whose live keys are `keys`:
@@ -116,98 +105,43 @@ def _bind() -> tuple[
         if not numbers:
             ensure()
         k3 = keys[3]
-        if (
+        return (
             numbers[keys[0]] + numbers[keys[1]] + numbers[keys[2]] + (honours[k3] if k3 else 0)
             == targets[melds]
-        ):
-            return True
-        return (
-            melds == 0
-            and 1 not in counts
-            and 3 not in counts
-            and sum(counts) == 14
-            and max(counts) <= 4
-        )
+        ) or (melds == 0 and seven_pairs(counts))
 
     def keys_complete_with(keys: Sequence[int], counts: bytearray, melds: int, tile: int) -> bool:
-        """Whether the hand completes with `tile` added (`keys_complete` of the hand plus
-        the tile; `counts` is changed and restored only to test seven pairs)."""
-        if not numbers:
-            ensure()
+        """Whether the hand completes with `tile` added: `keys_complete` of the hand plus
+        the tile (`counts` is changed for it and restored)."""
         if counts[tile] >= 4:
             return False  # a fifth copy completes nothing (and would carry into rank + 1)
-        k0, k1, k2, k3 = keys
-        s = suit_index[tile]
-        if s == 0:
-            k0 += unit[tile]
-        elif s == 1:
-            k1 += unit[tile]
-        elif s == 2:
-            k2 += unit[tile]
-        else:
-            k3 += unit[tile]
-        if numbers[k0] + numbers[k1] + numbers[k2] + (honours[k3] if k3 else 0) == targets[melds]:
-            return True
-        if melds or not counts[tile] & 1:
-            return False  # seven pairs: the tile must pair the one odd count
+        plus = list(keys)
+        plus[suit_index[tile]] += unit[tile]
         counts[tile] += 1
-        seven = 1 not in counts and 3 not in counts and sum(counts) == 14 and max(counts) <= 4
+        complete = keys_complete(plus, counts, melds)
         counts[tile] -= 1
-        return seven
+        return complete
 
-    def live_is_complete(hand: LiveHand) -> bool:
-        """`LiveHand.is_complete`: `keys_complete` written out, one call less."""
-        if not numbers:
-            ensure()
-        keys = hand.keys
-        k3 = keys[3]
-        if (
-            numbers[keys[0]] + numbers[keys[1]] + numbers[keys[2]] + (honours[k3] if k3 else 0)
-            == targets[hand.melds]
-        ):
-            return True
-        counts = hand.counts
-        return (
-            hand.melds == 0
-            and 1 not in counts
-            and 3 not in counts
-            and sum(counts) == 14
-            and max(counts) <= 4
-        )
-
-    def live_waits(hand: LiveHand, tileset: TileSet = TileSet.SUITED_108) -> tuple[Tile, ...]:
-        """`LiveHand.waits`: `rules.hand.waits`' look-ups keyed by the live keys."""
+    def regular_waits(keys: Sequence[int], melds: int, tileset: TileSet) -> tuple[Tile, ...]:
+        """`rules.hand.waits_from_info` for a hand whose live keys are `keys`: the tiles
+        that complete it as four sets + a pair."""
         if not info_n:
             ensure_info()
-        k0, k1, k2, k3 = hand.keys
-        v0 = gn(k0, missing)
-        v1 = gn(k1, missing)
-        v2 = gn(k2, missing)
+        k0, k1, k2, k3 = keys
         v3 = gz(k3, missing) if k3 else 0
-        melds = hand.melds
-        need = (gains[melds] - ((v0 + v1 + v2 + v3) & code_bits)) << gain_shift
-        found: tuple[Tile, ...] = ()
-        if v0 & gain_field == need:
-            found = m_ranks[v0 >> mask_shift]
-        if v1 & gain_field == need:
-            found += p_ranks[v1 >> mask_shift]
-        if v2 & gain_field == need:
-            found += s_ranks[v2 >> mask_shift]
-        if k3 and v3 & gain_field == need and tileset is full:
-            found += z_ranks[v3 >> mask_shift]
-        counts = hand.counts
-        if not melds and counts.count(0) >= 27:  # seven pairs: at most 7 kinds held
-            odd = bytes(counts.translate(None, evens))
-            if odd in single_odd and sum(counts) == 13:
-                seven = tiles[counts.find(odd)]
-                if tileset.contains(seven) and seven not in found:
-                    found = tuple(sorted((*found, seven)))
-        return found
+        return from_info(
+            gn(k0, missing),
+            gn(k1, missing),
+            gn(k2, missing),
+            v3,
+            melds,
+            bool(k3) and tileset is full,
+        )
 
-    return keys_complete, keys_complete_with, live_is_complete, live_waits
+    return keys_complete, keys_complete_with, regular_waits
 
 
-keys_complete, keys_complete_with, _live_is_complete, _live_waits = _bind()
+keys_complete, keys_complete_with, _regular_waits = _bind()
 
 
 class LiveHand:
@@ -234,11 +168,16 @@ class LiveHand:
         self.counts[tile] -= n  # below 0: a ValueError, nothing changed
         self.keys[SUIT_INDEX[tile]] -= n * UNIT[tile]
 
-    is_complete: Callable[[LiveHand], bool] = _live_is_complete
-    """Whether the standing tiles + `melds` declared sets form a complete hand."""
+    def is_complete(self) -> bool:
+        """Whether the standing tiles + `melds` declared sets form a complete hand."""
+        return keys_complete(self.keys, self.counts, self.melds)
 
-    waits: Callable[..., tuple[Tile, ...]] = _live_waits
-    """The tiles that complete the hand (13 tiles with the melds), in tile order."""
+    def waits(self, tileset: TileSet = TileSet.SUITED_108) -> tuple[Tile, ...]:
+        """The tiles that complete the hand (13 tiles with the melds), in tile order."""
+        melds = self.melds
+        found = _regular_waits(self.keys, melds, tileset)
+        seven = None if melds else seven_pairs_wait(self.counts, tileset)
+        return found if seven is None else add_wait(found, seven)
 
     def completes_with(self, tile: int) -> bool:
         """Whether adding `tile` completes the hand (the hand is left as it was)."""

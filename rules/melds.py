@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from enum import Enum
 
@@ -95,6 +96,22 @@ class Meld:
         if self.kind is MeldKind.CHOW:
             return f"chow {self.tile.rank}{self.tile.rank + 1}{self.tile.rank + 2}{self.tile.suit}"
         return f"{self.kind.value} {self.tile}"
+
+
+def count_meld_tiles(counts: list[int], melds: Iterable[Meld]) -> bool:
+    """Add the tiles of `melds` to the 34-slot `counts` (each read from its kind and tile:
+    no `Meld.tiles` tuple made); whether any of them is a chow."""
+    chow = False
+    for m in melds:
+        kind, t = m.kind, m.tile
+        if kind is MeldKind.CHOW:
+            chow = True
+            counts[t] += 1
+            counts[t + 1] += 1
+            counts[t + 2] += 1
+        else:
+            counts[t] += 4 if kind.is_kong else 3
+    return chow
 
 
 # every pung and kong as one value per tile (melds are immutable values), made once

@@ -14,8 +14,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from enum import Enum
 
 from rules.errors import RulesError
-from rules.hand import allowed_waits, decompositions, is_complete, wait_candidates, waits
-from rules.melds import Meld, MeldKind
+from rules.hand import decompositions, is_complete, wait_reading, waits
+from rules.melds import Meld, MeldKind, count_meld_tiles
 from rules.patterns import DETECTORS, Feature, Reading
 from rules.ruleset import (
     ExhaustedWait,
@@ -79,9 +79,7 @@ def _all_counts(standing: Iterable[Tile], melds: Sequence[Meld]) -> list[int]:
     counts = [0] * N_KINDS
     for t in standing:
         counts[t] += 1
-    for m in melds:
-        for t in m.tiles:
-            counts[t] += 1
+    count_meld_tiles(counts, melds)
     return counts
 
 
@@ -117,17 +115,7 @@ def _check_counted(
     n = len(melds)
     if n <= 4 and len(standing) == 14 - 3 * n:
         counts = standing_counts.copy()
-        chow = False
-        for m in melds:
-            kind = m.kind
-            if kind is MeldKind.CHOW:
-                chow = True
-                t = m.tile
-                counts[t] += 1
-                counts[t + 1] += 1
-                counts[t + 2] += 1
-            else:
-                counts[m.tile] += 4 if kind.is_kong else 3
+        chow = count_meld_tiles(counts, melds)
         if (
             max(counts) <= 4
             and (not chow or rs.play.chow_claims)
@@ -301,8 +289,7 @@ def score_hand(
 
         winds = wellness.Winds(seat_wind, prevalent_wind)
         return wellness.best_score(readings, melds, win, counts, rs, self_drawn, winds)
-    cached = _PLANS.get(id(rs))  # `_plan(rs)` written out, as every Hu asks
-    plan = cached[1] if cached is not None and cached[0] is rs else _plan(rs)
+    plan = _plan(rs)
     situated = plan.situated.get((events, self_drawn))
     if situated is None:
         situated = plan.situated[events, self_drawn] = _situate(events, self_drawn, rs)
@@ -474,16 +461,10 @@ def theoretical_maximum(
 
         winds = wellness.Winds(seat_wind, prevalent_wind)
         return wellness.theoretical_maximum(counts, melds, rs, winds)
-    cached = _PLANS.get(id(rs))  # `_plan(rs)` written out, as every ready hand asks
-    plan = cached[1] if cached is not None and cached[0] is rs else _plan(rs)
-    # `waits(counts, melds, void, ...)` written out, as its look-ups also tell which number
-    # suits are held
+    plan = _plan(rs)
+    # the waits, and how many number suits the standing tiles hold
     b = bytes(counts)
-    found, seven_wait, suits = wait_candidates(b, len(melds), plan.tileset)
-    if seven_wait is not None and seven_wait not in found:
-        found = tuple(sorted((*found, seven_wait)))
-    if found and (void is not None or melds):
-        found = allowed_waits(found, b, melds, void, plan.melded_copies)
+    found, _, _, suits = wait_reading(b, melds, void, plan.tileset, plan.melded_copies)
     if not found:
         return 0
     kongs = 0

@@ -22,7 +22,7 @@ from types import MappingProxyType
 from typing import Any
 
 from rules.hand import Decomposition, GroupKind, Shape, decompositions, waits
-from rules.melds import Meld, MeldKind
+from rules.melds import Meld, MeldKind, count_meld_tiles
 from rules.patterns import SUIT_NAMES
 from rules.ruleset import FalseHuPayees, RuleSet
 from rules.score import Bonus, PatternHit, Score, hand_value
@@ -503,9 +503,7 @@ def _theoretical_maximum(
     counts: Sequence[int], melds: tuple[Meld, ...], rs: RuleSet, winds: Winds
 ) -> int:
     held = list(counts)
-    for m in melds:
-        for t in m.tiles:
-            held[t] += 1
+    count_meld_tiles(held, melds)
     if max(held) > 4:
         return 0
     best = 0

@@ -44,7 +44,7 @@ def test_regression_the_tables_are_held_once() -> None:
     live_hand.keys_complete([0, 0, 0, 0], [0] * 34)
     t = suit_tables.tables()
     assert suit_tables.tables() is t
-    held = _big_dicts(hand.is_complete, hand.waits, hand.wait_candidates)
+    held = _big_dicts(hand.is_complete, hand.waits, hand.wait_reading)
     assert held and all(d is t.info for d in held)
     assert not any(isinstance(v, dict) and len(v) > 1000 for v in vars(hand).values())
     assert not hasattr(t, "complete")
