@@ -300,6 +300,7 @@ class Runtime:
         self.held = HoldBack()
         self.call: RefereeCall | None = None  # what the table waits for the referee about
         self._call_look: tuple[int, frozenset[Any]] | None = None  # what it was made from
+        self._call_made_at = float("-inf")  # when its candidates were last made in full
         self.last_accepted_seq = 0
         self._started_seq = 0  # the open deal's deal.started record
         self.desk = RefereeDesk(self.journal, self.clock, self)
@@ -450,7 +451,7 @@ class Runtime:
             if self.claims.due(self.deal) is not None:  # a CHOW's tiles held it: read now
                 self._close_window("timer", now)
             self.call_off_if_agreed()
-            self._refresh_call()
+            self._refresh_call(now)
         if self.claims.countdown(self.machine.remaining(Timer.CLAIM)):
             self._dirty = True
         self.recheck_settled(now)
@@ -1444,30 +1445,35 @@ class Runtime:
         deal = self.deal
         if agreed and deal is not None and not deal.over and self.recogniser.differences(deal):
             # the headline is made again from the new candidates (one value: the page's
-            # call and its buttons cannot disagree)
-            offered, differences = self._call_candidates(self.call.fits)
+            # call and its buttons cannot disagree); the moves the tiles show beyond the
+            # judge come with the next look (`_refresh_call`): the search is too costly to
+            # make at each move the judge follows
+            offered, differences = self._call_candidates(self.call.fits, ahead=False)
             self.call = self.call.updated(
                 offered,
                 details(differences, self._dealt_by),
                 answered=True,  # it goes off once they agree (`call_off_if_agreed`)
             )
-            self._call_look = self._look(deal)
+            self._call_look = None
             self._dirty = True
             return
         self.call = None
         self._dirty = True
 
     def _call_candidates(
-        self, fits: tuple[mv.Move, ...] = ()
+        self, fits: tuple[mv.Move, ...] = (), ahead: bool = True
     ) -> tuple[tuple[Candidate, ...], Differences | None]:
         """The explanations of a call now, best first, and the reader's differences from the
-        judge they were made from: the moves the tiles show beyond the judge first, then
-        the judge's and the reader's (`candidates`)."""
+        judge they were made from: with `ahead`, the moves the tiles show beyond the judge
+        first (a search: 50-200 ms when the judge is far behind), then the judge's and the
+        reader's (`candidates`)."""
         deal = self.deal
         if deal is None or deal.over:
             return (), None
         diffs = self.recogniser.differences(deal)
-        follows = self._live() and not self._overtaken()
+        follows = ahead and self._live() and not self._overtaken()
+        if follows:
+            self._call_made_at = self.clock.monotonic()
         shown = self.recogniser.ahead(deal) if follows else ()
         offered = candidates(
             deal,
@@ -1485,16 +1491,19 @@ class Runtime:
         differences from it."""
         return (len(deal.history), frozenset(self.recogniser.differences(deal).items()))
 
-    def _refresh_call(self) -> None:
+    def _refresh_call(self, now: float) -> None:
         """A standing call's candidates follow the table: tiles read since it was raised or
         last answered (a kong laid after the answer, the judge following the table meanwhile)
         change its buttons, not its name (10/10/2 seed 311 deal 92: the kong of North's 2m
         was laid after the answer, the page still offered the draw before it, and the
-        referee entered the kong by hand)."""
+        referee entered the kong by hand). Made again at most every `CALL_LOOK_S`, a
+        referee's glance: made at every reader round, the search for the moves beyond the
+        judge held the core up and the table ran further ahead (a 10/10/2 campaign: 15
+        calls where there had been 5)."""
         call, deal = self.call, self.deal
         if call is None or not call.follows or deal is None or deal.over:
             return
-        if not self._live() or self._overtaken():
+        if not self._live() or self._overtaken() or now - self._call_made_at < CALL_LOOK_S:
             return
         look = self._look(deal)
         if look == self._call_look:
@@ -1738,6 +1747,7 @@ def _restarts_clock(move: mv.Move) -> bool:
 
 
 # the phases of the next deal before its play: it is counted already
+CALL_LOOK_S = 1.0  # a standing call's candidates are made again at most this often
 BEFORE_PLAY = ("shuffling", "walls_up", "dice_rolled", "dealing", "choosing_void")
 
 

@@ -9,6 +9,7 @@ import pytest
 from rig import Rig, begin_deal, play
 
 from controller.alerts import AlertKind
+from controller.daemon.runtime import CALL_LOOK_S
 from controller.journal.payloads import table_seat
 from controller.journal.records import RecordKind
 from controller.locale import Said
@@ -161,11 +162,33 @@ def test_regression_a_standing_calls_buttons_follow_the_tiles_read_after_the_ans
     assert rig.rt.referee_candidates[0].move is None  # "Enter South's discard by hand"
     name = rig.rt.call.name
     rig.rec.residue = {(discard.seat, "river", discard.tile): 1}  # the stray read is gone
-    rig.step(0.2)
+    rig.step(CALL_LOOK_S)  # the next look at the table
     first = rig.rt.referee_candidates[0]
     assert first.move == {"seat": side.name, "move": "discard", "tile": str(discard.tile)}
     assert str(discard.tile) in rig.rt.referee_called  # the headline follows its buttons
     assert rig.rt.call.name == name
+
+
+def test_regression_a_standing_call_searched_the_table_at_every_reader_round(rig):
+    """A 10/10/2 campaign with the call's buttons made again at each change of the tiles:
+    the search for the moves beyond the judge (50-200 ms when it is far behind) ran at
+    every reader round, held the core up, and the table ran further ahead: 15 calls where
+    there had been 5. It runs at most once per look (`CALL_LOOK_S`), however often the
+    tiles change."""
+    discard, entered = draw_entered_at_a_call(rig)
+    assert entered.accepted and rig.rt.referee_called is not None
+    searched = []
+    ahead = rig.rec.ahead
+    rig.rec.ahead = lambda deal: searched.append(deal) or ahead(deal)
+    other = next(t for t in rig.rt.deal.hand(discard.seat) if t != discard.tile)
+    rounds = 20
+    for n in range(rounds):  # a tile read on and off (crosstalk) at each round
+        rig.rec.residue = {(discard.seat, "river", discard.tile): 1}
+        if n % 2:
+            rig.rec.residue[(discard.seat, "river", other)] = 1
+        rig.step(0.25)
+    assert 0 < len(searched) < rounds // 2  # not at every round
+    assert len(searched) <= rounds * 0.25 / CALL_LOOK_S + 1  # once per look
 
 
 def test_regression_a_refusal_read_while_an_ambiguous_call_stood_took_its_buttons_away(rig):
