@@ -1400,11 +1400,15 @@ class Runtime:
         diffs = None
         follows = offered is None
         if offered is None:
-            if not fits and before is not None and not before.answered:
+            standing_fits = before.fits if before is not None and not before.answered else ()
+            if standing_fits and (not fits or set(fits) == set(standing_fits)):
                 # a reading of the same tiles refused while an ambiguous one's call stands
                 # keeps its buttons (10/10/2 seed 311 deal 24: "West's discard was not read",
-                # "Enter it by hand" first, where the call had offered 5s or 1m)
-                fits = before.fits
+                # "Enter it by hand" first, where the call had offered 5s or 1m), and the
+                # same reading raised again keeps their order: a tile read elsewhere for a
+                # moment (crosstalk) and back seems to reach the river later ("7p or 4p",
+                # right, then "4p or 7p" three records on)
+                fits = standing_fits
             offered, diffs = self._call_candidates(fits)
         # a call raised again before any answer is the same call to the referee: its name
         # stays, so an answer tapped meanwhile still counts

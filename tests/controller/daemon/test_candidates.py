@@ -216,6 +216,10 @@ def test_regression_a_refusal_read_while_an_ambiguous_call_stood_took_its_button
         {"seat": side.name, "move": "discard", "tile": str(t)} for t in (discard.tile, other)
     ]
     assert rig.rt.call.name == name  # the same call, raised again
+    # the same reading raised again with its fits the other way round keeps their order
+    again = RefereeAlert(AlertKind.AMBIGUOUS, side, Said("fits two again"), (), fits[::-1])
+    rig.rt.recognised([again], rig.clock.now)
+    assert [c.move for c in rig.rt.referee_candidates[:2]] == offered
 
 
 def test_regression_the_call_goes_off_when_a_tile_missed_at_the_last_answer_is_read_again(rig):
