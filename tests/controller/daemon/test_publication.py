@@ -143,3 +143,39 @@ def test_the_referee_is_offered_a_chow_only_where_the_rules_have_chows():
         deal, _ = play_deal(rs, 1)
         made = Publisher().views(_facts(phase="settled", seq=1), deal, COUNT, _desk(), 5.0)
         assert made.referee.chows is chows, name
+
+
+def test_publications_between_changes_share_the_seats():
+    """The hall's seats were made afresh at every publication (after every record, most of
+    which change no seat): each broadcast view held for its 30 s delay held its own four
+    seats, their rivers and melds (~2.5 kB a view; ~700 views, 2 MB, in 30 s of a fast
+    table). Publications of the same deal, players and scores share one tuple of seats,
+    made again when any of them changes, and a move keeps the views of the seats it did
+    not change."""
+    deal, _ = play_deal(RS, 3)
+    k = next(i for i in range(20, len(deal.history)) if isinstance(deal.history[i], mv.Draw))
+    moment = Deal.replay(deal.rs, deal.dice, deal.wall_order, deal.history[:k])
+    publisher = Publisher()
+    desk = _desk()
+    first = publisher.views(_facts(seq=100), moment, COUNT, desk, 5.0)
+    again = publisher.views(_facts(seq=101, claim_remaining_s=2.0), moment, COUNT, desk, 5.5)
+    assert again.public.seq == 101 and again.broadcast.public is again.public
+    assert again.public.seats is first.public.seats
+    assert again.broadcast.public.seats is first.broadcast.public.seats
+    changes = {
+        "a move": (_facts(seq=102), deal.history[k]),
+        "the scores": (_facts(seq=103, totals=(5, 2, 3, 4)), None),
+        "the players": (_facts(seq=104, players=("Ann", "Bo", "Cy", "Ed")), None),
+        "the dealer": (_facts(seq=105, dealer=Seat.W), None),
+    }
+    before = again.public.seats
+    for what, (f, move) in changes.items():
+        if move is not None:
+            moment.apply(move)
+        made = publisher.views(f, moment, COUNT, desk, 6.0)
+        assert made.public.seats is not before, what
+        assert made.public == _afresh(f, moment, desk)[0], what
+        if move is not None:  # a draw changes one seat: the three others' views are kept
+            kept = [a is b for a, b in zip(made.public.seats, before, strict=True)]
+            assert kept.count(True) == 3, kept
+        before = made.public.seats
