@@ -93,8 +93,9 @@ class Publisher:
     the hall sees of a seat once per change of it (by a move, the players or the scores),
     and the referee call's JSON (its sentences) once per call: the core publishes after
     every record, most of which change none of them. The publications in between share
-    these parts, so the broadcast views held for their delay (a few hundred in 30 s of a
-    fast table) hold little each. A deal changes only by its accepted moves, each of which
+    these parts, and a move the ledger lines and sentences made before it when it paid
+    nothing, so the broadcast views held for their delay (a few hundred in 30 s of a fast
+    table) hold little each. A deal changes only by its accepted moves, each of which
     lengthens its history (a correction too), or by being replaced (the referee's rebuild,
     a wall reordered). Keeps the settled deal on the public feed a while (`screen`). Core
     thread only."""
@@ -114,10 +115,17 @@ class Publisher:
             return None
         made = self._deal
         if made is None or made[0] is not deal or made[1:] != (len(deal.history), dealer):
-            self._deal, self._shown = (
-                (deal, len(deal.history), dealer),
-                deal_shown(deal, dealer, self._hands),
-            )
+            shown = deal_shown(deal, dealer, self._hands)
+            last = self._shown
+            if last is not None:  # most moves pay nothing: the ledger made before is taken
+                ledger = last.ledger if last.ledger == shown.ledger else shown.ledger
+                words = shown.ledger_words
+                shown = replace(
+                    shown,
+                    ledger=ledger,
+                    ledger_words=last.ledger_words if last.ledger_words == words else words,
+                )
+            self._deal, self._shown = (deal, len(deal.history), dealer), shown
         return self._shown
 
     def seats(self, facts: TableFacts, deal: Deal | None) -> tuple[SeatView, ...]:

@@ -16,6 +16,7 @@ from controller.daemon.referee_call import RefereeCall
 from controller.daemon.views import (
     TableFacts,
     broadcast_view,
+    deal_shown,
     hand_views,
     public_view,
     referee_view,
@@ -179,3 +180,39 @@ def test_publications_between_changes_share_the_seats():
             kept = [a is b for a, b in zip(made.public.seats, before, strict=True)]
             assert kept.count(True) == 3, kept
         before = made.public.seats
+
+
+def test_a_move_that_pays_nothing_keeps_the_ledger_made_before():
+    """The ledger's lines (each with its sentence's JSON) and its sentences were made again
+    at every move, and every broadcast view held for its delay kept its own: a move that
+    pays nothing takes those made before, one that pays makes them anew."""
+    deal = _played()
+    lines = _lines(deal)
+    paid = [i for i in range(len(deal.history)) if lines[i + 1] > lines[i]]
+    k = next(i for i in range(paid[0] + 1, len(deal.history)) if lines[i + 1] == lines[i])
+    moment = Deal.replay(deal.rs, deal.dice, deal.wall_order, deal.history[:k])
+    publisher = Publisher()
+    before = publisher.shown(moment, Seat.S)
+    assert before is not None and before.ledger and before.ledger_words
+    moment.apply(deal.history[k])
+    after = publisher.shown(moment, Seat.S)
+    assert after is not before and after.last_action != before.last_action
+    assert after.ledger is before.ledger and after.ledger_words is before.ledger_words
+    assert after == deal_shown(moment, Seat.S)
+    j = next(i for i in paid if i > k)  # a move that pays: the ledger made anew
+    for move in deal.history[k + 1 : j]:
+        moment.apply(move)
+    kept = publisher.shown(moment, Seat.S)
+    moment.apply(deal.history[j])
+    made = publisher.shown(moment, Seat.S)
+    assert made.ledger != kept.ledger and made == deal_shown(moment, Seat.S)
+
+
+def _lines(deal: Deal) -> list[int]:
+    """How many ledger lines the deal has after each of its first k moves, k = 0, 1, ..."""
+    moment = Deal.replay(deal.rs, deal.dice, deal.wall_order, ())
+    counts = [len(moment.ledger().lines)]
+    for move in deal.history:
+        moment.apply(move)
+        counts.append(len(moment.ledger().lines))
+    return counts
