@@ -21,6 +21,8 @@ from controller.daemon.views import (
     deal_shown,
     public_view,
     referee_view,
+    seat_views,
+    seats_key,
 )
 from controller.journal.records import JournalError
 from controller.journal.store import Journal
@@ -30,6 +32,7 @@ from controller.outputs.view import (
     CorrectionView,
     PublicView,
     RefereeView,
+    SeatView,
 )
 from rules.deal import Deal
 from rules.seats import Seat
@@ -70,11 +73,15 @@ class Published:
 
 
 def live_view(
-    facts: TableFacts, deal: Deal | None, count: SessionCount, shown: DealShown | None = None
+    facts: TableFacts,
+    deal: Deal | None,
+    count: SessionCount,
+    shown: DealShown | None = None,
+    seats: tuple[SeatView, ...] | None = None,
 ) -> PublicView:
     """The public view of the table as it is now, the deal counted in its session (`shown`:
-    `deal_shown(deal, facts.dealer)` made already)."""
-    view = public_view(facts, deal, shown)
+    `deal_shown(deal, facts.dealer)`, `seats`: `seat_views(facts, deal)` made already)."""
+    view = public_view(facts, deal, shown, seats)
     return replace(view, session_deal=count.deal, session_deals=count.deals)
 
 
@@ -82,18 +89,23 @@ class Publisher:
     """Every audience's view, made for each publication from the table's facts and the
     judge. What the views show of the deal (its ledger and the ledger's words, the last
     action, the hands and their waits: `views.DealShown`) is made once per change of the
-    deal, each seat's hand and waits once per change of that hand (`views.SeatHands`), and
-    the referee call's JSON (its sentences) once per call: the core publishes after every
-    record, most of which change none of them. A deal changes only by its accepted
-    moves, each of which lengthens its history (a correction too), or by being replaced
-    (the referee's rebuild, a wall reordered). Keeps the settled deal on the public feed a
-    while (`screen`). Core thread only."""
+    deal, each seat's hand and waits once per change of that hand (`views.SeatHands`), what
+    the hall sees of a seat once per change of it (by a move, the players or the scores),
+    and the referee call's JSON (its sentences) once per call: the core publishes after
+    every record, most of which change none of them. The publications in between share
+    these parts, and a move the ledger lines and sentences made before it when it paid
+    nothing, so the broadcast views held for their delay (a few hundred in 30 s of a fast
+    table) hold little each. A deal changes only by its accepted moves, each of which
+    lengthens its history (a correction too), or by being replaced (the referee's rebuild,
+    a wall reordered). Keeps the settled deal on the public feed a while (`screen`). Core
+    thread only."""
 
     def __init__(self) -> None:
         self.screen = ResultScreen()
         self._deal: tuple[Deal, int, Seat] | None = None
         self._shown: DealShown | None = None
         self._hands = SeatHands()
+        self._seats: tuple[Deal | None, tuple[Any, ...], tuple[SeatView, ...]] | None = None
         self._call: RefereeCall | None = None
         self._call_json: dict[str, Any] | None = None
 
@@ -103,11 +115,31 @@ class Publisher:
             return None
         made = self._deal
         if made is None or made[0] is not deal or made[1:] != (len(deal.history), dealer):
-            self._deal, self._shown = (
-                (deal, len(deal.history), dealer),
-                deal_shown(deal, dealer, self._hands),
-            )
+            shown = deal_shown(deal, dealer, self._hands)
+            last = self._shown
+            if last is not None:  # most moves pay nothing: the ledger made before is taken
+                ledger = last.ledger if last.ledger == shown.ledger else shown.ledger
+                words = shown.ledger_words
+                shown = replace(
+                    shown,
+                    ledger=ledger,
+                    ledger_words=last.ledger_words if last.ledger_words == words else words,
+                )
+            self._deal, self._shown = (deal, len(deal.history), dealer), shown
         return self._shown
+
+    def seats(self, facts: TableFacts, deal: Deal | None) -> tuple[SeatView, ...]:
+        """What the hall sees of each seat now (`views.seat_views`)."""
+        key = (-1 if deal is None else len(deal.history), *seats_key(facts, deal))
+        made = self._seats
+        if made is None or made[0] is not deal or made[1] != key:
+            seats = seat_views(facts, deal)
+            if made is not None:  # a move changes a seat or two: the others' are taken again
+                seats = tuple(
+                    old if old == new else new for old, new in zip(made[2], seats, strict=True)
+                )
+            made = self._seats = deal, key, seats
+        return made[2]
 
     def call_json(self, call: RefereeCall | None) -> dict[str, Any] | None:
         """The standing call as the referee page reads it (frozen: one per change)."""
@@ -118,7 +150,9 @@ class Publisher:
         return self._call_json
 
     def live(self, facts: TableFacts, deal: Deal | None, count: SessionCount) -> PublicView:
-        return live_view(facts, deal, count, self.shown(deal, facts.dealer))
+        return live_view(
+            facts, deal, count, self.shown(deal, facts.dealer), self.seats(facts, deal)
+        )
 
     def public(self, facts: TableFacts, deal: Deal | None, count: SessionCount) -> PublicView:
         """The hall's view now (a settled deal may stay on it a while)."""
@@ -133,7 +167,7 @@ class Publisher:
         now: float,
     ) -> Published:
         shown = self.shown(deal, facts.dealer)
-        live = live_view(facts, deal, count, shown)
+        live = live_view(facts, deal, count, shown, self.seats(facts, deal))
         public = self.screen.shown(live, deal)  # the hall: a settled deal stays a while
         hands = () if shown is None else shown.hands
         referee = referee_view(

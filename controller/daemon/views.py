@@ -98,10 +98,56 @@ def deal_shown(deal: Deal, dealer: Seat, hands: SeatHands | None = None) -> Deal
     )
 
 
-def public_view(facts: TableFacts, deal: Deal | None, shown: DealShown | None = None) -> PublicView:
-    """The hall's view; `shown`: `deal_shown(deal, facts.dealer)` made already."""
+def public_view(
+    facts: TableFacts,
+    deal: Deal | None,
+    shown: DealShown | None = None,
+    seats: tuple[SeatView, ...] | None = None,
+) -> PublicView:
+    """The hall's view; `shown`: `deal_shown(deal, facts.dealer)` and `seats`:
+    `seat_views(facts, deal)` made already."""
     if deal is not None and shown is None:
         shown = deal_shown(deal, facts.dealer)
+    turn = None
+    last = None
+    discarder = None
+    if deal is not None and not deal.over:
+        turn = table_seat(deal.turn, facts.dealer).name
+        window = deal.window
+        if window is not None:
+            last = str(window.tile)
+            discarder = table_seat(window.discarder, facts.dealer).name
+    return PublicView(
+        table=facts.table,
+        session=facts.session,
+        deal=facts.deal_no,
+        rules=facts.rules,
+        dealer=facts.dealer.name,
+        phase=facts.phase,
+        turn=turn,
+        tiles_left=deal.tiles_left if deal is not None else 0,
+        claim_remaining_s=facts.claim_remaining_s,
+        referee_called=facts.referee_called,
+        waiting_for=tuple(device_name(d) for d in facts.devices_down),
+        table_title=table_name(facts.table),
+        phase_text=phase_words(facts.phase, turn),
+        ledger_words=() if shown is None else shown.ledger_words,
+        last_discard=last,
+        seats=seat_views(facts, deal) if seats is None else seats,
+        seq=facts.seq,
+        prevalent=_prevalent(deal),
+        discarder=discarder,
+        last_action=None if shown is None else shown.last_action,
+        ledger=() if shown is None else shown.ledger,
+        end=None if shown is None else shown.end,
+    )
+
+
+def seat_views(facts: TableFacts, deal: Deal | None) -> tuple[SeatView, ...]:
+    """What the hall sees of each seat (fixed seats, East to North): its player, score and
+    the deal's change so far, river, melds, how many tiles stand, a revealed void, its Hu;
+    once the deal is over its standing tiles and each Hu's patterns. Made of the deal and
+    of `facts`' dealer, players and totals, and whether the deal is settled (`seats_key`)."""
     seats = []
     settled = deal is not None and _settled(facts, deal)
     deltas = deal.deltas() if deal is not None else (0, 0, 0, 0)
@@ -129,39 +175,14 @@ def public_view(facts: TableFacts, deal: Deal | None, shown: DealShown | None = 
                 **_result(deal, s, deltas, settled),
             )
         )
-    turn = None
-    last = None
-    discarder = None
-    if deal is not None and not deal.over:
-        turn = table_seat(deal.turn, facts.dealer).name
-        window = deal.window
-        if window is not None:
-            last = str(window.tile)
-            discarder = table_seat(window.discarder, facts.dealer).name
-    return PublicView(
-        table=facts.table,
-        session=facts.session,
-        deal=facts.deal_no,
-        rules=facts.rules,
-        dealer=facts.dealer.name,
-        phase=facts.phase,
-        turn=turn,
-        tiles_left=deal.tiles_left if deal is not None else 0,
-        claim_remaining_s=facts.claim_remaining_s,
-        referee_called=facts.referee_called,
-        waiting_for=tuple(device_name(d) for d in facts.devices_down),
-        table_title=table_name(facts.table),
-        phase_text=phase_words(facts.phase, turn),
-        ledger_words=() if shown is None else shown.ledger_words,
-        last_discard=last,
-        seats=tuple(seats),
-        seq=facts.seq,
-        prevalent=_prevalent(deal),
-        discarder=discarder,
-        last_action=None if shown is None else shown.last_action,
-        ledger=() if shown is None else shown.ledger,
-        end=None if shown is None else shown.end,
-    )
+    return tuple(seats)
+
+
+def seats_key(facts: TableFacts, deal: Deal | None) -> tuple[Any, ...]:
+    """What `seat_views(facts, deal)` is made of besides the deal's moves: two publications
+    with the same key, of a deal with as many moves, show the same seats."""
+    settled = deal is not None and _settled(facts, deal)
+    return facts.dealer, facts.players, facts.totals, settled
 
 
 def _hand_score(deal: Deal | None, win: Won | None) -> dict[str, Any]:

@@ -119,28 +119,66 @@ def explain(
 ) -> Search:
     seen = observed(presence, layout)
     times = arrival_times(presence, layout, since)
-    found: list[Explanation] = []
-    nodes = 0
+    search = _Explain(seen, layout, times, max_steps, stall, budget, limit)
+    search.walk(deal, (), residue(seen, expected(deal, layout)), 0, 0)
+    return Search(tuple(search.found), search.nodes >= budget)
 
-    def walk(d: Deal, path: tuple[Move, ...], res: Tally, steps: int, idle: int) -> None:
-        nonlocal nodes
+
+class _Explain:
+    """One `explain` search: what the table shows, its bounds, and the explanations and
+    nodes so far. A class, not a nested function that calls itself: such a function holds
+    itself through its closure, a reference cycle that keeps everything the search made
+    (residues, copies of the judge, their snapshots) until the cyclic collector runs, not
+    only until the search returns."""
+
+    __slots__ = (
+        "budget",
+        "found",
+        "layout",
+        "limit",
+        "max_steps",
+        "nodes",
+        "seen",
+        "stall",
+        "times",
+    )
+
+    def __init__(
+        self,
+        seen: Tally,
+        layout: Layout,
+        times: Times,
+        max_steps: int,
+        stall: int,
+        budget: int,
+        limit: int,
+    ) -> None:
+        self.seen = seen
+        self.layout = layout
+        self.times = times
+        self.max_steps = max_steps
+        self.stall = stall
+        self.budget = budget
+        self.limit = limit
+        self.found: list[Explanation] = []
+        self.nodes = 0
+
+    def walk(self, d: Deal, path: tuple[Move, ...], res: Tally, steps: int, idle: int) -> None:
+        found = self.found
         if not res:
             found.append(Explanation(path, d.snapshot()))
             return
-        if steps >= max_steps or len(found) >= limit:
+        if steps >= self.max_steps or len(found) >= self.limit:
             return
         size = weight(res)
-        for step in candidate_steps(d, res, layout, times):
-            if nodes >= budget or len(found) >= limit:
+        for step in candidate_steps(d, res, self.layout, self.times):
+            if self.nodes >= self.budget or len(found) >= self.limit:
                 return
-            nodes += 1
-            taken = _take(d, step, seen, layout, size, idle, stall)
+            self.nodes += 1
+            taken = _take(d, step, self.seen, self.layout, size, idle, self.stall)
             if taken is not None:
                 f, done, after, idled = taken
-                walk(f, path + done, after, steps + 1, idled)
-
-    walk(deal, (), residue(seen, expected(deal, layout)), 0, 0)
-    return Search(tuple(found), nodes >= budget)
+                self.walk(f, path + done, after, steps + 1, idled)
 
 
 def _take(
@@ -212,34 +250,48 @@ def _sure_steps(
     """The steps every sequence of `horizon` steps the table allows from `deal` begins with
     (none when the budget runs out before all are seen, or when none goes that far)."""
     seen = observed(presence, layout)
-    times = arrival_times(presence, layout, since)
-    paths: list[tuple[Step, ...]] = []
-    nodes = 0
-
-    def walk(d: Deal, path: tuple[Step, ...], res: Tally, idle: int) -> bool:
-        nonlocal nodes
-        if len(path) >= horizon or not res:
-            paths.append(path)
-            return True
-        size = weight(res)
-        for step in candidate_steps(d, res, layout, times):
-            nodes += 1
-            if nodes > budget:
-                return False
-            taken = _take(d, step, seen, layout, size, idle, stall=3)
-            if taken is not None:
-                f, done, after, idled = taken
-                if not walk(f, (*path, done), after, idled):
-                    return False
-        return True
-
-    if not walk(deal, (), residue(seen, expected(deal, layout)), 0) or not paths:
+    search = _Ahead(seen, layout, arrival_times(presence, layout, since), horizon, budget)
+    paths = search.paths
+    if not search.walk(deal, (), residue(seen, expected(deal, layout)), 0) or not paths:
         return ()
     first = paths[0]
     n = min(len(p) for p in paths)
     for p in paths[1:]:
         n = min(n, next((i for i in range(n) if p[i] != first[i]), n))
     return tuple(m for step in first[:n] for m in step)
+
+
+class _Ahead:
+    """One `_sure_steps` search: every path of `horizon` steps the table allows, within the
+    budget (a class, not a nested function that calls itself: see `_Explain`)."""
+
+    __slots__ = ("budget", "horizon", "layout", "nodes", "paths", "seen", "times")
+
+    def __init__(self, seen: Tally, layout: Layout, times: Times, horizon: int, budget: int):
+        self.seen = seen
+        self.layout = layout
+        self.times = times
+        self.horizon = horizon
+        self.budget = budget
+        self.paths: list[tuple[Step, ...]] = []
+        self.nodes = 0
+
+    def walk(self, d: Deal, path: tuple[Step, ...], res: Tally, idle: int) -> bool:
+        """Paths from `d` into `paths`; False once the budget ran out."""
+        if len(path) >= self.horizon or not res:
+            self.paths.append(path)
+            return True
+        size = weight(res)
+        for step in candidate_steps(d, res, self.layout, self.times):
+            self.nodes += 1
+            if self.nodes > self.budget:
+                return False
+            taken = _take(d, step, self.seen, self.layout, size, idle, stall=3)
+            if taken is not None:
+                f, done, after, idled = taken
+                if not self.walk(f, (*path, done), after, idled):
+                    return False
+        return True
 
 
 def arrival_times(

@@ -16,6 +16,7 @@ from controller.daemon.referee_call import RefereeCall
 from controller.daemon.views import (
     TableFacts,
     broadcast_view,
+    deal_shown,
     hand_views,
     public_view,
     referee_view,
@@ -143,3 +144,75 @@ def test_the_referee_is_offered_a_chow_only_where_the_rules_have_chows():
         deal, _ = play_deal(rs, 1)
         made = Publisher().views(_facts(phase="settled", seq=1), deal, COUNT, _desk(), 5.0)
         assert made.referee.chows is chows, name
+
+
+def test_publications_between_changes_share_the_seats():
+    """The hall's seats were made afresh at every publication (after every record, most of
+    which change no seat): each broadcast view held for its 30 s delay held its own four
+    seats, their rivers and melds (~2.5 kB a view; ~700 views, 2 MB, in 30 s of a fast
+    table). Publications of the same deal, players and scores share one tuple of seats,
+    made again when any of them changes, and a move keeps the views of the seats it did
+    not change."""
+    deal, _ = play_deal(RS, 3)
+    k = next(i for i in range(20, len(deal.history)) if isinstance(deal.history[i], mv.Draw))
+    moment = Deal.replay(deal.rs, deal.dice, deal.wall_order, deal.history[:k])
+    publisher = Publisher()
+    desk = _desk()
+    first = publisher.views(_facts(seq=100), moment, COUNT, desk, 5.0)
+    again = publisher.views(_facts(seq=101, claim_remaining_s=2.0), moment, COUNT, desk, 5.5)
+    assert again.public.seq == 101 and again.broadcast.public is again.public
+    assert again.public.seats is first.public.seats
+    assert again.broadcast.public.seats is first.broadcast.public.seats
+    changes = {
+        "a move": (_facts(seq=102), deal.history[k]),
+        "the scores": (_facts(seq=103, totals=(5, 2, 3, 4)), None),
+        "the players": (_facts(seq=104, players=("Ann", "Bo", "Cy", "Ed")), None),
+        "the dealer": (_facts(seq=105, dealer=Seat.W), None),
+    }
+    before = again.public.seats
+    for what, (f, move) in changes.items():
+        if move is not None:
+            moment.apply(move)
+        made = publisher.views(f, moment, COUNT, desk, 6.0)
+        assert made.public.seats is not before, what
+        assert made.public == _afresh(f, moment, desk)[0], what
+        if move is not None:  # a draw changes one seat: the three others' views are kept
+            kept = [a is b for a, b in zip(made.public.seats, before, strict=True)]
+            assert kept.count(True) == 3, kept
+        before = made.public.seats
+
+
+def test_a_move_that_pays_nothing_keeps_the_ledger_made_before():
+    """The ledger's lines (each with its sentence's JSON) and its sentences were made again
+    at every move, and every broadcast view held for its delay kept its own: a move that
+    pays nothing takes those made before, one that pays makes them anew."""
+    deal = _played()
+    lines = _lines(deal)
+    paid = [i for i in range(len(deal.history)) if lines[i + 1] > lines[i]]
+    k = next(i for i in range(paid[0] + 1, len(deal.history)) if lines[i + 1] == lines[i])
+    moment = Deal.replay(deal.rs, deal.dice, deal.wall_order, deal.history[:k])
+    publisher = Publisher()
+    before = publisher.shown(moment, Seat.S)
+    assert before is not None and before.ledger and before.ledger_words
+    moment.apply(deal.history[k])
+    after = publisher.shown(moment, Seat.S)
+    assert after is not before and after.last_action != before.last_action
+    assert after.ledger is before.ledger and after.ledger_words is before.ledger_words
+    assert after == deal_shown(moment, Seat.S)
+    j = next(i for i in paid if i > k)  # a move that pays: the ledger made anew
+    for move in deal.history[k + 1 : j]:
+        moment.apply(move)
+    kept = publisher.shown(moment, Seat.S)
+    moment.apply(deal.history[j])
+    made = publisher.shown(moment, Seat.S)
+    assert made.ledger != kept.ledger and made == deal_shown(moment, Seat.S)
+
+
+def _lines(deal: Deal) -> list[int]:
+    """How many ledger lines the deal has after each of its first k moves, k = 0, 1, ..."""
+    moment = Deal.replay(deal.rs, deal.dice, deal.wall_order, ())
+    counts = [len(moment.ledger().lines)]
+    for move in deal.history:
+        moment.apply(move)
+        counts.append(len(moment.ledger().lines))
+    return counts

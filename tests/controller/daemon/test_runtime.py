@@ -3,6 +3,8 @@ scripted recogniser. Bot deals planned through the judge are offered move by mov
 journal must hold the same moves and the judge's deltas, in fixed seats."""
 
 import dataclasses
+import gc
+import weakref
 
 import pytest
 from rig import Rig, begin_deal, play, rec_types
@@ -162,6 +164,32 @@ def test_a_draw_after_a_discard_copies_the_judge_once(rig, monkeypatch):
         copies.clear()
         rig.step(0.2)
     assert draws > 10
+
+
+def test_a_moves_trial_and_the_judge_before_it_go_once_it_is_committed(rig):
+    """Each move is decided on a trial (a deep copy) of the judge, which becomes the judge
+    once committed: the judge before it goes then, by its reference count (nothing holds
+    it: not the claim clock's trial, not the views), and a deal played through the core
+    leaves nothing for the cyclic collector. A long session keeps one judge, not its
+    deals' judges waiting for a collection among the allocations of the moves after."""
+    plan = begin_deal(rig, 2)
+    gc.collect()
+    gc.disable()
+    try:
+        for move in plan.moves:
+            before = weakref.ref(rig.rt.deal)
+            if isinstance(move, mv.CloseClaims):  # closed by the claim clock
+                if rig.rt.deal.window is None:
+                    continue
+                rig.step(rig.rs.play.claim_seconds + 0.01)
+            else:
+                rig.seen(move)
+                rig.step(0.2)
+            assert before() is None or before() is rig.rt.deal, move
+        assert rig.rt.machine.phase == "settled"
+        assert gc.collect() == 0
+    finally:
+        gc.enable()
 
 
 class Killed(BaseException):

@@ -6,6 +6,7 @@ what it cannot know in a RECOVERY alert, never guess."""
 from __future__ import annotations
 
 import functools
+import gc
 
 from hypothesis import HealthCheck, given, settings, strategies as st
 from recog_rig import Runtime, play, reader
@@ -15,6 +16,7 @@ from controller.alerts import AlertKind
 from controller.devices.events import Button
 from controller.profiles import ZoneKind, sim_tag_map
 from controller.recognition.recogniser import Recogniser
+from controller.recognition.reconcile import explain, follow
 from rules.deal import Deal
 from rules.moves import ChooseVoid, Discard, Draw, ReplacementDraw
 from rules.seats import Seat
@@ -146,3 +148,29 @@ def test_regression_a_restart_while_the_walls_are_dealt_raises_no_recovery_alert
     rt = Runtime(rs, rec, deal=judge)
     rt.feed(rec.reconcile(dealt, judge))
     assert rt.alerts == [] and rt.rejected == [] and not rt.deal.history
+
+
+def test_regression_a_search_leaves_no_reference_cycle() -> None:
+    """`explain` and `follow` walked the table with a nested function that called itself:
+    a reference cycle that held every residue, copy of the judge and snapshot a search made
+    until the cyclic collector ran, not until the search returned (a daemon's memory,
+    pinned between the allocations of the moves after it). Both searches, the one ahead of
+    `follow` (`horizon` steps at a time) too, leave nothing for the collector."""
+    p = deal("sbr-mil", 1)
+    rs = p.runtime.rs
+    rec = Recogniser(rs, reader(), sim_tag_map(rs.tiles.set))
+    rec.new_deal(p.dealer_side)
+    ends = [i + 1 for i, mv in enumerate(p.moves) if isinstance(mv, VISIBLE)]
+    m = ends[len(ends) // 2]
+    judge = Deal.replay(rs, p.reference.dice, p.reference.wall_order, p.moves[: m - 4])
+    ahead = Deal.replay(rs, p.reference.dice, p.reference.wall_order, p.moves[: m - 12])
+    gc.collect()
+    gc.disable()
+    try:
+        found = explain(judge, dict(p.snapshots[m]), rec.layout)
+        followed = follow(ahead, dict(p.snapshots[m]), rec.layout, horizon=3)
+        assert found.explanations and followed.partial  # `follow` went ahead by steps
+        del found, followed
+        assert gc.collect() == 0
+    finally:
+        gc.enable()
