@@ -18,6 +18,7 @@ from controller.daemon.candidates import Candidate, Differences
 from controller.journal.payloads import table_seat
 from controller.locale import N_, Said, said, says
 from controller.words import alert_text_said, seat_said, tile_said, zone_said
+from rules.moves import Move
 from rules.seats import Seat
 
 HEADLINE_MAX = 120  # characters: read at a glance
@@ -52,7 +53,7 @@ class RefereeCall:
     said_cause: Said | None = None  # `cause` as a sentence (else read from its words)
     # the moves an ambiguous reading fitted (kept while the call stands: a reading of the
     # same tiles refused meanwhile must not take its buttons away)
-    fits: tuple[Any, ...] = ()
+    fits: tuple[Move, ...] = ()
     # its candidates are the judge's and the reader's explanations, brought up to date as
     # the tiles and the judge change (not the dice asked, nor a deal overtaken)
     follows: bool = False

@@ -1475,10 +1475,10 @@ class Runtime:
         if deal is None or deal.over:
             return (), None
         diffs = self.recogniser.differences(deal)
-        follows = ahead and self._live() and not self._overtaken()
-        if follows:
+        search = ahead and self._live() and not self._overtaken()
+        if search:
             self._call_made_at = self.clock.monotonic()
-        shown = self.recogniser.ahead(deal) if follows else ()
+        shown = self.recogniser.ahead(deal) if search else ()
         offered = candidates(
             deal,
             self._dealt_by,
