@@ -31,7 +31,7 @@ that both fit.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from itertools import combinations
 
 from controller.profiles import TileCopy, Zone, ZoneKind
@@ -124,6 +124,7 @@ def explain(
     return Search(tuple(search.found), search.nodes >= budget)
 
 
+@dataclass(slots=True)
 class _Explain:
     """One `explain` search: what the table shows, its bounds, and the explanations and
     nodes so far. A class, not a nested function that calls itself: such a function holds
@@ -131,37 +132,15 @@ class _Explain:
     (residues, copies of the judge, their snapshots) until the cyclic collector runs, not
     only until the search returns."""
 
-    __slots__ = (
-        "budget",
-        "found",
-        "layout",
-        "limit",
-        "max_steps",
-        "nodes",
-        "seen",
-        "stall",
-        "times",
-    )
-
-    def __init__(
-        self,
-        seen: Tally,
-        layout: Layout,
-        times: Times,
-        max_steps: int,
-        stall: int,
-        budget: int,
-        limit: int,
-    ) -> None:
-        self.seen = seen
-        self.layout = layout
-        self.times = times
-        self.max_steps = max_steps
-        self.stall = stall
-        self.budget = budget
-        self.limit = limit
-        self.found: list[Explanation] = []
-        self.nodes = 0
+    seen: Tally
+    layout: Layout
+    times: Times
+    max_steps: int
+    stall: int
+    budget: int
+    limit: int
+    found: list[Explanation] = field(default_factory=list)
+    nodes: int = 0
 
     def walk(self, d: Deal, path: tuple[Move, ...], res: Tally, steps: int, idle: int) -> None:
         found = self.found
@@ -261,20 +240,18 @@ def _sure_steps(
     return tuple(m for step in first[:n] for m in step)
 
 
+@dataclass(slots=True)
 class _Ahead:
     """One `_sure_steps` search: every path of `horizon` steps the table allows, within the
     budget (a class, not a nested function that calls itself: see `_Explain`)."""
 
-    __slots__ = ("budget", "horizon", "layout", "nodes", "paths", "seen", "times")
-
-    def __init__(self, seen: Tally, layout: Layout, times: Times, horizon: int, budget: int):
-        self.seen = seen
-        self.layout = layout
-        self.times = times
-        self.horizon = horizon
-        self.budget = budget
-        self.paths: list[tuple[Step, ...]] = []
-        self.nodes = 0
+    seen: Tally
+    layout: Layout
+    times: Times
+    horizon: int
+    budget: int
+    paths: list[tuple[Step, ...]] = field(default_factory=list)
+    nodes: int = 0
 
     def walk(self, d: Deal, path: tuple[Step, ...], res: Tally, idle: int) -> bool:
         """Paths from `d` into `paths`; False once the budget ran out."""
