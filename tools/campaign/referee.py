@@ -61,6 +61,9 @@ class CallTally:
     taps: list[int] = field(default_factory=list)
     seconds: list[float] = field(default_factory=list)
     abandoned: int = 0
+    # each call as the referee met it: its deal, headline, and each answer ("first: ..." by
+    # its first candidate's button, "form: ..." by "Something else…"), for reading a run
+    log: list[dict[str, Any]] = field(default_factory=list)
 
     def summary(self) -> dict[str, Any]:
         answered = self.calls - self.by_table
@@ -90,9 +93,12 @@ class _Shown:
     offered: dict[str, Any] | None  # what its first candidate's button sends
     name: str
     since: float
+    headline: str = ""
+    deal: Any = None
     taps: int = 0
     first_only: bool = True
     answered_at: float | None = None
+    answers: list[str] = field(default_factory=list)
 
 
 @dataclass
@@ -127,9 +133,9 @@ class TruthReferee:
         view = self._get("/referee/api/view")
         if view is None:
             return  # the daemon restarting
-        self.follow(view.get("call"))
         public = view.get("public") or {}
         deal = public.get("deal")
+        self.follow(view.get("call"), deal)
         if not view.get("call") or not deal:
             self._called_since = None
             return
@@ -176,8 +182,9 @@ class TruthReferee:
     def _rules(self) -> RuleSet:
         return load(self.rules)
 
-    def follow(self, call: dict[str, Any] | None) -> None:
-        """Count the page's calls: a new one starts its tally, one gone ends it."""
+    def follow(self, call: dict[str, Any] | None, deal: Any = None) -> None:
+        """Count the page's calls (`deal`: the deal the page shows): a new one starts its
+        tally, one gone ends it."""
         key = None if call is None else str(call.get("id", "")).split(".")[0]
         shown = self._shown
         if shown is not None and key == shown.key:
@@ -187,6 +194,15 @@ class TruthReferee:
         if shown is not None:
             t = self.tally
             t.calls += 1
+            t.log.append(
+                {
+                    "deal": shown.deal,
+                    "call": shown.key,
+                    "headline": shown.headline,
+                    "taps": shown.taps,
+                    "answers": shown.answers,
+                }
+            )
             if not shown.taps:
                 t.by_table += 1
             else:
@@ -196,7 +212,14 @@ class TruthReferee:
                     t.seconds.append(shown.answered_at - shown.since)
         self._shown = None
         if call is not None and key:
-            self._shown = _Shown(key, _offered(call), str(call["id"]), time.monotonic())
+            self._shown = _Shown(
+                key,
+                _offered(call),
+                str(call["id"]),
+                time.monotonic(),
+                str(call.get("headline")),
+                deal,
+            )
 
     def finish(self) -> CallTally:
         """The tally with the call standing now counted."""
@@ -294,6 +317,7 @@ class TruthReferee:
             if shown.offered is not None and _same(action, shown.offered):
                 # the button (and, for an end or a penalty, the page's question: one more)
                 shown.taps += 1 + bool(action.get("confirmed"))
+                shown.answers.append(f"first: {_said(action)}")
                 said = {"note": action.get("note", ""), "call": shown.name}
                 if action.get("confirmed"):
                     said["confirmed"] = True
@@ -301,6 +325,8 @@ class TruthReferee:
             else:
                 shown.taps += MANUAL_TAPS.get(action["kind"], MANUAL_TAP)
                 shown.first_only = False
+                offered = "nothing" if shown.offered is None else _said(shown.offered)
+                shown.answers.append(f"form: {_said(action)} (first button: {offered})")
         if action["kind"] == "abandon":
             self.tally.abandoned += 1
         accepted = self._send(action)
@@ -312,7 +338,7 @@ class TruthReferee:
             # the page after the answer: its call's next first candidate (or no call)
             view = self._get("/referee/api/view")
             if view is not None:
-                self.follow(view.get("call"))
+                self.follow(view.get("call"), (view.get("public") or {}).get("deal"))
         return accepted
 
     def _send(self, action: dict[str, Any]) -> bool:

@@ -9,6 +9,7 @@ table shows them, `truth.comparable`) and deltas; **wrong** when it settled it o
 
 from __future__ import annotations
 
+import json
 import random
 import shutil
 import signal
@@ -251,7 +252,10 @@ class Campaign:
         if code not in (None, 0, -signal.SIGTERM):
             self.report.daemon_failed = _last_words(folder / "table.journal.stderr")
         self.report.answers = list(self.referee.answered)
-        self.report.page = self.referee.finish().summary()
+        tally = self.referee.finish()
+        self.report.page = tally.summary()
+        with open(folder / "calls.jsonl", "w", encoding="utf-8") as out:
+            out.writelines(json.dumps(call) + "\n" for call in tally.log)
         truth = [d for d in read_truth(paths["truth"], c.rules) if d.complete][: c.deals]
         self.report.deals = compare(truth, read_journal(journal), c.rules)
         self.report.seconds = time.monotonic() - t0

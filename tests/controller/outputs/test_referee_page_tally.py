@@ -82,6 +82,12 @@ def test_taps_and_first_candidates_are_counted_as_the_page_offers_them(page):
     assert tally["max_taps"] == MANUAL_TAP and tally["mean_taps"] == (1 + MANUAL_TAP) / 2
     assert tally["over_3_taps"] == 0
     assert tally["abandoned"] == 0 and tally["mean_seconds"] is not None
+    # each call as the referee met it, for reading a run's calls (calls.jsonl)
+    log = ref.tally.log
+    assert [c["call"] for c in log] == ["41", "57", "60"]
+    assert log[0]["answers"] == ["first: entered E draw"] and log[0]["taps"] == 1
+    assert log[1]["answers"] == ["form: cancelled 2 move(s) (first button: entered E draw)"]
+    assert log[2]["answers"] == [] and log[0]["headline"] == "East's draw"
 
 
 # --- the referee at a table a missed draw left ahead of the judge ---------------------------
