@@ -118,8 +118,12 @@ class Unanswered:
     """The declarations (a Hu, a kong) the judge refused in this deal, for the referee's
     candidates: a player's HU pressed while the judge held a discard that did not happen
     (10/10/2, the truth a self-drawn Hu) is the answer once that discard is cancelled.
-    Forgotten as soon as the judge takes a player's move (the table played on), and at each
-    deal's start (core thread only)."""
+    A seat's declaration is forgotten when the judge takes a move of that seat (it played
+    on, so it did not win or kong there), and all at each deal's start (core thread only).
+    Another seat's move does not forget it: a judge behind the table takes the moves before
+    the declaration's (10/10/2 seed 311 deal 5: East's HU, pressed on a discard not read
+    yet, was forgotten when the judge took the draws before it, and the call offered only
+    "Enter the claim by hand")."""
 
     _KINDS = (mv.Hu, mv.SelfDrawnHu, mv.RobKong, mv.Kong)
 
@@ -135,8 +139,8 @@ class Unanswered:
             self._moves[move.seat] = move
 
     def accepted(self, move: mv.Move) -> None:
-        if not isinstance(move, mv.CloseClaims | mv.Correction):
-            self._moves.clear()
+        if isinstance(move, mv.PlayerMove):
+            self._moves.pop(move.seat, None)
 
     def new_deal(self) -> None:
         self._moves.clear()

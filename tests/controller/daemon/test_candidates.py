@@ -17,7 +17,9 @@ from controller.outputs.scoreboard import ActionKind, RefereeAction
 from controller.recognition.recogniser import RefereeAlert
 from controller.words import seat_name, tile_words
 from rules import moves as mv
+from rules.melds import MeldKind
 from rules.seats import Seat
+from rules.tiles import Tile
 
 
 def call(rig: Rig) -> list[dict]:
@@ -609,3 +611,53 @@ def test_regression_a_call_stood_after_the_deal_ended_on_its_last_window(rig):
     rig.seen(moves[-2], mv.CloseClaims())
     assert rig.rt.deal.over and len(rig.records(RecordKind.DEAL_SETTLED)) == 1
     assert rig.rt.referee_called is None and rig.rt.call is None
+
+
+def test_regression_a_hu_declared_before_its_discard_was_read_was_forgotten(rig):
+    """10/10/2 seed 311 deal 5: East pressed HU on South's 1p while the judge, behind the
+    table, had not read the draw and the discard before it; the HU was refused, and
+    forgotten when the judge took that draw (another seat's move). Once the discard was
+    entered the call offered only "Enter the claim (or the passes) by hand", and the
+    referee used the form. A declaration is forgotten only by a move of its own seat: the
+    Hu is the call's first candidate."""
+    moves = plan = None
+    for seed in range(1, 60):
+        plan = begin_deal(rig, seed)
+        moves = list(plan.moves)
+        if any(isinstance(m, mv.Hu) for m in moves):
+            break
+    assert moves is not None and plan is not None
+    h = next(i for i, m in enumerate(moves) if isinstance(m, mv.Hu))
+    winner, discard = moves[h].seat, moves[h - 1]
+    assert isinstance(discard, mv.Discard) and discard.seat is not winner
+    draw = max(i for i, m in enumerate(moves[:h]) if isinstance(m, mv.Draw | mv.ReplacementDraw))
+    assert moves[draw].seat is discard.seat
+    play(rig, moves[:draw])
+    rig.seen(mv.Hu(winner))  # pressed for a discard the judge has not read
+    assert rig.records(RecordKind.MOVE_REJECTED)
+    rig.seen(moves[draw], discard)  # the judge catches up with the table: another seat's moves
+    window = rig.rt.deal.window
+    assert window is not None and window.tile == discard.tile
+    rig.rt.call_referee(AlertKind.UNRECOGNISED, Said("a claim was not read"))
+    first = call(rig)[0]
+    side = table_seat(winner, rig.rt.dealt_by)
+    assert first["move"] == {"seat": side.name, "move": "hu"}, first
+    chosen = {**first["move"], "seat": Seat.parse(first["move"]["seat"])}
+    assert apply(rig, {"kind": "move", **chosen}).accepted
+
+
+def test_a_declaration_is_forgotten_once_its_seat_plays_on(rig):
+    """A seat that drew or discarded after its HU was refused did not win there: its
+    declaration is not offered any more."""
+    from controller.daemon.candidates import Unanswered
+
+    kept = Unanswered()
+    kept.refused(mv.Hu(Seat.S))
+    kept.refused(mv.Kong(Seat.W, MeldKind.CONCEALED_KONG, Tile.parse("5p")))
+    kept.accepted(mv.Draw(Seat.E, Tile.parse("1m")))  # another seat: both kept
+    kept.accepted(mv.CloseClaims())
+    assert {m.seat for m in kept.moves} == {Seat.S, Seat.W}
+    kept.accepted(mv.Discard(Seat.S, Tile.parse("1m")))  # South played on
+    assert [m.seat for m in kept.moves] == [Seat.W]
+    kept.new_deal()
+    assert kept.moves == ()
