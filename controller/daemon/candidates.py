@@ -5,8 +5,9 @@ What the reader shows beside the judge (the recogniser's `differences`) adds two
 discard taken back into the hand ("W discarded 5s and took it back": cancel it), and a
 tile of a hand read as another kind ("the tile read as 3m in S's hand is 3p": where it is
 the tile just drawn, the wall scan misread it and the draw is fixed; else its tag reads
-wrong, and a person looks at it), and claims left open while nobody claims ("nobody
-claimed": one tap closes them). A Hu or a kong the players declared (a button the judge
+wrong, and a person looks at it), claims left open while nobody claims ("nobody
+claimed": one tap closes them), and a pung or kong of a discard the judge took whose tiles
+the reader still shows in the hand and the river (cancel it, before anything else). A Hu or a kong the players declared (a button the judge
 refused, kept by `Unanswered`) or laid in the melds is offered when the judge would take
 it now; a deal the next shuffle overtook offers its end first."""
 
@@ -87,6 +88,7 @@ def candidates(
     )
     first = _first_shown(deal, dealer, diffs, shown)
     lead = (
+        *_claim_undone(deal, dealer, diffs),
         *_declared(deal, dealer, diffs, declared),
         *(() if first is None else (first,)),
         *_laid_open(deal, dealer, diffs),
@@ -144,6 +146,60 @@ class Unanswered:
 
     def new_deal(self) -> None:
         self._moves.clear()
+
+
+_UNDONE = {
+    "pung": (
+        N_("{who} has no pung of {tile} on the table: cancel the pung"),
+        N_(
+            "The judge took {who}'s pung of {tile}; the reader shows its tiles still in the hand and the river"
+        ),
+    ),
+    "kong": (
+        N_("{who} has no kong of {tile} on the table: cancel the kong"),
+        N_(
+            "The judge took {who}'s kong of {tile}; the reader shows its tiles still in the hand and the river"
+        ),
+    ),
+}
+
+
+def _claim_undone(deal: Deal, dealer: Seat, differences: Differences) -> tuple[Candidate, ...]:
+    """The judge's last move a claim of a discard (a pung, a kong) that the reader shows
+    was not made: the claimed tiles are still in the claimer's hand and the discard still in
+    its river, nothing of them in the melds. Cancelling it comes first: every move after it
+    is built on it (10/10/2 seed 311 deal 15: North's PUNG, pressed for a later discard,
+    was taken on the open 5m; the call offered North's discard after it, and the referee
+    took the pung back through the form)."""
+    played = [m for m in deal.history if not isinstance(m, mv.CloseClaims | mv.Pass)]
+    if len(played) < 2:
+        return ()
+    claim, discard = played[-1], played[-2]
+    if not isinstance(discard, mv.Discard):
+        return ()
+    if isinstance(claim, mv.Pung):
+        laid, name = 3, "pung"
+    elif isinstance(claim, mv.Kong) and claim.kind is MeldKind.KONG:
+        laid, name = 4, "kong"
+    else:
+        return ()
+    tile = discard.tile
+    made = {
+        (claim.seat, "hand", tile): 1 - laid,
+        (claim.seat, "melds", tile): laid,
+        (discard.seat, "river", tile): -1,
+    }
+    if any(differences.get(spot, 0) != -n for spot, n in made.items()):
+        return ()
+    text, problem = _UNDONE[name]
+    who, tile_words = _who(table_seat(claim.seat, dealer)), tile_said(tile)
+    return (
+        Candidate(
+            says(text, who=who, tile=tile_words),
+            action={"kind": "cancel", "count": 1},
+            headline=says(problem, who=who, tile=tile_words),
+        ),
+    )
 
 
 def _declared(

@@ -638,7 +638,6 @@ def test_regression_a_hu_declared_before_its_discard_was_read_was_forgotten(rig)
     rig.seen(moves[draw], discard)  # the judge catches up with the table: another seat's moves
     window = rig.rt.deal.window
     assert window is not None and window.tile == discard.tile
-    rig.rt.call_referee(AlertKind.UNRECOGNISED, Said("a claim was not read"))
     first = call(rig)[0]
     side = table_seat(winner, rig.rt.dealt_by)
     assert first["move"] == {"seat": side.name, "move": "hu"}, first
@@ -661,3 +660,43 @@ def test_a_declaration_is_forgotten_once_its_seat_plays_on(rig):
     assert [m.seat for m in kept.moves] == [Seat.W]
     kept.new_deal()
     assert kept.moves == ()
+
+
+@pytest.mark.parametrize("seed", [3, 10])
+def test_regression_a_pung_the_table_never_made_was_built_on_by_the_call(rig, seed):
+    """10/10/2 seed 311 deal 15: North's PUNG, pressed for a later discard, was taken on the
+    open 5m while the judge was behind the table. The reader showed the two 5m still in
+    North's hand and the 5m in West's river, but the call's first candidate was North's next
+    discard, and the referee cancelled the pung through the form. A claim the tiles show
+    was not made is the first candidate, and its button takes it back."""
+    moves = list(begin_deal(rig, seed).moves)
+    k = next(i for i, m in enumerate(moves) if isinstance(m, mv.Pung))
+    play(rig, moves[: k + 1])
+    pung = moves[k]
+    discard = next(m for m in reversed(moves[:k]) if isinstance(m, mv.Discard))
+    assert isinstance(rig.rt.deal.history[-1], mv.Pung | mv.CloseClaims)
+    t = discard.tile
+    rig.rec.residue = {
+        (pung.seat, "hand", t): 2,
+        (pung.seat, "melds", t): -3,
+        (discard.seat, "river", t): 1,
+        (pung.seat, "river", Tile.parse("2s")): 1,  # the table went on meanwhile
+    }
+    first = call(rig)[0]
+    assert first["action"] == {"kind": "cancel", "count": 1}, first
+    who = seat_name(table_seat(pung.seat, rig.rt.dealt_by).name)
+    assert first["text"] == f"{who} has no pung of {t} on the table: cancel the pung"
+    assert apply(rig, first["action"]).accepted
+    assert not any(isinstance(m, mv.Pung) for m in rig.rt.deal.history[-2:])
+    assert rig.rt.deal.window is not None and rig.rt.deal.window.tile == t
+
+
+def test_a_pung_the_reader_shows_in_the_melds_is_not_offered_for_cancelling(rig):
+    moves = list(begin_deal(rig, 3).moves)
+    k = next(i for i, m in enumerate(moves) if isinstance(m, mv.Pung))
+    play(rig, moves[: k + 1])
+    pung = moves[k]
+    discard = next(m for m in reversed(moves[:k]) if isinstance(m, mv.Discard))
+    # one of the claimed tiles unread in the melds: not the pung undone
+    rig.rec.residue = {(pung.seat, "melds", discard.tile): -1}
+    assert not any(c.get("action") == {"kind": "cancel", "count": 1} for c in call(rig))
