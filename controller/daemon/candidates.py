@@ -13,6 +13,7 @@ it now; a deal the next shuffle overtook offers its end first."""
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -57,6 +58,7 @@ class Candidate:
 
 
 Differences = Mapping[tuple[Seat, str, Any], int]  # (deal seat, zone kind, tile) → count
+Arrivals = Mapping[tuple[Seat, str, Any], float]  # the same keys → when the tiles came there
 
 
 def candidates(
@@ -67,6 +69,7 @@ def candidates(
     fits: Sequence[mv.Move] = (),
     shown: Sequence[mv.Move] = (),
     declared: Sequence[mv.PlayerMove] = (),
+    arrived: Arrivals | None = None,
 ) -> tuple[Candidate, ...]:
     """The explanations the judge can offer for a table it cannot follow; with what the
     reader shows beside it (`differences`) and the journal record of the last accepted move
@@ -77,21 +80,28 @@ def candidates(
     discards of a seat, and the one the river shows is not always the first (10/10/2 seed
     311 deal 17: N's 3m gone into S's pung came before the 7p in N's river). Before even
     that, a Hu or a kong the players declared (`declared`: a button the judge refused,
-    `Unanswered`) that the judge would take now; after it, one laid open in the melds."""
+    `Unanswered`) that the judge would take now, and a pung or kong of the open discard
+    whose tiles lie in the melds (it comes before any later move the search finds: 10/10/2
+    seed 311 deal 24, East's pung of the open 3p laid in the melds, the call offered
+    North's draw after it); after the first shown, a Hu or an own-turn kong laid open in
+    the melds. Ahead of everything, a pung or kong the judge took that the tiles show was
+    not made (cancel it). `arrived`: when the tiles beyond the judge came where they lie
+    (`Recogniser.arrivals`), which orders a seat's discards."""
     if deal is None or deal.over:
         return ()
     diffs = differences or {}
     out = (
         _fitting(deal, dealer, fits)
         + _from_the_table(deal, dealer, diffs, last_seq)
-        + _next_step(deal, dealer, diffs)
+        + _next_step(deal, dealer, diffs, arrived or {})
     )
     first = _first_shown(deal, dealer, diffs, shown)
     lead = (
         *_claim_undone(deal, dealer, diffs),
         *_declared(deal, dealer, diffs, declared),
+        *_laid_open(deal, dealer, diffs, claims=True),
         *(() if first is None else (first,)),
-        *_laid_open(deal, dealer, diffs),
+        *_laid_open(deal, dealer, diffs, claims=False),
     )
     ahead: list[Candidate] = []
     for c in lead:
@@ -113,7 +123,7 @@ def overtaken_candidates(deal: Deal | None, dealer: Seat) -> tuple[Candidate, ..
         action={"kind": "abandon"},
         headline=problem,
     )
-    return (end, *_next_step(deal, dealer, {}))
+    return (end, *_next_step(deal, dealer, {}, {}))
 
 
 class Unanswered:
@@ -224,9 +234,14 @@ def _declared(
     return tuple(out)
 
 
-def _laid_open(deal: Deal, dealer: Seat, differences: Differences) -> tuple[Candidate, ...]:
-    """A Hu or a kong the judge would take now that the tiles show: a kong's tiles come into
-    the melds, a hand laid open there (a Hu shown by its tiles)."""
+def _laid_open(
+    deal: Deal, dealer: Seat, differences: Differences, claims: bool
+) -> tuple[Candidate, ...]:
+    """A Hu, a kong or a pung the judge would take now that the tiles show: a kong's or a
+    pung's tiles come into the melds, a hand laid open there (a Hu shown by its tiles).
+    `claims`: only the claims of the open discard (a pung, a kong of it), which come before
+    any later move; else only the others (a Hu, an own-turn kong: a table far ahead shows
+    ten tiles in a seat's melds without a hand laid open)."""
     out: list[Candidate] = []
     laid: dict[Seat, dict[Any, int]] = {}
     for (seat, zone, tile), n in differences.items():
@@ -240,8 +255,13 @@ def _laid_open(deal: Deal, dealer: Seat, differences: Differences) -> tuple[Cand
             shown.append(hu)
         for tile in tiles:
             shown += _kongs_now(deal, seat, tile)
+        pung = _pung_now(deal, seat, tiles)
+        if pung is not None and not any(isinstance(m, mv.Kong) for m in shown):
+            shown.append(pung)
         for m in shown:
-            what = "hu" if not isinstance(m, mv.Kong) else "kong"
+            if _of_the_discard(m) is not claims:
+                continue
+            what = "hu" if isinstance(m, _HU) else "kong" if isinstance(m, mv.Kong) else "pung"
             problem = says(
                 "{who}'s melds show {what} the judge does not know",
                 who=_who(side),
@@ -253,7 +273,25 @@ def _laid_open(deal: Deal, dealer: Seat, differences: Differences) -> tuple[Cand
     return tuple(out)
 
 
-_DECLARED = {"hu": N_("a Hu"), "kong": N_("a kong")}
+_DECLARED = {"hu": N_("a Hu"), "kong": N_("a kong"), "pung": N_("a pung")}
+_HU = (mv.Hu, mv.SelfDrawnHu, mv.RobKong)
+
+
+def _of_the_discard(move: mv.Move) -> bool:
+    """`move` claims the open discard for a meld: a pung, a kong of it."""
+    return isinstance(move, mv.Pung) or (isinstance(move, mv.Kong) and move.kind is MeldKind.KONG)
+
+
+def _pung_now(deal: Deal, seat: Seat, laid: Mapping[Any, int]) -> mv.PlayerMove | None:
+    """The pung of the open discard `seat` can claim now, when its melds show the three
+    tiles of it (`laid`: the tiles come into its melds beyond the judge)."""
+    w = deal.window
+    if w is None or w.kind is not WindowKind.DISCARD or laid.get(w.tile, 0) < 3:
+        return None
+    pung = mv.Pung(seat)
+    return pung if deal.check(pung) is None else None
+
+
 _HAND_LAID = 10  # tiles come into a player's melds at once: a hand laid open (a Hu shown)
 
 
@@ -339,8 +377,8 @@ def _move_candidate(
         return Candidate(text, action, headline=laid)
     words = {**data, "seat": side.name}
     w = deal.window
-    if name == "hu" and w is not None:
-        words["tile"] = str(w.tile)  # "East declares Hu on 5p"
+    if name in ("hu", "pung") and w is not None:
+        words["tile"] = str(w.tile)  # "East declares Hu on 5p", "East pungs 5p"
     if name == "self-drawn-hu":
         drawn = _last_drawn(deal, judged)
         if drawn is not None:
@@ -507,7 +545,9 @@ def _from_the_table(
     return tuple(out)
 
 
-def _next_step(deal: Deal, dealer: Seat, differences: Differences) -> tuple[Candidate, ...]:
+def _next_step(
+    deal: Deal, dealer: Seat, differences: Differences, arrived: Arrivals
+) -> tuple[Candidate, ...]:
     turn = table_seat(deal.turn, dealer)
     who = _who(turn)
     if deal.phase in (Phase.DRAW, Phase.REPLACEMENT):
@@ -540,23 +580,37 @@ def _next_step(deal: Deal, dealer: Seat, differences: Differences) -> tuple[Cand
         )
     if deal.phase is Phase.DISCARD:
         problem = says("{who}'s discard was not read", who=who)
+        held = deal.hand(deal.turn)
         river = [
             t
             for (s, zone, t), n in differences.items()
-            if s is deal.turn and zone == "river" and n > 0 and deal.hand(deal.turn).count(t)
+            if s is deal.turn and zone == "river" and n > 0 and held.count(t)
         ]
-        if len(river) == 1:
-            (tile,) = river
+        # a table ahead of the judge shows several of the seat's discards: the first is the
+        # one that reached the river first (10/10/2 seed 311 deal 5: "Enter West's discard
+        # by hand" alone, three times in one call, each through the form)
+        river.sort(key=lambda t: arrived.get((deal.turn, "river", t), math.inf))
+        if not river:
+            # its tile not read in the river: the one tile the hand shows gone, if one
+            gone = [
+                t
+                for (s, zone, t), n in differences.items()
+                if s is deal.turn and zone == "hand" and n == -1
+            ]
+            river = gone if len(gone) == 1 else []
+        offered = []
+        for tile in river:
             move = {"seat": turn.name, "move": "discard", "tile": str(tile)}
             seen = _seen(differences, deal.turn, "river", tile, turn)
-            return (
+            offered.append(
                 Candidate(
                     says("{who} discarded {tile}: enter it", who=who, tile=tile_said(tile)),
                     move,
                     headline=_problem(problem, seen),
-                ),
+                )
             )
-        return (Candidate(says("Enter {who}'s discard by hand", who=who), headline=problem),)
+        by_hand = Candidate(says("Enter {who}'s discard by hand", who=who), headline=problem)
+        return (*offered, by_hand) if len(offered) != 1 else tuple(offered)
     if deal.phase is Phase.CHOOSING_VOID:
         waiting = [_who(table_seat(s, dealer)) for s in SEATS if deal.void(s) is None]
         laid = [

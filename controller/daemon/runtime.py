@@ -1487,6 +1487,7 @@ class Runtime:
             fits,
             shown,
             self.unanswered.moves,
+            self.recogniser.arrivals(deal),
         )
         return offered, diffs
 

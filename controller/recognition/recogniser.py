@@ -325,6 +325,12 @@ class Recogniser:
         tile (the residue), for the referee's candidates (controller/daemon/candidates.py)."""
         return self.table.differences(deal)
 
+    def arrivals(self, deal: Deal) -> dict[tuple[Seat, str, Tile], float]:
+        """When the tiles the reader shows beyond the judge came where they lie, keyed as
+        `differences` (the candidates' order: the first discard of a seat the judge has not
+        followed is the one that reached its river first)."""
+        return self.table.arrivals(deal)
+
     # -- the clock: deadlines, the search, alerts after `grace`, the safety net ---------
     def tick(self, now: float, deal: Deal | None) -> list[Recognised]:
         if deal is None or deal.over:

@@ -187,6 +187,24 @@ class TableSeen:
                 out[(self.layout.seat(spot.zone.seat), spot.zone.kind.value, spot.tile)] = n
         return out
 
+    def arrivals(self, deal: Deal) -> dict[tuple[Seat, str, Tile], float]:
+        """When the tiles the reader shows beyond the judge (a positive residue) came where
+        they lie (`moved_at`; the latest copy of a kind), per deal seat, zone kind and tile;
+        a tile whose time is not known is left out."""
+        res = self.residue(deal)
+        moved = self.moved_at()
+        late: dict[Spot, float] = {}
+        for tc, zone in self.where.items():
+            t = moved.get(tc)
+            spot = Spot(zone, tc.tile)
+            if t is not None and zone.seat is not None and res.get(spot, 0) > 0:
+                late[spot] = max(t, late.get(spot, t))
+        return {
+            (self.layout.seat(s.zone.seat), s.zone.kind.value, s.tile): t
+            for s, t in late.items()
+            if s.zone.seat is not None
+        }
+
     def evidence(self, spots: frozenset[Spot], consume: bool = False) -> tuple[Said, ...]:
         """The recent changes at `spots`; `consume`: they explained a move, and are dropped."""
         used = [text for spot, text in self._notes if spot in spots]

@@ -67,6 +67,7 @@ class StandIn:
         self.accepted: list = []
         self.residue: dict = {}  # what `differences` says (deal seat, zone kind, tile) → n
         self.shown: list = []  # what `ahead` says: the moves the tiles show beyond the judge
+        self.arrived: dict = {}  # what `arrivals` says: the same keys → when the tiles came
 
     def _out(self, name: str, *args) -> list:
         self.calls.append((name, *args))
@@ -111,3 +112,6 @@ class StandIn:
 
     def ahead(self, deal):
         return tuple(self.shown)
+
+    def arrivals(self, deal):
+        return dict(self.arrived)

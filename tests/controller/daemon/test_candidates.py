@@ -153,6 +153,10 @@ def test_regression_a_standing_calls_buttons_follow_the_tiles_read_after_the_ans
     other = next(t for t in rig.rt.deal.hand(discard.seat) if t != discard.tile)
     # the discard and another tile of that hand read in its river: which is the discard?
     rig.rec.residue = {(discard.seat, "river", discard.tile): 1, (discard.seat, "river", other): 1}
+    rig.rec.arrived = {
+        (discard.seat, "river", other): 1.0,
+        (discard.seat, "river", discard.tile): 2.0,
+    }
     call(rig)
     side = table_seat(draw.seat, rig.rt.dealt_by)
     entered = rig.rt.referee(
@@ -161,7 +165,8 @@ def test_regression_a_standing_calls_buttons_follow_the_tiles_read_after_the_ans
         )
     )
     assert entered.accepted and rig.rt.referee_called is not None
-    assert rig.rt.referee_candidates[0].move is None  # "Enter South's discard by hand"
+    stray = {"seat": side.name, "move": "discard", "tile": str(other)}
+    assert rig.rt.referee_candidates[0].move == stray  # the stray read came there first
     name = rig.rt.call.name
     rig.rec.residue = {(discard.seat, "river", discard.tile): 1}  # the stray read is gone
     rig.step(CALL_LOOK_S)  # the next look at the table
@@ -405,7 +410,8 @@ def test_the_first_move_the_tiles_show_beyond_the_judge_is_the_first_candidate(r
     rig.rec.shown = [claim, mv.CloseClaims()]
     side = table_seat(claim.seat, rig.rt.dealt_by)
     first, *rest = call(rig)
-    verb = "pungs" if isinstance(claim, mv.Pung) else f"kongs {claim.tile}"
+    tile = tile_words(str(rig.rt.deal.window.tile))
+    verb = f"pungs {tile}" if isinstance(claim, mv.Pung) else f"kongs {claim.tile}"
     assert first["text"] == f"{seat_name(side.name)} {verb}: enter it"
     assert first["move"]["seat"] == side.name
     assert "Claims on" in first["headline"] and rest  # the judge's own step after it
@@ -700,3 +706,72 @@ def test_a_pung_the_reader_shows_in_the_melds_is_not_offered_for_cancelling(rig)
     # one of the claimed tiles unread in the melds: not the pung undone
     rig.rec.residue = {(pung.seat, "melds", discard.tile): -1}
     assert not any(c.get("action") == {"kind": "cancel", "count": 1} for c in call(rig))
+
+
+@pytest.mark.parametrize("later_first", [False, True])
+def test_regression_a_seats_discards_beyond_the_judge_were_offered_only_by_hand(rig, later_first):
+    """10/10/2 seed 311 deal 5: a table ahead of the judge showed several of a seat's
+    discards in its river, and the call offered only "Enter West's discard by hand": three
+    answers of one call went through the form. Each is a button, the one that reached the
+    river first at the top, and entering it by hand stays last."""
+    moves = list(begin_deal(rig, 3).moves)
+    discards = [i for i, m in enumerate(moves) if isinstance(m, mv.Discard)]
+    k = discards[4]  # a seat's second discard (its first is the face-down void tile)
+    play(rig, moves[:k])
+    discard = moves[k]
+    later = next(t for t in rig.rt.deal.hand(discard.seat) if t != discard.tile)
+    seat = discard.seat
+    rig.rec.residue = {(seat, "river", discard.tile): 1, (seat, "river", later): 1}
+    times = (7.0, 3.0) if later_first else (3.0, 7.0)
+    rig.rec.arrived = {(seat, "river", discard.tile): times[0], (seat, "river", later): times[1]}
+    offered = call(rig)
+    side = table_seat(seat, rig.rt.dealt_by).name
+    order = [later, discard.tile] if later_first else [discard.tile, later]
+    assert [c["move"] for c in offered] == [
+        *({"seat": side, "move": "discard", "tile": str(t)} for t in order),
+        None,  # "Enter ...'s discard by hand"
+    ]
+    assert offered[-1]["text"].startswith("Enter ")
+
+
+def test_a_discard_unread_in_the_river_is_offered_from_the_tile_gone_from_the_hand(rig):
+    moves = list(begin_deal(rig, 3).moves)
+    discards = [i for i, m in enumerate(moves) if isinstance(m, mv.Discard)]
+    k = discards[4]
+    play(rig, moves[:k])
+    discard = moves[k]
+    rig.rec.residue = {(discard.seat, "hand", discard.tile): -1}  # the river tile unread
+    first = call(rig)[0]
+    side = table_seat(discard.seat, rig.rt.dealt_by).name
+    assert first["move"] == {"seat": side, "move": "discard", "tile": str(discard.tile)}
+    assert apply(
+        rig,
+        {"kind": "move", "seat": Seat.parse(side), "move": "discard", "tile": str(discard.tile)},
+    ).accepted
+
+
+def test_regression_a_pung_laid_in_the_melds_came_after_the_next_draw(rig):
+    """10/10/2 seed 311 deal 24: East's pung of the open 3p lay in the melds, and the
+    call's first button was North's draw after it; the referee entered the pung by hand. A
+    pung the judge would take now whose tiles lie in the melds is offered before any later
+    move."""
+    moves = list(begin_deal(rig, 3).moves)
+    k = next(i for i, m in enumerate(moves) if isinstance(m, mv.Pung))
+    play(rig, moves[:k])
+    pung = moves[k]
+    w = rig.rt.deal.window
+    assert w is not None
+    t = w.tile
+    rig.rec.residue = {
+        (pung.seat, "melds", t): 3,
+        (pung.seat, "hand", t): -2,
+        (w.discarder, "river", t): -1,
+    }
+    after = next(m for m in moves[k + 1 :] if isinstance(m, mv.Draw))
+    rig.rec.shown = [mv.CloseClaims(), after]  # a search that missed the pung
+    first = call(rig)[0]
+    side = table_seat(pung.seat, rig.rt.dealt_by).name
+    assert first["move"] == {"seat": side, "move": "pung"}, first
+    assert first["text"] == f"{seat_name(side)} pungs {tile_words(str(t))}: enter it"
+    assert apply(rig, {"kind": "move", "seat": Seat.parse(side), "move": "pung"}).accepted
+    assert any(isinstance(m, mv.Pung) for m in rig.rt.deal.history)

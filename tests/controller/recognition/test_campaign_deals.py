@@ -104,7 +104,13 @@ def read_again(
         if first is not None:
             fits = tuple(m for a in calls for m in a.fits)
             offered = candidates(
-                deal, truth.dealer, rec.differences(deal), None, fits, rec.ahead(deal)
+                deal,
+                truth.dealer,
+                rec.differences(deal),
+                None,
+                fits,
+                rec.ahead(deal),
+                arrived=rec.arrivals(deal),
             )
             entered = move_to_json(move)
             entered["seat"] = table_seat(move.seat, truth.dealer).name

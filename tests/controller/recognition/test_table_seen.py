@@ -9,7 +9,7 @@ import random
 import pytest
 from recog_rig import reader
 
-from controller.profiles import TileCopy, Zone
+from controller.profiles import TileCopy, Zone, ZoneKind
 from controller.recognition.expected import expected, observed, residue
 from controller.recognition.presence import TileLifted, TilePlaced
 from controller.recognition.table_seen import TableSeen
@@ -40,3 +40,22 @@ def test_residue_kept_up_to_date(seed: int) -> None:
             table.place(TilePlaced(float(step), tc.tile, tc.copy, zone))
         afresh = residue(observed(table.where, table.layout), expected(deal, table.layout))
         assert dict(table.residue(deal)) == dict(afresh), f"seed {seed}, step {step}"
+
+
+def test_arrivals_say_when_the_tiles_beyond_the_judge_came_where_they_lie() -> None:
+    """For the referee's candidates: a tile the judge does not expect in a river has the
+    time it came there; a tile the judge expects (or one missing) has none."""
+    rs = ruleset.load("sbr-mil")
+    deal = Deal.start(rs, Dice(3, 4), Wall.shuffled(rs, random.Random(1)).order)
+    table = TableSeen(reader())
+    table.new_deal(Seat.E)
+    river = table.layout.zone(ZoneKind.RIVER, Seat.S)
+    assert river is not None
+    first, later = TileCopy(deal.wall_order[0], 1), TileCopy(deal.wall_order[1], 2)
+    table.place(TilePlaced(4.0, later.tile, later.copy, river))
+    table.place(TilePlaced(2.5, first.tile, first.copy, river))
+    arrived = table.arrivals(deal)
+    if first.tile == later.tile:  # one kind: the latest copy's time
+        assert arrived == {(Seat.S, "river", first.tile): 4.0}
+    else:
+        assert arrived == {(Seat.S, "river", first.tile): 2.5, (Seat.S, "river", later.tile): 4.0}
