@@ -147,15 +147,22 @@ def _fixed_line(line: LedgerLine, dealer: Seat) -> LedgerLine:
     return dataclasses.replace(line, payer=f(line.payer), payee=f(line.payee))
 
 
-def physical_wall(jd: JournalDeal) -> tuple[Tile | None, ...]:
+def physical_wall(jd: JournalDeal, corrections: bool = True) -> tuple[Tile | None, ...]:
     """The judge's wall: the scanned one, or (a table without a wall antenna) the dealt
     hands journalled in `deal.started` (`hands`, fixed seats) at the positions they were
-    dealt from, every other position unknown (rules.wall.dealt_order)."""
+    dealt from, every other position unknown (rules.wall.dealt_order). A draw that showed
+    two neighbours of the scan the other way round swaps them, unless (`corrections`) the
+    referee took that draw back: what it showed was not on the table (10/10/2 seed 311 deal
+    5: a draw the table never made swapped 3p and 6p; cancelled, the swap stayed, and the
+    next draw from there was taken as 6p and had to be fixed by hand)."""
     s = jd.started
     if s.wall is not None:
         order = to_physical(jd.rules, Dice(*s.dice), s.wall)
+        cancelled = _cancelled(jd) if corrections else set()
         for step in jd.steps:  # a draw showed two neighbours of the scan the other way round
-            check = step.record.data().get("wall_check") if step.judge_move is not None else None
+            if step.judge_move is None or step.seq in cancelled:
+                continue
+            check = step.record.data().get("wall_check")
             if check and check.get("order") == "swapped":  # both were in the wall till then
                 order = swapped(order, int(check["positions"][0]))
         return order
@@ -175,20 +182,25 @@ def physical_wall(jd: JournalDeal) -> tuple[Tile | None, ...]:
         raise JournalError(f"deal {s.deal}: the journalled hands cannot be dealt: {err}") from None
 
 
+def _cancelled(jd: JournalDeal) -> set[int]:
+    """The records of the moves the referee took back: cancelled, or entered by the referee
+    and then withdrawn (they never happened)."""
+    out = set()
+    for c in jd.corrections:
+        action = c.correction.action
+        if (action is CorrectionAction.CANCEL_MOVE and c.active) or (
+            action is CorrectionAction.ENTER_MOVE and not c.active
+        ):
+            out.add(c.correction.corrects)
+    return out
+
+
 def effective_moves(jd: JournalDeal, corrections: bool = True) -> tuple[list[Entry], list[str]]:
     """The judge moves of a deal with its active corrections applied, and notes on the
     corrections that could not be applied."""
     active = [c for c in jd.corrections if c.active] if corrections else []
     notes: list[str] = []
-    cancelled = {
-        c.correction.corrects for c in active if c.correction.action is CorrectionAction.CANCEL_MOVE
-    }
-    if corrections:  # a move the referee entered, and then took back, never happened
-        cancelled |= {
-            c.correction.corrects
-            for c in jd.corrections
-            if c.correction.action is CorrectionAction.ENTER_MOVE and not c.active
-        }
+    cancelled = _cancelled(jd) if corrections else set()
     fixes: dict[int, Tile] = {}
     for c in active:
         if c.correction.action is CorrectionAction.FIX_TILE:
@@ -276,7 +288,7 @@ def _penalty(c: Any, dealer: Seat) -> Penalty:
 def rebuild(jd: JournalDeal, corrections: bool = True) -> Rebuilt:
     """Re-judge the deal and keep the moment after every step."""
     entries, notes = effective_moves(jd, corrections)
-    wall = list(physical_wall(jd))
+    wall = list(physical_wall(jd, corrections))
     for _ in range(_MAX_SWAPS):
         result = _judge(jd, entries, wall)
         if isinstance(result, tuple):  # a fixed draw asks for a swap in the wall scan

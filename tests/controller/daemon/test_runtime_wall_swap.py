@@ -301,3 +301,29 @@ def test_regression_a_swap_after_a_fixed_draw_stopped_the_restarted_daemon(tmp_p
     with Journal.open_readonly(path) as journal:  # the referee's rebuild agrees
         rebuilt = rebuild(read_deal(journal, 1))
     assert rebuilt.refused == () and rebuilt.deal.history == live_judge.history
+
+
+def test_regression_a_cancelled_draw_left_its_swap_in_the_wall(tmp_path: Path) -> None:
+    """10/10/2 seed 311 deal 5: a draw the table never made was taken as showing two
+    neighbours of the scan the other way round, and the wall was swapped. The referee
+    cancelled the draw, but the swap stayed: the next draw from there was taken as the
+    other tile, and the referee fixed it by hand. A cancelled draw's swap goes with it."""
+    rig = Rig(tmp_path / "t.journal")
+    order = wall_copies(rig.rs, SEED)
+    truth = tuple(tc.tile for tc in order)
+    k = first_draw_pair(rig, truth)
+    plan = deal_on_scan(rig, order, (k,), truth)  # the scan was right
+    moves = list(plan.moves)
+    drawn = next(i for i, m in enumerate(moves) if isinstance(m, mv.Draw))
+    play(rig, moves[:drawn])
+    draw = moves[drawn]
+    rig.seen(mv.Draw(draw.seat, truth[k + 1]))  # read wrong: the pair's other tile
+    assert checks(rig) == [{"positions": [k, k + 1], "order": "swapped"}]
+    assert rig.rt.deal.wall_order == swapped(truth, k)
+    cancel = RefereeAction(ActionKind.CANCEL, "not what the table showed", client="r", count=1)
+    assert rig.rt.referee(cancel).accepted
+    assert rig.rt.deal.wall_order == truth  # the scan's order again
+    rig.seen(draw)  # the draw the table made: the wall's own tile
+    assert isinstance(rig.rt.deal.history[-1], mv.Draw) and rig.rt.deal.history[-1] == draw
+    rebuilt = rebuild(read_deal(rig.journal, 1))
+    assert rebuilt.refused == () and rebuilt.wall == truth
