@@ -103,12 +103,13 @@ def candidates(
         *(() if first is None else (first,)),
         *_laid_open(deal, dealer, diffs, claims=False),
     )
-    ahead: list[Candidate] = []
-    for c in lead:
-        if c.move not in [a.move for a in ahead]:
-            ahead.append(c)
-    taken = [c.move for c in ahead]
-    return (*ahead, *(c for c in out if c.move is None or c.move not in taken))
+    # each move once, where it first comes (an ambiguous reading's fit is often the river
+    # tile the judge's next step offers too: "West discarded 1p" came twice)
+    offered: list[Candidate] = []
+    for c in (*lead, *out):
+        if c.move is None or c.move not in [o.move for o in offered]:
+            offered.append(c)
+    return tuple(offered)
 
 
 def overtaken_candidates(deal: Deal | None, dealer: Seat) -> tuple[Candidate, ...]:

@@ -775,3 +775,24 @@ def test_regression_a_pung_laid_in_the_melds_came_after_the_next_draw(rig):
     assert first["text"] == f"{seat_name(side)} pungs {tile_words(str(t))}: enter it"
     assert apply(rig, {"kind": "move", "seat": Seat.parse(side), "move": "pung"}).accepted
     assert any(isinstance(m, mv.Pung) for m in rig.rt.deal.history)
+
+
+def test_regression_an_ambiguous_discard_offered_the_same_river_tile_twice(rig):
+    """10/10/2 seed 311 deal 24: "West discarded 1p", "West discarded 1m", "West discarded
+    1p": the reading's fits, then the judge's next step from the river. Each move is one
+    button, where it first comes."""
+    moves = list(begin_deal(rig, 3).moves)
+    k = [i for i, m in enumerate(moves) if isinstance(m, mv.Discard)][6]
+    play(rig, moves[:k])
+    discard = moves[k]
+    other = next(
+        t
+        for t in rig.rt.deal.hand(discard.seat)
+        if t != discard.tile and rig.rt.deal.check(mv.Discard(discard.seat, t)) is None
+    )
+    rig.rec.residue = {(discard.seat, "river", discard.tile): 1, (discard.seat, "river", other): 1}
+    fits = (discard, mv.Discard(discard.seat, other))
+    alert = RefereeAlert(AlertKind.AMBIGUOUS, discard.seat, Said("fits two"), (), fits)
+    rig.rt.recognised([alert], rig.clock.now)
+    moved = [c["move"] for c in rig.rt.call.to_json()["candidates"] if c["move"]]
+    assert len(moved) == len({tuple(sorted(m.items())) for m in moved}) == 2, moved
