@@ -582,15 +582,22 @@ def _next_step(
     if deal.phase is Phase.DISCARD:
         problem = says("{who}'s discard was not read", who=who)
         held = deal.hand(deal.turn)
-        river = [
-            t
+        came = {
+            t: arrived.get((deal.turn, "river", t), math.inf)
             for (s, zone, t), n in differences.items()
             if s is deal.turn and zone == "river" and n > 0 and held.count(t)
-        ]
+        }
+        # a discard another seat claimed: gone from the hand, in that seat's melds (10/10/2
+        # seed 311 deal 24: East's 6m in West's pung came before the 7p in East's river)
+        for (s, zone, t), n in differences.items():
+            gone = differences.get((deal.turn, "hand", t), 0) < 0
+            if zone == "melds" and n >= 3 and s is not deal.turn and held.count(t) and gone:
+                at = arrived.get((s, zone, t), math.inf)
+                came[t] = min(at, came.get(t, math.inf))
         # a table ahead of the judge shows several of the seat's discards: the first is the
-        # one that reached the river first (10/10/2 seed 311 deal 5: "Enter West's discard
-        # by hand" alone, three times in one call, each through the form)
-        river.sort(key=lambda t: arrived.get((deal.turn, "river", t), math.inf))
+        # one that left the hand first (10/10/2 seed 311 deal 5: "Enter West's discard by
+        # hand" alone, three times in one call, each through the form)
+        river = sorted(came, key=came.__getitem__)
         if not river:
             # its tile not read in the river: the one tile the hand shows gone, if one
             gone = [

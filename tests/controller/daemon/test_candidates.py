@@ -796,3 +796,29 @@ def test_regression_an_ambiguous_discard_offered_the_same_river_tile_twice(rig):
     rig.rt.recognised([alert], rig.clock.now)
     moved = [c["move"] for c in rig.rt.call.to_json()["candidates"] if c["move"]]
     assert len(moved) == len({tuple(sorted(m.items())) for m in moved}) == 2, moved
+
+
+def test_regression_a_discard_another_seat_punged_came_after_the_river_tile(rig):
+    """10/10/2 seed 311 deal 24: East's 6m went into West's pung, then East discarded 7p;
+    the call offered "East discarded 7p" first, and the referee used the form. A discard
+    another seat claimed is offered too, in the order the tiles left the hand."""
+    moves = list(begin_deal(rig, 3).moves)
+    k = [i for i, m in enumerate(moves) if isinstance(m, mv.Discard)][6]
+    play(rig, moves[:k])
+    discard = moves[k]
+    seat, t = discard.seat, discard.tile
+    later = next(x for x in rig.rt.deal.hand(seat) if x != t)
+    claimer = seat.next
+    rig.rec.residue = {
+        (seat, "hand", t): -1,
+        (claimer, "melds", t): 3,
+        (claimer, "hand", t): -2,
+        (seat, "river", later): 1,
+    }
+    rig.rec.arrived = {(claimer, "melds", t): 3.0, (seat, "river", later): 5.0}
+    offered = [c["move"] for c in call(rig)]
+    side = table_seat(seat, rig.rt.dealt_by).name
+    assert offered[:2] == [
+        {"seat": side, "move": "discard", "tile": str(t)},
+        {"seat": side, "move": "discard", "tile": str(later)},
+    ]
