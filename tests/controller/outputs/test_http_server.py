@@ -14,6 +14,7 @@ from outputs_client import SseReader, fetch
 
 from controller.outputs.http import (
     MAX_BODY,
+    SUBSCRIBER_BACKLOG,
     Event,
     EventChannel,
     EventStream,
@@ -146,6 +147,27 @@ def test_sse_fans_out_to_many_clients_and_forgets_gone_ones(web: WebServer):
     assert channel.subscriber_count == 2
     for r in readers[1:]:
         r.close()
+
+
+def test_sse_events_published_faster_than_a_client_reads_arrive_whole_and_in_order(
+    web: WebServer,
+):
+    """Written by the publisher while the client keeps up, queued for the stream's thread
+    once its socket is full: one stream, every event once, in the order published."""
+    channel = EventChannel(retain=False)
+    web.route("GET", "/events", lambda req: EventStream(channel))
+    web.start()
+    reader = SseReader(web.url, "/events")
+    assert reader.status == 200
+    deadline = time.monotonic() + 5
+    while channel.subscriber_count != 1 and time.monotonic() < deadline:
+        threading.Event().wait(0.01)
+    body = "x" * 20_000  # 5 MB in all: more than the sockets hold, the rest queued
+    for i in range(SUBSCRIBER_BACKLOG):  # fewer than a client may fall behind by
+        channel.publish("tick", f"{i} {body}")
+    got = [reader.next_event() for _ in range(SUBSCRIBER_BACKLOG)]
+    assert got == [("tick", f"{i} {body}") for i in range(SUBSCRIBER_BACKLOG)]
+    reader.close()
 
 
 def _nonblocking_pair() -> tuple[socket.socket, socket.socket]:
