@@ -7,6 +7,10 @@ event streams, timeouts. Requests in, `Request` values to a handler, `Response`s
                                                                  └─► stream thread (SSE),
                                                                      at most `streams`
 
+An event stream's events are written by the thread that publishes them while its client
+keeps up; its thread sends the retained state, what a client behind left queued, and the
+keepalives (controller/outputs/http_messages.py `Subscriber`).
+
 An idle connection costs a file descriptor and a slot in the selector, never a thread, so
 a few hundred idle browsers (or a port scan) do not starve the scoreboard. Limits
 (`ServerLimits`): at most `connections` open (one more is answered 503 and closed); a
@@ -23,6 +27,7 @@ from __future__ import annotations
 
 import contextlib
 import logging
+import os
 import queue
 import selectors
 import socket
@@ -466,12 +471,17 @@ def _stream_events(sock: socket.socket, stream: EventStream) -> None:
         ]
         sock.settimeout(KEEPALIVE_S)  # a browser that stops reading is dropped
         sock.sendall(_head(HTTPStatus.OK, headers) + b"retry: 2000\n\n")
+        # a socket with a timeout is non-blocking underneath (the socket module's notes on
+        # timeouts): os.write takes what fits and never waits, as a publisher's write must
+        fd = sock.fileno()
+        sub.attach(lambda data: os.write(fd, data))
         while True:
-            events = sub.take(KEEPALIVE_S)
-            if events is None:
+            data = sub.take(KEEPALIVE_S)
+            if data is None:
                 break
-            sock.sendall(b"".join(e.encode() for e in events) if events else b": keepalive\n\n")
+            sock.sendall(data or b": keepalive\n\n")
     except OSError:
         pass  # the browser went away: normal for a stream
     finally:
+        sub.detach()  # before the socket closes: its descriptor may be reused at once
         stream.channel.unsubscribe(sub)

@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import threading
 from collections import deque
+from collections.abc import Callable
 from dataclasses import dataclass
 from enum import Enum
 from http import HTTPStatus
@@ -117,42 +118,80 @@ class Event:
         return ("\n".join(lines) + "\n\n").encode()
 
 
-class Subscriber:
-    """One connected client's queue of pending events."""
+Sink = Callable[[bytes], int]
+"""Writes what it can of the bytes to a client without waiting and says how many it took;
+`BlockingIOError` when none fit (controller/outputs/http_engine.py: the stream's socket)."""
 
-    __slots__ = ("closed", "cond", "overflowed", "pending")
+
+class Subscriber:
+    """One connected client's events, written as they are published: by the publishing
+    thread itself while the client keeps up (once its stream has a `sink`, nothing queued
+    and no send under way), else queued, in order, for the stream's thread to send. A view
+    reaches the board when the core publishes it, not when the stream's thread next holds
+    the interpreter lock (the core is busy with the referee's view and the other outputs
+    meanwhile, and `sys.getswitchinterval()` is 5 ms); a client behind (its socket full)
+    costs the publisher one refused write, never a wait."""
+
+    __slots__ = ("_sending", "_sink", "closed", "cond", "overflowed", "pending")
 
     def __init__(self) -> None:
-        self.pending: deque[Event] = deque()
+        self.pending: deque[bytes] = deque()
         self.cond = threading.Condition()
         self.closed = False
         self.overflowed = False
+        self._sink: Sink | None = None
+        self._sending = False  # the stream's thread holds bytes taken and not yet sent
 
-    def push(self, event: Event) -> None:
+    def attach(self, sink: Sink) -> None:
+        """Events pushed from now on may be written through `sink` by the pushing thread."""
         with self.cond:
+            self._sink = sink
+
+    def detach(self) -> None:
+        """No more writes through the sink (its socket is about to close)."""
+        with self.cond:
+            self._sink = None
+
+    def push(self, data: bytes) -> None:
+        """One encoded event (`Event.encode`), written now or queued."""
+        with self.cond:
+            if self._sink is not None and not (self.pending or self._sending or self.closed):
+                data = data[self._write(self._sink, data) :]
+                if not data:
+                    return
             if len(self.pending) >= SUBSCRIBER_BACKLOG:
                 # A client this far behind is dropped; EventSource reconnects by itself and
                 # gets the retained state again, which is all a scoreboard needs.
                 self.overflowed = True
             else:
-                self.pending.append(event)
+                self.pending.append(data)
             self.cond.notify()
+
+    @staticmethod
+    def _write(sink: Sink, data: bytes) -> int:
+        try:
+            return sink(data)
+        except OSError:  # full (BlockingIOError), or gone: the stream's thread sends or ends
+            return 0
 
     def close(self) -> None:
         with self.cond:
             self.closed = True
             self.cond.notify()
 
-    def take(self, timeout: float) -> list[Event] | None:
-        """Pending events ([] on timeout), or None once closed or overflowed."""
+    def take(self, timeout: float) -> bytes | None:
+        """The bytes queued (b"" on timeout), or None once closed or overflowed. The caller
+        sends them before it takes again: until then the pushing threads queue behind."""
         with self.cond:
+            self._sending = False
             if not self.pending and not (self.closed or self.overflowed):
                 self.cond.wait(timeout)
             if self.closed or self.overflowed:
                 return None
-            events = list(self.pending)
+            data = b"".join(self.pending)
             self.pending.clear()
-            return events
+            self._sending = True
+            return data
 
 
 class EventChannel:
@@ -171,12 +210,13 @@ class EventChannel:
 
     def publish(self, name: str, data: str, id: int | None = None) -> None:
         event = Event(name, data, id)
+        encoded = event.encode()
         with self._lock:
             if self._retain:
                 self._retained[name] = event
             subscribers = tuple(self._subscribers)
         for sub in subscribers:
-            sub.push(event)
+            sub.push(encoded)
 
     def retained(self) -> tuple[Event, ...]:
         with self._lock:
@@ -201,7 +241,7 @@ class EventChannel:
                 return None
             self._subscribers.add(sub)
             for event in self._retained.values():
-                sub.push(event)
+                sub.push(event.encode())
         return sub
 
     def unsubscribe(self, sub: Subscriber) -> None:

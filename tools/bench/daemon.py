@@ -518,7 +518,7 @@ def run(args: argparse.Namespace) -> int:
 
 def _path_rows(figures: dict[str, float]) -> list[tuple[str, str, str]]:
     """The rows of `tools/bench/frame_path.py`'s figures, clean and noisy."""
-    from tools.bench.frame_path import RECORD_BYTES
+    from tools.bench.peers import RECORD_BYTES
 
     rows = []
     for kind, how in (("clean", "clean"), ("noisy", "5/5/1 noise")):

@@ -7,12 +7,22 @@ The parts are the ones a user meets: `mjtable run` as it builds the daemon (star
 tools/bench/commit_log.py, which writes each journal commit's time), the simulated table and
 reader of `mjtable sim` in this process (real time: answers at the profile's pace, the
 players' pauses divided by `SPEED`), the serial path on pseudo-terminals, the journal on
-disk with its fsync, and an SSE client of the board's public feed. Every time is the
-machine's monotonic clock (CLOCK_MONOTONIC), shared by the processes.
+disk with its fsync, and an SSE client of the board's public feed (`BoardClient`). Every
+time is the machine's monotonic clock (CLOCK_MONOTONIC), shared by the processes.
 
 Beside it, the disk's own time in the same run (`DiskPeer`): a bare append of a
 record-sized write and its fsync in the journal's folder, a few times a second, so the
 path's own time is told apart from the disk's (a commit cannot be faster than one fsync).
+
+The board's client and the disk peer each run in a process of their own
+(tools/bench/peers.py), not on threads of this one: this process plays the table and the
+reader, and a thread of it woken by the board's bytes or by fsync's return stamps its time
+only once it holds this process's interpreter lock, which the simulator's threads hand
+over up to every `sys.getswitchinterval()` (5 ms) each. Read here, a view was stamped up to
+30 ms after the board had sent it (a client in a process of its own received the same view
+in under 2.5 ms), and the daemon was charged with the bench's wait. The simulator's tap
+stays here: it is stamped as the write begins, so a wait of this process after it
+lengthens a measured path, never shortens it.
 
 Which answer a move came from: the daemon decides a move read off the tiles when the
 reader round that shows it closes, at the arrival of the round's last answer (the bus's
@@ -29,10 +39,8 @@ from __future__ import annotations
 
 import bisect
 import contextlib
-import http.client
 import os
 import shutil
-import socket
 import statistics
 import subprocess
 import sys
@@ -41,15 +49,12 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from urllib.parse import urlsplit
 
 from tools.bench import commit_log
 
 SPEED = 10.0  # the players' pauses divided by this: more moves a minute, the reader at its pace
 START_TIMEOUT = 30.0  # seconds for the daemon to open its board and the simulator's ports
 FIRST_MOVE_TIMEOUT = 180.0  # seconds to the first move: the shuffle and the walls' scan first
-DISK_EVERY = 0.25  # seconds between the disk peer's fsyncs
-RECORD_BYTES = 512  # the disk peer's write: a move.accepted record is 200-500 bytes
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,70 +77,76 @@ class Push:
 
 
 class BoardClient:
-    """Reads the board's public event stream on a thread, timing each event's arrival."""
+    """The board's public event stream read by `tools.bench.peers board` in a process of its
+    own (its docstring says why), each event's arrival written to `folder`."""
 
-    def __init__(self, url: str, path: str = "/events/public") -> None:
-        parts = urlsplit(url)
-        self.conn = http.client.HTTPConnection(parts.hostname or "127.0.0.1", parts.port)
-        self.conn.request("GET", path, headers={"Accept": "text/event-stream"})
-        self.response = self.conn.getresponse()
-        if self.response.status != 200:
-            raise RuntimeError(f"the board's {path} answered {self.response.status}")
-        self.pushes: list[Push] = []
-        self._thread = threading.Thread(target=self._read, name="bench-board", daemon=True)
-        self._thread.start()
+    def __init__(self, url: str, folder: Path) -> None:
+        self.file = folder / "board-peer"
+        self.proc = _peer("board", url, self.file)
+        deadline = time.monotonic() + START_TIMEOUT
+        while not _lines(self.file):  # subscribed before the play starts
+            if self.proc.poll() is not None or time.monotonic() > deadline:
+                why = _peer_why(self.proc, self.file)
+                self.close()
+                raise RuntimeError(f"the board's client did not connect{why}")
+            time.sleep(0.05)  # a real process writing its own file: polled, bounded
 
-    def _read(self) -> None:
-        name, ident = "message", None
-        with contextlib.suppress(OSError, ValueError, http.client.HTTPException):
-            while line := self.response.readline():
-                text = line.decode().rstrip("\r\n")
-                if not text:  # the blank line that ends an event: the page has it now
-                    self.pushes.append(Push(time.monotonic(), name, ident))
-                    name, ident = "message", None
-                elif text.startswith("event:"):
-                    name = text[6:].strip()
-                elif text.startswith("id:"):
-                    ident = int(text[3:].strip())
-
-    def close(self) -> None:
-        sock = self.conn.sock
-        if sock is not None:
-            with contextlib.suppress(OSError):
-                sock.shutdown(socket.SHUT_RDWR)  # ends the blocking read
-        self.conn.close()
-        self._thread.join(5)
+    def close(self) -> list[Push]:
+        """The events received, in order; the client is ended and its file removed."""
+        _terminate(self.proc)
+        pushes = []
+        for row in _lines(self.file)[1:]:  # after the line saying the stream is open
+            t, name, ident = row.split()
+            pushes.append(Push(float(t), name, None if ident == "-" else int(ident)))
+        _remove(self.file)
+        return pushes
 
 
 class DiskPeer:
-    """The disk's time, beside the daemon's commits: every `DISK_EVERY` seconds on a thread,
-    a bare append of `RECORD_BYTES` to a file in `folder` and its fsync, timed."""
+    """The disk's time, beside the daemon's commits: `tools.bench.peers disk` appending a
+    record-sized write to a file in `folder` and fsyncing it a few times a second, timed,
+    in a process of its own."""
 
     def __init__(self, folder: Path) -> None:
-        self.path = folder / "disk-peer"
-        self.times: list[float] = []
-        self._stop = threading.Event()
-        self._thread = threading.Thread(target=self._run, name="bench-disk", daemon=True)
-        self._thread.start()
-
-    def _run(self) -> None:
-        fd = os.open(self.path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o644)
-        record = bytes(RECORD_BYTES)
-        try:
-            while not self._stop.wait(DISK_EVERY):
-                t = time.monotonic()
-                os.write(fd, record)
-                os.fsync(fd)
-                self.times.append(time.monotonic() - t)
-        finally:
-            os.close(fd)
+        self.file = folder / "disk-peer.times"
+        self.proc = _peer("disk", str(folder), self.file)
 
     def stop(self) -> list[float]:
-        """The fsyncs' times in seconds; the file is removed."""
-        self._stop.set()
-        self._thread.join(5)
-        self.path.unlink(missing_ok=True)
-        return self.times
+        """The fsyncs' times in seconds; the peer is ended and its files removed."""
+        _terminate(self.proc)
+        times = [float(row) for row in _lines(self.file)]
+        _remove(self.file)
+        return times
+
+
+def _peer(kind: str, where: str, file: Path) -> subprocess.Popen:
+    # stderr into a file: a pipe nobody reads would stop the peer once it is full
+    with open(f"{file}.stderr", "wb") as err:
+        return subprocess.Popen(
+            [sys.executable, "-m", "tools.bench.peers", kind, where, str(file)],
+            stdout=subprocess.DEVNULL,
+            stderr=err,
+        )
+
+
+def _peer_why(proc: subprocess.Popen, file: Path) -> str:
+    """The peer's exit and the end of its stderr, for an error message."""
+    code = proc.poll()
+    tail = "\n".join(_lines(Path(f"{file}.stderr"))[-3:]).strip()
+    return ("" if code is None else f" (tools.bench.peers exited {code})") + (
+        f": {tail}" if tail else ""
+    )
+
+
+def _remove(file: Path) -> None:
+    file.unlink(missing_ok=True)
+    Path(f"{file}.stderr").unlink(missing_ok=True)
+
+
+def _lines(file: Path) -> list[str]:
+    with contextlib.suppress(OSError):
+        return file.read_text().splitlines()
+    return []
 
 
 def _daemon(paths: dict[str, str], folder: Path, commits: Path) -> subprocess.Popen:
@@ -274,10 +285,10 @@ def measure_path(
     sim = Simulation(config, tap=tap)
     commits_file = folder / "commits.txt"
     proc = _daemon(sim.paths(), folder, commits_file)
-    board, timed, disk = None, 0.0, None
+    board, timed, disk, pushes = None, 0.0, None, []
     player = threading.Thread(target=sim.run, name="bench-players", daemon=True)
     try:
-        board = BoardClient(_scoreboard_url(proc, folder))
+        board = BoardClient(_scoreboard_url(proc, folder), folder)
         if not sim.wait_for_client(START_TIMEOUT):
             raise RuntimeError("mjtable run did not open the simulator's ports")
         player.start()
@@ -298,12 +309,12 @@ def measure_path(
         sim.stop()
         _terminate(proc)
         if board is not None:
-            board.close()
+            pushes = board.close()
         player.join(10)
         sim.close()
         shutil.rmtree(folder / "devices", ignore_errors=True)
     commits, rounds = _stamped(commits_file, folder / "path.journal")
-    moves = samples(chunks, commits, [] if board is None else board.pushes, rounds)
+    moves = samples(chunks, commits, pushes, rounds)
     if not any(m.pushed is not None for m in moves):
         raise RuntimeError(
             f"no move read off the tiles was pushed to the board ({len(moves)} read)"

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+import socket
 import threading
 import time
 from http import HTTPStatus
@@ -12,6 +14,7 @@ from outputs_client import SseReader, fetch
 
 from controller.outputs.http import (
     MAX_BODY,
+    SUBSCRIBER_BACKLOG,
     Event,
     EventChannel,
     EventStream,
@@ -144,6 +147,101 @@ def test_sse_fans_out_to_many_clients_and_forgets_gone_ones(web: WebServer):
     assert channel.subscriber_count == 2
     for r in readers[1:]:
         r.close()
+
+
+def test_sse_events_published_faster_than_a_client_reads_arrive_whole_and_in_order(
+    web: WebServer,
+):
+    """Written by the publisher while the client keeps up, queued for the stream's thread
+    once its socket is full: one stream, every event once, in the order published."""
+    channel = EventChannel(retain=False)
+    web.route("GET", "/events", lambda req: EventStream(channel))
+    web.start()
+    reader = SseReader(web.url, "/events")
+    assert reader.status == 200
+    deadline = time.monotonic() + 5
+    while channel.subscriber_count != 1 and time.monotonic() < deadline:
+        threading.Event().wait(0.01)
+    body = "x" * 20_000  # 5 MB in all: more than the sockets hold, the rest queued
+    for i in range(SUBSCRIBER_BACKLOG):  # fewer than a client may fall behind by
+        channel.publish("tick", f"{i} {body}")
+    got = [reader.next_event() for _ in range(SUBSCRIBER_BACKLOG)]
+    assert got == [("tick", f"{i} {body}") for i in range(SUBSCRIBER_BACKLOG)]
+    reader.close()
+
+
+def _nonblocking_pair() -> tuple[socket.socket, socket.socket]:
+    """A stream's socket as the server holds it (a timeout: non-blocking underneath) and
+    the client's end."""
+    server, client = socket.socketpair()
+    server.settimeout(5)
+    client.settimeout(5)
+    return server, client
+
+
+def test_a_published_event_is_written_by_the_publisher_while_the_client_keeps_up():
+    """No stream thread takes anything here: the event is on the client's socket when
+    `publish` returns. Before, every event waited for the stream's thread to wake and to
+    hold the interpreter lock, which the publishing core keeps while it goes on with the
+    other outputs."""
+    channel = EventChannel()
+    server, client = _nonblocking_pair()
+    sub = channel.subscribe()
+    assert sub is not None
+    sub.attach(lambda data: os.write(server.fileno(), data))
+    channel.publish("view", '{"seq":7}', 7)
+    expected = Event("view", '{"seq":7}', 7).encode()
+    assert client.recv(len(expected) + 1, socket.MSG_DONTWAIT) == expected
+    assert sub.take(0) == b""  # nothing left for the stream's thread
+    server.close()
+    client.close()
+
+
+def test_a_client_behind_gets_the_rest_in_order_from_its_stream():
+    """What a full socket refused, and whatever is published while the stream's thread is
+    sending, is queued behind it and sent by that thread in order; the publisher never
+    waits for the client."""
+    channel = EventChannel(retain=False)
+    server, client = _nonblocking_pair()
+    server.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, 4096)
+    sub = channel.subscribe()
+    assert sub is not None
+    written: list[int] = []
+
+    def sink(data: bytes) -> int:
+        written.append(n := os.write(server.fileno(), data))
+        return n
+
+    sub.attach(sink)
+    events = [Event("view", str(i) * 50_000, i) for i in range(4)]
+    for e in events:
+        channel.publish(e.name, e.data, e.id)  # returns at once: the socket is full
+    assert len(written) == 1 and 0 < written[0] < len(events[0].encode())
+    received = bytearray()
+    reader = threading.Thread(target=lambda: _drain(client, received, len(events)))
+    reader.start()
+    data = sub.take(0)  # the stream's thread: the rest, then what comes while it sends
+    assert data
+    channel.publish("view", "late", 9)  # queued behind the bytes being sent
+    server.sendall(data)
+    late = sub.take(0)
+    assert late == Event("view", "late", 9).encode()
+    server.sendall(late)
+    reader.join(10)
+    assert bytes(received) == b"".join(e.encode() for e in [*events, Event("view", "late", 9)])
+    sub.detach()
+    channel.publish("view", "after", 10)  # detached: queued, never written to the socket
+    assert sub.take(0) == Event("view", "after", 10).encode()
+    server.close()
+    client.close()
+
+
+def _drain(sock: socket.socket, into: bytearray, events: int) -> None:
+    while into.count(b"\n\n") < events + 1:
+        chunk = sock.recv(65536)
+        if not chunk:
+            return
+        into += chunk
 
 
 def test_static_prefix_must_end_with_slash(tmp_path: Path):
