@@ -590,8 +590,8 @@ def _next_step(
         # a discard another seat claimed: gone from the hand, in that seat's melds (10/10/2
         # seed 311 deal 24: East's 6m in West's pung came before the 7p in East's river)
         for (s, zone, t), n in differences.items():
-            gone = differences.get((deal.turn, "hand", t), 0) < 0
-            if zone == "melds" and n >= 3 and s is not deal.turn and held.count(t) and gone:
+            left = differences.get((deal.turn, "hand", t), 0) < 0
+            if zone == "melds" and n >= 3 and s is not deal.turn and held.count(t) and left:
                 at = arrived.get((s, zone, t), math.inf)
                 came[t] = min(at, came.get(t, math.inf))
         # a table ahead of the judge shows several of the seat's discards: the first is the
@@ -600,12 +600,12 @@ def _next_step(
         river = sorted(came, key=came.__getitem__)
         if not river:
             # its tile not read in the river: the one tile the hand shows gone, if one
-            gone = [
+            missing = [
                 t
                 for (s, zone, t), n in differences.items()
                 if s is deal.turn and zone == "hand" and n == -1
             ]
-            river = gone if len(gone) == 1 else []
+            river = missing if len(missing) == 1 else []
         offered = []
         for tile in river:
             move = {"seat": turn.name, "move": "discard", "tile": str(tile)}
