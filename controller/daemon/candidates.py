@@ -7,9 +7,10 @@ tile of a hand read as another kind ("the tile read as 3m in S's hand is 3p": wh
 the tile just drawn, the wall scan misread it and the draw is fixed; else its tag reads
 wrong, and a person looks at it), claims left open while nobody claims ("nobody
 claimed": one tap closes them), and a pung or kong of a discard the judge took whose tiles
-the reader still shows in the hand and the river (cancel it, before anything else). A Hu or a kong the players declared (a button the judge
-refused, kept by `Unanswered`) or laid in the melds is offered when the judge would take
-it now; a deal the next shuffle overtook offers its end first."""
+the reader still shows in the hand and the river (cancel it, before anything else). A Hu
+or a kong the players declared (a button the judge refused, kept by `Unanswered`) or laid
+in the melds is offered when the judge would take it now; a deal the next shuffle
+overtook offers its end first."""
 
 from __future__ import annotations
 

@@ -197,7 +197,7 @@ class TableSeen:
         for tc, zone in self.where.items():
             t = moved.get(tc)
             spot = Spot(zone, tc.tile)
-            if t is not None and zone.seat is not None and res.get(spot, 0) > 0:
+            if t is not None and res.get(spot, 0) > 0:
                 late[spot] = max(t, late.get(spot, t))
         return {
             (self.layout.seat(s.zone.seat), s.zone.kind.value, s.tile): t
