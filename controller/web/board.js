@@ -569,6 +569,7 @@ const MJ = (() => {
       for (const w of view.ledger_words) {
         const item = el("li", "line" + (w.penalty ? " penalty" : ""));
         const more = el("details");
+        more.dataset.key = w.text;
         more.appendChild(el("summary", "text", w.text));
         more.appendChild(el("p", "rule muted", w.rule));
         item.appendChild(more);
@@ -647,6 +648,10 @@ const MJ = (() => {
     board.appendChild(centre(view));
     for (const seat of view.seats) board.appendChild(seatPanel(seat, view, hands[seat.seat]));
     if (view.end) board.classList.add("with-result");
+    // a line the reader opened stays open when the page draws itself again (the same view
+    // from the feed after the first fetch, the words arriving, the next view of the deal)
+    const opened = new Set(Array.from(app.querySelectorAll("details[open][data-key]"), (d) => d.dataset.key));
+    for (const d of board.querySelectorAll("details[data-key]")) if (opened.has(d.dataset.key)) d.open = true;
     app.replaceChildren(statusBar(view, opts.note), board);
     app.dataset.state = view.end ? "result" : "live";
     app.dataset.seq = view.seq;
