@@ -137,10 +137,20 @@ def two_at_once(op: Operator) -> None:
     op.lift(a, b)
 
 
+def operator_terminal() -> None:
+    """In the child before exec: SIGINT as at an operator's terminal, where Ctrl-C stops the
+    tool. A shell that started pytest in the background (`cmd &` in a script) leaves SIGINT
+    ignored, children inherit that, and a Python that starts with SIGINT ignored never raises
+    KeyboardInterrupt: the tests' Ctrl-C would wait for nothing."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def enroll(reader_path: str, out: Path) -> subprocess.Popen:
     cmd = [sys.executable, "-m", "controller", "enroll", "--reader", reader_path]
     cmd += ["--set", "club-a", "--out", str(out), "--tiles", "108"]
-    return subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.PIPE, text=True)
+    return subprocess.Popen(
+        cmd, cwd=ROOT, stdout=subprocess.PIPE, text=True, preexec_fn=operator_terminal
+    )
 
 
 def test_enrol_interrupt_and_resume(reader: tuple[World, str], tmp_path: Path) -> None:
@@ -238,7 +248,9 @@ def test_enrol_nfc_tiles_with_a_pn532_on_a_serial_port(tmp_path: Path) -> None:
     out = tmp_path / "club-nfc.toml"
     cmd = [sys.executable, "-m", "controller", "enroll", "--reader", str(module.path)]
     cmd += ["--reader-profile", "pn532-pi-uart", "--set", "club-nfc", "--out", str(out)]
-    proc = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.PIPE, text=True)
+    proc = subprocess.Popen(
+        cmd, cwd=ROOT, stdout=subprocess.PIPE, text=True, preexec_fn=operator_terminal
+    )
     shown = order_of(TileSet.SUITED_108)[:3]
     try:
         op = Operator(None, proc)  # type: ignore[arg-type]  # it moves tags on the chip
@@ -278,7 +290,9 @@ def test_enrol_icode_tiles_with_feig_readers_on_a_serial_line(tmp_path: Path) ->
     cmd = [sys.executable, "-m", "controller", "enroll", "--reader", str(bus.endpoint.link)]
     cmd += ["--reader-profile", "sim-feig", "--antenna", "5", "--set", "club-icode"]
     cmd += ["--out", str(out)]
-    proc = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.PIPE, text=True)
+    proc = subprocess.Popen(
+        cmd, cwd=ROOT, stdout=subprocess.PIPE, text=True, preexec_fn=operator_terminal
+    )
     shown = order_of(TileSet.SUITED_108)[:3]
     try:
         op = Operator(world, proc)
