@@ -7,7 +7,9 @@ tile of a hand read as another kind ("the tile read as 3m in S's hand is 3p": wh
 the tile just drawn, the wall scan misread it and the draw is fixed; else its tag reads
 wrong, and a person looks at it), claims left open while nobody claims ("nobody
 claimed": one tap closes them), and a pung or kong of a discard the judge took whose tiles
-the reader still shows in the hand and the river (cancel it, before anything else). A Hu
+the reader still shows in the hand and the river (cancel it, before anything else), and a
+past discard whose tile the reader shows still in the hand, another in the river (fix its
+tile, as early). A Hu
 or a kong the players declared (a button the judge refused, kept by `Unanswered`) or laid
 in the melds is offered when the judge would take it now; a deal the next shuffle
 overtook offers its end first."""
@@ -86,7 +88,7 @@ def candidates(
     seed 311 deal 24, East's pung of the open 3p laid in the melds, the call offered
     North's draw after it); after the first shown, a Hu or an own-turn kong laid open in
     the melds. Ahead of everything, a pung or kong the judge took that the tiles show was
-    not made (cancel it). `arrived`: when the tiles beyond the judge came where they lie
+    not made (cancel it), and a discard the judge took as another tile (fix it). `arrived`: when the tiles beyond the judge came where they lie
     (`Recogniser.arrivals`), which orders a seat's discards."""
     if deal is None or deal.over:
         return ()
@@ -99,6 +101,7 @@ def candidates(
     first = _first_shown(deal, dealer, diffs, shown)
     lead = (
         *_claim_undone(deal, dealer, diffs),
+        *_discard_misread(deal, dealer, diffs, arrived or {}),
         *_declared(deal, dealer, diffs, declared),
         *_laid_open(deal, dealer, diffs, claims=True),
         *(() if first is None else (first,)),
@@ -212,6 +215,66 @@ def _claim_undone(deal: Deal, dealer: Seat, differences: Differences) -> tuple[C
             headline=says(problem, who=who, tile=tile_words),
         ),
     )
+
+
+def _discard_misread(
+    deal: Deal, dealer: Seat, differences: Differences, arrived: Arrivals
+) -> tuple[Candidate, ...]:
+    """A discard the judge took as the wrong tile: the reader shows its tile still in the
+    seat's hand and, in its river, another tile the hand no longer holds, which the seat
+    held then (not drawn since). Fixing that discard's tile comes before everything after
+    it, which is built on it (10/10/2 seed 311 deal 24: West's 7m, just drawn, went to the
+    river, the judge reconciled "West discarded 1m" and followed the table six moves on;
+    the referee cancelled the six through the form and entered them again). The river
+    tiles are tried in the order they came there (`arrived`). The move is named by how
+    many moves back it lies (`count`, as a cancel names them): the judge's history and the
+    journal's moves that count hold the same moves."""
+    out: list[Candidate] = []
+    played = 0
+    for index in range(len(deal.history) - 1, -1, -1):
+        move = deal.history[index]
+        if not isinstance(move, mv.PlayerMove):
+            continue
+        played += 1
+        if not isinstance(move, mv.Discard):
+            continue
+        seat, judged = move.seat, move.tile
+        if differences.get((seat, "river", judged), 0) >= 0:
+            continue
+        if differences.get((seat, "hand", judged), 0) <= 0:
+            continue
+        later = deal.history[index + 1 :]
+        drawn = {
+            m.tile for m in later if isinstance(m, mv.Draw | mv.ReplacementDraw) and m.seat is seat
+        }
+        shown = [
+            tile
+            for (s, zone, tile), n in differences.items()
+            if s is seat
+            and zone == "river"
+            and n > 0
+            and tile != judged
+            and tile not in drawn
+            and differences.get((seat, "hand", tile), 0) < 0
+        ]
+        shown.sort(key=lambda tile: arrived.get((seat, "river", tile), math.inf))
+        who = _who(table_seat(seat, dealer))
+        for tile in shown:
+            words = {"who": who, "tile": tile_said(tile), "judged": tile_said(judged)}
+            out.append(
+                Candidate(
+                    says("{who} discarded {tile}, not {judged}: fix the discard", **words),
+                    action={"kind": "fix-tile", "count": played, "tile": str(tile)},
+                    headline=says(
+                        "{who} discarded {tile}, not {judged}: the reader sees {judged} "
+                        "still in the hand and {tile} in the river",
+                        **words,
+                    ),
+                )
+            )
+        if out:
+            break  # one discard at a time, the latest: an earlier one shows again after
+    return tuple(out)
 
 
 def _declared(

@@ -3,7 +3,8 @@ through the referee page's API (`POST /referee/api/action`, the real daemon's HT
 looking at what really happened on the table (the simulator's truth). It gives one answer at
 a time, as a person tapping a tablet does, then looks at the table and the page again
 (`SETTLE_S`: the reader catches up with the table meanwhile): the first move the journal is
-missing is entered, a draw the wall scan misread is fixed, a move the journal holds that the
+missing is entered, a draw the wall scan misread is fixed, a discard taken as another tile
+is fixed when what followed it agrees with the table, a move the journal holds that the
 table never saw is cancelled; when the judge refuses what the table shows (a Hu read after
 its claim window closed), the move before it is taken back, to be entered again with what
 followed it. Each answer is a journalled correction, as a person's would be. A call it
@@ -291,6 +292,13 @@ class TruthReferee:
                 # the wall scan misread the drawn tile: the draw is fixed, not taken back
                 at = _entry_of(kept, i)
                 return {"kind": "fix-tile", "target_seq": at, "tile": str(r.tile)}
+            if _misread_discard(h, r) and have[i + 1 :] == real[i + 1 : len(have)]:
+                # the judge took the discard as another tile and followed the table since
+                # (seed 311 deal 24): the discard is fixed, what followed it stands; named,
+                # as the page's button names it, by its place back from the last move
+                at = _entry_of(kept, i)
+                back = len(kept) - [e.at for e in kept].index(at)
+                return {"kind": "fix-tile", "count": back, "tile": str(r.tile)}
             # a move the table never showed: take it (and what followed it) back
             n = min(8, sum(len(b.moves) if isinstance(b, Simultaneous) else 1 for b in have[i:]))
             return {"kind": "cancel", "count": n, "note": "not what the table showed"}
@@ -384,7 +392,8 @@ def _said(action: dict[str, Any]) -> str:
     if action["kind"] == "cancel":
         return f"cancelled {action['count']} move(s)"
     if action["kind"] == "fix-tile":
-        return f"fixed record {action['target_seq']} to {action['tile']}"
+        where = action.get("target_seq") or f"{action['count']} back"
+        return f"fixed record {where} to {action['tile']}"
     return str(action["kind"])
 
 
@@ -407,6 +416,16 @@ def _misread_draw(have: Any, real: Any) -> bool:
         and type(real) is type(have)
         and real.seat is have.seat
         and real.tile is not None
+        and real.tile != have.tile
+    )
+
+
+def _misread_discard(have: Any, real: Any) -> bool:
+    """The journal's discard is the table's, with another tile."""
+    return (
+        isinstance(have, mv.Discard)
+        and isinstance(real, mv.Discard)
+        and real.seat is have.seat
         and real.tile != have.tile
     )
 

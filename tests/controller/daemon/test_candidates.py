@@ -822,3 +822,79 @@ def test_regression_a_discard_another_seat_punged_came_after_the_river_tile(rig)
         {"seat": side, "move": "discard", "tile": str(t)},
         {"seat": side, "move": "discard", "tile": str(later)},
     ]
+
+
+def discard_then_its_seat_draws(rig: Rig) -> tuple[int, int, mv.Discard, mv.Draw]:
+    """A deal played up to the next draw of a seat whose discard (not its first, the void's
+    face-down one) no claim followed: (the discard's index, the moves played, the discard,
+    the draw)."""
+    moves = list(begin_deal(rig, 3).moves)
+    for k, m in enumerate(moves):
+        if not isinstance(m, mv.Discard):
+            continue
+        if not any(isinstance(x, mv.Discard) and x.seat is m.seat for x in moves[:k]):
+            continue
+        j = next(
+            (i for i in range(k + 1, len(moves)) if getattr(moves[i], "seat", None) is m.seat),
+            None,
+        )
+        if j is None or not isinstance(moves[j], mv.Draw):
+            continue
+        if any(isinstance(x, mv.Claim) for x in moves[k + 1 : j]):
+            continue
+        play(rig, moves[: j + 1])
+        return k, j + 1, m, moves[j]
+    raise AssertionError("no such discard in the deal")
+
+
+def test_regression_a_discard_taken_as_another_tile_was_cancelled_with_all_after_it(rig):
+    """10/10/2 seed 311 deal 24: West discarded the 7m just drawn; the judge reconciled
+    "West discarded 1m" and followed the table six moves on. The reader showed 1m still in
+    West's hand and 7m in its river, and the call offered only West's next discard: the
+    referee cancelled the six moves through the form and entered them again (4 taps). Now
+    the first button fixes that discard's tile (one tap), and the moves after it stand."""
+    k, _, discard, drawn = discard_then_its_seat_draws(rig)
+    seat, judged = discard.seat, discard.tile
+    # a tile of the same suit, which the seat could discard then whatever its void
+    held = [t for t in rig.rt.deal.hand(seat) if t not in (judged, drawn.tile)]
+    real = next(t for t in held if t.suit is judged.suit)
+    rig.rec.residue = {
+        (seat, "hand", judged): 1,
+        (seat, "hand", real): -1,
+        (seat, "river", real): 1,
+        (seat, "river", judged): -1,
+        # the seat's discard now, the tile it just drew, not read yet: not the old discard
+        (seat, "hand", drawn.tile): -1,
+        (seat, "river", drawn.tile): 1,
+    }
+    rig.rec.arrived = {(seat, "river", drawn.tile): 2.0, (seat, "river", real): 9.0}
+    side = seat_name(table_seat(seat, rig.rt.dealt_by).name)
+    offered = call(rig)
+    first = offered[0]
+    assert first["text"] == f"{side} discarded {real}, not {judged}: fix the discard"
+    assert first["headline"] == (
+        f"{side} discarded {real}, not {judged}: the reader sees {judged} still in the hand "
+        f"and {real} in the river"
+    )
+    # named by its place back among the journal's moves: the fix below lands on it
+    assert first["action"] == {
+        "kind": "fix-tile",
+        "count": first["action"]["count"],
+        "tile": str(real),
+    }
+    assert not [c for c in offered[1:] if (c.get("action") or {}).get("kind") == "fix-tile"]
+    before = list(rig.rt.deal.history)
+    result = apply(rig, first["action"])
+    assert result.accepted, result.detail
+    after = rig.rt.deal.history
+    assert (type(after[k]), after[k].seat, after[k].tile) == (mv.Discard, seat, real)
+    assert [m for i, m in enumerate(after) if i != k] == [m for i, m in enumerate(before) if i != k]
+
+
+def test_a_fix_counted_further_back_than_the_deal_goes_is_refused(rig):
+    play(rig, list(begin_deal(rig, 3).moves)[:6])
+    before = list(rig.rt.deal.history)
+    result = apply(rig, {"kind": "fix-tile", "count": 50, "tile": "1m"})
+    assert not result.accepted
+    assert "no move 50 back" in result.detail
+    assert rig.rt.deal.history == before

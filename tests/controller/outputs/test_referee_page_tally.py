@@ -299,3 +299,60 @@ def test_regression_a_draw_the_scan_misread_was_entered_and_taken_back_sixty_tim
     _page(sb, 101, call)
     ref.poll()
     assert len(actions) == 2 and ref._called_since[1] == stood[1] - 20
+
+
+def test_regression_a_discard_taken_as_another_tile_was_cancelled_with_six_moves_after_it(
+    page, tmp_path
+):
+    """10/10/2 seed 311 deal 24: the judge took West's 7m as a discard of 1m and followed
+    the table six moves on. The referee cancelled the six moves through the form (the call
+    over 3 taps). When what followed the discard agrees with the table, a referee fixes the
+    discard's tile: the call's first button (`fix-tile`, counted back), one tap."""
+    sb, ref, actions = page
+    rs = load(RULES)
+    full, _record = play_deal(rs, 7)
+    moves = full.history
+    probe = Deal.start(rs, full.wall.dice, full.wall.order)
+    for d, m in enumerate(moves):
+        before = list(probe.hand(m.seat)) if isinstance(m, mv.Discard) else []
+        assert probe.apply(m)
+        if not isinstance(m, mv.Discard):
+            continue
+        earlier = any(isinstance(x, mv.Discard) and x.seat is m.seat for x in moves[:d])
+        after = moves[d + 1 : d + 5]
+        others = all(
+            getattr(x, "seat", None) not in (m.seat, None) or isinstance(x, mv.CloseClaims)
+            for x in after
+        )
+        same = [t for t in before if t.suit is m.tile.suit and t != m.tile]
+        if earlier and others and same and not any(isinstance(x, mv.Claim) for x in after):
+            break
+    else:
+        raise AssertionError("no discard to misread in the deal")
+    wrong = mv.Discard(m.seat, same[0])
+    judged = [*moves[:d], wrong, *moves[d + 1 : d + 5]]
+    wall, dice = full.wall.order, full.wall.dice
+    copies = _copies(wall)
+    deal = {"class": "deal", "deal": 1, "dealer": "E", "dice": [dice.a, dice.b]}
+    truth = tmp_path / "truth.jsonl"
+    lines = [{**deal, "wall": copies, "prevalent": "E"}, *map(_truth_line, moves[: d + 5])]
+    truth.write_text("".join(json.dumps(line) + "\n" for line in lines))
+    ref.journal, ref.truth = tmp_path / "wrong.journal", truth
+    with Journal.open(ref.journal) as j:
+        judge = write_deal(j, rs, dice, wall, judged, settle=False, wall_copies=copies)
+    seen = {
+        (m.seat, "hand", wrong.tile): 1,
+        (m.seat, "hand", m.tile): -1,
+        (m.seat, "river", m.tile): 1,
+        (m.seat, "river", wrong.tile): -1,
+    }
+    offered = candidates(judge, Seat.E, seen)
+    call = RefereeCall("stalled", "no move read for 5.0 s", offered, alert_seq=40)
+    _page(sb, 100, {**call.to_json(), "id": "40.0"})
+    ref.poll()
+    assert [(a.kind, a.tile, a.call) for a in actions] == [
+        (ActionKind.FIX_TILE, str(m.tile), "40.0")
+    ]
+    played = [x for x in judged[d:] if isinstance(x, mv.PlayerMove)]
+    assert actions[0].count == len(played)  # the wrong discard, counted back from the last
+    assert ref._shown is not None and ref._shown.first_only and ref._shown.taps == 1
