@@ -99,13 +99,14 @@ def candidates(
         + _next_step(deal, dealer, diffs, arrived or {})
     )
     first = _first_shown(deal, dealer, diffs, shown)
+    claims, laid = _laid_open(deal, dealer, diffs)
     lead = (
         *_claim_undone(deal, dealer, diffs),
         *_discard_misread(deal, dealer, diffs, arrived or {}),
         *_declared(deal, dealer, diffs, declared),
-        *_laid_open(deal, dealer, diffs, claims=True),
+        *claims,
         *(() if first is None else (first,)),
-        *_laid_open(deal, dealer, diffs, claims=False),
+        *laid,
     )
     # each move once, where it first comes (an ambiguous reading's fit is often the river
     # tile the judge's next step offers too: "West discarded 1p" came twice)
@@ -300,14 +301,16 @@ def _declared(
 
 
 def _laid_open(
-    deal: Deal, dealer: Seat, differences: Differences, claims: bool
-) -> tuple[Candidate, ...]:
+    deal: Deal, dealer: Seat, differences: Differences
+) -> tuple[tuple[Candidate, ...], tuple[Candidate, ...]]:
     """A Hu, a kong or a pung the judge would take now that the tiles show: a kong's or a
     pung's tiles come into the melds, a hand laid open there (a Hu shown by its tiles).
-    `claims`: only the claims of the open discard (a pung, a kong of it), which come before
-    any later move; else only the others (a Hu, an own-turn kong: a table far ahead shows
-    ten tiles in a seat's melds without a hand laid open)."""
-    out: list[Candidate] = []
+    Two lists: the claims of the open discard (a pung, a kong of it), which come before
+    any later move, and the others (a Hu, an own-turn kong), which come after the first
+    move the search finds (a table far ahead shows ten tiles in a seat's melds without a
+    hand laid open)."""
+    claims: list[Candidate] = []
+    others: list[Candidate] = []
     laid: dict[Seat, dict[Any, int]] = {}
     for (seat, zone, tile), n in differences.items():
         if zone == "melds" and n > 0:
@@ -324,8 +327,6 @@ def _laid_open(
         if pung is not None and not any(isinstance(m, mv.Kong) for m in shown):
             shown.append(pung)
         for m in shown:
-            if _of_the_discard(m) is not claims:
-                continue
             what = "hu" if isinstance(m, _HU) else "kong" if isinstance(m, mv.Kong) else "pung"
             problem = says(
                 "{who}'s melds show {what} the judge does not know",
@@ -334,8 +335,8 @@ def _laid_open(
             )
             made = _move_candidate(deal, dealer, differences, m, problem)
             if made is not None:
-                out.append(made)
-    return tuple(out)
+                (claims if _of_the_discard(m) else others).append(made)
+    return tuple(claims), tuple(others)
 
 
 _DECLARED = {"hu": N_("a Hu"), "kong": N_("a kong"), "pung": N_("a pung")}
