@@ -17,7 +17,7 @@ overtook offers its end first."""
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -62,6 +62,7 @@ class Candidate:
 
 Differences = Mapping[tuple[Seat, str, Any], int]  # (deal seat, zone kind, tile) → count
 Arrivals = Mapping[tuple[Seat, str, Any], float]  # the same keys → when the tiles came there
+RecordBack = Callable[[int], int | None]  # n → the record of the move n back (1: the last)
 
 
 def candidates(
@@ -73,6 +74,7 @@ def candidates(
     shown: Sequence[mv.Move] = (),
     declared: Sequence[mv.PlayerMove] = (),
     arrived: Arrivals | None = None,
+    record_back: RecordBack | None = None,
 ) -> tuple[Candidate, ...]:
     """The explanations the judge can offer for a table it cannot follow; with what the
     reader shows beside it (`differences`) and the journal record of the last accepted move
@@ -89,7 +91,9 @@ def candidates(
     North's draw after it); after the first shown, a Hu or an own-turn kong laid open in
     the melds. Ahead of everything, a pung or kong the judge took that the tiles show was
     not made (cancel it), and a discard the judge took as another tile (fix it). `arrived`: when the tiles beyond the judge came where they lie
-    (`Recogniser.arrivals`), which orders a seat's discards."""
+    (`Recogniser.arrivals`), which orders a seat's discards. `record_back(n)`: the journal
+    record of the move `n` moves back among those that count (`RefereeDesk.record_back`),
+    which a fix of a past move names; asked only when such a fix is offered."""
     if deal is None or deal.over:
         return ()
     diffs = differences or {}
@@ -102,7 +106,7 @@ def candidates(
     claims, laid = _laid_open(deal, dealer, diffs)
     lead = (
         *_claim_undone(deal, dealer, diffs),
-        *_discard_misread(deal, dealer, diffs, arrived or {}),
+        *_discard_misread(deal, dealer, diffs, arrived or {}, record_back),
         *_declared(deal, dealer, diffs, declared),
         *claims,
         *(() if first is None else (first,)),
@@ -219,7 +223,11 @@ def _claim_undone(deal: Deal, dealer: Seat, differences: Differences) -> tuple[C
 
 
 def _discard_misread(
-    deal: Deal, dealer: Seat, differences: Differences, arrived: Arrivals
+    deal: Deal,
+    dealer: Seat,
+    differences: Differences,
+    arrived: Arrivals,
+    record_back: RecordBack | None,
 ) -> tuple[Candidate, ...]:
     """A discard the judge took as the wrong tile: the reader shows its tile still in the
     seat's hand and, in its river, another tile the hand no longer holds, which the seat
@@ -227,10 +235,11 @@ def _discard_misread(
     it, which is built on it (10/10/2 seed 311 deal 24: West's 7m, just drawn, went to the
     river, the judge reconciled "West discarded 1m" and followed the table six moves on;
     the referee cancelled the six through the form and entered them again). The river
-    tiles are tried in the order they came there (`arrived`). The move is named by how
-    many moves back it lies (`count`, as a cancel names them): the judge's history and the
-    journal's moves that count hold the same moves."""
+    tiles are tried in the order they came there (`arrived`). The fix names the discard's
+    record, found by its place back among the player moves (`record_back`)."""
     out: list[Candidate] = []
+    if record_back is None:
+        return ()
     played = 0
     for index in range(len(deal.history) - 1, -1, -1):
         move = deal.history[index]
@@ -259,13 +268,16 @@ def _discard_misread(
             and differences.get((seat, "hand", tile), 0) < 0
         ]
         shown.sort(key=lambda tile: arrived.get((seat, "river", tile), math.inf))
+        record = record_back(played) if shown else None
+        if record is None:
+            continue
         who = _who(table_seat(seat, dealer))
         for tile in shown:
             words = {"who": who, "tile": tile_said(tile), "judged": tile_said(judged)}
             out.append(
                 Candidate(
                     says("{who} discarded {tile}, not {judged}: fix the discard", **words),
-                    action={"kind": "fix-tile", "count": played, "tile": str(tile)},
+                    action={"kind": "fix-tile", "target_seq": record, "tile": str(tile)},
                     headline=says(
                         "{who} discarded {tile}, not {judged}: the reader sees {judged} "
                         "still in the hand and {tile} in the river",

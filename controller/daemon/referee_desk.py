@@ -230,14 +230,14 @@ class RefereeDesk:
             self._own_moves(targets)
             corrections = [Correction(s, who, CorrectionAction.CANCEL_MOVE, why) for s in targets]
         elif a.kind is ActionKind.FIX_TILE:
-            target = a.target_seq or self._move_back(a.count)
-            self._own_moves([target])
+            assert a.target_seq is not None
+            self._own_moves([a.target_seq])
             try:
                 tile = str(Tile.parse(tile_code(a.tile)))
             except (NotationError, ValueError) as err:
                 raise Malformed(says("tile: {error}", error=str(err))) from None
             details = {"tile": tile}
-            corrections = [Correction(target, who, CorrectionAction.FIX_TILE, why, details)]
+            corrections = [Correction(a.target_seq, who, CorrectionAction.FIX_TILE, why, details)]
         elif a.kind is ActionKind.PENALTY:
             corrections = [self._penalty(a, who, why)]
         elif a.kind is ActionKind.UNDO:
@@ -374,19 +374,23 @@ class RefereeDesk:
 
         return rebuild(deal_from_records(self.journal, self._deal_records()))
 
+    def _moves(self) -> list[int]:
+        """The records of the moves that count now (corrections applied), in order."""
+        return [e.at for e in self._current().entries if e.origin == "move"]
+
     def _last_moves(self, n: int) -> list[int]:
-        """The records of the last n moves that count now (corrections applied)."""
-        moves = [e.at for e in self._current().entries if e.origin == "move"]
+        """The records of the last n moves that count now."""
+        moves = self._moves()
         if not moves:
             raise Refused(Said("no move of this deal to cancel"))
         return moves[-n:]
 
-    def _move_back(self, n: int) -> int:
-        """The record of the move that counts `n` moves back (1: the last)."""
-        moves = [e.at for e in self._current().entries if e.origin == "move"]
-        if n > len(moves):
-            raise NoSuchRecord(says("this deal has no move {count} back", count=n))
-        return moves[-n]
+    def record_back(self, n: int) -> int | None:
+        """The record of the move that counts `n` moves back (1: the last; None: the deal
+        has fewer): the judge's player moves and the journal's moves that count are the
+        same moves, so a call's candidate names a past move's record by its place."""
+        moves = self._moves()
+        return moves[-n] if 0 < n <= len(moves) else None
 
     def _own_moves(self, seqs: Sequence[int]) -> None:
         by_seq = {r.seq: r for r in self._deal_records()}

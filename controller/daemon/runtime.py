@@ -1488,6 +1488,7 @@ class Runtime:
             shown,
             self.unanswered.moves,
             self.recogniser.arrivals(deal),
+            self.desk.record_back,
         )
         return offered, diffs
 

@@ -67,7 +67,7 @@ class ActionKind(Enum):
     MOVE = "move"  # a move the reader missed, entered by hand: seat, move, tile
     CANCEL = "cancel"  # the last `count` moves did not happen (or the one at target_seq)
     NOBODY_CLAIMED = "nobody-claimed"  # the open claim window closes: nobody claimed
-    FIX_TILE = "fix-tile"  # the move at target_seq (or `count` moves back) took `tile`
+    FIX_TILE = "fix-tile"  # the move at target_seq took `tile`, not what was read
     PENALTY = "penalty"  # points taken from a seat, paid to a seat or to nobody
     UNDO = "undo"  # the correction at target_seq no longer applies
     ABANDON = "abandon"  # the deal ends here: payments made so far stand
@@ -106,7 +106,7 @@ class RefereeAction:
     client: str = ""  # the referee's name (given at the login, else "referee"), for the journal
     move: str = ""  # MOVE: the deal record's move name ("draw", "discard", "pung", ...)
     tile: str = ""  # MOVE, FIX_TILE: the tile ("3p")
-    count: int = 0  # CANCEL: how many of the last moves; FIX_TILE: the move so far back
+    count: int = 0  # CANCEL: how many of the last moves
     dice: str = ""  # DICE: "a+b"
     confirmed: bool = False  # PENALTY, ABANDON: the referee said yes to the question
     call: str = ""  # the referee call it answers, as the page names it ("": none named)
@@ -226,9 +226,7 @@ def parse_action(data: Any, client: str = "") -> RefereeAction:
         tile = _text(data, "tile")
         if not tile:
             raise ValueError("tile: the tile that was really there")
-        if "target_seq" in data:
-            return replace(action, target_seq=_whole(data, "target_seq", 1, 2**62), tile=tile)
-        return replace(action, count=_whole(data, "count", 1, 2**16), tile=tile)
+        return replace(action, target_seq=_whole(data, "target_seq", 1, 2**62), tile=tile)
     if kind is ActionKind.UNDO:
         return replace(action, target_seq=_whole(data, "target_seq", 1, 2**62))
     if kind is ActionKind.DICE:

@@ -294,11 +294,9 @@ class TruthReferee:
                 return {"kind": "fix-tile", "target_seq": at, "tile": str(r.tile)}
             if _misread_discard(h, r) and have[i + 1 :] == real[i + 1 : len(have)]:
                 # the judge took the discard as another tile and followed the table since
-                # (seed 311 deal 24): the discard is fixed, what followed it stands; named,
-                # as the page's button names it, by its place back from the last move
+                # (seed 311 deal 24): the discard is fixed, what followed it stands
                 at = _entry_of(kept, i)
-                back = len(kept) - [e.at for e in kept].index(at)
-                return {"kind": "fix-tile", "count": back, "tile": str(r.tile)}
+                return {"kind": "fix-tile", "target_seq": at, "tile": str(r.tile)}
             # a move the table never showed: take it (and what followed it) back
             n = min(8, sum(len(b.moves) if isinstance(b, Simultaneous) else 1 for b in have[i:]))
             return {"kind": "cancel", "count": n, "note": "not what the table showed"}
@@ -392,8 +390,7 @@ def _said(action: dict[str, Any]) -> str:
     if action["kind"] == "cancel":
         return f"cancelled {action['count']} move(s)"
     if action["kind"] == "fix-tile":
-        where = action.get("target_seq") or f"{action['count']} back"
-        return f"fixed record {where} to {action['tile']}"
+        return f"fixed record {action['target_seq']} to {action['tile']}"
     return str(action["kind"])
 
 

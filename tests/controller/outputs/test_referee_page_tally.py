@@ -307,7 +307,7 @@ def test_regression_a_discard_taken_as_another_tile_was_cancelled_with_six_moves
     """10/10/2 seed 311 deal 24: the judge took West's 7m as a discard of 1m and followed
     the table six moves on. The referee cancelled the six moves through the form (the call
     over 3 taps). When what followed the discard agrees with the table, a referee fixes the
-    discard's tile: the call's first button (`fix-tile`, counted back), one tap."""
+    discard's tile: the call's first button (`fix-tile` on its record), one tap."""
     sb, ref, actions = page
     rs = load(RULES)
     full, _record = play_deal(rs, 7)
@@ -346,13 +346,15 @@ def test_regression_a_discard_taken_as_another_tile_was_cancelled_with_six_moves
         (m.seat, "river", m.tile): 1,
         (m.seat, "river", wrong.tile): -1,
     }
-    offered = candidates(judge, Seat.E, seen)
+    with Journal.open_readonly(ref.journal) as j:
+        records = [r.seq for r in j.records() if r.kind is RecordKind.MOVE_ACCEPTED]
+    offered = candidates(judge, Seat.E, seen, record_back=lambda n: records[-n])
     call = RefereeCall("stalled", "no move read for 5.0 s", offered, alert_seq=40)
     _page(sb, 100, {**call.to_json(), "id": "40.0"})
     ref.poll()
     assert [(a.kind, a.tile, a.call) for a in actions] == [
         (ActionKind.FIX_TILE, str(m.tile), "40.0")
     ]
-    played = [x for x in judged[d:] if isinstance(x, mv.PlayerMove)]
-    assert actions[0].count == len(played)  # the wrong discard, counted back from the last
+    played = [x for x in judged if isinstance(x, mv.PlayerMove)]
+    assert actions[0].target_seq == records[played.index(wrong)]  # the wrong discard's record
     assert ref._shown is not None and ref._shown.first_only and ref._shown.taps == 1
