@@ -317,12 +317,18 @@ def _laid_open(
 ) -> tuple[tuple[Candidate, ...], tuple[Candidate, ...]]:
     """A Hu, a kong or a pung the judge would take now that the tiles show: a kong's or a
     pung's tiles come into the melds, a hand laid open there (a Hu shown by its tiles).
-    Two lists: the claims of the open discard (a pung, a kong of it), which come before
-    any later move, and the others (a Hu, an own-turn kong), which come after the first
-    move the search finds (a table far ahead shows ten tiles in a seat's melds without a
-    hand laid open)."""
+    Two lists: the claims of the open discard (a pung, a kong of it) that took it from its
+    river, which come before any later move, and the others (a Hu, an own-turn kong, a
+    claim whose discard still lies in the river), which come after the first move the
+    search finds (a table far ahead shows ten tiles in a seat's melds without a hand laid
+    open)."""
     claims: list[Candidate] = []
     others: list[Candidate] = []
+    # a claim of the open discard comes first only when the reader shows that discard gone
+    # from its river: still there, the melds hold a claim of a later discard of the same
+    # kind (10/10/2 seed 311 deal 51: West's pung of a later 2m came before East's draw)
+    w = deal.window
+    gone = w is not None and differences.get((w.discarder, "river", w.tile), 0) < 0
     laid: dict[Seat, dict[Any, int]] = {}
     for (seat, zone, tile), n in differences.items():
         if zone == "melds" and n > 0:
@@ -347,7 +353,7 @@ def _laid_open(
             )
             made = _move_candidate(deal, dealer, differences, m, problem)
             if made is not None:
-                (claims if _of_the_discard(m) else others).append(made)
+                (claims if _of_the_discard(m) and gone else others).append(made)
     return tuple(claims), tuple(others)
 
 

@@ -887,3 +887,25 @@ def test_regression_a_discard_taken_as_another_tile_was_cancelled_with_all_after
     after = rig.rt.deal.history
     assert (type(after[k]), after[k].seat, after[k].tile) == (mv.Discard, seat, real)
     assert [m for i, m in enumerate(after) if i != k] == [m for i, m in enumerate(before) if i != k]
+
+
+def test_regression_a_pung_of_a_later_discard_came_before_the_next_draw(rig):
+    """10/10/2 seed 311 deal 51 (a run at 250c565): West's melds showed a pung of 2m while
+    claims on an earlier 2m were open; the call's first button was "West pungs 2m", where
+    the table had gone on (East drew 2p; West punged a later 2m). The open 2m still lay in
+    its river: the pung comes after the search's first move."""
+    moves = list(begin_deal(rig, 3).moves)
+    k = next(i for i, m in enumerate(moves) if isinstance(m, mv.Pung))
+    play(rig, moves[:k])
+    pung = moves[k]
+    w = rig.rt.deal.window
+    assert w is not None
+    t = w.tile
+    rig.rec.residue = {(pung.seat, "melds", t): 3, (pung.seat, "hand", t): -2}
+    after = next(m for m in moves[k + 1 :] if isinstance(m, mv.Draw))
+    rig.rec.shown = [mv.CloseClaims(), after]
+    offered = [c["move"] for c in call(rig)]
+    side = table_seat(pung.seat, rig.rt.dealt_by).name
+    drawn = table_seat(after.seat, rig.rt.dealt_by).name
+    assert offered[0] == {"seat": drawn, "move": "draw", "tile": str(after.tile)}, offered
+    assert {"seat": side, "move": "pung"} in offered[1:]
