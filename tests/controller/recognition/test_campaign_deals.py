@@ -320,3 +320,19 @@ def test_a_deal_cut_from_a_campaign_reads_again_as_the_table_played_it(tmp_path:
     deal, _rt, expected = read_again(out, "buttons", tmp_path, [])
     assert deal.over and deal.deltas() == expected.deltas()
     assert deal_file.main([str(tmp_path / "run"), "9", str(tmp_path / "none.json.gz")]) == 1
+
+
+@pytest.mark.xfail(strict=True, reason="open: a HU held before its discard loses to a pung")
+def test_regression_seed_200_deal_132_a_hu_pressed_before_its_discard_went_to_the_next(
+    tmp_path: Path,
+) -> None:
+    """5/5/1 seed 200 deal 132 (the 200-deal campaign at edb1c45, the one deal of 200
+    lost): S discarded 6m; W pressed HU before the 6m was read, N pressed PUNG 52 ms later.
+    The HU was held as pressed before its discard, N's PUNG was taken on the 6m and the
+    window closed when N played on; the held HU was then offered on N's next
+    discard (5s) as a false Hu, and the deal ended at a call no answer could settle. The
+    truth: W's Hu takes the 6m, N's pung yields, N draws. Read again offline, the judge
+    leaves the truth at the same claim (no referee needed to see it)."""
+    deal, rt, expected = read_again("buttons-200-deal-132.json.gz", "buttons", tmp_path)
+    assert deal.over and deal.deltas() == expected.deltas()
+    assert {a.kind for a in rt.alerts} <= NOT_CALLS, rt.alerts
