@@ -133,8 +133,37 @@ class Declarations:
         move = self._declaration(press.button, seat, deal, press.t, layout)
         if move is None:
             return Declared((), read_tiles=True)
+        first = self._hus_pressed_before(move, press.t, deal, layout)
         alerts = false_hu_alert(deal, move, note, layout)
-        return Declared((MoveSeen(move, (note,)), *alerts), False)
+        return Declared((*first, MoveSeen(move, (note,)), *alerts), False)
+
+    def _hus_pressed_before(
+        self, claim: Move, t: float, deal: Deal, layout: Layout
+    ) -> list[Recognised]:
+        """The HUs held as perhaps for a later discard (`_for_a_later_discard`) that were
+        pressed before `claim`, a pung or kong of the open discard pressed at `t`: no later
+        discard can follow this one before that pung or kong is played, so they were for
+        this discard, and are offered before it, in the order pressed (5/5/1 seed 200 deal
+        132: W's false Hu on S's 6m was held, N's PUNG 52 ms later was taken and N played
+        on, and the Hu went to N's discard; the table gave the 6m to W's Hu)."""
+        w = deal.window
+        if w is None or w.kind is not WindowKind.DISCARD:
+            return []
+        if not (
+            isinstance(claim, Pung) or (isinstance(claim, Kong) and claim.kind is MeldKind.KONG)
+        ):
+            return []
+        out: list[Recognised] = []
+        for h in sorted(self._held, key=lambda h: h.t):
+            if h.button is not Button.HU or h.seat is claim.seat or h.t > t:
+                continue
+            hu = Hu(h.seat)
+            if deal.check(hu) is not None:
+                continue
+            self._held.remove(h)
+            out.append(MoveSeen(hu, (h.note,), h.t))
+            out += false_hu_alert(deal, hu, h.note, layout)
+        return out
 
     def found(
         self, button: Button, seat: Seat, note: Said, deal: Deal, t: float, layout: Layout
