@@ -334,11 +334,11 @@ class _Decoder:
                 # bytes and a whole frame that checks follows it: the frames of an answer
                 # come back to back, so the one after a damaged frame is not held until
                 # the line goes quiet by a byte of the damage that reads as a long Len
-                q = self._checking_frame_after(p, n) if self._junk else None
-                if q is None:
+                behind = self._checking_frame_after(p, n) if self._junk else None
+                if behind is None:
                     break
-                self._skip(p, q, UHFErrorKind.BAD_CRC)
-                p = q
+                self._skip(p, behind, UHFErrorKind.BAD_CRC)
+                p = behind
                 continue
             if not uhf_frame_checks(buf, p, end):
                 self._skip(p, p + 1, UHFErrorKind.BAD_CRC)
