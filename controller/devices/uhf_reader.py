@@ -262,7 +262,10 @@ class _Decoder:
     in one search, and a candidate's CRC is computed in C (`crc.uhf_frame_checks`), so noise
     is skipped far faster than a serial line delivers it. What is kept between reads is at
     most one frame's worth (`MAX_LEN` + 1 bytes): input is scanned a read's worth at a time.
-    A run of skipped bytes is reported as its count and a short sample, never whole.
+    A run of skipped bytes is reported as its count and a short sample, never whole. Inside
+    such a run (after a damaged frame) a candidate still short of its Len does not hold back
+    a whole frame that checks behind it: that frame is taken at once, as a CRC-16 match
+    decides a resynchronisation anywhere else.
 
     `flush()` is called when the line has been idle (reply timeout): a partial frame cannot
     complete any more, so it is dropped and the bytes behind its start are scanned again.
@@ -327,7 +330,16 @@ class _Decoder:
                 continue
             end = p + buf[p] + 1
             if end > n:
-                break  # wait for the rest of the candidate
+                # wait for the rest of the candidate, unless it lies in a run of damaged
+                # bytes and a whole frame that checks follows it: the frames of an answer
+                # come back to back, so the one after a damaged frame is not held until
+                # the line goes quiet by a byte of the damage that reads as a long Len
+                behind = self._checking_frame_after(p, n) if self._junk else None
+                if behind is None:
+                    break
+                self._skip(p, behind, UHFErrorKind.BAD_CRC)
+                p = behind
+                continue
             if not uhf_frame_checks(buf, p, end):
                 self._skip(p, p + 1, UHFErrorKind.BAD_CRC)
                 p += 1
@@ -338,6 +350,16 @@ class _Decoder:
             p = end
         del buf[:p]
         return out
+
+    def _checking_frame_after(self, p: int, n: int) -> int | None:
+        """Where the first whole frame that checks starts in buf[p+1:n], if one does."""
+        buf = self._buf
+        while (m := self._candidate.search(buf, p + 1, n)) is not None:
+            p = m.start()
+            end = p + buf[p] + 1
+            if end <= n and uhf_frame_checks(buf, p, end):
+                return p
+        return None
 
     def _skip(self, start: int, end: int, kind: UHFErrorKind) -> None:
         """Skip buf[start:end]; a new run of skipped bytes counts one error of `kind`."""

@@ -353,9 +353,8 @@ class Engine:
 
     def _stream(self, conn: _Conn, stream: EventStream) -> None:
         try:
-            _stream_events(conn.sock, stream)
+            _stream_events(conn.sock, stream)  # closes the socket
         finally:
-            conn.sock.close()
             self._closed()
             with self._lock:
                 self._streams.discard(threading.current_thread())
@@ -456,9 +455,18 @@ def _refuse(sock: socket.socket, status: HTTPStatus, message: str) -> None:
 
 
 def _stream_events(sock: socket.socket, stream: EventStream) -> None:
+    """Serve `stream` on `sock` until the client or the channel ends it, then close `sock`.
+
+    Publishers write to the socket's descriptor number (the sink), so the socket is closed
+    here and nowhere else, and only once the sink is detached: `detach` waits for a write
+    under way, and no write starts after it. Closed anywhere else first, the number could
+    be reused by a file or a client opened meanwhile, and a publisher would write the
+    board's events into it.
+    """
     sub = stream.channel.subscribe()
     if sub is None:
         _send(sock, Response.text("shutting down", HTTPStatus.SERVICE_UNAVAILABLE), keep=False)
+        sock.close()
         return
     try:
         headers = [
@@ -485,3 +493,4 @@ def _stream_events(sock: socket.socket, stream: EventStream) -> None:
     finally:
         sub.detach()  # before the socket closes: its descriptor may be reused at once
         stream.channel.unsubscribe(sub)
+        sock.close()

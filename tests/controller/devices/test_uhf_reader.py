@@ -297,6 +297,54 @@ def test_a_damaged_answer_ends_when_the_line_goes_quiet_not_at_the_reply_timeout
     assert step.send  # the next command, 40 ms after the answer instead of 500
 
 
+def test_a_frame_behind_a_damaged_one_is_taken_without_waiting_for_the_line_to_go_quiet():
+    """Regression (bench daemon --path, noisy: a move decided 41 ms after its answer): after
+    a frame that fails its CRC, a byte inside it that reads as a long Len (the EPC's 0xE2)
+    held the intact final frame behind it until the line had been quiet for the idle gap."""
+    damaged = bytearray(CAPTURE)
+    damaged[-1] ^= 0x01
+    (final,) = inventory_responses(2, [EpcRead(CAPTURE_EPC, 0x5D)])
+    answer = bytes(damaged) + final.encode()
+    assert ResponseDecoder().feed(answer) == [final]
+    assert bytewise(ResponseDecoder(), answer) == [final]
+    decoder = ResponseDecoder()
+    assert decoder.feed(b"\xf0" + CAPTURE) == []  # a long Len before any damage still waits
+
+
+def test_a_damaged_antenna_selection_answer_is_over_when_its_six_bytes_are_in():
+    """Regression (bench daemon --path, noisy): the answer to 0x3F is one frame of 6 bytes;
+    one that failed its CRC waited the idle gap for more that could not come."""
+    poller = UHFPoller(PollerConfig(antennas=(1, 2), reply_timeout=0.5, idle_gap=0.03))
+    poller.start(0.0)
+    damaged = bytearray(UHFResponse(UHFCmd.SET_ANTENNA, UHFStatus.SUCCESS).encode())
+    damaged[3] ^= 0x04
+    step = poller.feed(0.01, bytes(damaged[:4]))
+    assert step.send == b""  # not all of it yet
+    step = poller.feed(0.011, bytes(damaged[4:]))
+    assert "a damaged answer on antenna 1" in [e.reason for e in step.events]
+    assert step.send == set_antenna_command(2).encode()  # at once, not 30 ms on
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        b"\x00" + UHFResponse(UHFCmd.SET_ANTENNA, UHFStatus.SUCCESS).encode(),  # noise first
+        UHFResponse(UHFCmd.SET_ANTENNA, UHFStatus.SUCCESS).encode()[:5],  # cut short
+    ],
+    ids=["noise-ahead", "cut"],
+)
+def test_an_antenna_selection_answer_of_unsure_length_still_waits_for_quiet(answer):
+    poller = UHFPoller(PollerConfig(antennas=(1,), reply_timeout=0.5, idle_gap=0.03))
+    poller.start(0.0)
+    sent = b"".join(poller.feed(0.01, answer[i : i + 1]).send for i in range(len(answer)))
+    if len(answer) > 6:  # the noise skipped, the whole answer read: the inventory follows
+        assert sent == inventory_command().encode()
+        return
+    assert sent == b""
+    assert poller.tick(0.02) == PollStep()
+    assert poller.tick(0.05).send
+
+
 def test_silence_before_any_answer_still_waits_the_reply_timeout():
     poller = UHFPoller(PollerConfig(antennas=(1,), reply_timeout=0.5, idle_gap=0.03))
     poller.start(0.0)

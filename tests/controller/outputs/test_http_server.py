@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import socket
 import threading
@@ -268,3 +269,101 @@ def test_regression_the_viewer_pages_own_csp_is_not_narrowed_by_a_second_header(
     policies = [v for k, v in headers if k.lower() == "content-security-policy"]
     assert policies == [own]
     assert [v for k, v in headers if k.lower() == "x-frame-options"] == ["DENY"]
+
+
+def test_detach_waits_for_a_write_under_way_and_no_write_starts_after_it():
+    """The stream closes its socket after `detach`: a publisher still inside the sink then
+    must have finished, and none may start, or it writes to a descriptor number the OS may
+    have given to another file or client meanwhile."""
+    channel = EventChannel(retain=False)
+    sub = channel.subscribe()
+    assert sub is not None
+    entered, release, calls = threading.Event(), threading.Event(), []
+
+    def sink(data: bytes) -> int:
+        calls.append(data)
+        entered.set()
+        release.wait(5)
+        return len(data)
+
+    sub.attach(sink)
+    publisher = threading.Thread(target=channel.publish, args=("view", "1"))
+    publisher.start()
+    assert entered.wait(5)
+    detacher = threading.Thread(target=sub.detach)
+    detacher.start()
+    detacher.join(0.2)
+    assert detacher.is_alive()  # the write under way holds it
+    release.set()
+    detacher.join(5)
+    publisher.join(5)
+    assert not detacher.is_alive()
+    channel.publish("view", "2")
+    assert len(calls) == 1  # nothing through the sink once detached
+
+
+def test_a_client_gone_while_events_are_published_writes_nothing_into_descriptors_opened_then(
+    web: WebServer, tmp_path: Path
+):
+    """A client leaves while the core publishes as fast as it can, and sockets and files
+    are opened meanwhile (taking the descriptor numbers the stream's socket frees): none of
+    them receives a byte; the events reach only the clients still there."""
+    channel = EventChannel(retain=False)
+    web.route("GET", "/events", lambda req: EventStream(channel))
+    web.start()
+    leaving, staying = SseReader(web.url, "/events"), SseReader(web.url, "/events")
+    assert leaving.status == staying.status == 200
+    deadline = time.monotonic() + 5
+    while channel.subscriber_count != 2 and time.monotonic() < deadline:
+        threading.Event().wait(0.01)
+    stop = threading.Event()
+
+    def publish() -> None:
+        n = 0
+        while not stop.wait(0.0002):  # ~5,000 events a second, leaving the others time
+            channel.publish("tick", str(n))
+            n += 1
+
+    heard: list[tuple[str, str] | None] = []
+    listener = threading.Thread(target=lambda: _listen(staying, heard))
+    publisher = threading.Thread(target=publish)
+    listener.start()
+    publisher.start()
+    opened: list[tuple[socket.socket, socket.socket]] = []
+    files = []
+    try:
+        leaving.resp.close()
+        leaving.close()
+        deadline = time.monotonic() + 5
+        gone_at = None
+        while time.monotonic() < deadline:
+            opened.append(socket.socketpair())
+            files.append(open(tmp_path / f"f{len(files)}", "wb"))  # noqa: SIM115 - kept open
+            if gone_at is None and channel.subscriber_count == 1:
+                gone_at = len(opened)
+            if gone_at is not None and len(opened) > gone_at + 50:
+                break
+        assert gone_at is not None, "the gone client's stream did not end"
+    finally:
+        stop.set()
+        publisher.join(5)
+    channel.close()  # ends the staying client's stream: its listener reads to the end
+    listener.join(5)
+    staying.close()
+    assert len(heard) > 1  # the staying client was served throughout
+    for pair in opened:
+        for end in pair:
+            with pytest.raises(BlockingIOError):
+                end.recv(1, socket.MSG_DONTWAIT)
+    for pair in opened:
+        for end in pair:
+            end.close()
+    for f in files:
+        f.close()
+        assert Path(f.name).stat().st_size == 0
+
+
+def _listen(reader: SseReader, into: list) -> None:
+    with contextlib.suppress(OSError, ValueError):
+        while (event := reader.next_event()) is not None:
+            into.append(event)
