@@ -89,8 +89,6 @@ class _Pending:
 
 
 _IDLE = PollStep()
-FRAME_BYTES = 6  # an answer frame's Len, Adr, reCmd, Status and CRC: its bytes beside its data
-SELECT_ANSWER_BYTES = FRAME_BYTES  # an antenna selection is answered by a frame with no data
 _INVENTORY_STATUSES = frozenset(int(s) for s in FINAL_INVENTORY_STATUSES) | {
     int(UHFStatus.MORE_FRAMES)
 }
@@ -116,8 +114,6 @@ class UHFPoller:
         self._index = 0
         self._deadline = 0.0
         self._heard: float | None = None  # when the current answer's last bytes came
-        self._got = 0  # bytes of the current answer received that made no frame
-        self._lead = -1  # the current answer's first byte (-1: none yet)
         self._pending = _Pending(self.config.antennas[0])
 
     def start(self, t: float) -> PollStep:
@@ -129,9 +125,6 @@ class UHFPoller:
     def feed(self, t: float, data: bytes) -> PollStep:
         if data:
             self._heard = t
-            self._got += len(data)
-            if self._lead < 0:
-                self._lead = data[0]
         decoder = self.decoder
         count = decoder.error_count
         before = decoder.stats().errors if count else ()
@@ -141,17 +134,10 @@ class UHFPoller:
         )
         send = b""
         for resp in frames:
-            self._got = max(0, self._got - FRAME_BYTES - len(resp.data))
             step_events, step_send = self._on_frame(t, resp)
             if step_events:
                 events += step_events
             send += step_send
-        if not send and self._whole_and_damaged():
-            before = decoder.stats().errors
-            decoder.flush()  # what the decoder holds is a part of the damaged answer
-            events += self._codec_errors(t, before)
-            events += self._give_up(t, "a damaged answer")
-            send = self._begin(t)
         if not events and not send:
             return _IDLE
         return PollStep(tuple(events), send)
@@ -189,18 +175,6 @@ class UHFPoller:
             return set_antenna_command(config.antennas[0], config.adr).encode()
         return inventory_command(config.adr).encode()
 
-    def _whole_and_damaged(self) -> bool:
-        """An antenna selection's answer is one frame of a fixed length (success or not,
-        `05 Adr reCmd Status CRC CRC`): once that many bytes, led by its Len, came and made
-        no frame, it is over and damaged, with nothing more to wait for. (An inventory's
-        answer has no length known beforehand: it ends when the line goes quiet.) Bytes
-        led by anything else (noise ahead of the answer, a damaged Len) still wait."""
-        return (
-            self._phase is _Phase.SELECTING
-            and self._lead == SELECT_ANSWER_BYTES - 1
-            and self._got >= SELECT_ANSWER_BYTES
-        )
-
     def _give_up(self, t: float, what: str) -> list[ReaderEvent]:
         """The current answer will not come whole: counted and reported; the antenna's turn
         passes (the caller sends `_begin`'s command)."""
@@ -212,8 +186,6 @@ class UHFPoller:
         antenna = self.config.antennas[self._index]
         self._pending = _Pending(antenna)
         self._heard = None
-        self._got = 0
-        self._lead = -1
         self._deadline = t + self.config.reply_timeout
         if self.config.together:
             self._phase = _Phase.SELECTING
@@ -255,8 +227,6 @@ class UHFPoller:
             self._phase = _Phase.INVENTORY
             self._deadline = t + self.config.reply_timeout
             self._heard = None
-            self._got = 0
-            self._lead = -1
             return [], inventory_command(self.config.adr).encode()
         if self._phase is _Phase.INVENTORY and resp.cmd == UHFCmd.INVENTORY:
             return self._on_inventory(t, resp)
