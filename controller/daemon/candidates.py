@@ -251,6 +251,8 @@ def _discard_misread(
         seat, judged = move.seat, move.tile
         if differences.get((seat, "river", judged), 0) >= 0:
             continue
+        if any(n > 0 and z == "melds" and t == judged for (_, z, t), n in differences.items()):
+            continue  # gone from the river into a meld: claimed, not misread (seed 311 deal 41)
         if differences.get((seat, "hand", judged), 0) <= 0:
             continue
         later = deal.history[index + 1 :]

@@ -909,3 +909,27 @@ def test_regression_a_pung_of_a_later_discard_came_before_the_next_draw(rig):
     drawn = table_seat(after.seat, rig.rt.dealt_by).name
     assert offered[0] == {"seat": drawn, "move": "draw", "tile": str(after.tile)}, offered
     assert {"seat": side, "move": "pung"} in offered[1:]
+
+
+def test_regression_a_discard_punged_later_was_offered_for_fixing(rig):
+    """10/10/2 seed 311 deal 41 (a run at 3e4cf41): the judge's discard was right, and the
+    table had gone on: another seat punged it (it left the river for the melds), the
+    discarder drew another of that tile and discarded something else. Hand, river and
+    tile matched "discarded another tile", and the first button was a fix of the right
+    discard; the referee entered the pung by hand. A discard whose tile came into a meld
+    beyond the judge is not offered for fixing."""
+    _, _, discard, drawn = discard_then_its_seat_draws(rig)
+    seat, judged = discard.seat, discard.tile
+    held = [t for t in rig.rt.deal.hand(seat) if t not in (judged, drawn.tile)]
+    real = next(t for t in held if t.suit is judged.suit)
+    claimer = seat.next
+    rig.rec.residue = {
+        (seat, "hand", judged): 1,
+        (seat, "hand", real): -1,
+        (seat, "river", real): 1,
+        (seat, "river", judged): -1,
+        (claimer, "melds", judged): 3,
+        (claimer, "hand", judged): -2,
+    }
+    offered = call(rig)
+    assert not [c for c in offered if (c.get("action") or {}).get("kind") == "fix-tile"]
