@@ -90,10 +90,11 @@ def candidates(
     seed 311 deal 24, East's pung of the open 3p laid in the melds, the call offered
     North's draw after it); after the first shown, a Hu or an own-turn kong laid open in
     the melds. Ahead of everything, a pung or kong the judge took that the tiles show was
-    not made (cancel it), and a discard the judge took as another tile (fix it). `arrived`: when the tiles beyond the judge came where they lie
-    (`Recogniser.arrivals`), which orders a seat's discards. `record_back(n)`: the journal
-    record of the move `n` moves back among those that count (`RefereeDesk.record_back`),
-    which a fix of a past move names; asked only when such a fix is offered."""
+    not made (cancel it), and a discard the judge took as another tile (fix it).
+    `arrived`: when the tiles beyond the judge came where they lie (`Recogniser.arrivals`),
+    which orders a seat's discards. `record_back(n)`: the journal record of the move `n`
+    moves back among those that count (`RefereeDesk.record_back`), which a fix of a past
+    move names; asked only when such a fix is offered."""
     if deal is None or deal.over:
         return ()
     diffs = differences or {}
