@@ -159,7 +159,10 @@ class UHFPoller:
                 send += step_send
             if send or not quiet:
                 return PollStep(tuple(events), send)
-        events += self._give_up(t, "an incomplete answer" if quiet else "no reply")
+        self.timeouts += 1
+        what = "an incomplete answer" if quiet else "no reply"
+        events.append(FrameError(t, self.device, f"{what} on antenna {self._pending.antenna}"))
+        self._advance()
         return PollStep(tuple(events), self._begin(t))
 
     def stats(self) -> UHFCodecStats:
@@ -174,13 +177,6 @@ class UHFPoller:
         if config.select_antenna:
             return set_antenna_command(config.antennas[0], config.adr).encode()
         return inventory_command(config.adr).encode()
-
-    def _give_up(self, t: float, what: str) -> list[ReaderEvent]:
-        """The current answer will not come whole: counted and reported; the antenna's turn
-        passes (the caller sends `_begin`'s command)."""
-        self.timeouts += 1
-        self._advance()
-        return [FrameError(t, self.device, f"{what} on antenna {self._pending.antenna}")]
 
     def _begin(self, t: float) -> bytes:
         antenna = self.config.antennas[self._index]

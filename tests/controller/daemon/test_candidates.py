@@ -17,6 +17,7 @@ from controller.outputs.scoreboard import ActionKind, RefereeAction
 from controller.recognition.recogniser import RefereeAlert
 from controller.words import seat_name, tile_words
 from rules import moves as mv
+from rules.claims import ClaimWindow
 from rules.melds import MeldKind
 from rules.seats import Seat
 from rules.tiles import Tile
@@ -750,24 +751,31 @@ def test_a_discard_unread_in_the_river_is_offered_from_the_tile_gone_from_the_ha
     ).accepted
 
 
+def pung_to_come(rig: Rig) -> tuple[mv.Pung, ClaimWindow, mv.Draw]:
+    """A deal played up to claims open on the discard its first pung takes: the pung, the
+    open window, and the next draw after the pung (a search that missed the pung finds it
+    first)."""
+    moves = list(begin_deal(rig, 3).moves)
+    k = next(i for i, m in enumerate(moves) if isinstance(m, mv.Pung))
+    play(rig, moves[:k])
+    w = rig.rt.deal.window
+    assert w is not None
+    after = next(m for m in moves[k + 1 :] if isinstance(m, mv.Draw))
+    return moves[k], w, after
+
+
 def test_regression_a_pung_laid_in_the_melds_came_after_the_next_draw(rig):
     """10/10/2 seed 311 deal 24: East's pung of the open 3p lay in the melds, and the
     call's first button was North's draw after it; the referee entered the pung by hand. A
     pung the judge would take now whose tiles lie in the melds is offered before any later
     move."""
-    moves = list(begin_deal(rig, 3).moves)
-    k = next(i for i, m in enumerate(moves) if isinstance(m, mv.Pung))
-    play(rig, moves[:k])
-    pung = moves[k]
-    w = rig.rt.deal.window
-    assert w is not None
+    pung, w, after = pung_to_come(rig)
     t = w.tile
     rig.rec.residue = {
         (pung.seat, "melds", t): 3,
         (pung.seat, "hand", t): -2,
         (w.discarder, "river", t): -1,
     }
-    after = next(m for m in moves[k + 1 :] if isinstance(m, mv.Draw))
     rig.rec.shown = [mv.CloseClaims(), after]  # a search that missed the pung
     first = call(rig)[0]
     side = table_seat(pung.seat, rig.rt.dealt_by).name
@@ -894,15 +902,9 @@ def test_regression_a_pung_of_a_later_discard_came_before_the_next_draw(rig):
     claims on an earlier 2m were open; the call's first button was "West pungs 2m", where
     the table had gone on (East drew 2p; West punged a later 2m). The open 2m still lay in
     its river: the pung comes after the search's first move."""
-    moves = list(begin_deal(rig, 3).moves)
-    k = next(i for i, m in enumerate(moves) if isinstance(m, mv.Pung))
-    play(rig, moves[:k])
-    pung = moves[k]
-    w = rig.rt.deal.window
-    assert w is not None
+    pung, w, after = pung_to_come(rig)
     t = w.tile
     rig.rec.residue = {(pung.seat, "melds", t): 3, (pung.seat, "hand", t): -2}
-    after = next(m for m in moves[k + 1 :] if isinstance(m, mv.Draw))
     rig.rec.shown = [mv.CloseClaims(), after]
     offered = [c["move"] for c in call(rig)]
     side = table_seat(pung.seat, rig.rt.dealt_by).name
