@@ -23,7 +23,7 @@ from typing import Any
 
 from controller.journal.payloads import table_seat
 from controller.locale import N_, Said, said, says
-from controller.words import move_said, seat_said, tile_said, zone_said
+from controller.words import SUIT_WORDS, move_said, seat_said, tile_said, zone_said
 from rules import moves as mv
 from rules.claims import WindowKind, next_player
 from rules.deal import Deal
@@ -31,6 +31,7 @@ from rules.deal_state import Phase
 from rules.melds import MeldKind
 from rules.move_json import move_to_json
 from rules.seats import SEATS, Seat
+from rules.tiles import Suit
 
 
 @dataclass(frozen=True, slots=True)
@@ -480,6 +481,28 @@ def _move_candidate(
     return Candidate(says("{move}: enter it", move=move_said(words)), action, headline=headline)
 
 
+def _void_buttons(deal: Deal, seat: Seat, side: Seat) -> tuple[Candidate, ...]:
+    """A void chosen and not read (`seat` in the deal, `side` at the table) with nothing
+    laid: a seat holding no tile of its void suit chooses it with the indicator card or the
+    table's button (004 Lesson 2), which nothing read may show once the daemon missed it. A
+    button for each suit the judge would take so, that is each suit the hand lacks."""
+    who = _who(side)
+    headline = says("{who}'s void suit was not read: ask {who} which", who=who)
+    return tuple(
+        Candidate(
+            says("{who} chose {suit} by button: enter it", who=who, suit=_suit_said(s)),
+            {"seat": side.name, "move": "void", "suit": s.value},
+            headline=headline,
+        )
+        for s in deal.rs.tiles.set.suits
+        if deal.check(mv.ChooseVoid(seat, s)) is None
+    )
+
+
+def _suit_said(suit: Suit) -> Said:
+    return Said(SUIT_WORDS.get(suit.value, "Honours"))
+
+
 # the moves an ambiguous reading may fit, each said as a button ("South discarded 4p")
 _ENTER = {
     "discard": N_("{who} discarded {tile}: enter it"),
@@ -735,7 +758,13 @@ def _next_step(
                     ),
                 ),
             )
-        return (Candidate(Said("Enter the laid void tiles by hand"), headline=problem),)
+        by_hand = Candidate(Said("Enter the laid void tiles by hand"), headline=problem)
+        if not laid and waiting:
+            # nothing laid that the judge lacks: perhaps the table's button, pressed while
+            # the daemon was not listening (seed 200 deal 111)
+            unread = next(s for s in SEATS if deal.void(s) is None)
+            return (*_void_buttons(deal, unread, table_seat(unread, dealer)), by_hand)
+        return (by_hand,)
     window = deal.window
     if window is not None:
         by = _who(table_seat(window.discarder, dealer))

@@ -77,9 +77,15 @@ def hand_move(action: RefereeAction, dealer: Seat, deal: Deal | None = None) -> 
     if tile is not None and action.move not in ("pung", "hu", "pass", "self-drawn-hu", "rob-kong"):
         obj["tile"] = str(tile)
     if action.move == "void":
-        if tile is None:
-            raise Malformed(Said("tile: the tile laid face down (its suit is the void)"))
-        obj["suit"] = tile.suit.value
+        # the tile laid face down names the suit; a void chosen by the table's button
+        # (nothing laid) names it alone
+        if tile is None and not action.suit:
+            raise Malformed(
+                Said("tile or suit: the tile laid face down, or the suit chosen by button")
+            )
+        if tile is not None and action.suit not in ("", tile.suit.value):
+            raise Malformed(says("suit: {tile} is not of it", tile=Said(tile_words(str(tile)))))
+        obj["suit"] = tile.suit.value if tile is not None else action.suit
     if action.move == "kong":
         return _kong(seat, tile, deal)
     try:

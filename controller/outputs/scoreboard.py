@@ -43,6 +43,7 @@ from controller.outputs import tiles_svg
 from controller.outputs.http import EventChannel, EventStream, Request, Response, WebServer
 from controller.outputs.view import BroadcastView, PublicView, RefereeView
 from rules.seats import Seat
+from rules.tiles import Suit
 
 log = logging.getLogger(__name__)
 
@@ -94,6 +95,9 @@ MOVE_NAMES = (
     "pass",
 )
 
+# the suits a void chosen by the table's button may name (a laid tile names its own)
+SUITS = tuple(s.value for s in Suit)
+
 
 @dataclass(frozen=True, slots=True)
 class RefereeAction:
@@ -106,6 +110,7 @@ class RefereeAction:
     client: str = ""  # the referee's name (given at the login, else "referee"), for the journal
     move: str = ""  # MOVE: the deal record's move name ("draw", "discard", "pung", ...)
     tile: str = ""  # MOVE, FIX_TILE: the tile ("3p")
+    suit: str = ""  # MOVE void with no tile laid (chosen by the table's button): "m", "p", ...
     count: int = 0  # CANCEL: how many of the last moves
     dice: str = ""  # DICE: "a+b"
     confirmed: bool = False  # PENALTY, ABANDON: the referee said yes to the question
@@ -162,6 +167,7 @@ ACTION_FIELDS = frozenset(
         "target_seq",
         "move",
         "tile",
+        "suit",
         "count",
         "confirmed",
         "dice",
@@ -217,7 +223,10 @@ def parse_action(data: Any, client: str = "") -> RefereeAction:
             raise ValueError(f"move: one of {', '.join(MOVE_NAMES)}")
         if seat is None:
             raise ValueError("seat: the seat that made the move")
-        return replace(action, move=move, tile=_text(data, "tile"))
+        suit = _text(data, "suit")
+        if suit and (move != "void" or suit not in SUITS):
+            raise ValueError(f"suit: a void's suit, one of {', '.join(SUITS)}")
+        return replace(action, move=move, tile=_text(data, "tile"), suit=suit)
     if kind is ActionKind.CANCEL:
         if "target_seq" in data:
             return replace(action, target_seq=_whole(data, "target_seq", 1, 2**62))

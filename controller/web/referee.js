@@ -266,6 +266,15 @@ async function post(data, form) {
   }
 }
 
+// a void chosen by the table's button lays no tile: the form asks its suit instead
+const moveForm = document.getElementById("move-form");
+const voidSuit = document.getElementById("void-suit");
+moveForm.elements.move.addEventListener("change", () => {
+  voidSuit.hidden = moveForm.elements.move.value !== "void";
+  if (voidSuit.hidden) moveForm.elements.suit.value = "";
+});
+moveForm.addEventListener("reset", () => (voidSuit.hidden = true));
+
 for (const form of document.querySelectorAll("form[data-kind]")) {
   form.addEventListener("submit", (ev) => {
     ev.preventDefault();

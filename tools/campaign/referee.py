@@ -456,4 +456,6 @@ def _action(move: mv.Move, dealer: Any) -> dict[str, Any] | None:
     }
     if data.get("tile"):
         action["tile"] = data["tile"]
+    elif data["move"] == "void":
+        action["suit"] = data["suit"]  # chosen by the table's button: no tile laid
     return action

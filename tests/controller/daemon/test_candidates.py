@@ -13,14 +13,14 @@ from controller.daemon.runtime import CALL_LOOK_S
 from controller.journal.payloads import table_seat
 from controller.journal.records import RecordKind
 from controller.locale import Said
-from controller.outputs.scoreboard import ActionKind, RefereeAction
+from controller.outputs.scoreboard import ActionKind, RefereeAction, parse_action
 from controller.recognition.recogniser import RefereeAlert
 from controller.words import seat_name, tile_words
 from rules import moves as mv
 from rules.claims import ClaimWindow
 from rules.melds import MeldKind
 from rules.seats import Seat
-from rules.tiles import Tile
+from rules.tiles import Suit, Tile
 
 
 def call(rig: Rig) -> list[dict]:
@@ -935,3 +935,45 @@ def test_regression_a_discard_punged_later_was_offered_for_fixing(rig):
     }
     offered = call(rig)
     assert not [c for c in offered if (c.get("action") or {}).get("kind") == "fix-tile"]
+
+
+SEED_BUTTON_VOID = 2  # a deal where a seat holds no tile of the suit it chooses
+
+
+def test_regression_a_void_chosen_by_button_while_the_daemon_was_down_could_not_be_entered(rig):
+    """Seed 200 deal 111: the daemon was killed while void suits were chosen; East pressed
+    its void button before the restart, so nothing showed it; the call offered only "enter
+    the laid void tiles by hand", and the desk refused a void with no tile."""
+    moves = list(begin_deal(rig, SEED_BUTTON_VOID).moves)
+    voids = [m for m in moves if isinstance(m, mv.ChooseVoid)]
+    unread = next(m for m in voids if m.tile is None)  # the indicator card or the button
+    play(rig, [m for m in voids if m is not unread])
+    side = table_seat(unread.seat, rig.rt.dealt_by)
+    who = seat_name(side.name)
+    candidates = call(rig)
+    # a button for each suit the hand lacks (a seat holding one lays it), then the form
+    held = rig.rt.deal.state.hands[unread.seat]
+    lacked = [s for s in "mps" if not any(held[Suit(s).offset : Suit(s).offset + 9])]
+    assert unread.tile is None and unread.suit.value in lacked
+    assert [c["move"] for c in candidates[:-1]] == [
+        {"seat": side.name, "move": "void", "suit": s} for s in lacked
+    ]
+    assert candidates[0]["headline"] == f"{who}'s void suit was not read: ask {who} which"
+    assert candidates[-1]["text"] == "Enter the laid void tiles by hand"
+    (button,) = [c for c in candidates if (c["move"] or {}).get("suit") == unread.suit.value]
+    # as the page sends the button (the action's JSON, read as the HTTP server reads it)
+    result = rig.rt.referee(parse_action({"kind": "move", **button["move"]}, "ref-1"))
+    assert result.accepted, result.detail
+    assert rig.rt.deal.void(unread.seat) is unread.suit
+    assert not any(isinstance(m, mv.ChooseVoid) for m in rig.rt.deal.history[len(voids) :])
+
+
+def test_a_void_entered_with_a_tile_of_another_suit_than_named_is_refused(rig):
+    moves = list(begin_deal(rig, 5).moves)
+    voids = [m for m in moves if isinstance(m, mv.ChooseVoid)]
+    play(rig, voids[:-1])
+    side = table_seat(voids[-1].seat, rig.rt.dealt_by)
+    result = apply(rig, {"kind": "move", "seat": side, "move": "void", "tile": "3m", "suit": "p"})
+    assert not result.accepted
+    assert result.detail == "suit: 3 Characters is not of it"
+    assert rig.rt.deal.void(voids[-1].seat) is None

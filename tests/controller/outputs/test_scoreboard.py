@@ -279,6 +279,8 @@ def test_referee_actions_are_validated_and_handed_over(board, actions):
         ({"kind": "move", "seat": "E", "move": "correction"}, "move: one of draw"),
         ({"kind": "move", "seat": "E", "move": "close-claims"}, "move: one of draw"),
         ({"kind": "move", "move": "draw"}, "seat"),
+        ({"kind": "move", "seat": "E", "move": "draw", "suit": "s"}, "suit"),
+        ({"kind": "move", "seat": "E", "move": "void", "suit": "x"}, "suit"),
         ({"kind": "cancel", "count": 9}, "count"),
         ({"kind": "note", "note": " "}, "note"),
         ({"kind": "note", "note": "x" * 501}, "note"),

@@ -676,6 +676,40 @@ def test_regression_the_form_kept_the_last_calls_answer_for_the_next_call(browse
     assert values == ["", "", ""]
 
 
+def test_regression_a_void_chosen_by_button_could_not_be_entered_from_the_form(browser, table):
+    """Seed 200 deal 111: a seat holding no tile of its void suit chose it with the table's
+    button while the daemon was down; the form asked only for a laid tile. It asks the
+    suit when the move is a void, and sends it."""
+    sb, server, clock, actions = table
+    view = public_steps()[6]
+    clock.t += 1.0
+    sb.publish(view, referee=referee_view(view), broadcast=broadcast_view(view, clock.t))
+    browser.get(server.url + "/referee")
+    if browser.find_elements(By.NAME, "token"):
+        browser.find_element(By.NAME, "token").send_keys(TOKEN)
+        browser.find_element(By.CSS_SELECTOR, "form.login button").click()
+    _wait(browser, lambda d: d.find_element(By.ID, "manual").is_displayed(), "the page")
+    browser.find_element(By.CSS_SELECTOR, "#manual summary").click()  # "Something else…"
+    _wait(browser, lambda d: d.find_element(By.ID, "move-form").is_displayed(), "the form")
+    form = browser.find_element(By.ID, "move-form")
+    assert not form.find_element(By.ID, "void-suit").is_displayed()
+    Select(form.find_element(By.NAME, "seat")).select_by_value("E")
+    Select(form.find_element(By.NAME, "move")).select_by_value("void")
+    _wait(browser, lambda d: d.find_element(By.ID, "void-suit").is_displayed(), "the suit")
+    Select(form.find_element(By.NAME, "suit")).select_by_value("s")
+    form.find_element(By.NAME, "note").send_keys("East pressed void Bamboo")
+    form.find_element(By.CSS_SELECTOR, "button[type=submit]").click()
+    _wait(browser, lambda d: len(actions) == 1, "the void sent")
+    assert (actions[0].move, actions[0].seat.name, actions[0].suit, actions[0].tile) == (
+        "void",
+        "E",
+        "s",
+        "",
+    )
+    # the form is clean again, its suit hidden
+    _wait(browser, lambda d: not d.find_element(By.ID, "void-suit").is_displayed(), "hidden")
+
+
 def test_regression_the_login_page_was_english_for_a_chinese_referee(browser, table):
     """A referee whose browser speaks Russian (or who picked Chinese on the referee page)
     met an English login page with no language switch; it now speaks the referee page's
