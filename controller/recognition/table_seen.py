@@ -148,13 +148,20 @@ class TableSeen:
         """When each tile lying in a zone moved there: when it left the zone it was in
         before, if that was read (a tile then unread for a while arrives late: 10/10/2 seed
         313 deal 43, a 2s discarded at 5.4 s was read in the river only at 42.7 s), else
-        when it was read arriving."""
+        when it was read arriving. Not the wall: the reader reads it for the scan only and
+        then stops, so its tiles leave it all at once, the drawn ones too long before their
+        draw (10/10/2 seed 311 deal 67: a tile drawn and discarded unread in the hand moved,
+        by this, at the scan's end, before the last move read; it was no evidence of the
+        order of the discards, and the referee entered 30 discards one by one)."""
         out = {}
         for tc in self.where:
             t = self._since.get(tc)
             left = self._left.get(tc)
-            if t is not None:
-                out[tc] = t if left is None else min(t, left[1])
+            if t is None:
+                continue
+            if left is not None and left[0].kind is not ZoneKind.WALL:
+                t = min(t, left[1])
+            out[tc] = t
         return out
 
     def arrived_at(self, spots: frozenset[Spot]) -> float | None:

@@ -16,6 +16,7 @@ from controller.recognition.table_seen import TableSeen
 from rules import ruleset
 from rules.deal import Deal
 from rules.seats import Seat
+from rules.tiles import Tile
 from rules.wall import Dice, Wall
 
 
@@ -59,3 +60,28 @@ def test_arrivals_say_when_the_tiles_beyond_the_judge_came_where_they_lie() -> N
         assert arrived == {(Seat.S, "river", first.tile): 4.0}
     else:
         assert arrived == {(Seat.S, "river", first.tile): 2.5, (Seat.S, "river", later.tile): 4.0}
+
+
+def test_regression_a_tile_drawn_unread_moved_when_the_wall_was_last_read() -> None:
+    """10/10/2 seed 311 deal 67: the reader reads the wall for its scan only, so every wall
+    tile is lifted when that reading stops. A tile drawn and discarded before the hand's
+    read came to the river "moved" at the scan's end, before the last move the tiles had
+    shown: no evidence of the order of the discards, and the referee entered 30 discards one
+    by one. It moved when it reached the river; a tile unread in a hand keeps the time it
+    left the hand (seed 313 deal 43)."""
+    table = TableSeen(reader())
+    table.new_deal(Seat.E)
+    wall = Zone(ZoneKind.WALL, None)
+    hand = table.layout.zone(ZoneKind.HAND, Seat.S)
+    river = table.layout.zone(ZoneKind.RIVER, Seat.S)
+    assert hand is not None and river is not None
+    drawn, kept = TileCopy(Tile.parse("1m"), 4), TileCopy(Tile.parse("5p"), 2)
+    for tc in (drawn, kept):
+        table.place(TilePlaced(1.0, tc.tile, tc.copy, wall))
+    table.place(TileLifted(6.1, drawn.tile, drawn.copy, wall))  # the scan's end
+    table.place(TileLifted(6.1, kept.tile, kept.copy, wall))
+    table.place(TilePlaced(6.5, kept.tile, kept.copy, hand))  # drawn and read in the hand
+    table.place(TileLifted(9.0, kept.tile, kept.copy, hand))  # discarded, the river unread
+    table.place(TilePlaced(11.9, drawn.tile, drawn.copy, river))  # drawn, discarded unread
+    table.place(TilePlaced(12.4, kept.tile, kept.copy, river))
+    assert table.moved_at() == {drawn: 11.9, kept: 9.0}
