@@ -502,7 +502,7 @@ class Runtime:
             )
             if self.machine.can("device_lost"):
                 self._trigger("device_lost")
-            self.resume.link_lost()
+            self.resume.link_lost(ev.device)
             return
         if ev.device == "table":
             self.outputs.table_back()  # what the displays show may have been missed
@@ -1346,6 +1346,7 @@ class Runtime:
                 # deal 18: "E.void 2s -1" was a tile not seen yet at 10 % missed reads)
                 return
         restarted = self.resume.recovering
+        unheard = self.resume.buttons_unheard
         self.resume.done()
         if self.machine.phase == "degraded":
             self._trigger("device_back")
@@ -1353,6 +1354,10 @@ class Runtime:
                 self.machine.rearm()
         if results:
             self.recognised(results, self.clock.monotonic())
+        if unheard and self.deal is not None and not self.deal.over and not overtaken:
+            # a claim pressed meanwhile on the window left open never reached the daemon:
+            # its tiles, laid after this reconciliation, are all there is of it
+            self.recogniser.buttons_unheard(self.deal)
         self._release()
 
     # --- the referee: the desk's side of the live deal (LiveDeal), and the call -----------

@@ -145,5 +145,5 @@ def test_the_table_is_reconciled_once_the_reader_settled_and_retried_before_the_
     resume.done()
     assert not resume.recovering
     resume.links_back(50)
-    resume.link_lost()
+    resume.link_lost("reader")
     assert not resume.due(60)
