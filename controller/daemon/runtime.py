@@ -12,9 +12,8 @@ time) **before** anything acts on it: a reader's answer is committed (in the nex
 before a record that follows from it, and a move is committed before anything reads it.
 A move is decided first (`_play`): checked (`Deal.check`), played on a trial of the judge
 (the one it was read against when it closes a claim window early, else a copy made while
-the core was idle: `SpareJudge`) with the
-table machine's phases, the windows and the settlement it makes written out as records
-(`Decided`); those records, with the inputs before them, are committed in one transaction
+the core was idle: `SpareJudge`) with the table machine's phases, the windows and the
+settlement it makes written out as records (`Decided`); those records, with the inputs before them, are committed in one transaction
 (one fsync for one reader answer); only then does the trial become the judge and are the
 recogniser (`on_accepted`), the referee call, the outputs and the views told. Link threads only `put` into
 the queue; `handle(item)` and `tick()` run on the core thread (tests call them directly on
@@ -26,9 +25,9 @@ views to the outputs.
 what has state of its own is a part it owns and asks, in the module of its concern:
 `ClaimClock` (claim_clock.py: when a claim window is due to close, its records),
 `SpareJudge` (spare_judge.py: the copy of the judge the next move is decided on, made
-while the core is idle), `BoardStandIn` (boardless.py: the shuffle, walls and dice read off the reader when the
-table's board does not report them, yielded as the board's events), `Resume` and
-`HoldBack` (recovery.py: when the core judges again after a restart or a lost device, and
+while the core is idle), `BoardStandIn` (boardless.py: the shuffle, walls and dice read off
+the reader when the table's board does not report them, yielded as the board's events),
+`Resume` and `HoldBack` (recovery.py: when the core judges again after a restart or a lost device, and
 what came meanwhile), `DealStart` (deal_start.py: the walls' scan and the dice a deal waits
 for), `ScanDoubt` (scan_doubt.py: the scan's doubtful pairs), `SessionScores` (settlement.py: the session's settled deals and totals, corrections
 applied), `RefereeDesk` (referee_desk.py: the referee's corrections), `InputLog`
