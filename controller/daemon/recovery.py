@@ -82,13 +82,22 @@ class Resume:
         self.recovering = recovering  # a restart not reconciled yet
         self._at: int | None = None  # the round the table is reconciled at
         self._tries = 0
+        self._table_lost = False  # the table's link was lost since the last reconciliation
 
     def links_back(self, rounds: int) -> None:
         """Every link is up again: reconcile once the reader has settled."""
         self._at = rounds + self.settle
 
-    def link_lost(self) -> None:
+    def link_lost(self, device: str) -> None:
         self._at = None
+        self._table_lost = self._table_lost or device == "table"
+
+    @property
+    def buttons_unheard(self) -> bool:
+        """The table's buttons may have gone unheard since the last reconciliation: the
+        daemon restarted, or the table's link was lost (a board's bytes sent while no port
+        is open go nowhere, until the daemon has opened it again)."""
+        return self.recovering or self._table_lost
 
     def due(self, rounds: int) -> bool:
         """Whether the table is to be reconciled now (said once)."""
@@ -110,6 +119,7 @@ class Resume:
         """The table is reconciled (or a restart found the deal over): the core judges."""
         self._tries = 0
         self.recovering = False
+        self._table_lost = False
 
 
 def restarted_words(rec: Recovered, number: int = 0) -> Said:

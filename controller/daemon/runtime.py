@@ -11,9 +11,9 @@ Every raw hardware input and every decision is appended to the journal (monotoni
 time) **before** anything acts on it: a reader's answer is committed (in the next `hw.batch`)
 before a record that follows from it, and a move is committed before anything reads it.
 A move is decided first (`_play`): checked (`Deal.check`), played on a trial of the judge
-(the one it was read against when it closes a claim window early, else a copy) with the
-table machine's phases, the windows and the settlement it makes written out as records
-(`Decided`); those records, with the inputs before them, are committed in one transaction
+(the one it was read against when it closes a claim window early, else a copy made while
+the core was idle: `SpareJudge`) with the table machine's phases, the windows and the
+settlement it makes written out as records (`Decided`); those records, with the inputs before them, are committed in one transaction
 (one fsync for one reader answer); only then does the trial become the judge and are the
 recogniser (`on_accepted`), the referee call, the outputs and the views told. Link threads only `put` into
 the queue; `handle(item)` and `tick()` run on the core thread (tests call them directly on
@@ -24,9 +24,10 @@ views to the outputs.
 `Runtime` keeps the deal in progress, the table machine and the sequence that joins them;
 what has state of its own is a part it owns and asks, in the module of its concern:
 `ClaimClock` (claim_clock.py: when a claim window is due to close, its records),
-`BoardStandIn` (boardless.py: the shuffle, walls and dice read off the reader when the
-table's board does not report them, yielded as the board's events), `Resume` and
-`HoldBack` (recovery.py: when the core judges again after a restart or a lost device, and
+`SpareJudge` (spare_judge.py: the copy of the judge the next move is decided on, made
+while the core is idle), `BoardStandIn` (boardless.py: the shuffle, walls and dice read off
+the reader when the table's board does not report them, yielded as the board's events),
+`Resume` and `HoldBack` (recovery.py: when the core judges again after a restart or a lost device, and
 what came meanwhile), `DealStart` (deal_start.py: the walls' scan and the dice a deal waits
 for), `ScanDoubt` (scan_doubt.py: the scan's doubtful pairs), `SessionScores` (settlement.py: the session's settled deals and totals, corrections
 applied), `RefereeDesk` (referee_desk.py: the referee's corrections), `InputLog`
@@ -113,6 +114,7 @@ from controller.daemon.referee_desk import RefereeDesk
 from controller.daemon.replay import Recovered
 from controller.daemon.scan_doubt import ScanDoubt
 from controller.daemon.settlement import SessionScores, Settlement, settle
+from controller.daemon.spare_judge import SpareJudge
 from controller.daemon.view_words import void_set_words
 from controller.daemon.views import TableFacts
 from controller.devices.events import (
@@ -290,6 +292,7 @@ class Runtime:
         self.claims = ClaimClock(
             rs.play.claim_seconds, rs.play.move_seconds, recogniser.holds_window
         )
+        self.spare = SpareJudge()  # the copy of the judge the next move is decided on
         self._dirty = True
         # the walls' scan and the dice a deal waits for, and the scan's doubtful pairs
         self.deal_start = DealStart(bool(self._wall_antennas))
@@ -457,6 +460,8 @@ class Runtime:
         self.recheck_settled(now)
         self.outputs.tick()
         self._publish_if_dirty()
+        if self._live():  # idle: the next move's copy of the judge, off its way to the board
+            self.spare.ready(self.deal)
 
     def stop(self, reason: str) -> None:
         """Journal the clean stop (once); the caller closes links and the journal."""
@@ -502,7 +507,7 @@ class Runtime:
             )
             if self.machine.can("device_lost"):
                 self._trigger("device_lost")
-            self.resume.link_lost()
+            self.resume.link_lost(ev.device)
             return
         if ev.device == "table":
             self.outputs.table_back()  # what the displays show may have been missed
@@ -803,7 +808,8 @@ class Runtime:
         The judge plays on a trial (a copy), which becomes the live judge once committed:
         the claim clock's, its window closed already, when `closes` says why the open claim
         window closes first (the move is that close: "timer", "shuffle"; or the move,
-        read against that trial, closes it early: "draw", "play"), else a copy made now.
+        read against that trial, closes it early: "draw", "play"), else the copy made ahead
+        while the core was idle (`SpareJudge`, spare_judge.py), or one made now.
         Before the commit only the parts whose state the records write out move (the table
         machine, the claim clock, the scan's doubtful pairs)."""
         deal = self.deal
@@ -820,7 +826,7 @@ class Runtime:
             if not isinstance(move, mv.CloseClaims):
                 self._decide(judge, move, evidence, t, made)
         else:
-            judge = deal.copy()
+            judge = self.spare.take(deal)
             self._decide(judge, move, evidence, t, made)
         records = self._commit(made.entries)
         self._act(judge, made, records)
@@ -1346,6 +1352,7 @@ class Runtime:
                 # deal 18: "E.void 2s -1" was a tile not seen yet at 10 % missed reads)
                 return
         restarted = self.resume.recovering
+        unheard = self.resume.buttons_unheard
         self.resume.done()
         if self.machine.phase == "degraded":
             self._trigger("device_back")
@@ -1353,6 +1360,10 @@ class Runtime:
                 self.machine.rearm()
         if results:
             self.recognised(results, self.clock.monotonic())
+        if unheard and self.deal is not None and not self.deal.over and not overtaken:
+            # a claim pressed meanwhile on the window left open never reached the daemon:
+            # its tiles, laid after this reconciliation, are all there is of it
+            self.recogniser.buttons_unheard(self.deal)
         self._release()
 
     # --- the referee: the desk's side of the live deal (LiveDeal), and the call -----------

@@ -122,6 +122,7 @@ from rules.moves import (
     Correction,
     Discard,
     Draw,
+    Kong,
     Move,
     Reason,
     Rejected,
@@ -196,6 +197,8 @@ class Recogniser:
         self._held_back: frozenset[Move] = frozenset()
         self._read_at: float | None = None  # when the tiles last showed a move (`_offer`)
         self._watch = StallWatch(self.grace)
+        # the open claim window's buttons went unheard for a while (`buttons_unheard`)
+        self._unheard_window = False
 
     @property
     def layout(self) -> Layout:
@@ -272,6 +275,20 @@ class Recogniser:
         after a restart or a reconnection): those laid meanwhile declare at it."""
         self.cards.cards_on_table(cards)
 
+    def buttons_unheard(self, deal: Deal) -> None:
+        """(added) The table's buttons went unheard while `deal`'s claim window was open
+        (its cable was out, the daemon restarted; the runtime says so once the table is
+        reconciled): a claim pressed then never reached the daemon, and the tiles laid
+        after the reconciliation are all there is of it. Until that window closes, a pung or
+        a melded kong is read from the tiles as well, as the reconciliation reads one and as
+        on a table whose tiles declare (tile_declarations.py)."""
+        self._unheard_window = deal.window is not None
+
+    def _claims_from_tiles(self) -> bool:
+        """Pungs and melded kongs are read from the tiles: the tiles declare, or the open
+        window's buttons went unheard (`buttons_unheard`)."""
+        return DeclarationSource.TILES in self.layout.sources or self._unheard_window
+
     def _cards_found(self, deal: Deal, t: float) -> list[Recognised]:
         """The declarations of the cards given by `cards_on_table` that the judge does not
         hold yet, applied to `deal` (a copy of the judge the reconciliation goes on from)."""
@@ -298,6 +315,8 @@ class Recogniser:
             # must not be read again (000 3.6.A, a discard retrieved)
             self._undone = frozenset(self.table.residue(deal).items())
         self.declarations.accepted(move, deal)
+        if deal.window is None or isinstance(move, Discard | Kong | Correction):
+            self._unheard_window = False  # that window closed, or another opened
         if isinstance(move, Draw | ReplacementDraw):
             self.table.drawn(move.seat)
 
@@ -402,7 +421,7 @@ class Recogniser:
             )
             return self._alert(AlertKind.AMBIGUOUS, None, said, (), self._residue_key)
         declared = self.declarations.declared(self.layout)
-        claims = DeclarationSource.TILES in self.layout.sources
+        claims = self._claims_from_tiles()
         if found.outcomes == 1 and shown(found.explanations[0].moves, declared, claims):
             best = min(found.explanations, key=lambda e: len(e.moves))
             if len(self._unheld(best.moves)) < len(best.moves):
@@ -582,8 +601,9 @@ class Recogniser:
         pending = self.declarations.kong_buttons
         readings = Reader(self.layout, self.table.where, self.table.fresh, pending).read(deal, res)
         readings += self.declarations.chow_readings(deal, res, self.layout)
-        if DeclarationSource.TILES in self.layout.sources:
+        if self._claims_from_tiles():
             readings += claim_readings(self.layout, deal, res)
+        if DeclarationSource.TILES in self.layout.sources:
             readings += hu_readings(self.layout, deal, res)
         explained = frozenset().union(*(r.spots for r in readings))
         # a kong laid before its KONG button was read: that player's other readings wait

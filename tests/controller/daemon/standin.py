@@ -107,6 +107,9 @@ class StandIn:
     def reconcile(self, presence, deal):
         return self._out("reconcile", dict(presence))
 
+    def buttons_unheard(self, deal):
+        self.calls.append(("buttons_unheard", deal.window))
+
     def differences(self, deal):
         return dict(self.residue)
 

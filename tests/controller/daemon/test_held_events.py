@@ -90,3 +90,41 @@ def test_regression_a_claim_button_read_while_recovering_is_judged_after_the_rec
     assert "on_button" in calls and calls.index("reconcile") < calls.index("on_button")
     assert again.rt.deal.window is not None  # the recovered discard's window
     again.close()
+
+
+def in_a_claim_window(path: Path) -> Rig:
+    rig = Rig(path)
+    rig.link("table", True)
+    rig.link("reader", True)
+    moves = list(begin_deal(rig, 1).moves)
+    k = next(i for i, x in enumerate(moves) if isinstance(x, mv.Discard))
+    play(rig, moves[: k + 1])
+    assert rig.rt.deal.window is not None
+    return rig
+
+
+def test_regression_a_pung_pressed_before_the_daemon_reopened_the_table_port_was_lost(tmp_path):
+    """The e2e unplug test (tests/e2e/test_daemon_sim.py, the table's cable out 3 s): E pressed
+    PUNG 6 ms after the cable came back, before the daemon had reopened the port, so the
+    board's bytes went nowhere; the tiles, laid after the reconciliation, were refused as
+    a pung with no button. The recogniser is told that the window left open by the
+    reconciliation had its buttons unheard (its claims are then read from the tiles)."""
+    rig = in_a_claim_window(tmp_path / "t.journal")
+    window = rig.rt.deal.window
+    rig.link("table", False)
+    assert rig.rt.machine.phase == "degraded"
+    rig.wait_ready()
+    calls = [c[0] for c in rig.rec.calls]
+    assert calls.index("reconcile") < calls.index("buttons_unheard")
+    assert ("buttons_unheard", window) in rig.rec.calls
+    rig.close()
+
+
+def test_a_reader_cable_out_leaves_the_buttons_heard(tmp_path):
+    """Only the reader was out: the table's buttons were heard (and held), none is missing."""
+    rig = in_a_claim_window(tmp_path / "t.journal")
+    rig.link("reader", False)
+    rig.wait_ready()
+    calls = [c[0] for c in rig.rec.calls]
+    assert "reconcile" in calls and "buttons_unheard" not in calls
+    rig.close()

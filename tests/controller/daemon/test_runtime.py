@@ -136,10 +136,12 @@ def test_a_draw_after_a_discard_is_one_commit(rig):
     assert [r.kind for r in last][-2:] == [RecordKind.DEAL_SETTLED, RecordKind.TABLE_PHASE]
 
 
-def test_a_draw_after_a_discard_copies_the_judge_once(rig, monkeypatch):
+def test_a_draw_after_a_discard_copies_the_judge_before_it_comes(rig, monkeypatch):
     """A draw after a discard was judged on two deep copies of the judge, 0.5-1 ms of CPU
     each before its commit: the claim clock's trial (the window closed), and another one
-    made to see whether the draw fits a swapped scan pair (`ScanDoubt.reorder`)."""
+    made to see whether the draw fits a swapped scan pair (`ScanDoubt.reorder`). The tick
+    after the discard makes the trial (and the spare copy a claim would be decided on,
+    spare_judge.py); the draw copies nothing on its way to the commit."""
     import copy
 
     import rules.deal
@@ -157,10 +159,12 @@ def test_a_draw_after_a_discard_copies_the_judge_once(rig, monkeypatch):
     draws = 0
     for move in (x for x in plan.moves if not isinstance(x, mv.CloseClaims)):
         window = rig.rt.deal.window is not None
+        ahead = len(copies)  # since the last move: the tick's
         rig.seen(move)
         if isinstance(move, mv.Draw) and window:
             draws += 1
-            assert len(copies) == 1, move  # since the discard: the tick read on the trial
+            assert ahead == 2, move  # the trial the tick read on, and the spare
+            assert len(copies) == ahead, move  # the draw: none
         copies.clear()
         rig.step(0.2)
     assert draws > 10
