@@ -170,6 +170,10 @@ class Unanswered:
         self._moves.clear()
 
 
+# the discard a claim the judge took is in another seat's melds: that seat claimed it
+_TAKEN_BY = N_(
+    "The judge took {who}'s claim of {tile}; the reader shows {who}'s tiles still in the hand and {tile} in {other}'s melds"
+)
 _UNDONE = {
     "pung": (
         N_("{who} has no pung of {tile} on the table: cancel the pung"),
@@ -188,11 +192,12 @@ _UNDONE = {
 
 def _claim_undone(deal: Deal, dealer: Seat, differences: Differences) -> tuple[Candidate, ...]:
     """The judge's last move a claim of a discard (a pung, a kong) that the reader shows
-    was not made: the claimed tiles are still in the claimer's hand and the discard still in
-    its river, nothing of them in the melds. Cancelling it comes first: every move after it
-    is built on it (10/10/2 seed 311 deal 15: North's PUNG, pressed for a later discard,
-    was taken on the open 5m; the call offered North's discard after it, and the referee
-    took the pung back through the form)."""
+    was not made: the claimed tiles are still in the claimer's hand, nothing of them in its
+    melds, and the discard still in its river or in another seat's melds (that seat claimed
+    it). Cancelling it comes first: every move after it is built on it (10/10/2 seed 311
+    deal 15: North's PUNG, pressed for a later discard, was taken on the open 5m; the call
+    offered North's discard after it, and the referee took the pung back through the form;
+    deal 70 of a later run: East's PUNG taken on West's 2p, which North punged)."""
     played = [m for m in deal.history if not isinstance(m, mv.CloseClaims | mv.Pass)]
     if len(played) < 2:
         return ()
@@ -206,20 +211,32 @@ def _claim_undone(deal: Deal, dealer: Seat, differences: Differences) -> tuple[C
     else:
         return ()
     tile = discard.tile
-    made = {
-        (claim.seat, "hand", tile): 1 - laid,
-        (claim.seat, "melds", tile): laid,
-        (discard.seat, "river", tile): -1,
-    }
+    made = {(claim.seat, "hand", tile): 1 - laid, (claim.seat, "melds", tile): laid}
     if any(differences.get(spot, 0) != -n for spot, n in made.items()):
         return ()
     text, problem = _UNDONE[name]
     who, tile_words = _who(table_seat(claim.seat, dealer)), tile_said(tile)
+    if differences.get((discard.seat, "river", tile), 0) == 1:
+        headline = says(problem, who=who, tile=tile_words)
+    else:
+        other = [
+            s
+            for s in SEATS
+            if s not in (claim.seat, discard.seat) and differences.get((s, "melds", tile), 0) > 0
+        ]
+        if len(other) != 1:
+            return ()
+        headline = says(
+            _TAKEN_BY,
+            who=who,
+            tile=tile_words,
+            other=_who(table_seat(other[0], dealer)),
+        )
     return (
         Candidate(
             says(text, who=who, tile=tile_words),
             action={"kind": "cancel", "count": 1},
-            headline=says(problem, who=who, tile=tile_words),
+            headline=headline,
         ),
     )
 

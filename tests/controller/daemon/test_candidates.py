@@ -698,6 +698,49 @@ def test_regression_a_pung_the_table_never_made_was_built_on_by_the_call(rig, se
     assert rig.rt.deal.window is not None and rig.rt.deal.window.tile == t
 
 
+@pytest.mark.parametrize("seed", [3, 10])
+def test_regression_a_pung_taken_for_the_wrong_seat_was_cancelled_through_the_form(rig, seed):
+    """10/10/2 seed 311 (run at 5ec73e6) deal 70: East's PUNG button was taken on West's
+    2p, which North punged; the reader showed East's two 2p still in its hand and the 2p in
+    North's melds, and the call offered East's discard, the referee cancelling the pung
+    through the form. The pung is offered for cancelling first, naming who has the tile."""
+    moves = list(begin_deal(rig, seed).moves)
+    k = next(i for i, m in enumerate(moves) if isinstance(m, mv.Pung))
+    play(rig, moves[: k + 1])
+    pung = moves[k]
+    discard = next(m for m in reversed(moves[:k]) if isinstance(m, mv.Discard))
+    other = next(s for s in Seat if s not in (pung.seat, discard.seat))
+    t = discard.tile
+    rig.rec.residue = {
+        (pung.seat, "hand", t): 2,
+        (pung.seat, "melds", t): -3,
+        (other, "melds", t): 3,
+        (other, "hand", t): -2,
+    }
+    first = call(rig)[0]
+    assert first["action"] == {"kind": "cancel", "count": 1}, first
+    side = rig.rt.dealt_by
+    who = seat_name(table_seat(pung.seat, side).name)
+    by = seat_name(table_seat(other, side).name)
+    assert first["headline"] == (
+        f"The judge took {who}'s claim of {t}; the reader shows {who}'s tiles still in the "
+        f"hand and {t} in {by}'s melds"
+    )
+    assert apply(rig, first["action"]).accepted
+    assert rig.rt.deal.window is not None and rig.rt.deal.window.tile == t
+
+
+def test_a_pung_whose_discard_the_reader_shows_nowhere_is_not_offered_for_cancelling(rig):
+    moves = list(begin_deal(rig, 3).moves)
+    k = next(i for i, m in enumerate(moves) if isinstance(m, mv.Pung))
+    play(rig, moves[: k + 1])
+    pung = moves[k]
+    t = next(m for m in reversed(moves[:k]) if isinstance(m, mv.Discard)).tile
+    # the tiles in the hand, but the discard neither in its river nor in another's melds
+    rig.rec.residue = {(pung.seat, "hand", t): 2, (pung.seat, "melds", t): -3}
+    assert not any(c.get("action") == {"kind": "cancel", "count": 1} for c in call(rig))
+
+
 def test_a_pung_the_reader_shows_in_the_melds_is_not_offered_for_cancelling(rig):
     moves = list(begin_deal(rig, 3).moves)
     k = next(i for i, m in enumerate(moves) if isinstance(m, mv.Pung))
