@@ -84,6 +84,14 @@ def _wait(driver, condition, what: str):
     return wait.until(lambda d: condition(d), message=what)
 
 
+def open_referee_page(browser, server) -> None:
+    """The referee page, logged in with the test's token when it asks for one."""
+    browser.get(server.url + "/referee")
+    if browser.find_elements(By.NAME, "token"):
+        browser.find_element(By.NAME, "token").send_keys(TOKEN)
+        browser.find_element(By.CSS_SELECTOR, "form.login button").click()
+
+
 # Reads go through one script each: the page re-renders every element on each view (the
 # stream's first message repeats the page's own), so an element held between two calls may be
 # gone by the second; a regression of test_a_referee_call_is_shown_to_the_hall_and_cleared.
@@ -545,10 +553,7 @@ def test_the_referee_applies_a_candidate_from_the_call(browser, table):
     clock.t += 1.0
     referee = dataclasses.replace(referee_view(view), call=call)
     sb.publish(view, referee=referee, broadcast=broadcast_view(view, clock.t))
-    browser.get(server.url + "/referee")
-    if browser.find_elements(By.NAME, "token"):
-        browser.find_element(By.NAME, "token").send_keys(TOKEN)
-        browser.find_element(By.CSS_SELECTOR, "form.login button").click()
+    open_referee_page(browser, server)
     _wait(browser, lambda d: len(_texts(d, "#candidates li")) == 3, "the candidates")
     assert _texts(browser, "#call-headline") == ["East's draw was not read"]
     assert _texts(browser, "#candidates li button") == [offered[0]["text"], offered[1]["text"]]
@@ -577,10 +582,7 @@ def test_a_settled_deals_end_says_what_its_undo_does_now(browser, table):
     ended = CorrectionView(88, "#87 deal ended by ref-1: stuck", True, undo_means=means)
     referee = dataclasses.replace(referee_view(view), settled_deal=4, settled_corrections=(ended,))
     sb.publish(view, referee=referee, broadcast=broadcast_view(view, clock.t))
-    browser.get(server.url + "/referee")
-    if browser.find_elements(By.NAME, "token"):
-        browser.find_element(By.NAME, "token").send_keys(TOKEN)
-        browser.find_element(By.CSS_SELECTOR, "form.login button").click()
+    open_referee_page(browser, server)
     browser.execute_script("sessionStorage.removeItem('dismissed')")
     _wait(browser, lambda d: _texts(d, "#settled .undo-means") == [means], "the undo's words")
     browser.execute_script("document.querySelector('#settled .undo').click()")
@@ -657,10 +659,7 @@ def test_regression_the_form_kept_the_last_calls_answer_for_the_next_call(browse
         sb.publish(view, referee=referee, broadcast=broadcast_view(view, clock.t))
 
     raise_call("41.0")
-    browser.get(server.url + "/referee")
-    if browser.find_elements(By.NAME, "token"):
-        browser.find_element(By.NAME, "token").send_keys(TOKEN)
-        browser.find_element(By.CSS_SELECTOR, "form.login button").click()
+    open_referee_page(browser, server)
     _wait(browser, lambda d: d.find_element(By.ID, "move-form").is_displayed(), "the form")
     form = browser.find_element(By.ID, "move-form")
     Select(form.find_element(By.NAME, "seat")).select_by_value("E")
@@ -684,10 +683,7 @@ def test_regression_a_void_chosen_by_button_could_not_be_entered_from_the_form(b
     view = public_steps()[6]
     clock.t += 1.0
     sb.publish(view, referee=referee_view(view), broadcast=broadcast_view(view, clock.t))
-    browser.get(server.url + "/referee")
-    if browser.find_elements(By.NAME, "token"):
-        browser.find_element(By.NAME, "token").send_keys(TOKEN)
-        browser.find_element(By.CSS_SELECTOR, "form.login button").click()
+    open_referee_page(browser, server)
     _wait(browser, lambda d: d.find_element(By.ID, "manual").is_displayed(), "the page")
     browser.find_element(By.CSS_SELECTOR, "#manual summary").click()  # "Something else…"
     _wait(browser, lambda d: d.find_element(By.ID, "move-form").is_displayed(), "the form")
@@ -734,10 +730,7 @@ def test_regression_the_referee_was_offered_a_chow_under_sichuan_rules(browser, 
     view = public_steps()[6]
     clock.t += 1.0
     sb.publish(view, referee=referee_view(view), broadcast=broadcast_view(view, clock.t))
-    browser.get(server.url + "/referee")
-    if browser.find_elements(By.NAME, "token"):
-        browser.find_element(By.NAME, "token").send_keys(TOKEN)
-        browser.find_element(By.CSS_SELECTOR, "form.login button").click()
+    open_referee_page(browser, server)
     # (null while the page is still loading after the login: not yet either way)
     offered = "return document.querySelector('#move-form option[value=chow]')?.disabled"
     _wait(browser, lambda d: d.execute_script(offered) is True, "no chow in Sichuan")
