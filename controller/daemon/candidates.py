@@ -31,7 +31,6 @@ from rules.deal_state import Phase
 from rules.melds import MeldKind
 from rules.move_json import move_to_json
 from rules.seats import SEATS, Seat
-from rules.tiles import Suit
 
 
 @dataclass(frozen=True, slots=True)
@@ -502,22 +501,19 @@ def _void_buttons(deal: Deal, seat: Seat, side: Seat) -> tuple[Candidate, ...]:
     """A void chosen and not read (`seat` in the deal, `side` at the table) with nothing
     laid: a seat holding no tile of its void suit chooses it with the indicator card or the
     table's button (004 Lesson 2), which nothing read may show once the daemon missed it. A
-    button for each suit the judge would take so, that is each suit the hand lacks."""
+    button for each suit the judge would take so, that is each suit the hand lacks (never
+    the honours: the judge refuses them as a void)."""
     who = _who(side)
     headline = says("{who}'s void suit was not read: ask {who} which", who=who)
     return tuple(
         Candidate(
-            says("{who} chose {suit} by button: enter it", who=who, suit=_suit_said(s)),
+            says("{who} chose {suit} by button: enter it", who=who, suit=Said(SUIT_WORDS[s.value])),
             {"seat": side.name, "move": "void", "suit": s.value},
             headline=headline,
         )
         for s in deal.rs.tiles.set.suits
         if deal.check(mv.ChooseVoid(seat, s)) is None
     )
-
-
-def _suit_said(suit: Suit) -> Said:
-    return Said(SUIT_WORDS.get(suit.value, "Honours"))
 
 
 # the moves an ambiguous reading may fit, each said as a button ("South discarded 4p")
