@@ -132,7 +132,7 @@ class MqttPublisher:
             info = self._client.publish(
                 self._topics[Channel.STATUS], encode(offline), qos=1, retain=True
             )
-            info.wait_for_publish(drain_timeout_s)
+            kept_for_reconnection(info).wait_for_publish(drain_timeout_s)
         self._client.disconnect()
         self._client.loop_stop()
         self._pump.join(drain_timeout_s)
@@ -246,7 +246,7 @@ class MqttPublisher:
             # outside the lock: paho calls on_publish while holding its own mutex
             info = self._client.publish(msg.topic, msg.payload, qos=1, retain=msg.retain)
             with self._cond:
-                self._in_flight.append(info)
+                self._in_flight.append(kept_for_reconnection(info))
                 self._handing = False
                 self.stats.handed += 1
                 self._cond.notify_all()
@@ -305,6 +305,18 @@ class MqttPublisher:
     def _on_publish(self, client, userdata, mid, reason_code, properties) -> None:
         with self._cond:
             self._cond.notify_all()
+
+
+def kept_for_reconnection(info: paho.MQTTMessageInfo) -> paho.MQTTMessageInfo:
+    """`info` of a QoS 1 message handed to paho, made safe to ask `is_published()`.
+
+    A message handed over just as the link broke (the socket gone, paho's `on_disconnect` not
+    yet called) is kept by paho and sent once it has reconnected, but its `rc` says
+    `MQTT_ERR_NO_CONN`, and `is_published()` raises for that code forever, even after the
+    broker's PUBACK. Such a message is in flight like any other: its code is cleared."""
+    if info.rc == paho.MQTT_ERR_NO_CONN:
+        info.rc = paho.MQTT_ERR_SUCCESS
+    return info
 
 
 def _replace_status(status: TableStatus, **changes: Any) -> TableStatus:

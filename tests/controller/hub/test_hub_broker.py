@@ -21,8 +21,8 @@ import pytest
 from controller.daemon.app import MQTT_STOP_DRAIN_S
 from controller.hub.standings import HallStandings, Standings
 from controller.hub.subscriber import HubSubscriber
-from controller.hub.wire import BrokerOptions, Channel, SettledDeal, encode, topic
-from controller.outputs.mqtt import MqttPublisher
+from controller.hub.wire import BrokerOptions, Channel, SettledDeal, encode, make_client, topic
+from controller.outputs.mqtt import MqttPublisher, kept_for_reconnection
 from rules.ruleset import SessionParams
 from rules.seats import Seat
 
@@ -217,7 +217,7 @@ def test_a_table_that_dies_is_shown_offline_by_its_last_will(broker, hub):
     script = textwrap.dedent(
         f"""
         from controller.hub.wire import BrokerOptions
-        from controller.outputs.mqtt import MqttPublisher
+        from controller.outputs.mqtt import MqttPublisher, kept_for_reconnection
         pub = MqttPublisher(BrokerOptions(port={broker.port}), "h1", "t7")
         pub.start()
         assert pub.wait_connected(10)
@@ -251,6 +251,27 @@ def test_a_table_that_dies_is_shown_offline_by_its_last_will(broker, hub):
         if proc.poll() is None:
             proc.kill()
             proc.wait(T)
+
+
+def test_regression_a_deal_handed_to_paho_as_the_link_broke_killed_the_publisher(broker):
+    """Caught by CI on the test below: the pump handed a deal to paho just as the link broke,
+    paho kept it for the reconnection with `rc` MQTT_ERR_NO_CONN, and `is_published()` raised
+    for it, forever: the pump thread died and the daemon's stop gave up on its last deal.
+    Here a client that has never connected plays that moment: the message counts as in
+    flight, then as published once the broker has it."""
+    client = make_client(fast(broker), "kept")
+    info = client.publish(topic("h1", "t1", Channel.DEAL), encode(deal(1)), qos=1)
+    assert info.rc == paho.MQTT_ERR_NO_CONN  # the moment, as paho reports it
+    info = kept_for_reconnection(info)
+    assert not info.is_published()  # in flight, no RuntimeError
+    client.connect("127.0.0.1", broker.port)
+    client.loop_start()
+    try:
+        info.wait_for_publish(T)
+        assert info.is_published()
+    finally:
+        client.disconnect()
+        client.loop_stop()
 
 
 def test_a_stop_while_the_broker_restarts_still_delivers_its_deals(broker, hub):
