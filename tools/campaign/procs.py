@@ -196,8 +196,21 @@ def wait_daemon(daemon: Child, journal: Path, timeout: float, after: int = 0) ->
             return code
         if time.monotonic() >= deadline:
             kill(daemon)
-            raise DaemonFailed(f"the daemon still runs after {timeout:g} s\n{daemon.tail()}")
+            raise DaemonFailed(
+                f"the daemon still runs after {timeout:g} s\n{daemon.tail()}\n"
+                f"where its journal stopped:\n{journal_tail(journal)}"
+            )
         time.sleep(0.1)
+
+
+def journal_tail(journal: Path, n: int = 15) -> str:
+    """The journal's last `n` records other than device input and frames, one line each
+    (seq, kind, payload cut short): what a daemon that never finished was doing, for a
+    failure's message."""
+    shown = [
+        r for r in records(journal) if r.kind not in (RecordKind.HW_BATCH, RecordKind.HW_FRAME)
+    ]
+    return "\n".join(f"  {r.seq} {r.kind.value} {r.payload[:200]}" for r in shown[-n:])
 
 
 def wait_deal_end(truth: Path, deal: int, timeout: float = 15.0) -> bool:
