@@ -43,7 +43,6 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterable, Mapping, Sequence
-from copy import deepcopy
 
 from rules import deal_legal
 from rules.claims import ClaimWindow
@@ -123,9 +122,8 @@ class Deal:
         return deal
 
     def copy(self) -> Deal:
-        """An independent copy to try moves on (a trial): the rule set and the wall's
-        geometry, which never change, are shared."""
-        return deepcopy(self, {id(self.rs): self.rs})
+        """An independent copy to try moves on (a trial): `State.copy`, and the history."""
+        return Deal(self.state.copy(), self.history)
 
     # -- observation ----------------------------------------------------------------------
 

@@ -11,7 +11,7 @@ below read it and nothing else."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from enum import Enum
 
 from rules.claims import ClaimWindow, Window, seats_after
@@ -106,6 +106,46 @@ class State:
     lines: list[LedgerLine] = field(default_factory=list)  # the ledger so far
     end: DealEnd | None = None
     moves: list[Move] = field(default_factory=list)  # the effective moves (after corrections)
+
+    def copy(self) -> State:
+        """An independent copy to try moves on: every container a move changes is copied
+        (a kong's record once, shared by the lists holding it, as here); the rule set, the
+        tiles, melds, moves and ledger lines, all immutable, are shared. A field added to
+        `State` must be added here (tests/rules/test_deal_copy.py checks that nothing
+        mutable is shared)."""
+        records: dict[int, KongRecord] = {}
+
+        def record(r: KongRecord) -> KongRecord:
+            copied = records.get(id(r))
+            if copied is None:
+                copied = records[id(r)] = replace(r, lines=list(r.lines))
+            return copied
+
+        w = self.window
+        return replace(
+            self,
+            wall=self.wall.copy(),
+            hands=[bytearray(h) for h in self.hands],
+            keys=[list(k) for k in self.keys],
+            melds=[list(m) for m in self.melds],
+            river=[list(r) for r in self.river],
+            discards=[list(d) for d in self.discards],
+            void=list(self.void),
+            void_chosen=list(self.void_chosen),
+            laid=list(self.laid),
+            void_penalized=list(self.void_penalized),
+            out=list(self.out),
+            draws=list(self.draws),
+            window=None if w is None else replace(w, declared=dict(w.declared), wins=list(w.wins)),
+            hu_lock=list(self.hu_lock),
+            pung_lock=[set(p) for p in self.pung_lock],
+            kongs=[record(r) for r in self.kongs],
+            kong_chain=[record(r) for r in self.kong_chain],
+            window_kongs=[record(r) for r in self.window_kongs],
+            wins=list(self.wins),
+            lines=list(self.lines),
+            moves=list(self.moves),
+        )
 
     # -- queries ---------------------------------------------------------------------------
 

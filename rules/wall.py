@@ -70,9 +70,6 @@ class WallPosition:
     def __str__(self) -> str:
         return f"{self.wall} wall stack {self.stack + 1} {self.layer.value}"
 
-    def __deepcopy__(self, memo: dict[int, object]) -> WallPosition:
-        return self  # a value: a copied wall (a trial of the judge) shares its positions
-
 
 @dataclass(frozen=True, slots=True)
 class Dice:
@@ -143,9 +140,6 @@ class Geometry:
             at += stacks[seat]
         self.total_stacks = at
         self._positions = tuple(self._locate(i) for i in range(2 * at))
-
-    def __deepcopy__(self, memo: dict[int, object]) -> Geometry:
-        return self  # built once per size (`geometry_of`), never changed: a copied wall shares it
 
     def first_stack(self, brk: Break) -> int:
         """Ring index of the first stack after the break (the first one dealt)."""
@@ -489,6 +483,8 @@ class Wall:
         return tuple(i for i in self._tail if not self._taken[i])
 
     def copy(self) -> Wall:
+        """An independent copy (a trial's, `State.copy`): what takes change is copied (the
+        positions taken, the copies of each tile seen); the order and geometry are shared."""
         twin = Wall.__new__(Wall)
         for name in Wall.__slots__:
             setattr(twin, name, getattr(self, name))

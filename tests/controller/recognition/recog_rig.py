@@ -11,7 +11,6 @@ claimed tiles, as a real runtime's clock would run out first.
 
 from __future__ import annotations
 
-import copy
 import random
 from collections import Counter
 from dataclasses import dataclass, field, replace
@@ -167,7 +166,7 @@ class Runtime:
         assert deal is not None
         rejected = deal.check(move)
         if rejected is not None and deal.window is not None and not is_claim(move):
-            trial = copy.deepcopy(deal, {id(deal.rs): deal.rs})
+            trial = deal.copy()
             if trial.apply(CloseClaims()) and trial.check(move) is None:
                 self.apply(CloseClaims())
                 rejected = deal.check(move)

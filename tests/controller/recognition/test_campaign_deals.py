@@ -18,7 +18,6 @@ judge (`Recogniser.reconcile`, as the daemon's `reread_table` does)."""
 
 from __future__ import annotations
 
-import copy
 import gzip
 import json
 from pathlib import Path
@@ -84,7 +83,7 @@ def read_again(
             return deal
         key = len(deal.history)
         if key not in views:  # as the runtime does, once per move
-            trial = copy.deepcopy(deal, {id(rs): rs})
+            trial = deal.copy()
             views[key] = trial if trial.apply(CloseClaims()) and not trial.over else deal
         return views[key]
 
