@@ -92,7 +92,7 @@ class ClaimClock:
         return trial if trial is not None and not trial.over else deal
 
     def trial(self, deal: Deal) -> Deal | None:
-        """`trial_closed(deal)`, made once per move of the deal (a deep copy of the judge):
+        """`trial_closed(deal)`, made once per move of the deal (a copy of the judge):
         the tiles' next move is read against it (`as_seen`), and then offered to the judge
         (`closes_early`). Not to be changed: it is the same value until the deal moves."""
         closed = self._closed(deal)

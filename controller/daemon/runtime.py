@@ -11,8 +11,8 @@ Every raw hardware input and every decision is appended to the journal (monotoni
 time) **before** anything acts on it: a reader's answer is committed (in the next `hw.batch`)
 before a record that follows from it, and a move is committed before anything reads it.
 A move is decided first (`_play`): checked (`Deal.check`), played on a trial of the judge
-(the one it was read against when it closes a claim window early, else a copy made while
-the core was idle: `SpareJudge`) with the table machine's phases, the windows and the
+(the one it was read against when it closes a claim window early, else a copy: `Deal.copy`,
+tens of microseconds) with the table machine's phases, the windows and the
 settlement it makes written out as records (`Decided`); those records, with the inputs before them, are committed in one transaction
 (one fsync for one reader answer); only then does the trial become the judge and are the
 recogniser (`on_accepted`), the referee call, the outputs and the views told. Link threads only `put` into
@@ -24,8 +24,7 @@ views to the outputs.
 `Runtime` keeps the deal in progress, the table machine and the sequence that joins them;
 what has state of its own is a part it owns and asks, in the module of its concern:
 `ClaimClock` (claim_clock.py: when a claim window is due to close, its records),
-`SpareJudge` (spare_judge.py: the copy of the judge the next move is decided on, made
-while the core is idle), `BoardStandIn` (boardless.py: the shuffle, walls and dice read off
+`BoardStandIn` (boardless.py: the shuffle, walls and dice read off
 the reader when the table's board does not report them, yielded as the board's events),
 `Resume` and `HoldBack` (recovery.py: when the core judges again after a restart or a lost device, and
 what came meanwhile), `DealStart` (deal_start.py: the walls' scan and the dice a deal waits
@@ -114,7 +113,6 @@ from controller.daemon.referee_desk import RefereeDesk
 from controller.daemon.replay import Recovered
 from controller.daemon.scan_doubt import ScanDoubt
 from controller.daemon.settlement import SessionScores, Settlement, settle
-from controller.daemon.spare_judge import SpareJudge
 from controller.daemon.view_words import void_set_words
 from controller.daemon.views import TableFacts
 from controller.devices.events import (
@@ -292,7 +290,6 @@ class Runtime:
         self.claims = ClaimClock(
             rs.play.claim_seconds, rs.play.move_seconds, recogniser.holds_window
         )
-        self.spare = SpareJudge()  # the copy of the judge the next move is decided on
         self._dirty = True
         # the walls' scan and the dice a deal waits for, and the scan's doubtful pairs
         self.deal_start = DealStart(bool(self._wall_antennas))
@@ -460,8 +457,6 @@ class Runtime:
         self.recheck_settled(now)
         self.outputs.tick()
         self._publish_if_dirty()
-        if self._live():  # idle: the next move's copy of the judge, off its way to the board
-            self.spare.ready(self.deal)
 
     def stop(self, reason: str) -> None:
         """Journal the clean stop (once); the caller closes links and the journal."""
@@ -808,8 +803,7 @@ class Runtime:
         The judge plays on a trial (a copy), which becomes the live judge once committed:
         the claim clock's, its window closed already, when `closes` says why the open claim
         window closes first (the move is that close: "timer", "shuffle"; or the move,
-        read against that trial, closes it early: "draw", "play"), else the copy made ahead
-        while the core was idle (`SpareJudge`, spare_judge.py), or one made now.
+        read against that trial, closes it early: "draw", "play"), else a copy made now.
         Before the commit only the parts whose state the records write out move (the table
         machine, the claim clock, the scan's doubtful pairs)."""
         deal = self.deal
@@ -826,7 +820,7 @@ class Runtime:
             if not isinstance(move, mv.CloseClaims):
                 self._decide(judge, move, evidence, t, made)
         else:
-            judge = self.spare.take(deal)
+            judge = deal.copy()
             self._decide(judge, move, evidence, t, made)
         records = self._commit(made.entries)
         self._act(judge, made, records)

@@ -26,11 +26,12 @@ ROOT = Path(__file__).resolve().parents[2]
 # deal_void, deal_moves), the table's players (daemon/lineup.py) and its language
 # (controller/locale); 108 with the referee's call as one value (daemon/referee_call.py,
 # issue 27); 109 with the recogniser's alerts made as sentences where they are raised
-# (recognition/alert_said.py, issue 33); 110 with the judge's copy made while the core is
-# idle (daemon/spare_judge.py, issue 25's push path); a FEIG reader's poller is imported
+# (recognition/alert_said.py, issue 33), again once the judge's copy was cheap enough to
+# make on a move's way (`State.copy`: the copy made while the core was idle, issue 25's push
+# path, went with its module); a FEIG reader's poller is imported
 # only where one is polled, the recogniser's words read back only by a report or a replay
 MAX_MODULES = 280
-MAX_OWN_MODULES = 110
+MAX_OWN_MODULES = 109
 # needed only once someone acts: a correction (the referee tools' rebuild, trial and
 # session; `controller.referee.journal_deal` is read at every start, its READ_KINDS tell
 # the replay which records a rebuild needs), a web request (headers, cookies); ctypes only

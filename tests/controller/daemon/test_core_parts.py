@@ -12,7 +12,6 @@ from controller.daemon.claim_clock import ClaimClock, OverTime, closes_early
 from controller.daemon.contracts import RECONCILE_TRIES
 from controller.daemon.machine import Timer, TimerFired
 from controller.daemon.recovery import HoldBack, Resume
-from controller.daemon.spare_judge import SpareJudge
 from controller.devices.events import (
     Button,
     DiceRolled,
@@ -148,28 +147,3 @@ def test_the_table_is_reconciled_once_the_reader_settled_and_retried_before_the_
     resume.links_back(50)
     resume.link_lost("reader")
     assert not resume.due(60)
-
-
-def test_the_spare_judge_stands_for_the_judge_until_it_moves() -> None:
-    """The copy made ahead is given for the judge it was made of while that judge has not
-    moved; a judge that moved, or another judge, gets a copy made then. It equals a copy
-    made then, is given once, and does not keep its judge alive."""
-    import gc
-    import weakref
-
-    deal, moves = in_a_claim_window()
-    spare = SpareJudge()
-    spare.ready(deal)
-    taken = spare.take(deal)
-    assert taken is not deal and taken.snapshot() == deal.copy().snapshot()
-    again = spare.take(deal)  # given once: the next is made then
-    assert again is not taken and again.snapshot() == deal.snapshot()
-    spare.ready(deal)
-    assert deal.apply(moves[0])  # the judge moved: the spare is stale
-    fresh = spare.take(deal)
-    assert fresh.snapshot() == deal.snapshot() and len(fresh.history) == len(deal.history)
-    spare.ready(deal)
-    gone = weakref.ref(deal)
-    del deal, taken, again, fresh
-    gc.collect()
-    assert gone() is None

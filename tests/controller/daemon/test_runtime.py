@@ -137,24 +137,18 @@ def test_a_draw_after_a_discard_is_one_commit(rig):
 
 
 def test_a_draw_after_a_discard_copies_the_judge_before_it_comes(rig, monkeypatch):
-    """A draw after a discard was judged on two deep copies of the judge, 0.5-1 ms of CPU
-    each before its commit: the claim clock's trial (the window closed), and another one
-    made to see whether the draw fits a swapped scan pair (`ScanDoubt.reorder`). The tick
-    after the discard makes the trial (and the spare copy a claim would be decided on,
-    spare_judge.py); the draw copies nothing on its way to the commit."""
-    import copy
-
-    import rules.deal
-
+    """A draw after a discard was judged on two copies of the judge made on its way to the
+    commit: the claim clock's trial (the window closed), and another one made to see
+    whether the draw fits a swapped scan pair (`ScanDoubt.reorder`). The tick after the
+    discard makes the trial; the draw copies nothing on its way to the commit."""
     copies = []
+    copy = Deal.copy
 
-    def counted(x, memo=None, _deepcopy=copy.deepcopy):
-        if isinstance(x, Deal):
-            copies.append(len(x.history))
-        return _deepcopy(x, memo)
+    def counted(deal):
+        copies.append(len(deal.history))
+        return copy(deal)
 
-    monkeypatch.setattr(copy, "deepcopy", counted)
-    monkeypatch.setattr(rules.deal, "deepcopy", counted)
+    monkeypatch.setattr(Deal, "copy", counted)
     plan = begin_deal(rig, 2)
     draws = 0
     for move in (x for x in plan.moves if not isinstance(x, mv.CloseClaims)):
@@ -163,7 +157,7 @@ def test_a_draw_after_a_discard_copies_the_judge_before_it_comes(rig, monkeypatc
         rig.seen(move)
         if isinstance(move, mv.Draw) and window:
             draws += 1
-            assert ahead == 2, move  # the trial the tick read on, and the spare
+            assert ahead == 1, move  # the trial the tick read on
             assert len(copies) == ahead, move  # the draw: none
         copies.clear()
         rig.step(0.2)
@@ -171,7 +165,7 @@ def test_a_draw_after_a_discard_copies_the_judge_before_it_comes(rig, monkeypatc
 
 
 def test_a_moves_trial_and_the_judge_before_it_go_once_it_is_committed(rig):
-    """Each move is decided on a trial (a deep copy) of the judge, which becomes the judge
+    """Each move is decided on a trial (a copy) of the judge, which becomes the judge
     once committed: the judge before it goes then, by its reference count (nothing holds
     it: not the claim clock's trial, not the views), and a deal played through the core
     leaves nothing for the cyclic collector. A long session keeps one judge, not its
