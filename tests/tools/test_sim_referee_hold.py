@@ -21,10 +21,14 @@ from rules.seats import SEATS, Seat
 from tools.campaign.truth import read_truth, truth_deltas
 from tools.sim.run import SimConfig, Simulation
 
+# a whole deal played at the test host's pace: ~17 s on a quiet 2-core machine, and CI, on a
+# slower one, ran out of `WAIT` (20 s) before its end; an upper bound, never slept
+DEAL_WAIT = 90.0
 
-def _until(client, condition, what: str) -> None:
+
+def _until(client, condition, what: str, wait: float = WAIT) -> None:
     """Until `condition()` holds, woken by what the host reads of the simulated table."""
-    end = time.monotonic() + WAIT
+    end = time.monotonic() + wait
     while not condition():
         assert time.monotonic() < end, what
         with contextlib.suppress(queue.Empty):
@@ -93,7 +97,7 @@ def test_players_look_for_their_scores_before_the_next_shuffle(tmp_path: Path) -
     sim, client, thread, _ = _play(config)
     try:
         steps = lambda: [r["step"] for r in _records(path, "step")]  # noqa: E731
-        _until(client, lambda: steps()[-1:] == ["scores"], "the last move of deal 1")
+        _until(client, lambda: steps()[-1:] == ["scores"], "the last move of deal 1", DEAL_WAIT)
         client.command(ShowScore(Seat.S, 12))
         _until(client, lambda: _records(path, "deal-end"), "the deal ends once scores show")
         records = truth(path)
@@ -126,7 +130,7 @@ def test_regression_the_players_shuffled_while_the_referee_was_still_putting_the
     sim, client, thread, _ = _play(config, clock)
     try:
         steps = lambda: [r["step"] for r in _records(path, "step")]  # noqa: E731
-        _until(client, lambda: steps()[-1:] == ["scores"], "the last move of deal 1")
+        _until(client, lambda: steps()[-1:] == ["scores"], "the last move of deal 1", DEAL_WAIT)
         for seat in SEATS:
             client.command(Light(seat, True))
         _until(client, lambda: _records(path, "referee-hold"), "the players see the call")
