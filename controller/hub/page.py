@@ -72,11 +72,20 @@ function localise() {
 }
 localise();
 setInterval(localise, 1000);
+// One fetch at a time: two in flight may be answered out of order, and an older answer
+// landing last would show the hall as it was until the next change.
+let fetching = false, again = false;
 async function refresh() {
-  try {
-    const answer = await fetch("/standings.html" + location.search, {cache: "no-store"});
-    if (answer.ok) { main.innerHTML = await answer.text(); localise(); }
-  } catch (err) { /* the hub itself is away: the next event or tick tries again */ }
+  if (fetching) { again = true; return; }
+  fetching = true;
+  do {
+    again = false;
+    try {
+      const answer = await fetch("/standings.html" + location.search, {cache: "no-store"});
+      if (answer.ok) { main.innerHTML = await answer.text(); localise(); }
+    } catch (err) { /* the hub itself is away: the next event or tick tries again */ }
+  } while (again);
+  fetching = false;
 }
 const source = new EventSource("/events");
 source.addEventListener("standings", refresh);
