@@ -22,7 +22,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from controller.journal.payloads import table_seat
-from controller.locale import N_, Said, said, says
+from controller.locale import N_, Said, counted, said, says
+from controller.outputs.scoreboard import MAX_MOVES, MOVE_NAMES
 from controller.words import SUIT_WORDS, move_said, seat_said, tile_said, zone_said
 from rules import moves as mv
 from rules.claims import WindowKind, next_player
@@ -104,12 +105,14 @@ def candidates(
         + _next_step(deal, dealer, diffs, arrived or {})
     )
     first = _first_shown(deal, dealer, diffs, shown)
+    chain = _chain(deal, dealer, diffs, shown)
     claims, laid = _laid_open(deal, dealer, diffs)
     lead = (
         *_claim_undone(deal, dealer, diffs),
         *_discard_misread(deal, dealer, diffs, arrived or {}, record_back),
         *_declared(deal, dealer, diffs, declared),
         *claims,
+        *(() if chain is None else (chain,)),
         *(() if first is None else (first,)),
         *laid,
     )
@@ -445,16 +448,13 @@ def _move_candidate(
     """`move` as a button the referee taps to enter it ("South drew 4p: enter it"), its
     headline the problem it answers (`problem`, else said from the move)."""
     data = move_to_json(move)
-    seat = data.get("seat")
-    if seat is None:
+    action = _entry(move, dealer)
+    if action is None:
         return None
-    judged = Seat.parse(seat)
+    judged = Seat.parse(data["seat"])
     side = table_seat(judged, dealer)
     who = _who(side)
-    action: dict[str, Any] = {"seat": side.name, "move": data["move"]}
     tile = data.get("tile")
-    if tile:
-        action["tile"] = str(tile)
     name = data["move"]
     if name in ("draw", "replacement") and tile:
         problem = says(
@@ -495,6 +495,64 @@ def _move_candidate(
             tile=tile_said(w.tile),
         )
     return Candidate(says("{move}: enter it", move=move_said(words)), action, headline=headline)
+
+
+def _entry(move: mv.Move, dealer: Seat) -> dict[str, Any] | None:
+    """`move` as the referee page enters it: a `move` action's fields, at the table's fixed
+    seats (None: a move no player makes, as closing the claims)."""
+    data = move_to_json(move)
+    seat = data.get("seat")
+    if seat is None:
+        return None
+    action: dict[str, Any] = {"seat": table_seat(Seat.parse(seat), dealer).name}
+    action["move"] = data["move"]
+    if data.get("tile"):
+        action["tile"] = str(data["tile"])
+    elif data["move"] == "void" and data.get("suit"):
+        action["suit"] = str(data["suit"])  # chosen by the table's button: no tile laid
+    return action
+
+
+def _chain(
+    deal: Deal, dealer: Seat, differences: Differences, shown: Sequence[mv.Move]
+) -> Candidate | None:
+    """The player moves of `shown` (the tiles' moves beyond the judge, as far as they
+    decide) as one button when there are several: "Enter the 3 moves the tiles show: North
+    draws 3p, North discards 7m, East pungs 7m". A fast table far ahead of the judge took a
+    tap a move, each the first button (10/10/2 seed 311 deal 51: one call, 7 answers); the
+    desk enters them in order and stops at one the judge refuses. The headline is the first
+    move's problem, as its own button says it (which follows: the first alone)."""
+    played = [m for m in shown if not isinstance(m, mv.CloseClaims)][:MAX_MOVES]
+    entries: list[dict[str, Any]] = []
+    words: list[Said] = []
+    discarded = None if deal.window is None else deal.window.tile
+    for move in played:
+        entry = _entry(move, dealer)
+        if entry is None or entry["move"] not in MOVE_NAMES:
+            break  # the run stops where a move cannot be entered by hand
+        named = dict(entry)
+        if entry["move"] in ("hu", "pung") and "tile" not in entry and discarded is not None:
+            named["tile"] = str(discarded)  # "East pungs 7m"
+        if isinstance(move, mv.Discard):
+            discarded = move.tile
+        entries.append(entry)
+        words.append(move_said(named))
+    if len(entries) < 2:
+        return None
+    listed = words[0]
+    for more in words[1:]:
+        listed = says("{first}, {second}", first=listed, second=more)
+    first = _move_candidate(deal, dealer, differences, played[0])
+    return Candidate(
+        counted(
+            len(entries),
+            "Enter the {n} move the tiles show: {moves}",
+            "Enter the {n} moves the tiles show: {moves}",
+            moves=listed,
+        ),
+        action={"kind": "moves", "moves": entries},
+        headline="" if first is None else first.headline,
+    )
 
 
 def _void_buttons(deal: Deal, seat: Seat, side: Seat) -> tuple[Candidate, ...]:

@@ -25,7 +25,7 @@ from controller.errors import Malformed, NoSuchRecord, Refused
 from controller.journal.payloads import Evidence, deal_seat, judge_json, move_from_judge_json
 from controller.journal.records import Correction, CorrectionAction, Record, RecordKind, Stamp
 from controller.journal.store import Journal
-from controller.locale import N_, Said, says
+from controller.locale import N_, Said, counted, says
 from controller.outputs.scoreboard import (
     REFEREE,
     ActionKind,
@@ -229,6 +229,8 @@ class RefereeDesk:
             raise Refused(Said("no deal in progress"))
         if a.kind is ActionKind.MOVE:
             return self._enter(a, who, why)
+        if a.kind is ActionKind.MOVES:
+            return self._enter_all(a, who, why)
         if a.kind is ActionKind.NOBODY_CLAIMED:
             return self._nobody_claimed(who, why)
         if a.kind is ActionKind.CANCEL:
@@ -257,6 +259,36 @@ class RefereeDesk:
     def _enter(self, a: RefereeAction, who: str, why: str) -> ActionResult:
         """A move the reader missed: offered to the judge like a read one, journalled with
         an `enter-move` correction on it (so it can be taken back)."""
+        seq, said = self._enter_one(a, who, why)
+        self.live.referee_answered(agreed=True)
+        self.live.reread_table()
+        return _answered(seq, says("{move} accepted", move=said))
+
+    def _enter_all(self, a: RefereeAction, who: str, why: str) -> ActionResult:
+        """Several moves the reader missed, in their order, each entered as `_enter` enters
+        one (its own correction, undone on its own); the table is read again once, after
+        the last. A move the judge refuses stops the run there: those before it stand and
+        the answer says which was refused (the first refused: nothing is entered)."""
+        entered: list[tuple[int, Said]] = []
+        refused: Refused | None = None
+        for move in a.moves:
+            try:
+                entered.append(self._enter_one(move, who, why))
+            except Refused as err:
+                if not entered:
+                    raise
+                refused = err
+                break
+        self.live.referee_answered(agreed=True)
+        self.live.reread_table()
+        seq = entered[-1][0]
+        done = counted(len(entered), "{n} move accepted", "{n} moves accepted")
+        if refused is None:
+            return _answered(seq, done)
+        return _answered(seq, says("{done}; then {refusal}", done=done, refusal=refused.said))
+
+    def _enter_one(self, a: RefereeAction, who: str, why: str) -> tuple[int, Said]:
+        """`_enter`'s move offered and journalled: its correction's record and its words."""
         from controller.referee.trial import move_said
 
         live = self.live
@@ -283,9 +315,7 @@ class RefereeDesk:
         )
         live.journalled(record)
         self._corrections_written += 1
-        live.referee_answered(agreed=True)
-        live.reread_table()
-        return _answered(record.seq, says("{move} accepted", move=said))
+        return record.seq, said
 
     def _nobody_claimed(self, who: str, why: str) -> ActionResult:
         """The open claim window closes with no claim: its `claim.window` record ("closed
@@ -565,6 +595,7 @@ FROM_CALL = N_("chosen from the referee call")
 # catalog message) where the correction is listed
 _DEFAULT_WHY = {
     ActionKind.MOVE: N_("the reader missed it"),
+    ActionKind.MOVES: N_("the reader missed them"),
     ActionKind.DICE: N_("the dice the table rolled"),
     ActionKind.CANCEL: N_("it did not happen"),
     ActionKind.NOBODY_CLAIMED: N_("nobody claimed"),

@@ -66,6 +66,7 @@ class ActionKind(Enum):
     journalled as a correction record (who, when, what, why) and undoable (`undo`)."""
 
     MOVE = "move"  # a move the reader missed, entered by hand: seat, move, tile
+    MOVES = "moves"  # several such moves in their order, one tap (a call's first candidate)
     CANCEL = "cancel"  # the last `count` moves did not happen (or the one at target_seq)
     NOBODY_CLAIMED = "nobody-claimed"  # the open claim window closes: nobody claimed
     FIX_TILE = "fix-tile"  # the move at target_seq took `tile`, not what was read
@@ -79,6 +80,7 @@ class ActionKind(Enum):
 # actions that change points or end a deal: the page asks first, and so does the daemon
 CONFIRMED = frozenset({ActionKind.PENALTY, ActionKind.ABANDON})
 MAX_CANCEL = 8
+MAX_MOVES = 8  # moves entered by one `moves` action (a fast table's run beyond the judge)
 # the moves a referee enters by hand (the deal record's names); the judge's own bookkeeping
 # (close-claims, correction, end-deal, penalty) goes through the other actions
 MOVE_NAMES = (
@@ -115,6 +117,7 @@ class RefereeAction:
     dice: str = ""  # DICE: "a+b"
     confirmed: bool = False  # PENALTY, ABANDON: the referee said yes to the question
     call: str = ""  # the referee call it answers, as the page names it ("": none named)
+    moves: tuple[RefereeAction, ...] = ()  # MOVES: each a MOVE action, entered in this order
 
 
 class RejectReason(Enum):
@@ -171,6 +174,7 @@ ACTION_FIELDS = frozenset(
         "count",
         "confirmed",
         "dice",
+        "moves",
     }
 )
 
@@ -218,15 +222,21 @@ def parse_action(data: Any, client: str = "") -> RefereeAction:
             raise ValueError("paid_to: a seat cannot pay itself")
         return replace(action, points=points, paid_to=paid_to)
     if kind is ActionKind.MOVE:
-        move = _text(data, "move")
-        if move not in MOVE_NAMES:
-            raise ValueError(f"move: one of {', '.join(MOVE_NAMES)}")
-        if seat is None:
-            raise ValueError("seat: the seat that made the move")
-        suit = _text(data, "suit")
-        if suit and (move != "void" or suit not in SUITS):
-            raise ValueError(f"suit: a void's suit, one of {', '.join(SUITS)}")
-        return replace(action, move=move, tile=_text(data, "tile"), suit=suit)
+        return _entered(data, action)
+    if kind is ActionKind.MOVES:
+        listed = data.get("moves")
+        if not isinstance(listed, list) or not 1 <= len(listed) <= MAX_MOVES:
+            raise ValueError(f"moves: a list of 1 to {MAX_MOVES} moves, each as a move action")
+        moves = []
+        for i, one in enumerate(listed):
+            if not isinstance(one, dict) or set(one) - {"seat", "move", "tile", "suit"}:
+                raise ValueError(f"moves[{i}]: an object of seat, move, tile, suit")
+            try:
+                seated = replace(action, seat=_seat_or_none(one.get("seat"), "seat"))
+                moves.append(_entered(one, seated))
+            except ValueError as err:
+                raise ValueError(f"moves[{i}]: {err}") from None
+        return replace(action, moves=tuple(moves))
     if kind is ActionKind.CANCEL:
         if "target_seq" in data:
             return replace(action, target_seq=_whole(data, "target_seq", 1, 2**62))
@@ -249,6 +259,19 @@ def parse_action(data: Any, client: str = "") -> RefereeAction:
     if kind is ActionKind.NOTE and not note:
         raise ValueError("note: the remark")
     return action
+
+
+def _entered(data: dict[str, Any], action: RefereeAction) -> RefereeAction:
+    """A MOVE action's fields (`data`'s move, tile, suit) on `action` (which has its seat)."""
+    move = _text(data, "move")
+    if move not in MOVE_NAMES:
+        raise ValueError(f"move: one of {', '.join(MOVE_NAMES)}")
+    if action.seat is None:
+        raise ValueError("seat: the seat that made the move")
+    suit = _text(data, "suit")
+    if suit and (move != "void" or suit not in SUITS):
+        raise ValueError(f"suit: a void's suit, one of {', '.join(SUITS)}")
+    return replace(action, kind=ActionKind.MOVE, move=move, tile=_text(data, "tile"), suit=suit)
 
 
 class Scoreboard:

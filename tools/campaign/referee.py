@@ -121,6 +121,10 @@ class TruthReferee:
     # and took it back 60 times, each taken, and the give-up clock never ran out)
     _best: dict[int, int] = field(default_factory=dict)
     _progressed: bool = False
+    # the table's next moves beyond the journal, as the page enters them, when the journal
+    # holds what the table did so far (a call's run of moves on one button is right when
+    # it begins them)
+    _next: list[dict[str, Any]] = field(default_factory=list)
     tally: CallTally = field(default_factory=CallTally)
     _shown: _Shown | None = None
 
@@ -271,6 +275,7 @@ class TruthReferee:
         truth = self._deal_truth(jd.started_record.data())
         if truth is None or truth.dealer is not jd.dealer:
             return None
+        self._next = []
         kept = [e for e in entries if e.origin == "move"]
         have = comparable([e.move for e in kept])
         real = comparable(truth.moves)
@@ -301,6 +306,14 @@ class TruthReferee:
             n = min(8, sum(len(b.moves) if isinstance(b, Simultaneous) else 1 for b in have[i:]))
             return {"kind": "cancel", "count": n, "note": "not what the table showed"}
         if i < len(real):
+            ahead = [
+                m for b in real[i:] for m in (b.moves if isinstance(b, Simultaneous) else (b,))
+            ]
+            self._next = [
+                a
+                for a in (_action(m, jd.dealer) for m in ahead if not isinstance(m, mv.Pass))
+                if a is not None
+            ]
             block = real[i]
             action = _action(
                 block.moves[0] if isinstance(block, Simultaneous) else block, jd.dealer
@@ -320,7 +333,13 @@ class TruthReferee:
         if shown is not None:
             # the first candidate's button when it sends what the referee means to do,
             # else "Something else…" and the form
-            if shown.offered is not None and _same(action, shown.offered):
+            run = _run(shown.offered, self._next)
+            if run and _same(action, {"kind": "move", **run[0]}):
+                # the first button enters the table's next moves at once (one tap)
+                shown.taps += 1
+                shown.answers.append(f"first: entered {len(run)} moves ({_said(action)} first)")
+                action = {**shown.offered, "note": action.get("note", ""), "call": shown.name}
+            elif shown.offered is not None and _same(action, shown.offered):
                 # the button (and, for an end or a penalty, the page's question: one more)
                 shown.taps += 1 + bool(action.get("confirmed"))
                 shown.answers.append(f"first: {_said(action)}")
@@ -374,6 +393,19 @@ def _offered(call: dict[str, Any]) -> dict[str, Any] | None:
     if first.get("move"):
         return {"kind": "move", **first["move"]}
     return first.get("action") or None
+
+
+def _run(offered: dict[str, Any] | None, table: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The moves of a button that enters several (`moves`), when they are the table's next
+    ones (`table`, as `_action` makes them) in their order; else none."""
+    if offered is None or offered.get("kind") != "moves":
+        return []
+    run = list(offered.get("moves") or [])
+    if len(run) > len(table):
+        return []
+    pairs = zip(table[: len(run)], run, strict=True)
+    same = all(_same({**t, "kind": "move"}, {"kind": "move", **m}) for t, m in pairs)
+    return run if same else []
 
 
 def _same(action: dict[str, Any], offered: dict[str, Any]) -> bool:

@@ -431,6 +431,47 @@ def test_the_first_move_the_tiles_show_beyond_the_judge_is_the_first_candidate(r
     assert type(last) is type(claim) and last.seat is claim.seat
 
 
+def test_several_moves_the_tiles_show_beyond_the_judge_are_one_button_first(rig):
+    """A table several moves ahead (`ahead` decides a run of them) is put right with one tap:
+    the first button enters the whole run through the desk, in order, each its own
+    correction; the first move alone follows it (10/10/2 seed 311 deal 51: one call took 7
+    answers, each the first button)."""
+    moves = list(begin_deal(rig, 3).moves)
+    k = next(
+        i
+        for i, m in enumerate(moves)
+        if isinstance(m, mv.Pung) and i and isinstance(moves[i - 1], mv.Discard)
+    )
+    play(rig, moves[:k])  # the discard is read, the claim on it and what followed are not
+    run = [m for m in moves[k:] if not isinstance(m, mv.CloseClaims | mv.Pass)][:4]
+    assert [type(m) for m in run][:2] == [mv.Pung, mv.Discard]
+    rig.rec.shown = [run[0], mv.CloseClaims(), *run[1:]]
+    first, second, *_ = call(rig)
+    claimer = seat_name(table_seat(run[0].seat, rig.rt.dealt_by).name)
+    tile = tile_words(str(rig.rt.deal.window.tile))
+    assert first["move"] is None and first["action"]["kind"] == "moves"
+    assert first["text"].startswith(f"Enter the 4 moves the tiles show: {claimer} pungs {tile}, ")
+    assert [m["move"] for m in first["action"]["moves"]] == [
+        {mv.Pung: "pung", mv.Discard: "discard", mv.Draw: "draw"}[type(m)] for m in run
+    ]
+    assert "Claims on" in first["headline"]  # the first move's problem
+    assert second["move"]["move"] == "pung"  # the first move alone
+    result = rig.rt.referee(parse_action({**first["action"], "note": "from the call"}, "ref-1"))
+    assert result.accepted and result.detail == "4 moves accepted", result.detail
+    played = [m for m in rig.rt.deal.history if not isinstance(m, mv.CloseClaims | mv.Pass)]
+    assert [(type(m), m.seat) for m in played[-4:]] == [(type(m), m.seat) for m in run]
+    assert len(rig.records(RecordKind.CORRECTION)) == 4
+
+
+def test_one_move_shown_beyond_the_judge_is_not_offered_as_a_run(rig):
+    moves = list(begin_deal(rig, 3).moves)
+    k = next(i for i, m in enumerate(moves) if isinstance(m, mv.Draw))
+    play(rig, moves[:k])
+    rig.rec.shown = [moves[k], mv.CloseClaims()]
+    first, *_ = call(rig)
+    assert first["move"]["move"] == "draw" and "action" not in first
+
+
 def test_nothing_shown_beyond_the_judge_leaves_the_judge_s_own_step_first(rig):
     moves = list(begin_deal(rig, 3).moves)
     k = next(i for i, m in enumerate(moves) if isinstance(m, mv.Draw))

@@ -556,3 +556,60 @@ def test_regression_an_alert_for_the_dealer_at_side_west_was_journalled_at_side_
     assert data["evidence"] == ["reconciled from the tiles on the table"]
     zh = translator(Language.ZH_CN)
     assert [Said.from_json(w).say(zh) for w in data["evidence_words"]] == ["根据牌桌上的牌核对得出"]
+
+
+def as_entered(rig: Rig, move: mv.Move) -> RefereeAction:
+    """`move` as the referee page enters it: a `move` action at the table's fixed seat."""
+    tile = getattr(move, "tile", None)
+    side = table_seat(move.seat, rig.rt.dealt_by)
+    name = {mv.Draw: "draw", mv.Discard: "discard"}[type(move)]
+    return RefereeAction(
+        ActionKind.MOVE, "test", side, client="ref-1", move=name, tile=str(tile or "")
+    )
+
+
+def run_of(rig: Rig, n: int) -> tuple[list[mv.Move], list[mv.Move]]:
+    """A deal played up to its first draw: the moves played, and the next `n` player moves
+    (draws and discards; the claim windows between them close as nobody claims)."""
+    plan = begin_deal(rig, 3)
+    moves = list(plan.moves)
+    k = first_draw(moves)
+    play(rig, moves[:k])
+    ahead = [m for m in moves[k:] if isinstance(m, mv.Draw | mv.Discard)]
+    assert all(isinstance(m, mv.Draw | mv.Discard | mv.CloseClaims) for m in moves[k:][:8])
+    return moves[:k], ahead[:n]
+
+
+def test_a_run_of_moves_the_reader_missed_is_entered_with_one_action_each_undoable(rig):
+    _, ahead = run_of(rig, 4)
+    result = act(rig, ActionKind.MOVES, moves=tuple(as_entered(rig, m) for m in ahead))
+    assert result.accepted, result.detail
+    assert result.detail == "4 moves accepted"
+    played = [m for m in rig.rt.deal.history if isinstance(m, mv.Draw | mv.Discard)]
+    assert bare(played[-4:]) == bare(ahead)
+    entered = [c.data() for c in rig.records(RecordKind.CORRECTION)]
+    assert [(c["action"], c["referee"]) for c in entered] == [("enter-move", "ref-1")] * 4
+    # each is its own correction: the last one is undone alone
+    assert act(rig, ActionKind.UNDO, target_seq=result.seq).accepted
+    played = [m for m in rig.rt.deal.history if isinstance(m, mv.Draw | mv.Discard)]
+    assert bare(played[-3:]) == bare(ahead[:3])
+
+
+def test_a_run_of_moves_stops_at_the_first_the_judge_refuses_and_keeps_those_before(rig):
+    _, ahead = run_of(rig, 3)
+    wrong = next(t for t in ahead[2].tile.suit.tiles if t != ahead[2].tile)
+    run = [*ahead[:2], dataclasses.replace(ahead[2], tile=wrong), ahead[2]]
+    result = act(rig, ActionKind.MOVES, moves=tuple(as_entered(rig, m) for m in run))
+    assert result.accepted, result.detail
+    assert result.detail.startswith("2 moves accepted; then the judge refuses"), result.detail
+    played = [m for m in rig.rt.deal.history if isinstance(m, mv.Draw | mv.Discard)]
+    assert bare(played[-2:]) == bare(ahead[:2])
+    assert len(rig.records(RecordKind.CORRECTION)) == 2
+
+
+def test_a_run_of_moves_whose_first_is_refused_changes_nothing(rig):
+    _, ahead = run_of(rig, 2)
+    last = rig.rt.seq
+    result = act(rig, ActionKind.MOVES, moves=tuple(as_entered(rig, m) for m in ahead[1:]))
+    assert not result.accepted and "the judge refuses" in result.detail
+    assert rig.rt.seq == last

@@ -90,6 +90,46 @@ def test_taps_and_first_candidates_are_counted_as_the_page_offers_them(page):
     assert log[2]["answers"] == [] and log[0]["headline"] == "East's draw"
 
 
+def _run_call(n: int, second_tile: str) -> dict:
+    """A call whose first button enters two moves (East's draw of 7s and discard)."""
+    run = [
+        {"seat": "E", "move": "draw", "tile": "7s"},
+        {"seat": "E", "move": "discard", "tile": second_tile},
+    ]
+    first = {"text": "Enter the 2 moves", "headline": "East's draw", "move": None}
+    first["action"] = {"kind": "moves", "moves": run}
+    alone = {"text": "East drew 7s: enter it", "headline": "East's draw", "move": run[0]}
+    return {"id": f"{n}.0", "headline": "East's draw", "candidates": [first, alone]}
+
+
+def test_a_button_that_enters_the_tables_next_moves_is_one_tap(page):
+    sb, ref, actions = page
+    ref._next = [
+        {"kind": "move", "seat": "E", "move": "draw", "tile": "7s", "note": "as shown"},
+        {"kind": "move", "seat": "E", "move": "discard", "tile": "1p", "note": "as shown"},
+        {"kind": "move", "seat": "S", "move": "draw", "tile": "4m", "note": "as shown"},
+    ]
+    intent = {"kind": "move", "seat": "E", "move": "draw", "tile": "7s", "note": "as shown"}
+    _show(sb, ref, _run_call(70, "1p"))
+    assert ref._post(dict(intent))
+    sent = actions[-1]
+    assert sent.kind is ActionKind.MOVES and sent.call == "70.0"
+    assert [(m.seat, m.move, m.tile) for m in sent.moves] == [
+        (Seat.E, "draw", "7s"),
+        (Seat.E, "discard", "1p"),
+    ]
+    # a run that is not what the table did next: the referee does not tap it
+    _show(sb, ref, _run_call(71, "9p"))
+    assert ref._post(dict(intent))
+    assert actions[-1].kind is ActionKind.MOVE
+    _show(sb, ref, None)
+    log = ref.finish().log
+    assert log[0]["taps"] == 1 and log[0]["answers"] == [
+        "first: entered 2 moves (entered E draw first)"
+    ]
+    assert log[1]["taps"] == MANUAL_TAP and log[1]["answers"][0].startswith("form: entered E draw")
+
+
 # --- the referee at a table a missed draw left ahead of the judge ---------------------------
 
 RULES = "sbr-mil"

@@ -288,11 +288,42 @@ def test_referee_actions_are_validated_and_handed_over(board, actions):
         ({"kind": "dice", "dice": "3+7", "seat": "E"}, "dice"),
         ({"kind": "dice", "dice": "35", "seat": "E"}, "dice"),
         ({"kind": "dice", "dice": "3+5"}, "seat"),
+        ({"kind": "moves"}, "moves: a list of 1 to 8"),
+        ({"kind": "moves", "moves": []}, "moves: a list of 1 to 8"),
+        ({"kind": "moves", "moves": [{"seat": "E", "move": "draw"}] * 9}, "moves: a list"),
+        ({"kind": "moves", "moves": ["E draw"]}, r"moves\[0\]: an object"),
+        ({"kind": "moves", "moves": [{"seat": "E", "move": "draw", "kind": "x"}]}, "moves"),
+        (
+            {"kind": "moves", "moves": [{"seat": "E", "move": "draw"}, {"move": "discard"}]},
+            r"moves\[1\]: seat",
+        ),
+        ({"kind": "moves", "moves": [{"seat": "E", "move": "nap"}]}, r"moves\[0\]: move"),
     ],
 )
 def test_parse_action_names_the_bad_field(data, field):
     with pytest.raises(ValueError, match=field):
         parse_action(data)
+
+
+def test_a_run_of_moves_is_parsed_into_move_actions_in_their_order():
+    data = {
+        "kind": "moves",
+        "note": "from the call",
+        "call": "c7",
+        "moves": [
+            {"seat": "N", "move": "draw", "tile": "3p"},
+            {"seat": "N", "move": "discard", "tile": "7m"},
+            {"seat": "E", "move": "pung"},
+        ],
+    }
+    action = parse_action(data, "ref-1")
+    assert action.kind is ActionKind.MOVES and action.call == "c7"
+    assert [(m.kind, m.seat, m.move, m.tile) for m in action.moves] == [
+        (ActionKind.MOVE, Seat.N, "draw", "3p"),
+        (ActionKind.MOVE, Seat.N, "discard", "7m"),
+        (ActionKind.MOVE, Seat.E, "pung", ""),
+    ]
+    assert {(m.client, m.note) for m in action.moves} == {("ref-1", "from the call")}
 
 
 def test_broadcast_is_held_for_the_delay(board, clock):

@@ -19,7 +19,7 @@ from page_checks import OVERFLOW_JS
 from real_things import chromium_missing, start_chromium
 
 from controller.outputs.http import WebServer
-from controller.outputs.scoreboard import ActionResult, RefereeAction, Scoreboard
+from controller.outputs.scoreboard import ActionKind, ActionResult, RefereeAction, Scoreboard
 
 SHOTS = Path(__file__).resolve().parents[3] / "artifacts" / "screenshots"
 TOKEN = "browser-test-token-1234"
@@ -567,6 +567,62 @@ def test_the_referee_applies_a_candidate_from_the_call(browser, table):
     browser.execute_script("document.querySelectorAll('#candidates li button')[0].click()")
     _wait(browser, lambda d: "Log in again" in "".join(_texts(d, "#action-result")), "logged out")
     assert len(actions) == 1
+
+
+def test_a_run_of_eight_moves_on_one_button_fits_a_small_phone_and_is_sent_whole(browser, table):
+    """A call's first button that enters the moves a table ran ahead (`moves`, up to 8): on a
+    360x640 phone its button, however long its words, lies in the first screen with the
+    headline, the page is no wider than the phone, and one tap sends the whole run."""
+    sb, server, clock, actions = table
+    view = public_steps()[6]
+    run = [
+        {"seat": s, "move": m, "tile": t}
+        for s, m, t in (
+            ("N", "draw", "3p"), ("N", "discard", "7m"), ("E", "draw", "9s"),
+            ("E", "discard", "1p"), ("S", "draw", "4m"), ("S", "discard", "8s"),
+            ("W", "draw", "2p"), ("W", "discard", "6m"),
+        )
+    ]  # fmt: skip
+    words = ", ".join(
+        f"{({'N': 'North', 'E': 'East', 'S': 'South', 'W': 'West'})[m['seat']]} "
+        f"{'drew' if m['move'] == 'draw' else 'discarded'} {m['tile']}"
+        for m in run
+    )
+    offered = [
+        {"text": f"Enter the 8 moves the tiles show: {words}", "headline": "North's draw was not read",
+         "move": None, "action": {"kind": "moves", "moves": run}},
+        {"text": "North drew 3p: enter it", "headline": "", "move": run[0]},
+    ]  # fmt: skip
+    call = {
+        "id": "52.0", "kind": "stalled", "headline": "North's draw was not read",
+        "status": "The table waits for you.", "answered": False, "candidates": offered,
+        "details": [], "cause": "Stalled: …",
+    }  # fmt: skip
+    clock.t += 1.0
+    referee = dataclasses.replace(referee_view(view), call=call)
+    sb.publish(view, referee=referee, broadcast=broadcast_view(view, clock.t))
+    _viewport(browser, 360, 640)
+    try:
+        open_referee_page(browser, server)
+        _wait(browser, lambda d: len(_texts(d, "#candidates li button")) == 2, "the candidates")
+        seen = browser.execute_script(
+            "const b = document.querySelector('#candidates li button').getBoundingClientRect();"
+            "const h = document.getElementById('call-headline').getBoundingClientRect();"
+            "return {b: [b.left, b.top, b.right, b.bottom], h: [h.left, h.top, h.right, h.bottom],"
+            " wide: document.documentElement.scrollWidth, vw: innerWidth, vh: innerHeight};"
+        )
+        for left, top, right, bottom in (seen["b"], seen["h"]):
+            assert min(left, top) >= 0 and right <= seen["vw"] and bottom <= seen["vh"], seen
+        assert seen["wide"] <= seen["vw"], seen
+        browser.execute_script("document.querySelectorAll('#candidates li button')[0].click()")
+        _wait(browser, lambda d: actions, "the answer")
+    finally:
+        _viewport(browser, *TV)
+    (sent,) = actions
+    assert (sent.kind, sent.call) == (ActionKind.MOVES, "52.0")
+    assert [(m.seat.name, m.move, m.tile) for m in sent.moves] == [
+        (m["seat"], m["move"], m["tile"]) for m in run
+    ]
 
 
 def test_a_settled_deals_end_says_what_its_undo_does_now(browser, table):

@@ -34,7 +34,7 @@ from controller.recognition.presence import TileLifted, TilePlaced
 from controller.recognition.recogniser import Recogniser, RefereeAlert
 from rules.deal import Deal
 from rules.move_json import move_to_json
-from rules.moves import CloseClaims, Pass, Reason
+from rules.moves import CloseClaims, Move, Pass, Reason
 from rules.ruleset import load
 from rules.seats import Seat
 from tools.campaign import deal_file
@@ -99,7 +99,8 @@ def read_again(
             (k for k in range(len(truth.moves) + 1) if comparable(truth.moves[:k]) == mine), None
         )
         assert done is not None, f"the judge left the truth before the call: {calls}"
-        move = next(m for m in truth.moves[done:] if not isinstance(m, CloseClaims | Pass))
+        played = [m for m in truth.moves[done:] if not isinstance(m, CloseClaims | Pass)]
+        entered = played[:1]
         if first is not None:
             fits = tuple(m for a in calls for m in a.fits)
             offered = candidates(
@@ -111,14 +112,18 @@ def read_again(
                 rec.ahead(deal),
                 arrived=rec.arrivals(deal),
             )
-            entered = move_to_json(move)
-            entered["seat"] = table_seat(move.seat, truth.dealer).name
-            first.append(
-                bool(offered)
-                and offered[0].move
-                == {k: str(entered[k]) for k in ("seat", "move", "tile") if k in entered}
-            )
-        assert rt.offer(move), rt.rejected
+            wanted = [as_button(m, truth.dealer) for m in played]
+            top = offered[0] if offered else None
+            if top is not None and top.action is not None and top.action["kind"] == "moves":
+                # several moves on one button: right when they are the table's next ones,
+                # and then entered together, as the desk enters them
+                chain = top.action["moves"]
+                first.append(chain == wanted[: len(chain)])
+                entered = played[: len(chain)] if first[-1] else entered
+            else:
+                first.append(top is not None and top.move == wanted[0])
+        for m in entered:
+            assert rt.offer(m), rt.rejected
         again = rec.reconcile(dict(rec.table.where), deal)
         rt.feed([r for r in again if getattr(r, "kind", None) is not AlertKind.RECOVERY])
 
@@ -149,6 +154,13 @@ def read_again(
     expected = Deal.replay(rs, truth.dice, truth.wall, truth.moves)
     assert comparable(deal.history) == comparable(truth.moves)
     return deal, rt, expected
+
+
+def as_button(move: Move, dealer: Seat) -> dict[str, str]:
+    """`move` as a candidate's button enters it: the table's seat, the move, its tile."""
+    data = move_to_json(move)
+    data["seat"] = table_seat(move.seat, dealer).name
+    return {k: str(data[k]) for k in ("seat", "move", "tile") if k in data}
 
 
 def answered_as_played(name: str, tmp_path: Path) -> tuple[Runtime, list[RefereeAlert], list[bool]]:
