@@ -339,6 +339,13 @@ class TruthReferee:
                 shown.taps += 1
                 shown.answers.append(f"first: entered {len(run)} moves ({_said(action)} first)")
                 action = {**shown.offered, "note": action.get("note", ""), "call": shown.name}
+            elif _nobody_claimed(shown.offered, self._next) and action["kind"] == "move":
+                # the claims the button closes were passed: the table's next move is a draw
+                # (10/10/2 seed 313 deal 21: "Nobody claimed South's 9p" was right, and the
+                # referee entered West's draw by hand)
+                shown.taps += 1
+                shown.answers.append(f"first: nobody claimed (then {_said(action)})")
+                action = {**shown.offered, "note": action.get("note", ""), "call": shown.name}
             elif shown.offered is not None and _same(action, shown.offered):
                 # the button (and, for an end or a penalty, the page's question: one more)
                 shown.taps += 1 + bool(action.get("confirmed"))
@@ -406,6 +413,14 @@ def _run(offered: dict[str, Any] | None, table: list[dict[str, Any]]) -> list[di
     pairs = zip(table[: len(run)], run, strict=True)
     same = all(_same({**t, "kind": "move"}, {"kind": "move", **m}) for t, m in pairs)
     return run if same else []
+
+
+def _nobody_claimed(offered: dict[str, Any] | None, table: list[dict[str, Any]]) -> bool:
+    """The button closes the open claims, and the table's next move is a draw: nobody
+    claimed (a claim or a Hu on the discard would come before it)."""
+    if offered is None or offered.get("kind") != "nobody-claimed" or not table:
+        return False
+    return table[0]["move"] in ("draw", "replacement")
 
 
 def _same(action: dict[str, Any], offered: dict[str, Any]) -> bool:

@@ -130,6 +130,32 @@ def test_a_button_that_enters_the_tables_next_moves_is_one_tap(page):
     assert log[1]["taps"] == MANUAL_TAP and log[1]["answers"][0].startswith("form: entered E draw")
 
 
+def _claims_call(n: int) -> dict:
+    close = {"text": "Nobody claimed South's 9p: close the claims", "headline": "Claims open"}
+    close["move"], close["action"] = None, {"kind": "nobody-claimed"}
+    return {"id": f"{n}.0", "headline": "Claims open", "candidates": [close]}
+
+
+def test_nobody_claimed_is_tapped_when_the_tables_next_move_is_a_draw(page):
+    sb, ref, actions = page
+    draw = {"kind": "move", "seat": "W", "move": "draw", "tile": "4m", "note": "as shown"}
+    pung = {"kind": "move", "seat": "N", "move": "pung", "note": "as shown"}
+    ref._next = [draw]
+    _show(sb, ref, _claims_call(80))
+    assert ref._post(dict(draw))
+    assert actions[-1].kind is ActionKind.NOBODY_CLAIMED and actions[-1].call == "80.0"
+    ref._next = [pung, draw]  # North punged: closing the claims would be wrong
+    _show(sb, ref, _claims_call(81))
+    assert ref._post(dict(pung))
+    assert actions[-1].kind is ActionKind.MOVE and actions[-1].move == "pung"
+    _show(sb, ref, None)
+    log = ref.finish().log
+    assert log[0]["taps"] == 1 and log[0]["answers"] == [
+        "first: nobody claimed (then entered W draw)"
+    ]
+    assert log[1]["taps"] == MANUAL_TAP
+
+
 # --- the referee at a table a missed draw left ahead of the judge ---------------------------
 
 RULES = "sbr-mil"
