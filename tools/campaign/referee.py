@@ -7,7 +7,10 @@ missing is entered, a draw the wall scan misread is fixed, a discard taken as an
 is fixed when what followed it agrees with the table, a move the journal holds that the
 table never saw is cancelled; when the judge refuses what the table shows (a Hu read after
 its claim window closed), the move before it is taken back, to be entered again with what
-followed it. Each answer is a journalled correction, as a person's would be. A call it
+followed it. The call's first button is tapped when it sends that answer, when it enters
+a run of moves that are the table's next ones (one tap for all), and when it closes claims
+nobody made (the table's next move a draw); else "Something else…" and the form. Each
+answer is a journalled correction, as a person's would be. A call it
 cannot answer is ended as a referee would end it after a while: the deal is
 abandoned (and counts as lost), since the simulated players, like real ones, wait for the
 referee as long as the call stands.
