@@ -336,23 +336,11 @@ class TruthReferee:
         if shown is not None:
             # the first candidate's button when it sends what the referee means to do,
             # else "Something else…" and the form
-            run = _run(shown.offered, self._next)
-            if run and _same(action, {"kind": "move", **run[0]}):
-                # the first button enters the table's next moves at once (one tap)
-                shown.taps += 1
-                shown.answers.append(f"first: entered {len(run)} moves ({_said(action)} first)")
-                action = {**shown.offered, "note": action.get("note", ""), "call": shown.name}
-            elif _nobody_claimed(shown.offered, self._next) and action["kind"] == "move":
-                # the claims the button closes were passed: the table's next move is a draw
-                # (10/10/2 seed 313 deal 21: "Nobody claimed South's 9p" was right, and the
-                # referee entered West's draw by hand)
-                shown.taps += 1
-                shown.answers.append(f"first: nobody claimed (then {_said(action)})")
-                action = {**shown.offered, "note": action.get("note", ""), "call": shown.name}
-            elif shown.offered is not None and _same(action, shown.offered):
+            tapped = _first_button(action, shown.offered, self._next)
+            if shown.offered is not None and tapped is not None:
                 # the button (and, for an end or a penalty, the page's question: one more)
                 shown.taps += 1 + bool(action.get("confirmed"))
-                shown.answers.append(f"first: {_said(action)}")
+                shown.answers.append(f"first: {tapped}")
                 said = {"note": action.get("note", ""), "call": shown.name}
                 if action.get("confirmed"):
                     said["confirmed"] = True
@@ -403,6 +391,25 @@ def _offered(call: dict[str, Any]) -> dict[str, Any] | None:
     if first.get("move"):
         return {"kind": "move", **first["move"]}
     return first.get("action") or None
+
+
+def _first_button(
+    action: dict[str, Any], offered: dict[str, Any] | None, table: list[dict[str, Any]]
+) -> str | None:
+    """What the referee's answer `action` is, said as the call's first button (`offered`)
+    gives it, when that button does what the referee means (None: it does not). `table`:
+    the table's next moves. The button sends the answer itself; or it enters a run of moves
+    that begins with the answer and goes on as the table did (one tap for all); or it closes
+    claims nobody made, the answer being the draw after them (10/10/2 seed 313 deal 21:
+    "Nobody claimed South's 9p" was right, and the referee entered West's draw by hand)."""
+    if offered is None:
+        return None
+    run = _run(offered, table)
+    if run and _same(action, {"kind": "move", **run[0]}):
+        return f"entered {len(run)} moves ({_said(action)} first)"
+    if _nobody_claimed(offered, table) and action["kind"] == "move":
+        return f"nobody claimed (then {_said(action)})"
+    return _said(action) if _same(action, offered) else None
 
 
 def _run(offered: dict[str, Any] | None, table: list[dict[str, Any]]) -> list[dict[str, Any]]:
