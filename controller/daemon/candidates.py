@@ -105,7 +105,7 @@ def candidates(
         + _next_step(deal, dealer, diffs, arrived or {})
     )
     first = _first_shown(deal, dealer, diffs, shown)
-    chain = _chain(deal, dealer, diffs, shown)
+    chain = _chain(deal, dealer, shown, first)
     claims, laid = _laid_open(deal, dealer, diffs)
     lead = (
         *_claim_undone(deal, dealer, diffs),
@@ -448,7 +448,7 @@ def _move_candidate(
     """`move` as a button the referee taps to enter it ("South drew 4p: enter it"), its
     headline the problem it answers (`problem`, else said from the move)."""
     data = move_to_json(move)
-    action = _entry(move, dealer)
+    action = _entry(data, dealer)
     if action is None:
         return None
     judged = Seat.parse(data["seat"])
@@ -497,10 +497,9 @@ def _move_candidate(
     return Candidate(says("{move}: enter it", move=move_said(words)), action, headline=headline)
 
 
-def _entry(move: mv.Move, dealer: Seat) -> dict[str, Any] | None:
-    """`move` as the referee page enters it: a `move` action's fields, at the table's fixed
-    seats (None: a move no player makes, as closing the claims)."""
-    data = move_to_json(move)
+def _entry(data: Mapping[str, Any], dealer: Seat) -> dict[str, Any] | None:
+    """A move (`move_to_json`'s `data`) as the referee page enters it: a `move` action's
+    fields, at the table's fixed seats (None: a move no player makes, as closing the claims)."""
     seat = data.get("seat")
     if seat is None:
         return None
@@ -514,20 +513,20 @@ def _entry(move: mv.Move, dealer: Seat) -> dict[str, Any] | None:
 
 
 def _chain(
-    deal: Deal, dealer: Seat, differences: Differences, shown: Sequence[mv.Move]
+    deal: Deal, dealer: Seat, shown: Sequence[mv.Move], first: Candidate | None
 ) -> Candidate | None:
     """The player moves of `shown` (the tiles' moves beyond the judge, as far as they
     decide) as one button when there are several: "Enter the 3 moves the tiles show: North
     draws 3p, North discards 7m, East pungs 7m". A fast table far ahead of the judge took a
     tap a move, each the first button (10/10/2 seed 311 deal 51: one call, 7 answers); the
     desk enters them in order and stops at one the judge refuses. The headline is the first
-    move's problem, as its own button says it (which follows: the first alone)."""
+    move's problem, as its own button (`first`, which follows it) says it."""
     played = [m for m in shown if not isinstance(m, mv.CloseClaims)][:MAX_MOVES]
     entries: list[dict[str, Any]] = []
     words: list[Said] = []
     discarded = None if deal.window is None else deal.window.tile
     for move in played:
-        entry = _entry(move, dealer)
+        entry = _entry(move_to_json(move), dealer)
         if entry is None or entry["move"] not in MOVE_NAMES:
             break  # the run stops where a move cannot be entered by hand
         named = dict(entry)
@@ -542,7 +541,6 @@ def _chain(
     listed = words[0]
     for more in words[1:]:
         listed = says("{first}, {second}", first=listed, second=more)
-    first = _move_candidate(deal, dealer, differences, played[0])
     return Candidate(
         counted(
             len(entries),
