@@ -13,6 +13,8 @@ tools/sim/player.py move by move; the judge decides afterwards whether the move 
   promoted Kong |
 | a new tile in the hand of the player due to draw (or of the next player, or of a kong's
   declarer, while the window is still open) | Draw / ReplacementDraw |
+| the next wall tile straight into the river of the player due to draw, its stay in the hand
+  unread | Draw / ReplacementDraw and Discard |
 | two tiles hand → melds making a chow with the open discard (needs a pending CHOW button;
   read in controller.recognition.recogniser, which holds the button) | Chow |
 """
@@ -71,7 +73,8 @@ def _lays_a_tile(deal: Deal, seat: Seat) -> bool:
 
 class Reader:
     """One look at the table: the layout, where each tile copy lies, the copies that came
-    into a hand straight from the wall (`fresh`), and the seats with a KONG button pending."""
+    into a hand straight from the wall (`fresh`) and into a river (`straight`), and the
+    seats with a KONG button pending."""
 
     def __init__(
         self,
@@ -79,14 +82,17 @@ class Reader:
         where: Mapping[TileCopy, Zone],
         fresh: Collection[TileCopy],
         declared: Collection[Seat],
+        straight: Collection[TileCopy] = (),
     ) -> None:
         self.layout = layout
         self.where = where
         self.fresh = fresh
         self.declared = declared
+        self.straight = straight
 
     def read(self, deal: Deal, res: Tally) -> list[Reading]:
         out: list[Reading] = []
+        straight: list[Reading] = []
         for spot, n in res.items():
             if spot.zone.seat is None:
                 continue
@@ -111,6 +117,8 @@ class Reader:
                         # (campaign seed 200, deals 71 and 87: a fast dealer's)
                         move = ChooseVoid(seat, t.suit, t)
                     out.append(Reading(seat, (move,), spots))
+                else:
+                    straight += self._straight_reading(deal, res, seat, spot, n)
             elif kind is ZoneKind.VOID and deal.phase is Phase.CHOOSING_VOID and lost(res, hz, t):
                 assert hz is not None
                 spots = frozenset({spot, Spot(hz, t)})
@@ -119,7 +127,12 @@ class Reader:
                 out += self._kong_reading(deal, res, seat, spot, n, hz)
             elif kind is ZoneKind.HAND:
                 out += self._draw_reading(deal, res, seat, spot)
-        return out
+        if not straight:
+            return out
+        # a wall tile gone straight to the river was drawn before any tile the hand shows
+        # drawn: the hand's draw is the next one, read after it
+        seats = {r.seat for r in straight}
+        return [r for r in out if r.seat not in seats or not _a_draw(r)] + straight
 
     def _kong_reading(
         self, deal: Deal, res: Tally, seat: Seat, spot: Spot, n: int, hz: Zone | None
@@ -191,25 +204,57 @@ class Reader:
         surplus = sum(n for o, n in res.items() if o.zone == spot.zone and n > 0)
         if surplus != 1:
             return []  # a draw brings one tile; more is a claimed meld not laid down yet
-        spots = frozenset({spot})
-        if deal.turn is seat and deal.phase is Phase.DRAW:
-            return [Reading(seat, (Draw(seat, t),), spots)]
-        if deal.turn is seat and deal.phase is Phase.REPLACEMENT:
-            return [Reading(seat, (ReplacementDraw(seat, t),), spots)]
-        w = deal.window
-        if w is None or w.last or any(not isinstance(c, Pass) for _, c in w.declared):
+        taken = _taken_now(deal, seat, t)
+        if taken is None:
             return []
-        # the window closes early when the next player takes a tile (issue 5 item 3): the
-        # draw alone is offered, the runtime closes the window (it owns the claim clock)
-        if w.kind is WindowKind.DISCARD:
-            nxt = next(
-                (s for s in (w.discarder.after(i) for i in (1, 2, 3)) if not deal.is_out(s)), None
-            )
-            if nxt is seat:
-                return [Reading(seat, (Draw(seat, t),), spots, closes=True)]
-        elif w.discarder is seat:
-            return [Reading(seat, (ReplacementDraw(seat, t),), spots, closes=True)]
-        return []
+        take, closes = taken
+        return [Reading(seat, (take,), frozenset({spot}), closes=closes)]
+
+    def _straight_reading(
+        self, deal: Deal, res: Tally, seat: Seat, spot: Spot, n: int
+    ) -> list[Reading]:
+        """The next wall tile in the river of the player due to take it, come there straight
+        from the wall and no watched zone short of it: its draw, its stay in the hand unread,
+        and its discard (10/10/2 seed 313 deal 36: S's 7m lay in its river while the claims
+        on E's 3m stayed open, unread until S drew another 7m a turn later; that draw was
+        taken for this one and the 4m discarded after it for this discard, the 7m in the
+        river for a later one)."""
+        t = spot.tile
+        if n != 1 or any(m < 0 and s.tile == t for s, m in res.items()):
+            return []  # it came from a watched zone (a hand read late, crosstalk, a claim)
+        if not any(tc.tile == t and self.where.get(tc) == spot.zone for tc in self.straight):
+            return []
+        taken = _taken_now(deal, seat, t)
+        if taken is None:
+            return []
+        take, closes = taken
+        nxt = deal.wall.peek() if isinstance(take, Draw) else deal.wall.peek_replacement()
+        if nxt is not None and nxt != t:
+            return []  # not the tile it would take
+        return [Reading(seat, (take, Discard(seat, t)), frozenset({spot}), closes=closes)]
+
+
+def _a_draw(r: Reading) -> bool:
+    return len(r.moves) == 1 and isinstance(r.moves[0], Draw | ReplacementDraw)
+
+
+def _taken_now(deal: Deal, seat: Seat, t: Tile) -> tuple[Move, bool] | None:
+    """The draw of `t` by `seat` the judge would take now, and whether it closes the open
+    claim window first (the window closes early when the next player takes a tile, issue 5
+    item 3; the runtime closes it, as it owns the claim clock); None: not `seat`'s to take."""
+    if deal.turn is seat and deal.phase is Phase.DRAW:
+        return Draw(seat, t), False
+    if deal.turn is seat and deal.phase is Phase.REPLACEMENT:
+        return ReplacementDraw(seat, t), False
+    w = deal.window
+    if w is None or w.last or any(not isinstance(c, Pass) for _, c in w.declared):
+        return None
+    if w.kind is WindowKind.DISCARD:
+        nxt = next(
+            (s for s in (w.discarder.after(i) for i in (1, 2, 3)) if not deal.is_out(s)), None
+        )
+        return (Draw(seat, t), True) if nxt is seat else None
+    return (ReplacementDraw(seat, t), True) if w.discarder is seat else None
 
 
 def _drawn_onto_a_pung(deal: Deal, res: Tally, seat: Seat, spot: Spot, n: int) -> list[Reading]:

@@ -318,7 +318,7 @@ class Recogniser:
         if deal.window is None or isinstance(move, Discard | Kong | Correction):
             self._unheard_window = False  # that window closed, or another opened
         if isinstance(move, Draw | ReplacementDraw):
-            self.table.drawn(move.seat)
+            self.table.drawn(move.seat, move.tile)
 
     def taken_back(self, moves: Sequence[Move], deal: Deal) -> None:
         """(added) The referee cancelled `moves`: their tiles may still lie where they were
@@ -599,7 +599,10 @@ class Recogniser:
         viable: list[Reading] = []
         refused: list[tuple[Reading, Rejected]] = []
         pending = self.declarations.kong_buttons
-        readings = Reader(self.layout, self.table.where, self.table.fresh, pending).read(deal, res)
+        reader = Reader(
+            self.layout, self.table.where, self.table.fresh, pending, self.table.straight
+        )
+        readings = reader.read(deal, res)
         readings += self.declarations.chow_readings(deal, res, self.layout)
         if self._claims_from_tiles():
             readings += claim_readings(self.layout, deal, res)
@@ -772,7 +775,7 @@ class Recogniser:
     def _check(self, deal: Deal, r: Reading) -> Rejected | None:
         if not r.closes:
             return deal.check(r.moves[0])
-        (take,) = r.moves
+        take = r.moves[0]
         problem = deal.check(CloseClaims())
         if problem is not None:
             return problem

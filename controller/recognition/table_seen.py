@@ -34,6 +34,8 @@ class TableSeen:
         self.where: dict[TileCopy, Zone] = {}
         self.seen: Tally = Counter()  # `where` tallied over the watched zones
         self.fresh: set[TileCopy] = set()  # in a hand, straight from the wall
+        self.straight: set[TileCopy] = set()  # in a river, straight from the wall (its
+        # stay in the hand unread), until the judge takes its draw
         self._last_zone: dict[TileCopy, Zone] = {}  # kept when a tile is lifted
         self._since: dict[TileCopy, float] = {}  # when each tile reached the zone it lies in
         self._left: dict[TileCopy, tuple[Zone, float]] = {}  # the zone a tile last left, when
@@ -54,6 +56,7 @@ class TableSeen:
         self.seen = observed(self.where, self.layout)
         self._last_zone.clear()
         self.fresh.clear()
+        self.straight.clear()
         self._forget_deal()
 
     def follow(self, layout: Layout, seen: Tally) -> None:
@@ -76,14 +79,27 @@ class TableSeen:
             if tc in self._since and zt[0] != presence.get(tc)
         }
         self._came.clear()
+        # a tile read now was not drawn now: where it lies is where it came from
+        for tc, z in presence.items():
+            self._last_zone.setdefault(tc, z)
+        self.straight &= {tc for tc, z in presence.items() if z.kind is ZoneKind.RIVER}
 
     def dealt(self) -> None:
         """The hands hold their dealt tiles: none is fresh, and the dealing is no evidence."""
         self.fresh.clear()
         self._notes.clear()
 
-    def drawn(self, seat: Seat) -> None:
-        """The judge accepted `seat`'s draw: the tiles in its hand are no longer fresh."""
+    def drawn(self, seat: Seat, tile: Tile | None) -> None:
+        """The judge accepted `seat`'s draw of `tile`: the tiles in its hand are no longer
+        fresh, unless the tile drawn is one that went straight on to its river (a tile in
+        the hand then is a later draw)."""
+        rz = self.layout.zone(ZoneKind.RIVER, seat)
+        went = next(
+            (tc for tc in self.straight if tc.tile == tile and self.where.get(tc) == rz), None
+        )
+        if went is not None:
+            self.straight.discard(went)
+            return
         hz = self.layout.zone(ZoneKind.HAND, seat)
         self.fresh = {tc for tc in self.fresh if self.where.get(tc) != hz}
 
@@ -94,10 +110,15 @@ class TableSeen:
             self._moved(tc, change.zone, change.t)
             self._put(tc, change.zone)
             prev = self._last_zone.get(tc)
-            if change.zone.kind is ZoneKind.HAND and (prev is None or prev.kind is ZoneKind.WALL):
+            from_wall = prev is None or prev.kind is ZoneKind.WALL
+            if change.zone.kind is ZoneKind.HAND and from_wall:
                 self.fresh.add(tc)
             else:
                 self.fresh.discard(tc)
+            if change.zone.kind is ZoneKind.RIVER and from_wall:
+                self.straight.add(tc)
+            elif change.zone != prev:
+                self.straight.discard(tc)
             self._last_zone[tc] = change.zone
             placed = True
         else:
