@@ -68,7 +68,7 @@ def test_regression_a_later_draw_of_the_same_tile_was_taken_for_the_unread_one()
     later. That draw was taken for the first, S's 4m after it for that turn's discard, and
     the 7m in the river for a later one: the deal settled with S's discards swapped."""
     sc, played = a_round_with_the_first_draw_unread()
-    assert [m for m in tile_moves(sc)][-len(played) :] == played, sc.rt.rejected
+    assert tile_moves(sc)[-len(played) :] == played, sc.rt.rejected
     assert sc.rt.rejected == []
 
 
