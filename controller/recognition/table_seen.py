@@ -1,6 +1,7 @@
 """The table as the reader shows it in one deal: where each tile copy lies, tallied over the
 watched zones, its difference from the judge (the residue, kept up to date as tiles move),
-which hand tiles came straight from the wall, and the recent changes kept as evidence."""
+which hand and river tiles came from the wall with no draw of them judged yet, and the recent
+changes kept as evidence."""
 
 from __future__ import annotations
 
@@ -36,6 +37,9 @@ class TableSeen:
         self.fresh: set[TileCopy] = set()  # in a hand, straight from the wall
         self.straight: set[TileCopy] = set()  # in a river, straight from the wall (its
         # stay in the hand unread), until the judge takes its draw
+        # off the wall, and no draw of it taken by the judge yet: read first on a zone beside
+        # the hand (crosstalk), it is still new when it reaches the hand or the river
+        self._unjudged: set[TileCopy] = set()
         self._last_zone: dict[TileCopy, Zone] = {}  # kept when a tile is lifted
         self._since: dict[TileCopy, float] = {}  # when each tile reached the zone it lies in
         self._left: dict[TileCopy, tuple[Zone, float]] = {}  # the zone a tile last left, when
@@ -57,6 +61,7 @@ class TableSeen:
         self._last_zone.clear()
         self.fresh.clear()
         self.straight.clear()
+        self._unjudged.clear()
         self._forget_deal()
 
     def follow(self, layout: Layout, seen: Tally) -> None:
@@ -83,10 +88,12 @@ class TableSeen:
         for tc, z in presence.items():
             self._last_zone.setdefault(tc, z)
         self.straight &= {tc for tc, z in presence.items() if z.kind is ZoneKind.RIVER}
+        self._unjudged &= presence.keys()
 
     def dealt(self) -> None:
         """The hands hold their dealt tiles: none is fresh, and the dealing is no evidence."""
         self.fresh.clear()
+        self._unjudged.clear()
         self._notes.clear()
 
     def drawn(self, seat: Seat, tile: Tile | None) -> None:
@@ -99,9 +106,11 @@ class TableSeen:
         )
         if went is not None:
             self.straight.discard(went)
+            self._unjudged.discard(went)
             return
         hz = self.layout.zone(ZoneKind.HAND, seat)
         self.fresh = {tc for tc in self.fresh if self.where.get(tc) != hz}
+        self._unjudged = {tc for tc in self._unjudged if self.where.get(tc) != hz}
 
     def place(self, change: TilePlaced | TileLifted) -> None:
         """A tile settled in a zone or left it; the change is kept as evidence."""
@@ -110,14 +119,18 @@ class TableSeen:
             self._moved(tc, change.zone, change.t)
             self._put(tc, change.zone)
             prev = self._last_zone.get(tc)
-            from_wall = prev is None or prev.kind is ZoneKind.WALL
-            if change.zone.kind is ZoneKind.HAND and from_wall:
+            if prev is None or prev.kind is ZoneKind.WALL:
+                self._unjudged.add(tc)
+            elif prev.seat != change.zone.seat:
+                self._unjudged.discard(tc)  # another seat's tile (a claim, crosstalk)
+            new = tc in self._unjudged
+            if change.zone.kind is ZoneKind.HAND and new:
                 self.fresh.add(tc)
             else:
                 self.fresh.discard(tc)
-            if change.zone.kind is ZoneKind.RIVER and from_wall:
+            if change.zone.kind is ZoneKind.RIVER and new:
                 self.straight.add(tc)
-            elif change.zone != prev:
+            else:
                 self.straight.discard(tc)
             self._last_zone[tc] = change.zone
             placed = True

@@ -71,12 +71,12 @@ def test_regression_a_hu_pressed_before_the_next_discard_settled_is_not_lost() -
 
 
 def test_the_held_claim_follows_moves_found_by_the_search() -> None:
-    """The drawn tile was read on S's void spot on its way (crosstalk from the hand), so it
-    did not come straight from the wall: the search finds the draw and the discard."""
+    """The drawn tile was read in W's river first (crosstalk from S's), so it did not come
+    straight from the wall to S's river: the search finds the draw and the discard."""
     sc = opening()
     sc.press(E, Button.HU)
     drawn = sc.next_copy()
-    said = sc.place(drawn, sc.zone(VOID, S))
+    said = sc.place(drawn, sc.zone(RIVER, Seat.W))
     said += sc.move(drawn, RIVER, S)
     said += sc.wait(0.5) + sc.wait(0.6)
     assert [type(m) for m in moves(said)] == [CloseClaims, Draw, Discard, Hu]

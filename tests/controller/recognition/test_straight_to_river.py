@@ -1,7 +1,8 @@
-"""A drawn tile discarded before its stay in the hand was read: the next wall tile appears in
-the river of the player due to draw, from no watched zone, and is read as that player's draw
-and discard (controller.recognition.readings, `Reader._straight_reading`), before any later
-draw its hand shows."""
+"""A drawn tile read on its way: discarded before its stay in the hand was read, the next wall
+tile appears in the river of the player due to draw, from no watched zone, and is read as
+that player's draw and discard (controller.recognition.readings, `Reader._straight_reading`),
+before any later draw its hand shows; read first on a zone beside the hand (crosstalk), it
+is still a new tile when it reaches the hand (controller.recognition.table_seen)."""
 
 from __future__ import annotations
 
@@ -14,7 +15,7 @@ from rules.seats import Seat
 from rules.tiles import Tile
 
 E, S, W, N = Seat.E, Seat.S, Seat.W, Seat.N
-HAND, RIVER, VOID = ZoneKind.HAND, ZoneKind.RIVER, ZoneKind.VOID
+HAND, RIVER, VOID, MELDS = ZoneKind.HAND, ZoneKind.RIVER, ZoneKind.VOID, ZoneKind.MELDS
 T = Tile.parse
 
 # S draws 7m twice, a round apart; between them W draws 1p, N 2p, E 3p
@@ -125,3 +126,30 @@ def test_the_hands_later_draw_stays_new_when_the_draw_taken_went_to_the_river() 
     assert table.straight == set() and later in table.fresh
     table.drawn(S, later.tile)
     assert later not in table.fresh
+
+
+def test_regression_a_draw_read_first_on_the_melds_was_no_new_tile() -> None:
+    """10/10/2 seed 313 deal 32: South's drawn 7s was read on its melds spot for a round
+    (crosstalk from the hand), then in its hand; coming from the melds it was no new tile,
+    its draw was never read and the table ran on for 5 s until the referee was called."""
+    sc = Scene(live=LIVE)
+    sc.choose_voids()
+    sc.discard(E, "5s", VOID)
+    drawn = sc.next_copy()
+    assert moves(sc.place(drawn, sc.zone(MELDS, S))) == []
+    got = sc.move(drawn, HAND, S)
+    assert moves(got) == [Draw(S, drawn.tile)]
+    assert moves(sc.discard(S, "2m")) == [Discard(S, T("2m"))]
+    assert sc.rt.rejected == []
+
+
+def test_a_tile_of_another_seat_is_no_draw() -> None:
+    """A tile that lay in another seat's zone (a claim, crosstalk across seats) is not new
+    when it reaches a hand: nothing reads it as a draw."""
+    sc = Scene(live=LIVE)
+    sc.choose_voids()
+    sc.discard(E, "5s", VOID)
+    drawn = sc.next_copy()
+    sc.place(drawn, sc.zone(HAND, N))  # read at N's hand first
+    got = sc.move(drawn, HAND, S)
+    assert moves(got) == []
