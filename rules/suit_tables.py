@@ -187,6 +187,11 @@ _BUILT: list[SuitTables] = []
 _BUILDING = threading.Lock()
 
 
+def built() -> bool:
+    """Whether the shared tables are built already (`tables()` returns at once)."""
+    return bool(_BUILT)
+
+
 def tables() -> SuitTables:
     """The shared tables, built at first use (once, whichever thread asks first)."""
     if not _BUILT:

@@ -55,6 +55,7 @@ from controller.profiles import (
 from controller.recognition.presence import Debouncer
 from controller.recognition.recogniser import Recogniser
 from controller.words import plural
+from rules import suit_tables
 from rules.ruleset import RuleSet, load as load_rules
 from rules.seats import Seat
 
@@ -235,6 +236,7 @@ class Daemon:
         # the hall's seating, when it came before the runtime was made (the retained notice
         # arrives right after the broker connects): handed to the runtime once it exists
         self._early_seating: SeatingNotice | None = None
+        self.warming: threading.Thread | None = None  # building the rules engine's tables
 
     # --- start ------------------------------------------------------------------------------
 
@@ -456,6 +458,11 @@ class Daemon:
     def run(self) -> str:
         assert self.runtime is not None, "start() first"
         self.notifier.ready(f"{self.settings.table.name}: {self.runtime.machine.phase}")
+        # the rules engine's look-up tables (0.1-0.6 s of CPU) are built beside the core now,
+        # not by the core at the first hand's waits: there they held the core up once per
+        # start, in the middle of a deal after a restart
+        self.warming = threading.Thread(target=suit_tables.tables, name="suit-tables", daemon=True)
+        self.warming.start()
         reason = self.runtime.run()
         self.notifier.stopping()
         return reason
