@@ -110,7 +110,8 @@ class TableSeen:
             return
         hz = self.layout.zone(ZoneKind.HAND, seat)
         self.fresh = {tc for tc in self.fresh if self.where.get(tc) != hz}
-        self._unjudged = {tc for tc in self._unjudged if self.where.get(tc) != hz}
+        # (by where it was read last: a copy lifted just now is as much that draw's)
+        self._unjudged = {tc for tc in self._unjudged if self._last_zone.get(tc) != hz}
 
     def place(self, change: TilePlaced | TileLifted) -> None:
         """A tile settled in a zone or left it; the change is kept as evidence."""
