@@ -72,23 +72,21 @@ def _lays_a_tile(deal: Deal, seat: Seat) -> bool:
 
 
 class Reader:
-    """One look at the table: the layout, where each tile copy lies, the copies that came
-    into a hand straight from the wall (`fresh`) and into a river (`straight`), and the
-    seats with a KONG button pending."""
+    """One look at the table: the layout, where each tile copy lies, the copies off the wall
+    whose draw the judge has not taken (`new`: in a hand, a draw; in a river, a draw and its
+    discard), and the seats with a KONG button pending."""
 
     def __init__(
         self,
         layout: Layout,
         where: Mapping[TileCopy, Zone],
-        fresh: Collection[TileCopy],
+        new: Collection[TileCopy],
         declared: Collection[Seat],
-        straight: Collection[TileCopy] = (),
     ) -> None:
         self.layout = layout
         self.where = where
-        self.fresh = fresh
+        self.new = new
         self.declared = declared
-        self.straight = straight
 
     def read(self, deal: Deal, res: Tally) -> list[Reading]:
         out: list[Reading] = []
@@ -199,7 +197,7 @@ class Reader:
                 # a declared meld not laid down yet (a meld tile that lies nowhere else is
                 # a missed read: 10/10/2 seed 312 deal 14, a draw then a kong unread)
                 return []
-        if not any(tc.tile == t and self.where.get(tc) == spot.zone for tc in self.fresh):
+        if not any(tc.tile == t and self.where.get(tc) == spot.zone for tc in self.new):
             return []  # no new tile: one that was there before (a meld not laid down yet)
         surplus = sum(n for o, n in res.items() if o.zone == spot.zone and n > 0)
         if surplus != 1:
@@ -222,7 +220,7 @@ class Reader:
         t = spot.tile
         if n != 1 or any(m < 0 and s.tile == t for s, m in res.items()):
             return []  # it came from a watched zone (a hand read late, crosstalk, a claim)
-        if not any(tc.tile == t and self.where.get(tc) == spot.zone for tc in self.straight):
+        if not any(tc.tile == t and self.where.get(tc) == spot.zone for tc in self.new):
             return []
         taken = _taken_now(deal, seat, t)
         if taken is None:

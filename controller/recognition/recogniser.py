@@ -599,10 +599,7 @@ class Recogniser:
         viable: list[Reading] = []
         refused: list[tuple[Reading, Rejected]] = []
         pending = self.declarations.kong_buttons
-        reader = Reader(
-            self.layout, self.table.where, self.table.fresh, pending, self.table.straight
-        )
-        readings = reader.read(deal, res)
+        readings = Reader(self.layout, self.table.where, self.table.new, pending).read(deal, res)
         readings += self.declarations.chow_readings(deal, res, self.layout)
         if self._claims_from_tiles():
             readings += claim_readings(self.layout, deal, res)

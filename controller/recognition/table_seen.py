@@ -34,12 +34,9 @@ class TableSeen:
         self.layout = Layout(reader, Seat.E)
         self.where: dict[TileCopy, Zone] = {}
         self.seen: Tally = Counter()  # `where` tallied over the watched zones
-        self.fresh: set[TileCopy] = set()  # in a hand, straight from the wall
-        self.straight: set[TileCopy] = set()  # in a river, straight from the wall (its
-        # stay in the hand unread), until the judge takes its draw
         # off the wall, and no draw of it taken by the judge yet: read first on a zone beside
         # the hand (crosstalk), it is still new when it reaches the hand or the river
-        self._unjudged: set[TileCopy] = set()
+        self.new: set[TileCopy] = set()
         self._last_zone: dict[TileCopy, Zone] = {}  # kept when a tile is lifted
         self._since: dict[TileCopy, float] = {}  # when each tile reached the zone it lies in
         self._left: dict[TileCopy, tuple[Zone, float]] = {}  # the zone a tile last left, when
@@ -59,9 +56,7 @@ class TableSeen:
         self.layout = Layout(self.reader, dealer_side)
         self.seen = observed(self.where, self.layout)
         self._last_zone.clear()
-        self.fresh.clear()
-        self.straight.clear()
-        self._unjudged.clear()
+        self.new.clear()
         self._forget_deal()
 
     def follow(self, layout: Layout, seen: Tally) -> None:
@@ -87,31 +82,35 @@ class TableSeen:
         # a tile read now was not drawn now: where it lies is where it came from
         for tc, z in presence.items():
             self._last_zone.setdefault(tc, z)
-        self.straight &= {tc for tc, z in presence.items() if z.kind is ZoneKind.RIVER}
-        self._unjudged &= presence.keys()
+        self.new &= presence.keys()
 
     def dealt(self) -> None:
         """The hands hold their dealt tiles: none is fresh, and the dealing is no evidence."""
-        self.fresh.clear()
-        self._unjudged.clear()
+        self.new.clear()
         self._notes.clear()
 
     def drawn(self, seat: Seat, tile: Tile | None) -> None:
         """The judge accepted `seat`'s draw of `tile`: the tiles in its hand are no longer
-        fresh, unless the tile drawn is one that went straight on to its river (a tile in
-        the hand then is a later draw)."""
+        new, unless the tile drawn is a new one in its river (it went straight on there; a
+        tile in the hand then is a later draw)."""
         rz = self.layout.zone(ZoneKind.RIVER, seat)
-        went = next(
-            (tc for tc in self.straight if tc.tile == tile and self.where.get(tc) == rz), None
-        )
+        went = next((tc for tc in self.new if tc.tile == tile and self.where.get(tc) == rz), None)
         if went is not None:
-            self.straight.discard(went)
-            self._unjudged.discard(went)
+            self.new.discard(went)
             return
         hz = self.layout.zone(ZoneKind.HAND, seat)
-        self.fresh = {tc for tc in self.fresh if self.where.get(tc) != hz}
         # (by where it was read last: a copy lifted just now is as much that draw's)
-        self._unjudged = {tc for tc in self._unjudged if self._last_zone.get(tc) != hz}
+        self.new = {tc for tc in self.new if self._last_zone.get(tc) != hz}
+
+    @property
+    def fresh(self) -> set[TileCopy]:
+        """The new copies in a hand: drawn, the draw not judged yet."""
+        return {tc for tc in self.new if (z := self.where.get(tc)) and z.kind is ZoneKind.HAND}
+
+    @property
+    def straight(self) -> set[TileCopy]:
+        """The new copies in a river: drawn and discarded, the hand's stay unread."""
+        return {tc for tc in self.new if (z := self.where.get(tc)) and z.kind is ZoneKind.RIVER}
 
     def place(self, change: TilePlaced | TileLifted) -> None:
         """A tile settled in a zone or left it; the change is kept as evidence."""
@@ -121,18 +120,9 @@ class TableSeen:
             self._put(tc, change.zone)
             prev = self._last_zone.get(tc)
             if prev is None or prev.kind is ZoneKind.WALL:
-                self._unjudged.add(tc)
+                self.new.add(tc)
             elif prev.seat != change.zone.seat:
-                self._unjudged.discard(tc)  # another seat's tile (a claim, crosstalk)
-            new = tc in self._unjudged
-            if change.zone.kind is ZoneKind.HAND and new:
-                self.fresh.add(tc)
-            else:
-                self.fresh.discard(tc)
-            if change.zone.kind is ZoneKind.RIVER and new:
-                self.straight.add(tc)
-            else:
-                self.straight.discard(tc)
+                self.new.discard(tc)  # another seat's tile (a claim, crosstalk)
             self._last_zone[tc] = change.zone
             placed = True
         else:
